@@ -1,0 +1,9 @@
+//! capfc: a cycle-accurate model of the CaPFC block (congestion-aware priority flow control) and the
+//! switch around it, co-simulated in lockstep against the block's Verilog through Verilator.
+//!
+//! The model crates do no I/O: [`block`] is the cycle model of `rtl/capfc_top.sv`, [`reference`] the
+//! untimed transcription of `shared/domain.md` section 3. Co-simulation, stimulus and the command line
+//! are layers around them.
+
+pub mod block;
+pub mod headroom;
