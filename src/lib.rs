@@ -7,3 +7,4 @@
 
 pub mod block;
 pub mod headroom;
+pub mod reference;

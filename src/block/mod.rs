@@ -1,1 +1,334 @@
-//! placeholder, replaced by the block model
+//! The CaPFC block (`rtl/capfc_top.sv`) as a cycle model.
+//!
+//! One module per hardware unit, named as in the RTL: [`cfg`] (`capfc_cfg`), [`ingress`]
+//! (`capfc_ingress`), [`egress`] (`capfc_egress`), [`argmax`] (`capfc_argmax`), [`sort`]
+//! (`capfc_sort`), [`pfc_gen`] (`capfc_pfc_gen`) and [`top`] (`capfc_top`). The contract they
+//! implement, latency, reset values and tie-breaks included, is `docs/microarchitecture.md`.
+//! The model is pure: [`CapfcTop::tick_cycle`] takes one cycle's inputs and returns that cycle's
+//! outputs; no I/O, no Verilator.
+
+pub mod argmax;
+pub mod cfg;
+pub mod egress;
+pub mod ingress;
+pub mod pack;
+pub mod pfc_gen;
+pub mod signals;
+pub mod sort;
+pub mod top;
+
+use arbitrary_int::{u2, u3};
+use serde::{Deserialize, Serialize};
+
+pub use cfg::{BlockConfig, PrioThresholds};
+pub use top::{CapfcTop, Fault};
+
+/// Number of priorities (802.1Qbb classes).
+pub const NPRIO: usize = 8;
+
+/// A configuration or parameter the block cannot take, with the field that is wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("[config] {field}: {why}")]
+pub struct ConfigError {
+    /// The field, as named in the configuration (`prio[3].eg_warn`, `params.np`).
+    pub field: String,
+    /// Why it is rejected.
+    pub why: String,
+}
+
+impl ConfigError {
+    pub fn new(field: impl Into<String>, why: impl Into<String>) -> Self {
+        ConfigError {
+            field: field.into(),
+            why: why.into(),
+        }
+    }
+}
+
+/// Elaboration parameters of `capfc_top` (the Verilog parameters of the same names).
+///
+/// The same values are passed to Verilator as `-G` options and written into golden-file headers;
+/// this struct is the one place they come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BlockParams {
+    /// NP: ports.
+    pub np: usize,
+    /// SW: packet size width in bits (bytes).
+    pub sw: u32,
+    /// OW: occupancy and threshold width in bits (units).
+    pub ow: u32,
+    /// CW: arrival counter width in bits.
+    pub cw: u32,
+    /// CELL_LOG2: a unit is 2^CELL_LOG2 bytes (0: bytes).
+    pub cell_log2: u32,
+    /// CUT_F: fractional bits of CUT.
+    pub cut_f: u32,
+}
+
+impl Default for BlockParams {
+    fn default() -> Self {
+        BlockParams {
+            np: 8,
+            sw: 14,
+            ow: 20,
+            cw: 16,
+            cell_log2: 0,
+            cut_f: 8,
+        }
+    }
+}
+
+impl BlockParams {
+    /// Default parameters with `np` ports.
+    pub fn with_ports(np: usize) -> Self {
+        BlockParams {
+            np,
+            ..Self::default()
+        }
+    }
+
+    /// Reject parameters the RTL cannot elaborate.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        if !(2..=128).contains(&self.np) {
+            return Err(ConfigError::new(
+                "params.np",
+                format!("{} ports is not supported (2..=128)", self.np),
+            ));
+        }
+        if !(1..=16).contains(&self.cw) {
+            return Err(ConfigError::new(
+                "params.cw",
+                format!("{} is outside 1..=16", self.cw),
+            ));
+        }
+        if !(1..=32).contains(&self.ow) {
+            return Err(ConfigError::new(
+                "params.ow",
+                format!("{} is outside 1..=32", self.ow),
+            ));
+        }
+        if self.sw == 0 || self.sw > self.ow {
+            return Err(ConfigError::new(
+                "params.sw",
+                format!("{} is outside 1..=OW ({})", self.sw, self.ow),
+            ));
+        }
+        if self.cell_log2 > 12 {
+            return Err(ConfigError::new(
+                "params.cell_log2",
+                format!("{} is outside 0..=12", self.cell_log2),
+            ));
+        }
+        if !(1..=16).contains(&self.cut_f) {
+            return Err(ConfigError::new(
+                "params.cut_f",
+                format!("{} is outside 1..=16", self.cut_f),
+            ));
+        }
+        Ok(())
+    }
+
+    /// NQ: queues per side (ports × priorities).
+    pub fn nq(&self) -> usize {
+        self.np * NPRIO
+    }
+
+    /// PW: port index width.
+    pub fn pw(&self) -> u32 {
+        clog2(self.np as u64).max(1)
+    }
+
+    /// QIW: queue index width.
+    pub fn qiw(&self) -> u32 {
+        self.pw() + 3
+    }
+
+    /// SUMW: width of the sort unit's sums.
+    pub fn sumw(&self) -> u32 {
+        self.cw + self.pw()
+    }
+
+    /// Mask of an occupancy (OW bits).
+    pub fn occ_mask(&self) -> u32 {
+        mask32(self.ow)
+    }
+
+    /// Largest counter value (saturation point).
+    pub fn cnt_max(&self) -> u16 {
+        mask32(self.cw) as u16
+    }
+
+    /// Units a packet of `size` bytes takes: `ceil(size / 2^CELL_LOG2)`.
+    pub fn units(&self, size: u16) -> u32 {
+        let s = u32::from(size) & mask32(self.sw);
+        (s + (1u32 << self.cell_log2) - 1) >> self.cell_log2
+    }
+
+    /// The Verilator/Icarus parameter overrides for these values.
+    pub fn verilog_overrides(&self) -> Vec<(&'static str, u64)> {
+        vec![
+            ("NP", self.np as u64),
+            ("SW", self.sw as u64),
+            ("OW", self.ow as u64),
+            ("CW", self.cw as u64),
+            ("CELL_LOG2", self.cell_log2 as u64),
+            ("CUT_F", self.cut_f as u64),
+        ]
+    }
+}
+
+/// ceil(log2(n)) for n >= 1.
+pub fn clog2(n: u64) -> u32 {
+    if n <= 1 {
+        0
+    } else {
+        64 - (n - 1).leading_zeros()
+    }
+}
+
+/// The low `w` bits set (w <= 32).
+pub fn mask32(w: u32) -> u32 {
+    if w >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << w) - 1
+    }
+}
+
+/// Congestion-handling mode of the block (register `mode_q`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// Plain PFC: D = I.
+    PfcOnly,
+    /// CaPFC with Stop-Max contributor selection.
+    StopMax,
+    /// CaPFC with Stop-Calibrate contributor selection.
+    StopCal,
+}
+
+impl Mode {
+    pub fn code(self) -> u2 {
+        match self {
+            Mode::PfcOnly => u2::new(0),
+            Mode::StopMax => u2::new(1),
+            Mode::StopCal => u2::new(2),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::PfcOnly => "pfc",
+            Mode::StopMax => "max",
+            Mode::StopCal => "cal",
+        }
+    }
+}
+
+/// A packet lane: priority and size in bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Pkt {
+    pub prio: u8,
+    pub size: u16,
+}
+
+impl Pkt {
+    pub fn prio3(&self) -> u3 {
+        u3::new(self.prio & 7)
+    }
+}
+
+/// A packet leaving ingress into the pipeline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Departure {
+    pub port: u8,
+    pub prio: u8,
+    pub size: u16,
+}
+
+/// A packet at the end of the pipeline asking for an egress queue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Enqueue {
+    pub oport: u8,
+    pub prio: u8,
+    pub iport: u8,
+    pub size: u16,
+}
+
+/// One cycle's inputs of `capfc_top`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Inputs {
+    pub rst: bool,
+    /// A configuration write: (address, data).
+    pub cfg: Option<(u8, u32)>,
+    /// Ingress arrival lane per port.
+    pub arr: Vec<Option<Pkt>>,
+    pub dep: Option<Departure>,
+    pub enq: Option<Enqueue>,
+    /// Egress dequeue lane per port.
+    pub deq: Vec<Option<Pkt>>,
+}
+
+impl Inputs {
+    /// An idle cycle for `np` ports.
+    pub fn idle(np: usize) -> Self {
+        Inputs {
+            rst: false,
+            cfg: None,
+            arr: vec![None; np],
+            dep: None,
+            enq: None,
+            deq: vec![None; np],
+        }
+    }
+
+    /// Make this an idle cycle again without reallocating.
+    pub fn clear(&mut self) {
+        self.rst = false;
+        self.cfg = None;
+        self.arr.iter_mut().for_each(|a| *a = None);
+        self.dep = None;
+        self.enq = None;
+        self.deq.iter_mut().for_each(|d| *d = None);
+    }
+
+    /// True when no lane is valid and there is no reset or configuration write.
+    pub fn is_idle(&self) -> bool {
+        !self.rst
+            && self.cfg.is_none()
+            && self.dep.is_none()
+            && self.enq.is_none()
+            && self.arr.iter().all(Option::is_none)
+            && self.deq.iter().all(Option::is_none)
+    }
+}
+
+/// One cycle's outputs of `capfc_top` (sampled before the clock edge that ends the cycle).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Outputs {
+    /// Bit i: port i's arrival fits (combinational).
+    pub arr_accept: u128,
+    /// The enqueue fits (combinational).
+    pub enq_accept: bool,
+    /// Bit i: port i requests a PFC frame (registered).
+    pub pfc_valid: u128,
+    /// Per port: class-enable vector of the requested frame.
+    pub pfc_cev: Vec<u8>,
+    /// Per (port, class), index `i*8+p`: pause quanta (0 = resume).
+    pub pfc_quanta: Vec<u16>,
+    /// Per port: D, bit p for priority p.
+    pub d_state: Vec<u8>,
+}
+
+impl Outputs {
+    pub fn new(np: usize) -> Self {
+        Outputs {
+            arr_accept: 0,
+            enq_accept: false,
+            pfc_valid: 0,
+            pfc_cev: vec![0; np],
+            pfc_quanta: vec![0; np * NPRIO],
+            d_state: vec![0; np],
+        }
+    }
+}

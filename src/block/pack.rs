@@ -1,0 +1,493 @@
+//! Packing of `capfc_top`'s ports and architectural state into 32-bit words, and naming of the
+//! fields in them.
+//!
+//! A signal of width w takes `ceil(w/32)` words, least significant first; an unpacked array takes
+//! that per element, in index order (docs/microarchitecture.md). The C++ side of the Verilator bridge
+//! reads and writes the same layout from the same list of names (`signals.rs`), so a word here is a
+//! word there. Bit-level packing goes through `bitvec`.
+
+use super::signals::{INPUT_PORTS, OUTPUT_PORTS, STATE_SIGNALS};
+use super::{BlockParams, CapfcTop, Inputs, Outputs, NPRIO};
+use bitvec::prelude::*;
+
+/// How a signal's fields are indexed, to name them in a report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Index {
+    /// One field.
+    Scalar,
+    /// Field k is port k.
+    Port,
+    /// Field k is priority k.
+    Prio,
+    /// Field k is queue k = port*8 + prio.
+    Queue,
+    /// Field k is input port k (a sort-unit row).
+    Input,
+    /// Element q is a queue, bit i of it an input port (`cnt_vld_q`, `e_q`).
+    QueueBits,
+    /// Element k is counter (o, p, i) with k = (o*8+p)*NP + i.
+    Counter,
+}
+
+/// One signal of the layout.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Signal {
+    /// The RTL name: the port name, or `instance.register` for state.
+    pub name: String,
+    /// Width of one element in bits.
+    pub width: u32,
+    /// Elements (1 unless an unpacked array).
+    pub elems: usize,
+    /// Width of one named field inside an element (the element width for unpacked arrays).
+    pub field: u32,
+    pub index: Index,
+    /// Offset of the first word.
+    pub word: usize,
+}
+
+impl Signal {
+    pub fn words_per_elem(&self) -> usize {
+        (self.width as usize).div_ceil(32)
+    }
+    pub fn words(&self) -> usize {
+        self.words_per_elem() * self.elems
+    }
+}
+
+/// The layout of one of the three word buffers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Layout {
+    pub signals: Vec<Signal>,
+    pub words: usize,
+}
+
+impl Layout {
+    fn build(items: Vec<(String, u32, usize, u32, Index)>) -> Layout {
+        let mut word = 0;
+        let signals = items
+            .into_iter()
+            .map(|(name, width, elems, field, index)| {
+                let s = Signal {
+                    name,
+                    width,
+                    elems,
+                    field,
+                    index,
+                    word,
+                };
+                word += s.words();
+                s
+            })
+            .collect();
+        Layout {
+            signals,
+            words: word,
+        }
+    }
+
+    pub fn signal(&self, name: &str) -> Option<&Signal> {
+        self.signals.iter().find(|s| s.name == name)
+    }
+}
+
+fn port_shape(p: &BlockParams, name: &str) -> (u32, usize, u32, Index) {
+    let (np, pw, sw) = (p.np as u32, p.pw(), p.sw);
+    match name {
+        "rst" | "cfg_we" | "dep_valid" | "enq_valid" | "enq_accept" => (1, 1, 1, Index::Scalar),
+        "cfg_addr" => (8, 1, 8, Index::Scalar),
+        "cfg_wdata" => (32, 1, 32, Index::Scalar),
+        "arr_valid" | "deq_valid" | "arr_accept" | "pfc_valid" => (np, 1, 1, Index::Port),
+        "arr_prio" | "deq_prio" => (np * 3, 1, 3, Index::Port),
+        "arr_size" | "deq_size" => (np * sw, 1, sw, Index::Port),
+        "dep_port" | "enq_oport" | "enq_iport" => (pw, 1, pw, Index::Scalar),
+        "dep_prio" | "enq_prio" => (3, 1, 3, Index::Scalar),
+        "dep_size" | "enq_size" => (sw, 1, sw, Index::Scalar),
+        "pfc_cev" => (np * 8, 1, 8, Index::Port),
+        "pfc_quanta" => (np * 8 * 16, 1, 16, Index::Queue),
+        "d_state" => (np * 8, 1, 1, Index::Queue),
+        _ => unreachable!("unknown port {name}: signals.rs and pack.rs disagree"),
+    }
+}
+
+fn state_shape(p: &BlockParams, reg: &str) -> (u32, usize, u32, Index) {
+    let (np, nq, ow, cw) = (p.np, p.nq(), p.ow, p.cw);
+    match reg {
+        "ing_max_q" | "ing_xoff_q" | "ing_xon_q" | "eg_max_q" | "eg_xoff_q" | "eg_xon_q"
+        | "eg_warn_q" => (ow, NPRIO, ow, Index::Prio),
+        "lossless_q" => (8, 1, 1, Index::Prio),
+        "mode_q" => (2, 1, 2, Index::Scalar),
+        "cut_q" => (p.cut_f + 1, 1, p.cut_f + 1, Index::Scalar),
+        "quanta_q" | "refresh_q" => (16, 1, 16, Index::Scalar),
+        "occ_q" => (ow, nq, ow, Index::Queue),
+        "xoff_q" | "pend_q" | "prev_q" => (nq as u32, 1, 1, Index::Queue),
+        "cnt_q" => (cw, nq * np, cw, Index::Counter),
+        "cnt_vld_q" | "e_q" => (np as u32, nq, 1, Index::QueueBits),
+        "rr_q" | "qidx_q" => (p.qiw(), 1, p.qiw(), Index::Scalar),
+        "busy_q" | "cancel_q" | "cal_q" => (1, 1, 1, Index::Scalar),
+        "iter_q" => (p.pw(), 1, p.pw(), Index::Scalar),
+        "vals_q" => (cw, np, cw, Index::Input),
+        "taken_q" => (np as u32, 1, 1, Index::Input),
+        "sum_q" | "total_q" => (p.sumw(), 1, p.sumw(), Index::Scalar),
+        "timer_q" => (16, np, 16, Index::Port),
+        _ => unreachable!("unknown state register {reg}: signals.rs and pack.rs disagree"),
+    }
+}
+
+/// The three layouts of one parameter set.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Layouts {
+    pub inputs: Layout,
+    pub outputs: Layout,
+    pub state: Layout,
+}
+
+impl Layouts {
+    pub fn new(p: &BlockParams) -> Layouts {
+        let ports = |names: &[&str]| {
+            Layout::build(
+                names
+                    .iter()
+                    .map(|n| {
+                        let (w, e, f, i) = port_shape(p, n);
+                        (n.to_string(), w, e, f, i)
+                    })
+                    .collect(),
+            )
+        };
+        let state = Layout::build(
+            STATE_SIGNALS
+                .iter()
+                .map(|(inst, reg)| {
+                    let (w, e, f, i) = state_shape(p, reg);
+                    (format!("{inst}.{reg}"), w, e, f, i)
+                })
+                .collect(),
+        );
+        Layouts {
+            inputs: ports(INPUT_PORTS),
+            outputs: ports(OUTPUT_PORTS),
+            state,
+        }
+    }
+}
+
+/// Writes fields into a word buffer.
+struct Writer<'a> {
+    bits: &'a mut BitSlice<u32, Lsb0>,
+}
+
+impl Writer<'_> {
+    #[inline]
+    fn put(&mut self, s: &Signal, elem: usize, field: usize, v: u64) {
+        let base = (s.word + elem * s.words_per_elem()) * 32 + field * s.field as usize;
+        let w = s.field as usize;
+        let v = if w >= 64 { v } else { v & ((1u64 << w) - 1) };
+        self.bits[base..base + w].store_le(v);
+    }
+}
+
+/// Pack one cycle's inputs. `buf` must have `layout.words` words; it is zeroed first.
+pub fn pack_inputs(p: &BlockParams, l: &Layout, inp: &Inputs, buf: &mut [u32]) {
+    buf.fill(0);
+    let sig = &l.signals;
+    let mut w = Writer {
+        bits: buf.view_bits_mut::<Lsb0>(),
+    };
+    // The order of `signals::INPUT_PORTS`.
+    w.put(&sig[0], 0, 0, u64::from(inp.rst));
+    if let Some((a, d)) = inp.cfg {
+        w.put(&sig[1], 0, 0, 1);
+        w.put(&sig[2], 0, 0, u64::from(a));
+        w.put(&sig[3], 0, 0, u64::from(d));
+    }
+    for (i, a) in inp.arr.iter().enumerate().take(p.np) {
+        if let Some(pkt) = a {
+            w.put(&sig[4], 0, i, 1);
+            w.put(&sig[5], 0, i, u64::from(pkt.prio));
+            w.put(&sig[6], 0, i, u64::from(pkt.size));
+        }
+    }
+    if let Some(d) = &inp.dep {
+        w.put(&sig[7], 0, 0, 1);
+        w.put(&sig[8], 0, 0, u64::from(d.port));
+        w.put(&sig[9], 0, 0, u64::from(d.prio));
+        w.put(&sig[10], 0, 0, u64::from(d.size));
+    }
+    if let Some(e) = &inp.enq {
+        w.put(&sig[11], 0, 0, 1);
+        w.put(&sig[12], 0, 0, u64::from(e.oport));
+        w.put(&sig[13], 0, 0, u64::from(e.prio));
+        w.put(&sig[14], 0, 0, u64::from(e.iport));
+        w.put(&sig[15], 0, 0, u64::from(e.size));
+    }
+    for (o, d) in inp.deq.iter().enumerate().take(p.np) {
+        if let Some(pkt) = d {
+            w.put(&sig[16], 0, o, 1);
+            w.put(&sig[17], 0, o, u64::from(pkt.prio));
+            w.put(&sig[18], 0, o, u64::from(pkt.size));
+        }
+    }
+}
+
+fn put_mask(w: &mut Writer, s: &Signal, elem: usize, mut m: u128) {
+    while m != 0 {
+        let i = m.trailing_zeros() as usize;
+        m &= m - 1;
+        w.put(s, elem, i, 1);
+    }
+}
+
+fn put_bytes_as_bits(w: &mut Writer, s: &Signal, bytes: &[u8]) {
+    for (k, &b) in bytes.iter().enumerate() {
+        if b != 0 {
+            for bit in 0..8 {
+                if b >> bit & 1 == 1 {
+                    w.put(s, 0, k * 8 + bit, 1);
+                }
+            }
+        }
+    }
+}
+
+/// Pack one cycle's outputs.
+pub fn pack_outputs(l: &Layout, out: &Outputs, buf: &mut [u32]) {
+    buf.fill(0);
+    let sig = &l.signals;
+    let mut w = Writer {
+        bits: buf.view_bits_mut::<Lsb0>(),
+    };
+    put_mask(&mut w, &sig[0], 0, out.arr_accept);
+    w.put(&sig[1], 0, 0, u64::from(out.enq_accept));
+    put_mask(&mut w, &sig[2], 0, out.pfc_valid);
+    for (i, &c) in out.pfc_cev.iter().enumerate() {
+        w.put(&sig[3], 0, i, u64::from(c));
+    }
+    for (k, &q) in out.pfc_quanta.iter().enumerate() {
+        if q != 0 {
+            w.put(&sig[4], 0, k, u64::from(q));
+        }
+    }
+    put_bytes_as_bits(&mut w, &sig[5], &out.d_state);
+}
+
+/// Pack the model's architectural state in the order of `signals::STATE_SIGNALS`.
+pub fn pack_state(m: &CapfcTop, l: &Layout, buf: &mut [u32]) {
+    buf.fill(0);
+    let mut w = Writer {
+        bits: buf.view_bits_mut::<Lsb0>(),
+    };
+    let c = &m.cfg;
+    for s in &l.signals {
+        let reg = s.name.split('.').nth(1).unwrap_or("");
+        let inst = s.name.split('.').next().unwrap_or("");
+        let arr = |w: &mut Writer, v: &[u32]| {
+            for (k, &x) in v.iter().enumerate() {
+                w.put(s, k, 0, u64::from(x));
+            }
+        };
+        match (inst, reg) {
+            ("u_cfg", "ing_max_q") => arr(&mut w, &c.ing_max_q),
+            ("u_cfg", "ing_xoff_q") => arr(&mut w, &c.ing_xoff_q),
+            ("u_cfg", "ing_xon_q") => arr(&mut w, &c.ing_xon_q),
+            ("u_cfg", "eg_max_q") => arr(&mut w, &c.eg_max_q),
+            ("u_cfg", "eg_xoff_q") => arr(&mut w, &c.eg_xoff_q),
+            ("u_cfg", "eg_xon_q") => arr(&mut w, &c.eg_xon_q),
+            ("u_cfg", "eg_warn_q") => arr(&mut w, &c.eg_warn_q),
+            ("u_cfg", "lossless_q") => put_mask(&mut w, s, 0, u128::from(c.lossless_q)),
+            ("u_cfg", "mode_q") => w.put(s, 0, 0, u64::from(c.mode_q.value())),
+            ("u_cfg", "cut_q") => w.put(s, 0, 0, u64::from(c.cut_q)),
+            ("u_cfg", "quanta_q") => w.put(s, 0, 0, u64::from(c.quanta_q)),
+            ("u_cfg", "refresh_q") => w.put(s, 0, 0, u64::from(c.refresh_q)),
+            ("u_ingress", "occ_q") => arr(&mut w, &m.ingress.occ_q),
+            ("u_ingress", "xoff_q") => put_bytes_as_bits(&mut w, s, &m.ingress.xoff_q),
+            ("u_egress", "occ_q") => arr(&mut w, &m.egress.occ_q),
+            ("u_egress", "cnt_q") => {
+                for (k, &x) in m.egress.cnt_q.iter().enumerate() {
+                    if x != 0 {
+                        w.put(s, k, 0, u64::from(x));
+                    }
+                }
+            }
+            ("u_egress", "cnt_vld_q") => {
+                for (q, &v) in m.egress.cnt_vld_q.iter().enumerate() {
+                    put_mask(&mut w, s, q, v);
+                }
+            }
+            ("u_egress", "e_q") => {
+                for (q, &v) in m.egress.e_q.iter().enumerate() {
+                    put_mask(&mut w, s, q, v);
+                }
+            }
+            ("u_sort", "pend_q") => put_bytes_as_bits(&mut w, s, &m.sort.pend_q),
+            ("u_sort", "rr_q") => w.put(s, 0, 0, u64::from(m.sort.rr_q)),
+            ("u_sort", "busy_q") => w.put(s, 0, 0, u64::from(m.sort.busy_q)),
+            ("u_sort", "qidx_q") => w.put(s, 0, 0, u64::from(m.sort.qidx_q)),
+            ("u_sort", "iter_q") => w.put(s, 0, 0, u64::from(m.sort.iter_q)),
+            ("u_sort", "cancel_q") => w.put(s, 0, 0, u64::from(m.sort.cancel_q)),
+            ("u_sort", "cal_q") => w.put(s, 0, 0, u64::from(m.sort.cal_q)),
+            ("u_sort", "vals_q") => {
+                for (k, &x) in m.sort.vals_q.iter().enumerate() {
+                    w.put(s, k, 0, u64::from(x));
+                }
+            }
+            ("u_sort", "taken_q") => put_mask(&mut w, s, 0, m.sort.taken_q),
+            ("u_sort", "sum_q") => w.put(s, 0, 0, u64::from(m.sort.sum_q)),
+            ("u_sort", "total_q") => w.put(s, 0, 0, u64::from(m.sort.total_q)),
+            ("u_pfc", "prev_q") => put_bytes_as_bits(&mut w, s, &m.pfc.prev_q),
+            ("u_pfc", "timer_q") => {
+                for (k, &x) in m.pfc.timer_q.iter().enumerate() {
+                    w.put(s, k, 0, u64::from(x));
+                }
+            }
+            _ => unreachable!("no model register for {}", s.name),
+        }
+    }
+}
+
+/// Read field `field` of element `elem` of signal `s` from a word buffer.
+pub fn get_field(s: &Signal, buf: &[u32], elem: usize, field: usize) -> u64 {
+    let bits = buf.view_bits::<Lsb0>();
+    let base = (s.word + elem * s.words_per_elem()) * 32 + field * s.field as usize;
+    bits[base..base + s.field as usize].load_le::<u64>()
+}
+
+/// One differing field.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct FieldDiff {
+    /// Full RTL name with index, e.g. `u_egress.cnt_q[77]`.
+    pub signal: String,
+    /// What the index means, e.g. `o=1 p=1 i=5`.
+    pub at: String,
+    pub expected: u64,
+    pub actual: u64,
+}
+
+fn describe(p: &BlockParams, s: &Signal, elem: usize, field: usize) -> (String, String) {
+    let np = p.np;
+    let qname = |q: usize| format!("port={} prio={}", q / NPRIO, q % NPRIO);
+    match s.index {
+        Index::Scalar => (s.name.clone(), String::new()),
+        Index::Port => {
+            let k = if s.elems > 1 { elem } else { field };
+            (format!("{}[{k}]", s.name), format!("port={k}"))
+        }
+        Index::Prio => {
+            let k = if s.elems > 1 { elem } else { field };
+            (format!("{}[{k}]", s.name), format!("prio={k}"))
+        }
+        Index::Queue => {
+            let k = if s.elems > 1 { elem } else { field };
+            (format!("{}[{k}]", s.name), qname(k))
+        }
+        Index::Input => {
+            let k = if s.elems > 1 { elem } else { field };
+            (format!("{}[{k}]", s.name), format!("input={k}"))
+        }
+        Index::QueueBits => (
+            format!("{}[{elem}][{field}]", s.name),
+            format!("{} input={field}", qname(elem)),
+        ),
+        Index::Counter => {
+            let (q, i) = (elem / np, elem % np);
+            (
+                format!("{}[{elem}]", s.name),
+                format!("{} input={i}", qname(q)),
+            )
+        }
+    }
+}
+
+/// Every field that differs between two buffers of the same layout, in layout order.
+pub fn diff(p: &BlockParams, l: &Layout, expected: &[u32], actual: &[u32]) -> Vec<FieldDiff> {
+    let mut out = vec![];
+    for s in &l.signals {
+        let range = s.word..s.word + s.words();
+        if expected[range.clone()] == actual[range] {
+            continue;
+        }
+        let nfields = (s.width / s.field) as usize;
+        for elem in 0..s.elems {
+            for f in 0..nfields {
+                let (e, a) = (
+                    get_field(s, expected, elem, f),
+                    get_field(s, actual, elem, f),
+                );
+                if e != a {
+                    let (signal, at) = describe(p, s, elem, f);
+                    out.push(FieldDiff {
+                        signal,
+                        at,
+                        expected: e,
+                        actual: a,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::block::{Enqueue, Pkt};
+
+    #[test]
+    fn every_listed_signal_has_a_shape_and_the_model_packs_it() {
+        for np in [2, 4, 6, 8, 32, 128] {
+            let p = BlockParams::with_ports(np);
+            let l = Layouts::new(&p);
+            let m = CapfcTop::new(p).unwrap();
+            let mut buf = vec![0; l.state.words];
+            pack_state(&m, &l.state, &mut buf);
+            assert_eq!(
+                l.state.signal("u_egress.cnt_q").unwrap().words(),
+                np * 8 * np
+            );
+        }
+    }
+
+    #[test]
+    fn fields_land_where_the_rtl_slices_them() {
+        let p = BlockParams::with_ports(4);
+        let l = Layouts::new(&p);
+        let mut inp = Inputs::idle(4);
+        inp.arr[2] = Some(Pkt {
+            prio: 5,
+            size: 1500,
+        });
+        inp.enq = Some(Enqueue {
+            oport: 3,
+            prio: 1,
+            iport: 2,
+            size: 64,
+        });
+        let mut buf = vec![0; l.inputs.words];
+        pack_inputs(&p, &l.inputs, &inp, &mut buf);
+        let s = l.inputs.signal("arr_prio").unwrap();
+        assert_eq!(get_field(s, &buf, 0, 2), 5);
+        assert_eq!(buf[s.word], 5 << 6, "port 2's priority sits at bits [8:6]");
+        let s = l.inputs.signal("arr_size").unwrap();
+        assert_eq!(get_field(s, &buf, 0, 2), 1500);
+        let s = l.inputs.signal("enq_oport").unwrap();
+        assert_eq!(buf[s.word], 3);
+    }
+
+    #[test]
+    fn diff_names_the_field() {
+        let p = BlockParams::with_ports(4);
+        let l = Layouts::new(&p);
+        let mut a = Outputs::new(4);
+        let mut b = Outputs::new(4);
+        a.pfc_quanta[3 * 8 + 2] = 0xFFFF;
+        b.pfc_quanta[3 * 8 + 2] = 0;
+        let (mut x, mut y) = (vec![0; l.outputs.words], vec![0; l.outputs.words]);
+        pack_outputs(&l.outputs, &a, &mut x);
+        pack_outputs(&l.outputs, &b, &mut y);
+        let d = diff(&p, &l.outputs, &x, &y);
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].signal, "pfc_quanta[26]");
+        assert_eq!(d[0].at, "port=3 prio=2");
+        assert_eq!((d[0].expected, d[0].actual), (0xFFFF, 0));
+    }
+}
