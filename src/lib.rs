@@ -6,5 +6,12 @@
 //! are layers around them.
 
 pub mod block;
+#[cfg(feature = "rtl")]
+pub mod cli_cosim;
+#[cfg(feature = "rtl")]
+pub mod cosim;
+#[cfg(feature = "rtl")]
+pub mod dut;
 pub mod headroom;
 pub mod reference;
+pub mod stimulus;

@@ -10,6 +10,9 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Cmd {
+    /// Co-simulate the Rust model and the Verilated RTL in lockstep over a regression.
+    #[cfg(feature = "rtl")]
+    Cosim(capfc::cli_cosim::CosimArgs),
     /// PFC headroom after IEEE 802.1Q Annex N, and the adaptive (measured) variant.
     Headroom(capfc::headroom::HeadroomArgs),
 }
@@ -18,6 +21,12 @@ fn main() {
     let cli = Cli::parse();
     let result = match cli.cmd {
         Cmd::Headroom(args) => capfc::headroom::run_cli(&args),
+        #[cfg(feature = "rtl")]
+        Cmd::Cosim(args) => match capfc::cli_cosim::run(&args) {
+            Ok(true) => Ok(()),
+            Ok(false) => std::process::exit(1),
+            Err(e) => Err(e),
+        },
     };
     if let Err(e) = result {
         eprintln!("capfc: {e:#}");

@@ -9,10 +9,12 @@
 
 pub mod argmax;
 pub mod cfg;
+pub mod coverage;
 pub mod egress;
 pub mod ingress;
 pub mod pack;
 pub mod pfc_gen;
+pub mod rtl_configs;
 pub mod signals;
 pub mod sort;
 pub mod top;
@@ -66,19 +68,31 @@ pub struct BlockParams {
 }
 
 impl Default for BlockParams {
+    /// The "np8" parameter set of `rtl_configs.rs`.
     fn default() -> Self {
-        BlockParams {
-            np: 8,
-            sw: 14,
-            ow: 20,
-            cw: 16,
-            cell_log2: 0,
-            cut_f: 8,
-        }
+        let (_, v) = rtl_configs::RTL_CONFIGS.iter().find(|(n, _)| *n == "np8").unwrap();
+        Self::from_values(v)
     }
 }
 
 impl BlockParams {
+    /// From `[NP, SW, OW, CW, CELL_LOG2, CUT_F]`, the order of `rtl_configs.rs`.
+    pub fn from_values(v: &[u32; 6]) -> Self {
+        BlockParams {
+            np: v[0] as usize,
+            sw: v[1],
+            ow: v[2],
+            cw: v[3],
+            cell_log2: v[4],
+            cut_f: v[5],
+        }
+    }
+
+    /// The name of the Verilated parameter set with exactly these values, if one is built in.
+    pub fn rtl_config_name(&self) -> Option<&'static str> {
+        rtl_configs::RTL_CONFIGS.iter().find(|(_, v)| Self::from_values(v) == *self).map(|(n, _)| *n)
+    }
+
     /// Default parameters with `np` ports.
     pub fn with_ports(np: usize) -> Self {
         BlockParams {

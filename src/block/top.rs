@@ -5,7 +5,9 @@
 //! returns the outputs as they are before the rising edge that ends the cycle, then updates every
 //! register as that edge does.
 
+use super::argmax::argmax;
 use super::cfg::CfgRegs;
+use super::coverage::{Coverage, Point};
 use super::egress::{Egress, EgressEvents, EgressFaults};
 use super::ingress::Ingress;
 use super::pfc_gen::PfcGen;
@@ -50,6 +52,8 @@ pub struct CapfcTop {
     fault: Option<Fault>,
     #[serde(skip)]
     ev: EgressEvents,
+    #[serde(skip)]
+    cov: Option<Box<Coverage>>,
 }
 
 impl CapfcTop {
@@ -67,12 +71,23 @@ impl CapfcTop {
             d: vec![0; p.np],
             fault: None,
             ev: EgressEvents::new(p.np),
+            cov: None,
         })
     }
 
     /// Inject a deliberate bug (tests of the checkers only).
     pub fn inject_fault(&mut self, f: Option<Fault>) {
         self.fault = f;
+    }
+
+    /// Start counting functional coverage (see [`Coverage`]).
+    pub fn enable_coverage(&mut self) {
+        self.cov.get_or_insert_with(|| Box::new(Coverage::new()));
+    }
+
+    /// The coverage counted so far, if enabled.
+    pub fn coverage(&self) -> Option<&Coverage> {
+        self.cov.as_deref()
     }
 
     /// D per port, bit p for priority p.
@@ -129,6 +144,11 @@ impl CapfcTop {
         out.pfc_quanta.copy_from_slice(&self.pfc.quanta_q);
         out.d_state.copy_from_slice(&self.d);
 
+        if let Some(mut cov) = self.cov.take() {
+            self.observe(&mut cov, inp, arr_accept, enq_accept);
+            self.cov = Some(cov);
+        }
+
         if inp.rst {
             self.reset();
             return;
@@ -159,6 +179,169 @@ impl CapfcTop {
         }
         if e_changed || i_changed {
             self.compute_d();
+        }
+    }
+
+    /// Count the corners this cycle hits, from the registers and the inputs (before the update).
+    fn observe(&self, cov: &mut Coverage, inp: &Inputs, arr_accept: u128, enq_accept: bool) {
+        let p = &self.params;
+        let c = &self.cfg;
+        if inp.rst {
+            if self.egress.occ_q.iter().chain(&self.ingress.occ_q).any(|&o| o != 0) {
+                cov.hit(Point::ResetWithTraffic);
+            }
+            return;
+        }
+        for (i, a) in inp.arr.iter().enumerate() {
+            let Some(pkt) = a else { continue };
+            let pr = usize::from(pkt.prio & 7);
+            let q = i * NPRIO + pr;
+            if arr_accept >> i & 1 == 0 {
+                cov.hit(Point::IngReject);
+                continue;
+            }
+            if self.ingress.occ_q[q] + p.units(pkt.size) == c.ing_max_q[pr] {
+                cov.hit(Point::IngFitExact);
+            }
+            if c.lossless(pr) && self.ingress.xoff_q[i] >> pr & 1 == 0 {
+                let mid = match inp.dep {
+                    Some(d) if usize::from(d.port) == i && usize::from(d.prio & 7) == pr => {
+                        self.ingress.occ_q[q].wrapping_sub(p.units(d.size))
+                    }
+                    _ => self.ingress.occ_q[q],
+                };
+                if mid.wrapping_add(p.units(pkt.size)) & p.occ_mask() > c.ing_xoff_q[pr] {
+                    cov.hit(Point::IngXoffSet);
+                }
+            }
+        }
+        if let Some(d) = inp.dep {
+            let pr = usize::from(d.prio & 7);
+            if usize::from(d.port) < p.np {
+                let q = usize::from(d.port) * NPRIO + pr;
+                if self.ingress.occ_q[q].wrapping_sub(p.units(d.size)) & p.occ_mask()
+                    == c.ing_xon_q[pr]
+                {
+                    cov.hit(Point::IngDepAtXon);
+                }
+            }
+        }
+        let mut own_clr_e = false;
+        let deq_mid = |o: usize, pr: usize| -> Option<u32> {
+            inp.deq[o].filter(|d| usize::from(d.prio & 7) == pr).map(|d| {
+                self.egress.occ_q[o * NPRIO + pr].wrapping_sub(p.units(d.size)) & p.occ_mask()
+            })
+        };
+        for (o, d) in inp.deq.iter().enumerate() {
+            let Some(d) = d else { continue };
+            let pr = usize::from(d.prio & 7);
+            let mid = deq_mid(o, pr).unwrap();
+            if mid == c.eg_warn_q[pr] {
+                cov.hit(Point::EgDeqAtWarn);
+            }
+            if mid == c.eg_xon_q[pr] {
+                cov.hit(Point::EgDeqAtXon);
+            }
+            if mid <= c.eg_xon_q[pr] {
+                let q = o * NPRIO + pr;
+                if self.sort.pending(q) {
+                    cov.hit(Point::PendingDropped);
+                }
+                if self.sort.busy_q && self.sort.qidx_q as usize == q {
+                    own_clr_e = true;
+                }
+            }
+        }
+        let mut trig = None;
+        if let Some(e) = &inp.enq {
+            if Egress::enq_ok(p, e) {
+                let pr = usize::from(e.prio & 7);
+                let o = usize::from(e.oport);
+                let q = o * NPRIO + pr;
+                let u = p.units(e.size);
+                if !enq_accept {
+                    cov.hit(Point::EgReject);
+                } else {
+                    if self.egress.occ_q[q] + u == c.eg_max_q[pr] {
+                        cov.hit(Point::EgFitExact);
+                    }
+                    let mid = deq_mid(o, pr).unwrap_or(self.egress.occ_q[q]);
+                    let occ = (mid + u) & p.occ_mask();
+                    if c.lossless(pr) {
+                        if occ == c.eg_warn_q[pr] {
+                            cov.hit(Point::EgAtWarn);
+                        }
+                        if occ == c.eg_xoff_q[pr] {
+                            cov.hit(Point::EgAtXoff);
+                        }
+                        if occ >= c.eg_warn_q[pr] {
+                            let i = usize::from(e.iport);
+                            let cleared = mid <= c.eg_warn_q[pr] && deq_mid(o, pr).is_some();
+                            if !cleared && self.egress.counter(p.np, q, i) == p.cnt_max() {
+                                cov.hit(Point::CntSaturated);
+                            }
+                        }
+                        if c.sort_enabled() && occ > c.eg_xoff_q[pr] {
+                            cov.hit(Point::EgOverXoff);
+                            trig = Some(q);
+                        }
+                    }
+                }
+            }
+        }
+        let s = &self.sort;
+        let npend = s.pend_q.iter().map(|b| b.count_ones()).sum::<u32>() as usize;
+        if npend >= 2 {
+            cov.hit(Point::PendingMany);
+        }
+        let nll = c.lossless_q.count_ones() as usize * p.np;
+        if nll > 1 && npend == nll {
+            cov.hit(Point::PendingAllLossless);
+        }
+        if s.busy_q {
+            let q = s.qidx_q as usize;
+            if trig == Some(q) {
+                cov.hit(Point::TrigDuringOwnSort);
+            }
+            if let Some((mx, _)) = argmax(&s.vals_q, s.taken_q) {
+                let ties = s
+                    .vals_q
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, &v)| v == mx && s.taken_q >> i & 1 == 0)
+                    .count();
+                if ties > 1 {
+                    cov.hit(Point::ArgmaxTie);
+                }
+            }
+            let last = !s.cal_q || s.iter_q as usize == p.np - 1;
+            if last {
+                if s.cancel_q || own_clr_e {
+                    cov.hit(Point::SortCancelled);
+                } else if s.cal_q {
+                    cov.hit(Point::SortCalDone);
+                    if c.cut_q == 1 {
+                        cov.hit(Point::CutMinStep);
+                    }
+                    if c.cut_q == 1 << p.cut_f {
+                        cov.hit(Point::CutOne);
+                    }
+                } else {
+                    cov.hit(Point::SortMaxDone);
+                }
+            }
+        }
+        for (i, &d) in self.d.iter().enumerate() {
+            let prev = self.pfc.prev_q[i];
+            if d & !prev != 0 {
+                cov.hit(Point::FrameXoff);
+            }
+            if prev & !d != 0 {
+                cov.hit(Point::FrameXon);
+            }
+            if d == prev && d != 0 && self.pfc.timer_q[i] == 0 {
+                cov.hit(Point::FrameRefresh);
+            }
         }
     }
 }

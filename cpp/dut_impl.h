@@ -1,0 +1,131 @@
+// The template behind every configuration's Dut: V is the Verilated class, P the generated port
+// mapping (set_inputs / get_outputs / read_state and the word counts).
+#pragma once
+#include <cstring>
+#include <type_traits>
+#include <utility>
+#include "dut.h"
+#include "verilated.h"
+#include "verilated_vcd_c.h"
+
+namespace capfc {
+
+// Words <-> Verilator's port and variable types: one word up to 32 bits, two for QData, N for
+// VlWide<N>; an unpacked array element by element.
+inline void unpack(const uint32_t*& w, CData& v) { v = static_cast<CData>(*w++); }
+inline void unpack(const uint32_t*& w, SData& v) { v = static_cast<SData>(*w++); }
+inline void unpack(const uint32_t*& w, IData& v) { v = *w++; }
+inline void unpack(const uint32_t*& w, QData& v) {
+    v = static_cast<QData>(w[0]) | (static_cast<QData>(w[1]) << 32);
+    w += 2;
+}
+template <std::size_t N>
+inline void unpack(const uint32_t*& w, VlWide<N>& v) {
+    for (std::size_t i = 0; i < N; ++i) v[i] = *w++;
+}
+inline void pack(uint32_t*& w, CData v) { *w++ = v; }
+inline void pack(uint32_t*& w, SData v) { *w++ = v; }
+inline void pack(uint32_t*& w, IData v) { *w++ = v; }
+inline void pack(uint32_t*& w, QData v) {
+    *w++ = static_cast<uint32_t>(v);
+    *w++ = static_cast<uint32_t>(v >> 32);
+}
+template <std::size_t N>
+inline void pack(uint32_t*& w, const VlWide<N>& v) {
+    for (std::size_t i = 0; i < N; ++i) *w++ = v[i];
+}
+template <typename T, std::size_t N>
+inline void pack(uint32_t*& w, const VlUnpacked<T, N>& v) {
+    for (std::size_t i = 0; i < N; ++i) pack(w, v[i]);
+}
+
+// How many words a Verilator type takes in the packed layout.
+template <typename T> struct Words;
+template <> struct Words<CData> { static constexpr std::size_t n = 1; };
+template <> struct Words<SData> { static constexpr std::size_t n = 1; };
+template <> struct Words<IData> { static constexpr std::size_t n = 1; };
+template <> struct Words<QData> { static constexpr std::size_t n = 2; };
+template <std::size_t N> struct Words<VlWide<N>> { static constexpr std::size_t n = N; };
+template <typename T, std::size_t N> struct Words<VlUnpacked<T, N>> {
+    static constexpr std::size_t n = N * Words<T>::n;
+};
+template <typename T> constexpr std::size_t words_of() { return Words<std::remove_cv_t<T>>::n; }
+
+template <class V, class P>
+class DutImpl final : public Dut {
+public:
+    // Verilator 5.006 registers and erases scopes through the calling thread's current context
+    // (Verilated::threadContextp), not the model's own: with several instances on one thread, each
+    // must make its own context current before it is built or destroyed, or the erase locks the
+    // mutex of a context that is gone.
+    DutImpl() : ctx_(new VerilatedContext) {
+        Verilated::threadContextp(ctx_.get());
+        top_.reset(new V(ctx_.get(), "capfc_top"));
+        ctx_->traceEverOn(true);
+        top_->clk = 0;
+        top_->eval();
+    }
+    ~DutImpl() override {
+        Verilated::threadContextp(ctx_.get());
+        close_trace();
+        top_->final();
+        top_.reset();
+        Verilated::threadContextp(nullptr);
+    }
+
+    void step(const uint32_t* in, uint32_t* out) override {
+        P::set_inputs(top_.get(), in);
+        top_->clk = 0;
+        top_->eval();
+        P::get_outputs(top_.get(), out);
+        if (trace_) trace_->dump(2 * cycle_);
+        top_->clk = 1;
+        top_->eval();
+        if (trace_) trace_->dump(2 * cycle_ + 1);
+        ++cycle_;
+    }
+
+    void read_state(uint32_t* state) const override { P::read_state(top_.get(), state); }
+
+    uint64_t run_loop(const uint32_t* stim, size_t wpc, size_t cycles, uint32_t* out) override {
+        uint64_t acc = 0;
+        for (size_t c = 0; c < cycles; ++c) {
+            P::set_inputs(top_.get(), stim + c * wpc);
+            top_->clk = 0;
+            top_->eval();
+            P::get_outputs(top_.get(), out);
+            acc += out[0];
+            top_->clk = 1;
+            top_->eval();
+        }
+        cycle_ += cycles;
+        return acc;
+    }
+
+    size_t input_words() const override { return P::input_words(); }
+    size_t output_words() const override { return P::output_words(); }
+    size_t state_words() const override { return P::state_words(); }
+    uint64_t cycle() const override { return cycle_; }
+
+    bool open_trace(const std::string& path) override {
+        close_trace();
+        trace_.reset(new VerilatedVcdC);
+        top_->trace(trace_.get(), 99);
+        trace_->open(path.c_str());
+        return trace_->isOpen();
+    }
+    void close_trace() override {
+        if (trace_) {
+            trace_->close();
+            trace_.reset();
+        }
+    }
+
+private:
+    std::unique_ptr<VerilatedContext> ctx_;
+    std::unique_ptr<V> top_;
+    std::unique_ptr<VerilatedVcdC> trace_;
+    uint64_t cycle_ = 0;
+};
+
+}  // namespace capfc

@@ -1,0 +1,115 @@
+//! Functional coverage of the block's corners, counted in the model.
+//!
+//! Counting is off unless [`super::CapfcTop::enable_coverage`] is called; it observes the registers
+//! and the inputs at the start of each cycle and never changes the model's behaviour.
+
+use serde::Serialize;
+
+macro_rules! points {
+    ($($name:ident => $text:literal,)*) => {
+        /// A corner of the contract.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        #[repr(usize)]
+        pub enum Point { $($name,)* }
+
+        impl Point {
+            pub const ALL: &'static [Point] = &[$(Point::$name,)*];
+            pub fn describe(self) -> &'static str {
+                match self { $(Point::$name => $text,)* }
+            }
+            pub fn name(self) -> &'static str {
+                match self { $(Point::$name => stringify!($name),)* }
+            }
+        }
+    };
+}
+
+points! {
+    EgAtWarn => "egress occupancy lands exactly on WARN after an enqueue",
+    EgAtXoff => "egress occupancy lands exactly on XOFF (no sort yet)",
+    EgOverXoff => "enqueue above XOFF requests a sort",
+    EgDeqAtWarn => "dequeue lands exactly on WARN (counters cleared)",
+    EgDeqAtXon => "dequeue lands exactly on XON (E cleared)",
+    EgFitExact => "enqueue with B + s == MAX accepted",
+    EgReject => "enqueue rejected at egress MAX",
+    IngFitExact => "arrival with B_in + s == MAX accepted",
+    IngReject => "arrival lost at ingress MAX",
+    IngXoffSet => "ingress I set",
+    IngDepAtXon => "departure lands exactly on ingress XON",
+    CntSaturated => "increment of a saturated counter",
+    ArgmaxTie => "argmax with several equal maxima",
+    SortMaxDone => "Stop-Max sort finished",
+    SortCalDone => "Stop-Calibrate sort finished",
+    CutMinStep => "Stop-Calibrate sort with CUT at its smallest step",
+    CutOne => "Stop-Calibrate sort with CUT = 1.0",
+    PendingMany => "two or more sort requests pending at once",
+    PendingAllLossless => "every lossless egress queue has a sort pending at once",
+    TrigDuringOwnSort => "a queue requests a sort while its own sort runs",
+    SortCancelled => "sort result discarded: its queue fell to XON while it ran",
+    PendingDropped => "pending request dropped: its queue fell to XON",
+    FrameXoff => "PFC frame pausing a class",
+    FrameXon => "PFC frame resuming a class",
+    FrameRefresh => "PFC refresh frame (D stayed up until the timer expired)",
+    ResetWithTraffic => "reset while packets are queued",
+}
+
+/// Hit counts per point.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Coverage {
+    pub hits: Vec<u64>,
+}
+
+impl Coverage {
+    pub fn new() -> Self {
+        Coverage { hits: vec![0; Point::ALL.len()] }
+    }
+
+    #[inline]
+    pub fn hit(&mut self, p: Point) {
+        self.hits[p as usize] += 1;
+    }
+
+    pub fn count(&self, p: Point) -> u64 {
+        self.hits[p as usize]
+    }
+
+    pub fn merge(&mut self, o: &Coverage) {
+        for (a, b) in self.hits.iter_mut().zip(&o.hits) {
+            *a += b;
+        }
+    }
+
+    /// The points never hit.
+    pub fn missed(&self) -> Vec<Point> {
+        Point::ALL.iter().copied().filter(|&p| self.count(p) == 0).collect()
+    }
+
+    /// One line per point: hits, name, what it means.
+    pub fn report(&self) -> String {
+        let mut s = String::from("functional coverage (counted in the model):\n");
+        for &p in Point::ALL {
+            let n = self.count(p);
+            s += &format!(
+                "  {:>10}  {:<20} {}{}\n",
+                n,
+                p.name(),
+                p.describe(),
+                if n == 0 { "   <-- not hit" } else { "" }
+            );
+        }
+        let hit = Point::ALL.len() - self.missed().len();
+        s += &format!("  {hit}/{} points hit\n", Point::ALL.len());
+        s
+    }
+
+    pub fn to_json(&self) -> serde_json::Value {
+        #[derive(Serialize)]
+        struct Row {
+            point: &'static str,
+            hits: u64,
+        }
+        let rows: Vec<Row> =
+            Point::ALL.iter().map(|&p| Row { point: p.name(), hits: self.count(p) }).collect();
+        serde_json::to_value(rows).unwrap()
+    }
+}

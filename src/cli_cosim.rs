@@ -1,0 +1,187 @@
+//! `capfc cosim`: a lockstep regression over parameter sets, modes, seeds and directed cases.
+
+use crate::block::coverage::Coverage;
+use crate::block::{Fault, Mode};
+use crate::cosim::{jobs, run_job, shard, Failure, RunOpts};
+use crate::stimulus::DIRECTED;
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use std::time::Instant;
+
+#[derive(Args, Debug, Clone)]
+pub struct CosimArgs {
+    /// Parameter sets (names from `capfc cosim --list`), comma-separated, or `all`.
+    #[arg(long, default_value = "all")]
+    pub config: String,
+    /// Contributor selection: max, cal or both.
+    #[arg(long, default_value = "both")]
+    pub algo: String,
+    /// Seeds of the random jobs: `A..B` (B excluded), `A..=B`, or a count `N` (1..=N); 0 for none.
+    #[arg(long, default_value = "4")]
+    pub seeds: String,
+    /// A single seed (overrides --seeds).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Cycles per random job.
+    #[arg(long, default_value_t = 20_000)]
+    pub cycles: u64,
+    /// Directed cases: all, none, or names, comma-separated.
+    #[arg(long, default_value = "all")]
+    pub directed: String,
+    /// Run only shard K of N (`K/N`, K from 1): job j runs when j mod N = K-1.
+    #[arg(long)]
+    pub shard: Option<String>,
+    /// Inject a deliberate fault into the model (warn_off_by_one, xon_off_by_one).
+    #[arg(long)]
+    pub fault: Option<Fault>,
+    /// On a mismatch, write a VCD of the RTL for this many cycles either side of it.
+    #[arg(long)]
+    pub wave_window: Option<u64>,
+    /// Directory for waveform windows.
+    #[arg(long, default_value = ".")]
+    pub wave_dir: std::path::PathBuf,
+    /// Cycles of input history in a mismatch report.
+    #[arg(long, default_value_t = 8)]
+    pub history: usize,
+    /// Print the built parameter sets and directed cases, and exit.
+    #[arg(long)]
+    pub list: bool,
+    /// Machine-readable summary on standard output.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn parse_seeds(s: &str) -> Result<std::ops::Range<u64>> {
+    let bad = || format!("--seeds '{s}': expected A..B, A..=B or a count N");
+    if let Some((a, b)) = s.split_once("..=") {
+        let (a, b): (u64, u64) = (a.parse().with_context(bad)?, b.parse().with_context(bad)?);
+        return Ok(a..b + 1);
+    }
+    if let Some((a, b)) = s.split_once("..") {
+        return Ok(a.parse().with_context(bad)?..b.parse().with_context(bad)?);
+    }
+    let n: u64 = s.parse().with_context(bad)?;
+    Ok(1..n + 1)
+}
+
+pub fn run(a: &CosimArgs) -> Result<bool> {
+    let built = crate::dut::available();
+    if a.list {
+        for (n, p) in &built {
+            println!("{n:<12} NP={} SW={} OW={} CW={} CELL_LOG2={} CUT_F={}", p.np, p.sw, p.ow, p.cw, p.cell_log2, p.cut_f);
+        }
+        println!("directed: {}", DIRECTED.join(", "));
+        return Ok(true);
+    }
+    let configs: Vec<_> = if a.config == "all" {
+        built.clone()
+    } else {
+        a.config
+            .split(',')
+            .map(|n| {
+                built.iter().find(|(b, _)| b == n).cloned().with_context(|| {
+                    let names: Vec<_> = built.iter().map(|(n, _)| n.as_str()).collect();
+                    format!("--config '{n}': no such parameter set (built: {})", names.join(", "))
+                })
+            })
+            .collect::<Result<_>>()?
+    };
+    let modes = match a.algo.as_str() {
+        "max" => vec![Mode::StopMax],
+        "cal" => vec![Mode::StopCal],
+        "both" => vec![Mode::StopMax, Mode::StopCal],
+        "pfc" => vec![Mode::PfcOnly],
+        o => bail!("--algo '{o}': expected max, cal, both or pfc"),
+    };
+    let seeds = match a.seed {
+        Some(s) => s..s + 1,
+        None => parse_seeds(&a.seeds)?,
+    };
+    let directed: Vec<String> = match a.directed.as_str() {
+        "all" => DIRECTED.iter().map(|s| s.to_string()).collect(),
+        "none" => vec![],
+        list => list
+            .split(',')
+            .map(|n| {
+                if DIRECTED.contains(&n) {
+                    Ok(n.to_string())
+                } else {
+                    bail!("--directed '{n}': no such case (cases: {})", DIRECTED.join(", "))
+                }
+            })
+            .collect::<Result<_>>()?,
+    };
+    let mut js = jobs(&configs, &modes, seeds.clone(), a.cycles, &directed);
+    let total_jobs = js.len();
+    if let Some(sh) = &a.shard {
+        let bad = || format!("--shard '{sh}': expected K/N with 1 <= K <= N");
+        let (k, n) = sh.split_once('/').with_context(bad)?;
+        let (k, n): (usize, usize) = (k.parse().with_context(bad)?, n.parse().with_context(bad)?);
+        if k == 0 || n == 0 || k > n {
+            bail!(bad());
+        }
+        js = shard(js, k, n);
+    }
+    eprintln!(
+        "cosim: {} of {total_jobs} jobs; configs {}; algo {}; seeds {}..{} x {} cycles; directed {}{}",
+        js.len(),
+        configs.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(","),
+        a.algo,
+        seeds.start,
+        seeds.end,
+        a.cycles,
+        a.directed,
+        a.shard.as_ref().map(|s| format!("; shard {s}")).unwrap_or_default()
+    );
+    let opts = RunOpts {
+        fault: a.fault,
+        wave_window: a.wave_window,
+        wave_dir: Some(a.wave_dir.clone()),
+        history: a.history,
+    };
+    let pb = indicatif::ProgressBar::new(js.len() as u64);
+    pb.set_style(
+        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} jobs {elapsed} {msg}")
+            .unwrap(),
+    );
+    let t0 = Instant::now();
+    let (mut passed, mut failed, mut cycles) = (0u64, 0u64, 0u64);
+    let mut cov = Coverage::new();
+    let mut failures = vec![];
+    for j in &js {
+        pb.set_message(j.label());
+        match run_job(j, &opts) {
+            Ok(r) => {
+                passed += 1;
+                cycles += r.cycles;
+                cov.merge(&r.coverage);
+            }
+            Err(f) => {
+                failed += 1;
+                pb.suspend(|| eprintln!("{f}"));
+                if let Failure::Mismatch(m) = &f {
+                    cycles += m.cycle + 1;
+                }
+                failures.push(f.to_string());
+            }
+        }
+        pb.inc(1);
+    }
+    pb.finish_and_clear();
+    let secs = t0.elapsed().as_secs_f64();
+    if a.json {
+        let v = serde_json::json!({
+            "jobs": js.len(), "passed": passed, "failed": failed, "cycles": cycles,
+            "seconds": secs, "coverage": cov.to_json(), "failures": failures,
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        print!("{}", cov.report());
+        println!(
+            "cosim: {cycles} cycles in lockstep in {secs:.1} s ({:.0} cycles/s)",
+            cycles as f64 / secs.max(1e-9)
+        );
+        println!("cosim: {passed} passed, {failed} failed");
+    }
+    Ok(failed == 0)
+}

@@ -1,0 +1,301 @@
+//! The lockstep checker: the Rust model and the Verilated RTL get the same inputs every cycle, and
+//! every output and every architectural register is compared after every cycle. The first
+//! difference stops the run with the cycle, each differing signal by its RTL name, the last inputs,
+//! the seed and the command that replays it.
+
+use crate::block::coverage::Coverage;
+use crate::block::pack::{diff, pack_outputs, pack_state, FieldDiff, Layouts};
+use crate::block::{BlockParams, CapfcTop, Fault, Inputs, Mode, Outputs};
+use crate::dut::{RtlBlock, RtlError};
+use crate::stimulus::{directed, RandomStim, Stimulus};
+use std::fmt;
+
+/// What a job drives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JobKind {
+    Random { seed: u64, cycles: u64 },
+    Directed(String),
+}
+
+/// One co-simulation: a parameter set, a mode and a stimulus.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Job {
+    /// Name of the Verilated parameter set (`rtl_configs.rs`).
+    pub config: String,
+    pub params: BlockParams,
+    pub mode: Mode,
+    pub kind: JobKind,
+}
+
+impl Job {
+    pub fn label(&self) -> String {
+        match &self.kind {
+            JobKind::Random { seed, cycles } => {
+                format!("{} {} seed={seed} cycles={cycles}", self.config, self.mode.name())
+            }
+            JobKind::Directed(n) => format!("{} {} directed={n}", self.config, self.mode.name()),
+        }
+    }
+
+    /// The one command that runs exactly this job again.
+    pub fn replay_command(&self, fault: Option<Fault>) -> String {
+        let what = match &self.kind {
+            JobKind::Random { seed, cycles } => {
+                format!("--seed {seed} --cycles {cycles} --directed none")
+            }
+            JobKind::Directed(n) => format!("--directed {n} --seeds 0"),
+        };
+        let f = match fault {
+            Some(Fault::WarnOffByOne) => " --fault warn_off_by_one",
+            Some(Fault::XonOffByOne) => " --fault xon_off_by_one",
+            None => "",
+        };
+        format!("capfc cosim --config {} --algo {} {what}{f}", self.config, self.mode.name())
+    }
+
+    pub fn stimulus(&self) -> Box<dyn Stimulus> {
+        match &self.kind {
+            JobKind::Random { seed, cycles } => {
+                Box::new(RandomStim::new(&self.params, self.mode, *seed, *cycles))
+            }
+            JobKind::Directed(n) => Box::new(
+                directed(&self.params, self.mode, n).expect("directed case names are checked"),
+            ),
+        }
+    }
+}
+
+/// The first difference of a run.
+#[derive(Debug, Clone)]
+pub struct Mismatch {
+    pub job: String,
+    /// The cycle whose outputs, or whose clock edge's state, differ.
+    pub cycle: u64,
+    /// "outputs" or "state after the clock edge".
+    pub when: &'static str,
+    pub diffs: Vec<FieldDiff>,
+    /// The inputs of the last cycles up to and including `cycle`, oldest first (only the active
+    /// lanes are shown).
+    pub recent: Vec<(u64, String)>,
+    pub replay: String,
+    pub wave: Option<String>,
+}
+
+impl fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "MISMATCH in {} at cycle {} ({}):", self.job, self.cycle, self.when)?;
+        writeln!(f, "  {:<32} {:<28} {:>12} {:>12}", "signal (RTL name)", "", "model", "rtl")?;
+        for d in self.diffs.iter().take(24) {
+            writeln!(
+                f,
+                "  {:<32} {:<28} {:>#12x} {:>#12x}",
+                d.signal, d.at, d.expected, d.actual
+            )?;
+        }
+        if self.diffs.len() > 24 {
+            writeln!(f, "  ... and {} more differing fields", self.diffs.len() - 24)?;
+        }
+        writeln!(f, "  inputs of the last cycles:")?;
+        for (c, s) in &self.recent {
+            writeln!(f, "    cycle {c:>8}: {s}")?;
+        }
+        if let Some(w) = &self.wave {
+            writeln!(f, "  waveform window (RTL): {w}")?;
+        }
+        write!(f, "  replay: {}", self.replay)
+    }
+}
+
+/// The inputs of one cycle, active lanes only.
+pub fn describe_inputs(inp: &Inputs) -> String {
+    let mut s = vec![];
+    if inp.rst {
+        s.push("rst".to_string());
+    }
+    if let Some((a, d)) = inp.cfg {
+        s.push(format!("cfg[{a:#04x}]={d:#x}"));
+    }
+    for (i, a) in inp.arr.iter().enumerate() {
+        if let Some(p) = a {
+            s.push(format!("arr{i}(p{} {}B)", p.prio, p.size));
+        }
+    }
+    if let Some(d) = inp.dep {
+        s.push(format!("dep(port{} p{} {}B)", d.port, d.prio, d.size));
+    }
+    if let Some(e) = inp.enq {
+        s.push(format!("enq(o{} p{} i{} {}B)", e.oport, e.prio, e.iport, e.size));
+    }
+    for (o, d) in inp.deq.iter().enumerate() {
+        if let Some(p) = d {
+            s.push(format!("deq{o}(p{} {}B)", p.prio, p.size));
+        }
+    }
+    if s.is_empty() {
+        "idle".into()
+    } else {
+        s.join(" ")
+    }
+}
+
+/// Options of a lockstep run.
+#[derive(Debug, Clone, Default)]
+pub struct RunOpts {
+    pub fault: Option<Fault>,
+    /// On a mismatch, write a VCD of the RTL for this many cycles either side of it.
+    pub wave_window: Option<u64>,
+    /// Where the waveform goes.
+    pub wave_dir: Option<std::path::PathBuf>,
+    /// How many past cycles of inputs a report shows.
+    pub history: usize,
+}
+
+/// A run that ended without a mismatch.
+#[derive(Debug, Clone)]
+pub struct Passed {
+    pub cycles: u64,
+    pub coverage: Coverage,
+}
+
+/// Why a job did not pass.
+#[derive(Debug)]
+pub enum Failure {
+    Mismatch(Box<Mismatch>),
+    Rtl(RtlError),
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::Mismatch(m) => m.fmt(f),
+            Failure::Rtl(e) => e.fmt(f),
+        }
+    }
+}
+
+/// Run one job in lockstep.
+pub fn run_job(job: &Job, opts: &RunOpts) -> Result<Passed, Failure> {
+    let p = job.params;
+    let l = Layouts::new(&p);
+    let mut rtl = RtlBlock::new(&p).map_err(Failure::Rtl)?;
+    let mut model = CapfcTop::new(p).expect("parameters of a built configuration are valid");
+    model.inject_fault(opts.fault);
+    model.enable_coverage();
+    let mut stim = job.stimulus();
+    let mut inp = Inputs::idle(p.np);
+    let mut mo = Outputs::new(p.np);
+    let (mut mw, mut rw) = (vec![0u32; l.outputs.words], vec![0u32; l.outputs.words]);
+    let (mut ms, mut rs) = (vec![0u32; l.state.words], vec![0u32; l.state.words]);
+    let hist = opts.history.max(1);
+    let mut ring: Vec<Inputs> = vec![Inputs::idle(p.np); hist];
+    let mut cycle = 0u64;
+    loop {
+        inp.clear();
+        if !stim.next(&mut inp) {
+            break;
+        }
+        model.tick_cycle(&inp, &mut mo);
+        pack_outputs(&l.outputs, &mo, &mut mw);
+        rtl.step(&inp, &mut rw);
+        ring[(cycle % hist as u64) as usize].clone_from(&inp);
+        let out_ok = mw == rw;
+        rtl.read_state(&mut rs);
+        pack_state(&model, &l.state, &mut ms);
+        if !out_ok || ms != rs {
+            let (when, diffs) = if !out_ok {
+                ("outputs", diff(&p, &l.outputs, &mw, &rw))
+            } else {
+                ("state after the clock edge", diff(&p, &l.state, &ms, &rs))
+            };
+            let first = cycle.saturating_sub(hist as u64 - 1);
+            let recent = (first..=cycle)
+                .map(|c| (c, describe_inputs(&ring[(c % hist as u64) as usize])))
+                .collect();
+            let mut m = Mismatch {
+                job: job.label(),
+                cycle,
+                when,
+                diffs,
+                recent,
+                replay: job.replay_command(opts.fault),
+                wave: None,
+            };
+            if let Some(w) = opts.wave_window {
+                m.wave = write_window(job, opts, cycle, w).ok();
+            }
+            return Err(Failure::Mismatch(Box::new(m)));
+        }
+        stim.observe(&inp, &mo);
+        cycle += 1;
+    }
+    Ok(Passed { cycles: cycle, coverage: model.coverage().cloned().unwrap_or_default() })
+}
+
+/// Run the job again from the start and trace the RTL from `cycle - w` to `cycle + w`.
+fn write_window(job: &Job, opts: &RunOpts, cycle: u64, w: u64) -> Result<String, RtlError> {
+    let p = job.params;
+    let dir = opts.wave_dir.clone().unwrap_or_else(|| ".".into());
+    let _ = std::fs::create_dir_all(&dir);
+    let name = job.label().replace([' ', '='], "_");
+    let path = dir.join(format!("mismatch_{name}_rtl.vcd")).display().to_string();
+    let mut rtl = RtlBlock::new(&p)?;
+    let mut model = CapfcTop::new(p).expect("valid");
+    model.inject_fault(opts.fault);
+    let l = Layouts::new(&p);
+    let mut stim = job.stimulus();
+    let mut inp = Inputs::idle(p.np);
+    let mut mo = Outputs::new(p.np);
+    let mut rw = vec![0u32; l.outputs.words];
+    let start = cycle.saturating_sub(w);
+    for c in 0..=cycle + w {
+        if c == start {
+            rtl.open_trace(&path)?;
+        }
+        inp.clear();
+        if !stim.next(&mut inp) {
+            break;
+        }
+        model.tick_cycle(&inp, &mut mo);
+        rtl.step(&inp, &mut rw);
+        stim.observe(&inp, &mo);
+    }
+    rtl.close_trace();
+    Ok(path)
+}
+
+/// The jobs of a regression: every configuration × mode × seed, then the directed cases.
+pub fn jobs(
+    configs: &[(String, BlockParams)],
+    modes: &[Mode],
+    seeds: std::ops::Range<u64>,
+    cycles: u64,
+    directed_cases: &[String],
+) -> Vec<Job> {
+    let mut v = vec![];
+    for (name, params) in configs {
+        for &mode in modes {
+            for seed in seeds.clone() {
+                v.push(Job {
+                    config: name.clone(),
+                    params: *params,
+                    mode,
+                    kind: JobKind::Random { seed, cycles },
+                });
+            }
+            for d in directed_cases {
+                v.push(Job {
+                    config: name.clone(),
+                    params: *params,
+                    mode,
+                    kind: JobKind::Directed(d.clone()),
+                });
+            }
+        }
+    }
+    v
+}
+
+/// Keep job j when `j % n == k - 1` (`--shard k/n`, k from 1).
+pub fn shard(jobs: Vec<Job>, k: usize, n: usize) -> Vec<Job> {
+    jobs.into_iter().enumerate().filter(|(j, _)| j % n == k - 1).map(|(_, job)| job).collect()
+}

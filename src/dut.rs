@@ -1,0 +1,135 @@
+//! The Verilated RTL of `capfc_top`, driven from Rust through `cxx` (feature `rtl`).
+//!
+//! One FFI call per cycle: the inputs go in packed (see [`crate::block::pack`]) and the outputs come
+//! back packed in the same call. The architectural state is read back on demand. Every parameter set
+//! of `src/block/rtl_configs.rs` is a Verilated model of its own; [`RtlBlock::new`] picks the one that
+//! matches the requested [`BlockParams`].
+
+use crate::block::pack::{pack_inputs, Layouts};
+use crate::block::{BlockParams, Inputs};
+
+#[cxx::bridge(namespace = "capfc")]
+mod ffi {
+    unsafe extern "C++" {
+        include!("capfc/cpp/dut_bridge.h");
+        type Dut;
+        fn new_dut(config: &str) -> Result<UniquePtr<Dut>>;
+        fn rtl_configs() -> Vec<String>;
+        fn dut_step(dut: Pin<&mut Dut>, inputs: &[u32], outputs: &mut [u32]);
+        fn dut_read_state(dut: &Dut, state: &mut [u32]);
+        fn dut_run_loop(
+            dut: Pin<&mut Dut>,
+            stim: &[u32],
+            words_per_cycle: usize,
+            cycles: usize,
+            out: &mut [u32],
+        ) -> u64;
+        fn dut_input_words(dut: &Dut) -> usize;
+        fn dut_output_words(dut: &Dut) -> usize;
+        fn dut_state_words(dut: &Dut) -> usize;
+        fn dut_open_trace(dut: Pin<&mut Dut>, path: &str) -> bool;
+        fn dut_close_trace(dut: Pin<&mut Dut>);
+    }
+}
+
+use crate::block::rtl_configs::RTL_CONFIGS;
+
+/// Why the RTL could not be had.
+#[derive(Debug, thiserror::Error)]
+pub enum RtlError {
+    #[error("[rtl] no Verilated model for {0:?}; the built ones are: {1}")]
+    NoConfig(BlockParams, String),
+    #[error("[rtl] {0}")]
+    Ffi(String),
+    #[error("[rtl] the Verilated model of {name} packs {what} into {rtl} words, the Rust layout into {rust}: signals.rs and the RTL disagree")]
+    Layout { name: String, what: &'static str, rtl: usize, rust: usize },
+    #[error("[rtl] cannot open the waveform file {0}")]
+    Trace(String),
+}
+
+/// The parameter sets that have a Verilated model in this build, by name.
+pub fn available() -> Vec<(String, BlockParams)> {
+    let built = ffi::rtl_configs();
+    RTL_CONFIGS
+        .iter()
+        .filter(|(n, _)| built.iter().any(|b| b == n))
+        .map(|(n, v)| (n.to_string(), BlockParams::from_values(v)))
+        .collect()
+}
+
+
+/// One instance of the Verilated block (its own `VerilatedContext`).
+pub struct RtlBlock {
+    dut: cxx::UniquePtr<ffi::Dut>,
+    pub name: String,
+    pub params: BlockParams,
+    pub layouts: Layouts,
+    in_buf: Vec<u32>,
+}
+
+impl RtlBlock {
+    /// The Verilated model of exactly these parameters.
+    pub fn new(params: &BlockParams) -> Result<Self, RtlError> {
+        let all = available();
+        let Some((name, _)) = all.iter().find(|(_, p)| p == params) else {
+            let names: Vec<String> =
+                all.iter().map(|(n, p)| format!("{n} (np={}, cw={}, cell_log2={})", p.np, p.cw, p.cell_log2)).collect();
+            return Err(RtlError::NoConfig(*params, names.join(", ")));
+        };
+        let dut = ffi::new_dut(name).map_err(|e| RtlError::Ffi(e.to_string()))?;
+        let layouts = Layouts::new(params);
+        for (what, rtl, rust) in [
+            ("inputs", ffi::dut_input_words(&dut), layouts.inputs.words),
+            ("outputs", ffi::dut_output_words(&dut), layouts.outputs.words),
+            ("state", ffi::dut_state_words(&dut), layouts.state.words),
+        ] {
+            if rtl != rust {
+                return Err(RtlError::Layout { name: name.clone(), what, rtl, rust });
+            }
+        }
+        Ok(RtlBlock {
+            dut,
+            name: name.clone(),
+            params: *params,
+            in_buf: vec![0; layouts.inputs.words],
+            layouts,
+        })
+    }
+
+    /// One cycle from already packed inputs; the packed outputs land in `out`.
+    #[inline]
+    pub fn step_words(&mut self, inputs: &[u32], out: &mut [u32]) {
+        ffi::dut_step(self.dut.pin_mut(), inputs, out);
+    }
+
+    /// One cycle: pack the inputs, step, outputs packed into `out`.
+    pub fn step(&mut self, inp: &Inputs, out: &mut [u32]) {
+        pack_inputs(&self.params, &self.layouts.inputs, inp, &mut self.in_buf);
+        ffi::dut_step(self.dut.pin_mut(), &self.in_buf, out);
+    }
+
+    /// The architectural state registers, packed.
+    pub fn read_state(&self, state: &mut [u32]) {
+        ffi::dut_read_state(&self.dut, state);
+    }
+
+    /// The benchmark's lower bound: `cycles` cycles of pre-packed stimulus in a C++ loop.
+    pub fn run_loop(&mut self, stim: &[u32], cycles: usize, out: &mut [u32]) -> u64 {
+        let wpc = self.layouts.inputs.words;
+        assert!(stim.len() >= wpc * cycles);
+        ffi::dut_run_loop(self.dut.pin_mut(), stim, wpc, cycles, out)
+    }
+
+    /// Write every following cycle to a VCD file (RTL signal names, two time steps a cycle).
+    pub fn open_trace(&mut self, path: &str) -> Result<(), RtlError> {
+        if ffi::dut_open_trace(self.dut.pin_mut(), path) {
+            Ok(())
+        } else {
+            Err(RtlError::Trace(path.to_string()))
+        }
+    }
+
+    pub fn close_trace(&mut self) {
+        ffi::dut_close_trace(self.dut.pin_mut());
+    }
+}

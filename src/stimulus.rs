@@ -1,0 +1,583 @@
+//! Block-level stimulus: a seeded constrained-random generator and the directed corner cases.
+//!
+//! Both only remove what they put in: they learn from the block's accept outputs which packets are
+//! in which queue, and departures and dequeues take the packet at a queue's head. Everything random
+//! comes from one seed (ChaCha8), so a seed is a replay.
+
+use crate::block::{
+    BlockConfig, BlockParams, Departure, Enqueue, Inputs, Mode, Outputs, Pkt, PrioThresholds,
+    NPRIO,
+};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::VecDeque;
+
+/// A source of one cycle of inputs at a time.
+pub trait Stimulus {
+    /// Fill this cycle's inputs (`inp` comes in idle). False when the stimulus is over.
+    fn next(&mut self, inp: &mut Inputs) -> bool;
+    /// The block's outputs for the cycle just driven, for the accept decisions.
+    fn observe(&mut self, inp: &Inputs, out: &Outputs);
+}
+
+/// Packets present per queue, learnt from the accept outputs.
+#[derive(Debug, Clone)]
+struct Queues {
+    ing: Vec<VecDeque<u16>>,
+    eg: Vec<VecDeque<u16>>,
+}
+
+impl Queues {
+    fn new(p: &BlockParams) -> Self {
+        Queues { ing: vec![VecDeque::new(); p.nq()], eg: vec![VecDeque::new(); p.nq()] }
+    }
+    fn clear(&mut self) {
+        self.ing.iter_mut().for_each(VecDeque::clear);
+        self.eg.iter_mut().for_each(VecDeque::clear);
+    }
+    fn observe(&mut self, np: usize, inp: &Inputs, out: &Outputs) {
+        if inp.rst {
+            self.clear();
+            return;
+        }
+        for (i, a) in inp.arr.iter().enumerate() {
+            if let Some(pkt) = a {
+                if out.arr_accept >> i & 1 == 1 {
+                    self.ing[i * NPRIO + usize::from(pkt.prio & 7)].push_back(pkt.size);
+                }
+            }
+        }
+        if let (Some(e), true) = (&inp.enq, out.enq_accept) {
+            if usize::from(e.oport) < np {
+                self.eg[usize::from(e.oport) * NPRIO + usize::from(e.prio & 7)].push_back(e.size);
+            }
+        }
+    }
+}
+
+/// A random valid configuration for `mode`.
+pub fn random_config(p: &BlockParams, mode: Mode, rng: &mut ChaCha8Rng) -> BlockConfig {
+    let unit = 1u32 << p.cell_log2;
+    let lim = p.occ_mask();
+    loop {
+        let mut prio = [PrioThresholds::paper(); NPRIO];
+        for t in prio.iter_mut() {
+            let to_units = |b: u32| (b / unit).min(lim);
+            let eg_max = rng.gen_range(6_000..=40_000);
+            let eg_xoff = eg_max * rng.gen_range(30..=85) / 100;
+            let eg_xon = eg_xoff * rng.gen_range(30..=95) / 100;
+            let eg_warn = if rng.gen_bool(0.5) { eg_xon } else { rng.gen_range(eg_xon..=eg_xoff) };
+            let ing_max = rng.gen_range(6_000..=40_000);
+            let ing_xoff = ing_max * rng.gen_range(40..=90) / 100;
+            let ing_xon = ing_xoff * rng.gen_range(30..=95) / 100;
+            *t = PrioThresholds {
+                ing_max: to_units(ing_max),
+                ing_xoff: to_units(ing_xoff),
+                ing_xon: to_units(ing_xon),
+                eg_max: to_units(eg_max),
+                eg_xoff: to_units(eg_xoff),
+                eg_xon: to_units(eg_xon),
+                eg_warn: to_units(eg_warn),
+            };
+        }
+        let one = 1u32 << p.cut_f;
+        let cut_fixed = match rng.gen_range(0..10) {
+            0 => 1,
+            1 => one,
+            2..=4 => rng.gen_range(1..=one),
+            _ => crate::block::cfg::cut_from_fraction(rng.gen_range(0.5..0.95), p.cut_f).max(1),
+        };
+        let mut lossless = 0u8;
+        while lossless == 0 {
+            lossless = (0..rng.gen_range(1..=3)).fold(0, |m, _| m | 1 << rng.gen_range(0..8));
+        }
+        let cfg = BlockConfig {
+            prio,
+            lossless,
+            mode,
+            cut_fixed,
+            quanta: rng.gen(),
+            refresh: rng.gen_range(1..=3000),
+        };
+        if cfg.validate(p).is_ok() {
+            return cfg;
+        }
+    }
+}
+
+/// Knobs of the random generator, drawn from the seed.
+#[derive(Debug, Clone)]
+pub struct Profile {
+    /// Offered load into ingress, in packets per cycle over all ports.
+    pub load: f64,
+    /// Probability that an enqueue goes to the hot output.
+    pub skew: f64,
+    /// Pipeline latency from departure to enqueue, cycles.
+    pub latency: usize,
+    /// Cycles per drain phase (the hot port's drain rate alternates low/high).
+    pub phase: u64,
+    /// Probability of a reset per cycle.
+    pub reset_rate: f64,
+    /// Probability of a configuration rewrite per cycle.
+    pub reconfig_rate: f64,
+}
+
+/// The seeded constrained-random generator.
+pub struct RandomStim {
+    p: BlockParams,
+    mode: Mode,
+    rng: ChaCha8Rng,
+    pub cfg: BlockConfig,
+    pub profile: Profile,
+    writes: VecDeque<(u8, u32)>,
+    q: Queues,
+    pipe: VecDeque<(u64, Enqueue)>,
+    hot: usize,
+    rr: usize,
+    cycle: u64,
+    cycles: u64,
+}
+
+impl RandomStim {
+    pub fn new(p: &BlockParams, mode: Mode, seed: u64, cycles: u64) -> Self {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let cfg = random_config(p, mode, &mut rng);
+        let profile = Profile {
+            load: rng.gen_range(0.2..1.6),
+            skew: rng.gen_range(0.3..0.95),
+            latency: rng.gen_range(1..=24),
+            phase: rng.gen_range(300..=5000),
+            reset_rate: if rng.gen_bool(0.5) { 1.0 / 40_000.0 } else { 0.0 },
+            reconfig_rate: if rng.gen_bool(0.3) { 1.0 / 30_000.0 } else { 0.0 },
+        };
+        let hot = rng.gen_range(0..p.np);
+        RandomStim {
+            p: *p,
+            mode,
+            writes: cfg.register_writes().into(),
+            cfg,
+            profile,
+            q: Queues::new(p),
+            pipe: VecDeque::new(),
+            hot,
+            rr: 0,
+            cycle: 0,
+            cycles,
+            rng,
+        }
+    }
+
+    fn size(&mut self) -> u16 {
+        let s: u16 = match self.rng.gen_range(0..10) {
+            0..=3 => self.rng.gen_range(64..=1518),
+            4 | 5 => 1500,
+            6 | 7 => 64,
+            8 => 500 * self.rng.gen_range(1..=3),
+            _ => 9000,
+        };
+        s.min(crate::block::mask32(self.p.sw) as u16)
+    }
+
+    fn prio(&mut self) -> u8 {
+        if self.rng.gen_bool(0.75) {
+            // a lossless priority
+            let ll: Vec<u8> = (0..8).filter(|&b| self.cfg.lossless >> b & 1 == 1).collect();
+            ll[self.rng.gen_range(0..ll.len())]
+        } else {
+            self.rng.gen_range(0..8)
+        }
+    }
+}
+
+impl Stimulus for RandomStim {
+    fn next(&mut self, inp: &mut Inputs) -> bool {
+        if self.cycle >= self.cycles {
+            return false;
+        }
+        let (np, now) = (self.p.np, self.cycle);
+        self.cycle += 1;
+        if self.profile.reset_rate > 0.0 && self.rng.gen_bool(self.profile.reset_rate) {
+            inp.rst = true;
+            self.pipe.clear();
+            self.writes = self.cfg.register_writes().into();
+            return true;
+        }
+        if self.profile.reconfig_rate > 0.0 && self.rng.gen_bool(self.profile.reconfig_rate) {
+            self.cfg = random_config(&self.p, self.mode, &mut self.rng);
+            self.writes.extend(self.cfg.register_writes());
+        }
+        inp.cfg = self.writes.pop_front();
+        // Arrivals.
+        let per_port = (self.profile.load / np as f64).min(1.0);
+        for i in 0..np {
+            if self.rng.gen_bool(per_port) {
+                let (prio, size) = (self.prio(), self.size());
+                inp.arr[i] = Some(Pkt { prio, size });
+            }
+        }
+        // One departure into the pipeline: round robin over ports, a random non-empty priority.
+        for k in 0..np {
+            let i = (self.rr + k) % np;
+            let ne: Vec<usize> = (0..NPRIO).filter(|&pr| !self.q.ing[i * NPRIO + pr].is_empty()).collect();
+            if ne.is_empty() {
+                continue;
+            }
+            let pr = ne[self.rng.gen_range(0..ne.len())];
+            let size = self.q.ing[i * NPRIO + pr].pop_front().unwrap();
+            inp.dep = Some(Departure { port: i as u8, prio: pr as u8, size });
+            let oport = if self.rng.gen_bool(self.profile.skew) {
+                self.hot
+            } else {
+                self.rng.gen_range(0..np)
+            };
+            let mut e = Enqueue { oport: oport as u8, prio: pr as u8, iport: i as u8, size };
+            // Lanes naming a port that does not exist (NP not a power of two) must be ignored.
+            if !np.is_power_of_two() && self.rng.gen_bool(0.01) {
+                e.oport = (np + self.rng.gen_range(0..(np.next_power_of_two() - np))) as u8;
+            }
+            self.pipe.push_back((now + self.profile.latency as u64, e));
+            self.rr = (i + 1) % np;
+            break;
+        }
+        // The end of the pipeline.
+        if self.pipe.front().is_some_and(|&(due, _)| due <= now) {
+            inp.enq = self.pipe.pop_front().map(|(_, e)| e);
+        }
+        // Dequeues: the hot port drains slowly in one phase and fast in the next.
+        let slow = (now / self.profile.phase) % 2 == 0;
+        for o in 0..np {
+            let rate = if o == self.hot { if slow { 0.05 } else { 0.9 } } else { 0.6 };
+            if !self.rng.gen_bool(rate) {
+                continue;
+            }
+            let ne: Vec<usize> = (0..NPRIO).filter(|&pr| !self.q.eg[o * NPRIO + pr].is_empty()).collect();
+            if ne.is_empty() {
+                continue;
+            }
+            let pr = if self.rng.gen_bool(0.5) { *ne.last().unwrap() } else { ne[self.rng.gen_range(0..ne.len())] };
+            let size = self.q.eg[o * NPRIO + pr].pop_front().unwrap();
+            inp.deq[o] = Some(Pkt { prio: pr as u8, size });
+        }
+        true
+    }
+
+    fn observe(&mut self, inp: &Inputs, out: &Outputs) {
+        self.q.observe(self.p.np, inp, out);
+    }
+}
+
+/// A precomputed sequence of cycles (the directed cases).
+pub struct Script {
+    pub name: String,
+    pub cycles: Vec<Inputs>,
+    pos: usize,
+}
+
+impl Stimulus for Script {
+    fn next(&mut self, inp: &mut Inputs) -> bool {
+        match self.cycles.get(self.pos) {
+            Some(c) => {
+                inp.clone_from(c);
+                self.pos += 1;
+                true
+            }
+            None => false,
+        }
+    }
+    fn observe(&mut self, _: &Inputs, _: &Outputs) {}
+}
+
+/// Builds a directed case cycle by cycle, tracking occupancies in units so that a case can land
+/// exactly on a threshold. Sizes are whole units (multiples of the cell).
+pub struct Builder {
+    p: BlockParams,
+    pub cfg: BlockConfig,
+    cycles: Vec<Inputs>,
+    eg: Vec<VecDeque<u32>>,
+    ing: Vec<VecDeque<u32>>,
+}
+
+impl Builder {
+    pub fn new(p: &BlockParams, cfg: BlockConfig) -> Self {
+        let mut b = Builder {
+            p: *p,
+            cfg,
+            cycles: vec![],
+            eg: vec![VecDeque::new(); p.nq()],
+            ing: vec![VecDeque::new(); p.nq()],
+        };
+        b.configure();
+        b
+    }
+
+    fn configure(&mut self) {
+        for w in self.cfg.register_writes() {
+            let mut c = Inputs::idle(self.p.np);
+            c.cfg = Some(w);
+            self.cycles.push(c);
+        }
+        self.idle(1);
+    }
+
+    fn bytes(&self, units: u32) -> u16 {
+        (units << self.p.cell_log2) as u16
+    }
+
+    fn max_units(&self) -> u32 {
+        u32::from(u16::MAX) >> self.p.cell_log2 & crate::block::mask32(self.p.sw) >> self.p.cell_log2
+    }
+
+    fn cycle(&mut self) -> &mut Inputs {
+        self.cycles.push(Inputs::idle(self.p.np));
+        self.cycles.last_mut().unwrap()
+    }
+
+    pub fn idle(&mut self, n: usize) -> &mut Self {
+        for _ in 0..n {
+            self.cycle();
+        }
+        self
+    }
+
+    pub fn occ(&self, o: usize, pr: usize) -> u32 {
+        self.eg[o * NPRIO + pr].iter().sum()
+    }
+
+    pub fn ing_occ(&self, i: usize, pr: usize) -> u32 {
+        self.ing[i * NPRIO + pr].iter().sum()
+    }
+
+    /// One enqueue of `units` into (o, pr) from input i; tracked when it fits.
+    pub fn enq(&mut self, o: usize, pr: usize, i: usize, units: u32) -> &mut Self {
+        let size = self.bytes(units);
+        let fits = self.occ(o, pr) + units <= self.cfg.prio[pr].eg_max;
+        self.cycle().enq = Some(Enqueue { oport: o as u8, prio: pr as u8, iport: i as u8, size });
+        if fits {
+            self.eg[o * NPRIO + pr].push_back(units);
+        }
+        self
+    }
+
+    /// Enqueue and dequeue on the same queue in one cycle (the head packet leaves).
+    pub fn enq_deq(&mut self, o: usize, pr: usize, i: usize, units: u32) -> &mut Self {
+        let head = *self.eg[o * NPRIO + pr].front().expect("enq_deq on an empty queue");
+        let (size, hsize) = (self.bytes(units), self.bytes(head));
+        let fits = self.occ(o, pr) + units <= self.cfg.prio[pr].eg_max;
+        let c = self.cycle();
+        c.enq = Some(Enqueue { oport: o as u8, prio: pr as u8, iport: i as u8, size });
+        c.deq[o] = Some(Pkt { prio: pr as u8, size: hsize });
+        self.eg[o * NPRIO + pr].pop_front();
+        if fits {
+            self.eg[o * NPRIO + pr].push_back(units);
+        }
+        self
+    }
+
+    /// Enqueue packets from input i until (o, pr) holds exactly `target` units.
+    pub fn fill_to(&mut self, o: usize, pr: usize, i: usize, target: u32) -> &mut Self {
+        let chunk = self.max_units().min(1500 >> self.p.cell_log2).max(1);
+        while self.occ(o, pr) < target {
+            let u = (target - self.occ(o, pr)).min(chunk);
+            self.enq(o, pr, i, u);
+        }
+        self
+    }
+
+    /// Dequeue the head packet of (o, pr).
+    pub fn deq(&mut self, o: usize, pr: usize) -> &mut Self {
+        let u = self.eg[o * NPRIO + pr].pop_front().expect("deq from an empty queue");
+        let size = self.bytes(u);
+        self.cycle().deq[o] = Some(Pkt { prio: pr as u8, size });
+        self
+    }
+
+    /// Dequeue until (o, pr) holds at most `target` units.
+    pub fn drain_to(&mut self, o: usize, pr: usize, target: u32) -> &mut Self {
+        while self.occ(o, pr) > target {
+            self.deq(o, pr);
+        }
+        self
+    }
+
+    /// One arrival at ingress (i, pr).
+    pub fn arr(&mut self, i: usize, pr: usize, units: u32) -> &mut Self {
+        let size = self.bytes(units);
+        let fits = self.ing_occ(i, pr) + units <= self.cfg.prio[pr].ing_max;
+        self.cycle().arr[i] = Some(Pkt { prio: pr as u8, size });
+        if fits {
+            self.ing[i * NPRIO + pr].push_back(units);
+        }
+        self
+    }
+
+    /// One departure from ingress (i, pr) of its head packet.
+    pub fn dep(&mut self, i: usize, pr: usize) -> &mut Self {
+        let u = self.ing[i * NPRIO + pr].pop_front().expect("dep from an empty queue");
+        let size = self.bytes(u);
+        self.cycle().dep = Some(Departure { port: i as u8, prio: pr as u8, size });
+        self
+    }
+
+    /// Reset, then write the configuration again.
+    pub fn reset(&mut self) -> &mut Self {
+        self.cycle().rst = true;
+        self.eg.iter_mut().for_each(VecDeque::clear);
+        self.ing.iter_mut().for_each(VecDeque::clear);
+        self.configure();
+        self
+    }
+
+    pub fn finish(&mut self, name: &str) -> Script {
+        self.idle(2 * self.p.np + 8);
+        Script { name: name.to_string(), cycles: std::mem::take(&mut self.cycles), pos: 0 }
+    }
+}
+
+/// The directed corner cases, by name.
+pub const DIRECTED: &[&str] = &[
+    "thresholds_exact",
+    "counter_saturation",
+    "argmax_tie",
+    "cut_min_step",
+    "cut_one",
+    "all_queues_request",
+    "xon_during_sort",
+    "refresh_expiry",
+    "reset_mid_traffic",
+];
+
+/// A configuration with round thresholds (in units) for the directed cases: lossless priority 3.
+pub fn directed_config(p: &BlockParams, mode: Mode) -> BlockConfig {
+    let mut c = BlockConfig::paper(p, mode);
+    let u = |b: u32| b >> p.cell_log2;
+    for t in c.prio.iter_mut() {
+        *t = PrioThresholds {
+            ing_max: u(24_000),
+            ing_xoff: u(16_000),
+            ing_xon: u(8_000),
+            eg_max: u(24_000),
+            eg_xoff: u(12_000),
+            eg_xon: u(6_000),
+            eg_warn: u(8_000),
+        };
+    }
+    c.lossless = 1 << 3;
+    c.refresh = 500;
+    c
+}
+
+/// Build directed case `name` for these parameters and mode.
+pub fn directed(p: &BlockParams, mode: Mode, name: &str) -> Option<Script> {
+    const PR: usize = 3;
+    let np = p.np;
+    let mut cfg = directed_config(p, mode);
+    let t = cfg.prio[PR];
+    let script = match name {
+        "thresholds_exact" => {
+            let mut b = Builder::new(p, cfg);
+            // Egress: exactly WARN, exactly XOFF, one unit above, exactly MAX, one more (dropped).
+            b.fill_to(0, PR, 1, t.eg_warn).fill_to(0, PR, 2, t.eg_xoff).idle(np + 3);
+            b.enq(0, PR, 3 % np, 1).idle(np + 3);
+            b.fill_to(0, PR, 1, t.eg_max).enq(0, PR, 2, 1).idle(2);
+            // Drain to exactly WARN, then exactly XON (the queue holds whole packets).
+            b.drain_to(0, PR, t.eg_warn).idle(2).drain_to(0, PR, t.eg_xon).idle(np + 3);
+            b.drain_to(0, PR, 0);
+            // Ingress: exactly MAX, one more lost, down to exactly XON.
+            let chunk = 1000 >> p.cell_log2;
+            while b.ing_occ(1, PR) + chunk <= t.ing_max {
+                b.arr(1, PR, chunk);
+            }
+            let rest = t.ing_max - b.ing_occ(1, PR);
+            if rest > 0 {
+                b.arr(1, PR, rest);
+            }
+            b.arr(1, PR, 1).idle(3);
+            while b.ing_occ(1, PR) > t.ing_xon {
+                b.dep(1, PR);
+            }
+            b.idle(3);
+            b.finish(name)
+        }
+        "counter_saturation" => {
+            let mut b = Builder::new(p, cfg);
+            // One-unit packets up to WARN+2, then each cycle one leaves and one arrives from input
+            // 2: the occupancy stays above WARN and input 2's counter climbs past saturation.
+            for _ in 0..t.eg_warn + 2 {
+                b.enq(0, PR, 1, 1);
+            }
+            for _ in 0..(u64::from(p.cnt_max()) + 4) {
+                b.enq_deq(0, PR, 2, 1);
+            }
+            b.drain_to(0, PR, 0).finish(name)
+        }
+        "argmax_tie" | "cut_min_step" | "cut_one" => {
+            if name == "cut_min_step" {
+                cfg.cut_fixed = 1;
+            } else if name == "cut_one" {
+                cfg.cut_fixed = 1 << p.cut_f;
+            }
+            let mut b = Builder::new(p, cfg);
+            b.fill_to(0, PR, 1, t.eg_warn - 2);
+            // Inputs 1 and 2 tie above WARN; the last input adds one.
+            for _ in 0..3 {
+                b.enq(0, PR, 2 % np, 1).enq(0, PR, 1, 1);
+            }
+            b.fill_to(0, PR, np - 1, t.eg_xoff).enq(0, PR, np - 1, 1).idle(np + 4);
+            b.drain_to(0, PR, 0).finish(name)
+        }
+        "all_queues_request" => {
+            let mut b = Builder::new(p, cfg);
+            for o in 0..np {
+                b.fill_to(o, PR, (o + 1) % np, t.eg_xoff);
+            }
+            // Every queue crosses XOFF, one per cycle, twice over: requests pile up.
+            for _ in 0..3 {
+                for o in 0..np {
+                    b.enq(o, PR, (o + 2) % np, 1);
+                }
+            }
+            b.idle(np * (np + 3));
+            for o in 0..np {
+                b.drain_to(o, PR, 0);
+            }
+            b.finish(name)
+        }
+        "xon_during_sort" => {
+            let mut b = Builder::new(p, cfg);
+            // Queue 0: one big packet that takes it from above XOFF to below XON when it leaves.
+            let big = (t.eg_xoff - t.eg_xon + 2).min(b.max_units());
+            b.enq(0, PR, 1, big).fill_to(0, PR, 2, t.eg_xoff);
+            // Cross XOFF, then the big packet leaves while the sort runs.
+            b.enq(0, PR, 1, 1).idle(1).deq(0, PR).idle(np + 4);
+            // Pending, not yet granted: another queue's sort runs first.
+            b.drain_to(0, PR, 0);
+            b.enq(0, PR, 1, big).fill_to(0, PR, 2, t.eg_xoff);
+            b.fill_to(1 % np, PR, 2, t.eg_xoff + 1);
+            b.enq(1 % np, PR, 3 % np, 1).enq(0, PR, 1, 1).deq(0, PR).idle(np + 4);
+            b.drain_to(0, PR, 0).drain_to(1 % np, PR, 0).finish(name)
+        }
+        "refresh_expiry" => {
+            cfg.refresh = 20;
+            let mut b = Builder::new(p, cfg);
+            let chunk = 1000 >> p.cell_log2;
+            while b.ing_occ(2, PR) <= t.ing_xoff {
+                b.arr(2, PR, chunk);
+            }
+            b.idle(100);
+            while b.ing_occ(2, PR) > t.ing_xon {
+                b.dep(2, PR);
+            }
+            b.idle(30).finish(name)
+        }
+        "reset_mid_traffic" => {
+            let mut b = Builder::new(p, cfg);
+            b.fill_to(0, PR, 1, t.eg_xoff).enq(0, PR, 2, 1);
+            b.arr(1, PR, 1000 >> p.cell_log2).idle(1);
+            b.reset();
+            b.fill_to(0, PR, 1, t.eg_xoff).enq(0, PR, 2, 1).idle(np + 4);
+            b.drain_to(0, PR, 0).finish(name)
+        }
+        _ => return None,
+    };
+    Some(script)
+}
