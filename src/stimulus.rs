@@ -479,8 +479,12 @@ pub fn directed(p: &BlockParams, mode: Mode, name: &str) -> Option<Script> {
             b.fill_to(0, PR, 1, t.eg_warn).fill_to(0, PR, 2, t.eg_xoff).idle(np + 3);
             b.enq(0, PR, 3 % np, 1).idle(np + 3);
             b.fill_to(0, PR, 1, t.eg_max).enq(0, PR, 2, 1).idle(2);
-            // Drain to exactly WARN, then exactly XON (the queue holds whole packets).
-            b.drain_to(0, PR, t.eg_warn).idle(2).drain_to(0, PR, t.eg_xon).idle(np + 3);
+            b.drain_to(0, PR, 0).idle(2);
+            // Drain exactly onto WARN, then XON: the queue is built from its suffix sums, a
+            // packet of XOFF+1-WARN, one of WARN-XON, then XON in packets; the sort sets E.
+            b.enq(0, PR, 1, t.eg_xoff + 1 - t.eg_warn).enq(0, PR, 2, t.eg_warn - t.eg_xon);
+            b.fill_to(0, PR, 1, t.eg_xoff + 1).idle(np + 3);
+            b.deq(0, PR).idle(2).deq(0, PR).idle(np + 3);
             b.drain_to(0, PR, 0);
             // Ingress: exactly MAX, one more lost, down to exactly XON.
             let chunk = 1000 >> p.cell_log2;
