@@ -68,7 +68,10 @@ pub fn run(a: &CosimArgs) -> Result<bool> {
     let built = crate::dut::available();
     if a.list {
         for (n, p) in &built {
-            println!("{n:<12} NP={} SW={} OW={} CW={} CELL_LOG2={} CUT_F={}", p.np, p.sw, p.ow, p.cw, p.cell_log2, p.cut_f);
+            println!(
+                "{n:<12} NP={} SW={} OW={} CW={} CELL_LOG2={} CUT_F={}",
+                p.np, p.sw, p.ow, p.cw, p.cell_log2, p.cut_f
+            );
         }
         println!("directed: {}", DIRECTED.join(", "));
         return Ok(true);
@@ -79,10 +82,17 @@ pub fn run(a: &CosimArgs) -> Result<bool> {
         a.config
             .split(',')
             .map(|n| {
-                built.iter().find(|(b, _)| b == n).cloned().with_context(|| {
-                    let names: Vec<_> = built.iter().map(|(n, _)| n.as_str()).collect();
-                    format!("--config '{n}': no such parameter set (built: {})", names.join(", "))
-                })
+                built
+                    .iter()
+                    .find(|(b, _)| b == n)
+                    .cloned()
+                    .with_context(|| {
+                        let names: Vec<_> = built.iter().map(|(n, _)| n.as_str()).collect();
+                        format!(
+                            "--config '{n}': no such parameter set (built: {})",
+                            names.join(", ")
+                        )
+                    })
             })
             .collect::<Result<_>>()?
     };
@@ -106,7 +116,10 @@ pub fn run(a: &CosimArgs) -> Result<bool> {
                 if DIRECTED.contains(&n) {
                     Ok(n.to_string())
                 } else {
-                    bail!("--directed '{n}': no such case (cases: {})", DIRECTED.join(", "))
+                    bail!(
+                        "--directed '{n}': no such case (cases: {})",
+                        DIRECTED.join(", ")
+                    )
                 }
             })
             .collect::<Result<_>>()?,
@@ -138,6 +151,7 @@ pub fn run(a: &CosimArgs) -> Result<bool> {
         wave_window: a.wave_window,
         wave_dir: Some(a.wave_dir.clone()),
         history: a.history,
+        coverage: true,
     };
     let pb = indicatif::ProgressBar::new(js.len() as u64);
     pb.set_style(

@@ -31,7 +31,11 @@ impl Job {
     pub fn label(&self) -> String {
         match &self.kind {
             JobKind::Random { seed, cycles } => {
-                format!("{} {} seed={seed} cycles={cycles}", self.config, self.mode.name())
+                format!(
+                    "{} {} seed={seed} cycles={cycles}",
+                    self.config,
+                    self.mode.name()
+                )
             }
             JobKind::Directed(n) => format!("{} {} directed={n}", self.config, self.mode.name()),
         }
@@ -50,7 +54,11 @@ impl Job {
             Some(Fault::XonOffByOne) => " --fault xon_off_by_one",
             None => "",
         };
-        format!("capfc cosim --config {} --algo {} {what}{f}", self.config, self.mode.name())
+        format!(
+            "capfc cosim --config {} --algo {} {what}{f}",
+            self.config,
+            self.mode.name()
+        )
     }
 
     pub fn stimulus(&self) -> Box<dyn Stimulus> {
@@ -83,8 +91,16 @@ pub struct Mismatch {
 
 impl fmt::Display for Mismatch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "MISMATCH in {} at cycle {} ({}):", self.job, self.cycle, self.when)?;
-        writeln!(f, "  {:<32} {:<28} {:>12} {:>12}", "signal (RTL name)", "", "model", "rtl")?;
+        writeln!(
+            f,
+            "MISMATCH in {} at cycle {} ({}):",
+            self.job, self.cycle, self.when
+        )?;
+        writeln!(
+            f,
+            "  {:<32} {:<28} {:>12} {:>12}",
+            "signal (RTL name)", "", "model", "rtl"
+        )?;
         for d in self.diffs.iter().take(24) {
             writeln!(
                 f,
@@ -93,7 +109,11 @@ impl fmt::Display for Mismatch {
             )?;
         }
         if self.diffs.len() > 24 {
-            writeln!(f, "  ... and {} more differing fields", self.diffs.len() - 24)?;
+            writeln!(
+                f,
+                "  ... and {} more differing fields",
+                self.diffs.len() - 24
+            )?;
         }
         writeln!(f, "  inputs of the last cycles:")?;
         for (c, s) in &self.recent {
@@ -124,7 +144,10 @@ pub fn describe_inputs(inp: &Inputs) -> String {
         s.push(format!("dep(port{} p{} {}B)", d.port, d.prio, d.size));
     }
     if let Some(e) = inp.enq {
-        s.push(format!("enq(o{} p{} i{} {}B)", e.oport, e.prio, e.iport, e.size));
+        s.push(format!(
+            "enq(o{} p{} i{} {}B)",
+            e.oport, e.prio, e.iport, e.size
+        ));
     }
     for (o, d) in inp.deq.iter().enumerate() {
         if let Some(p) = d {
@@ -148,6 +171,8 @@ pub struct RunOpts {
     pub wave_dir: Option<std::path::PathBuf>,
     /// How many past cycles of inputs a report shows.
     pub history: usize,
+    /// Count functional coverage in the model.
+    pub coverage: bool,
 }
 
 /// A run that ended without a mismatch.
@@ -175,13 +200,21 @@ impl fmt::Display for Failure {
 
 /// Run one job in lockstep.
 pub fn run_job(job: &Job, opts: &RunOpts) -> Result<Passed, Failure> {
+    let mut stim = job.stimulus();
+    lockstep(job, stim.as_mut(), opts)
+}
+
+/// Drive `stim` into the model and the RTL of `job.params` in lockstep until it ends or they
+/// differ. `job` names the run in a report and gives its replay command.
+pub fn lockstep(job: &Job, stim: &mut dyn Stimulus, opts: &RunOpts) -> Result<Passed, Failure> {
     let p = job.params;
     let l = Layouts::new(&p);
     let mut rtl = RtlBlock::new(&p).map_err(Failure::Rtl)?;
     let mut model = CapfcTop::new(p).expect("parameters of a built configuration are valid");
     model.inject_fault(opts.fault);
-    model.enable_coverage();
-    let mut stim = job.stimulus();
+    if opts.coverage {
+        model.enable_coverage();
+    }
     let mut inp = Inputs::idle(p.np);
     let mut mo = Outputs::new(p.np);
     let (mut mw, mut rw) = (vec![0u32; l.outputs.words], vec![0u32; l.outputs.words]);
@@ -228,7 +261,10 @@ pub fn run_job(job: &Job, opts: &RunOpts) -> Result<Passed, Failure> {
         stim.observe(&inp, &mo);
         cycle += 1;
     }
-    Ok(Passed { cycles: cycle, coverage: model.coverage().cloned().unwrap_or_default() })
+    Ok(Passed {
+        cycles: cycle,
+        coverage: model.coverage().cloned().unwrap_or_default(),
+    })
 }
 
 /// Run the job again from the start and trace the RTL from `cycle - w` to `cycle + w`.
@@ -237,7 +273,10 @@ fn write_window(job: &Job, opts: &RunOpts, cycle: u64, w: u64) -> Result<String,
     let dir = opts.wave_dir.clone().unwrap_or_else(|| ".".into());
     let _ = std::fs::create_dir_all(&dir);
     let name = job.label().replace([' ', '='], "_");
-    let path = dir.join(format!("mismatch_{name}_rtl.vcd")).display().to_string();
+    let path = dir
+        .join(format!("mismatch_{name}_rtl.vcd"))
+        .display()
+        .to_string();
     let mut rtl = RtlBlock::new(&p)?;
     let mut model = CapfcTop::new(p).expect("valid");
     model.inject_fault(opts.fault);
@@ -297,5 +336,9 @@ pub fn jobs(
 
 /// Keep job j when `j % n == k - 1` (`--shard k/n`, k from 1).
 pub fn shard(jobs: Vec<Job>, k: usize, n: usize) -> Vec<Job> {
-    jobs.into_iter().enumerate().filter(|(j, _)| j % n == k - 1).map(|(_, job)| job).collect()
+    jobs.into_iter()
+        .enumerate()
+        .filter(|(j, _)| j % n == k - 1)
+        .map(|(_, job)| job)
+        .collect()
 }

@@ -42,7 +42,12 @@ pub enum RtlError {
     #[error("[rtl] {0}")]
     Ffi(String),
     #[error("[rtl] the Verilated model of {name} packs {what} into {rtl} words, the Rust layout into {rust}: signals.rs and the RTL disagree")]
-    Layout { name: String, what: &'static str, rtl: usize, rust: usize },
+    Layout {
+        name: String,
+        what: &'static str,
+        rtl: usize,
+        rust: usize,
+    },
     #[error("[rtl] cannot open the waveform file {0}")]
     Trace(String),
 }
@@ -56,7 +61,6 @@ pub fn available() -> Vec<(String, BlockParams)> {
         .map(|(n, v)| (n.to_string(), BlockParams::from_values(v)))
         .collect()
 }
-
 
 /// One instance of the Verilated block (its own `VerilatedContext`).
 pub struct RtlBlock {
@@ -72,19 +76,30 @@ impl RtlBlock {
     pub fn new(params: &BlockParams) -> Result<Self, RtlError> {
         let all = available();
         let Some((name, _)) = all.iter().find(|(_, p)| p == params) else {
-            let names: Vec<String> =
-                all.iter().map(|(n, p)| format!("{n} (np={}, cw={}, cell_log2={})", p.np, p.cw, p.cell_log2)).collect();
+            let names: Vec<String> = all
+                .iter()
+                .map(|(n, p)| format!("{n} (np={}, cw={}, cell_log2={})", p.np, p.cw, p.cell_log2))
+                .collect();
             return Err(RtlError::NoConfig(*params, names.join(", ")));
         };
         let dut = ffi::new_dut(name).map_err(|e| RtlError::Ffi(e.to_string()))?;
         let layouts = Layouts::new(params);
         for (what, rtl, rust) in [
             ("inputs", ffi::dut_input_words(&dut), layouts.inputs.words),
-            ("outputs", ffi::dut_output_words(&dut), layouts.outputs.words),
+            (
+                "outputs",
+                ffi::dut_output_words(&dut),
+                layouts.outputs.words,
+            ),
             ("state", ffi::dut_state_words(&dut), layouts.state.words),
         ] {
             if rtl != rust {
-                return Err(RtlError::Layout { name: name.clone(), what, rtl, rust });
+                return Err(RtlError::Layout {
+                    name: name.clone(),
+                    what,
+                    rtl,
+                    rust,
+                });
             }
         }
         Ok(RtlBlock {

@@ -5,8 +5,7 @@
 //! comes from one seed (ChaCha8), so a seed is a replay.
 
 use crate::block::{
-    BlockConfig, BlockParams, Departure, Enqueue, Inputs, Mode, Outputs, Pkt, PrioThresholds,
-    NPRIO,
+    BlockConfig, BlockParams, Departure, Enqueue, Inputs, Mode, Outputs, Pkt, PrioThresholds, NPRIO,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -29,7 +28,10 @@ struct Queues {
 
 impl Queues {
     fn new(p: &BlockParams) -> Self {
-        Queues { ing: vec![VecDeque::new(); p.nq()], eg: vec![VecDeque::new(); p.nq()] }
+        Queues {
+            ing: vec![VecDeque::new(); p.nq()],
+            eg: vec![VecDeque::new(); p.nq()],
+        }
     }
     fn clear(&mut self) {
         self.ing.iter_mut().for_each(VecDeque::clear);
@@ -66,7 +68,11 @@ pub fn random_config(p: &BlockParams, mode: Mode, rng: &mut ChaCha8Rng) -> Block
             let eg_max = rng.gen_range(6_000..=40_000);
             let eg_xoff = eg_max * rng.gen_range(30..=85) / 100;
             let eg_xon = eg_xoff * rng.gen_range(30..=95) / 100;
-            let eg_warn = if rng.gen_bool(0.5) { eg_xon } else { rng.gen_range(eg_xon..=eg_xoff) };
+            let eg_warn = if rng.gen_bool(0.5) {
+                eg_xon
+            } else {
+                rng.gen_range(eg_xon..=eg_xoff)
+            };
             let ing_max = rng.gen_range(6_000..=40_000);
             let ing_xoff = ing_max * rng.gen_range(40..=90) / 100;
             let ing_xon = ing_xoff * rng.gen_range(30..=95) / 100;
@@ -147,8 +153,16 @@ impl RandomStim {
             skew: rng.gen_range(0.3..0.95),
             latency: rng.gen_range(1..=24),
             phase: rng.gen_range(300..=5000),
-            reset_rate: if rng.gen_bool(0.5) { 1.0 / 40_000.0 } else { 0.0 },
-            reconfig_rate: if rng.gen_bool(0.3) { 1.0 / 30_000.0 } else { 0.0 },
+            reset_rate: if rng.gen_bool(0.5) {
+                1.0 / 40_000.0
+            } else {
+                0.0
+            },
+            reconfig_rate: if rng.gen_bool(0.3) {
+                1.0 / 30_000.0
+            } else {
+                0.0
+            },
         };
         let hot = rng.gen_range(0..p.np);
         RandomStim {
@@ -181,7 +195,9 @@ impl RandomStim {
     fn prio(&mut self) -> u8 {
         if self.rng.gen_bool(0.75) {
             // a lossless priority
-            let ll: Vec<u8> = (0..8).filter(|&b| self.cfg.lossless >> b & 1 == 1).collect();
+            let ll: Vec<u8> = (0..8)
+                .filter(|&b| self.cfg.lossless >> b & 1 == 1)
+                .collect();
             ll[self.rng.gen_range(0..ll.len())]
         } else {
             self.rng.gen_range(0..8)
@@ -218,19 +234,30 @@ impl Stimulus for RandomStim {
         // One departure into the pipeline: round robin over ports, a random non-empty priority.
         for k in 0..np {
             let i = (self.rr + k) % np;
-            let ne: Vec<usize> = (0..NPRIO).filter(|&pr| !self.q.ing[i * NPRIO + pr].is_empty()).collect();
+            let ne: Vec<usize> = (0..NPRIO)
+                .filter(|&pr| !self.q.ing[i * NPRIO + pr].is_empty())
+                .collect();
             if ne.is_empty() {
                 continue;
             }
             let pr = ne[self.rng.gen_range(0..ne.len())];
             let size = self.q.ing[i * NPRIO + pr].pop_front().unwrap();
-            inp.dep = Some(Departure { port: i as u8, prio: pr as u8, size });
+            inp.dep = Some(Departure {
+                port: i as u8,
+                prio: pr as u8,
+                size,
+            });
             let oport = if self.rng.gen_bool(self.profile.skew) {
                 self.hot
             } else {
                 self.rng.gen_range(0..np)
             };
-            let mut e = Enqueue { oport: oport as u8, prio: pr as u8, iport: i as u8, size };
+            let mut e = Enqueue {
+                oport: oport as u8,
+                prio: pr as u8,
+                iport: i as u8,
+                size,
+            };
             // Lanes naming a port that does not exist (NP not a power of two) must be ignored.
             if !np.is_power_of_two() && self.rng.gen_bool(0.01) {
                 e.oport = (np + self.rng.gen_range(0..(np.next_power_of_two() - np))) as u8;
@@ -244,19 +271,36 @@ impl Stimulus for RandomStim {
             inp.enq = self.pipe.pop_front().map(|(_, e)| e);
         }
         // Dequeues: the hot port drains slowly in one phase and fast in the next.
-        let slow = (now / self.profile.phase) % 2 == 0;
+        let slow = (now / self.profile.phase).is_multiple_of(2);
         for o in 0..np {
-            let rate = if o == self.hot { if slow { 0.05 } else { 0.9 } } else { 0.6 };
+            let rate = if o == self.hot {
+                if slow {
+                    0.05
+                } else {
+                    0.9
+                }
+            } else {
+                0.6
+            };
             if !self.rng.gen_bool(rate) {
                 continue;
             }
-            let ne: Vec<usize> = (0..NPRIO).filter(|&pr| !self.q.eg[o * NPRIO + pr].is_empty()).collect();
+            let ne: Vec<usize> = (0..NPRIO)
+                .filter(|&pr| !self.q.eg[o * NPRIO + pr].is_empty())
+                .collect();
             if ne.is_empty() {
                 continue;
             }
-            let pr = if self.rng.gen_bool(0.5) { *ne.last().unwrap() } else { ne[self.rng.gen_range(0..ne.len())] };
+            let pr = if self.rng.gen_bool(0.5) {
+                *ne.last().unwrap()
+            } else {
+                ne[self.rng.gen_range(0..ne.len())]
+            };
             let size = self.q.eg[o * NPRIO + pr].pop_front().unwrap();
-            inp.deq[o] = Some(Pkt { prio: pr as u8, size });
+            inp.deq[o] = Some(Pkt {
+                prio: pr as u8,
+                size,
+            });
         }
         true
     }
@@ -271,6 +315,17 @@ pub struct Script {
     pub name: String,
     pub cycles: Vec<Inputs>,
     pos: usize,
+}
+
+impl Script {
+    /// A script of recorded cycles.
+    pub fn new(name: &str, cycles: Vec<Inputs>) -> Self {
+        Script {
+            name: name.to_string(),
+            cycles,
+            pos: 0,
+        }
+    }
 }
 
 impl Stimulus for Script {
@@ -324,7 +379,8 @@ impl Builder {
     }
 
     fn max_units(&self) -> u32 {
-        u32::from(u16::MAX) >> self.p.cell_log2 & crate::block::mask32(self.p.sw) >> self.p.cell_log2
+        u32::from(u16::MAX) >> self.p.cell_log2
+            & crate::block::mask32(self.p.sw) >> self.p.cell_log2
     }
 
     fn cycle(&mut self) -> &mut Inputs {
@@ -351,7 +407,12 @@ impl Builder {
     pub fn enq(&mut self, o: usize, pr: usize, i: usize, units: u32) -> &mut Self {
         let size = self.bytes(units);
         let fits = self.occ(o, pr) + units <= self.cfg.prio[pr].eg_max;
-        self.cycle().enq = Some(Enqueue { oport: o as u8, prio: pr as u8, iport: i as u8, size });
+        self.cycle().enq = Some(Enqueue {
+            oport: o as u8,
+            prio: pr as u8,
+            iport: i as u8,
+            size,
+        });
         if fits {
             self.eg[o * NPRIO + pr].push_back(units);
         }
@@ -360,12 +421,22 @@ impl Builder {
 
     /// Enqueue and dequeue on the same queue in one cycle (the head packet leaves).
     pub fn enq_deq(&mut self, o: usize, pr: usize, i: usize, units: u32) -> &mut Self {
-        let head = *self.eg[o * NPRIO + pr].front().expect("enq_deq on an empty queue");
+        let head = *self.eg[o * NPRIO + pr]
+            .front()
+            .expect("enq_deq on an empty queue");
         let (size, hsize) = (self.bytes(units), self.bytes(head));
         let fits = self.occ(o, pr) + units <= self.cfg.prio[pr].eg_max;
         let c = self.cycle();
-        c.enq = Some(Enqueue { oport: o as u8, prio: pr as u8, iport: i as u8, size });
-        c.deq[o] = Some(Pkt { prio: pr as u8, size: hsize });
+        c.enq = Some(Enqueue {
+            oport: o as u8,
+            prio: pr as u8,
+            iport: i as u8,
+            size,
+        });
+        c.deq[o] = Some(Pkt {
+            prio: pr as u8,
+            size: hsize,
+        });
         self.eg[o * NPRIO + pr].pop_front();
         if fits {
             self.eg[o * NPRIO + pr].push_back(units);
@@ -385,9 +456,14 @@ impl Builder {
 
     /// Dequeue the head packet of (o, pr).
     pub fn deq(&mut self, o: usize, pr: usize) -> &mut Self {
-        let u = self.eg[o * NPRIO + pr].pop_front().expect("deq from an empty queue");
+        let u = self.eg[o * NPRIO + pr]
+            .pop_front()
+            .expect("deq from an empty queue");
         let size = self.bytes(u);
-        self.cycle().deq[o] = Some(Pkt { prio: pr as u8, size });
+        self.cycle().deq[o] = Some(Pkt {
+            prio: pr as u8,
+            size,
+        });
         self
     }
 
@@ -403,7 +479,10 @@ impl Builder {
     pub fn arr(&mut self, i: usize, pr: usize, units: u32) -> &mut Self {
         let size = self.bytes(units);
         let fits = self.ing_occ(i, pr) + units <= self.cfg.prio[pr].ing_max;
-        self.cycle().arr[i] = Some(Pkt { prio: pr as u8, size });
+        self.cycle().arr[i] = Some(Pkt {
+            prio: pr as u8,
+            size,
+        });
         if fits {
             self.ing[i * NPRIO + pr].push_back(units);
         }
@@ -412,9 +491,15 @@ impl Builder {
 
     /// One departure from ingress (i, pr) of its head packet.
     pub fn dep(&mut self, i: usize, pr: usize) -> &mut Self {
-        let u = self.ing[i * NPRIO + pr].pop_front().expect("dep from an empty queue");
+        let u = self.ing[i * NPRIO + pr]
+            .pop_front()
+            .expect("dep from an empty queue");
         let size = self.bytes(u);
-        self.cycle().dep = Some(Departure { port: i as u8, prio: pr as u8, size });
+        self.cycle().dep = Some(Departure {
+            port: i as u8,
+            prio: pr as u8,
+            size,
+        });
         self
     }
 
@@ -429,7 +514,11 @@ impl Builder {
 
     pub fn finish(&mut self, name: &str) -> Script {
         self.idle(2 * self.p.np + 8);
-        Script { name: name.to_string(), cycles: std::mem::take(&mut self.cycles), pos: 0 }
+        Script {
+            name: name.to_string(),
+            cycles: std::mem::take(&mut self.cycles),
+            pos: 0,
+        }
     }
 }
 
@@ -476,13 +565,16 @@ pub fn directed(p: &BlockParams, mode: Mode, name: &str) -> Option<Script> {
         "thresholds_exact" => {
             let mut b = Builder::new(p, cfg);
             // Egress: exactly WARN, exactly XOFF, one unit above, exactly MAX, one more (dropped).
-            b.fill_to(0, PR, 1, t.eg_warn).fill_to(0, PR, 2, t.eg_xoff).idle(np + 3);
+            b.fill_to(0, PR, 1, t.eg_warn)
+                .fill_to(0, PR, 2, t.eg_xoff)
+                .idle(np + 3);
             b.enq(0, PR, 3 % np, 1).idle(np + 3);
             b.fill_to(0, PR, 1, t.eg_max).enq(0, PR, 2, 1).idle(2);
             b.drain_to(0, PR, 0).idle(2);
             // Drain exactly onto WARN, then XON: the queue is built from its suffix sums, a
             // packet of XOFF+1-WARN, one of WARN-XON, then XON in packets; the sort sets E.
-            b.enq(0, PR, 1, t.eg_xoff + 1 - t.eg_warn).enq(0, PR, 2, t.eg_warn - t.eg_xon);
+            b.enq(0, PR, 1, t.eg_xoff + 1 - t.eg_warn)
+                .enq(0, PR, 2, t.eg_warn - t.eg_xon);
             b.fill_to(0, PR, 1, t.eg_xoff + 1).idle(np + 3);
             b.deq(0, PR).idle(2).deq(0, PR).idle(np + 3);
             b.drain_to(0, PR, 0);
@@ -526,7 +618,9 @@ pub fn directed(p: &BlockParams, mode: Mode, name: &str) -> Option<Script> {
             for _ in 0..3 {
                 b.enq(0, PR, 2 % np, 1).enq(0, PR, 1, 1);
             }
-            b.fill_to(0, PR, np - 1, t.eg_xoff).enq(0, PR, np - 1, 1).idle(np + 4);
+            b.fill_to(0, PR, np - 1, t.eg_xoff)
+                .enq(0, PR, np - 1, 1)
+                .idle(np + 4);
             b.drain_to(0, PR, 0).finish(name)
         }
         "all_queues_request" => {
@@ -557,7 +651,10 @@ pub fn directed(p: &BlockParams, mode: Mode, name: &str) -> Option<Script> {
             b.drain_to(0, PR, 0);
             b.enq(0, PR, 1, big).fill_to(0, PR, 2, t.eg_xoff);
             b.fill_to(1 % np, PR, 2, t.eg_xoff + 1);
-            b.enq(1 % np, PR, 3 % np, 1).enq(0, PR, 1, 1).deq(0, PR).idle(np + 4);
+            b.enq(1 % np, PR, 3 % np, 1)
+                .enq(0, PR, 1, 1)
+                .deq(0, PR)
+                .idle(np + 4);
             b.drain_to(0, PR, 0).drain_to(1 % np, PR, 0).finish(name)
         }
         "refresh_expiry" => {

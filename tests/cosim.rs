@@ -23,12 +23,25 @@ fn config(name: &str) -> (String, BlockParams) {
 /// Run every job of one parameter set; returns the cycles run.
 fn regression(name: &str, seeds: std::ops::Range<u64>, cycles: u64, min_cycles: u64) {
     let all: Vec<String> = DIRECTED.iter().map(|s| s.to_string()).collect();
-    let js = jobs(&[config(name)], &[Mode::StopMax, Mode::StopCal], seeds, cycles, &all);
+    let js = jobs(
+        &[config(name)],
+        &[Mode::StopMax, Mode::StopCal],
+        seeds,
+        cycles,
+        &all,
+    );
     let mut total = 0;
     let mut cov = Coverage::new();
     let mut failures = vec![];
     for j in &js {
-        match run_job(j, &RunOpts { history: 8, ..RunOpts::default() }) {
+        match run_job(
+            j,
+            &RunOpts {
+                history: 8,
+                coverage: true,
+                ..RunOpts::default()
+            },
+        ) {
             Ok(p) => {
                 total += p.cycles;
                 cov.merge(&p.coverage);
@@ -36,11 +49,27 @@ fn regression(name: &str, seeds: std::ops::Range<u64>, cycles: u64, min_cycles: 
             Err(f) => failures.push(f.to_string()),
         }
     }
-    assert!(failures.is_empty(), "{} of {} jobs failed:\n{}", failures.len(), js.len(), failures.join("\n\n"));
-    eprintln!("{name}: {} jobs, {total} cycles in lockstep, 0 mismatches", js.len());
-    assert!(total >= min_cycles, "{name}: only {total} cycles, expected {min_cycles}");
+    assert!(
+        failures.is_empty(),
+        "{} of {} jobs failed:\n{}",
+        failures.len(),
+        js.len(),
+        failures.join("\n\n")
+    );
+    eprintln!(
+        "{name}: {} jobs, {total} cycles in lockstep, 0 mismatches",
+        js.len()
+    );
+    assert!(
+        total >= min_cycles,
+        "{name}: only {total} cycles, expected {min_cycles}"
+    );
     let missed: Vec<_> = cov.missed().iter().map(|p| p.name()).collect();
-    assert!(missed.is_empty(), "{name}: coverage points not hit: {missed:?}\n{}", cov.report());
+    assert!(
+        missed.is_empty(),
+        "{name}: coverage points not hit: {missed:?}\n{}",
+        cov.report()
+    );
 }
 
 #[test]
@@ -94,7 +123,14 @@ fn first_cycle(
 }
 
 fn expect_mismatch(job: &Job, fault: Fault) -> capfc::cosim::Mismatch {
-    match run_job(job, &RunOpts { fault: Some(fault), history: 4, ..RunOpts::default() }) {
+    match run_job(
+        job,
+        &RunOpts {
+            fault: Some(fault),
+            history: 4,
+            ..RunOpts::default()
+        },
+    ) {
         Err(Failure::Mismatch(m)) => *m,
         Err(e) => panic!("expected a mismatch, got {e}"),
         Ok(p) => panic!("the fault went unnoticed for {} cycles", p.cycles),
@@ -108,18 +144,33 @@ fn checker_reports_a_warn_comparator_fault_at_its_cycle_and_signal() {
         let t = directed_config(&p, Mode::StopMax).prio[3];
         // The first enqueue that lands exactly on WARN: the faulty model does not count it.
         let want = first_cycle(&p, Mode::StopMax, "thresholds_exact", |_, inp, m| {
-            inp.enq.is_some_and(|e| m.egress.occ_q[usize::from(e.oport) * 8 + 3] == t.eg_warn)
+            inp.enq
+                .is_some_and(|e| m.egress.occ_q[usize::from(e.oport) * 8 + 3] == t.eg_warn)
         });
-        let job = Job { config: cfg, params: p, mode: Mode::StopMax, kind: JobKind::Directed("thresholds_exact".into()) };
+        let job = Job {
+            config: cfg,
+            params: p,
+            mode: Mode::StopMax,
+            kind: JobKind::Directed("thresholds_exact".into()),
+        };
         let m = expect_mismatch(&job, Fault::WarnOffByOne);
         assert_eq!(m.cycle, want, "{name}: {m}");
         assert_eq!(m.when, "state after the clock edge");
         let names: Vec<&str> = m.diffs.iter().map(|d| d.signal.as_str()).collect();
         // Queue (port 0, prio 3) is row 3; the packet came from input 1.
         let row = 3;
-        assert!(names.contains(&format!("u_egress.cnt_vld_q[{row}][1]").as_str()), "{name}: {m}");
-        assert!(names.contains(&format!("u_egress.cnt_q[{}]", row * p.np + 1).as_str()), "{name}: {m}");
-        assert!(m.replay.contains("--fault warn_off_by_one") && m.replay.contains("--directed thresholds_exact"));
+        assert!(
+            names.contains(&format!("u_egress.cnt_vld_q[{row}][1]").as_str()),
+            "{name}: {m}"
+        );
+        assert!(
+            names.contains(&format!("u_egress.cnt_q[{}]", row * p.np + 1).as_str()),
+            "{name}: {m}"
+        );
+        assert!(
+            m.replay.contains("--fault warn_off_by_one")
+                && m.replay.contains("--directed thresholds_exact")
+        );
         assert!(m.to_string().contains("port=0 prio=3 input=1"), "{m}");
     }
 }
@@ -132,29 +183,75 @@ fn checker_reports_an_xon_comparator_fault_at_its_cycle_and_signal() {
     let want = first_cycle(&p, Mode::StopCal, "thresholds_exact", |b, inp, m| {
         inp.deq[0].is_some() && m.egress.occ_q[3] == t.eg_xon && b.egress.e_q[3] != 0
     });
-    let job = Job { config: cfg, params: p, mode: Mode::StopCal, kind: JobKind::Directed("thresholds_exact".into()) };
+    let job = Job {
+        config: cfg,
+        params: p,
+        mode: Mode::StopCal,
+        kind: JobKind::Directed("thresholds_exact".into()),
+    };
     let m = expect_mismatch(&job, Fault::XonOffByOne);
     assert_eq!(m.cycle, want, "{m}");
-    assert!(m.diffs.iter().any(|d| d.signal.starts_with("u_egress.e_q[3]")), "{m}");
+    assert!(
+        m.diffs
+            .iter()
+            .any(|d| d.signal.starts_with("u_egress.e_q[3]")),
+        "{m}"
+    );
 }
 
 #[test]
 fn random_faults_are_caught_and_replay_identically() {
     // Random traffic lands exactly on WARN only now and then; this seed does so early.
     let (cfg, p) = config("np4");
-    let job = Job { config: cfg, params: p, mode: Mode::StopMax, kind: JobKind::Random { seed: 1, cycles: 20_000 } };
+    let job = Job {
+        config: cfg,
+        params: p,
+        mode: Mode::StopMax,
+        kind: JobKind::Random {
+            seed: 1,
+            cycles: 20_000,
+        },
+    };
     let a = expect_mismatch(&job, Fault::WarnOffByOne);
     let b = expect_mismatch(&job, Fault::WarnOffByOne);
-    assert_eq!((a.cycle, a.diffs.clone()), (b.cycle, b.diffs.clone()), "the same seed replays the same mismatch");
+    assert_eq!(
+        (a.cycle, a.diffs.clone()),
+        (b.cycle, b.diffs.clone()),
+        "the same seed replays the same mismatch"
+    );
     assert!(a.replay.contains("--seed 1 --cycles 20000"), "{}", a.replay);
 }
 
 #[test]
 fn the_same_seed_gives_the_same_run() {
     let (cfg, p) = config("np4");
-    let job = Job { config: cfg, params: p, mode: Mode::StopCal, kind: JobKind::Random { seed: 99, cycles: 30_000 } };
-    let a = run_job(&job, &RunOpts::default()).map_err(|e| e.to_string()).unwrap();
-    let b = run_job(&job, &RunOpts::default()).map_err(|e| e.to_string()).unwrap();
+    let job = Job {
+        config: cfg,
+        params: p,
+        mode: Mode::StopCal,
+        kind: JobKind::Random {
+            seed: 99,
+            cycles: 30_000,
+        },
+    };
+    let a = run_job(
+        &job,
+        &RunOpts {
+            coverage: true,
+            ..RunOpts::default()
+        },
+    )
+    .map_err(|e| e.to_string())
+    .unwrap();
+    let b = run_job(
+        &job,
+        &RunOpts {
+            coverage: true,
+            ..RunOpts::default()
+        },
+    )
+    .map_err(|e| e.to_string())
+    .unwrap();
     assert_eq!(a.coverage, b.coverage);
     assert_eq!(a.cycles, 30_000);
 }

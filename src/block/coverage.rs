@@ -61,7 +61,9 @@ pub struct Coverage {
 
 impl Coverage {
     pub fn new() -> Self {
-        Coverage { hits: vec![0; Point::ALL.len()] }
+        Coverage {
+            hits: vec![0; Point::ALL.len()],
+        }
     }
 
     #[inline]
@@ -81,7 +83,11 @@ impl Coverage {
 
     /// The points never hit.
     pub fn missed(&self) -> Vec<Point> {
-        Point::ALL.iter().copied().filter(|&p| self.count(p) == 0).collect()
+        Point::ALL
+            .iter()
+            .copied()
+            .filter(|&p| self.count(p) == 0)
+            .collect()
     }
 
     /// One line per point: hits, name, what it means.
@@ -108,8 +114,13 @@ impl Coverage {
             point: &'static str,
             hits: u64,
         }
-        let rows: Vec<Row> =
-            Point::ALL.iter().map(|&p| Row { point: p.name(), hits: self.count(p) }).collect();
+        let rows: Vec<Row> = Point::ALL
+            .iter()
+            .map(|&p| Row {
+                point: p.name(),
+                hits: self.count(p),
+            })
+            .collect();
         serde_json::to_value(rows).unwrap()
     }
 }

@@ -162,14 +162,14 @@ impl Egress {
     }
 
     /// Second half of the clocked update: counter clears and increment, E clears and the sort
-    /// unit's write. Returns true when E changed.
+    /// unit's write. Returns the priorities whose E changed (bit p).
     pub(crate) fn tick_table(
         &mut self,
         p: &BlockParams,
         ev: &EgressEvents,
         wr: Option<(usize, u128)>,
-    ) -> bool {
-        let mut changed = false;
+    ) -> u8 {
+        let mut changed = 0u8;
         for &o in &ev.clr_ports {
             let (c, e) = (ev.clr_c[o], ev.clr_e[o]);
             for pr in 0..NPRIO {
@@ -179,7 +179,7 @@ impl Egress {
                 }
                 if e >> pr & 1 == 1 && self.e_q[q] != 0 {
                     self.e_q[q] = 0;
-                    changed = true;
+                    changed |= 1 << pr;
                 }
             }
         }
@@ -197,7 +197,7 @@ impl Egress {
             // The sort unit never writes a queue that clears E this cycle.
             if self.e_q[q] | m != self.e_q[q] {
                 self.e_q[q] |= m;
-                changed = true;
+                changed |= 1 << (q % NPRIO);
             }
         }
         changed

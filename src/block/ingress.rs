@@ -31,7 +31,7 @@ impl Ingress {
             <= u64::from(cfg.ing_max_q[pr])
     }
 
-    /// The clocked update. Returns true when I changed.
+    /// The clocked update. Returns the priorities whose I changed (bit p).
     pub fn tick(
         &mut self,
         p: &BlockParams,
@@ -39,9 +39,9 @@ impl Ingress {
         dep: Option<&Departure>,
         arr: &[Option<Pkt>],
         arr_accept: u128,
-    ) -> bool {
+    ) -> u8 {
         let mask = p.occ_mask();
-        let mut changed = false;
+        let mut changed = 0u8;
         if let Some(d) = dep {
             let i = usize::from(d.port);
             if i < p.np {
@@ -51,7 +51,7 @@ impl Ingress {
                 self.occ_q[q] = mid;
                 if mid <= cfg.ing_xon_q[pr] && self.xoff_q[i] >> pr & 1 == 1 {
                     self.xoff_q[i] &= !(1 << pr);
-                    changed = true;
+                    changed |= 1 << pr;
                 }
             }
         }
@@ -66,7 +66,7 @@ impl Ingress {
             self.occ_q[q] = occ;
             if cfg.lossless(pr) && occ > cfg.ing_xoff_q[pr] && self.xoff_q[i] >> pr & 1 == 0 {
                 self.xoff_q[i] |= 1 << pr;
-                changed = true;
+                changed |= 1 << pr;
             }
         }
         changed

@@ -70,7 +70,10 @@ pub struct BlockParams {
 impl Default for BlockParams {
     /// The "np8" parameter set of `rtl_configs.rs`.
     fn default() -> Self {
-        let (_, v) = rtl_configs::RTL_CONFIGS.iter().find(|(n, _)| *n == "np8").unwrap();
+        let (_, v) = rtl_configs::RTL_CONFIGS
+            .iter()
+            .find(|(n, _)| *n == "np8")
+            .unwrap();
         Self::from_values(v)
     }
 }
@@ -90,7 +93,10 @@ impl BlockParams {
 
     /// The name of the Verilated parameter set with exactly these values, if one is built in.
     pub fn rtl_config_name(&self) -> Option<&'static str> {
-        rtl_configs::RTL_CONFIGS.iter().find(|(_, v)| Self::from_values(v) == *self).map(|(n, _)| *n)
+        rtl_configs::RTL_CONFIGS
+            .iter()
+            .find(|(_, v)| Self::from_values(v) == *self)
+            .map(|(n, _)| *n)
     }
 
     /// Default parameters with `np` ports.

@@ -229,6 +229,75 @@ pub fn pack_inputs(p: &BlockParams, l: &Layout, inp: &Inputs, buf: &mut [u32]) {
     }
 }
 
+/// Read a packed mask of up to 128 bits (one bit per port).
+fn get_mask(s: &Signal, buf: &[u32]) -> u128 {
+    let w = &buf[s.word..s.word + s.words()];
+    w.iter()
+        .enumerate()
+        .fold(0u128, |m, (k, &x)| m | u128::from(x) << (32 * k))
+}
+
+/// Field `field` (at most 32 bits wide) of a packed signal: the hot-path twin of [`get_field`].
+#[inline]
+fn field32(s: &Signal, buf: &[u32], field: usize) -> u32 {
+    let bit = s.word * 32 + field * s.field as usize;
+    let (w, b) = (bit / 32, bit % 32);
+    let lo = u64::from(buf[w]) >> b;
+    let v = if b + s.field as usize > 32 {
+        lo | u64::from(buf[w + 1]) << (32 - b)
+    } else {
+        lo
+    };
+    (v & ((1u64 << s.field) - 1)) as u32
+}
+
+/// Decode one cycle's packed inputs (the inverse of [`pack_inputs`]).
+pub fn unpack_inputs(p: &BlockParams, l: &Layout, buf: &[u32], inp: &mut Inputs) {
+    use super::{Departure, Enqueue, Pkt};
+    let sig = &l.signals;
+    let f = |k: usize, field: usize| field32(&sig[k], buf, field);
+    inp.clear();
+    inp.rst = buf[sig[0].word] & 1 == 1;
+    if buf[sig[1].word] & 1 == 1 {
+        inp.cfg = Some((f(2, 0) as u8, f(3, 0)));
+    }
+    let mut m = get_mask(&sig[4], buf);
+    while m != 0 {
+        let i = m.trailing_zeros() as usize;
+        m &= m - 1;
+        inp.arr[i] = Some(Pkt {
+            prio: f(5, i) as u8,
+            size: f(6, i) as u16,
+        });
+    }
+    if buf[sig[7].word] & 1 == 1 {
+        inp.dep = Some(Departure {
+            port: f(8, 0) as u8,
+            prio: f(9, 0) as u8,
+            size: f(10, 0) as u16,
+        });
+    }
+    if buf[sig[11].word] & 1 == 1 {
+        inp.enq = Some(Enqueue {
+            oport: f(12, 0) as u8,
+            prio: f(13, 0) as u8,
+            iport: f(14, 0) as u8,
+            size: f(15, 0) as u16,
+        });
+    }
+    let mut m = get_mask(&sig[16], buf);
+    while m != 0 {
+        let o = m.trailing_zeros() as usize;
+        m &= m - 1;
+        if o < p.np {
+            inp.deq[o] = Some(Pkt {
+                prio: f(17, o) as u8,
+                size: f(18, o) as u16,
+            });
+        }
+    }
+}
+
 fn put_mask(w: &mut Writer, s: &Signal, elem: usize, mut m: u128) {
     while m != 0 {
         let i = m.trailing_zeros() as usize;
@@ -335,8 +404,8 @@ pub fn pack_state(m: &CapfcTop, l: &Layout, buf: &mut [u32]) {
             ("u_sort", "total_q") => w.put(s, 0, 0, u64::from(m.sort.total_q)),
             ("u_pfc", "prev_q") => put_bytes_as_bits(&mut w, s, &m.pfc.prev_q),
             ("u_pfc", "timer_q") => {
-                for (k, &x) in m.pfc.timer_q.iter().enumerate() {
-                    w.put(s, k, 0, u64::from(x));
+                for k in 0..m.params.np {
+                    w.put(s, k, 0, u64::from(m.pfc.timer(k)));
                 }
             }
             _ => unreachable!("no model register for {}", s.name),
@@ -471,6 +540,39 @@ mod tests {
         assert_eq!(get_field(s, &buf, 0, 2), 1500);
         let s = l.inputs.signal("enq_oport").unwrap();
         assert_eq!(buf[s.word], 3);
+    }
+
+    #[test]
+    fn unpack_inverts_pack() {
+        let p = BlockParams::with_ports(6);
+        let l = Layouts::new(&p);
+        let mut inp = Inputs::idle(6);
+        inp.cfg = Some((0x3A, 205));
+        inp.arr[5] = Some(Pkt {
+            prio: 7,
+            size: 16383,
+        });
+        inp.arr[0] = Some(Pkt { prio: 0, size: 1 });
+        inp.dep = Some(crate::block::Departure {
+            port: 4,
+            prio: 2,
+            size: 999,
+        });
+        inp.enq = Some(Enqueue {
+            oport: 5,
+            prio: 6,
+            iport: 1,
+            size: 64,
+        });
+        inp.deq[3] = Some(Pkt {
+            prio: 3,
+            size: 1500,
+        });
+        let mut buf = vec![0; l.inputs.words];
+        pack_inputs(&p, &l.inputs, &inp, &mut buf);
+        let mut back = Inputs::idle(6);
+        unpack_inputs(&p, &l.inputs, &buf, &mut back);
+        assert_eq!(back, inp);
     }
 
     #[test]

@@ -52,6 +52,8 @@ pub struct CapfcTop {
     fault: Option<Fault>,
     #[serde(skip)]
     ev: EgressEvents,
+    /// D changed since the PFC generator last looked at it.
+    d_changed: bool,
     #[serde(skip)]
     cov: Option<Box<Coverage>>,
 }
@@ -71,6 +73,7 @@ impl CapfcTop {
             d: vec![0; p.np],
             fault: None,
             ev: EgressEvents::new(p.np),
+            d_changed: false,
             cov: None,
         })
     }
@@ -95,18 +98,28 @@ impl CapfcTop {
         &self.d
     }
 
-    fn compute_d(&mut self) {
+    /// Recompute D for the priorities in `prios` (bit p: I or E of priority p changed).
+    fn compute_d(&mut self, prios: u8) {
         let np = self.params.np;
-        self.d.copy_from_slice(&self.ingress.xoff_q);
         for pr in 0..NPRIO {
+            if prios >> pr & 1 == 0 {
+                continue;
+            }
             let mut acc = 0u128;
             for o in 0..np {
                 acc |= self.egress.e_q[o * NPRIO + pr] & !(1u128 << o);
             }
-            while acc != 0 {
-                let i = acc.trailing_zeros() as usize;
-                acc &= acc - 1;
-                self.d[i] |= 1 << pr;
+            let bit = 1u8 << pr;
+            for (i, d) in self.d.iter_mut().enumerate() {
+                let v = if (self.ingress.xoff_q[i] & bit) != 0 || acc >> i & 1 == 1 {
+                    bit
+                } else {
+                    0
+                };
+                if *d & bit != v {
+                    *d ^= bit;
+                    self.d_changed = true;
+                }
             }
         }
     }
@@ -119,6 +132,7 @@ impl CapfcTop {
         self.sort = Sort::new(&p);
         self.pfc = PfcGen::new(&p);
         self.d.fill(0);
+        self.d_changed = false;
     }
 
     /// One clock cycle: writes this cycle's outputs into `out`, then updates the registers.
@@ -170,15 +184,16 @@ impl CapfcTop {
         );
         let wr = self.sort.tick(&p, &self.cfg, &self.egress, &self.ev);
         let e_changed = self.egress.tick_table(&p, &self.ev, wr);
-        self.pfc.tick(&self.cfg, &self.d);
+        self.pfc
+            .tick(&self.cfg, &self.d, std::mem::take(&mut self.d_changed));
         let i_changed = self
             .ingress
             .tick(&p, &self.cfg, inp.dep.as_ref(), &inp.arr, arr_accept);
         if let Some((a, data)) = inp.cfg {
             self.cfg.write(&p, a, data);
         }
-        if e_changed || i_changed {
-            self.compute_d();
+        if e_changed | i_changed != 0 {
+            self.compute_d(e_changed | i_changed);
         }
     }
 
@@ -187,7 +202,13 @@ impl CapfcTop {
         let p = &self.params;
         let c = &self.cfg;
         if inp.rst {
-            if self.egress.occ_q.iter().chain(&self.ingress.occ_q).any(|&o| o != 0) {
+            if self
+                .egress
+                .occ_q
+                .iter()
+                .chain(&self.ingress.occ_q)
+                .any(|&o| o != 0)
+            {
                 cov.hit(Point::ResetWithTraffic);
             }
             return;
@@ -228,9 +249,11 @@ impl CapfcTop {
         }
         let mut own_clr_e = false;
         let deq_mid = |o: usize, pr: usize| -> Option<u32> {
-            inp.deq[o].filter(|d| usize::from(d.prio & 7) == pr).map(|d| {
-                self.egress.occ_q[o * NPRIO + pr].wrapping_sub(p.units(d.size)) & p.occ_mask()
-            })
+            inp.deq[o]
+                .filter(|d| usize::from(d.prio & 7) == pr)
+                .map(|d| {
+                    self.egress.occ_q[o * NPRIO + pr].wrapping_sub(p.units(d.size)) & p.occ_mask()
+                })
         };
         for (o, d) in inp.deq.iter().enumerate() {
             let Some(d) = d else { continue };
@@ -339,7 +362,7 @@ impl CapfcTop {
             if prev & !d != 0 {
                 cov.hit(Point::FrameXon);
             }
-            if d == prev && d != 0 && self.pfc.timer_q[i] == 0 {
+            if d == prev && d != 0 && self.pfc.timer(i) == 0 {
                 cov.hit(Point::FrameRefresh);
             }
         }

@@ -1,0 +1,49 @@
+# capfc: the CaPFC block's Rust model, its RTL, and the co-simulation between them.
+# `make` alone prints the targets. Settings are variables: `make synth PORTS=16`.
+
+CARGO     ?= cargo
+PORTS     ?= 8
+LINT_PORTS ?= 4 6 8 16 32
+RTL_FILES := $(shell grep -vE '^\s*(//|\#|$$)' rtl/files.f)
+# Extra arguments for `make run`, e.g. ARGS="--config np32 --seeds 1..9".
+ARGS      ?=
+
+.DEFAULT_GOAL := help
+.PHONY: help deps run test lint lint-rust lint-rtl icarus synth bench
+
+help: ## print this help
+	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+
+deps: ## install verilator, iverilog, yosys and g++ from Debian when missing (needs root)
+	@scripts/deps.sh
+
+run: deps ## build, then co-simulate model and RTL on the default regression
+	$(CARGO) run --release -- cosim $(ARGS)
+
+test: deps lint icarus ## lint, compile the RTL under Icarus, run every test (the CI command)
+	$(CARGO) test --release
+
+lint: lint-rust lint-rtl ## cargo fmt --check, clippy -D warnings, verilator -Wall
+
+lint-rust: deps
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --release --all-targets -- -D warnings
+
+lint-rtl: deps ## verilator --lint-only -Wall at every LINT_PORTS
+	@for np in $(LINT_PORTS); do \
+	  verilator --lint-only -Wall --top-module capfc_top -GNP=$$np $(RTL_FILES) || exit 1; \
+	  echo "lint-rtl: NP=$$np clean"; \
+	done
+
+icarus: deps ## compile the RTL under Icarus Verilog (-g2012) at 4 and 32 ports
+	@mkdir -p build
+	@for np in 4 32; do \
+	  iverilog -g2012 -P capfc_top.NP=$$np -s capfc_top -o build/capfc_top_np$$np.vvp $(RTL_FILES) || exit 1; \
+	  echo "icarus: NP=$$np compiles"; \
+	done
+
+synth: deps ## synthesise capfc_top with Yosys at PORTS ports; prints cells and flip-flops
+	@scripts/synth.sh $(PORTS)
+
+bench: deps ## block benchmark at 8 and 32 ports: model, RTL from Rust, lockstep, RTL from C++
+	$(CARGO) bench --bench block
