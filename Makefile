@@ -9,7 +9,7 @@ RTL_FILES := $(shell grep -vE '^\s*(//|\#|$$)' rtl/files.f)
 ARGS      ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help deps run test lint lint-rust lint-rtl icarus synth bench
+.PHONY: help deps run test lint lint-rust lint-rtl icarus synth bench golden
 
 help: ## print this help
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -45,5 +45,11 @@ icarus: deps ## compile the RTL under Icarus Verilog (-g2012) at 4 and 32 ports
 synth: deps ## synthesise capfc_top with Yosys at PORTS ports; prints cells and flip-flops
 	@scripts/synth.sh $(PORTS)
 
+golden: deps ## regenerate the checked-in golden vector sets (review the diff like code)
+	$(CARGO) run --release -- golden gen
+
 bench: deps ## block benchmark at 8 and 32 ports: model, RTL from Rust, lockstep, RTL from C++
 	$(CARGO) bench --bench block
+
+# The plain Verilog testbench that replays golden sets without Rust (make replay, make replay-all).
+-include mk/replay.mk

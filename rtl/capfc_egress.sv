@@ -160,7 +160,7 @@ always_comb begin
         deq_qi[k_c*QIW +: QIW] = d_qi;
         deq_mid[k_c*OW +: OW]  = d_mid;
         if (deq_valid[k_c]) begin
-            clr_c[d_qi] = d_mid <= cfg_eg_warn[d_prio*OW +: OW];
+            clr_c[d_qi]   = d_mid <= cfg_eg_warn[d_prio*OW +: OW];
             clr_e_v[d_qi] = d_mid <= cfg_eg_xon[d_prio*OW +: OW];
         end
     end

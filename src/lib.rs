@@ -8,10 +8,12 @@
 pub mod block;
 #[cfg(feature = "rtl")]
 pub mod cli_cosim;
+pub mod cli_golden;
 #[cfg(feature = "rtl")]
 pub mod cosim;
 #[cfg(feature = "rtl")]
 pub mod dut;
+pub mod golden;
 pub mod headroom;
 pub mod reference;
 pub mod stimulus;

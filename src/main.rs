@@ -13,6 +13,8 @@ enum Cmd {
     /// Co-simulate the Rust model and the Verilated RTL in lockstep over a regression.
     #[cfg(feature = "rtl")]
     Cosim(capfc::cli_cosim::CosimArgs),
+    /// Golden vectors: generate, check (stale?), replay against the RTL.
+    Golden(capfc::cli_golden::GoldenArgs),
     /// PFC headroom after IEEE 802.1Q Annex N, and the adaptive (measured) variant.
     Headroom(capfc::headroom::HeadroomArgs),
 }
@@ -21,6 +23,11 @@ fn main() {
     let cli = Cli::parse();
     let result = match cli.cmd {
         Cmd::Headroom(args) => capfc::headroom::run_cli(&args),
+        Cmd::Golden(args) => match capfc::cli_golden::run(&args) {
+            Ok(true) => Ok(()),
+            Ok(false) => std::process::exit(1),
+            Err(e) => Err(e),
+        },
         #[cfg(feature = "rtl")]
         Cmd::Cosim(args) => match capfc::cli_cosim::run(&args) {
             Ok(true) => Ok(()),

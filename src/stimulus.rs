@@ -596,13 +596,15 @@ pub fn directed(p: &BlockParams, mode: Mode, name: &str) -> Option<Script> {
         }
         "counter_saturation" => {
             let mut b = Builder::new(p, cfg);
-            // One-unit packets up to WARN+2, then each cycle one leaves and one arrives from input
-            // 2: the occupancy stays above WARN and input 2's counter climbs past saturation.
-            for _ in 0..t.eg_warn + 2 {
-                b.enq(0, PR, 1, 1);
+            // Packets of one size S up to WARN+S+1, then each cycle one leaves and one arrives from
+            // input 2: the occupancy stays above WARN (also after the dequeue) and input 2's counter
+            // climbs past saturation.
+            let s = (1000 >> p.cell_log2).max(1);
+            while b.occ(0, PR) <= t.eg_warn + s {
+                b.enq(0, PR, 1, s);
             }
             for _ in 0..(u64::from(p.cnt_max()) + 4) {
-                b.enq_deq(0, PR, 2, 1);
+                b.enq_deq(0, PR, 2, s);
             }
             b.drain_to(0, PR, 0).finish(name)
         }

@@ -133,6 +133,15 @@ impl BlockParams {
                 format!("{} is outside 1..=OW ({})", self.sw, self.ow),
             ));
         }
+        if self.cell_log2 >= self.sw {
+            return Err(ConfigError::new(
+                "params.cell_log2",
+                format!(
+                    "{} must be below SW ({}): the rounding constant 2^CELL_LOG2-1 is computed in SW+1 bits",
+                    self.cell_log2, self.sw
+                ),
+            ));
+        }
         if self.cell_log2 > 12 {
             return Err(ConfigError::new(
                 "params.cell_log2",

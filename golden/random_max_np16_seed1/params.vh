@@ -1,0 +1,12 @@
+// capfc golden set random_max_np16_seed1: parameters for testbench/capfc_tb.sv (generated; see manifest.json)
+`define CAPFC_NP 16
+`define CAPFC_SW 14
+`define CAPFC_OW 20
+`define CAPFC_CW 16
+`define CAPFC_CELL_LOG2 0
+`define CAPFC_CUT_F 8
+`define CAPFC_IN_BITS 666
+`define CAPFC_OUT_BITS 2337
+`define CAPFC_CYCLES 601
+`define CAPFC_STIM_LINES 599
+`define CAPFC_EXPECT_LINES 554

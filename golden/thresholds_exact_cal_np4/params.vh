@@ -1,0 +1,12 @@
+// capfc golden set thresholds_exact_cal_np4: parameters for testbench/capfc_tb.sv (generated; see manifest.json)
+`define CAPFC_NP 4
+`define CAPFC_SW 14
+`define CAPFC_OW 20
+`define CAPFC_CW 16
+`define CAPFC_CELL_LOG2 0
+`define CAPFC_CUT_F 8
+`define CAPFC_IN_BITS 228
+`define CAPFC_OUT_BITS 585
+`define CAPFC_CYCLES 209
+`define CAPFC_STIM_LINES 152
+`define CAPFC_EXPECT_LINES 28

@@ -1,0 +1,83 @@
+# replay.mk: replay golden vector sets through the plain Verilog testbench, no Rust involved
+#
+# Included by the top-level Makefile; also usable alone: `make -f mk/replay.mk replay`.
+# A set is a directory holding params.vh, stim.hex, expect.hex (docs/golden.md). The testbench
+# (testbench/capfc_tb.sv) gets params.vh through the include path and the .hex files through
+# +GOLDEN=<dir>, and ends with `N passed, N failed`. A replay passes only when the simulator exits
+# with status 0 AND printed `N passed, 0 failed`, so a run that stops early cannot pass.
+#
+#   make replay SIM=icarus GOLDEN=golden/<set>    one set, one simulator (SIM: verilator | icarus)
+#   make replay-all                               every set under golden/, both simulators
+#   make replay-lint GOLDEN=golden/<set>          verilator --lint-only -Wall on the testbench
+
+# the repository as a path prefix: empty when make runs in it (as from the top-level Makefile),
+# else its absolute path and a slash
+REPLAY_ROOT := $(patsubst %/mk/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
+REPLAY_R    := $(if $(filter $(REPLAY_ROOT),$(CURDIR)),,$(REPLAY_ROOT)/)
+REPLAY_MK   := $(REPLAY_R)mk/replay.mk
+
+SIM         ?= verilator
+GOLDEN      ?= $(REPLAY_R)golden/random_max_np4_seed1
+# Arguments appended to the simulation command line, e.g. SIMARGS=+MAX_REPORTS=500
+SIMARGS     ?=
+
+REPLAY_TB   := $(REPLAY_R)testbench/capfc_tb.sv
+REPLAY_RTL  := $(addprefix $(REPLAY_R),$(shell grep -vE '^\s*(//|\#|$$)' $(REPLAY_R)rtl/files.f))
+# one build per (simulator, set): params.vh is compiled into the testbench
+REPLAY_SET  := $(notdir $(patsubst %/,%,$(GOLDEN)))
+REPLAY_OUT  := $(REPLAY_R)build/replay/$(SIM)/$(REPLAY_SET)
+# the sets: directories under golden/ holding a params.vh
+REPLAY_SETS := $(patsubst %/params.vh,%,$(sort $(wildcard $(REPLAY_R)golden/*/params.vh)))
+
+ifeq ($(SIM),verilator)
+# --binary brings --main --exe --build --timing (the testbench's clock and delays need --timing).
+REPLAY_BUILD = verilator --binary -Wno-fatal --top-module capfc_tb +incdir+$(GOLDEN) \
+	--Mdir $(REPLAY_OUT) -o capfc_tb $(REPLAY_RTL) $(REPLAY_TB) >$(REPLAY_OUT)/build.log 2>&1 \
+	&& { grep -E '^%Warning' $(REPLAY_OUT)/build.log || true; } \
+	|| { cat $(REPLAY_OUT)/build.log; exit 1; }
+REPLAY_RUN   = $(REPLAY_OUT)/capfc_tb
+else ifeq ($(SIM),icarus)
+REPLAY_BUILD = iverilog -g2012 -I $(GOLDEN) -s capfc_tb -o $(REPLAY_OUT)/capfc_tb.vvp \
+	$(REPLAY_RTL) $(REPLAY_TB)
+REPLAY_RUN   = vvp -n $(REPLAY_OUT)/capfc_tb.vvp
+else
+REPLAY_BUILD = echo "replay: SIM=$(SIM): use SIM=verilator or SIM=icarus" >&2; exit 2
+REPLAY_RUN   = false
+endif
+
+.PHONY: replay replay-all replay-lint
+
+replay: ## replay one golden set through testbench/capfc_tb.sv (SIM=verilator|icarus GOLDEN=golden/<set>)
+	@test -f $(GOLDEN)/params.vh || { echo "replay: $(GOLDEN)/params.vh: no such golden set" >&2; exit 2; }
+	@mkdir -p $(REPLAY_OUT)
+	@echo "replay: $(SIM) $(GOLDEN)"
+	@$(REPLAY_BUILD)
+	@{ $(REPLAY_RUN) +GOLDEN=$(GOLDEN) $(SIMARGS); echo $$? >$(REPLAY_OUT)/status; } 2>&1 \
+	  | tee $(REPLAY_OUT)/replay.log
+	@status=$$(cat $(REPLAY_OUT)/status); \
+	if [ "$$status" = 0 ] && grep -qE '^[0-9]+ passed, 0 failed$$' $(REPLAY_OUT)/replay.log; then \
+	  echo "replay: $(SIM) $(REPLAY_SET): PASS"; \
+	else \
+	  echo "replay: $(SIM) $(REPLAY_SET): FAIL (exit status $$status, log $(REPLAY_OUT)/replay.log)" >&2; \
+	  exit 1; \
+	fi
+
+replay-all: ## replay every set under golden/ with Verilator and Icarus; fails if any fails
+	@test -n "$(REPLAY_SETS)" || { echo "replay-all: no golden/*/params.vh" >&2; exit 2; }
+	@failed=""; n=0; \
+	for set in $(REPLAY_SETS); do \
+	  for sim in verilator icarus; do \
+	    n=$$((n + 1)); \
+	    $(MAKE) --no-print-directory -f $(REPLAY_MK) replay SIM=$$sim GOLDEN=$$set \
+	      || failed="$$failed $$sim:$$(basename $$set)"; \
+	  done; \
+	done; \
+	if [ -n "$$failed" ]; then \
+	  echo "replay-all: FAILED:$$failed" >&2; exit 1; \
+	fi; \
+	echo "replay-all: all $$n replays passed"
+
+replay-lint: ## verilator --lint-only -Wall on the testbench and the RTL (GOLDEN gives params.vh)
+	verilator --lint-only -Wall --timing --top-module capfc_tb +incdir+$(GOLDEN) \
+	  $(REPLAY_RTL) $(REPLAY_TB)
+	@echo "replay-lint: clean"

@@ -1,0 +1,215 @@
+//! `capfc golden`: generate, check and replay golden vector sets (`docs/golden.md`).
+
+use crate::block::{BlockParams, Mode};
+use crate::golden::{self, Curated, Source};
+use anyhow::{bail, Context, Result};
+use clap::{Args, Subcommand};
+use std::path::{Path, PathBuf};
+
+#[derive(Args, Debug)]
+pub struct GoldenArgs {
+    #[command(subcommand)]
+    pub cmd: GoldenCmd,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum GoldenCmd {
+    /// List the curated sets.
+    List,
+    /// Write sets: the curated ones (all, or --set NAME), or one from --directed/--seed into --out.
+    Gen(GenArgs),
+    /// Regenerate every set under DIR in memory and fail on any difference (stale vectors).
+    Check {
+        #[arg(long, default_value = "golden")]
+        dir: PathBuf,
+    },
+    /// Replay sets against the Verilated RTL from Rust.
+    Replay {
+        /// Set directories (default: every set under golden/).
+        sets: Vec<PathBuf>,
+    },
+}
+
+#[derive(Args, Debug)]
+pub struct GenArgs {
+    /// Curated set names (repeatable); default: every curated set.
+    #[arg(long = "set")]
+    pub sets: Vec<String>,
+    /// Directory of the curated collection.
+    #[arg(long, default_value = "golden")]
+    pub dir: PathBuf,
+    /// A directed case instead of a curated set (with --config, --algo, --out).
+    #[arg(long)]
+    pub directed: Option<String>,
+    /// A random run instead of a curated set (with --cycles, --config, --algo, --out).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    #[arg(long, default_value_t = 2000)]
+    pub cycles: u64,
+    /// Parameter set (see `capfc cosim --list`).
+    #[arg(long, default_value = "np8")]
+    pub config: String,
+    /// max or cal.
+    #[arg(long, default_value = "cal")]
+    pub algo: String,
+    /// Output directory of a --directed or --seed set.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+fn params(name: &str) -> Result<BlockParams> {
+    crate::block::rtl_configs::RTL_CONFIGS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, v)| BlockParams::from_values(v))
+        .with_context(|| format!("--config '{name}': no such parameter set"))
+}
+
+fn mode(a: &str) -> Result<Mode> {
+    match a {
+        "max" => Ok(Mode::StopMax),
+        "cal" => Ok(Mode::StopCal),
+        "pfc" => Ok(Mode::PfcOnly),
+        o => bail!("--algo '{o}': expected max, cal or pfc"),
+    }
+}
+
+fn gen(a: &GenArgs) -> Result<()> {
+    if a.directed.is_some() || a.seed.is_some() {
+        let out = a
+            .out
+            .as_ref()
+            .context("--out DIR is needed with --directed or --seed")?;
+        let p = params(&a.config)?;
+        let m = mode(&a.algo)?;
+        let src = match (&a.directed, a.seed) {
+            (Some(_), Some(_)) => bail!("--directed and --seed: choose one"),
+            (Some(d), None) => Source::Directed {
+                case: d.clone(),
+                mode: m,
+            },
+            (None, Some(s)) => Source::Random {
+                seed: s,
+                cycles: a.cycles,
+                mode: m,
+            },
+            (None, None) => unreachable!(),
+        };
+        let name = out
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
+        let f = golden::build(&name, &p, &src).map_err(anyhow::Error::msg)?;
+        golden::write(out, &f).with_context(|| out.display().to_string())?;
+        eprintln!("golden: wrote {}", out.display());
+        return Ok(());
+    }
+    let all = golden::curated();
+    let chosen: Vec<&Curated> = if a.sets.is_empty() {
+        all.iter().collect()
+    } else {
+        a.sets
+            .iter()
+            .map(|n| {
+                all.iter().find(|c| &c.name == n).with_context(|| {
+                    format!("--set '{n}': not a curated set (see `capfc golden list`)")
+                })
+            })
+            .collect::<Result<_>>()?
+    };
+    let pb = indicatif::ProgressBar::new(chosen.len() as u64);
+    for c in chosen {
+        pb.set_message(c.name.clone());
+        let f = golden::build_curated(c);
+        let dir = a.dir.join(&c.name);
+        golden::write(&dir, &f).with_context(|| dir.display().to_string())?;
+        pb.suspend(|| {
+            eprintln!(
+                "golden: wrote {} ({} KiB)",
+                dir.display(),
+                (f.stim.len() + f.expect.len()) / 1024
+            )
+        });
+        pb.inc(1);
+    }
+    pb.finish_and_clear();
+    Ok(())
+}
+
+/// Check every set under `dir`: each parses, matches its hashes and regenerates identically, and
+/// every curated set is present. Returns (passed, failed).
+pub fn check(dir: &Path) -> (usize, Vec<String>) {
+    let mut failures = vec![];
+    let mut passed = 0;
+    let sets = golden::list_sets(dir);
+    for c in golden::curated() {
+        if !sets
+            .iter()
+            .any(|s| s.file_name().is_some_and(|n| n == c.name.as_str()))
+        {
+            failures.push(format!(
+                "{}: curated set missing (run `capfc golden gen`)",
+                dir.join(&c.name).display()
+            ));
+        }
+    }
+    for s in &sets {
+        match golden::read(s)
+            .map_err(|e| e.to_string())
+            .and_then(|g| golden::regenerate(&g))
+        {
+            Ok(()) => passed += 1,
+            Err(e) => failures.push(e),
+        }
+    }
+    (passed, failures)
+}
+
+pub fn run(a: &GoldenArgs) -> Result<bool> {
+    match &a.cmd {
+        GoldenCmd::List => {
+            for c in golden::curated() {
+                println!("{:<36} {:<10} {:?}", c.name, c.rtl_config, c.source);
+            }
+            Ok(true)
+        }
+        GoldenCmd::Gen(g) => gen(g).map(|_| true),
+        GoldenCmd::Check { dir } => {
+            let (passed, failures) = check(dir);
+            for f in &failures {
+                eprintln!("{f}");
+            }
+            println!("golden check: {passed} passed, {} failed", failures.len());
+            Ok(failures.is_empty())
+        }
+        GoldenCmd::Replay { sets } => replay(sets),
+    }
+}
+
+#[cfg(feature = "rtl")]
+fn replay(sets: &[PathBuf]) -> Result<bool> {
+    let sets = if sets.is_empty() {
+        golden::list_sets(Path::new("golden"))
+    } else {
+        sets.to_vec()
+    };
+    if sets.is_empty() {
+        bail!("no golden sets given and none under golden/");
+    }
+    let mut ok = true;
+    for s in &sets {
+        let g = golden::read(s)?;
+        let r = golden::replay(&g)?;
+        for m in r.mismatches.iter().take(50) {
+            eprintln!("{}: {m}", s.display());
+        }
+        println!("{}: {} passed, {} failed", s.display(), r.passed, r.failed);
+        ok &= r.failed == 0;
+    }
+    Ok(ok)
+}
+
+#[cfg(not(feature = "rtl"))]
+fn replay(_: &[PathBuf]) -> Result<bool> {
+    bail!("golden replay needs the Verilated RTL: build with the `rtl` feature")
+}

@@ -1,0 +1,562 @@
+//! Golden vectors: the model's per-cycle stimulus and expected outputs of `capfc_top`, written as
+//! `$readmemh` files for any Verilog simulator (format: `docs/golden.md`).
+//!
+//! [`generate`] runs a stimulus through the model and returns the set's files as text; [`write`]
+//! puts them in a directory; [`read`] parses one back with errors naming the file, line and field;
+//! [`regenerate`] rebuilds a set from its manifest so stale vectors are caught.
+
+use crate::block::pack::{pack_inputs, pack_outputs, Layout, Layouts};
+use crate::block::{BlockConfig, BlockParams, CapfcTop, Inputs, Mode, Outputs};
+use crate::stimulus::{directed, RandomStim, Stimulus};
+use bitvec::prelude::*;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// Version of the file format in `manifest.json`.
+pub const FORMAT: u32 = 1;
+
+/// A problem with a golden set, saying where.
+#[derive(Debug, thiserror::Error)]
+pub enum GoldenError {
+    #[error("[golden] {file} line {line}: {why}")]
+    Line {
+        file: String,
+        line: usize,
+        why: String,
+    },
+    #[error("[golden] {file}: {why}")]
+    File { file: String, why: String },
+}
+
+fn file_err(file: &Path, why: impl Into<String>) -> GoldenError {
+    GoldenError::File {
+        file: file.display().to_string(),
+        why: why.into(),
+    }
+}
+
+/// Where a set's stimulus comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Source {
+    /// A directed corner case of `crate::stimulus`.
+    Directed { case: String, mode: Mode },
+    /// The constrained-random generator.
+    Random { seed: u64, cycles: u64, mode: Mode },
+}
+
+/// `manifest.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    pub format: u32,
+    pub set: String,
+    /// The parameter set's name in `rtl_configs.rs`.
+    pub rtl_config: String,
+    pub params: BlockParams,
+    pub source: Source,
+    /// The block configuration of the run's first configuration writes.
+    pub config: Option<BlockConfig>,
+    /// Every configuration register write: (cycle, address, data).
+    pub register_writes: Vec<(u64, u8, u32)>,
+    pub cycles: u64,
+    pub in_bits: usize,
+    pub out_bits: usize,
+    pub stim_lines: usize,
+    pub expect_lines: usize,
+    pub model_version: String,
+    pub sha256_stim: String,
+    pub sha256_expect: String,
+}
+
+/// A set's four files, as text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SetFiles {
+    pub manifest: String,
+    pub params_vh: String,
+    pub stim: String,
+    pub expect: String,
+}
+
+/// Bits of a layout's concatenation (every port, no word alignment).
+pub fn concat_bits(l: &Layout) -> usize {
+    l.signals.iter().map(|s| s.width as usize * s.elems).sum()
+}
+
+/// The concatenation `{first port, ..., last port}` of a packed word buffer, as hex digits.
+fn to_hex(l: &Layout, words: &[u32]) -> String {
+    let n = concat_bits(l);
+    let mut bits: BitVec<u32, Lsb0> = BitVec::with_capacity(n);
+    for s in l.signals.iter().rev() {
+        let src = &words[s.word..s.word + s.words()];
+        bits.extend_from_bitslice(&src.view_bits::<Lsb0>()[..s.width as usize]);
+    }
+    let digits = n.div_ceil(4);
+    let mut out = String::with_capacity(digits);
+    for d in (0..digits).rev() {
+        let hi = (4 * d + 4).min(n);
+        let v: u8 = bits[4 * d..hi].load_le();
+        out.push(char::from_digit(u32::from(v), 16).unwrap());
+    }
+    out
+}
+
+/// The inverse of [`to_hex`].
+fn from_hex(l: &Layout, hex: &str, words: &mut [u32]) -> Result<(), String> {
+    let n = concat_bits(l);
+    let digits = n.div_ceil(4);
+    if hex.len() != digits {
+        return Err(format!(
+            "expected {digits} hex digits after the cycle, got {}",
+            hex.len()
+        ));
+    }
+    let mut bits: BitVec<u32, Lsb0> = BitVec::repeat(false, digits * 4);
+    for (k, c) in hex.chars().enumerate() {
+        let v = c
+            .to_digit(16)
+            .ok_or_else(|| format!("'{c}' is not a hex digit (column {})", k + 10))?;
+        let d = digits - 1 - k;
+        bits[4 * d..4 * d + 4].store_le(v as u8);
+    }
+    if bits[n..].any() {
+        return Err(format!("bits above the {n}-bit concatenation are set"));
+    }
+    words.fill(0);
+    let mut pos = 0;
+    for s in l.signals.iter().rev() {
+        let w = s.width as usize;
+        let dst = &mut words[s.word..s.word + s.words()];
+        dst.view_bits_mut::<Lsb0>()[..w].copy_from_bitslice(&bits[pos..pos + w]);
+        pos += w;
+    }
+    Ok(())
+}
+
+fn header(what: &str, l: &Layout, p: &BlockParams) -> String {
+    let mut h = format!(
+        "// capfc golden vectors: {what} of capfc_top (NP={} SW={} OW={} CW={} CELL_LOG2={} CUT_F={})\n\
+         // format: docs/golden.md. One token per line: cycle[31:0] '_' then the ports below, MSB first.\n",
+        p.np, p.sw, p.ow, p.cw, p.cell_log2, p.cut_f
+    );
+    let mut hi = concat_bits(l);
+    for s in &l.signals {
+        let w = s.width as usize;
+        let _ = writeln!(h, "//   {:<12} [{}:{}] {} bits", s.name, hi - 1, hi - w, w);
+        hi -= w;
+    }
+    h
+}
+
+fn sha256(s: &str) -> String {
+    let d = Sha256::digest(s.as_bytes());
+    d.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Run `stim` through the model (after one reset cycle) and produce the set's files.
+pub fn generate(
+    set: &str,
+    p: &BlockParams,
+    source: &Source,
+    config: Option<BlockConfig>,
+    stim: &mut dyn Stimulus,
+) -> SetFiles {
+    let rtl_config = p.rtl_config_name().unwrap_or("none").to_string();
+    let l = Layouts::new(p);
+    let mut model = CapfcTop::new(*p).expect("valid parameters");
+    let mut inp = Inputs::idle(p.np);
+    let mut out = Outputs::new(p.np);
+    let (mut iw, mut ow, mut prev) = (
+        vec![0u32; l.inputs.words],
+        vec![0u32; l.outputs.words],
+        vec![u32::MAX; l.outputs.words],
+    );
+    let mut stim_txt = header(
+        "inputs, one line per cycle with a non-zero input",
+        &l.inputs,
+        p,
+    );
+    let mut exp_txt = header("expected outputs, one line per change", &l.outputs, p);
+    let (mut sl, mut el, mut writes) = (0, 0, vec![]);
+    let mut cycle = 0u64;
+    let mut first = true;
+    loop {
+        inp.clear();
+        if first {
+            inp.rst = true;
+        } else if !stim.next(&mut inp) {
+            break;
+        }
+        model.tick_cycle(&inp, &mut out);
+        if !first {
+            stim.observe(&inp, &out);
+        }
+        first = false;
+        if let Some((a, d)) = inp.cfg {
+            writes.push((cycle, a, d));
+        }
+        pack_inputs(p, &l.inputs, &inp, &mut iw);
+        if iw.iter().any(|&w| w != 0) {
+            let _ = writeln!(stim_txt, "{cycle:08x}_{}", to_hex(&l.inputs, &iw));
+            sl += 1;
+        }
+        pack_outputs(&l.outputs, &out, &mut ow);
+        if ow != prev {
+            let _ = writeln!(exp_txt, "{cycle:08x}_{}", to_hex(&l.outputs, &ow));
+            el += 1;
+            prev.copy_from_slice(&ow);
+        }
+        cycle += 1;
+    }
+    let (in_bits, out_bits) = (concat_bits(&l.inputs), concat_bits(&l.outputs));
+    let manifest = Manifest {
+        format: FORMAT,
+        set: set.to_string(),
+        rtl_config,
+        params: *p,
+        source: source.clone(),
+        config,
+        register_writes: writes,
+        cycles: cycle,
+        in_bits,
+        out_bits,
+        stim_lines: sl,
+        expect_lines: el,
+        model_version: env!("CARGO_PKG_VERSION").to_string(),
+        sha256_stim: sha256(&stim_txt),
+        sha256_expect: sha256(&exp_txt),
+    };
+    let params_vh = format!(
+        "// capfc golden set {set}: parameters for testbench/capfc_tb.sv (generated; see manifest.json)\n\
+         `define CAPFC_NP {}\n`define CAPFC_SW {}\n`define CAPFC_OW {}\n`define CAPFC_CW {}\n\
+         `define CAPFC_CELL_LOG2 {}\n`define CAPFC_CUT_F {}\n`define CAPFC_IN_BITS {in_bits}\n\
+         `define CAPFC_OUT_BITS {out_bits}\n`define CAPFC_CYCLES {cycle}\n`define CAPFC_STIM_LINES {sl}\n\
+         `define CAPFC_EXPECT_LINES {el}\n",
+        p.np, p.sw, p.ow, p.cw, p.cell_log2, p.cut_f
+    );
+    SetFiles {
+        manifest: serde_json::to_string_pretty(&manifest).unwrap() + "\n",
+        params_vh,
+        stim: stim_txt,
+        expect: exp_txt,
+    }
+}
+
+/// One curated set: name, parameter set, source.
+#[derive(Debug, Clone)]
+pub struct Curated {
+    pub name: String,
+    pub rtl_config: &'static str,
+    pub source: Source,
+}
+
+/// The checked-in collection (`golden/`): every directed corner, and random sets at 4, 8 and 16
+/// ports for both selection algorithms.
+pub fn curated() -> Vec<Curated> {
+    let mut v = vec![];
+    for &case in crate::stimulus::DIRECTED {
+        // Counter saturation at 16 bits takes 65,539 cycles; the 4-bit set shows the same logic.
+        let cfg = if case == "counter_saturation" {
+            "np6_cw4"
+        } else {
+            "np4"
+        };
+        for mode in [Mode::StopMax, Mode::StopCal] {
+            v.push(Curated {
+                name: format!("{case}_{}_{cfg}", mode.name()),
+                rtl_config: cfg,
+                source: Source::Directed {
+                    case: case.to_string(),
+                    mode,
+                },
+            });
+        }
+    }
+    for (cfg, cycles) in [("np4", 1500u64), ("np8", 1000), ("np16", 600)] {
+        for mode in [Mode::StopMax, Mode::StopCal] {
+            v.push(Curated {
+                name: format!("random_{}_{cfg}_seed1", mode.name()),
+                rtl_config: cfg,
+                source: Source::Random {
+                    seed: 1,
+                    cycles,
+                    mode,
+                },
+            });
+        }
+    }
+    v
+}
+
+fn params_of(rtl_config: &str) -> Option<BlockParams> {
+    crate::block::rtl_configs::RTL_CONFIGS
+        .iter()
+        .find(|(n, _)| *n == rtl_config)
+        .map(|(_, v)| BlockParams::from_values(v))
+}
+
+/// Build a set's files from its name, parameters and source.
+pub fn build(set: &str, p: &BlockParams, source: &Source) -> Result<SetFiles, String> {
+    match source {
+        Source::Directed { case, mode } => {
+            let mut s =
+                directed(p, *mode, case).ok_or_else(|| format!("no directed case '{case}'"))?;
+            let cfg = crate::stimulus::directed_config(p, *mode);
+            Ok(generate(set, p, source, Some(cfg), &mut s))
+        }
+        Source::Random { seed, cycles, mode } => {
+            let mut s = RandomStim::new(p, *mode, *seed, *cycles);
+            let cfg = s.cfg.clone();
+            Ok(generate(set, p, source, Some(cfg), &mut s))
+        }
+    }
+}
+
+/// Build a curated set.
+pub fn build_curated(c: &Curated) -> SetFiles {
+    let p = params_of(c.rtl_config).expect("curated sets name built parameter sets");
+    build(&c.name, &p, &c.source).expect("curated sources exist")
+}
+
+/// Write a set's files into `dir` (created).
+pub fn write(dir: &Path, f: &SetFiles) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    std::fs::write(dir.join("manifest.json"), &f.manifest)?;
+    std::fs::write(dir.join("params.vh"), &f.params_vh)?;
+    std::fs::write(dir.join("stim.hex"), &f.stim)?;
+    std::fs::write(dir.join("expect.hex"), &f.expect)?;
+    Ok(())
+}
+
+fn read_text(path: &Path) -> Result<String, GoldenError> {
+    std::fs::read_to_string(path).map_err(|e| file_err(path, e.to_string()))
+}
+
+/// A set read back: the manifest, and the stimulus and expectation lines as packed words.
+#[derive(Debug)]
+pub struct GoldenSet {
+    pub dir: PathBuf,
+    pub manifest: Manifest,
+    pub files: SetFiles,
+    pub stim: Vec<(u64, Vec<u32>)>,
+    pub expect: Vec<(u64, Vec<u32>)>,
+}
+
+fn parse_lines(
+    path: &Path,
+    text: &str,
+    l: &Layout,
+    want: usize,
+) -> Result<Vec<(u64, Vec<u32>)>, GoldenError> {
+    let mut v: Vec<(u64, Vec<u32>)> = vec![];
+    for (k, raw) in text.lines().enumerate() {
+        let line = raw.split("//").next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let err = |why: String| GoldenError::Line {
+            file: path.display().to_string(),
+            line: k + 1,
+            why,
+        };
+        let toks: Vec<&str> = line.split_whitespace().collect();
+        if toks.len() != 1 {
+            return Err(err(format!(
+                "expected one token per line, got {}",
+                toks.len()
+            )));
+        }
+        let (c, rest) = toks[0]
+            .split_once('_')
+            .ok_or_else(|| err("expected <cycle>_<hex>, found no '_'".into()))?;
+        if c.len() != 8 {
+            return Err(err(format!(
+                "the cycle stamp must be 8 hex digits, got '{c}'"
+            )));
+        }
+        let cycle =
+            u64::from_str_radix(c, 16).map_err(|_| err(format!("bad cycle stamp '{c}'")))?;
+        if v.last().is_some_and(|(p, _)| *p >= cycle) {
+            return Err(err(format!(
+                "cycle {cycle} does not follow cycle {}",
+                v.last().unwrap().0
+            )));
+        }
+        let mut words = vec![0u32; l.words];
+        from_hex(l, rest, &mut words).map_err(err)?;
+        v.push((cycle, words));
+    }
+    if v.len() != want {
+        return Err(file_err(
+            path,
+            format!(
+                "{} data lines, the manifest says {want} (truncated or edited?)",
+                v.len()
+            ),
+        ));
+    }
+    Ok(v)
+}
+
+/// Read and check a set: manifest fields, hashes, every line.
+pub fn read(dir: &Path) -> Result<GoldenSet, GoldenError> {
+    let mpath = dir.join("manifest.json");
+    let mtext = read_text(&mpath)?;
+    let manifest: Manifest = serde_json::from_str(&mtext).map_err(|e| GoldenError::Line {
+        file: mpath.display().to_string(),
+        line: e.line(),
+        why: e.to_string(),
+    })?;
+    if manifest.format != FORMAT {
+        return Err(file_err(
+            &mpath,
+            format!("format {} is not {FORMAT}", manifest.format),
+        ));
+    }
+    let p = manifest.params;
+    p.validate().map_err(|e| file_err(&mpath, e.to_string()))?;
+    let l = Layouts::new(&p);
+    for (field, got, want) in [
+        ("in_bits", manifest.in_bits, concat_bits(&l.inputs)),
+        ("out_bits", manifest.out_bits, concat_bits(&l.outputs)),
+    ] {
+        if got != want {
+            return Err(file_err(
+                &mpath,
+                format!("field {field} is {got}, but capfc_top with these params has {want}"),
+            ));
+        }
+    }
+    let spath = dir.join("stim.hex");
+    let epath = dir.join("expect.hex");
+    let files = SetFiles {
+        manifest: mtext,
+        params_vh: read_text(&dir.join("params.vh"))?,
+        stim: read_text(&spath)?,
+        expect: read_text(&epath)?,
+    };
+    let stim = parse_lines(&spath, &files.stim, &l.inputs, manifest.stim_lines)?;
+    let expect = parse_lines(&epath, &files.expect, &l.outputs, manifest.expect_lines)?;
+    for (path, text, want) in [
+        (&spath, &files.stim, &manifest.sha256_stim),
+        (&epath, &files.expect, &manifest.sha256_expect),
+    ] {
+        if sha256(text) != *want {
+            return Err(file_err(
+                path,
+                "contents do not match the manifest's sha256",
+            ));
+        }
+    }
+    if let Some((c, _)) = stim.last().or(expect.last()) {
+        if *c >= manifest.cycles {
+            return Err(file_err(
+                &spath,
+                format!("line for cycle {c} beyond the {} cycles", manifest.cycles),
+            ));
+        }
+    }
+    Ok(GoldenSet {
+        dir: dir.to_path_buf(),
+        manifest,
+        files,
+        stim,
+        expect,
+    })
+}
+
+/// Rebuild a set from its manifest; `Err` names the first file and line that differ.
+pub fn regenerate(g: &GoldenSet) -> Result<(), String> {
+    let m = &g.manifest;
+    let fresh = build(&m.set, &m.params, &m.source)?;
+    for (name, old, new) in [
+        ("stim.hex", &g.files.stim, &fresh.stim),
+        ("expect.hex", &g.files.expect, &fresh.expect),
+        ("params.vh", &g.files.params_vh, &fresh.params_vh),
+        ("manifest.json", &g.files.manifest, &fresh.manifest),
+    ] {
+        if old != new {
+            let line = old
+                .lines()
+                .zip(new.lines())
+                .position(|(a, b)| a != b)
+                .map_or_else(
+                    || old.lines().count().min(new.lines().count()) + 1,
+                    |k| k + 1,
+                );
+            return Err(format!(
+                "{}: stale: differs from the model's output from line {line} (regenerate with `capfc golden gen --set {}`)",
+                g.dir.join(name).display(),
+                m.set
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The set directories under `root` (those with a manifest), sorted.
+pub fn list_sets(root: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(root)
+        .map(|d| {
+            d.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.join("manifest.json").exists())
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+/// The inputs of cycle `c`: the stimulus line stamped `c`, else all zeros. `k` walks the lines.
+pub fn inputs_at<'a>(g: &'a GoldenSet, k: &mut usize, c: u64, zeros: &'a [u32]) -> &'a [u32] {
+    match g.stim.get(*k) {
+        Some((sc, w)) if *sc == c => {
+            *k += 1;
+            w
+        }
+        _ => zeros,
+    }
+}
+
+/// The result of replaying a set against the Verilated RTL.
+#[cfg(feature = "rtl")]
+#[derive(Debug, Clone, Default)]
+pub struct Replay {
+    pub passed: u64,
+    pub failed: u64,
+    /// `cycle C: <signal> [<where>] expected <hex> got <hex>`, in order.
+    pub mismatches: Vec<String>,
+}
+
+/// Replay a set against the Verilated RTL from Rust, comparing every output every cycle.
+#[cfg(feature = "rtl")]
+pub fn replay(g: &GoldenSet) -> Result<Replay, crate::dut::RtlError> {
+    let p = g.manifest.params;
+    let mut rtl = crate::dut::RtlBlock::new(&p)?;
+    let l = Layouts::new(&p);
+    let zeros = vec![0u32; l.inputs.words];
+    let mut out = vec![0u32; l.outputs.words];
+    let (mut k, mut e) = (0usize, 0usize);
+    let mut r = Replay::default();
+    for c in 0..g.manifest.cycles {
+        rtl.step_words(inputs_at(g, &mut k, c, &zeros), &mut out);
+        while g.expect.get(e + 1).is_some_and(|(ec, _)| *ec <= c) {
+            e += 1;
+        }
+        let want = &g.expect[e].1;
+        if *want == out {
+            r.passed += 1;
+        } else {
+            r.failed += 1;
+            for d in crate::block::pack::diff(&p, &l.outputs, want, &out) {
+                r.mismatches.push(format!(
+                    "cycle {c}: {} [{}] expected {:#x} got {:#x}",
+                    d.signal, d.at, d.expected, d.actual
+                ));
+            }
+        }
+    }
+    Ok(r)
+}

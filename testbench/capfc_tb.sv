@@ -1,0 +1,346 @@
+// capfc_tb: replays one golden vector set (docs/golden.md) against capfc_top, no Rust needed
+//
+// Contract:
+// - The set is a directory with params.vh, stim.hex and expect.hex. params.vh is `included (pass
+//   +incdir+<dir> / -I <dir> when compiling); the .hex files are read at run time from the directory
+//   named by the plusarg +GOLDEN=<dir> (default: the current directory).
+// - Before the first cycle both files are checked: each must hold exactly CAPFC_STIM_LINES /
+//   CAPFC_EXPECT_LINES data lines (lines starting with a hex digit), stamped in strictly
+//   increasing cycle order below CAPFC_CYCLES, with no bit set above the concatenation, and
+//   expect.hex must start at cycle 0. A missing, truncated, overlong or malformed file stops the
+//   run with $fatal naming the file. So does a CAPFC_IN_BITS / CAPFC_OUT_BITS that is not the
+//   width of capfc_top's ports at these parameters.
+// - Cycle c = 0 .. CAPFC_CYCLES-1 (the rising edge at (c+1)*PERIOD ends cycle c):
+//   DRIVE_DELAY after the previous edge the inputs take the stim.hex line stamped c, or all zeros;
+//   SAMPLE_LEAD before the next edge all six outputs are compared with the last expect.hex line
+//   stamped <= c. A cycle passes when every port matches (4-state: an X or Z never matches), with
+//   one exception: until the DUT has seen a rising edge with rst = 1, its registers hold the
+//   simulator's power-up value (X under Icarus, 0 under Verilator), so X/Z output bits are not
+//   compared then; their known bits still are.
+// - Each differing port prints `cycle C: <port> expected <hex> got <hex>`, both values in full
+//   width (the first 50 such lines; +MAX_REPORTS=<n> changes the cap, counting goes on). The run ends with exactly one
+//   line `N passed, N failed` (cycles), then $finish when no cycle failed, else $fatal (a non-zero
+//   exit status under both Icarus vvp and a Verilator --binary model).
+
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+`include "params.vh"
+
+module capfc_tb;
+
+// block parameters of the set
+localparam NP = `CAPFC_NP;
+localparam SW = `CAPFC_SW;
+localparam OW = `CAPFC_OW;
+localparam CW = `CAPFC_CW;
+localparam CELL_LOG2 = `CAPFC_CELL_LOG2;
+localparam CUT_F = `CAPFC_CUT_F;
+// port index width and number of (port, priority) queues, as in capfc_top
+localparam PW = (NP > 1) ? $clog2(NP) : 1;
+localparam NQ = NP*8;
+
+// widths of the input and output concatenations, as the set declares them
+localparam IN_BITS = `CAPFC_IN_BITS;
+localparam OUT_BITS = `CAPFC_OUT_BITS;
+// the same widths computed from capfc_top's ports (docs/golden.md lists the order)
+localparam IN_BITS_PORTS = 1 + 1 + 8 + 32 + NP*(1 + 3 + SW) + (1 + PW + 3 + SW) +
+    (1 + PW + 3 + PW + SW) + NP*(1 + 3 + SW);
+localparam OUT_BITS_PORTS = NP + 1 + NP + NQ + NQ*16 + NQ;
+
+// length of the run and of the two files
+localparam CYCLES = `CAPFC_CYCLES;
+localparam STIM_LINES = `CAPFC_STIM_LINES;
+localparam EXPECT_LINES = `CAPFC_EXPECT_LINES;
+
+// clock period, and where in it the inputs change and the outputs are sampled (ns)
+localparam PERIOD = 10;
+localparam DRIVE_DELAY = 1;
+localparam SAMPLE_LEAD = 1;
+
+// default number of mismatch lines printed
+localparam MAX_REPORTS_DEFAULT = 50;
+
+// A data line is 8 hex digits of cycle, then the concatenation in whole hex digits: the cycle
+// stamp sits at bit 4*<digits>, above the concatenation's unused (zero) high bits.
+localparam IN_DIGITS = (IN_BITS + 3) / 4;
+localparam OUT_DIGITS = (OUT_BITS + 3) / 4;
+
+// the two files, one word per data line
+reg [32+4*IN_DIGITS-1:0]  stim_mem   [0:STIM_LINES-1];
+reg [32+4*OUT_DIGITS-1:0] expect_mem [0:EXPECT_LINES-1];
+
+// characters $fgets reads at a time when counting the data lines of a file
+localparam LINE_CHUNK = 256;
+
+// clock: low until the first rising edge at PERIOD, then rising edges at 2*PERIOD, 3*PERIOD, ...
+reg clk;
+initial begin
+    clk = 1'b0;
+    #(PERIOD);
+    forever begin
+        clk = 1'b1;
+        #(PERIOD/2);
+        clk = 1'b0;
+        #(PERIOD - PERIOD/2);
+    end
+end
+
+// the inputs of the current cycle and the expectation in force, as the files pack them
+reg [IN_BITS-1:0]  stim_q;
+reg [OUT_BITS-1:0] expect_q;
+
+// DUT inputs
+wire              rst;
+wire              cfg_we;
+wire [7:0]        cfg_addr;
+wire [31:0]       cfg_wdata;
+wire [NP-1:0]     arr_valid;
+wire [NP*3-1:0]   arr_prio;
+wire [NP*SW-1:0]  arr_size;
+wire              dep_valid;
+wire [PW-1:0]     dep_port;
+wire [2:0]        dep_prio;
+wire [SW-1:0]     dep_size;
+wire              enq_valid;
+wire [PW-1:0]     enq_oport;
+wire [2:0]        enq_prio;
+wire [PW-1:0]     enq_iport;
+wire [SW-1:0]     enq_size;
+wire [NP-1:0]     deq_valid;
+wire [NP*3-1:0]   deq_prio;
+wire [NP*SW-1:0]  deq_size;
+
+assign {rst, cfg_we, cfg_addr, cfg_wdata, arr_valid, arr_prio, arr_size,
+        dep_valid, dep_port, dep_prio, dep_size, enq_valid, enq_oport, enq_prio, enq_iport, enq_size,
+        deq_valid, deq_prio, deq_size} = stim_q;
+
+// DUT outputs
+wire [NP-1:0]     arr_accept;
+wire              enq_accept;
+wire [NP-1:0]     pfc_valid;
+wire [NQ-1:0]     pfc_cev;
+wire [NQ*16-1:0]  pfc_quanta;
+wire [NQ-1:0]     d_state;
+
+// expected outputs
+wire [NP-1:0]     exp_arr_accept;
+wire              exp_enq_accept;
+wire [NP-1:0]     exp_pfc_valid;
+wire [NQ-1:0]     exp_pfc_cev;
+wire [NQ*16-1:0]  exp_pfc_quanta;
+wire [NQ-1:0]     exp_d_state;
+
+assign {exp_arr_accept, exp_enq_accept, exp_pfc_valid, exp_pfc_cev, exp_pfc_quanta, exp_d_state} =
+    expect_q;
+
+capfc_top #(
+    .NP(NP),
+    .SW(SW),
+    .OW(OW),
+    .CW(CW),
+    .CELL_LOG2(CELL_LOG2),
+    .CUT_F(CUT_F)
+) u_dut (
+    .clk(clk),
+    .rst(rst),
+    .cfg_we(cfg_we),
+    .cfg_addr(cfg_addr),
+    .cfg_wdata(cfg_wdata),
+    .arr_valid(arr_valid),
+    .arr_prio(arr_prio),
+    .arr_size(arr_size),
+    .dep_valid(dep_valid),
+    .dep_port(dep_port),
+    .dep_prio(dep_prio),
+    .dep_size(dep_size),
+    .enq_valid(enq_valid),
+    .enq_oport(enq_oport),
+    .enq_prio(enq_prio),
+    .enq_iport(enq_iport),
+    .enq_size(enq_size),
+    .deq_valid(deq_valid),
+    .deq_prio(deq_prio),
+    .deq_size(deq_size),
+    .arr_accept(arr_accept),
+    .enq_accept(enq_accept),
+    .pfc_valid(pfc_valid),
+    .pfc_cev(pfc_cev),
+    .pfc_quanta(pfc_quanta),
+    .d_state(d_state)
+);
+
+// run state
+string       golden_dir;
+string       stim_path;
+string       expect_path;
+integer      max_reports;
+integer      cycle;
+integer      stim_idx;
+integer      expect_idx;
+integer      passed;
+integer      failed;
+integer      reports;
+reg          reset_seen;
+reg          cycle_bad;
+
+// Number of data lines in a file: lines whose first character is a hex digit. Read in chunks of
+// LINE_CHUNK characters, so a line of any length counts once.
+task automatic count_data_lines(input string path, output integer count);
+    reg [8*LINE_CHUNK-1:0] chunk;
+    reg [7:0] first;
+    reg at_start;
+    integer fd;
+    integer n;
+    count = 0;
+    fd = $fopen(path, "r");
+    if (fd == 0)
+        $fatal(1, "[golden] %s: cannot open (give the set's directory with +GOLDEN=<dir>)", path);
+    at_start = 1'b1;
+    n = $fgets(chunk, fd);
+    while (n > 0) begin
+        // $fgets leaves the last character read in chunk[7:0], the first in chunk[8*n-1 -: 8]
+        first = chunk[8*n-1 -: 8];
+        if (at_start && ((first >= "0" && first <= "9") || (first >= "a" && first <= "f") ||
+                (first >= "A" && first <= "F")))
+            count = count + 1;
+        at_start = (chunk[7:0] == 8'h0a);
+        n = $fgets(chunk, fd);
+    end
+    $fclose(fd);
+endtask
+
+// Checks the cycle stamp of data line idx (0-based) of a file; prev is the stamp of line idx-1.
+task automatic check_stamp(input string path, input integer idx, input reg [31:0] stamp,
+        input reg [31:0] prev);
+    if (^stamp === 1'bx)
+        $fatal(1, "[golden] %s: data line %0d: no cycle stamp (malformed line)", path, idx + 1);
+    else if (idx > 0 && stamp <= prev)
+        $fatal(1, "[golden] %s: data line %0d: cycle %0d does not follow cycle %0d",
+            path, idx + 1, stamp, prev);
+    else if (stamp >= CYCLES)
+        $fatal(1, "[golden] %s: data line %0d: cycle %0d, but params.vh says CAPFC_CYCLES %0d",
+            path, idx + 1, stamp, CYCLES);
+endtask
+
+// Reads both files and checks their line counts and cycle stamps.
+task automatic load_set;
+    integer i;
+    integer lines;
+    reg [31:0] stamp;
+    reg [31:0] prev;
+    if (IN_BITS != IN_BITS_PORTS || OUT_BITS != OUT_BITS_PORTS)
+        $fatal(1, "[golden] %s/params.vh: CAPFC_IN_BITS %0d, CAPFC_OUT_BITS %0d, but capfc_top at NP=%0d SW=%0d has %0d input and %0d output bits",
+            golden_dir, IN_BITS, OUT_BITS, NP, SW, IN_BITS_PORTS, OUT_BITS_PORTS);
+    count_data_lines(stim_path, lines);
+    if (lines != STIM_LINES)
+        $fatal(1, "[golden] %s: %0d data lines, params.vh says CAPFC_STIM_LINES %0d (truncated or stale file?)",
+            stim_path, lines, STIM_LINES);
+    count_data_lines(expect_path, lines);
+    if (lines != EXPECT_LINES)
+        $fatal(1, "[golden] %s: %0d data lines, params.vh says CAPFC_EXPECT_LINES %0d (truncated or stale file?)",
+            expect_path, lines, EXPECT_LINES);
+    $readmemh(stim_path, stim_mem);
+    $readmemh(expect_path, expect_mem);
+    prev = 32'd0;
+    for (i = 0; i < STIM_LINES; i = i + 1) begin
+        stamp = stim_mem[i][4*IN_DIGITS +: 32];
+        check_stamp(stim_path, i, stamp, prev);
+        if ((stim_mem[i][4*IN_DIGITS-1:0] >> IN_BITS) != 0)
+            $fatal(1, "[golden] %s: data line %0d: bits above the %0d-bit concatenation are set",
+                stim_path, i + 1, IN_BITS);
+        prev = stamp;
+    end
+    prev = 32'd0;
+    for (i = 0; i < EXPECT_LINES; i = i + 1) begin
+        stamp = expect_mem[i][4*OUT_DIGITS +: 32];
+        check_stamp(expect_path, i, stamp, prev);
+        if ((expect_mem[i][4*OUT_DIGITS-1:0] >> OUT_BITS) != 0)
+            $fatal(1, "[golden] %s: data line %0d: bits above the %0d-bit concatenation are set",
+                expect_path, i + 1, OUT_BITS);
+        prev = stamp;
+    end
+    if (expect_mem[0][4*OUT_DIGITS +: 32] != 32'd0)
+        $fatal(1, "[golden] %s: the first data line is stamped cycle %0d, not 0",
+            expect_path, expect_mem[0][4*OUT_DIGITS +: 32]);
+endtask
+
+// Records one differing port of the current cycle.
+task automatic report(input string port, input string exp_hex, input string got_hex);
+    cycle_bad = 1'b1;
+    reports = reports + 1;
+    if (reports <= max_reports)
+        $display("cycle %0d: %s expected %s got %s", cycle, port, exp_hex, got_hex);
+    else if (reports == max_reports + 1)
+        $display("(further mismatch lines are not printed; +MAX_REPORTS=<n> raises the cap)");
+endtask
+
+// One port: 4-state comparison, or only its known bits before the first reset edge (the OR of
+// the XOR is 1 when a known bit differs, X when the only differences are unknown bits).
+`define CAPFC_TB_CHECK(port) \
+    if (reset_seen ? (port !== exp_``port) : ((|(port ^ exp_``port)) === 1'b1)) \
+        report(`"port`", $sformatf("%h", exp_``port), $sformatf("%h", port));
+
+initial begin
+    if (!$value$plusargs("GOLDEN=%s", golden_dir))
+        golden_dir = ".";
+    if (!$value$plusargs("MAX_REPORTS=%d", max_reports))
+        max_reports = MAX_REPORTS_DEFAULT;
+    stim_path = $sformatf("%s/stim.hex", golden_dir);
+    expect_path = $sformatf("%s/expect.hex", golden_dir);
+    load_set();
+    $display("capfc_tb: %s: NP=%0d SW=%0d OW=%0d CW=%0d CELL_LOG2=%0d CUT_F=%0d, %0d cycles",
+        golden_dir, NP, SW, OW, CW, CELL_LOG2, CUT_F, CYCLES);
+
+    stim_idx = 0;
+    expect_idx = 0;
+    passed = 0;
+    failed = 0;
+    reports = 0;
+    reset_seen = 1'b0;
+    expect_q = {OUT_BITS{1'b0}};
+    for (cycle = 0; cycle < CYCLES; cycle = cycle + 1) begin
+        if (cycle != 0)
+            @(posedge clk);
+        #(DRIVE_DELAY);
+        // inputs of this cycle
+        if (stim_idx < STIM_LINES && stim_mem[stim_idx][4*IN_DIGITS +: 32] == cycle) begin
+            stim_q = stim_mem[stim_idx][IN_BITS-1:0];
+            stim_idx = stim_idx + 1;
+        end else begin
+            stim_q = {IN_BITS{1'b0}};
+        end
+        // expectation in force
+        if (expect_idx < EXPECT_LINES && expect_mem[expect_idx][4*OUT_DIGITS +: 32] == cycle) begin
+            expect_q = expect_mem[expect_idx][OUT_BITS-1:0];
+            expect_idx = expect_idx + 1;
+        end
+        #(PERIOD - DRIVE_DELAY - SAMPLE_LEAD);
+        cycle_bad = 1'b0;
+        `CAPFC_TB_CHECK(arr_accept)
+        `CAPFC_TB_CHECK(enq_accept)
+        `CAPFC_TB_CHECK(pfc_valid)
+        `CAPFC_TB_CHECK(pfc_cev)
+        `CAPFC_TB_CHECK(pfc_quanta)
+        `CAPFC_TB_CHECK(d_state)
+        if (cycle_bad)
+            failed = failed + 1;
+        else
+            passed = passed + 1;
+        // the coming edge resets the DUT
+        if (rst === 1'b1)
+            reset_seen = 1'b1;
+    end
+
+    $display("%0d passed, %0d failed", passed, failed);
+    if (failed != 0)
+        $fatal(1, "capfc_tb: %s: %0d of %0d cycles failed", golden_dir, failed, CYCLES);
+    $finish;
+end
+
+`undef CAPFC_TB_CHECK
+
+endmodule
+
+`resetall
