@@ -8,6 +8,7 @@ use crate::block::pack::{diff, pack_outputs, pack_state, FieldDiff, Layouts};
 use crate::block::{BlockParams, CapfcTop, Fault, Inputs, Mode, Outputs};
 use crate::dut::{RtlBlock, RtlError};
 use crate::stimulus::{directed, RandomStim, Stimulus};
+use crate::wave::ModelWave;
 use std::fmt;
 
 /// What a job drives.
@@ -120,7 +121,7 @@ impl fmt::Display for Mismatch {
             writeln!(f, "    cycle {c:>8}: {s}")?;
         }
         if let Some(w) = &self.wave {
-            writeln!(f, "  waveform window (RTL): {w}")?;
+            writeln!(f, "  waveform window: {w}")?;
         }
         write!(f, "  replay: {}", self.replay)
     }
@@ -267,16 +268,22 @@ pub fn lockstep(job: &Job, stim: &mut dyn Stimulus, opts: &RunOpts) -> Result<Pa
     })
 }
 
-/// Run the job again from the start and trace the RTL from `cycle - w` to `cycle + w`.
+/// Run the job again from the start and write the RTL's VCD (Verilator's trace) and the model's
+/// (the same signal names, `crate::wave`) from `cycle - w` to `cycle + w`.
 fn write_window(job: &Job, opts: &RunOpts, cycle: u64, w: u64) -> Result<String, RtlError> {
     let p = job.params;
     let dir = opts.wave_dir.clone().unwrap_or_else(|| ".".into());
     let _ = std::fs::create_dir_all(&dir);
     let name = job.label().replace([' ', '='], "_");
-    let path = dir
+    let rtl_path = dir
         .join(format!("mismatch_{name}_rtl.vcd"))
         .display()
         .to_string();
+    let model_path = dir
+        .join(format!("mismatch_{name}_model.vcd"))
+        .display()
+        .to_string();
+    let trace_err = |_| RtlError::Trace(model_path.clone());
     let mut rtl = RtlBlock::new(&p)?;
     let mut model = CapfcTop::new(p).expect("valid");
     model.inject_fault(opts.fault);
@@ -286,20 +293,33 @@ fn write_window(job: &Job, opts: &RunOpts, cycle: u64, w: u64) -> Result<String,
     let mut mo = Outputs::new(p.np);
     let mut rw = vec![0u32; l.outputs.words];
     let start = cycle.saturating_sub(w);
+    let mut wave: Option<ModelWave<std::io::BufWriter<std::fs::File>>> = None;
     for c in 0..=cycle + w {
         if c == start {
-            rtl.open_trace(&path)?;
+            rtl.open_trace(&rtl_path)?;
+            let f = std::fs::File::create(&model_path).map_err(trace_err)?;
+            wave = Some(ModelWave::new(std::io::BufWriter::new(f), &p).map_err(trace_err)?);
         }
         inp.clear();
         if !stim.next(&mut inp) {
             break;
         }
+        if let Some(wv) = wave.as_mut() {
+            model.outputs(&inp, &mut mo);
+            wv.before_edge(c, &model, &inp, &mo).map_err(trace_err)?;
+        }
         model.tick_cycle(&inp, &mut mo);
+        if let Some(wv) = wave.as_mut() {
+            wv.after_edge(c, &model, &inp).map_err(trace_err)?;
+        }
         rtl.step(&inp, &mut rw);
         stim.observe(&inp, &mo);
     }
     rtl.close_trace();
-    Ok(path)
+    if let Some(mut wv) = wave {
+        wv.flush().map_err(trace_err)?;
+    }
+    Ok(format!("{rtl_path} (RTL), {model_path} (model)"))
 }
 
 /// The jobs of a regression: every configuration × mode × seed, then the directed cases.

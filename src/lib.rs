@@ -17,3 +17,4 @@ pub mod golden;
 pub mod headroom;
 pub mod reference;
 pub mod stimulus;
+pub mod wave;

@@ -255,3 +255,87 @@ fn the_same_seed_gives_the_same_run() {
     assert_eq!(a.coverage, b.coverage);
     assert_eq!(a.cycles, 30_000);
 }
+
+/// Signal names (scope path without Verilator's generate scopes) and the last timestamp of a VCD.
+fn vcd_names(path: &str) -> (std::collections::BTreeSet<String>, u64) {
+    use vcd::{Command, ScopeItem};
+    fn walk(items: &[ScopeItem], path: &str, out: &mut std::collections::BTreeSet<String>) {
+        for it in items {
+            match it {
+                ScopeItem::Scope(s) => {
+                    let id = s.identifier.as_str();
+                    let p = if id.starts_with("gen_") {
+                        path.to_string()
+                    } else {
+                        format!("{path}{id}.")
+                    };
+                    walk(&s.items, &p, out);
+                }
+                ScopeItem::Var(v) => {
+                    out.insert(format!("{path}{}", v.reference));
+                }
+                _ => {}
+            }
+        }
+    }
+    let f = std::io::BufReader::new(std::fs::File::open(path).unwrap());
+    let mut p = vcd::Parser::new(f);
+    let h = p.parse_header().unwrap();
+    let mut names = std::collections::BTreeSet::new();
+    walk(&h.items, "", &mut names);
+    let mut last = 0;
+    for c in p {
+        if let Command::Timestamp(t) = c.unwrap() {
+            last = t;
+        }
+    }
+    (names, last)
+}
+
+#[test]
+fn mismatch_window_writes_both_sides_under_the_same_names() {
+    let (cfg, p) = config("np4");
+    let job = Job {
+        config: cfg,
+        params: p,
+        mode: Mode::StopMax,
+        kind: JobKind::Directed("thresholds_exact".into()),
+    };
+    let dir = std::env::temp_dir().join(format!("capfc-wave-{}", std::process::id()));
+    let opts = RunOpts {
+        fault: Some(Fault::WarnOffByOne),
+        wave_window: Some(6),
+        wave_dir: Some(dir.clone()),
+        history: 2,
+        coverage: false,
+    };
+    let m = match run_job(&job, &opts) {
+        Err(Failure::Mismatch(m)) => m,
+        _ => panic!("expected a mismatch"),
+    };
+    let w = m.wave.as_deref().expect("a waveform window");
+    let files: Vec<&str> = w
+        .split(", ")
+        .map(|s| s.split(' ').next().unwrap())
+        .collect();
+    let (rtl, rtl_end) = vcd_names(files[0]);
+    let (model, model_end) = vcd_names(files[1]);
+    // Verilator does not trace arrays over 32 entries (the counter table); every other model signal
+    // exists under the same name in the RTL's trace.
+    let missing: Vec<_> = model
+        .iter()
+        .filter(|n| !rtl.contains(*n) && !n.contains(".cnt_q["))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "model signals absent from the RTL trace: {missing:?}"
+    );
+    assert!(
+        model.contains("capfc_top.capfc_top.u_egress.cnt_vld_q[3]"),
+        "{model:?}"
+    );
+    assert!(model.len() > 100);
+    // Both windows reach 6 cycles past the mismatch.
+    assert_eq!(model_end, 2 * (m.cycle + 6) + 1);
+    assert_eq!(rtl_end, model_end);
+}

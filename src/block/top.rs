@@ -135,10 +135,9 @@ impl CapfcTop {
         self.d_changed = false;
     }
 
-    /// One clock cycle: writes this cycle's outputs into `out`, then updates the registers.
-    pub fn tick_cycle(&mut self, inp: &Inputs, out: &mut Outputs) {
+    /// This cycle's outputs for inputs `inp`, from the registers as they are now (no update).
+    pub fn outputs(&self, inp: &Inputs, out: &mut Outputs) {
         let p = self.params;
-        // Combinational outputs, from the registers and this cycle's inputs.
         let mut arr_accept = 0u128;
         for (i, a) in inp.arr.iter().enumerate() {
             if let Some(pkt) = a {
@@ -147,16 +146,22 @@ impl CapfcTop {
                 }
             }
         }
-        let enq_accept = inp
+        out.arr_accept = arr_accept;
+        out.enq_accept = inp
             .enq
             .as_ref()
             .is_some_and(|e| self.egress.accept(&p, &self.cfg, e));
-        out.arr_accept = arr_accept;
-        out.enq_accept = enq_accept;
         out.pfc_valid = self.pfc.valid_q;
         out.pfc_cev.copy_from_slice(&self.pfc.cev_q);
         out.pfc_quanta.copy_from_slice(&self.pfc.quanta_q);
         out.d_state.copy_from_slice(&self.d);
+    }
+
+    /// One clock cycle: writes this cycle's outputs into `out`, then updates the registers.
+    pub fn tick_cycle(&mut self, inp: &Inputs, out: &mut Outputs) {
+        let p = self.params;
+        self.outputs(inp, out);
+        let (arr_accept, enq_accept) = (out.arr_accept, out.enq_accept);
 
         if let Some(mut cov) = self.cov.take() {
             self.observe(&mut cov, inp, arr_accept, enq_accept);

@@ -1,0 +1,169 @@
+//! Waveforms of the model under the RTL's signal names, so that a model VCD and a Verilator VCD of
+//! the same run open side by side in GTKWave or Surfer.
+//!
+//! The layout follows Verilator's `--trace` output for `capfc_top`: scopes `capfc_top` (the
+//! instance) > `capfc_top` (the module) > `u_cfg`, `u_ingress`, ...; ports in the module scope;
+//! an element of an unpacked array named `reg[k]`; timescale 1 ps, cycle c dumped at time 2c (clock
+//! low, this cycle's inputs and outputs, registers as they entered the cycle) and 2c+1 (after the
+//! rising edge). Values come from the same packed words the lockstep checker compares.
+
+use crate::block::pack::{pack_inputs, pack_outputs, pack_state, Layout, Layouts};
+use crate::block::{BlockParams, CapfcTop, Inputs, Outputs};
+use bitvec::prelude::*;
+use std::io::Write;
+use vcd::{IdCode, ReferenceIndex, TimescaleUnit, Value, VarType};
+
+struct Var {
+    id: IdCode,
+    /// (buffer, word offset, width): which words this variable shows.
+    buf: usize,
+    word: usize,
+    width: u32,
+}
+
+/// A VCD of the model's ports and architectural registers.
+pub struct ModelWave<W: Write> {
+    w: vcd::Writer<W>,
+    p: BlockParams,
+    l: Layouts,
+    vars: Vec<Var>,
+    clk: IdCode,
+    /// Current words of inputs, outputs, state; and what was last written.
+    now: [Vec<u32>; 3],
+    last: [Vec<u32>; 3],
+    first: bool,
+}
+
+fn range(width: u32) -> Option<ReferenceIndex> {
+    (width > 1).then(|| ReferenceIndex::Range(width as i32 - 1, 0))
+}
+
+impl<W: Write> ModelWave<W> {
+    /// Write the header for a block of parameters `p`.
+    pub fn new(out: W, p: &BlockParams) -> std::io::Result<Self> {
+        let l = Layouts::new(p);
+        let mut w = vcd::Writer::new(out);
+        w.comment("capfc model waveform (signal names as in Verilator's trace of capfc_top)")?;
+        w.timescale(1, TimescaleUnit::PS)?;
+        w.add_module("capfc_top")?;
+        w.add_module("capfc_top")?;
+        let clk = w.add_wire(1, "clk")?;
+        let mut vars = vec![];
+        for (buf, layout) in [(0usize, &l.inputs), (1, &l.outputs)] {
+            for s in &layout.signals {
+                let id = w.add_var(VarType::Wire, s.width, &s.name, range(s.width))?;
+                vars.push(Var {
+                    id,
+                    buf,
+                    word: s.word,
+                    width: s.width,
+                });
+            }
+        }
+        // State, one scope per instance, in the order of the layout.
+        let mut scope = "";
+        for s in &l.state.signals {
+            let (inst, reg) = s.name.split_once('.').unwrap();
+            if inst != scope {
+                if !scope.is_empty() {
+                    w.upscope()?;
+                }
+                w.add_module(inst)?;
+                scope = inst;
+            }
+            for k in 0..s.elems {
+                let name = if s.elems > 1 {
+                    format!("{reg}[{k}]")
+                } else {
+                    reg.to_string()
+                };
+                let id = w.add_var(VarType::Wire, s.width, &name, range(s.width))?;
+                vars.push(Var {
+                    id,
+                    buf: 2,
+                    word: s.word + k * s.words_per_elem(),
+                    width: s.width,
+                });
+            }
+        }
+        w.upscope()?;
+        w.upscope()?;
+        w.upscope()?;
+        w.enddefinitions()?;
+        let sizes = [l.inputs.words, l.outputs.words, l.state.words];
+        Ok(ModelWave {
+            w,
+            p: *p,
+            now: sizes.map(|n| vec![0; n]),
+            last: sizes.map(|n| vec![0; n]),
+            l,
+            vars,
+            clk,
+            first: true,
+        })
+    }
+
+    fn emit(&mut self, time: u64, clk: bool) -> std::io::Result<()> {
+        self.w.timestamp(time)?;
+        self.w
+            .change_scalar(self.clk, if clk { Value::V1 } else { Value::V0 })?;
+        for v in &self.vars {
+            let cur = &self.now[v.buf][v.word..v.word + (v.width as usize).div_ceil(32)];
+            let old = &self.last[v.buf][v.word..v.word + (v.width as usize).div_ceil(32)];
+            if !self.first && cur == old {
+                continue;
+            }
+            let bits = &cur.view_bits::<Lsb0>()[..v.width as usize];
+            if v.width == 1 {
+                self.w
+                    .change_scalar(v.id, if bits[0] { Value::V1 } else { Value::V0 })?;
+            } else {
+                self.w.change_vector(
+                    v.id,
+                    bits.iter()
+                        .rev()
+                        .map(|b| if *b { Value::V1 } else { Value::V0 }),
+                )?;
+            }
+        }
+        self.first = false;
+        for k in 0..3 {
+            self.last[k].copy_from_slice(&self.now[k]);
+        }
+        Ok(())
+    }
+
+    /// Dump cycle `c`: call with the model as it enters the cycle, the cycle's inputs and outputs;
+    /// then again (via [`ModelWave::after_edge`]) once the model has ticked.
+    pub fn before_edge(
+        &mut self,
+        c: u64,
+        m: &CapfcTop,
+        inp: &Inputs,
+        out: &Outputs,
+    ) -> std::io::Result<()> {
+        pack_inputs(&self.p, &self.l.inputs, inp, &mut self.now[0]);
+        pack_outputs(&self.l.outputs, out, &mut self.now[1]);
+        pack_state(m, &self.l.state, &mut self.now[2]);
+        self.emit(2 * c, false)
+    }
+
+    /// The registers after the rising edge that ends cycle `c`, and the outputs they produce with the
+    /// cycle's inputs still applied.
+    pub fn after_edge(&mut self, c: u64, m: &CapfcTop, inp: &Inputs) -> std::io::Result<()> {
+        let mut out = Outputs::new(self.p.np);
+        m.outputs(inp, &mut out);
+        pack_outputs(&self.l.outputs, &out, &mut self.now[1]);
+        pack_state(m, &self.l.state, &mut self.now[2]);
+        self.emit(2 * c + 1, true)
+    }
+
+    pub fn flush(&mut self) -> std::io::Result<()> {
+        self.w.flush()
+    }
+
+    /// The layout whose names the file uses.
+    pub fn state_layout(&self) -> &Layout {
+        &self.l.state
+    }
+}
