@@ -185,28 +185,51 @@ integer      reports;
 reg          reset_seen;
 reg          cycle_bad;
 
-// Number of data lines in a file: lines whose first character is a hex digit. Read in chunks of
-// LINE_CHUNK characters, so a line of any length counts once.
-task automatic count_data_lines(input string path, output integer count);
+// Number of data lines in a file (lines whose first character is a hex digit), checking that each
+// is `digits` hex digits after the 8-digit cycle and the underscore. Read in chunks of LINE_CHUNK
+// characters, so a line of any length counts once.
+task automatic count_data_lines(input string path, input integer digits, output integer count);
     reg [8*LINE_CHUNK-1:0] chunk;
     reg [7:0] first;
+    reg [7:0] last;
+    reg [7:0] prev_char;
     reg at_start;
+    reg is_data;
     integer fd;
     integer n;
+    integer len;
     count = 0;
     fd = $fopen(path, "r");
     if (fd == 0)
         $fatal(1, "[golden] %s: cannot open (give the set's directory with +GOLDEN=<dir>)", path);
     at_start = 1'b1;
+    is_data = 1'b0;
+    last = 8'h0a;
+    len = 0;
     n = $fgets(chunk, fd);
     while (n > 0) begin
         // $fgets leaves the last character read in chunk[7:0], the first in chunk[8*n-1 -: 8]
-        first = chunk[8*n-1 -: 8];
-        if (at_start && ((first >= "0" && first <= "9") || (first >= "a" && first <= "f") ||
-                (first >= "A" && first <= "F")))
-            count = count + 1;
-        at_start = (chunk[7:0] == 8'h0a);
+        if (at_start) begin
+            first = chunk[8*n-1 -: 8];
+            is_data = (first >= "0" && first <= "9") || (first >= "a" && first <= "f") ||
+                (first >= "A" && first <= "F");
+            len = 0;
+            if (is_data)
+                count = count + 1;
+        end
+        len = len + n;
+        prev_char = (n >= 2) ? chunk[15:8] : last;
+        last = chunk[7:0];
+        at_start = (last == 8'h0a);
         n = $fgets(chunk, fd);
+        // a data line is complete: its length without the line end
+        if (is_data && (at_start || n <= 0)) begin
+            if (last == 8'h0a)
+                len = len - ((prev_char == 8'h0d) ? 2 : 1);
+            if (len != 9 + digits)
+                $fatal(1, "[golden] %s: data line %0d: %0d characters, expected %0d (8 + '_' + %0d digits)",
+                    path, count, len, 9 + digits, digits);
+        end
     end
     $fclose(fd);
 endtask
@@ -233,11 +256,11 @@ task automatic load_set;
     if (IN_BITS != IN_BITS_PORTS || OUT_BITS != OUT_BITS_PORTS)
         $fatal(1, "[golden] %s/params.vh: CAPFC_IN_BITS %0d, CAPFC_OUT_BITS %0d, but capfc_top at NP=%0d SW=%0d has %0d input and %0d output bits",
             golden_dir, IN_BITS, OUT_BITS, NP, SW, IN_BITS_PORTS, OUT_BITS_PORTS);
-    count_data_lines(stim_path, lines);
+    count_data_lines(stim_path, IN_DIGITS, lines);
     if (lines != STIM_LINES)
         $fatal(1, "[golden] %s: %0d data lines, params.vh says CAPFC_STIM_LINES %0d (truncated or stale file?)",
             stim_path, lines, STIM_LINES);
-    count_data_lines(expect_path, lines);
+    count_data_lines(expect_path, OUT_DIGITS, lines);
     if (lines != EXPECT_LINES)
         $fatal(1, "[golden] %s: %0d data lines, params.vh says CAPFC_EXPECT_LINES %0d (truncated or stale file?)",
             expect_path, lines, EXPECT_LINES);

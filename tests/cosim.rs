@@ -84,12 +84,12 @@ fn lockstep_np8() {
 
 #[test]
 fn lockstep_np16() {
-    regression("np16", 1..7, 40_000, 600_000);
+    regression("np16", 1..8, 40_000, 600_000);
 }
 
 #[test]
 fn lockstep_np32() {
-    regression("np32", 1..4, 40_000, 400_000);
+    regression("np32", 1..5, 40_000, 400_000);
 }
 
 #[test]
