@@ -20,8 +20,9 @@ deps: ## install verilator, iverilog, yosys and g++ from Debian when missing (ne
 run: deps ## build, then co-simulate model and RTL on the default regression
 	$(CARGO) run --release -- cosim $(ARGS)
 
-test: deps lint icarus ## lint, compile the RTL under Icarus, run every test (the CI command)
+test: deps lint icarus ## lint, Icarus compile, every cargo test, every golden set on Verilator and Icarus (CI)
 	$(CARGO) test --release
+	$(MAKE) --no-print-directory replay-all
 
 lint: lint-rust lint-rtl ## cargo fmt --check, clippy -D warnings, verilator -Wall
 
@@ -52,4 +53,5 @@ bench: deps ## block benchmark at 8 and 32 ports: model, RTL from Rust, lockstep
 	$(CARGO) bench --bench block
 
 # The plain Verilog testbench that replays golden sets without Rust (make replay, make replay-all).
--include mk/replay.mk
+include mk/replay.mk
+replay replay-all lint-tb: deps

@@ -8,7 +8,7 @@
 #
 #   make replay SIM=icarus GOLDEN=golden/<set>    one set, one simulator (SIM: verilator | icarus)
 #   make replay-all                               every set under golden/, both simulators
-#   make replay-lint GOLDEN=golden/<set>          verilator --lint-only -Wall on the testbench
+#   make lint-tb GOLDEN=golden/<set>          verilator --lint-only -Wall on the testbench
 
 # the repository as a path prefix: empty when make runs in it (as from the top-level Makefile),
 # else its absolute path and a slash
@@ -31,7 +31,7 @@ REPLAY_SETS := $(patsubst %/params.vh,%,$(sort $(wildcard $(REPLAY_R)golden/*/pa
 
 ifeq ($(SIM),verilator)
 # --binary brings --main --exe --build --timing (the testbench's clock and delays need --timing).
-REPLAY_BUILD = verilator --binary -Wno-fatal --top-module capfc_tb +incdir+$(GOLDEN) \
+REPLAY_BUILD = verilator --binary -j 2 -CFLAGS -O0 -Wno-fatal --top-module capfc_tb +incdir+$(GOLDEN) \
 	--Mdir $(REPLAY_OUT) -o capfc_tb $(REPLAY_RTL) $(REPLAY_TB) >$(REPLAY_OUT)/build.log 2>&1 \
 	&& { grep -E '^%Warning' $(REPLAY_OUT)/build.log || true; } \
 	|| { cat $(REPLAY_OUT)/build.log; exit 1; }
@@ -45,10 +45,11 @@ REPLAY_BUILD = echo "replay: SIM=$(SIM): use SIM=verilator or SIM=icarus" >&2; e
 REPLAY_RUN   = false
 endif
 
-.PHONY: replay replay-all replay-lint
+.PHONY: replay replay-all lint-tb
 
-replay: ## replay one golden set through testbench/capfc_tb.sv (SIM=verilator|icarus GOLDEN=golden/<set>)
-	@test -f $(GOLDEN)/params.vh || { echo "replay: $(GOLDEN)/params.vh: no such golden set" >&2; exit 2; }
+replay: ## replay golden set GOLDEN=golden/<set> through testbench/capfc_tb.sv with SIM
+	@test -f $(GOLDEN)/params.vh \
+	  || { echo "replay: $(GOLDEN)/params.vh: no such golden set" >&2; exit 2; }
 	@mkdir -p $(REPLAY_OUT)
 	@echo "replay: $(SIM) $(GOLDEN)"
 	@$(REPLAY_BUILD)
@@ -58,7 +59,8 @@ replay: ## replay one golden set through testbench/capfc_tb.sv (SIM=verilator|ic
 	if [ "$$status" = 0 ] && grep -qE '^[0-9]+ passed, 0 failed$$' $(REPLAY_OUT)/replay.log; then \
 	  echo "replay: $(SIM) $(REPLAY_SET): PASS"; \
 	else \
-	  echo "replay: $(SIM) $(REPLAY_SET): FAIL (exit status $$status, log $(REPLAY_OUT)/replay.log)" >&2; \
+	  echo "replay: $(SIM) $(REPLAY_SET): FAIL (exit status $$status," \
+	    "log $(REPLAY_OUT)/replay.log)" >&2; \
 	  exit 1; \
 	fi
 
@@ -77,7 +79,7 @@ replay-all: ## replay every set under golden/ with Verilator and Icarus; fails i
 	fi; \
 	echo "replay-all: all $$n replays passed"
 
-replay-lint: ## verilator --lint-only -Wall on the testbench and the RTL (GOLDEN gives params.vh)
+lint-tb: ## verilator --lint-only -Wall on testbench/capfc_tb.sv and the RTL (params.vh of GOLDEN)
 	verilator --lint-only -Wall --timing --top-module capfc_tb +incdir+$(GOLDEN) \
 	  $(REPLAY_RTL) $(REPLAY_TB)
-	@echo "replay-lint: clean"
+	@echo "lint-tb: clean"

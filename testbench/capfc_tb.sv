@@ -2,14 +2,15 @@
 //
 // Contract:
 // - The set is a directory with params.vh, stim.hex and expect.hex. params.vh is `included (pass
-//   +incdir+<dir> / -I <dir> when compiling); the .hex files are read at run time from the directory
-//   named by the plusarg +GOLDEN=<dir> (default: the current directory).
+//   +incdir+<dir> / -I <dir> when compiling); the .hex files are read at run time from the
+//   directory named by the plusarg +GOLDEN=<dir> (default: the current directory).
 // - Before the first cycle both files are checked: each must hold exactly CAPFC_STIM_LINES /
-//   CAPFC_EXPECT_LINES data lines (lines starting with a hex digit), stamped in strictly
-//   increasing cycle order below CAPFC_CYCLES, with no bit set above the concatenation, and
-//   expect.hex must start at cycle 0. A missing, truncated, overlong or malformed file stops the
-//   run with $fatal naming the file. So does a CAPFC_IN_BITS / CAPFC_OUT_BITS that is not the
-//   width of capfc_top's ports at these parameters.
+//   CAPFC_EXPECT_LINES data lines (lines starting with a hex digit), each of 8 + 1 + ceil(BITS/4)
+//   characters and ended by a line end, stamped in strictly increasing cycle order below
+//   CAPFC_CYCLES, with no bit set above the concatenation; expect.hex must start at cycle 0. A
+//   missing, truncated, overlong or malformed file stops the run with $fatal naming the file and
+//   the line. So does a CAPFC_IN_BITS / CAPFC_OUT_BITS that is not the width of capfc_top's ports
+//   at these parameters.
 // - Cycle c = 0 .. CAPFC_CYCLES-1 (the rising edge at (c+1)*PERIOD ends cycle c):
 //   DRIVE_DELAY after the previous edge the inputs take the stim.hex line stamped c, or all zeros;
 //   SAMPLE_LEAD before the next edge all six outputs are compared with the last expect.hex line
@@ -18,9 +19,9 @@
 //   simulator's power-up value (X under Icarus, 0 under Verilator), so X/Z output bits are not
 //   compared then; their known bits still are.
 // - Each differing port prints `cycle C: <port> expected <hex> got <hex>`, both values in full
-//   width (the first 50 such lines; +MAX_REPORTS=<n> changes the cap, counting goes on). The run ends with exactly one
-//   line `N passed, N failed` (cycles), then $finish when no cycle failed, else $fatal (a non-zero
-//   exit status under both Icarus vvp and a Verilator --binary model).
+//   width (the first 50 such lines; +MAX_REPORTS=<n> changes the cap, counting goes on). The run
+//   ends with exactly one line `N passed, N failed` (cycles), then $finish when no cycle failed,
+//   else $fatal: exit status 1 under Icarus vvp, abort (134) under a Verilator --binary model.
 
 `resetall
 `timescale 1ns / 1ps
@@ -67,12 +68,12 @@ localparam MAX_REPORTS_DEFAULT = 50;
 localparam IN_DIGITS = (IN_BITS + 3) / 4;
 localparam OUT_DIGITS = (OUT_BITS + 3) / 4;
 
+// characters $fgets reads at a time when counting the data lines of a file
+localparam LINE_CHUNK = 256;
+
 // the two files, one word per data line
 reg [32+4*IN_DIGITS-1:0]  stim_mem   [0:STIM_LINES-1];
 reg [32+4*OUT_DIGITS-1:0] expect_mem [0:EXPECT_LINES-1];
-
-// characters $fgets reads at a time when counting the data lines of a file
-localparam LINE_CHUNK = 256;
 
 // clock: low until the first rising edge at PERIOD, then rising edges at 2*PERIOD, 3*PERIOD, ...
 reg clk;
@@ -113,7 +114,8 @@ wire [NP*3-1:0]   deq_prio;
 wire [NP*SW-1:0]  deq_size;
 
 assign {rst, cfg_we, cfg_addr, cfg_wdata, arr_valid, arr_prio, arr_size,
-        dep_valid, dep_port, dep_prio, dep_size, enq_valid, enq_oport, enq_prio, enq_iport, enq_size,
+        dep_valid, dep_port, dep_prio, dep_size,
+        enq_valid, enq_oport, enq_prio, enq_iport, enq_size,
         deq_valid, deq_prio, deq_size} = stim_q;
 
 // DUT outputs
@@ -227,11 +229,14 @@ task automatic count_data_lines(input string path, input integer digits, output 
             if (last == 8'h0a)
                 len = len - ((prev_char == 8'h0d) ? 2 : 1);
             if (len != 9 + digits)
-                $fatal(1, "[golden] %s: data line %0d: %0d characters, expected %0d (8 + '_' + %0d digits)",
+                $fatal(1, "[golden] %s: data line %0d: %0d characters, expected %0d (8+1+%0d)",
                     path, count, len, 9 + digits, digits);
         end
     end
     $fclose(fd);
+    if (!at_start)
+        // (Verilator 5.006's $readmemh silently drops such a last line)
+        $fatal(1, "[golden] %s: the last line has no line end", path);
 endtask
 
 // Checks the cycle stamp of data line idx (0-based) of a file; prev is the stamp of line idx-1.
@@ -254,15 +259,15 @@ task automatic load_set;
     reg [31:0] stamp;
     reg [31:0] prev;
     if (IN_BITS != IN_BITS_PORTS || OUT_BITS != OUT_BITS_PORTS)
-        $fatal(1, "[golden] %s/params.vh: CAPFC_IN_BITS %0d, CAPFC_OUT_BITS %0d, but capfc_top at NP=%0d SW=%0d has %0d input and %0d output bits",
-            golden_dir, IN_BITS, OUT_BITS, NP, SW, IN_BITS_PORTS, OUT_BITS_PORTS);
+        $fatal(1, "[golden] params.vh: CAPFC_IN_BITS/OUT_BITS %0d/%0d, capfc_top has %0d/%0d",
+            IN_BITS, OUT_BITS, IN_BITS_PORTS, OUT_BITS_PORTS);
     count_data_lines(stim_path, IN_DIGITS, lines);
     if (lines != STIM_LINES)
-        $fatal(1, "[golden] %s: %0d data lines, params.vh says CAPFC_STIM_LINES %0d (truncated or stale file?)",
+        $fatal(1, "[golden] %s: %0d data lines, params.vh says CAPFC_STIM_LINES %0d",
             stim_path, lines, STIM_LINES);
     count_data_lines(expect_path, OUT_DIGITS, lines);
     if (lines != EXPECT_LINES)
-        $fatal(1, "[golden] %s: %0d data lines, params.vh says CAPFC_EXPECT_LINES %0d (truncated or stale file?)",
+        $fatal(1, "[golden] %s: %0d data lines, params.vh says CAPFC_EXPECT_LINES %0d",
             expect_path, lines, EXPECT_LINES);
     $readmemh(stim_path, stim_mem);
     $readmemh(expect_path, expect_mem);
