@@ -119,6 +119,10 @@ impl Egress {
         faults: EgressFaults,
         ev: &mut EgressEvents,
     ) {
+        if ev.clr_c.len() != p.np {
+            // A scratch buffer that was not carried over (a block restored from a snapshot).
+            *ev = EgressEvents::new(p.np);
+        }
         ev.reset();
         let mask = p.occ_mask();
         for (o, d) in deq.iter().enumerate() {

@@ -29,8 +29,8 @@ pub struct Sort {
     pub taken_q: u128,
     pub sum_q: u32,
     pub total_q: u32,
-    /// Number of bits set in `pend_q` (derived, not a register).
-    #[serde(skip)]
+    /// Number of bits set in `pend_q` (derived, not a register; kept in snapshots so that a
+    /// restored unit grants as the original would).
     npend: usize,
 }
 
