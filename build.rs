@@ -211,20 +211,10 @@ fn build_config(
     let wrapper = dir.join(format!("dut_{name}.cc"));
     std::fs::write(&wrapper, cc).unwrap();
 
-    let mut b = cc::Build::new();
-    b.cpp(true)
-        .std("c++17")
-        .opt_level(2)
-        .debug(false)
-        .warnings(false)
-        .include(vinc)
-        .include(vinc.join("vltstd"))
-        .include(&dir)
+    let mut b = verilated_build(vinc);
+    b.include(&dir)
         .include("cpp")
         .include(out)
-        .define("VM_TRACE", "1")
-        .define("VM_COVERAGE", "0")
-        .define("VM_SC", "0")
         .flag("-fno-strict-aliasing")
         .file(&wrapper);
     for s in &sources {
@@ -305,13 +295,9 @@ fn gen_ports(name: &str, prefix: &str) -> String {
     cc
 }
 
-fn build_runtime(vinc: &Path, out: &Path, version: &str) {
-    let lib = "capfc_vlrt";
-    let stamp = out.join("vlrt.stamp");
-    if stamp_ok(&out.join(format!("lib{lib}.a")), &stamp, version) {
-        link(out, lib);
-        return;
-    }
+/// A C++ build of Verilated code: -O2 whatever the cargo profile, Verilator's include paths and the
+/// model's compile-time switches (tracing on, no coverage, no SystemC).
+fn verilated_build(vinc: &Path) -> cc::Build {
     let mut b = cc::Build::new();
     b.cpp(true)
         .std("c++17")
@@ -323,6 +309,17 @@ fn build_runtime(vinc: &Path, out: &Path, version: &str) {
         .define("VM_TRACE", "1")
         .define("VM_COVERAGE", "0")
         .define("VM_SC", "0");
+    b
+}
+
+fn build_runtime(vinc: &Path, out: &Path, version: &str) {
+    let lib = "capfc_vlrt";
+    let stamp = out.join("vlrt.stamp");
+    if stamp_ok(&out.join(format!("lib{lib}.a")), &stamp, version) {
+        link(out, lib);
+        return;
+    }
+    let mut b = verilated_build(vinc);
     for f in [
         "verilated.cpp",
         "verilated_threads.cpp",
