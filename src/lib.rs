@@ -9,6 +9,7 @@ pub mod block;
 #[cfg(feature = "rtl")]
 pub mod cli_cosim;
 pub mod cli_golden;
+pub mod cli_run;
 #[cfg(feature = "rtl")]
 pub mod cosim;
 #[cfg(feature = "rtl")]
@@ -17,4 +18,5 @@ pub mod golden;
 pub mod headroom;
 pub mod reference;
 pub mod stimulus;
+pub mod switch;
 pub mod wave;

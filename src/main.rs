@@ -13,6 +13,8 @@ enum Cmd {
     /// Co-simulate the Rust model and the Verilated RTL in lockstep over a regression.
     #[cfg(feature = "rtl")]
     Cosim(capfc::cli_cosim::CosimArgs),
+    /// Run a switch scenario in each flow-control mode and compare them.
+    Run(capfc::cli_run::RunArgs),
     /// Golden vectors: generate, check (stale?), replay against the RTL.
     Golden(capfc::cli_golden::GoldenArgs),
     /// PFC headroom after IEEE 802.1Q Annex N, and the adaptive (measured) variant.
@@ -23,6 +25,7 @@ fn main() {
     let cli = Cli::parse();
     let result = match cli.cmd {
         Cmd::Headroom(args) => capfc::headroom::run_cli(&args),
+        Cmd::Run(args) => capfc::cli_run::run(&args),
         Cmd::Golden(args) => match capfc::cli_golden::run(&args) {
             Ok(true) => Ok(()),
             Ok(false) => std::process::exit(1),

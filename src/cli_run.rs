@@ -1,0 +1,143 @@
+//! `capfc run`: a scenario in each flow-control mode, the modes side by side.
+
+use crate::switch::scenario::Scenario;
+use crate::switch::{FlowMode, Switch};
+use anyhow::{bail, Context, Result};
+use clap::Args;
+
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// A built-in scenario.
+    #[arg(long, default_value = "incast-victims")]
+    pub scenario: String,
+    /// all, or modes comma-separated: PFC_wdrop, PFC_wstop, CaPFC_max, CaPFC_cal.
+    #[arg(long, default_value = "all")]
+    pub mode: String,
+    /// The same report as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Run `sc` in each of `modes`.
+pub fn run_modes(sc: &Scenario, modes: &[FlowMode]) -> Result<Vec<Switch>> {
+    modes
+        .iter()
+        .map(|&m| {
+            let mut s = Switch::new(sc, m).with_context(|| format!("scenario {}", sc.name))?;
+            s.run();
+            Ok(s)
+        })
+        .collect()
+}
+
+pub fn run(a: &RunArgs) -> Result<()> {
+    let sc = Scenario::builtin(&a.scenario).with_context(|| {
+        format!(
+            "--scenario '{}': no such scenario (built in: {})",
+            a.scenario,
+            Scenario::BUILTIN.join(", ")
+        )
+    })?;
+    let modes: Vec<FlowMode> = if a.mode == "all" {
+        FlowMode::ALL.to_vec()
+    } else {
+        a.mode
+            .split(',')
+            .map(|m| {
+                FlowMode::parse(m).with_context(|| {
+                    format!(
+                        "--mode '{m}': expected all, PFC_wdrop, PFC_wstop, CaPFC_max or CaPFC_cal"
+                    )
+                })
+            })
+            .collect::<Result<_>>()?
+    };
+    if modes.is_empty() {
+        bail!("--mode: no mode given");
+    }
+    let runs = run_modes(&sc, &modes)?;
+    if a.json {
+        let v: Vec<_> = runs
+            .iter()
+            .map(|s| serde_json::json!({ "mode": s.mode.name(), "stats": s.stats }))
+            .collect();
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({ "scenario": sc.name, "runs": v }))?
+        );
+        return Ok(());
+    }
+    print!("{}", report(&sc, &runs));
+    Ok(())
+}
+
+/// The human table: one column per mode.
+pub fn report(sc: &Scenario, runs: &[Switch]) -> String {
+    let mut s = format!(
+        "scenario {} ({} ports, {} flows), model DUT\n",
+        sc.name,
+        sc.ports,
+        sc.flows.len()
+    );
+    s += &format!("{:<34}", "");
+    for r in runs {
+        s += &format!("{:>12}", r.mode.name());
+    }
+    s += "\n";
+    let row = |s: &mut String, name: &str, f: &dyn Fn(&Switch) -> String| {
+        *s += &format!("{name:<34}");
+        for r in runs {
+            *s += &format!("{:>12}", f(r));
+        }
+        *s += "\n";
+    };
+    row(&mut s, "simulated time (us)", &|r| {
+        format!("{:.0}", r.stats.cycles as f64 * sc.cycle_ns / 1000.0)
+    });
+    row(&mut s, "egress drops (packets)", &|r| {
+        r.stats.egress_drops.to_string()
+    });
+    row(&mut s, "ingress overflow (packets)", &|r| {
+        r.stats.ingress_drops.to_string()
+    });
+    row(&mut s, "pipeline stalled (us)", &|r| {
+        format!("{:.0}", r.stats.stall_cycles as f64 * sc.cycle_ns / 1000.0)
+    });
+    row(&mut s, "PFC frames", &|r| {
+        r.stats.total_pfc_frames().to_string()
+    });
+    row(&mut s, "paused time, all ports (us)", &|r| {
+        format!("{:.0}", r.stats.total_paused_us(sc.cycle_ns))
+    });
+    let cal = runs.iter().find(|r| r.mode == FlowMode::CapfcCal);
+    for c in &runs[0].stats.classes {
+        let n = c.class.clone();
+        row(&mut s, &format!("{n}: completed / flows"), &|r| {
+            let k = r.stats.class(&n).unwrap();
+            format!("{}/{}", k.completed, k.flows)
+        });
+        row(&mut s, &format!("{n}: flows with losses"), &|r| {
+            r.stats.class(&n).unwrap().with_losses.to_string()
+        });
+        row(&mut s, &format!("{n}: goodput per flow (Gb/s)"), &|r| {
+            format!("{:.3}", r.stats.class(&n).unwrap().goodput_gbps)
+        });
+        row(&mut s, &format!("{n}: FCT max (us)"), &|r| {
+            format!("{:.0}", r.stats.class(&n).unwrap().fct_max_us)
+        });
+        row(&mut s, &format!("{n}: FCT p99 (us)"), &|r| {
+            format!("{:.0}", r.stats.class(&n).unwrap().fct_p99_us)
+        });
+        if let Some(cal) = cal {
+            let base = cal.stats.class(&n).unwrap().fct_max_us;
+            row(&mut s, &format!("{n}: FCT max / CaPFC_cal"), &|r| {
+                if base > 0.0 {
+                    format!("{:.2}", r.stats.class(&n).unwrap().fct_max_us / base)
+                } else {
+                    "-".into()
+                }
+            });
+        }
+    }
+    s
+}

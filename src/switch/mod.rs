@@ -1,0 +1,361 @@
+//! The switch around the CaPFC block (`shared/domain.md` sections 1 and 2), cycle by cycle.
+//!
+//! One cycle is one byte time of the links (8 ns at 1 Gb/s), so a frame of s bytes occupies a link
+//! for s + 20 cycles (preamble and inter-frame gap), a pause quantum (512 bit times) is 64 cycles
+//! and a PFC frame is 84. Every congestion decision is the block's: ingress and egress accept,
+//! I, E, D and the PFC frames come from [`crate::block::CapfcTop`], which the switch drives through
+//! the same lanes as the RTL's ports.
+//!
+//! Units, each named after the hardware: [`sender`] (the upstream peers, obeying PFC), the ingress
+//! FIFOs and the packet-processing pipeline (here, in [`Switch`]), [`tm`] (the traffic manager's
+//! egress queues and per-port schedulers), and the receivers (deliveries and flow completion, in
+//! [`Switch`]). The four flow-control modes of the paper are [`FlowMode`].
+
+pub mod scenario;
+pub mod sender;
+pub mod stats;
+pub mod tm;
+
+use crate::block::{
+    BlockConfig, BlockParams, CapfcTop, Departure, Enqueue, Inputs, Mode, Outputs, Pkt, NPRIO,
+};
+use scenario::Scenario;
+use sender::Sender;
+use serde::{Deserialize, Serialize};
+use stats::Stats;
+use std::collections::VecDeque;
+use tm::Tm;
+
+/// Preamble, start delimiter and inter-frame gap, in bytes.
+pub const FRAME_OVERHEAD: u64 = 20;
+
+/// The paper's four flow-control modes (domain.md section 2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FlowMode {
+    /// D = I; a packet that does not fit its egress queue is dropped.
+    PfcWdrop,
+    /// D = I; the pipeline stops until the packet at its end fits (no drop, HOL blocking).
+    PfcWstop,
+    /// CaPFC with Stop-Max; drop at egress MAX.
+    CapfcMax,
+    /// CaPFC with Stop-Calibrate; drop at egress MAX.
+    CapfcCal,
+}
+
+impl FlowMode {
+    pub const ALL: [FlowMode; 4] = [
+        FlowMode::PfcWdrop,
+        FlowMode::PfcWstop,
+        FlowMode::CapfcMax,
+        FlowMode::CapfcCal,
+    ];
+
+    pub fn block_mode(self) -> Mode {
+        match self {
+            FlowMode::PfcWdrop | FlowMode::PfcWstop => Mode::PfcOnly,
+            FlowMode::CapfcMax => Mode::StopMax,
+            FlowMode::CapfcCal => Mode::StopCal,
+        }
+    }
+
+    /// The pipeline stops instead of dropping.
+    pub fn stops(self) -> bool {
+        self == FlowMode::PfcWstop
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            FlowMode::PfcWdrop => "PFC_wdrop",
+            FlowMode::PfcWstop => "PFC_wstop",
+            FlowMode::CapfcMax => "CaPFC_max",
+            FlowMode::CapfcCal => "CaPFC_cal",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<FlowMode> {
+        FlowMode::ALL
+            .into_iter()
+            .find(|m| m.name().eq_ignore_ascii_case(s))
+    }
+}
+
+/// A packet inside the switch model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Packet {
+    pub flow: u32,
+    pub src: u8,
+    pub dst: u8,
+    pub prio: u8,
+    pub size: u16,
+}
+
+/// The switch, its peers and the links between them.
+pub struct Switch {
+    pub sc: Scenario,
+    pub mode: FlowMode,
+    pub block: CapfcTop,
+    inp: Inputs,
+    out: Outputs,
+    pub now: u64,
+    senders: Vec<Sender>,
+    /// Frames on the links into the switch: (arrival cycle, packet), per port.
+    up: Vec<VecDeque<(u64, Packet)>>,
+    /// The ingress FIFO of each input port, in arrival order.
+    pub ingress: Vec<VecDeque<Packet>>,
+    /// The packet-processing pipeline: (cycle it reaches the end, packet).
+    pub pipe: VecDeque<(u64, Packet)>,
+    next_admit: u64,
+    rr: usize,
+    /// PFC_wstop: the packet at the end of the pipeline did not fit last cycle.
+    pub stalled: bool,
+    pub tm: Tm,
+    /// Frames on the links out of the switch, per port.
+    down: Vec<VecDeque<(u64, Packet)>>,
+    /// PFC frames on their way back to the senders: (effective cycle, port, cev, quanta).
+    pfc: VecDeque<(u64, usize, u8, [u16; NPRIO])>,
+    remaining: Vec<u64>,
+    delivered: Vec<u64>,
+    lost: Vec<u64>,
+    pub stats: Stats,
+}
+
+impl Switch {
+    /// A switch for `sc` in `mode`, configured (its block's registers written) and at cycle 0.
+    pub fn new(sc: &Scenario, mode: FlowMode) -> Result<Self, crate::block::ConfigError> {
+        sc.validate()?;
+        let params = BlockParams {
+            np: sc.ports,
+            ..BlockParams::default()
+        };
+        let cfg = sc.block_config(&params, mode.block_mode());
+        cfg.validate(&params)?;
+        let mut block = CapfcTop::new(params)?;
+        // Configuration writes happen before traffic (they take one cycle each in hardware; the
+        // switch's clock starts after them).
+        let (mut inp, mut out) = (Inputs::idle(sc.ports), Outputs::new(sc.ports));
+        for (a, d) in BlockConfig::register_writes(&cfg) {
+            inp.clear();
+            inp.cfg = Some((a, d));
+            block.tick_cycle(&inp, &mut out);
+        }
+        let nf = sc.flows.len();
+        let senders = (0..sc.ports).map(|i| Sender::new(i, &sc.flows)).collect();
+        Ok(Switch {
+            sc: sc.clone(),
+            mode,
+            block,
+            inp: Inputs::idle(sc.ports),
+            out: Outputs::new(sc.ports),
+            now: 0,
+            senders,
+            up: vec![VecDeque::new(); sc.ports],
+            ingress: vec![VecDeque::new(); sc.ports],
+            pipe: VecDeque::new(),
+            next_admit: 0,
+            rr: 0,
+            stalled: false,
+            tm: Tm::new(sc.ports),
+            down: vec![VecDeque::new(); sc.ports],
+            pfc: VecDeque::new(),
+            remaining: sc.flows.iter().map(|f| f.bytes).collect(),
+            delivered: vec![0; nf],
+            lost: vec![0; nf],
+            stats: Stats::new(sc.ports, nf),
+        })
+    }
+
+    /// Every flow has all its bytes delivered or lost.
+    pub fn done(&self) -> bool {
+        self.sc
+            .flows
+            .iter()
+            .enumerate()
+            .all(|(f, fl)| self.delivered[f] + self.lost[f] == fl.bytes)
+    }
+
+    /// Run until every flow is done or the scenario's cycle limit.
+    pub fn run(&mut self) {
+        while !self.done() && self.now < self.sc.max_cycles {
+            self.tick_cycle();
+        }
+        self.stats.cycles = self.now;
+        self.stats.finish(&self.sc, &self.delivered, &self.lost);
+    }
+
+    /// One cycle of the whole switch.
+    pub fn tick_cycle(&mut self) {
+        let t = self.now;
+        let (np, prop, mtu) = (self.sc.ports, self.sc.prop_delay, self.sc.mtu);
+        let (latency, interval, response) = (
+            self.sc.pipe_latency,
+            self.sc.pipe_interval,
+            self.sc.pfc_response,
+        );
+        self.inp.clear();
+        // Frames completing their arrival on the ingress links.
+        let mut arrived: [Option<Packet>; 128] = [None; 128];
+        for (i, (link, slot)) in self.up.iter_mut().zip(arrived.iter_mut()).enumerate() {
+            if let Some(&(a, pkt)) = link.front() {
+                if a <= t {
+                    link.pop_front();
+                    self.inp.arr[i] = Some(Pkt {
+                        prio: pkt.prio,
+                        size: pkt.size,
+                    });
+                    *slot = Some(pkt);
+                }
+            }
+        }
+        // PFC frames taking effect at the senders.
+        while self.pfc.front().is_some_and(|f| f.0 <= t) {
+            let (_, i, cev, q) = self.pfc.pop_front().unwrap();
+            self.senders[i].apply_pfc(t, cev, &q);
+        }
+        // The senders start frames.
+        for i in 0..np {
+            if let Some(pkt) = self.senders[i].tick(t, &self.sc.flows, &mut self.remaining, mtu) {
+                let wire = u64::from(pkt.size) + FRAME_OVERHEAD;
+                self.up[i].push_back((t + wire + prop, pkt));
+                self.stats.sent_bytes += u64::from(pkt.size);
+            }
+        }
+        // Admission into the pipeline: round robin over input ports, one packet per interval.
+        if !self.stalled && t >= self.next_admit {
+            for k in 0..np {
+                let i = (self.rr + k) % np;
+                if let Some(pkt) = self.ingress[i].pop_front() {
+                    self.inp.dep = Some(Departure {
+                        port: i as u8,
+                        prio: pkt.prio,
+                        size: pkt.size,
+                    });
+                    self.pipe.push_back((t + latency, pkt));
+                    self.next_admit = t + interval;
+                    self.rr = (i + 1) % np;
+                    break;
+                }
+            }
+        }
+        // The end of the pipeline asks for its egress queue.
+        let end = self.pipe.front().filter(|(e, _)| *e <= t).map(|&(_, p)| p);
+        if let Some(pkt) = end {
+            self.inp.enq = Some(Enqueue {
+                oport: pkt.dst,
+                prio: pkt.prio,
+                iport: pkt.src,
+                size: pkt.size,
+            });
+        }
+        // Egress ports start frames.
+        for o in 0..np {
+            if let Some(pkt) = self.tm.start(o, t) {
+                self.inp.deq[o] = Some(Pkt {
+                    prio: pkt.prio,
+                    size: pkt.size,
+                });
+                let wire = u64::from(pkt.size) + FRAME_OVERHEAD;
+                self.down[o].push_back((t + wire + prop, pkt));
+            }
+        }
+
+        self.block.tick_cycle(&self.inp, &mut self.out);
+
+        for (i, a) in arrived.iter().enumerate().take(np) {
+            if let Some(pkt) = a {
+                if self.out.arr_accept >> i & 1 == 1 {
+                    self.ingress[i].push_back(*pkt);
+                } else {
+                    self.stats.ingress_drops += 1;
+                    self.lose(t, *pkt);
+                }
+            }
+        }
+        if let Some(pkt) = end {
+            if self.out.enq_accept {
+                self.pipe.pop_front();
+                self.tm.enqueue(pkt);
+                let q = usize::from(pkt.dst) * NPRIO + usize::from(pkt.prio);
+                self.stats.note_peak(q, self.block.egress.occ_q[q]);
+                self.stalled = false;
+            } else if self.mode.stops() {
+                // Nothing moves: the packets behind it wait as long as it does.
+                self.stalled = true;
+                self.stats.stall_cycles += 1;
+                for e in self.pipe.iter_mut() {
+                    e.0 += 1;
+                }
+            } else {
+                self.pipe.pop_front();
+                self.stats.egress_drops += 1;
+                self.lose(t, pkt);
+            }
+        }
+        let mut v = self.out.pfc_valid;
+        while v != 0 {
+            let i = v.trailing_zeros() as usize;
+            v &= v - 1;
+            let mut q = [0u16; NPRIO];
+            q.copy_from_slice(&self.out.pfc_quanta[i * NPRIO..(i + 1) * NPRIO]);
+            self.pfc
+                .push_back((t + prop + response, i, self.out.pfc_cev[i], q));
+            self.stats.pfc_frames[i] += 1;
+        }
+        // Deliveries at the receivers.
+        for o in 0..np {
+            while self.down[o].front().is_some_and(|d| d.0 <= t) {
+                let (_, pkt) = self.down[o].pop_front().unwrap();
+                let f = pkt.flow as usize;
+                self.delivered[f] += u64::from(pkt.size);
+                if self.delivered[f] + self.lost[f] == self.sc.flows[f].bytes {
+                    self.stats.fct[f] = Some(t + 1 - self.sc.flows[f].start);
+                }
+            }
+        }
+        for s in &self.senders {
+            s.count_paused(
+                t,
+                &mut self.stats.paused[s.port * NPRIO..(s.port + 1) * NPRIO],
+            );
+        }
+        #[cfg(debug_assertions)]
+        self.check_conservation();
+        self.now += 1;
+    }
+
+    /// A packet is lost; a flow whose last bytes are lost completes then.
+    fn lose(&mut self, t: u64, pkt: Packet) {
+        let f = pkt.flow as usize;
+        self.lost[f] += u64::from(pkt.size);
+        if self.delivered[f] + self.lost[f] == self.sc.flows[f].bytes {
+            self.stats.fct[f] = Some(t + 1 - self.sc.flows[f].start);
+        }
+    }
+
+    /// Every byte sent is delivered, lost, or somewhere in between (checked every cycle in debug
+    /// builds; tests call it directly).
+    pub fn check_conservation(&self) {
+        let sum = |q: &VecDeque<Packet>| q.iter().map(|p| u64::from(p.size)).sum::<u64>();
+        let on_links: u64 = self
+            .up
+            .iter()
+            .chain(&self.down)
+            .flatten()
+            .map(|(_, p)| u64::from(p.size))
+            .sum();
+        let inside = self.ingress.iter().map(sum).sum::<u64>()
+            + self
+                .pipe
+                .iter()
+                .map(|(_, p)| u64::from(p.size))
+                .sum::<u64>()
+            + self.tm.queued_bytes();
+        let done: u64 = self.delivered.iter().sum::<u64>() + self.lost.iter().sum::<u64>();
+        assert_eq!(
+            self.stats.sent_bytes,
+            done + on_links + inside,
+            "conservation broken at cycle {}",
+            self.now
+        );
+    }
+}

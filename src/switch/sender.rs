@@ -1,0 +1,97 @@
+//! The upstream peer of an input port: sends its flows' packets at line rate, strict priority across
+//! priorities and round robin across a priority's flows, and obeys PFC frames.
+//!
+//! A PFC frame pauses class p for `quanta[p]` × 64 cycles (512 bit times) from the cycle it takes
+//! effect, or resumes it (quanta 0). A frame already being sent is never pre-empted: the pause is
+//! looked at only when the next frame would start.
+
+use super::scenario::FlowSpec;
+use super::{Packet, FRAME_OVERHEAD};
+use crate::block::NPRIO;
+use std::collections::VecDeque;
+
+/// Cycles (byte times) of one pause quantum: 512 bit times.
+pub const QUANTUM_CYCLES: u64 = 64;
+
+#[derive(Debug, Clone)]
+pub struct Sender {
+    pub port: usize,
+    /// This port's flows, by start time.
+    flows: Vec<usize>,
+    next: usize,
+    active: [VecDeque<usize>; NPRIO],
+    pub pause_until: [u64; NPRIO],
+    busy_until: u64,
+}
+
+impl Sender {
+    pub fn new(port: usize, all: &[FlowSpec]) -> Self {
+        let mut flows: Vec<usize> = (0..all.len()).filter(|&f| all[f].src == port).collect();
+        flows.sort_by_key(|&f| (all[f].start, f));
+        Sender {
+            port,
+            flows,
+            next: 0,
+            active: Default::default(),
+            pause_until: [0; NPRIO],
+            busy_until: 0,
+        }
+    }
+
+    /// A frame from the switch: pause or resume the classes in `cev`.
+    pub fn apply_pfc(&mut self, now: u64, cev: u8, quanta: &[u16; NPRIO]) {
+        for (p, (until, &q)) in self.pause_until.iter_mut().zip(quanta).enumerate() {
+            if cev >> p & 1 == 1 {
+                *until = now + u64::from(q) * QUANTUM_CYCLES;
+            }
+        }
+    }
+
+    /// Start the next frame if the link is free: the packet, or None.
+    pub fn tick(
+        &mut self,
+        now: u64,
+        all: &[FlowSpec],
+        remaining: &mut [u64],
+        mtu: u16,
+    ) -> Option<Packet> {
+        while self.next < self.flows.len() && all[self.flows[self.next]].start <= now {
+            let f = self.flows[self.next];
+            self.active[usize::from(all[f].prio)].push_back(f);
+            self.next += 1;
+        }
+        if now < self.busy_until {
+            return None;
+        }
+        for p in (0..NPRIO).rev() {
+            if self.active[p].is_empty() || self.pause_until[p] > now {
+                continue;
+            }
+            let f = self.active[p].pop_front().unwrap();
+            let size = remaining[f].min(u64::from(mtu));
+            remaining[f] -= size;
+            if remaining[f] > 0 {
+                self.active[p].push_back(f);
+            }
+            self.busy_until = now + size + FRAME_OVERHEAD;
+            let fl = &all[f];
+            return Some(Packet {
+                flow: f as u32,
+                src: fl.src as u8,
+                dst: fl.dst as u8,
+                prio: fl.prio,
+                size: size as u16,
+            });
+        }
+        None
+    }
+
+    /// Add this cycle to the paused time of each paused class.
+    pub fn count_paused(&self, now: u64, paused: &mut [u64]) {
+        for (count, &until) in paused.iter_mut().zip(&self.pause_until) {
+            if until > now {
+                *count += 1;
+            }
+        }
+    }
+}

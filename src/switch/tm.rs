@@ -1,0 +1,50 @@
+//! The traffic manager: egress queues per (output port, priority) and, per port, a transmitter that
+//! starts the next frame when the link is free, strict priority (highest priority first).
+//!
+//! The occupancy that decides admission is the block's; these queues hold the packets themselves.
+//! WDRR classes are not modelled yet: every priority is strict.
+
+use super::{Packet, FRAME_OVERHEAD};
+use crate::block::NPRIO;
+use std::collections::VecDeque;
+
+#[derive(Debug, Clone)]
+pub struct Tm {
+    pub queues: Vec<VecDeque<Packet>>,
+    busy_until: Vec<u64>,
+}
+
+impl Tm {
+    pub fn new(ports: usize) -> Self {
+        Tm {
+            queues: vec![VecDeque::new(); ports * NPRIO],
+            busy_until: vec![0; ports],
+        }
+    }
+
+    pub fn enqueue(&mut self, pkt: Packet) {
+        self.queues[usize::from(pkt.dst) * NPRIO + usize::from(pkt.prio)].push_back(pkt);
+    }
+
+    /// Port o starts its next frame, if its link is free and a queue holds one.
+    pub fn start(&mut self, o: usize, now: u64) -> Option<Packet> {
+        if now < self.busy_until[o] {
+            return None;
+        }
+        for p in (0..NPRIO).rev() {
+            if let Some(pkt) = self.queues[o * NPRIO + p].pop_front() {
+                self.busy_until[o] = now + u64::from(pkt.size) + FRAME_OVERHEAD;
+                return Some(pkt);
+            }
+        }
+        None
+    }
+
+    pub fn queued_bytes(&self) -> u64 {
+        self.queues
+            .iter()
+            .flatten()
+            .map(|p| u64::from(p.size))
+            .sum()
+    }
+}

@@ -1,0 +1,101 @@
+//! The switch model on the default scenario shows what the paper claims, keeps every byte
+//! accounted for, and runs the same way twice.
+
+use capfc::cli_run::{report, run_modes};
+use capfc::switch::scenario::{FlowSpec, Scenario};
+use capfc::switch::{FlowMode, Switch};
+
+fn runs() -> Vec<Switch> {
+    run_modes(&Scenario::incast_victims(), &FlowMode::ALL).unwrap()
+}
+
+#[test]
+fn default_scenario_shows_the_papers_relations() {
+    let r = runs();
+    let (wdrop, wstop, max, cal) = (&r[0].stats, &r[1].stats, &r[2].stats, &r[3].stats);
+    let victim = |s: &capfc::switch::stats::Stats| s.class("victim").unwrap().goodput_gbps;
+    // PFC_wdrop drops at the end of the pipeline; the victims do not notice.
+    assert!(wdrop.egress_drops > 0, "PFC_wdrop dropped nothing");
+    // PFC_wstop drops nothing, but stops the whole pipeline and the victims' goodput collapses.
+    assert_eq!(wstop.egress_drops, 0);
+    assert!(wstop.stall_cycles > 0);
+    assert!(
+        victim(wstop) < 0.75 * victim(wdrop),
+        "wstop victims {} vs wdrop {}",
+        victim(wstop),
+        victim(wdrop)
+    );
+    // CaPFC pauses the contributors only: far fewer drops than PFC_wdrop, victims at line rate.
+    for (name, s) in [("CaPFC_max", max), ("CaPFC_cal", cal)] {
+        assert!(
+            s.egress_drops * 10 <= wdrop.egress_drops,
+            "{name}: {} drops vs {}",
+            s.egress_drops,
+            wdrop.egress_drops
+        );
+        assert!(victim(s) > 0.95, "{name}: victim goodput {}", victim(s));
+        assert!(s.total_pfc_frames() > 0);
+        // Only the incast inputs (1..=4) were paused.
+        for port in [0, 5, 6, 7] {
+            assert_eq!(s.pfc_frames[port], 0, "{name}: port {port} paused");
+        }
+    }
+    assert_eq!(cal.egress_drops, 0);
+    // Headroom is enough everywhere: nothing lost at ingress.
+    for s in [wdrop, wstop, max, cal] {
+        assert_eq!(s.ingress_drops, 0);
+    }
+}
+
+#[test]
+fn every_byte_is_accounted_for_every_cycle() {
+    for mode in [FlowMode::PfcWdrop, FlowMode::PfcWstop, FlowMode::CapfcCal] {
+        let mut s = Switch::new(&Scenario::incast_victims(), mode).unwrap();
+        while !s.done() {
+            s.tick_cycle();
+            s.check_conservation();
+        }
+        assert!(s.now > 100_000, "{mode:?} ran {} cycles", s.now);
+    }
+}
+
+#[test]
+fn default_report() {
+    let r = runs();
+    let again = runs();
+    let text = report(&Scenario::incast_victims(), &r);
+    assert_eq!(
+        text,
+        report(&Scenario::incast_victims(), &again),
+        "two runs differ"
+    );
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn bad_scenarios_name_the_field() {
+    let mut sc = Scenario::incast_victims();
+    sc.flows.push(FlowSpec {
+        src: 2,
+        dst: 9,
+        prio: 3,
+        bytes: 10,
+        start: 0,
+        class: "x".into(),
+    });
+    let e = Switch::new(&sc, FlowMode::CapfcCal)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains("flows[7]") && e.contains("port 9 does not exist"),
+        "{e}"
+    );
+    let mut sc = Scenario::incast_victims();
+    sc.thresholds.eg_xon = sc.thresholds.eg_xoff + 1;
+    let e = Switch::new(&sc, FlowMode::CapfcCal)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("eg_xon"), "{e}");
+}
