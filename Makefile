@@ -17,8 +17,8 @@ help: ## print this help
 deps: ## install verilator, iverilog, yosys and g++ from Debian when missing (needs root)
 	@scripts/deps.sh
 
-run: deps ## build, then co-simulate model and RTL on the default regression
-	$(CARGO) run --release -- cosim $(ARGS)
+run: deps ## build, then run the default switch scenario in the four modes, RTL in the loop
+	$(CARGO) run --release -- run --dut rtl $(ARGS)
 
 test: deps lint icarus ## lint, Icarus compile, every cargo test, every golden set on Verilator and Icarus (CI)
 	$(CARGO) test --release

@@ -1,7 +1,7 @@
 //! `capfc run`: a scenario in each flow-control mode, the modes side by side.
 
 use crate::switch::scenario::Scenario;
-use crate::switch::{FlowMode, Switch};
+use crate::switch::{DutKind, FlowMode, Switch};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 
@@ -13,18 +13,32 @@ pub struct RunArgs {
     /// all, or modes comma-separated: PFC_wdrop, PFC_wstop, CaPFC_max, CaPFC_cal.
     #[arg(long, default_value = "all")]
     pub mode: String,
+    /// The block behind the switch: model, rtl (the Verilated RTL) or both (lockstep-checked).
+    #[arg(long, default_value = "model")]
+    pub dut: String,
     /// The same report as JSON.
     #[arg(long)]
     pub json: bool,
 }
 
 /// Run `sc` in each of `modes`.
-pub fn run_modes(sc: &Scenario, modes: &[FlowMode]) -> Result<Vec<Switch>> {
+pub fn run_modes(sc: &Scenario, modes: &[FlowMode], dut: DutKind) -> Result<Vec<Switch>> {
     modes
         .iter()
         .map(|&m| {
-            let mut s = Switch::new(sc, m).with_context(|| format!("scenario {}", sc.name))?;
+            let mut s = Switch::new(sc, m, dut).with_context(|| format!("scenario {}", sc.name))?;
             s.run();
+            if let Some(mm) = &s.mismatch {
+                bail!(
+                    "{}\n  (in scenario {}, mode {}, switch cycle {})\n  replay: capfc run --scenario {} --mode {} --dut both",
+                    mm.replace("MISMATCH in  at", "MISMATCH at"),
+                    sc.name,
+                    m.name(),
+                    s.now,
+                    sc.name,
+                    m.name()
+                );
+            }
             Ok(s)
         })
         .collect()
@@ -55,7 +69,9 @@ pub fn run(a: &RunArgs) -> Result<()> {
     if modes.is_empty() {
         bail!("--mode: no mode given");
     }
-    let runs = run_modes(&sc, &modes)?;
+    let dut = DutKind::parse(&a.dut)
+        .with_context(|| format!("--dut '{}': expected model, rtl or both", a.dut))?;
+    let runs = run_modes(&sc, &modes, dut)?;
     if a.json {
         let v: Vec<_> = runs
             .iter()
@@ -73,8 +89,9 @@ pub fn run(a: &RunArgs) -> Result<()> {
 
 /// The human table: one column per mode.
 pub fn report(sc: &Scenario, runs: &[Switch]) -> String {
+    let dut = runs.first().map_or("model", |r| r.dut_kind.name());
     let mut s = format!(
-        "scenario {} ({} ports, {} flows), model DUT\n",
+        "scenario {} ({} ports, {} flows), block: {dut}\n",
         sc.name,
         sc.ports,
         sc.flows.len()

@@ -209,63 +209,120 @@ pub fn run_job(job: &Job, opts: &RunOpts) -> Result<Passed, Failure> {
 /// differ. `job` names the run in a report and gives its replay command.
 pub fn lockstep(job: &Job, stim: &mut dyn Stimulus, opts: &RunOpts) -> Result<Passed, Failure> {
     let p = job.params;
-    let l = Layouts::new(&p);
-    let mut rtl = RtlBlock::new(&p).map_err(Failure::Rtl)?;
-    let mut model = CapfcTop::new(p).expect("parameters of a built configuration are valid");
-    model.inject_fault(opts.fault);
+    let mut pair = Pair::new(&p, opts.fault, opts.history).map_err(Failure::Rtl)?;
     if opts.coverage {
-        model.enable_coverage();
+        pair.model.enable_coverage();
     }
     let mut inp = Inputs::idle(p.np);
     let mut mo = Outputs::new(p.np);
-    let (mut mw, mut rw) = (vec![0u32; l.outputs.words], vec![0u32; l.outputs.words]);
-    let (mut ms, mut rs) = (vec![0u32; l.state.words], vec![0u32; l.state.words]);
-    let hist = opts.history.max(1);
-    let mut ring: Vec<Inputs> = vec![Inputs::idle(p.np); hist];
-    let mut cycle = 0u64;
     loop {
         inp.clear();
         if !stim.next(&mut inp) {
             break;
         }
-        model.tick_cycle(&inp, &mut mo);
-        pack_outputs(&l.outputs, &mo, &mut mw);
-        rtl.step(&inp, &mut rw);
-        ring[(cycle % hist as u64) as usize].clone_from(&inp);
-        let out_ok = mw == rw;
-        rtl.read_state(&mut rs);
-        pack_state(&model, &l.state, &mut ms);
-        if !out_ok || ms != rs {
-            let (when, diffs) = if !out_ok {
-                ("outputs", diff(&p, &l.outputs, &mw, &rw))
-            } else {
-                ("state after the clock edge", diff(&p, &l.state, &ms, &rs))
-            };
-            let first = cycle.saturating_sub(hist as u64 - 1);
-            let recent = (first..=cycle)
-                .map(|c| (c, describe_inputs(&ring[(c % hist as u64) as usize])))
-                .collect();
-            let mut m = Mismatch {
-                job: job.label(),
-                cycle,
-                when,
-                diffs,
-                recent,
-                replay: job.replay_command(opts.fault),
-                wave: None,
-            };
+        if let Err(d) = pair.step(&inp, &mut mo) {
+            let mut m = d.into_mismatch(job.label(), job.replay_command(opts.fault));
             if let Some(w) = opts.wave_window {
-                m.wave = write_window(job, opts, cycle, w).ok();
+                m.wave = write_window(job, opts, m.cycle, w).ok();
             }
             return Err(Failure::Mismatch(Box::new(m)));
         }
         stim.observe(&inp, &mo);
-        cycle += 1;
     }
     Ok(Passed {
-        cycles: cycle,
-        coverage: model.coverage().cloned().unwrap_or_default(),
+        cycles: pair.cycle,
+        coverage: pair.model.coverage().cloned().unwrap_or_default(),
     })
+}
+
+/// The model and the Verilated RTL of one parameter set, stepped together and compared after every
+/// cycle: every output and every architectural register.
+pub struct Pair {
+    pub model: CapfcTop,
+    pub rtl: RtlBlock,
+    l: Layouts,
+    bufs: [Vec<u32>; 4],
+    ring: Vec<Inputs>,
+    /// Cycles stepped so far.
+    pub cycle: u64,
+}
+
+/// The first difference of a [`Pair`], before it is given a name and a replay command.
+pub struct Divergence {
+    pub cycle: u64,
+    pub when: &'static str,
+    pub diffs: Vec<FieldDiff>,
+    pub recent: Vec<(u64, String)>,
+}
+
+impl Divergence {
+    pub fn into_mismatch(self, job: String, replay: String) -> Mismatch {
+        Mismatch {
+            job,
+            cycle: self.cycle,
+            when: self.when,
+            diffs: self.diffs,
+            recent: self.recent,
+            replay,
+            wave: None,
+        }
+    }
+}
+
+impl Pair {
+    /// `history`: cycles of inputs a report shows.
+    pub fn new(p: &BlockParams, fault: Option<Fault>, history: usize) -> Result<Pair, RtlError> {
+        let rtl = RtlBlock::new(p)?;
+        let mut model = CapfcTop::new(*p).expect("parameters of a built configuration are valid");
+        model.inject_fault(fault);
+        let l = Layouts::new(p);
+        let (o, st) = (l.outputs.words, l.state.words);
+        Ok(Pair {
+            model,
+            rtl,
+            bufs: [vec![0; o], vec![0; o], vec![0; st], vec![0; st]],
+            ring: vec![Inputs::idle(p.np); history.max(1)],
+            l,
+            cycle: 0,
+        })
+    }
+
+    /// One cycle on both; `out` gets the model's outputs (equal to the RTL's unless this fails).
+    pub fn step(&mut self, inp: &Inputs, out: &mut Outputs) -> Result<(), Divergence> {
+        let p = self.model.params;
+        let [mw, rw, ms, rs] = &mut self.bufs;
+        self.model.tick_cycle(inp, out);
+        pack_outputs(&self.l.outputs, out, mw);
+        self.rtl.step(inp, rw);
+        let hist = self.ring.len() as u64;
+        self.ring[(self.cycle % hist) as usize].clone_from(inp);
+        let out_ok = mw == rw;
+        self.rtl.read_state(rs);
+        pack_state(&self.model, &self.l.state, ms);
+        let cycle = self.cycle;
+        self.cycle += 1;
+        if out_ok && ms == rs {
+            return Ok(());
+        }
+        let (when, diffs) = if !out_ok {
+            ("outputs", diff(&p, &self.l.outputs, mw, rw))
+        } else {
+            (
+                "state after the clock edge",
+                diff(&p, &self.l.state, ms, rs),
+            )
+        };
+        let first = cycle.saturating_sub(hist - 1);
+        let recent = (first..=cycle)
+            .map(|c| (c, describe_inputs(&self.ring[(c % hist) as usize])))
+            .collect();
+        Err(Divergence {
+            cycle,
+            when,
+            diffs,
+            recent,
+        })
+    }
 }
 
 /// Run the job again from the start and write the RTL's VCD (Verilator's trace) and the model's

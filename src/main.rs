@@ -9,6 +9,8 @@ struct Cli {
 }
 
 #[derive(Subcommand)]
+// Parsed once per process: the size of the largest variant does not matter.
+#[allow(clippy::large_enum_variant)]
 enum Cmd {
     /// Co-simulate the Rust model and the Verilated RTL in lockstep over a regression.
     #[cfg(feature = "rtl")]

@@ -3,10 +3,10 @@
 
 use capfc::cli_run::{report, run_modes};
 use capfc::switch::scenario::{FlowSpec, Scenario};
-use capfc::switch::{FlowMode, Switch};
+use capfc::switch::{DutKind, FlowMode, Switch};
 
 fn runs() -> Vec<Switch> {
-    run_modes(&Scenario::incast_victims(), &FlowMode::ALL).unwrap()
+    run_modes(&Scenario::incast_victims(), &FlowMode::ALL, DutKind::Model).unwrap()
 }
 
 #[test]
@@ -50,7 +50,7 @@ fn default_scenario_shows_the_papers_relations() {
 #[test]
 fn every_byte_is_accounted_for_every_cycle() {
     for mode in [FlowMode::PfcWdrop, FlowMode::PfcWstop, FlowMode::CapfcCal] {
-        let mut s = Switch::new(&Scenario::incast_victims(), mode).unwrap();
+        let mut s = Switch::new(&Scenario::incast_victims(), mode, DutKind::Model).unwrap();
         while !s.done() {
             s.tick_cycle();
             s.check_conservation();
@@ -83,7 +83,7 @@ fn bad_scenarios_name_the_field() {
         start: 0,
         class: "x".into(),
     });
-    let e = Switch::new(&sc, FlowMode::CapfcCal)
+    let e = Switch::new(&sc, FlowMode::CapfcCal, DutKind::Model)
         .err()
         .unwrap()
         .to_string();
@@ -93,9 +93,24 @@ fn bad_scenarios_name_the_field() {
     );
     let mut sc = Scenario::incast_victims();
     sc.thresholds.eg_xon = sc.thresholds.eg_xoff + 1;
-    let e = Switch::new(&sc, FlowMode::CapfcCal)
+    let e = Switch::new(&sc, FlowMode::CapfcCal, DutKind::Model)
         .err()
         .unwrap()
         .to_string();
     assert!(e.contains("eg_xon"), "{e}");
+}
+
+/// The Verilated RTL behind the switch decides exactly as the model: the same report, and in
+/// lockstep not one register differs.
+#[cfg(feature = "rtl")]
+#[test]
+fn rtl_in_the_loop_gives_the_same_run() {
+    let sc = Scenario::incast_victims();
+    let model = run_modes(&sc, &FlowMode::ALL, DutKind::Model).unwrap();
+    let rtl = run_modes(&sc, &FlowMode::ALL, DutKind::Rtl).unwrap();
+    let body = |t: String| t.lines().skip(1).collect::<Vec<_>>().join("\n");
+    assert_eq!(body(report(&sc, &model)), body(report(&sc, &rtl)));
+    let both = run_modes(&sc, &[FlowMode::CapfcCal], DutKind::Both).unwrap();
+    assert!(both[0].mismatch.is_none());
+    assert_eq!(both[0].stats.egress_drops, model[3].stats.egress_drops);
 }

@@ -240,15 +240,20 @@ fn get_mask(s: &Signal, buf: &[u32]) -> u128 {
 /// Field `field` (at most 32 bits wide) of a packed signal: the hot-path twin of [`get_field`].
 #[inline]
 fn field32(s: &Signal, buf: &[u32], field: usize) -> u32 {
-    let bit = s.word * 32 + field * s.field as usize;
+    read_bits(buf, s.word * 32 + field * s.field as usize, s.field)
+}
+
+/// `width` (at most 32) bits of a word buffer from bit `bit` on.
+#[inline]
+fn read_bits(buf: &[u32], bit: usize, width: u32) -> u32 {
     let (w, b) = (bit / 32, bit % 32);
     let lo = u64::from(buf[w]) >> b;
-    let v = if b + s.field as usize > 32 {
+    let v = if b + width as usize > 32 {
         lo | u64::from(buf[w + 1]) << (32 - b)
     } else {
         lo
     };
-    (v & ((1u64 << s.field) - 1)) as u32
+    (v & ((1u64 << width) - 1)) as u32
 }
 
 /// Decode one cycle's packed inputs (the inverse of [`pack_inputs`]).
@@ -295,6 +300,23 @@ pub fn unpack_inputs(p: &BlockParams, l: &Layout, buf: &[u32], inp: &mut Inputs)
                 size: f(18, o) as u16,
             });
         }
+    }
+}
+
+/// Decode one cycle's packed outputs (the inverse of [`pack_outputs`]).
+pub fn unpack_outputs(l: &Layout, buf: &[u32], out: &mut Outputs) {
+    let sig = &l.signals;
+    out.arr_accept = get_mask(&sig[0], buf);
+    out.enq_accept = buf[sig[1].word] & 1 == 1;
+    out.pfc_valid = get_mask(&sig[2], buf);
+    for (i, c) in out.pfc_cev.iter_mut().enumerate() {
+        *c = field32(&sig[3], buf, i) as u8;
+    }
+    for (k, q) in out.pfc_quanta.iter_mut().enumerate() {
+        *q = field32(&sig[4], buf, k) as u16;
+    }
+    for (i, d) in out.d_state.iter_mut().enumerate() {
+        *d = read_bits(buf, sig[5].word * 32 + i * 8, 8) as u8;
     }
 }
 
@@ -573,6 +595,25 @@ mod tests {
         let mut back = Inputs::idle(6);
         unpack_inputs(&p, &l.inputs, &buf, &mut back);
         assert_eq!(back, inp);
+    }
+
+    #[test]
+    fn unpack_outputs_inverts_pack() {
+        let p = BlockParams::with_ports(6);
+        let l = Layouts::new(&p);
+        let mut o = Outputs::new(6);
+        o.arr_accept = 0b101001;
+        o.enq_accept = true;
+        o.pfc_valid = 0b010000;
+        o.pfc_cev[4] = 0x88;
+        o.pfc_quanta[4 * 8 + 7] = 0xFFFF;
+        o.d_state[5] = 0x81;
+        o.d_state[0] = 0x08;
+        let mut buf = vec![0; l.outputs.words];
+        pack_outputs(&l.outputs, &o, &mut buf);
+        let mut back = Outputs::new(6);
+        unpack_outputs(&l.outputs, &buf, &mut back);
+        assert_eq!(back, o);
     }
 
     #[test]

@@ -80,6 +80,96 @@ impl FlowMode {
     }
 }
 
+/// Where the switch's congestion decisions come from (`capfc run --dut`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DutKind {
+    /// The Rust block model.
+    Model,
+    /// The Verilated RTL of the block.
+    Rtl,
+    /// Both, compared every cycle (outputs and every register); the first difference stops the run.
+    Both,
+}
+
+impl DutKind {
+    pub fn parse(s: &str) -> Option<DutKind> {
+        match s {
+            "model" => Some(DutKind::Model),
+            "rtl" => Some(DutKind::Rtl),
+            "both" => Some(DutKind::Both),
+            _ => None,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            DutKind::Model => "model",
+            DutKind::Rtl => "rtl",
+            DutKind::Both => "both",
+        }
+    }
+}
+
+/// Why a switch cannot be built.
+#[derive(Debug, thiserror::Error)]
+pub enum SwitchError {
+    #[error(transparent)]
+    Config(#[from] crate::block::ConfigError),
+    #[error("{0}")]
+    Rtl(String),
+}
+
+/// The block behind the switch.
+enum Dut {
+    Model(Box<CapfcTop>),
+    #[cfg(feature = "rtl")]
+    Rtl(Box<crate::dut::RtlBlock>, Vec<u32>),
+    #[cfg(feature = "rtl")]
+    Both(Box<crate::cosim::Pair>),
+}
+
+impl Dut {
+    fn new(kind: DutKind, params: &BlockParams) -> Result<Dut, SwitchError> {
+        let rtl_err = |e: String| SwitchError::Rtl(e);
+        match kind {
+            DutKind::Model => Ok(Dut::Model(Box::new(CapfcTop::new(*params)?))),
+            #[cfg(feature = "rtl")]
+            DutKind::Rtl => {
+                let r = crate::dut::RtlBlock::new(params).map_err(|e| rtl_err(e.to_string()))?;
+                let words = vec![0; r.layouts.outputs.words];
+                Ok(Dut::Rtl(Box::new(r), words))
+            }
+            #[cfg(feature = "rtl")]
+            DutKind::Both => Ok(Dut::Both(Box::new(
+                crate::cosim::Pair::new(params, None, 8).map_err(|e| rtl_err(e.to_string()))?,
+            ))),
+            #[cfg(not(feature = "rtl"))]
+            _ => Err(rtl_err(
+                "[rtl] built without the `rtl` feature: only --dut model".into(),
+            )),
+        }
+    }
+
+    /// One block cycle. `Err` describes the first difference of a `Both`.
+    fn tick(&mut self, inp: &Inputs, out: &mut Outputs) -> Result<(), String> {
+        match self {
+            Dut::Model(m) => {
+                m.tick_cycle(inp, out);
+                Ok(())
+            }
+            #[cfg(feature = "rtl")]
+            Dut::Rtl(r, words) => {
+                r.step(inp, words);
+                crate::block::pack::unpack_outputs(&r.layouts.outputs, words, out);
+                Ok(())
+            }
+            #[cfg(feature = "rtl")]
+            Dut::Both(pair) => pair
+                .step(inp, out)
+                .map_err(|d| d.into_mismatch(String::new(), String::new()).to_string()),
+        }
+    }
+}
+
 /// A packet inside the switch model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Packet {
@@ -94,7 +184,10 @@ pub struct Packet {
 pub struct Switch {
     pub sc: Scenario,
     pub mode: FlowMode,
-    pub block: CapfcTop,
+    pub dut_kind: DutKind,
+    block: Dut,
+    /// The first model/RTL difference of a `--dut both` run; the run stops there.
+    pub mismatch: Option<String>,
     inp: Inputs,
     out: Outputs,
     pub now: u64,
@@ -122,7 +215,7 @@ pub struct Switch {
 
 impl Switch {
     /// A switch for `sc` in `mode`, configured (its block's registers written) and at cycle 0.
-    pub fn new(sc: &Scenario, mode: FlowMode) -> Result<Self, crate::block::ConfigError> {
+    pub fn new(sc: &Scenario, mode: FlowMode, dut: DutKind) -> Result<Self, SwitchError> {
         sc.validate()?;
         let params = BlockParams {
             np: sc.ports,
@@ -130,21 +223,23 @@ impl Switch {
         };
         let cfg = sc.block_config(&params, mode.block_mode());
         cfg.validate(&params)?;
-        let mut block = CapfcTop::new(params)?;
+        let mut block = Dut::new(dut, &params)?;
         // Configuration writes happen before traffic (they take one cycle each in hardware; the
         // switch's clock starts after them).
         let (mut inp, mut out) = (Inputs::idle(sc.ports), Outputs::new(sc.ports));
         for (a, d) in BlockConfig::register_writes(&cfg) {
             inp.clear();
             inp.cfg = Some((a, d));
-            block.tick_cycle(&inp, &mut out);
+            block.tick(&inp, &mut out).map_err(SwitchError::Rtl)?;
         }
         let nf = sc.flows.len();
         let senders = (0..sc.ports).map(|i| Sender::new(i, &sc.flows)).collect();
         Ok(Switch {
             sc: sc.clone(),
             mode,
+            dut_kind: dut,
             block,
+            mismatch: None,
             inp: Inputs::idle(sc.ports),
             out: Outputs::new(sc.ports),
             now: 0,
@@ -176,7 +271,7 @@ impl Switch {
 
     /// Run until every flow is done or the scenario's cycle limit.
     pub fn run(&mut self) {
-        while !self.done() && self.now < self.sc.max_cycles {
+        while !self.done() && self.now < self.sc.max_cycles && self.mismatch.is_none() {
             self.tick_cycle();
         }
         self.stats.cycles = self.now;
@@ -259,7 +354,9 @@ impl Switch {
             }
         }
 
-        self.block.tick_cycle(&self.inp, &mut self.out);
+        if let Err(m) = self.block.tick(&self.inp, &mut self.out) {
+            self.mismatch = Some(m);
+        }
 
         for (i, a) in arrived.iter().enumerate().take(np) {
             if let Some(pkt) = a {
@@ -274,9 +371,9 @@ impl Switch {
         if let Some(pkt) = end {
             if self.out.enq_accept {
                 self.pipe.pop_front();
-                self.tm.enqueue(pkt);
                 let q = usize::from(pkt.dst) * NPRIO + usize::from(pkt.prio);
-                self.stats.note_peak(q, self.block.egress.occ_q[q]);
+                let occ = self.tm.enqueue(pkt);
+                self.stats.note_peak(q, occ);
                 self.stalled = false;
             } else if self.mode.stops() {
                 // Nothing moves: the packets behind it wait as long as it does.

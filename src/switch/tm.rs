@@ -22,8 +22,11 @@ impl Tm {
         }
     }
 
-    pub fn enqueue(&mut self, pkt: Packet) {
-        self.queues[usize::from(pkt.dst) * NPRIO + usize::from(pkt.prio)].push_back(pkt);
+    /// Queue a packet; returns the queue's occupancy in bytes after it.
+    pub fn enqueue(&mut self, pkt: Packet) -> u32 {
+        let q = usize::from(pkt.dst) * NPRIO + usize::from(pkt.prio);
+        self.queues[q].push_back(pkt);
+        self.queues[q].iter().map(|p| u32::from(p.size)).sum()
     }
 
     /// Port o starts its next frame, if its link is free and a queue holds one.
