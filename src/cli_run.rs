@@ -7,7 +7,7 @@ use clap::Args;
 
 #[derive(Args, Debug)]
 pub struct RunArgs {
-    /// A built-in scenario.
+    /// A built-in scenario's name, or a scenario TOML file (see scenarios/).
     #[arg(long, default_value = "incast-victims")]
     pub scenario: String,
     /// all, or modes comma-separated: PFC_wdrop, PFC_wstop, CaPFC_max, CaPFC_cal.
@@ -45,13 +45,7 @@ pub fn run_modes(sc: &Scenario, modes: &[FlowMode], dut: DutKind) -> Result<Vec<
 }
 
 pub fn run(a: &RunArgs) -> Result<()> {
-    let sc = Scenario::builtin(&a.scenario).with_context(|| {
-        format!(
-            "--scenario '{}': no such scenario (built in: {})",
-            a.scenario,
-            Scenario::BUILTIN.join(", ")
-        )
-    })?;
+    let sc = Scenario::load(&a.scenario)?;
     let modes: Vec<FlowMode> = if a.mode == "all" {
         FlowMode::ALL.to_vec()
     } else {

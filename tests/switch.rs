@@ -114,3 +114,57 @@ fn rtl_in_the_loop_gives_the_same_run() {
     assert!(both[0].mismatch.is_none());
     assert_eq!(both[0].stats.egress_drops, model[3].stats.egress_drops);
 }
+
+/// Bad scenario files fail with the file, the field and why.
+#[test]
+fn bad_scenario_files_name_file_field_and_why() {
+    let flow = "[[flows]]\nsrc = 1\ndst = 0\nprio = 3\nbytes = 10\n";
+    let th = |xon: u32| {
+        format!(
+            "[thresholds]\ning_max = 61440\ning_xoff = 51200\ning_xon = 40960\neg_max = 61440\n\
+             eg_xoff = 25600\neg_xon = {xon}\neg_warn = 20480\n"
+        )
+    };
+    let cases = [
+        (
+            "unknown",
+            format!("name = \"x\"\nports = 8\nflowz = 1\n{flow}"),
+            vec!["line 3", "unknown field `flowz`"],
+        ),
+        (
+            "missing",
+            "name = \"x\"\nports = 8\n[[flows]]\nsrc = 1\ndst = 0\nprio = 3\n".to_string(),
+            vec!["missing field `bytes`"],
+        ),
+        (
+            "range",
+            format!("name = \"x\"\nports = 8\n{}{flow}", th(30000)),
+            vec!["field thresholds.eg_xon", "above eg_xoff"],
+        ),
+        (
+            "port",
+            "name = \"x\"\nports = 8\n[[flows]]\nsrc = 1\ndst = 12\nprio = 3\nbytes = 10\n"
+                .to_string(),
+            vec!["field flows[0]", "port 12 does not exist"],
+        ),
+    ];
+    let dir = std::env::temp_dir().join(format!("capfc-scen-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, text, want) in cases {
+        let path = dir.join(format!("{name}.toml"));
+        std::fs::write(&path, text).unwrap();
+        let e = Scenario::load(path.to_str().unwrap())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(path.to_str().unwrap()), "{name}: {e}");
+        for w in want {
+            assert!(e.contains(w), "{name}: '{w}' not in: {e}");
+        }
+    }
+    // A valid file with only the required fields takes the paper's defaults.
+    let path = dir.join("ok.toml");
+    std::fs::write(&path, format!("name = \"ok\"\nports = 4\n{flow}")).unwrap();
+    let sc = Scenario::load(path.to_str().unwrap()).unwrap();
+    assert_eq!(sc.thresholds, capfc::block::PrioThresholds::paper());
+    assert_eq!(sc.pipe_interval, 125);
+}

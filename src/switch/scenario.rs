@@ -1,4 +1,6 @@
-//! Scenarios: the switch, its links and its flows. Built in for now (TOML loading comes next).
+//! Scenarios: the switch, its links and its flows, as TOML. The built-in ones are the files in
+//! `scenarios/`, compiled into the binary; any other file loads the same way. Every field but
+//! `name`, `ports` and `flows` has a default: the paper's Table II thresholds and 1 Gb/s links.
 //!
 //! Times are in cycles, one cycle being one byte time of the links (8 ns at 1 Gb/s).
 
@@ -13,9 +15,44 @@ pub struct FlowSpec {
     pub dst: usize,
     pub prio: u8,
     pub bytes: u64,
+    #[serde(default)]
     pub start: u64,
     /// Traffic class for the statistics ("incast", "victim", ...).
+    #[serde(default = "default_class")]
     pub class: String,
+}
+
+fn default_class() -> String {
+    "flow".into()
+}
+
+/// A scenario that cannot be used: where, and why.
+#[derive(Debug, thiserror::Error)]
+#[error("[scenario] {origin}: {why}")]
+pub struct ScenarioError {
+    /// The file, or `builtin:<name>`.
+    pub origin: String,
+    pub why: String,
+}
+
+macro_rules! defaults {
+    ($($f:ident: $t:ty = $v:expr;)*) => {
+        mod dflt { $(pub fn $f() -> $t { $v })* }
+    };
+}
+defaults! {
+    cycle_ns: f64 = 8.0;
+    prop_delay: u64 = 63;
+    pfc_response: u64 = 64;
+    pipe_interval: u64 = 125;
+    pipe_latency: u64 = 3125;
+    mtu: u16 = 1500;
+    thresholds: crate::block::PrioThresholds = crate::block::PrioThresholds::paper();
+    lossless: u8 = 1 << 3;
+    cut: f64 = 0.8;
+    quanta: u16 = 0xFFFF;
+    refresh: u16 = 4096;
+    max_cycles: u64 = 50_000_000;
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -24,82 +61,106 @@ pub struct Scenario {
     pub name: String,
     pub ports: usize,
     /// Nanoseconds per cycle (one byte time: 8 at 1 Gb/s).
+    #[serde(default = "dflt::cycle_ns")]
     pub cycle_ns: f64,
     /// Propagation delay of every link, cycles.
+    #[serde(default = "dflt::prop_delay")]
     pub prop_delay: u64,
     /// From a PFC frame's arrival to the sender obeying it, cycles.
+    #[serde(default = "dflt::pfc_response")]
     pub pfc_response: u64,
     /// Cycles between two packets entering the pipeline (125: 1 Mpps at 1 Gb/s).
+    #[serde(default = "dflt::pipe_interval")]
     pub pipe_interval: u64,
     /// Pipeline latency, cycles (3125: 25 µs).
+    #[serde(default = "dflt::pipe_latency")]
     pub pipe_latency: u64,
+    #[serde(default = "dflt::mtu")]
     pub mtu: u16,
     /// Thresholds of every priority, bytes.
+    #[serde(default = "dflt::thresholds")]
     pub thresholds: PrioThresholds,
     /// Bit p: priority p is lossless.
+    #[serde(default = "dflt::lossless")]
     pub lossless: u8,
     /// CUT of Stop-Calibrate, a fraction in (0, 1].
+    #[serde(default = "dflt::cut")]
     pub cut: f64,
+    #[serde(default = "dflt::quanta")]
     pub quanta: u16,
+    #[serde(default = "dflt::refresh")]
     pub refresh: u16,
+    #[serde(default = "dflt::max_cycles")]
     pub max_cycles: u64,
     pub flows: Vec<FlowSpec>,
 }
 
 impl Scenario {
-    /// The built-in scenarios by name.
-    pub fn builtin(name: &str) -> Option<Scenario> {
-        match name {
-            "incast-victims" => Some(Self::incast_victims()),
-            _ => None,
-        }
+    /// The built-in scenarios: (name, TOML).
+    pub const BUILTIN_FILES: &'static [(&'static str, &'static str)] = &[(
+        "incast-victims",
+        include_str!("../../scenarios/incast-victims.toml"),
+    )];
+
+    /// The names of the built-in scenarios.
+    pub fn builtin_names() -> Vec<&'static str> {
+        Self::BUILTIN_FILES.iter().map(|(n, _)| *n).collect()
     }
 
-    pub const BUILTIN: &'static [&'static str] = &["incast-victims"];
+    /// A built-in scenario by name.
+    pub fn builtin(name: &str) -> Option<Scenario> {
+        Self::BUILTIN_FILES
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(n, t)| {
+                Self::from_toml(t, &format!("builtin:{n}")).expect("built-in scenarios are valid")
+            })
+    }
 
-    /// The default: inputs 1..=4 each send 256 KB on lossless priority 3 to output 0 (incast,
-    /// 4:1), while inputs 5..=7 send 1 MB each on the same priority to outputs 5..=7, which are not
-    /// congested (the victims). The paper's Table II thresholds, 1 Gb/s links, 100 m of cable,
-    /// a 1 Mpps pipeline with 25 µs latency.
+    /// The default scenario (see `scenarios/incast-victims.toml`).
     pub fn incast_victims() -> Scenario {
-        let mut flows = vec![];
-        for i in 1..=4 {
-            flows.push(FlowSpec {
-                src: i,
-                dst: 0,
-                prio: 3,
-                bytes: 256 * 1024,
-                start: 0,
-                class: "incast".into(),
-            });
+        Self::builtin("incast-victims").unwrap()
+    }
+
+    /// A built-in scenario's name, or a TOML file's path.
+    pub fn load(name_or_file: &str) -> Result<Scenario, ScenarioError> {
+        if let Some(s) = Self::builtin(name_or_file) {
+            return Ok(s);
         }
-        for i in 5..=7 {
-            flows.push(FlowSpec {
-                src: i,
-                dst: i,
-                prio: 3,
-                bytes: 1024 * 1024,
-                start: 0,
-                class: "victim".into(),
-            });
-        }
-        Scenario {
-            name: "incast-victims".into(),
-            ports: 8,
-            cycle_ns: 8.0,
-            prop_delay: 63,
-            pfc_response: 64,
-            pipe_interval: 125,
-            pipe_latency: 3125,
-            mtu: 1500,
-            thresholds: PrioThresholds::paper(),
-            lossless: 1 << 3,
-            cut: 0.8,
-            quanta: 0xFFFF,
-            refresh: 4096,
-            max_cycles: 50_000_000,
-            flows,
-        }
+        let text = std::fs::read_to_string(name_or_file).map_err(|e| ScenarioError {
+            origin: name_or_file.to_string(),
+            why: format!(
+                "{e} (and it is not a built-in scenario: {})",
+                Self::builtin_names().join(", ")
+            ),
+        })?;
+        Self::from_toml(&text, name_or_file)
+    }
+
+    /// Parse and check a scenario; `origin` names it in errors.
+    pub fn from_toml(text: &str, origin: &str) -> Result<Scenario, ScenarioError> {
+        let err = |why: String| ScenarioError {
+            origin: origin.to_string(),
+            why,
+        };
+        let sc: Scenario =
+            toml::from_str(text).map_err(|e| err(e.to_string().trim_end().to_string()))?;
+        sc.validate()
+            .map_err(|e| err(format!("field {}: {}", e.field, e.why)))?;
+        let p = BlockParams {
+            np: sc.ports,
+            ..BlockParams::default()
+        };
+        sc.block_config(&p, Mode::StopCal)
+            .validate(&p)
+            .map_err(|e| {
+                err(format!(
+                    "field {}: {}",
+                    e.field.replace("prio[0].", "thresholds."),
+                    e.why
+                ))
+            })?;
+        Ok(sc)
     }
 
     pub fn block_config(&self, p: &BlockParams, mode: Mode) -> BlockConfig {
