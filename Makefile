@@ -49,8 +49,9 @@ synth: deps ## synthesise capfc_top with Yosys at PORTS ports; prints cells and 
 golden: deps ## regenerate the checked-in golden vector sets (review the diff like code)
 	$(CARGO) run --release -- golden gen
 
-bench: deps ## block benchmark at 8 and 32 ports: model, RTL from Rust, lockstep, RTL from C++
+bench: deps ## benchmarks: the block (model, RTL from Rust, lockstep, RTL from C++) and the switch
 	$(CARGO) bench --bench block
+	$(CARGO) bench --bench switch
 
 # The plain Verilog testbench that replays golden sets without Rust (make replay, make replay-all).
 include mk/replay.mk

@@ -404,6 +404,7 @@ impl Switch {
                 let (_, pkt) = self.down[o].pop_front().unwrap();
                 let f = pkt.flow as usize;
                 self.delivered[f] += u64::from(pkt.size);
+                self.stats.delivered_packets += 1;
                 if self.delivered[f] + self.lost[f] == self.sc.flows[f].bytes {
                     self.stats.fct[f] = Some(t + 1 - self.sc.flows[f].start);
                 }

@@ -53,6 +53,7 @@ defaults! {
     quanta: u16 = 0xFFFF;
     refresh: u16 = 4096;
     max_cycles: u64 = 50_000_000;
+    lossless_prio: u8 = 3;
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -92,15 +93,70 @@ pub struct Scenario {
     pub refresh: u16,
     #[serde(default = "dflt::max_cycles")]
     pub max_cycles: u64,
+    #[serde(default)]
     pub flows: Vec<FlowSpec>,
+    /// Flows drawn at load time, added to `flows`.
+    #[serde(default)]
+    pub generate: Option<Generate>,
+}
+
+/// Random flows: every input sends flows of `flow_bytes` on `prio` to uniformly chosen other
+/// outputs, starting at exponentially distributed intervals so that each input offers `load`
+/// (a fraction of the line rate) for `duration` cycles. Seeded: the same seed, the same flows.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Generate {
+    pub load: f64,
+    pub flow_bytes: u64,
+    pub duration: u64,
+    #[serde(default = "dflt::lossless_prio")]
+    pub prio: u8,
+    pub seed: u64,
+}
+
+impl Generate {
+    /// The flows this draws for a switch of `ports` ports.
+    pub fn flows(&self, ports: usize) -> Vec<FlowSpec> {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(self.seed);
+        // Mean cycles between flow starts at one input: bytes on the wire / load.
+        let wire = self.flow_bytes as f64 * (1.0 + 20.0 / 1500.0);
+        let mean = wire / self.load;
+        let mut v = vec![];
+        for src in 0..ports {
+            let mut t = 0.0f64;
+            loop {
+                t += -mean * (1.0 - rng.gen::<f64>()).ln();
+                if t >= self.duration as f64 {
+                    break;
+                }
+                let mut dst = rng.gen_range(0..ports - 1);
+                if dst >= src {
+                    dst += 1;
+                }
+                v.push(FlowSpec {
+                    src,
+                    dst,
+                    prio: self.prio,
+                    bytes: self.flow_bytes,
+                    start: t as u64,
+                    class: "uniform".into(),
+                });
+            }
+        }
+        v
+    }
 }
 
 impl Scenario {
     /// The built-in scenarios: (name, TOML).
-    pub const BUILTIN_FILES: &'static [(&'static str, &'static str)] = &[(
-        "incast-victims",
-        include_str!("../../scenarios/incast-victims.toml"),
-    )];
+    pub const BUILTIN_FILES: &'static [(&'static str, &'static str)] = &[
+        (
+            "incast-victims",
+            include_str!("../../scenarios/incast-victims.toml"),
+        ),
+        ("uniform", include_str!("../../scenarios/uniform.toml")),
+    ];
 
     /// The names of the built-in scenarios.
     pub fn builtin_names() -> Vec<&'static str> {
@@ -143,8 +199,26 @@ impl Scenario {
             origin: origin.to_string(),
             why,
         };
-        let sc: Scenario =
+        let mut sc: Scenario =
             toml::from_str(text).map_err(|e| err(e.to_string().trim_end().to_string()))?;
+        if let Some(g) = &sc.generate {
+            if !(g.load > 0.0 && g.load <= 1.0) {
+                return Err(err(format!(
+                    "field generate.load: {} is outside (0, 1]",
+                    g.load
+                )));
+            }
+            if g.flow_bytes == 0 || usize::from(g.prio) >= NPRIO {
+                return Err(err(
+                    "field generate: flow_bytes must be > 0 and prio 0..=7".into()
+                ));
+            }
+            let extra = g.flows(sc.ports);
+            sc.flows.extend(extra);
+        }
+        if sc.flows.is_empty() {
+            return Err(err("field flows: the scenario has no flows".into()));
+        }
         sc.validate()
             .map_err(|e| err(format!("field {}: {}", e.field, e.why)))?;
         let p = BlockParams {

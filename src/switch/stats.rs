@@ -22,6 +22,8 @@ pub struct ClassStats {
 pub struct Stats {
     pub cycles: u64,
     pub sent_bytes: u64,
+    /// Packets delivered to the receivers.
+    pub delivered_packets: u64,
     /// Packets lost at ingress MAX: on a lossless priority, headroom was too small.
     pub ingress_drops: u64,
     /// Packets dropped at the end of the pipeline (egress MAX).
