@@ -203,3 +203,26 @@ fn random_scenarios_conserve_bytes_and_never_overflow_ingress() {
         }
     }
 }
+
+/// A receiver pausing an output port: PFC_wdrop drops, PFC_wstop starves the victims, CaPFC pauses
+/// only the inputs sending to the paused port and keeps the victims at line rate.
+#[test]
+fn paused_egress_scenario() {
+    let sc = Scenario::load("paused-egress").unwrap();
+    let r = run_modes(&sc, &FlowMode::ALL, DutKind::Model).unwrap();
+    let victim = |i: usize| r[i].stats.class("victim").unwrap().goodput_gbps;
+    assert!(r[0].stats.egress_drops > 0);
+    assert_eq!(r[1].stats.egress_drops, 0);
+    assert!(victim(1) < 0.75 * victim(0));
+    for i in [2, 3] {
+        assert_eq!(r[i].stats.egress_drops, 0, "{:?}", r[i].mode);
+        assert!(victim(i) > 0.95, "{:?}: {}", r[i].mode, victim(i));
+        for port in [0, 4, 5, 6, 7] {
+            assert_eq!(
+                r[i].stats.pfc_frames[port], 0,
+                "{:?}: port {port} paused",
+                r[i].mode
+            );
+        }
+    }
+}

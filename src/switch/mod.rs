@@ -342,6 +342,12 @@ impl Switch {
                 size: pkt.size,
             });
         }
+        // Downstream receivers pause egress ports.
+        for e in &self.sc.egress_pauses {
+            if e.start == t {
+                self.tm.paused_until[e.port * NPRIO + usize::from(e.prio)] = t + e.cycles;
+            }
+        }
         // Egress ports start frames.
         for o in 0..np {
             if let Some(pkt) = self.tm.start(o, t) {

@@ -95,9 +95,23 @@ pub struct Scenario {
     pub max_cycles: u64,
     #[serde(default)]
     pub flows: Vec<FlowSpec>,
+    /// Downstream receivers pausing switch ports: the egress port does not start frames of that
+    /// priority from `start` for `cycles` cycles.
+    #[serde(default)]
+    pub egress_pauses: Vec<EgressPause>,
     /// Flows drawn at load time, added to `flows`.
     #[serde(default)]
     pub generate: Option<Generate>,
+}
+
+/// A downstream receiver pauses output `port`, priority `prio`, from `start` for `cycles`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EgressPause {
+    pub port: usize,
+    pub prio: u8,
+    pub start: u64,
+    pub cycles: u64,
 }
 
 /// Random flows: every input sends flows of `flow_bytes` on `prio` to uniformly chosen other
@@ -156,6 +170,10 @@ impl Scenario {
             include_str!("../../scenarios/incast-victims.toml"),
         ),
         ("uniform", include_str!("../../scenarios/uniform.toml")),
+        (
+            "paused-egress",
+            include_str!("../../scenarios/paused-egress.toml"),
+        ),
     ];
 
     /// The names of the built-in scenarios.
@@ -262,6 +280,17 @@ impl Scenario {
                 "mtu".into(),
                 format!("{} does not fit the block's size lanes", self.mtu),
             );
+        }
+        for (k, e) in self.egress_pauses.iter().enumerate() {
+            if e.port >= self.ports || usize::from(e.prio) >= NPRIO {
+                return bad(
+                    format!("egress_pauses[{k}]"),
+                    format!(
+                        "port {} prio {} does not exist on a {}-port switch",
+                        e.port, e.prio, self.ports
+                    ),
+                );
+            }
         }
         for (k, f) in self.flows.iter().enumerate() {
             if f.src >= self.ports || f.dst >= self.ports {

@@ -2,7 +2,8 @@
 //! starts the next frame when the link is free, strict priority (highest priority first).
 //!
 //! The occupancy that decides admission is the block's; these queues hold the packets themselves.
-//! WDRR classes are not modelled yet: every priority is strict.
+//! WDRR classes are not modelled yet: every priority is strict. A downstream receiver may pause a
+//! (port, priority) for a time (`Scenario::egress_pauses`); a frame already started finishes.
 
 use super::{Packet, FRAME_OVERHEAD};
 use crate::block::NPRIO;
@@ -12,6 +13,8 @@ use std::collections::VecDeque;
 pub struct Tm {
     pub queues: Vec<VecDeque<Packet>>,
     busy_until: Vec<u64>,
+    /// Per (port, priority): paused by the downstream receiver until this cycle.
+    pub paused_until: Vec<u64>,
 }
 
 impl Tm {
@@ -19,6 +22,7 @@ impl Tm {
         Tm {
             queues: vec![VecDeque::new(); ports * NPRIO],
             busy_until: vec![0; ports],
+            paused_until: vec![0; ports * NPRIO],
         }
     }
 
@@ -35,6 +39,9 @@ impl Tm {
             return None;
         }
         for p in (0..NPRIO).rev() {
+            if self.paused_until[o * NPRIO + p] > now {
+                continue;
+            }
             if let Some(pkt) = self.queues[o * NPRIO + p].pop_front() {
                 self.busy_until[o] = now + u64::from(pkt.size) + FRAME_OVERHEAD;
                 return Some(pkt);
