@@ -45,6 +45,13 @@ pub enum Source {
     Directed { case: String, mode: Mode },
     /// The constrained-random generator.
     Random { seed: u64, cycles: u64, mode: Mode },
+    /// The block's traffic as the switch model drives it: the first `cycles` switch cycles of a
+    /// built-in scenario in a flow-control mode (after its configuration writes).
+    Switch {
+        scenario: String,
+        mode: crate::switch::FlowMode,
+        cycles: u64,
+    },
 }
 
 /// `manifest.json`.
@@ -274,6 +281,17 @@ pub fn curated() -> Vec<Curated> {
             });
         }
     }
+    // The default switch scenario as the switch drives the block: congestion, the contributors'
+    // E, PFC frames out and the fall back to XON all happen in the first 60,000 cycles.
+    v.push(Curated {
+        name: "switch_incast_victims_cal_np8".into(),
+        rtl_config: "np8",
+        source: Source::Switch {
+            scenario: "incast-victims".into(),
+            mode: crate::switch::FlowMode::CapfcCal,
+            cycles: 60_000,
+        },
+    });
     for (cfg, cycles) in [("np4", 1500u64), ("np8", 1000), ("np16", 600)] {
         for mode in [Mode::StopMax, Mode::StopCal] {
             v.push(Curated {
@@ -310,6 +328,29 @@ pub fn build(set: &str, p: &BlockParams, source: &Source) -> Result<SetFiles, St
             let mut s = RandomStim::new(p, *mode, *seed, *cycles);
             let cfg = s.cfg.clone();
             Ok(generate(set, p, source, Some(cfg), &mut s))
+        }
+        Source::Switch {
+            scenario,
+            mode,
+            cycles,
+        } => {
+            let sc = crate::switch::scenario::Scenario::builtin(scenario)
+                .ok_or_else(|| format!("no built-in scenario '{scenario}'"))?;
+            if sc.ports != p.np {
+                return Err(format!(
+                    "scenario {scenario} has {} ports, the set {}",
+                    sc.ports, p.np
+                ));
+            }
+            let mut sw =
+                crate::switch::Switch::new_recorded(&sc, *mode).map_err(|e| e.to_string())?;
+            while sw.now < *cycles && !sw.done() {
+                sw.tick_cycle();
+            }
+            let cfg = sc.block_config(p, mode.block_mode());
+            let mut script =
+                crate::stimulus::Script::new(set, sw.recorded.take().unwrap_or_default());
+            Ok(generate(set, p, source, Some(cfg), &mut script))
         }
     }
 }

@@ -188,6 +188,8 @@ pub struct Switch {
     block: Dut,
     /// The first model/RTL difference of a `--dut both` run; the run stops there.
     pub mismatch: Option<String>,
+    /// Every cycle's block inputs, configuration writes included, when recording (golden sets).
+    pub recorded: Option<Vec<Inputs>>,
     inp: Inputs,
     out: Outputs,
     pub now: u64,
@@ -216,6 +218,20 @@ pub struct Switch {
 impl Switch {
     /// A switch for `sc` in `mode`, configured (its block's registers written) and at cycle 0.
     pub fn new(sc: &Scenario, mode: FlowMode, dut: DutKind) -> Result<Self, SwitchError> {
+        Self::build(sc, mode, dut, false)
+    }
+
+    /// Like [`Switch::new`] with the model, recording every cycle's block inputs in `recorded`.
+    pub fn new_recorded(sc: &Scenario, mode: FlowMode) -> Result<Self, SwitchError> {
+        Self::build(sc, mode, DutKind::Model, true)
+    }
+
+    fn build(
+        sc: &Scenario,
+        mode: FlowMode,
+        dut: DutKind,
+        record: bool,
+    ) -> Result<Self, SwitchError> {
         sc.validate()?;
         let params = BlockParams {
             np: sc.ports,
@@ -227,10 +243,14 @@ impl Switch {
         // Configuration writes happen before traffic (they take one cycle each in hardware; the
         // switch's clock starts after them).
         let (mut inp, mut out) = (Inputs::idle(sc.ports), Outputs::new(sc.ports));
+        let mut recorded = record.then(Vec::new);
         for (a, d) in BlockConfig::register_writes(&cfg) {
             inp.clear();
             inp.cfg = Some((a, d));
             block.tick(&inp, &mut out).map_err(SwitchError::Rtl)?;
+            if let Some(r) = recorded.as_mut() {
+                r.push(inp.clone());
+            }
         }
         let nf = sc.flows.len();
         let senders = (0..sc.ports).map(|i| Sender::new(i, &sc.flows)).collect();
@@ -240,6 +260,7 @@ impl Switch {
             dut_kind: dut,
             block,
             mismatch: None,
+            recorded,
             inp: Inputs::idle(sc.ports),
             out: Outputs::new(sc.ports),
             now: 0,
@@ -362,6 +383,9 @@ impl Switch {
 
         if let Err(m) = self.block.tick(&self.inp, &mut self.out) {
             self.mismatch = Some(m);
+        }
+        if let Some(r) = self.recorded.as_mut() {
+            r.push(self.inp.clone());
         }
 
         for (i, a) in arrived.iter().enumerate().take(np) {
