@@ -226,3 +226,45 @@ fn paused_egress_scenario() {
         }
     }
 }
+
+/// Issue: headroom. With 10 km of cable (6,250 byte times each way), `xoff = "auto"` sizes the
+/// ingress headroom by IEEE 802.1Q Annex N with the same code as `capfc headroom`: no ingress
+/// overflow in any mode. The same run with 20 % less headroom overflows. The scenario is
+/// paused-egress: under PFC_wstop the held output stops the pipeline, so nothing drains the
+/// ingress buffers while what was in flight after the pause lands in the headroom.
+#[test]
+fn computed_headroom_suffices_and_20_percent_less_overflows() {
+    let text = include_str!("../scenarios/paused-egress.toml")
+        .replace("ports = 8", "ports = 8\nprop_delay = 6250\nxoff = \"auto\"");
+    let sc = Scenario::from_toml(&text, "long-cables").unwrap();
+    let h = sc.auto_headroom().unwrap().headroom_bytes;
+    // Annex N by hand: 2 x 1520 B frames + 84 B PFC frame + 2 x 6250 B of cable + 2 B of block
+    // latency + 64 B of response.
+    assert_eq!(h, 2 * 1520 + 84 + 2 * 6250 + 2 + 64);
+    assert_eq!(
+        u64::from(sc.thresholds.ing_xoff),
+        u64::from(sc.thresholds.ing_max) - h
+    );
+    for mode in FlowMode::ALL {
+        let mut s = Switch::new(&sc, mode, DutKind::Model).unwrap();
+        s.run();
+        assert_eq!(
+            s.stats.ingress_drops, 0,
+            "{mode:?} overflowed with the computed headroom"
+        );
+        if mode == FlowMode::PfcWstop {
+            assert!(
+                s.stats.total_pfc_frames() > 0,
+                "the ingress buffers never reached XOFF"
+            );
+        }
+    }
+    let mut short = sc.clone();
+    short.thresholds.ing_xoff = short.thresholds.ing_max - (h * 8 / 10) as u32;
+    let mut s = Switch::new(&short, FlowMode::PfcWstop, DutKind::Model).unwrap();
+    s.run();
+    assert!(
+        s.stats.ingress_drops > 0,
+        "20 % less headroom did not overflow"
+    );
+}

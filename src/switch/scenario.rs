@@ -95,6 +95,10 @@ pub struct Scenario {
     pub max_cycles: u64,
     #[serde(default)]
     pub flows: Vec<FlowSpec>,
+    /// `xoff = "auto"`: derive the ingress XOFF from the links (see [`Scenario::auto_headroom`]),
+    /// replacing `thresholds.ing_xoff`.
+    #[serde(default)]
+    pub xoff: Option<XoffSetting>,
     /// Downstream receivers pausing switch ports: the egress port does not start frames of that
     /// priority from `start` for `cycles` cycles.
     #[serde(default)]
@@ -103,6 +107,18 @@ pub struct Scenario {
     #[serde(default)]
     pub generate: Option<Generate>,
 }
+
+/// How the ingress XOFF is set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum XoffSetting {
+    /// MAX minus the headroom of IEEE 802.1Q Annex N for this scenario's links.
+    Auto,
+}
+
+/// Cycles from an ingress arrival crossing XOFF to the block's PFC frame request: I is registered
+/// (1) and the frame request is registered (1), docs/microarchitecture.md.
+pub const BLOCK_PFC_LATENCY: u64 = 2;
 
 /// A downstream receiver pauses output `port`, priority `prio`, from `start` for `cycles`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -234,6 +250,14 @@ impl Scenario {
             let extra = g.flows(sc.ports);
             sc.flows.extend(extra);
         }
+        if sc.xoff == Some(XoffSetting::Auto) {
+            let h = sc
+                .auto_headroom()
+                .map_err(|e| err(format!("field xoff: {e}")))?;
+            let max = u64::from(sc.thresholds.ing_max);
+            let x = crate::headroom::xoff(max, &h).map_err(|e| err(format!("field xoff: {e}")))?;
+            sc.thresholds.ing_xoff = x as u32;
+        }
         if sc.flows.is_empty() {
             return Err(err("field flows: the scenario has no flows".into()));
         }
@@ -253,6 +277,28 @@ impl Scenario {
                 ))
             })?;
         Ok(sc)
+    }
+
+    /// The headroom of IEEE 802.1Q Annex N for this scenario's links, with the same code as
+    /// `capfc headroom`. One cycle is one byte time, so every delay in cycles is 8 bit times:
+    /// MaxFrame is the MTU with preamble and gap, the cable is `prop_delay`, the remote's
+    /// higher-layer delay is `pfc_response`, the local transmit delay is the block's
+    /// arrival-to-frame latency, and the PHY delays are 0 (the model has none).
+    pub fn auto_headroom(
+        &self,
+    ) -> Result<crate::headroom::Headroom, crate::headroom::HeadroomError> {
+        let link = crate::headroom::LinkParams {
+            max_frame_bits: (u64::from(self.mtu) + super::FRAME_OVERHEAD) * 8,
+            pfc_frame_bits: 84 * 8,
+            cable_delay_bits: self.prop_delay * 8,
+            tx_s1_bits: BLOCK_PFC_LATENCY * 8,
+            rx_s1_bits: 0,
+            tx_s2_bits: 0,
+            rx_s2_bits: 0,
+            hd_s2_bits: self.pfc_response * 8,
+        };
+        let dv = crate::headroom::annex_n(&link)?;
+        crate::headroom::headroom(dv.dv_bits, crate::headroom::Alpha::ONE, 1)
     }
 
     pub fn block_config(&self, p: &BlockParams, mode: Mode) -> BlockConfig {
