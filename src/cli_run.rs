@@ -16,6 +16,9 @@ pub struct RunArgs {
     /// The block behind the switch: model, rtl (the Verilated RTL) or both (lockstep-checked).
     #[arg(long, default_value = "model")]
     pub dut: String,
+    /// Also draw occupancy over time and the pause intervals, one panel per mode, into this SVG.
+    #[arg(long)]
+    pub plot: Option<std::path::PathBuf>,
     /// The same report as JSON.
     #[arg(long)]
     pub json: bool,
@@ -23,10 +26,23 @@ pub struct RunArgs {
 
 /// Run `sc` in each of `modes`.
 pub fn run_modes(sc: &Scenario, modes: &[FlowMode], dut: DutKind) -> Result<Vec<Switch>> {
+    run_modes_traced(sc, modes, dut, None)
+}
+
+/// [`run_modes`], sampling a [`crate::switch::Trace`] every `every` cycles when given.
+pub fn run_modes_traced(
+    sc: &Scenario,
+    modes: &[FlowMode],
+    dut: DutKind,
+    every: Option<u64>,
+) -> Result<Vec<Switch>> {
     modes
         .iter()
         .map(|&m| {
             let mut s = Switch::new(sc, m, dut).with_context(|| format!("scenario {}", sc.name))?;
+            if let Some(e) = every {
+                s.trace = Some(crate::switch::Trace { every: e.max(1), ..Default::default() });
+            }
             s.run();
             if let Some(mm) = &s.mismatch {
                 bail!(
@@ -65,7 +81,12 @@ pub fn run(a: &RunArgs) -> Result<()> {
     }
     let dut = DutKind::parse(&a.dut)
         .with_context(|| format!("--dut '{}': expected model, rtl or both", a.dut))?;
-    let runs = run_modes(&sc, &modes, dut)?;
+    // About 600 samples over the default scenario's run.
+    let runs = run_modes_traced(&sc, &modes, dut, a.plot.as_ref().map(|_| 2000))?;
+    if let Some(p) = &a.plot {
+        crate::plot::plot(p, &runs).map_err(anyhow::Error::msg)?;
+        eprintln!("run: plot written to {}", p.display());
+    }
     if a.json {
         let v: Vec<_> = runs
             .iter()

@@ -16,6 +16,7 @@ pub mod cosim;
 pub mod dut;
 pub mod golden;
 pub mod headroom;
+pub mod plot;
 pub mod reference;
 pub mod stimulus;
 pub mod switch;

@@ -268,3 +268,31 @@ fn computed_headroom_suffices_and_20_percent_less_overflows() {
         "20 % less headroom did not overflow"
     );
 }
+
+/// `capfc run --plot`: one row per mode, occupancies and pause intervals, drawn from the runs'
+/// traces. Under CaPFC only the incast inputs have pause bars; under PFC_wdrop nobody does.
+#[test]
+fn plot_shows_every_mode() {
+    let sc = Scenario::incast_victims();
+    let runs =
+        capfc::cli_run::run_modes_traced(&sc, &FlowMode::ALL, DutKind::Model, Some(2000)).unwrap();
+    let path = std::env::temp_dir().join(format!("capfc-plot-{}.svg", std::process::id()));
+    capfc::plot::plot(&path, &runs).unwrap();
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert!(svg.starts_with("<svg"), "not an SVG");
+    for m in FlowMode::ALL {
+        assert!(
+            svg.contains(&format!("{}: pause at the senders", m.name())),
+            "{m:?} panel missing"
+        );
+    }
+    let paused_ports = |r: &Switch| -> Vec<usize> {
+        let t = r.trace.as_ref().unwrap();
+        (0..sc.ports)
+            .filter(|&i| t.paused.iter().any(|p| p[i]))
+            .collect()
+    };
+    assert_eq!(paused_ports(&runs[0]), Vec::<usize>::new());
+    assert_eq!(paused_ports(&runs[3]), vec![1, 2, 3, 4]);
+    assert_eq!(paused_ports(&runs[1]), vec![1, 2, 3, 4, 5, 6, 7]);
+}

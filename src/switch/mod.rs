@@ -170,6 +170,21 @@ impl Dut {
     }
 }
 
+/// Samples of the switch's state over time, for plots.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Trace {
+    /// Sample every `every` cycles.
+    pub every: u64,
+    /// Cycle of each sample.
+    pub cycle: Vec<u64>,
+    /// Per sample, per output port: bytes queued at egress (all priorities).
+    pub egress: Vec<Vec<u64>>,
+    /// Per sample, per input port: bytes in the ingress FIFO.
+    pub ingress: Vec<Vec<u64>>,
+    /// Per sample, per input port: the sender has some priority paused.
+    pub paused: Vec<Vec<bool>>,
+}
+
 /// A packet inside the switch model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Packet {
@@ -190,6 +205,8 @@ pub struct Switch {
     pub mismatch: Option<String>,
     /// Every cycle's block inputs, configuration writes included, when recording (golden sets).
     pub recorded: Option<Vec<Inputs>>,
+    /// Occupancies and pauses sampled every so many cycles, when tracing (plots).
+    pub trace: Option<Trace>,
     inp: Inputs,
     out: Outputs,
     pub now: u64,
@@ -261,6 +278,7 @@ impl Switch {
             block,
             mismatch: None,
             recorded,
+            trace: None,
             inp: Inputs::idle(sc.ports),
             out: Outputs::new(sc.ports),
             now: 0,
@@ -445,6 +463,28 @@ impl Switch {
                 t,
                 &mut self.stats.paused[s.port * NPRIO..(s.port + 1) * NPRIO],
             );
+        }
+        if let Some(tr) = self.trace.as_mut() {
+            if t.is_multiple_of(tr.every) {
+                let bytes = |q: &VecDeque<Packet>| q.iter().map(|p| u64::from(p.size)).sum::<u64>();
+                tr.cycle.push(t);
+                tr.egress.push(
+                    (0..np)
+                        .map(|o| {
+                            (0..NPRIO)
+                                .map(|p| bytes(&self.tm.queues[o * NPRIO + p]))
+                                .sum()
+                        })
+                        .collect(),
+                );
+                tr.ingress.push(self.ingress.iter().map(bytes).collect());
+                tr.paused.push(
+                    self.senders
+                        .iter()
+                        .map(|s| s.pause_until.iter().any(|&u| u > t))
+                        .collect(),
+                );
+            }
         }
         #[cfg(debug_assertions)]
         self.check_conservation();

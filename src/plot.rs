@@ -1,0 +1,125 @@
+//! `capfc run --plot FILE.svg`: per flow-control mode, the occupancy over time of the most congested
+//! egress port and of every ingress FIFO, and the pause intervals of every input port, so that the
+//! difference between the modes shows at a glance. Drawn with `plotters` (SVG backend).
+
+use crate::switch::{Switch, Trace};
+use plotters::prelude::*;
+
+fn us(cycle: u64, cycle_ns: f64) -> f64 {
+    cycle as f64 * cycle_ns / 1000.0
+}
+
+/// Draw the runs (each with a [`Trace`]) into an SVG file.
+pub fn plot(path: &std::path::Path, runs: &[Switch]) -> Result<(), String> {
+    let err = |e: &dyn std::fmt::Display| format!("[plot] {}: {e}", path.display());
+    let rows = runs.len().max(1) as u32;
+    let root = SVGBackend::new(path, (1400, 260 * rows)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let t_end = runs
+        .iter()
+        .filter_map(|r| r.trace.as_ref().and_then(|t| t.cycle.last().copied()))
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let cycle_ns = runs.first().map_or(8.0, |r| r.sc.cycle_ns);
+    let x_max = us(t_end, cycle_ns);
+    let y_max = runs
+        .iter()
+        .filter_map(|r| r.trace.as_ref())
+        .flat_map(|t| t.egress.iter().chain(&t.ingress).flatten().copied())
+        .max()
+        .unwrap_or(1) as f64
+        / 1024.0;
+    for (row, r) in root.split_evenly((rows as usize, 1)).iter().zip(runs) {
+        let tr: &Trace = r
+            .trace
+            .as_ref()
+            .ok_or_else(|| err(&"run without a trace"))?;
+        let (left, right) = row.split_horizontally(900);
+        // Occupancies.
+        let hot = (0..r.sc.ports)
+            .max_by_key(|&o| tr.egress.iter().map(|v| v[o]).max().unwrap_or(0))
+            .unwrap_or(0);
+        let mut c = ChartBuilder::on(&left)
+            .caption(
+                format!(
+                    "{}: egress port {hot} and ingress FIFOs (KB)",
+                    r.mode.name()
+                ),
+                ("sans-serif", 16),
+            )
+            .margin(8)
+            .x_label_area_size(28)
+            .y_label_area_size(45)
+            .build_cartesian_2d(0.0..x_max, 0.0..y_max * 1.05)
+            .map_err(|e| err(&e))?;
+        c.configure_mesh()
+            .x_desc("time (us)")
+            .x_label_formatter(&|v| format!("{v:.0}"))
+            .y_label_formatter(&|v| format!("{v:.0}"))
+            .light_line_style(WHITE)
+            .draw()
+            .map_err(|e| err(&e))?;
+        let series = |f: &dyn Fn(usize) -> u64| -> Vec<(f64, f64)> {
+            (0..tr.cycle.len())
+                .map(|k| (us(tr.cycle[k], cycle_ns), f(k) as f64 / 1024.0))
+                .collect()
+        };
+        c.draw_series(LineSeries::new(
+            series(&|k| tr.egress[k][hot]),
+            RED.stroke_width(2),
+        ))
+        .map_err(|e| err(&e))?
+        .label(format!("egress port {hot}"))
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], RED.stroke_width(2)));
+        for i in 0..r.sc.ports {
+            let color = Palette99::pick(i).to_rgba();
+            c.draw_series(LineSeries::new(series(&|k| tr.ingress[k][i]), color))
+                .map_err(|e| err(&e))?
+                .label(format!("ingress {i}"))
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], color));
+        }
+        c.configure_series_labels()
+            .border_style(BLACK)
+            .background_style(WHITE.mix(0.8))
+            .draw()
+            .map_err(|e| err(&e))?;
+        // Pause intervals per input port.
+        let n = r.sc.ports as f64;
+        let mut g = ChartBuilder::on(&right)
+            .caption(
+                format!("{}: pause at the senders", r.mode.name()),
+                ("sans-serif", 16),
+            )
+            .margin(8)
+            .x_label_area_size(28)
+            .y_label_area_size(45)
+            .build_cartesian_2d(0.0..x_max, -0.5..n - 0.5)
+            .map_err(|e| err(&e))?;
+        g.configure_mesh()
+            .x_desc("time (us)")
+            .y_desc("input port")
+            .x_label_formatter(&|v| format!("{v:.0}"))
+            .y_labels(r.sc.ports)
+            .y_label_formatter(&|v| format!("{v:.0}"))
+            .light_line_style(WHITE)
+            .draw()
+            .map_err(|e| err(&e))?;
+        let step = us(tr.every, cycle_ns);
+        let mut bars = vec![];
+        for (k, p) in tr.paused.iter().enumerate() {
+            let x = us(tr.cycle[k], cycle_ns);
+            for (i, &on) in p.iter().enumerate() {
+                if on {
+                    bars.push(Rectangle::new(
+                        [(x, i as f64 - 0.35), (x + step, i as f64 + 0.35)],
+                        BLUE.filled(),
+                    ));
+                }
+            }
+        }
+        g.draw_series(bars).map_err(|e| err(&e))?;
+    }
+    root.present().map_err(|e| err(&e))?;
+    Ok(())
+}
