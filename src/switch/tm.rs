@@ -12,6 +12,8 @@ use std::collections::VecDeque;
 #[derive(Debug, Clone)]
 pub struct Tm {
     pub queues: Vec<VecDeque<Packet>>,
+    /// Bytes in each queue (kept, so the peak costs nothing per enqueue).
+    bytes: Vec<u32>,
     busy_until: Vec<u64>,
     /// Per (port, priority): paused by the downstream receiver until this cycle.
     pub paused_until: Vec<u64>,
@@ -21,6 +23,7 @@ impl Tm {
     pub fn new(ports: usize) -> Self {
         Tm {
             queues: vec![VecDeque::new(); ports * NPRIO],
+            bytes: vec![0; ports * NPRIO],
             busy_until: vec![0; ports],
             paused_until: vec![0; ports * NPRIO],
         }
@@ -30,7 +33,8 @@ impl Tm {
     pub fn enqueue(&mut self, pkt: Packet) -> u32 {
         let q = usize::from(pkt.dst) * NPRIO + usize::from(pkt.prio);
         self.queues[q].push_back(pkt);
-        self.queues[q].iter().map(|p| u32::from(p.size)).sum()
+        self.bytes[q] += u32::from(pkt.size);
+        self.bytes[q]
     }
 
     /// Port o starts its next frame, if its link is free and a queue holds one.
@@ -43,6 +47,7 @@ impl Tm {
                 continue;
             }
             if let Some(pkt) = self.queues[o * NPRIO + p].pop_front() {
+                self.bytes[o * NPRIO + p] -= u32::from(pkt.size);
                 self.busy_until[o] = now + u64::from(pkt.size) + FRAME_OVERHEAD;
                 return Some(pkt);
             }
