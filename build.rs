@@ -158,7 +158,11 @@ fn build_config(
         args.push(format!("-G{k}={v}"));
     }
     args.extend(files.iter().cloned());
-    let want = format!("{rtl_hash:x} {}", args.join(" "));
+    // The generated port mapping is part of what is built: a change to it (build.rs) rebuilds too.
+    let cc = gen_ports(name, &prefix);
+    let mut h = DefaultHasher::new();
+    cc.hash(&mut h);
+    let want = format!("{rtl_hash:x} {:x} {}", h.finish(), args.join(" "));
     let stamp = dir.join("capfc.stamp");
     if stamp_ok(&out.join(format!("lib{lib}.a")), &stamp, &want) {
         link(out, &lib);
@@ -207,7 +211,6 @@ fn build_config(
     );
 
     // The word <-> port mapping of this configuration.
-    let cc = gen_ports(name, &prefix);
     let wrapper = dir.join(format!("dut_{name}.cc"));
     std::fs::write(&wrapper, cc).unwrap();
 
@@ -235,7 +238,7 @@ fn gen_ports(name: &str, prefix: &str) -> String {
     .unwrap();
     writeln!(
         w,
-        "#include \"{prefix}.h\"\n#include \"{prefix}___024root.h\"\n#include \"dut_impl.h\"\n"
+        "#include \"{prefix}.h\"\n#include \"{prefix}___024root.h\"\n#include \"{prefix}__Syms.h\"\n#include \"dut_impl.h\"\n"
     )
     .unwrap();
     writeln!(
@@ -267,6 +270,15 @@ fn gen_ports(name: &str, prefix: &str) -> String {
     writeln!(w, "        const auto* r = t->rootp;").unwrap();
     for (inst, reg) in STATE_SIGNALS {
         writeln!(w, "        pack(w, r->capfc_top__DOT__{inst}__DOT__{reg});").unwrap();
+    }
+    writeln!(
+        w,
+        "    }}\n    static void write_state({prefix}* t, const uint32_t* w) {{"
+    )
+    .unwrap();
+    writeln!(w, "        auto* r = t->rootp;").unwrap();
+    for (inst, reg) in STATE_SIGNALS {
+        writeln!(w, "        unpack(w, r->capfc_top__DOT__{inst}__DOT__{reg});").unwrap();
     }
     writeln!(w, "    }}").unwrap();
     let count = |w: &mut String, what: &str, f: &dyn Fn(&mut String)| {

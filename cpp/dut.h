@@ -17,6 +17,8 @@ public:
     virtual void step(const uint32_t* in, uint32_t* out) = 0;
     // The architectural state registers, as of now (after the last edge).
     virtual void read_state(uint32_t* state) const = 0;
+    // Overwrite the architectural state registers (the layout of read_state) and settle.
+    virtual void write_state(const uint32_t* state) = 0;
     // The baseline for the benchmark: the same work as `step` per cycle, in a C++ loop.
     virtual uint64_t run_loop(const uint32_t* stim, size_t words_per_cycle, size_t cycles,
                               uint32_t* out) = 0;

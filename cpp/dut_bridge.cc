@@ -22,6 +22,9 @@ void dut_step(Dut& dut, rust::Slice<const uint32_t> in, rust::Slice<uint32_t> ou
     dut.step(in.data(), out.data());
 }
 void dut_read_state(const Dut& dut, rust::Slice<uint32_t> state) { dut.read_state(state.data()); }
+void dut_write_state(Dut& dut, rust::Slice<const uint32_t> state) {
+    dut.write_state(state.data());
+}
 uint64_t dut_run_loop(Dut& dut, rust::Slice<const uint32_t> stim, size_t wpc, size_t cycles,
                       rust::Slice<uint32_t> out) {
     return dut.run_loop(stim.data(), wpc, cycles, out.data());

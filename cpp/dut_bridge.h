@@ -8,6 +8,7 @@ std::unique_ptr<Dut> new_dut(rust::Str config);
 rust::Vec<rust::String> rtl_configs();
 void dut_step(Dut& dut, rust::Slice<const uint32_t> in, rust::Slice<uint32_t> out);
 void dut_read_state(const Dut& dut, rust::Slice<uint32_t> state);
+void dut_write_state(Dut& dut, rust::Slice<const uint32_t> state);
 uint64_t dut_run_loop(Dut& dut, rust::Slice<const uint32_t> stim, size_t words_per_cycle,
                       size_t cycles, rust::Slice<uint32_t> out);
 size_t dut_input_words(const Dut& dut);

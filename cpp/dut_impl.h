@@ -35,8 +35,19 @@ inline void pack(uint32_t*& w, const VlWide<N>& v) {
     for (std::size_t i = 0; i < N; ++i) *w++ = v[i];
 }
 template <typename T, std::size_t N>
+inline void unpack(const uint32_t*& w, VlUnpacked<T, N>& v) {
+    for (std::size_t i = 0; i < N; ++i) unpack(w, v[i]);
+}
+template <typename T, std::size_t N>
 inline void pack(uint32_t*& w, const VlUnpacked<T, N>& v) {
     for (std::size_t i = 0; i < N; ++i) pack(w, v[i]);
+}
+
+// Tracing's "this changed" flags, all set: one flag, or an array of them.
+inline void mark_active(CData& v) { v = 1; }
+template <std::size_t N>
+inline void mark_active(VlUnpacked<CData, N>& v) {
+    for (std::size_t i = 0; i < N; ++i) v[i] = 1;
 }
 
 // How many words a Verilator type takes in the packed layout.
@@ -86,6 +97,17 @@ public:
     }
 
     void read_state(uint32_t* state) const override { P::read_state(top_.get(), state); }
+
+    // Overwrite every architectural register, then have the next eval settle the whole model again
+    // (as at time 0): Verilator only re-evaluates logic whose triggers fired, and writing a register
+    // from outside fires none. The combinational logic is a function of these registers and the
+    // inputs alone, so this restores the state exactly. Tracing dumps every signal at the next step.
+    void write_state(const uint32_t* state) override {
+        P::write_state(top_.get(), state);
+        top_->rootp->vlSymsp->__Vm_didInit = false;
+        top_->eval();
+        mark_active(top_->rootp->__Vm_traceActivity);
+    }
 
     uint64_t run_loop(const uint32_t* stim, size_t wpc, size_t cycles, uint32_t* out) override {
         uint64_t acc = 0;

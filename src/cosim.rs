@@ -287,6 +287,25 @@ impl Pair {
         })
     }
 
+    /// Load the model's registers `t` into both sides (the RTL's through its packed state), the
+    /// pair having stepped `cycle` cycles.
+    pub fn restore(&mut self, t: &CapfcTop, cycle: u64) -> Result<(), String> {
+        if t.params != self.model.params {
+            return Err(format!(
+                "the snapshot's block has {:?}, this one {:?}",
+                t.params, self.model.params
+            ));
+        }
+        let fault = self.model.fault();
+        self.model = t.clone();
+        self.model.inject_fault(fault);
+        let st = &mut self.bufs[2];
+        pack_state(&self.model, &self.l.state, st);
+        self.rtl.write_state(st);
+        self.cycle = cycle;
+        Ok(())
+    }
+
     /// One cycle on both; `out` gets the model's outputs (equal to the RTL's unless this fails).
     pub fn step(&mut self, inp: &Inputs, out: &mut Outputs) -> Result<(), Divergence> {
         let p = self.model.params;

@@ -17,6 +17,7 @@ mod ffi {
         fn rtl_configs() -> Vec<String>;
         fn dut_step(dut: Pin<&mut Dut>, inputs: &[u32], outputs: &mut [u32]);
         fn dut_read_state(dut: &Dut, state: &mut [u32]);
+        fn dut_write_state(dut: Pin<&mut Dut>, state: &[u32]);
         fn dut_run_loop(
             dut: Pin<&mut Dut>,
             stim: &[u32],
@@ -126,6 +127,13 @@ impl RtlBlock {
     /// The architectural state registers, packed.
     pub fn read_state(&self, state: &mut [u32]) {
         ffi::dut_read_state(&self.dut, state);
+    }
+
+    /// Overwrite the architectural state registers (the layout of [`RtlBlock::read_state`], e.g.
+    /// the model's state from [`crate::block::pack::pack_state`]) and settle the logic behind them.
+    pub fn write_state(&mut self, state: &[u32]) {
+        assert_eq!(state.len(), self.layouts.state.words, "state words");
+        ffi::dut_write_state(self.dut.pin_mut(), state);
     }
 
     /// The benchmark's lower bound: `cycles` cycles of pre-packed stimulus in a C++ loop.

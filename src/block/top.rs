@@ -83,6 +83,11 @@ impl CapfcTop {
         self.fault = f;
     }
 
+    /// The deliberate bug injected, if any.
+    pub fn fault(&self) -> Option<Fault> {
+        self.fault
+    }
+
     /// Start counting functional coverage (see [`Coverage`]).
     pub fn enable_coverage(&mut self) {
         self.cov.get_or_insert_with(|| Box::new(Coverage::new()));

@@ -81,7 +81,8 @@ impl FlowMode {
 }
 
 /// Where the switch's congestion decisions come from (`capfc run --dut`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum DutKind {
     /// The Rust block model.
     Model,
@@ -119,7 +120,11 @@ pub enum SwitchError {
 }
 
 /// The block behind the switch.
+#[derive(Default)]
 enum Dut {
+    /// No block: only while a switch is being restored from a snapshot.
+    #[default]
+    Detached,
     Model(Box<CapfcTop>),
     #[cfg(feature = "rtl")]
     Rtl(Box<crate::dut::RtlBlock>, Vec<u32>),
@@ -152,6 +157,7 @@ impl Dut {
     /// One block cycle. `Err` describes the first difference of a `Both`.
     fn tick(&mut self, inp: &Inputs, out: &mut Outputs) -> Result<(), String> {
         match self {
+            Dut::Detached => Err("[switch] no block attached".into()),
             Dut::Model(m) => {
                 m.tick_cycle(inp, out);
                 Ok(())
@@ -170,8 +176,112 @@ impl Dut {
     }
 }
 
+/// The registers of the block behind a switch, in a [`Snapshot`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BlockState {
+    /// The model's registers (`--dut model` and `--dut both`).
+    Model(Box<CapfcTop>),
+    /// The RTL's architectural registers, packed as `signals::STATE_SIGNALS` (`--dut rtl`).
+    Rtl(Vec<u32>),
+}
+
+impl Dut {
+    fn state(&self) -> BlockState {
+        match self {
+            Dut::Detached => unreachable!("a switch always has its block outside restore"),
+            Dut::Model(m) => BlockState::Model(m.clone()),
+            #[cfg(feature = "rtl")]
+            Dut::Rtl(r, _) => {
+                let mut w = vec![0; r.layouts.state.words];
+                r.read_state(&mut w);
+                BlockState::Rtl(w)
+            }
+            #[cfg(feature = "rtl")]
+            Dut::Both(pair) => BlockState::Model(Box::new(pair.model.clone())),
+        }
+    }
+
+    /// Load registers saved by [`Dut::state`]; `block_cycle` is the block's cycle count then.
+    fn set_state(&mut self, st: &BlockState, block_cycle: u64) -> Result<(), String> {
+        match (self, st) {
+            (Dut::Detached, _) => unreachable!("a switch always has its block outside restore"),
+            (Dut::Model(m), BlockState::Model(t)) => {
+                if m.params != t.params {
+                    return Err(format!(
+                        "the snapshot's block has {:?}, this one {:?}",
+                        t.params, m.params
+                    ));
+                }
+                **m = (**t).clone();
+                Ok(())
+            }
+            (Dut::Model(_), BlockState::Rtl(_)) => Err(
+                "the snapshot holds the RTL's registers (taken with --dut rtl); load it with --dut rtl"
+                    .into(),
+            ),
+            #[cfg(feature = "rtl")]
+            (Dut::Rtl(r, _), st) => {
+                let w = match st {
+                    BlockState::Rtl(w) => w.clone(),
+                    BlockState::Model(t) => {
+                        let mut w = vec![0; r.layouts.state.words];
+                        crate::block::pack::pack_state(t, &r.layouts.state, &mut w);
+                        w
+                    }
+                };
+                if w.len() != r.layouts.state.words {
+                    return Err(format!(
+                        "the snapshot's block state has {} words, this block's {}",
+                        w.len(),
+                        r.layouts.state.words
+                    ));
+                }
+                r.write_state(&w);
+                Ok(())
+            }
+            #[cfg(feature = "rtl")]
+            (Dut::Both(pair), BlockState::Model(t)) => pair.restore(t, block_cycle),
+            #[cfg(feature = "rtl")]
+            (Dut::Both(_), BlockState::Rtl(_)) => Err(
+                "the snapshot holds only the RTL's registers (taken with --dut rtl); load it with --dut rtl"
+                    .into(),
+            ),
+        }
+        .map(|()| {
+            let _ = block_cycle;
+        })
+    }
+
+    /// The architectural registers, packed in the RTL's layout, whichever side holds them.
+    fn state_words(&self, layouts: &crate::block::pack::Layouts, buf: &mut Vec<u32>) {
+        buf.resize(layouts.state.words, 0);
+        match self {
+            Dut::Detached => unreachable!("a switch always has its block outside restore"),
+            Dut::Model(m) => crate::block::pack::pack_state(m, &layouts.state, buf),
+            #[cfg(feature = "rtl")]
+            Dut::Rtl(r, _) => r.read_state(buf),
+            #[cfg(feature = "rtl")]
+            Dut::Both(pair) => crate::block::pack::pack_state(&pair.model, &layouts.state, buf),
+        }
+    }
+}
+
+/// The whole state of a switch at a cycle boundary: `capfc step`'s `snapshot`, `restore` and `back`.
+/// Restoring it and stepping gives exactly what stepping from where it was taken gives.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Snapshot {
+    /// The switch's cycle when taken.
+    pub cycle: u64,
+    /// The block's own cycle count (configuration writes included).
+    pub block_cycle: u64,
+    /// Everything but the block's registers.
+    pub switch: serde_json::Value,
+    pub block: BlockState,
+}
+
 /// Samples of the switch's state over time, for plots.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Trace {
     /// Sample every `every` cycles.
     pub every: u64,
@@ -186,7 +296,7 @@ pub struct Trace {
 }
 
 /// A packet inside the switch model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Packet {
     pub flow: u32,
     pub src: u8,
@@ -195,20 +305,37 @@ pub struct Packet {
     pub size: u16,
 }
 
+/// The block of a switch for `sc`: `sc.ports` ports, the default widths.
+pub fn block_params(sc: &Scenario) -> BlockParams {
+    BlockParams {
+        np: sc.ports,
+        ..BlockParams::default()
+    }
+}
+
 /// The switch, its peers and the links between them.
+///
+/// Serializable but for its block, whose registers a [`Snapshot`] carries separately (they may be
+/// the RTL's).
+#[derive(Serialize, Deserialize)]
 pub struct Switch {
     pub sc: Scenario,
     pub mode: FlowMode,
     pub dut_kind: DutKind,
+    #[serde(skip)]
     block: Dut,
     /// The first model/RTL difference of a `--dut both` run; the run stops there.
     pub mismatch: Option<String>,
     /// Every cycle's block inputs, configuration writes included, when recording (golden sets).
+    #[serde(skip)]
     pub recorded: Option<Vec<Inputs>>,
     /// Occupancies and pauses sampled every so many cycles, when tracing (plots).
+    #[serde(skip)]
     pub trace: Option<Trace>,
     inp: Inputs,
     out: Outputs,
+    /// Cycles the block has been clocked, the configuration writes included.
+    pub block_cycle: u64,
     pub now: u64,
     senders: Vec<Sender>,
     /// Frames on the links into the switch: (arrival cycle, packet), per port.
@@ -250,10 +377,7 @@ impl Switch {
         record: bool,
     ) -> Result<Self, SwitchError> {
         sc.validate()?;
-        let params = BlockParams {
-            np: sc.ports,
-            ..BlockParams::default()
-        };
+        let params = block_params(sc);
         let cfg = sc.block_config(&params, mode.block_mode());
         cfg.validate(&params)?;
         let mut block = Dut::new(dut, &params)?;
@@ -261,7 +385,9 @@ impl Switch {
         // switch's clock starts after them).
         let (mut inp, mut out) = (Inputs::idle(sc.ports), Outputs::new(sc.ports));
         let mut recorded = record.then(Vec::new);
+        let mut writes = 0;
         for (a, d) in BlockConfig::register_writes(&cfg) {
+            writes += 1;
             inp.clear();
             inp.cfg = Some((a, d));
             block.tick(&inp, &mut out).map_err(SwitchError::Rtl)?;
@@ -281,6 +407,7 @@ impl Switch {
             trace: None,
             inp: Inputs::idle(sc.ports),
             out: Outputs::new(sc.ports),
+            block_cycle: writes,
             now: 0,
             senders,
             up: vec![VecDeque::new(); sc.ports],
@@ -402,6 +529,7 @@ impl Switch {
         if let Err(m) = self.block.tick(&self.inp, &mut self.out) {
             self.mismatch = Some(m);
         }
+        self.block_cycle += 1;
         if let Some(r) = self.recorded.as_mut() {
             r.push(self.inp.clone());
         }
@@ -489,6 +617,62 @@ impl Switch {
         #[cfg(debug_assertions)]
         self.check_conservation();
         self.now += 1;
+    }
+
+    /// The whole state, now (between two cycles).
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            cycle: self.now,
+            block_cycle: self.block_cycle,
+            switch: serde_json::to_value(self).expect("a switch always serializes"),
+            block: self.block.state(),
+        }
+    }
+
+    /// Go back (or forward) to `snap`, keeping this switch's block (model, RTL or both) and its
+    /// waveform and recording settings. The snapshot may come from another switch, even one of
+    /// another scenario, as long as its block has the same parameters.
+    pub fn restore(&mut self, snap: &Snapshot) -> Result<(), String> {
+        let mut sw: Switch = serde_json::from_value(snap.switch.clone())
+            .map_err(|e| format!("the snapshot's switch state: {e}"))?;
+        if sw.sc.ports != self.sc.ports {
+            return Err(format!(
+                "the snapshot is of a {}-port switch, this one has {} ports",
+                sw.sc.ports, self.sc.ports
+            ));
+        }
+        sw.block = std::mem::take(&mut self.block);
+        let r = sw.block.set_state(&snap.block, snap.block_cycle);
+        if let Err(e) = r {
+            self.block = std::mem::take(&mut sw.block);
+            return Err(e);
+        }
+        sw.dut_kind = self.dut_kind;
+        sw.recorded = self.recorded.take();
+        sw.trace = self.trace.take();
+        *self = sw;
+        Ok(())
+    }
+
+    /// The block's architectural registers in the RTL's packed layout (see
+    /// [`crate::block::pack::Layouts`]), from whichever side holds them.
+    pub fn block_state_words(&self, layouts: &crate::block::pack::Layouts, buf: &mut Vec<u32>) {
+        self.block.state_words(layouts, buf);
+    }
+
+    /// The block's outputs of the last cycle (D per port, the PFC frames, the accepts).
+    pub fn block_outputs(&self) -> &Outputs {
+        &self.out
+    }
+
+    /// The block's inputs of the last cycle.
+    pub fn block_inputs(&self) -> &Inputs {
+        &self.inp
+    }
+
+    /// The block's parameters.
+    pub fn block_params(&self) -> BlockParams {
+        block_params(&self.sc)
     }
 
     /// A packet is lost; a flow whose last bytes are lost completes then.

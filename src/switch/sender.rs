@@ -13,7 +13,7 @@ use std::collections::VecDeque;
 /// Cycles (byte times) of one pause quantum: 512 bit times.
 pub const QUANTUM_CYCLES: u64 = 64;
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Sender {
     pub port: usize,
     /// This port's flows, by start time.

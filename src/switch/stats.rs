@@ -3,9 +3,9 @@
 
 use super::scenario::Scenario;
 use crate::block::NPRIO;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct ClassStats {
     pub class: String,
     pub flows: usize,
@@ -18,7 +18,7 @@ pub struct ClassStats {
     pub goodput_gbps: f64,
 }
 
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Stats {
     pub cycles: u64,
     pub sent_bytes: u64,

@@ -9,7 +9,7 @@ use super::{Packet, FRAME_OVERHEAD};
 use crate::block::NPRIO;
 use std::collections::VecDeque;
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Tm {
     pub queues: Vec<VecDeque<Packet>>,
     /// Bytes in each queue (kept, so the peak costs nothing per enqueue).
