@@ -278,7 +278,11 @@ fn gen_ports(name: &str, prefix: &str) -> String {
     .unwrap();
     writeln!(w, "        auto* r = t->rootp;").unwrap();
     for (inst, reg) in STATE_SIGNALS {
-        writeln!(w, "        unpack(w, r->capfc_top__DOT__{inst}__DOT__{reg});").unwrap();
+        writeln!(
+            w,
+            "        unpack(w, r->capfc_top__DOT__{inst}__DOT__{reg});"
+        )
+        .unwrap();
     }
     writeln!(w, "    }}").unwrap();
     let count = |w: &mut String, what: &str, f: &dyn Fn(&mut String)| {

@@ -10,6 +10,7 @@ pub mod block;
 pub mod cli_cosim;
 pub mod cli_golden;
 pub mod cli_run;
+pub mod cli_step;
 #[cfg(feature = "rtl")]
 pub mod cosim;
 #[cfg(feature = "rtl")]
@@ -18,6 +19,7 @@ pub mod golden;
 pub mod headroom;
 pub mod plot;
 pub mod reference;
+pub mod repl;
 pub mod stimulus;
 pub mod switch;
 pub mod wave;

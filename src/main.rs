@@ -17,6 +17,8 @@ enum Cmd {
     Cosim(capfc::cli_cosim::CosimArgs),
     /// Run a switch scenario in each flow-control mode and compare them.
     Run(capfc::cli_run::RunArgs),
+    /// Step a switch scenario interactively (a REPL; a script on standard input without a terminal).
+    Step(capfc::cli_step::StepArgs),
     /// Golden vectors: generate, check (stale?), replay against the RTL.
     Golden(capfc::cli_golden::GoldenArgs),
     /// PFC headroom after IEEE 802.1Q Annex N, and the adaptive (measured) variant.
@@ -28,6 +30,7 @@ fn main() {
     let result = match cli.cmd {
         Cmd::Headroom(args) => capfc::headroom::run_cli(&args),
         Cmd::Run(args) => capfc::cli_run::run(&args),
+        Cmd::Step(args) => capfc::cli_step::run(&args),
         Cmd::Golden(args) => match capfc::cli_golden::run(&args) {
             Ok(true) => Ok(()),
             Ok(false) => std::process::exit(1),

@@ -11,6 +11,7 @@
 //! egress queues and per-port schedulers), and the receivers (deliveries and flow completion, in
 //! [`Switch`]). The four flow-control modes of the paper are [`FlowMode`].
 
+pub mod inspect;
 pub mod scenario;
 pub mod sender;
 pub mod stats;
@@ -269,7 +270,7 @@ impl Dut {
 
 /// The whole state of a switch at a cycle boundary: `capfc step`'s `snapshot`, `restore` and `back`.
 /// Restoring it and stepping gives exactly what stepping from where it was taken gives.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Snapshot {
     /// The switch's cycle when taken.
     pub cycle: u64,

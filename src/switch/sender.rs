@@ -38,6 +38,14 @@ impl Sender {
         }
     }
 
+    /// Flow `f` of `all` (its start not before any this sender has already started) joins this
+    /// sender: `capfc step`'s `poke packet`.
+    pub fn add_flow(&mut self, f: usize, all: &[FlowSpec]) {
+        let key = |g: usize| (all[g].start, g);
+        let pos = self.next + self.flows[self.next..].partition_point(|&g| key(g) < key(f));
+        self.flows.insert(pos, f);
+    }
+
     /// A frame from the switch: pause or resume the classes in `cev`.
     pub fn apply_pfc(&mut self, now: u64, cev: u8, quanta: &[u16; NPRIO]) {
         for (p, (until, &q)) in self.pause_until.iter_mut().zip(quanta).enumerate() {

@@ -1,0 +1,863 @@
+//! `capfc step`: step the switch (and its block: model, RTL or both) interactively.
+//!
+//! A [`Session`] owns one [`Switch`] and runs the commands of [`parse`] on it: stepping with
+//! breakpoints and watches, printing any unit, poking packets and pauses in, snapshots to memory or
+//! files, and stepping back (from snapshots taken every `back_every` cycles, then forward again:
+//! the switch is deterministic). Output is a human transcript or, with `--json`, one JSON object per
+//! command. A terminal gets line editing and history (rustyline); anything else is read as a
+//! script, which is how the tests drive it.
+
+pub mod parse;
+mod show;
+
+use crate::block::pack::{get_field, Layouts};
+use crate::block::{BlockParams, NPRIO};
+use crate::switch::scenario::{FlowSpec, Scenario};
+use crate::switch::{DutKind, FlowMode, Snapshot, Switch};
+use parse::{Command, Cond, DropKind, FrameKind, Info, Poke, Side, Value};
+use serde_json::{json, Map, Value as Json};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// The format tag of a snapshot file.
+pub const SNAPSHOT_FORMAT: &str = "capfc-snapshot-1";
+
+/// A snapshot file: the tag, what it was taken of, and the state.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct SnapshotFile {
+    format: String,
+    scenario: String,
+    mode: FlowMode,
+    dut: DutKind,
+    snapshot: Snapshot,
+}
+
+/// What one command printed: a human transcript and the same as JSON.
+#[derive(Default)]
+pub struct Out {
+    pub text: String,
+    pub json: Map<String, Json>,
+}
+
+impl Out {
+    fn line(&mut self, s: impl AsRef<str>) {
+        self.text.push_str(s.as_ref());
+        self.text.push('\n');
+    }
+    fn set(&mut self, k: &str, v: Json) {
+        self.json.insert(k.to_string(), v);
+    }
+}
+
+/// Whether to go on after a command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+enum PointKind {
+    Break { cond: Cond, prev: bool },
+    Watch { value: Value, last: Json },
+}
+
+struct Point {
+    id: u32,
+    kind: PointKind,
+}
+
+/// A named snapshot and the snapshots of its past (for `back` after `restore`).
+struct Named {
+    snap: Rc<Snapshot>,
+    past: Vec<Rc<Snapshot>>,
+}
+
+/// One `capfc step` session.
+pub struct Session {
+    pub sw: Switch,
+    params: BlockParams,
+    layouts: Layouts,
+    words: Vec<u32>,
+    points: Vec<Point>,
+    next_id: u32,
+    named: BTreeMap<String, Named>,
+    next_snap: u32,
+    /// Snapshots of the current state's past, by cycle: every `back_every` cycles, and after pokes.
+    timeline: Vec<Rc<Snapshot>>,
+    back_every: u64,
+    pub json: bool,
+    /// Set from outside (Ctrl-C) to stop a long `run`.
+    pub interrupt: Arc<AtomicBool>,
+}
+
+/// The result of evaluating the conditions after a cycle.
+struct Cycle {
+    egress_drops: u64,
+    ingress_drops: u64,
+}
+
+impl Session {
+    pub fn new(
+        sc: &Scenario,
+        mode: FlowMode,
+        dut: DutKind,
+        back_every: u64,
+        json: bool,
+    ) -> Result<Session, String> {
+        let sw = Switch::new(sc, mode, dut).map_err(|e| e.to_string())?;
+        let params = sw.block_params();
+        let mut s = Session {
+            layouts: Layouts::new(&params),
+            params,
+            words: vec![],
+            points: vec![],
+            next_id: 1,
+            named: BTreeMap::new(),
+            next_snap: 1,
+            timeline: vec![],
+            back_every: back_every.max(1),
+            json,
+            interrupt: Arc::new(AtomicBool::new(false)),
+            sw,
+        };
+        s.refresh_words();
+        s.timeline.push(Rc::new(s.sw.snapshot()));
+        Ok(s)
+    }
+
+    /// The first line a user sees.
+    pub fn banner(&self) -> String {
+        format!(
+            "capfc step: scenario {} ({} ports, {} flows), mode {}, block {}; cycle {}. `help` lists the commands.",
+            self.sw.sc.name,
+            self.sw.sc.ports,
+            self.sw.sc.flows.len(),
+            self.sw.mode.name(),
+            self.sw.dut_kind.name(),
+            self.sw.now
+        )
+    }
+
+    fn refresh_words(&mut self) {
+        let mut w = std::mem::take(&mut self.words);
+        self.sw.block_state_words(&self.layouts, &mut w);
+        self.words = w;
+    }
+
+    /// A register field from the current state words.
+    fn reg(&self, name: &str, elem: usize, field: usize) -> u64 {
+        let s = self
+            .layouts
+            .state
+            .signal(name)
+            .unwrap_or_else(|| panic!("no register {name}"));
+        get_field(s, &self.words, elem, field)
+    }
+
+    fn bit(&self, name: &str, elem: usize, field: usize) -> bool {
+        self.reg(name, elem, field) != 0
+    }
+
+    fn check_port(&self, p: usize) -> Result<(), String> {
+        if p < self.params.np {
+            Ok(())
+        } else {
+            Err(format!(
+                "port {p} does not exist (ports 0..={})",
+                self.params.np - 1
+            ))
+        }
+    }
+
+    fn check_queue(&self, p: usize, q: u8) -> Result<(), String> {
+        self.check_port(p)?;
+        if usize::from(q) < NPRIO {
+            Ok(())
+        } else {
+            Err(format!("priority {q} does not exist (0..=7)"))
+        }
+    }
+
+    /// Bytes of an occupancy register.
+    fn occ(&self, side: Side, port: usize, prio: u8) -> u64 {
+        let name = match side {
+            Side::Ingress => "u_ingress.occ_q",
+            Side::Egress => "u_egress.occ_q",
+        };
+        self.reg(name, port * NPRIO + usize::from(prio), 0) << self.params.cell_log2
+    }
+
+    /// I of port i: bit p.
+    fn i_bits(&self, i: usize) -> u8 {
+        (0..NPRIO).fold(0, |acc, p| {
+            acc | (u8::from(self.bit("u_ingress.xoff_q", 0, i * NPRIO + p)) << p)
+        })
+    }
+
+    /// E of egress queue (o, p): bit i.
+    fn e_bits(&self, o: usize, p: usize) -> u128 {
+        (0..self.params.np).fold(0, |acc, i| {
+            acc | (u128::from(self.bit("u_egress.e_q", o * NPRIO + p, i)) << i)
+        })
+    }
+
+    /// D of port i, from the registers: I, or E of any other port's queue of that priority.
+    fn d_bits(&self, i: usize) -> u8 {
+        let mut d = self.i_bits(i);
+        for p in 0..NPRIO {
+            if (0..self.params.np).any(|o| o != i && self.bit("u_egress.e_q", o * NPRIO + p, i)) {
+                d |= 1 << p;
+            }
+        }
+        d
+    }
+
+    /// The counters of egress queue (o, p): valid ones, 0 elsewhere.
+    fn counters(&self, o: usize, p: usize) -> Vec<u64> {
+        let (np, q) = (self.params.np, o * NPRIO + p);
+        (0..np)
+            .map(|i| {
+                if self.bit("u_egress.cnt_vld_q", q, i) {
+                    self.reg("u_egress.cnt_q", q * np + i, 0)
+                } else {
+                    0
+                }
+            })
+            .collect()
+    }
+
+    /// Check a value names something that exists.
+    fn check_value(&self, v: &Value) -> Result<(), String> {
+        match v {
+            Value::Cycle | Value::Sort => Ok(()),
+            Value::Occ(_, o, p) | Value::E(o, p) | Value::C(o, p) | Value::Queue(o, p) => {
+                self.check_queue(*o, *p)
+            }
+            Value::D(i) | Value::I(i) | Value::Paused(i) | Value::Fifo(i) => self.check_port(*i),
+            Value::Reg(n, k) => {
+                let Some(s) = self.layouts.state.signal(n) else {
+                    let names: Vec<&str> = self
+                        .layouts
+                        .state
+                        .signals
+                        .iter()
+                        .map(|s| s.name.as_str())
+                        .collect();
+                    return Err(format!(
+                        "no register '{n}'; the registers are: {}",
+                        names.join(", ")
+                    ));
+                };
+                let n_idx = if s.elems > 1 {
+                    s.elems
+                } else {
+                    (s.width / s.field) as usize
+                };
+                if *k >= n_idx {
+                    return Err(format!("{n} has indices 0..={}", n_idx - 1));
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// The value now, as JSON (its human form is the compact JSON text).
+    fn value(&self, v: &Value) -> Json {
+        let prios = |b: u8| -> Json { (0..NPRIO).filter(|p| b >> p & 1 == 1).collect() };
+        let inputs =
+            |m: u128| -> Json { (0..self.params.np).filter(|i| m >> i & 1 == 1).collect() };
+        match v {
+            Value::Cycle => json!(self.sw.now),
+            Value::Occ(s, o, p) => json!(self.occ(*s, *o, *p)),
+            Value::D(i) => prios(self.d_bits(*i)),
+            Value::I(i) => prios(self.i_bits(*i)),
+            Value::E(o, p) => inputs(self.e_bits(*o, usize::from(*p))),
+            Value::C(o, p) => json!(self.counters(*o, usize::from(*p))),
+            Value::Paused(i) => {
+                let s = &self.sw.senders()[*i];
+                prios((0..NPRIO).fold(0, |a, p| {
+                    a | (u8::from(s.pause_until[p] > self.sw.now) << p)
+                }))
+            }
+            Value::Fifo(i) => json!(self.sw.ingress[*i]
+                .iter()
+                .map(|p| u64::from(p.size))
+                .sum::<u64>()),
+            Value::Queue(o, p) => json!(self.sw.tm.queues[o * NPRIO + usize::from(*p)]
+                .iter()
+                .map(|p| u64::from(p.size))
+                .sum::<u64>()),
+            Value::Sort => self.sort_json(),
+            Value::Reg(n, k) => {
+                let s = self.layouts.state.signal(n).expect("checked");
+                let v = if s.elems > 1 {
+                    get_field(s, &self.words, *k, 0)
+                } else {
+                    get_field(s, &self.words, 0, *k)
+                };
+                json!(v)
+            }
+        }
+    }
+
+    fn sort_json(&self) -> Json {
+        let np = self.params.np;
+        let q = self.reg("u_sort.qidx_q", 0, 0) as usize;
+        let pending: Vec<Json> = (0..np * NPRIO)
+            .filter(|&k| self.bit("u_sort.pend_q", 0, k))
+            .map(|k| json!([k / NPRIO, k % NPRIO]))
+            .collect();
+        json!({
+            "busy": self.bit("u_sort.busy_q", 0, 0),
+            "queue": [q / NPRIO, q % NPRIO],
+            "iter": self.reg("u_sort.iter_q", 0, 0),
+            "stop_calibrate": self.bit("u_sort.cal_q", 0, 0),
+            "cancel": self.bit("u_sort.cancel_q", 0, 0),
+            "vals": (0..np).map(|i| self.reg("u_sort.vals_q", i, 0)).collect::<Vec<_>>(),
+            "taken": (0..np).filter(|&i| self.bit("u_sort.taken_q", 0, i)).collect::<Vec<_>>(),
+            "sum": self.reg("u_sort.sum_q", 0, 0),
+            "total": self.reg("u_sort.total_q", 0, 0),
+            "pending": pending,
+            "rr": self.reg("u_sort.rr_q", 0, 0),
+        })
+    }
+
+    /// Does `c` hold after the cycle just run? `prev`: its value after the cycle before (only
+    /// crossings use it). Returns the description of the hit.
+    fn holds(&self, c: &Cond, prev: &mut bool, cy: &Cycle) -> Option<String> {
+        let out = self.sw.block_outputs();
+        match c {
+            Cond::Cycle(n) => (self.sw.now == *n).then(|| format!("cycle {n}")),
+            Cond::Pfc { kind, port, prio } => {
+                for i in 0..self.params.np {
+                    if out.pfc_valid >> i & 1 == 0 || port.is_some_and(|p| p != i) {
+                        continue;
+                    }
+                    for p in 0..NPRIO {
+                        if out.pfc_cev[i] >> p & 1 == 0 || prio.is_some_and(|q| usize::from(q) != p)
+                        {
+                            continue;
+                        }
+                        let quanta = out.pfc_quanta[i * NPRIO + p];
+                        let ok = match kind {
+                            FrameKind::Any => true,
+                            FrameKind::Xoff => quanta > 0,
+                            FrameKind::Xon => quanta == 0,
+                        };
+                        if ok {
+                            let what = if quanta > 0 { "XOFF" } else { "XON" };
+                            return Some(format!(
+                                "PFC frame on port {i}: prio {p} {what} (quanta {quanta})"
+                            ));
+                        }
+                    }
+                }
+                None
+            }
+            Cond::Drop(k) => {
+                let e = self.sw.stats.egress_drops > cy.egress_drops;
+                let i = self.sw.stats.ingress_drops > cy.ingress_drops;
+                match k {
+                    None | Some(DropKind::Egress) if e => {
+                        Some("packet dropped at egress (queue at MAX)".into())
+                    }
+                    None | Some(DropKind::Ingress) if i => {
+                        Some("packet dropped at ingress (over MAX: headroom too small)".into())
+                    }
+                    _ => None,
+                }
+            }
+            Cond::Mismatch => self
+                .sw
+                .mismatch
+                .as_ref()
+                .map(|_| "the model and the RTL differ".into()),
+            Cond::Occ {
+                side,
+                port,
+                prio,
+                op,
+                bytes,
+            } => {
+                let v = self.occ(*side, *port, *prio);
+                let now = op.test(v, *bytes);
+                let was = std::mem::replace(prev, now);
+                (now && !was)
+                    .then(|| format!("{} occupancy {port} {prio} = {v} bytes", side.name()))
+            }
+            Cond::Done => self.sw.done().then(|| "every flow has completed".into()),
+        }
+    }
+
+    fn check_cond(&self, c: &Cond) -> Result<(), String> {
+        match c {
+            Cond::Pfc { port, prio, .. } => {
+                if let Some(p) = port {
+                    self.check_port(*p)?;
+                }
+                if let Some(q) = prio {
+                    self.check_queue(0, *q)?;
+                }
+                Ok(())
+            }
+            Cond::Occ { port, prio, .. } => self.check_queue(*port, *prio),
+            Cond::Mismatch if self.sw.dut_kind != DutKind::Both => {
+                Err("`mismatch` needs --dut both (model and RTL in lockstep)".into())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The value a crossing condition has now (so that it fires on the next crossing only).
+    fn initial(&self, c: &Cond) -> bool {
+        match c {
+            Cond::Occ {
+                side,
+                port,
+                prio,
+                op,
+                bytes,
+            } => op.test(self.occ(*side, *port, *prio), *bytes),
+            _ => false,
+        }
+    }
+
+    /// Keep a snapshot every `back_every` cycles, for `back`.
+    fn keep_timeline(&mut self) {
+        let now = self.sw.now;
+        if now.is_multiple_of(self.back_every) && self.timeline.last().is_none_or(|s| s.cycle < now)
+        {
+            self.timeline.push(Rc::new(self.sw.snapshot()));
+        }
+    }
+
+    /// Step up to `limit` cycles (no limit: `run`), stopping at breakpoints and `until`. `quiet`:
+    /// no watches or breakpoints (`back` replaying).
+    fn advance(&mut self, limit: Option<u64>, until: Option<Cond>, quiet: bool, o: &mut Out) {
+        let start = self.sw.now;
+        let mut until = until.map(|c| {
+            let p = self.initial(&c);
+            (c, p)
+        });
+        self.interrupt.store(false, Ordering::Relaxed);
+        let mut stop: Option<String> = None;
+        let mut hits: Vec<Json> = vec![];
+        let mut changes: Vec<Json> = vec![];
+        let mut n = 0u64;
+        loop {
+            if limit.is_some_and(|l| n >= l) {
+                break;
+            }
+            if let Some(m) = &self.sw.mismatch {
+                stop = Some(format!("the model and the RTL differ:\n{m}"));
+                break;
+            }
+            if limit.is_none() {
+                if self.sw.done() {
+                    stop = Some("every flow has completed".into());
+                    break;
+                }
+                if self.sw.now >= self.sw.sc.max_cycles {
+                    stop = Some(format!(
+                        "the scenario's cycle limit ({})",
+                        self.sw.sc.max_cycles
+                    ));
+                    break;
+                }
+            }
+            if self.interrupt.load(Ordering::Relaxed) {
+                stop = Some("interrupted".into());
+                break;
+            }
+            self.keep_timeline();
+            let cy = Cycle {
+                egress_drops: self.sw.stats.egress_drops,
+                ingress_drops: self.sw.stats.ingress_drops,
+            };
+            self.sw.tick_cycle();
+            n += 1;
+            if quiet {
+                continue;
+            }
+            self.refresh_words();
+            let mut points = std::mem::take(&mut self.points);
+            for p in points.iter_mut() {
+                match &mut p.kind {
+                    PointKind::Watch { value, last } => {
+                        let v = self.value(value);
+                        if v != *last {
+                            changes.push(json!({"id": p.id, "cycle": self.sw.now, "value": value.to_string(), "old": last.clone(), "new": v.clone()}));
+                            o.line(format!(
+                                "cycle {}: watch {} {value}: {} -> {}",
+                                self.sw.now, p.id, last, v
+                            ));
+                            *last = v;
+                        }
+                    }
+                    PointKind::Break { cond, prev } => {
+                        if let Some(d) = self.holds(cond, prev, &cy) {
+                            hits.push(json!({"id": p.id, "cond": cond.to_string(), "what": d}));
+                            o.line(format!(
+                                "cycle {}: breakpoint {} ({cond}): {d}",
+                                self.sw.now, p.id
+                            ));
+                        }
+                    }
+                }
+            }
+            self.points = points;
+            if let Some((c, prev)) = until.as_mut() {
+                let c = c.clone();
+                if let Some(d) = self.holds(&c, prev, &cy) {
+                    hits.push(json!({"until": c.to_string(), "what": d}));
+                    o.line(format!("cycle {}: {c}: {d}", self.sw.now));
+                }
+            }
+            if !hits.is_empty() {
+                break;
+            }
+        }
+        self.refresh_words();
+        if let Some(s) = &stop {
+            o.line(format!("cycle {}: stopped: {s}", self.sw.now));
+        } else if hits.is_empty() && !quiet {
+            o.line(format!("cycle {}", self.sw.now));
+        }
+        if !quiet {
+            let ev = show::events(self);
+            for e in &ev.1 {
+                o.line(format!("  {e}"));
+            }
+            o.set("events", ev.0);
+        }
+        o.set("stepped", json!(self.sw.now - start));
+        o.set("hits", Json::Array(hits));
+        o.set("watch", Json::Array(changes));
+        o.set("stopped", stop.map_or(Json::Null, Json::String));
+    }
+
+    /// Go back to cycle `target` (≤ now) through the timeline.
+    fn go_back(&mut self, target: u64) -> Result<(), String> {
+        let Some(k) = self.timeline.iter().rposition(|s| s.cycle <= target) else {
+            let first = self.timeline.first().map_or(0, |s| s.cycle);
+            return Err(format!(
+                "cannot go back before cycle {first}, the earliest state kept"
+            ));
+        };
+        self.timeline.truncate(k + 1);
+        let snap = self.timeline[k].clone();
+        self.sw.restore(&snap)?;
+        let mut o = Out::default();
+        self.advance(Some(target - snap.cycle), None, true, &mut o);
+        self.refresh_words();
+        self.reset_points();
+        Ok(())
+    }
+
+    /// After a jump in time: watches start from the values now, crossings from where they are.
+    fn reset_points(&mut self) {
+        let mut points = std::mem::take(&mut self.points);
+        for p in points.iter_mut() {
+            match &mut p.kind {
+                PointKind::Watch { value, last } => *last = self.value(value),
+                PointKind::Break { cond, prev } => *prev = self.initial(cond),
+            }
+        }
+        self.points = points;
+    }
+
+    fn restore_snapshot(
+        &mut self,
+        snap: Rc<Snapshot>,
+        past: Vec<Rc<Snapshot>>,
+    ) -> Result<(), String> {
+        self.sw.restore(&snap)?;
+        self.timeline = past;
+        self.timeline.push(snap);
+        self.refresh_words();
+        self.reset_points();
+        Ok(())
+    }
+
+    fn is_file(name: &str) -> bool {
+        name.ends_with(".json") || name.contains('/')
+    }
+
+    /// Run one line; its output goes to `w`. `Err` is the reason the command was refused.
+    pub fn exec(&mut self, line: &str, w: &mut dyn Write) -> Result<Flow, String> {
+        let cmd = parse::parse(line)?;
+        if cmd == Command::Nothing {
+            return Ok(Flow::Continue);
+        }
+        let mut o = Out::default();
+        let mut flow = Flow::Continue;
+        match cmd {
+            Command::Nothing => {}
+            Command::Step(n) => self.advance(Some(n), None, false, &mut o),
+            Command::Run(until) => {
+                if let Some(c) = &until {
+                    self.check_cond(c)?;
+                    if let Cond::Cycle(n) = c {
+                        if *n <= self.sw.now {
+                            return Err(format!("cycle {n} is not ahead (now {})", self.sw.now));
+                        }
+                    }
+                }
+                self.advance(None, until, false, &mut o)
+            }
+            Command::Break(c) => {
+                self.check_cond(&c)?;
+                let id = self.next_id;
+                self.next_id += 1;
+                o.line(format!("breakpoint {id}: {c}"));
+                o.set("id", json!(id));
+                let prev = self.initial(&c);
+                self.points.push(Point {
+                    id,
+                    kind: PointKind::Break { cond: c, prev },
+                });
+            }
+            Command::Watch(v) => {
+                self.check_value(&v)?;
+                let id = self.next_id;
+                self.next_id += 1;
+                let last = self.value(&v);
+                o.line(format!("watch {id}: {v} = {last}"));
+                o.set("id", json!(id));
+                o.set("value", last.clone());
+                self.points.push(Point {
+                    id,
+                    kind: PointKind::Watch { value: v, last },
+                });
+            }
+            Command::Delete(None) => {
+                o.line(format!(
+                    "deleted {} breakpoints and watches",
+                    self.points.len()
+                ));
+                self.points.clear();
+            }
+            Command::Delete(Some(id)) => {
+                let n = self.points.len();
+                self.points.retain(|p| p.id != id);
+                if self.points.len() == n {
+                    return Err(format!(
+                        "no breakpoint or watch {id} (info breaks lists them)"
+                    ));
+                }
+                o.line(format!("deleted {id}"));
+            }
+            Command::Info(Info::Breaks) => {
+                let mut list = vec![];
+                if self.points.is_empty() {
+                    o.line("no breakpoints or watches");
+                }
+                for p in &self.points {
+                    let (kind, what) = match &p.kind {
+                        PointKind::Break { cond, .. } => ("break", cond.to_string()),
+                        PointKind::Watch { value, last } => {
+                            ("watch", format!("{value} (now {last})"))
+                        }
+                    };
+                    o.line(format!("{:>3}  {kind:<5}  {what}", p.id));
+                    list.push(json!({"id": p.id, "kind": kind, "what": what}));
+                }
+                o.set("points", Json::Array(list));
+            }
+            Command::Info(Info::Snapshots) => {
+                let mut list = vec![];
+                for (n, s) in &self.named {
+                    o.line(format!("{n:<16} cycle {}", s.snap.cycle));
+                    list.push(json!({"name": n, "cycle": s.snap.cycle}));
+                }
+                let first = self.timeline.first().map_or(0, |s| s.cycle);
+                o.line(format!(
+                    "back can reach cycle {first} and later (a snapshot every {} cycles, {} kept)",
+                    self.back_every,
+                    self.timeline.len()
+                ));
+                o.set("named", Json::Array(list));
+                o.set("back_reaches", json!(first));
+            }
+            Command::Info(Info::Scenario) => show::scenario(self, &mut o),
+            Command::Print(s) => show::print(self, &s, &mut o)?,
+            Command::Poke(Poke::Packet {
+                src,
+                dst,
+                prio,
+                bytes,
+            }) => {
+                let f = self.sw.inject_flow(FlowSpec {
+                    src,
+                    dst,
+                    prio,
+                    bytes,
+                    start: 0,
+                    class: "poked".into(),
+                })?;
+                self.after_poke();
+                o.line(format!(
+                    "flow {f}: {bytes} bytes from input {src} to output {dst} on priority {prio}, starting at cycle {}",
+                    self.sw.now
+                ));
+                o.set("flow", json!(f));
+            }
+            Command::Poke(Poke::Pause { port, prio, cycles }) => {
+                self.sw.inject_egress_pause(port, prio, cycles)?;
+                self.after_poke();
+                o.line(format!(
+                    "output {port} priority {prio} paused by its receiver until cycle {}",
+                    self.sw.now + cycles
+                ));
+            }
+            Command::Snapshot(name) => {
+                let snap = Rc::new(self.sw.snapshot());
+                let name = name.unwrap_or_else(|| {
+                    let n = format!("s{}", self.next_snap);
+                    self.next_snap += 1;
+                    n
+                });
+                if Self::is_file(&name) {
+                    let f = SnapshotFile {
+                        format: SNAPSHOT_FORMAT.into(),
+                        scenario: self.sw.sc.name.clone(),
+                        mode: self.sw.mode,
+                        dut: self.sw.dut_kind,
+                        snapshot: (*snap).clone(),
+                    };
+                    let text = serde_json::to_string(&f).map_err(|e| e.to_string())?;
+                    std::fs::write(&name, text).map_err(|e| format!("{name}: {e}"))?;
+                    o.line(format!("cycle {}: state written to {name}", snap.cycle));
+                } else {
+                    let past = self
+                        .timeline
+                        .iter()
+                        .filter(|s| s.cycle < snap.cycle)
+                        .cloned()
+                        .collect();
+                    o.line(format!("cycle {}: snapshot {name}", snap.cycle));
+                    self.named.insert(name.clone(), Named { snap, past });
+                }
+                o.set("name", json!(name));
+            }
+            Command::Restore(name) => {
+                if let Some(n) = self.named.get(&name) {
+                    let (snap, past) = (n.snap.clone(), n.past.clone());
+                    self.restore_snapshot(snap, past)?;
+                } else if Self::is_file(&name) {
+                    let text =
+                        std::fs::read_to_string(&name).map_err(|e| format!("{name}: {e}"))?;
+                    let f: SnapshotFile = serde_json::from_str(&text).map_err(|e| {
+                        format!("{name}: line {} column {}: {e}", e.line(), e.column())
+                    })?;
+                    if f.format != SNAPSHOT_FORMAT {
+                        return Err(format!(
+                            "{name}: field format: '{}' is not a capfc snapshot ({SNAPSHOT_FORMAT})",
+                            f.format
+                        ));
+                    }
+                    self.restore_snapshot(Rc::new(f.snapshot), vec![])
+                        .map_err(|e| format!("{name}: {e}"))?;
+                } else {
+                    let names: Vec<&str> = self.named.keys().map(String::as_str).collect();
+                    return Err(format!(
+                        "no snapshot '{name}' (taken: {}; a file must end in .json)",
+                        if names.is_empty() {
+                            "none".into()
+                        } else {
+                            names.join(", ")
+                        }
+                    ));
+                }
+                o.line(format!("cycle {}: restored {name}", self.sw.now));
+            }
+            Command::Back(n) => {
+                if n > self.sw.now {
+                    return Err(format!("back {n}: only {} cycles have run", self.sw.now));
+                }
+                self.go_back(self.sw.now - n)?;
+                o.line(format!("cycle {}", self.sw.now));
+            }
+            Command::Source(file) => {
+                let text = std::fs::read_to_string(&file).map_err(|e| format!("{file}: {e}"))?;
+                for (k, l) in text.lines().enumerate() {
+                    if self
+                        .exec_echo(l, w)
+                        .map_err(|e| format!("{file}:{}: {e}", k + 1))?
+                        == Flow::Quit
+                    {
+                        flow = Flow::Quit;
+                        break;
+                    }
+                }
+                return Ok(flow);
+            }
+            Command::Help(topic) => show::help(topic.as_deref(), &mut o)?,
+            Command::Quit => flow = Flow::Quit,
+        }
+        self.emit(line, o, w);
+        Ok(flow)
+    }
+
+    /// A poke changes the future: the timeline's state at this cycle is the poked one.
+    fn after_poke(&mut self) {
+        let now = self.sw.now;
+        self.timeline.retain(|s| s.cycle < now);
+        self.timeline.push(Rc::new(self.sw.snapshot()));
+    }
+
+    /// Run one line of a script, echoing it first in the human transcript.
+    pub fn exec_echo(&mut self, line: &str, w: &mut dyn Write) -> Result<Flow, String> {
+        if !self.json && !line.trim().is_empty() {
+            let _ = writeln!(w, "(capfc) {line}");
+        }
+        self.exec(line, w)
+    }
+
+    fn emit(&self, line: &str, mut o: Out, w: &mut dyn Write) {
+        if self.json {
+            o.json.insert("cmd".into(), json!(line.trim()));
+            o.json.insert("cycle".into(), json!(self.sw.now));
+            let _ = writeln!(w, "{}", Json::Object(o.json));
+        } else {
+            let _ = write!(w, "{}", o.text);
+        }
+    }
+
+    /// An error as the output shows it.
+    pub fn emit_error(&self, line: &str, e: &str, w: &mut dyn Write) {
+        if self.json {
+            let _ = writeln!(
+                w,
+                "{}",
+                json!({"cmd": line.trim(), "cycle": self.sw.now, "error": e})
+            );
+        } else {
+            let _ = writeln!(w, "error: {e}");
+        }
+    }
+}
+
+/// Run a whole script (one command a line) on a session; the first refused command stops it with
+/// `Err("ORIGIN:LINE: why")`.
+pub fn run_script(
+    s: &mut Session,
+    origin: &str,
+    text: &str,
+    w: &mut dyn Write,
+) -> Result<(), String> {
+    for (k, line) in text.lines().enumerate() {
+        match s.exec_echo(line, w) {
+            Ok(Flow::Quit) => break,
+            Ok(Flow::Continue) => {}
+            Err(e) => {
+                s.emit_error(line, &e, w);
+                return Err(format!("{origin}:{}: {e}", k + 1));
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,103 @@
+//! Looking into a running switch and changing it from outside, for `capfc step`: per-flow progress,
+//! the senders' pause state, the frames on the links, and injecting a flow or a downstream pause.
+
+use super::scenario::FlowSpec;
+use super::sender::Sender;
+use super::Switch;
+use crate::block::NPRIO;
+
+/// How far one flow has got.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct FlowProgress {
+    pub flow: usize,
+    /// Bytes the sender has put on the wire.
+    pub sent: u64,
+    pub delivered: u64,
+    pub lost: u64,
+    /// Completion time in cycles, once every byte is delivered or lost.
+    pub fct: Option<u64>,
+}
+
+impl Switch {
+    /// Progress of flow `f`.
+    pub fn flow_progress(&self, f: usize) -> FlowProgress {
+        FlowProgress {
+            flow: f,
+            sent: self.sc.flows[f].bytes - self.remaining[f],
+            delivered: self.delivered[f],
+            lost: self.lost[f],
+            fct: self.stats.fct[f],
+        }
+    }
+
+    /// The upstream peers, one per input port.
+    pub fn senders(&self) -> &[Sender] {
+        &self.senders
+    }
+
+    /// PFC frames on their way back to the senders: (cycle they take effect, port, class-enable
+    /// vector, quanta).
+    pub fn pfc_in_flight(&self) -> Vec<(u64, usize, u8, [u16; NPRIO])> {
+        self.pfc.iter().copied().collect()
+    }
+
+    /// A new flow starting now (its `start` is replaced by the current cycle): `poke packet`.
+    /// Returns its index.
+    pub fn inject_flow(&mut self, mut spec: FlowSpec) -> Result<usize, String> {
+        let np = self.sc.ports;
+        if spec.src >= np || spec.dst >= np {
+            return Err(format!(
+                "port {} does not exist (the switch has ports 0..={})",
+                spec.src.max(spec.dst),
+                np - 1
+            ));
+        }
+        if usize::from(spec.prio) >= NPRIO {
+            return Err(format!("priority {} does not exist (0..=7)", spec.prio));
+        }
+        if spec.bytes == 0 {
+            return Err("a flow needs at least one byte".into());
+        }
+        spec.start = self.now;
+        let f = self.sc.flows.len();
+        self.remaining.push(spec.bytes);
+        self.delivered.push(0);
+        self.lost.push(0);
+        self.stats.fct.push(None);
+        let src = spec.src;
+        self.sc.flows.push(spec);
+        self.senders[src].add_flow(f, &self.sc.flows);
+        Ok(f)
+    }
+
+    /// The downstream receiver of output `port` pauses `prio` for `cycles` from now: `poke pause`.
+    pub fn inject_egress_pause(
+        &mut self,
+        port: usize,
+        prio: u8,
+        cycles: u64,
+    ) -> Result<(), String> {
+        if port >= self.sc.ports {
+            return Err(format!(
+                "port {port} does not exist (the switch has ports 0..={})",
+                self.sc.ports - 1
+            ));
+        }
+        if usize::from(prio) >= NPRIO {
+            return Err(format!("priority {prio} does not exist (0..=7)"));
+        }
+        self.tm.paused_until[port * NPRIO + usize::from(prio)] = self.now + cycles;
+        Ok(())
+    }
+}
+
+impl Switch {
+    /// The statistics as they stand now, per-class summaries included (what [`Switch::run`] reports
+    /// at its end).
+    pub fn stats_so_far(&self) -> super::stats::Stats {
+        let mut st = self.stats.clone();
+        st.cycles = self.now;
+        st.finish(&self.sc, &self.delivered, &self.lost);
+        st
+    }
+}

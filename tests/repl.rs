@@ -1,0 +1,335 @@
+//! `capfc step`: scripted sessions (snapshot-tested transcripts), snapshot/restore/back giving the
+//! same state as plain stepping, on the model, the RTL and both, and bad input refused with where
+//! and why.
+
+use capfc::repl::{run_script, Session};
+use capfc::switch::scenario::Scenario;
+use capfc::switch::{DutKind, FlowMode, Snapshot, Switch};
+use std::process::Command;
+
+fn session(dut: DutKind) -> Session {
+    Session::new(
+        &Scenario::incast_victims(),
+        FlowMode::CapfcCal,
+        dut,
+        10_000,
+        false,
+    )
+    .unwrap()
+}
+
+fn transcript(dut: DutKind, script: &str) -> String {
+    let mut s = session(dut);
+    let mut out = vec![];
+    run_script(&mut s, "test", script, &mut out).unwrap_or_else(|e| panic!("{e}"));
+    String::from_utf8(out).unwrap()
+}
+
+/// The session of the issue: run until the first XOFF on the default scenario, print the E matrix,
+/// step back, snapshot, go on, restore.
+const SESSION: &str = "\
+run until xoff
+print E
+print C 0 3
+print ID
+back 200
+print summary
+snapshot before
+break egress 0 3 >= 28000
+watch E 0 3
+run
+print egress 0
+print sort
+delete all
+step 5000
+print pfc
+restore before
+print summary
+info breaks
+";
+
+#[test]
+fn scripted_session_transcript() {
+    insta::assert_snapshot!("session_model", transcript(DutKind::Model, SESSION));
+}
+
+/// The RTL shows the same registers, so the same session prints the same transcript: `print` reads
+/// the Verilated registers, `back` and `restore` write them.
+#[cfg(feature = "rtl")]
+#[test]
+fn the_rtl_and_both_print_the_same_session() {
+    let model = transcript(DutKind::Model, SESSION);
+    for dut in [DutKind::Rtl, DutKind::Both] {
+        assert_eq!(
+            transcript(dut, SESSION).replace(&format!("block {}", dut.name()), "block model"),
+            model,
+            "--dut {} differs from --dut model",
+            dut.name()
+        );
+    }
+}
+
+/// The paths at which two JSON values differ (the first few), for failure messages.
+fn json_diff(a: &serde_json::Value, b: &serde_json::Value, path: &str, out: &mut Vec<String>) {
+    use serde_json::Value as J;
+    if out.len() >= 8 || a == b {
+        return;
+    }
+    match (a, b) {
+        (J::Object(x), J::Object(y)) => {
+            let keys: std::collections::BTreeSet<&String> = x.keys().chain(y.keys()).collect();
+            for k in keys {
+                json_diff(
+                    &x.get(k).cloned().unwrap_or(J::Null),
+                    &y.get(k).cloned().unwrap_or(J::Null),
+                    &format!("{path}.{k}"),
+                    out,
+                );
+            }
+        }
+        (J::Array(x), J::Array(y)) if x.len() == y.len() => {
+            for (k, (u, v)) in x.iter().zip(y).enumerate() {
+                json_diff(u, v, &format!("{path}[{k}]"), out);
+            }
+        }
+        _ => out.push(format!("{path}: {a} vs {b}")),
+    }
+}
+
+fn same(a: &Snapshot, b: &Snapshot, what: &str) {
+    let (x, y) = (
+        serde_json::to_value(a).unwrap(),
+        serde_json::to_value(b).unwrap(),
+    );
+    let mut d = vec![];
+    json_diff(&x, &y, "", &mut d);
+    assert!(d.is_empty(), "{what}: {}", d.join("\n"));
+}
+
+fn stepped(sw: &mut Switch, n: u64) -> Snapshot {
+    for _ in 0..n {
+        sw.tick_cycle();
+    }
+    assert!(sw.mismatch.is_none(), "{:?}", sw.mismatch);
+    sw.snapshot()
+}
+
+fn snapshot_restore_step(dut: DutKind) {
+    let sc = Scenario::incast_victims();
+    let mut a = Switch::new(&sc, FlowMode::CapfcCal, dut).unwrap();
+    // Into the congestion: queues, pauses, sorts and timers are all busy.
+    stepped(&mut a, 14_000);
+    let snap = a.snapshot();
+    // Through a file's worth of serialization, into a switch that has done something else.
+    let text = serde_json::to_string(&snap).unwrap();
+    let back: Snapshot = serde_json::from_str(&text).unwrap();
+    same(&back, &snap, "a snapshot through JSON");
+    let ref_state = stepped(&mut a, 20_000);
+    let mut b = Switch::new(&sc, FlowMode::CapfcCal, dut).unwrap();
+    stepped(&mut b, 3_333);
+    b.restore(&back).unwrap();
+    same(&b.snapshot(), &snap, "restore is not the state snapshotted");
+    same(&stepped(&mut b, 20_000), &ref_state, dut.name());
+}
+
+#[test]
+fn snapshot_restore_step_is_stepping_model() {
+    snapshot_restore_step(DutKind::Model);
+}
+
+#[cfg(feature = "rtl")]
+#[test]
+fn snapshot_restore_step_is_stepping_rtl_and_both() {
+    // `rtl`: the snapshot holds the Verilated registers and restore writes them back; `both`: the
+    // model's registers are written into the RTL, and 20,000 cycles of lockstep afterwards find no
+    // difference in any register.
+    snapshot_restore_step(DutKind::Rtl);
+    snapshot_restore_step(DutKind::Both);
+}
+
+#[cfg(feature = "rtl")]
+#[test]
+fn a_model_snapshot_continues_on_the_rtl() {
+    let sc = Scenario::incast_victims();
+    let mut m = Switch::new(&sc, FlowMode::CapfcMax, DutKind::Model).unwrap();
+    stepped(&mut m, 15_000);
+    let snap = m.snapshot();
+    let mut r = Switch::new(&sc, FlowMode::CapfcMax, DutKind::Rtl).unwrap();
+    r.restore(&snap).unwrap();
+    let (mut sm, mut sr) = (stepped(&mut m, 30_000), stepped(&mut r, 30_000));
+    // Everything but which block it is.
+    sm.switch["dut_kind"] = serde_json::Value::Null;
+    sr.switch["dut_kind"] = serde_json::Value::Null;
+    let mut d = vec![];
+    json_diff(&sm.switch, &sr.switch, "", &mut d);
+    assert!(
+        d.is_empty(),
+        "the switch around the RTL went elsewhere: {d:?}"
+    );
+    let l = capfc::block::pack::Layouts::new(&m.block_params());
+    let (mut wm, mut wr) = (vec![], vec![]);
+    m.block_state_words(&l, &mut wm);
+    r.block_state_words(&l, &mut wr);
+    assert_eq!(wm, wr, "the RTL's registers differ from the model's");
+}
+
+#[test]
+fn back_n_is_the_state_n_cycles_ago() {
+    let sc = Scenario::incast_victims();
+    let mut plain = Switch::new(&sc, FlowMode::CapfcCal, DutKind::Model).unwrap();
+    let at_12345 = stepped(&mut plain, 12_345);
+    let mut s = session(DutKind::Model);
+    let mut out = vec![];
+    run_script(&mut s, "test", "step 31000\nback 18655\n", &mut out).unwrap();
+    assert_eq!(s.sw.now, 12_345);
+    same(&s.sw.snapshot(), &at_12345, "back");
+    // And forward again from there is forward from the plain run.
+    run_script(&mut s, "test", "step 1000\n", &mut out).unwrap();
+    same(
+        &s.sw.snapshot(),
+        &stepped(&mut plain, 1000),
+        "forward after back",
+    );
+}
+
+#[test]
+fn poked_packet_is_delivered_and_back_undoes_it() {
+    let mut s = session(DutKind::Model);
+    let mut out = vec![];
+    run_script(
+        &mut s,
+        "test",
+        "step 100\npoke packet 5 0 3 3000\npoke pause 6 3 5000\nrun until done\n",
+        &mut out,
+    )
+    .unwrap();
+    let f = s.sw.sc.flows.len() - 1;
+    let p = s.sw.flow_progress(f);
+    assert_eq!((p.sent, p.delivered + p.lost), (3000, 3000));
+    assert!(p.fct.is_some());
+    s.sw.check_conservation();
+    // Back before the poke: the flow is not sent on the way forward again.
+    let now = s.sw.now;
+    run_script(
+        &mut s,
+        "test",
+        &format!("back {}\nstep 40000\n", now - 50),
+        &mut out,
+    )
+    .unwrap();
+    assert_eq!(s.sw.sc.flows.len(), f, "the poked flow is still there");
+}
+
+#[test]
+fn snapshot_files_round_trip_and_bad_ones_are_refused() {
+    let dir = std::env::temp_dir().join(format!("capfc-repl-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("s.json");
+    let f = file.display().to_string();
+    let mut s = session(DutKind::Model);
+    let mut out = vec![];
+    run_script(
+        &mut s,
+        "t",
+        &format!("step 13000\nsnapshot {f}\n"),
+        &mut out,
+    )
+    .unwrap();
+    let at = s.sw.snapshot();
+    run_script(&mut s, "t", &format!("step 777\nrestore {f}\n"), &mut out).unwrap();
+    same(&s.sw.snapshot(), &at, "restore from a file");
+    // Truncated, not JSON, another format: each refused with the file and where.
+    let text = std::fs::read_to_string(&file).unwrap();
+    let cut = dir.join("cut.json");
+    std::fs::write(&cut, &text[..text.len() / 2]).unwrap();
+    let other = dir.join("other.json");
+    std::fs::write(&other, text.replacen("capfc-snapshot-1", "vcd", 1)).unwrap();
+    for (path, why) in [
+        (cut.display().to_string(), "line 1 column"),
+        (
+            other.display().to_string(),
+            "field format: 'vcd' is not a capfc snapshot",
+        ),
+        (dir.join("none.json").display().to_string(), "No such file"),
+    ] {
+        let e = run_script(
+            &mut s,
+            "script.cmds",
+            &format!("restore {path}\n"),
+            &mut out,
+        )
+        .unwrap_err();
+        assert!(e.starts_with("script.cmds:1: "), "{e}");
+        assert!(e.contains(&path) && e.contains(why), "{e}");
+    }
+    // The state is untouched by the refused restores.
+    same(&s.sw.snapshot(), &at, "after refused restores");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn capfc(args: &[&str], stdin: &str) -> (i32, String, String) {
+    use std::io::Write;
+    let mut c = Command::new(env!("CARGO_BIN_EXE_capfc"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    c.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    let o = c.wait_with_output().unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8(o.stdout).unwrap(),
+        String::from_utf8(o.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn stdin_script_json_and_errors() {
+    // --json: one object per command, machine-readable.
+    let (code, out, _) = capfc(
+        &["step", "--json"],
+        "run until xoff port 1 prio 3\nprint E 3\nwatch egress 0 3\nstep 2000\n",
+    );
+    assert_eq!(code, 0);
+    let v: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(v.len(), 4);
+    assert_eq!(v[0]["cmd"], "run until xoff port 1 prio 3");
+    assert_eq!(v[0]["hits"][0]["until"], "xoff port 1 prio 3");
+    let rows = v[1]["e"][0]["rows"][0].as_array().unwrap();
+    assert!(
+        !rows.is_empty(),
+        "E[0][3] empty at the first XOFF: {}",
+        v[1]
+    );
+    assert!(!v[3]["watch"].as_array().unwrap().is_empty());
+    // The first refused command stops the script, names its line and fails the exit status; what
+    // ran before it was printed.
+    let (code, out, err) = capfc(&["step"], "step 3\nprint C 9 3\nstep 1\n");
+    assert_eq!(code, 1);
+    assert!(out.contains("cycle 3"), "{out}");
+    assert!(!out.contains("cycle 4"), "ran past the error: {out}");
+    assert!(err.contains("<stdin>:2: port 9 does not exist"), "{err}");
+    // A bad option is refused before anything runs.
+    let (code, _, err) = capfc(&["step", "--mode", "PFC_fast"], "");
+    assert_eq!(code, 1);
+    assert!(err.contains("--mode 'PFC_fast'"), "{err}");
+    let (code, _, err) = capfc(&["step", "--scenario", "nope"], "");
+    assert_eq!(code, 1);
+    assert!(err.contains("nope"), "{err}");
+}
+
+#[test]
+fn help_covers_every_command_with_an_example() {
+    let (code, out, _) = capfc(&["step"], "help\nhelp print\nhelp poke\n");
+    assert_eq!(code, 0);
+    for (name, _, _, _) in capfc::repl::parse::HELP {
+        assert!(out.contains(&format!("  {name}")), "help misses {name}");
+    }
+    assert!(out.contains("example: poke packet 5 0 3 1500"));
+    assert!(out.contains("E [PRIO]"));
+}
