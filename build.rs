@@ -141,6 +141,12 @@ fn build_config(
     let mut args: Vec<String> = vec![
         "--cc".into(),
         "--trace".into(),
+        // Trace every register, the counter table (NP*8*NP entries) and the widest port included,
+        // so that the model's waveform and the RTL's have the same signals.
+        "--trace-max-array".into(),
+        "65536".into(),
+        "--trace-max-width".into(),
+        "65536".into(),
         "-O3".into(),
         "--x-assign".into(),
         "fast".into(),

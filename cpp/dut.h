@@ -26,6 +26,8 @@ public:
     virtual size_t output_words() const = 0;
     virtual size_t state_words() const = 0;
     virtual uint64_t cycle() const = 0;
+    // Number the following cycles from `c` in the trace (after a restore).
+    virtual void set_cycle(uint64_t c) = 0;
     // Start writing a VCD of every cycle from now on.
     virtual bool open_trace(const std::string& path) = 0;
     virtual void close_trace() = 0;

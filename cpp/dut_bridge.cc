@@ -34,5 +34,6 @@ size_t dut_output_words(const Dut& dut) { return dut.output_words(); }
 size_t dut_state_words(const Dut& dut) { return dut.state_words(); }
 bool dut_open_trace(Dut& dut, rust::Str path) { return dut.open_trace(std::string(path)); }
 void dut_close_trace(Dut& dut) { dut.close_trace(); }
+void dut_set_cycle(Dut& dut, uint64_t cycle) { dut.set_cycle(cycle); }
 
 }  // namespace capfc

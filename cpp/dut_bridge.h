@@ -16,4 +16,5 @@ size_t dut_output_words(const Dut& dut);
 size_t dut_state_words(const Dut& dut);
 bool dut_open_trace(Dut& dut, rust::Str path);
 void dut_close_trace(Dut& dut);
+void dut_set_cycle(Dut& dut, uint64_t cycle);
 }  // namespace capfc

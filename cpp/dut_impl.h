@@ -128,6 +128,7 @@ public:
     size_t output_words() const override { return P::output_words(); }
     size_t state_words() const override { return P::state_words(); }
     uint64_t cycle() const override { return cycle_; }
+    void set_cycle(uint64_t c) override { cycle_ = c; }
 
     bool open_trace(const std::string& path) override {
         close_trace();

@@ -30,6 +30,7 @@ mod ffi {
         fn dut_state_words(dut: &Dut) -> usize;
         fn dut_open_trace(dut: Pin<&mut Dut>, path: &str) -> bool;
         fn dut_close_trace(dut: Pin<&mut Dut>);
+        fn dut_set_cycle(dut: Pin<&mut Dut>, cycle: u64);
     }
 }
 
@@ -154,5 +155,10 @@ impl RtlBlock {
 
     pub fn close_trace(&mut self) {
         ffi::dut_close_trace(self.dut.pin_mut());
+    }
+
+    /// Number the following cycles from `cycle` in the waveform (cycle c at times 2c and 2c+1).
+    pub fn set_cycle(&mut self, cycle: u64) {
+        ffi::dut_set_cycle(self.dut.pin_mut(), cycle);
     }
 }

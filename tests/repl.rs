@@ -333,3 +333,112 @@ fn help_covers_every_command_with_an_example() {
     assert!(out.contains("example: poke packet 5 0 3 1500"));
     assert!(out.contains("E [PRIO]"));
 }
+
+/// Every variable of a VCD file by full name: its value (bits, most significant first, leading zeros
+/// dropped) after each timestamp; and the first and last timestamps.
+/// Per variable: (time, value) changes; and the first and last timestamps.
+#[cfg(feature = "rtl")]
+type Waves = (
+    std::collections::BTreeMap<String, Vec<(u64, String)>>,
+    u64,
+    u64,
+);
+
+#[cfg(feature = "rtl")]
+fn vcd_values(path: &str) -> Waves {
+    use std::collections::{BTreeMap, HashMap};
+    use vcd::{Command, IdCode, ScopeItem};
+    fn walk(items: &[ScopeItem], path: &str, out: &mut Vec<(IdCode, String)>) {
+        for it in items {
+            match it {
+                ScopeItem::Scope(s) => {
+                    let id = s.identifier.as_str();
+                    let p = if id.starts_with("gen_") {
+                        path.to_string()
+                    } else {
+                        format!("{path}{id}.")
+                    };
+                    walk(&s.items, &p, out);
+                }
+                ScopeItem::Var(v) => out.push((v.code, format!("{path}{}", v.reference))),
+                _ => {}
+            }
+        }
+    }
+    let f = std::io::BufReader::new(std::fs::File::open(path).unwrap());
+    let mut p = vcd::Parser::new(f);
+    let h = p.parse_header().unwrap();
+    let mut vars = vec![];
+    walk(&h.items, "", &mut vars);
+    let mut by_code: HashMap<IdCode, Vec<String>> = HashMap::new();
+    for (c, n) in vars {
+        by_code.entry(c).or_default().push(n);
+    }
+    let norm = |s: String| {
+        let t = s.trim_start_matches('0');
+        if t.is_empty() {
+            "0".to_string()
+        } else {
+            t.to_string()
+        }
+    };
+    let mut out: BTreeMap<String, Vec<(u64, String)>> = BTreeMap::new();
+    let (mut t, mut first) = (0, None);
+    for c in p {
+        let (code, v) = match c.unwrap() {
+            Command::Timestamp(x) => {
+                t = x;
+                first.get_or_insert(x);
+                continue;
+            }
+            Command::ChangeScalar(code, v) => (code, v.to_string()),
+            Command::ChangeVector(code, v) => (code, v.iter().map(|b| b.to_string()).collect()),
+            _ => continue,
+        };
+        for n in by_code.get(&code).into_iter().flatten() {
+            let e = out.entry(n.clone()).or_default();
+            let v = norm(v.clone());
+            if e.last().is_some_and(|(lt, _)| *lt == t) {
+                e.pop();
+            }
+            if e.last().is_none_or(|(_, lv)| *lv != v) {
+                e.push((t, v));
+            }
+        }
+    }
+    (out, first.unwrap_or(0), t)
+}
+
+/// `wave` with `--dut both` in the middle of a session (after `back`, so the RTL's registers were
+/// written from the model's): two files under the same names and times, with the same values.
+#[cfg(feature = "rtl")]
+#[test]
+fn wave_writes_model_and_rtl_side_by_side() {
+    let dir = std::env::temp_dir().join(format!("capfc-repl-wave-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let stem = dir.join("w").display().to_string();
+    let out = transcript(
+        DutKind::Both,
+        &format!("run until xoff\nback 30\nwave {stem}.vcd\nstep 60\nwave off\n"),
+    );
+    assert!(out.contains("w_model.vcd and "), "{out}");
+    let (model, m0, m1) = vcd_values(&format!("{stem}_model.vcd"));
+    let (rtl, r0, r1) = vcd_values(&format!("{stem}_rtl.vcd"));
+    assert_eq!((m0, m1), (r0, r1), "the two files cover different times");
+    assert!(m1 - m0 >= 119, "{m0}..{m1}");
+    let mut compared = 0;
+    for (name, mv) in &model {
+        let rv = rtl
+            .get(name)
+            .unwrap_or_else(|| panic!("{name} is not in the RTL's trace"));
+        assert_eq!(
+            mv, rv,
+            "{name} differs between the model's and the RTL's waveform"
+        );
+        compared += 1;
+    }
+    // The counter table included (build.rs raises Verilator's --trace-max-array for it).
+    assert!(model.contains_key("capfc_top.capfc_top.u_egress.cnt_q[511]"));
+    assert!(compared > 100, "only {compared} signals compared");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -89,6 +89,8 @@ pub struct Session {
     timeline: Vec<Rc<Snapshot>>,
     back_every: u64,
     pub json: bool,
+    /// A waveform is being written.
+    wave_on: bool,
     /// Set from outside (Ctrl-C) to stop a long `run`.
     pub interrupt: Arc<AtomicBool>,
 }
@@ -120,6 +122,7 @@ impl Session {
             timeline: vec![],
             back_every: back_every.max(1),
             json,
+            wave_on: false,
             interrupt: Arc::new(AtomicBool::new(false)),
             sw,
         };
@@ -569,6 +572,13 @@ impl Session {
         self.points = points;
     }
 
+    /// After `back` or `restore`: a waveform being written has been closed by the jump.
+    fn wave_note(&mut self, o: &mut Out) {
+        if std::mem::take(&mut self.wave_on) {
+            o.line("(the waveform was closed: time jumped; `wave FILE` starts a new one)");
+        }
+    }
+
     fn restore_snapshot(
         &mut self,
         snap: Rc<Snapshot>,
@@ -773,6 +783,7 @@ impl Session {
                     ));
                 }
                 o.line(format!("cycle {}: restored {name}", self.sw.now));
+                self.wave_note(&mut o);
             }
             Command::Back(n) => {
                 if n > self.sw.now {
@@ -780,6 +791,7 @@ impl Session {
                 }
                 self.go_back(self.sw.now - n)?;
                 o.line(format!("cycle {}", self.sw.now));
+                self.wave_note(&mut o);
             }
             Command::Source(file) => {
                 let text = std::fs::read_to_string(&file).map_err(|e| format!("{file}: {e}"))?;
@@ -794,6 +806,21 @@ impl Session {
                     }
                 }
                 return Ok(flow);
+            }
+            Command::Wave(Some(f)) => {
+                let files = self.sw.start_wave(&f)?;
+                self.wave_on = true;
+                o.line(format!(
+                    "cycle {}: writing the block's waveform to {}",
+                    self.sw.now,
+                    files.join(" and ")
+                ));
+                o.set("files", json!(files));
+            }
+            Command::Wave(None) => {
+                self.sw.stop_wave()?;
+                self.wave_on = false;
+                o.line(format!("cycle {}: waveform closed", self.sw.now));
             }
             Command::Help(topic) => show::help(topic.as_deref(), &mut o)?,
             Command::Quit => flow = Flow::Quit,
@@ -838,6 +865,13 @@ impl Session {
         } else {
             let _ = writeln!(w, "error: {e}");
         }
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        // Waveform files end complete however the session ends.
+        let _ = self.sw.stop_wave();
     }
 }
 

@@ -235,6 +235,8 @@ pub enum Command {
     Restore(String),
     Back(u64),
     Source(String),
+    /// Start writing the block's waveform to a file, or stop (None).
+    Wave(Option<String>),
     Help(Option<String>),
     Quit,
     /// A blank line or a comment.
@@ -254,6 +256,7 @@ pub const HELP: &[(&str, &str, &str, &str)] = &[
     ("snapshot", "snapshot [NAME | FILE.json]", "save the whole state (switch and block) in memory under NAME (s1, s2, ...) or to a JSON file", "snapshot before-xoff"),
     ("restore", "restore NAME | FILE.json", "go to a saved state; stepping on gives what stepping from there gave", "restore before-xoff"),
     ("back", "back [N]", "go back N cycles (1), from the snapshots taken every --back-every cycles; undoes pokes made since", "back 100"),
+    ("wave", "wave FILE.vcd | wave off", "write the block's waveform from now on under the RTL's signal names (--dut both: FILE_model.vcd and FILE_rtl.vcd, side by side in GTKWave); back and restore stop it", "wave pause.vcd"),
     ("source", "source FILE", "run the commands of a file", "source session.cmds"),
     ("help", "help [COMMAND]", "this list, or one command", "help run"),
     ("quit", "quit", "leave (also: exit, Ctrl-D)", "quit"),
@@ -543,6 +546,14 @@ pub fn parse(line: &str) -> Result<Command, String> {
         "source" => {
             no_more(&w[2.min(w.len())..])?;
             Command::Source(rest.first().ok_or("source FILE")?.to_string())
+        }
+        "wave" => {
+            no_more(&w[2.min(w.len())..])?;
+            match rest.first().copied() {
+                None => return Err("wave FILE.vcd | wave off".into()),
+                Some("off") => Command::Wave(None),
+                Some(f) => Command::Wave(Some(f.to_string())),
+            }
         }
         "help" | "h" | "?" => Command::Help(rest.first().map(|s| s.to_string())),
         "quit" | "q" | "exit" => Command::Quit,

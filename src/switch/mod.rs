@@ -306,6 +306,8 @@ pub struct Packet {
     pub size: u16,
 }
 
+type ModelWaveFile = crate::wave::ModelWave<std::io::BufWriter<std::fs::File>>;
+
 /// The block of a switch for `sc`: `sc.ports` ports, the default widths.
 pub fn block_params(sc: &Scenario) -> BlockParams {
     BlockParams {
@@ -333,6 +335,9 @@ pub struct Switch {
     /// Occupancies and pauses sampled every so many cycles, when tracing (plots).
     #[serde(skip)]
     pub trace: Option<Trace>,
+    /// The model's waveform, while one is being written ([`Switch::start_wave`]).
+    #[serde(skip)]
+    wave: Option<Box<ModelWaveFile>>,
     inp: Inputs,
     out: Outputs,
     /// Cycles the block has been clocked, the configuration writes included.
@@ -406,6 +411,7 @@ impl Switch {
             mismatch: None,
             recorded,
             trace: None,
+            wave: None,
             inp: Inputs::idle(sc.ports),
             out: Outputs::new(sc.ports),
             block_cycle: writes,
@@ -527,8 +533,14 @@ impl Switch {
             }
         }
 
+        if self.wave.is_some() {
+            self.wave_edge(true);
+        }
         if let Err(m) = self.block.tick(&self.inp, &mut self.out) {
             self.mismatch = Some(m);
+        }
+        if self.wave.is_some() {
+            self.wave_edge(false);
         }
         self.block_cycle += 1;
         if let Some(r) = self.recorded.as_mut() {
@@ -634,6 +646,8 @@ impl Switch {
     /// waveform and recording settings. The snapshot may come from another switch, even one of
     /// another scenario, as long as its block has the same parameters.
     pub fn restore(&mut self, snap: &Snapshot) -> Result<(), String> {
+        // Time jumps: a waveform cannot follow (VCD time only goes forward).
+        self.stop_wave()?;
         let mut sw: Switch = serde_json::from_value(snap.switch.clone())
             .map_err(|e| format!("the snapshot's switch state: {e}"))?;
         if sw.sc.ports != self.sc.ports {
@@ -651,8 +665,87 @@ impl Switch {
         sw.dut_kind = self.dut_kind;
         sw.recorded = self.recorded.take();
         sw.trace = self.trace.take();
+
         *self = sw;
         Ok(())
+    }
+
+    /// Write the block's waveform from now on, under the RTL's signal names, cycle c of the block
+    /// at times 2c and 2c+1: the model's signals (`crate::wave`) with `--dut model`, Verilator's
+    /// trace with `--dut rtl`, both with `--dut both` (`<path>` without `.vcd`, then `_model.vcd`
+    /// and `_rtl.vcd`). Returns the files.
+    pub fn start_wave(&mut self, path: &str) -> Result<Vec<String>, String> {
+        self.stop_wave()?;
+        let stem = path.strip_suffix(".vcd").unwrap_or(path);
+        let model_file = |p: &BlockParams, f: &str| -> Result<Box<ModelWaveFile>, String> {
+            let file = std::fs::File::create(f).map_err(|e| format!("{f}: {e}"))?;
+            crate::wave::ModelWave::new(std::io::BufWriter::new(file), p)
+                .map(Box::new)
+                .map_err(|e| format!("{f}: {e}"))
+        };
+        let p = self.block_params();
+        let cycle = self.block_cycle;
+        match &mut self.block {
+            Dut::Detached => unreachable!("a switch always has its block outside restore"),
+            Dut::Model(_) => {
+                self.wave = Some(model_file(&p, path)?);
+                Ok(vec![path.to_string()])
+            }
+            #[cfg(feature = "rtl")]
+            Dut::Rtl(r, _) => {
+                r.set_cycle(cycle);
+                r.open_trace(path).map_err(|e| e.to_string())?;
+                Ok(vec![path.to_string()])
+            }
+            #[cfg(feature = "rtl")]
+            Dut::Both(pair) => {
+                let (m, r) = (format!("{stem}_model.vcd"), format!("{stem}_rtl.vcd"));
+                pair.rtl.set_cycle(cycle);
+                pair.rtl.open_trace(&r).map_err(|e| e.to_string())?;
+                self.wave = Some(model_file(&p, &m)?);
+                Ok(vec![m, r])
+            }
+        }
+    }
+
+    /// Finish the waveform files, if any are being written.
+    pub fn stop_wave(&mut self) -> Result<(), String> {
+        match &mut self.block {
+            #[cfg(feature = "rtl")]
+            Dut::Rtl(r, _) => r.close_trace(),
+            #[cfg(feature = "rtl")]
+            Dut::Both(pair) => pair.rtl.close_trace(),
+            _ => {}
+        }
+        if let Some(mut w) = self.wave.take() {
+            w.flush()
+                .map_err(|e| format!("writing the waveform: {e}"))?;
+        }
+        Ok(())
+    }
+
+    /// One half of a cycle of the model's waveform: before the block's edge, or after it.
+    fn wave_edge(&mut self, before: bool) {
+        let m: &CapfcTop = match &self.block {
+            Dut::Model(m) => m,
+            #[cfg(feature = "rtl")]
+            Dut::Both(pair) => &pair.model,
+            _ => return,
+        };
+        let Some(w) = self.wave.as_mut() else { return };
+        let c = self.block_cycle;
+        let r = if before {
+            let mut mo = Outputs::new(self.sc.ports);
+            m.outputs(&self.inp, &mut mo);
+            w.before_edge(c, m, &self.inp, &mo)
+        } else {
+            w.after_edge(c, m, &self.inp)
+        };
+        if let Err(e) = r {
+            self.wave = None;
+            self.mismatch
+                .get_or_insert(format!("[wave] writing the waveform failed: {e}"));
+        }
     }
 
     /// The block's architectural registers in the RTL's packed layout (see
