@@ -9,7 +9,7 @@ RTL_FILES := $(shell grep -vE '^\s*(//|\#|$$)' rtl/files.f)
 ARGS      ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help deps run test lint lint-rust lint-rtl icarus synth bench golden
+.PHONY: help deps run test lint lint-rust lint-rtl icarus synth bench golden wave-check
 
 help: ## print this help
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -48,6 +48,12 @@ synth: deps ## synthesise capfc_top with Yosys at PORTS ports; prints cells and 
 
 golden: deps ## regenerate the checked-in golden vector sets (review the diff like code)
 	$(CARGO) run --release -- golden gen
+
+wave-check: deps ## a fault in the model: the mismatch's waveform window, both sides read by GTKWave's vcd2fst
+	@rm -rf target/wave-check
+	@! $(CARGO) run --release -q -- cosim --config np4 --algo max --seed 1 --directed none --fault warn_off_by_one --wave-dir target/wave-check
+	@command -v vcd2fst >/dev/null || { echo "wave-check: vcd2fst missing (apt-get install gtkwave)"; exit 1; }
+	@for f in target/wave-check/*.vcd; do vcd2fst $$f $${f%.vcd}.fst >/dev/null && echo "gtkwave's vcd2fst read $$f: $$(grep -c '\$$var' $$f) signals"; done
 
 bench: deps ## benchmarks: the block (model, RTL from Rust, lockstep, RTL from C++) and the switch
 	$(CARGO) bench --bench block

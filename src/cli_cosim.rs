@@ -34,9 +34,10 @@ pub struct CosimArgs {
     /// Inject a deliberate fault into the model (warn_off_by_one, xon_off_by_one).
     #[arg(long)]
     pub fault: Option<Fault>,
-    /// On a mismatch, write a VCD of the RTL for this many cycles either side of it.
-    #[arg(long)]
-    pub wave_window: Option<u64>,
+    /// On a mismatch, write VCDs of the RTL and of the model (same signal names) for this many
+    /// cycles either side of it; 0: none.
+    #[arg(long, default_value_t = 20)]
+    pub wave_window: u64,
     /// Directory for waveform windows.
     #[arg(long, default_value = ".")]
     pub wave_dir: std::path::PathBuf,
@@ -148,7 +149,7 @@ pub fn run(a: &CosimArgs) -> Result<bool> {
     );
     let opts = RunOpts {
         fault: a.fault,
-        wave_window: a.wave_window,
+        wave_window: (a.wave_window > 0).then_some(a.wave_window),
         wave_dir: Some(a.wave_dir.clone()),
         history: a.history,
         coverage: true,
