@@ -129,6 +129,11 @@ pub fn report(sc: &Scenario, runs: &[Switch]) -> String {
     row(&mut s, "egress drops (packets)", &|r| {
         r.stats.egress_drops.to_string()
     });
+    if sc.shared_memory.is_some() {
+        row(&mut s, "shared-pool drops (packets)", &|r| {
+            r.stats.shared_drops.to_string()
+        });
+    }
     row(&mut s, "ingress overflow (packets)", &|r| {
         r.stats.ingress_drops.to_string()
     });

@@ -12,7 +12,9 @@
 //! [`Switch`]). The four flow-control modes of the paper are [`FlowMode`].
 
 pub mod inspect;
+pub mod mix;
 pub mod scenario;
+pub mod sched;
 pub mod sender;
 pub mod stats;
 pub mod tm;
@@ -402,7 +404,7 @@ impl Switch {
             }
         }
         let nf = sc.flows.len();
-        let senders = (0..sc.ports).map(|i| Sender::new(i, &sc.flows)).collect();
+        let senders = (0..sc.ports).map(|i| Sender::for_scenario(i, sc)).collect();
         Ok(Switch {
             sc: sc.clone(),
             mode,
@@ -423,7 +425,7 @@ impl Switch {
             next_admit: 0,
             rr: 0,
             stalled: false,
-            tm: Tm::new(sc.ports),
+            tm: Tm::for_scenario(sc),
             down: vec![VecDeque::new(); sc.ports],
             pfc: VecDeque::new(),
             remaining: sc.flows.iter().map(|f| f.bytes).collect(),
@@ -507,7 +509,10 @@ impl Switch {
         }
         // The end of the pipeline asks for its egress queue.
         let end = self.pipe.front().filter(|(e, _)| *e <= t).map(|&(_, p)| p);
-        if let Some(pkt) = end {
+        // A shared-memory buffer's port and pool caps are checked first (tm.rs): a packet they
+        // refuse is not presented, so it does not fit.
+        let pool_full = end.is_some_and(|p| !self.tm.shared_admits(&p));
+        if let Some(pkt) = end.filter(|_| !pool_full) {
             self.inp.enq = Some(Enqueue {
                 oport: pkt.dst,
                 prio: pkt.prio,
@@ -573,7 +578,11 @@ impl Switch {
                 }
             } else {
                 self.pipe.pop_front();
-                self.stats.egress_drops += 1;
+                if pool_full {
+                    self.stats.shared_drops += 1;
+                } else {
+                    self.stats.egress_drops += 1;
+                }
                 self.lose(t, pkt);
             }
         }

@@ -106,6 +106,16 @@ pub struct Scenario {
     /// Flows drawn at load time, added to `flows`.
     #[serde(default)]
     pub generate: Option<Generate>,
+    /// The paper's Table I mix (long, short and query flows) drawn at load time, added to `flows`.
+    #[serde(default)]
+    pub mix: Option<super::mix::Mix>,
+    /// Strict-priority and WDRR classes of every transmitter, the switch's egress ports and the
+    /// upstream senders alike; absent, every priority is strict.
+    #[serde(default)]
+    pub scheduler: super::sched::SchedConfig,
+    /// Shared-memory egress buffering; absent, every queue has its own `thresholds.eg_max` bytes.
+    #[serde(default)]
+    pub shared_memory: Option<super::tm::SharedMemory>,
 }
 
 /// How the ingress XOFF is set.
@@ -250,6 +260,12 @@ impl Scenario {
             let extra = g.flows(sc.ports);
             sc.flows.extend(extra);
         }
+        if let Some(m) = &sc.mix {
+            m.validate(sc.ports)
+                .map_err(|(f, why)| err(format!("field {f}: {why}")))?;
+            let extra = m.flows(sc.ports);
+            sc.flows.extend(extra);
+        }
         if sc.xoff == Some(XoffSetting::Auto) {
             let h = sc
                 .auto_headroom()
@@ -338,6 +354,10 @@ impl Scenario {
                 );
             }
         }
+        self.scheduler.validate()?;
+        if let Some(sm) = &self.shared_memory {
+            self.validate_shared(sm)?;
+        }
         for (k, f) in self.flows.iter().enumerate() {
             if f.src >= self.ports || f.dst >= self.ports {
                 return bad(
@@ -361,6 +381,51 @@ impl Scenario {
                     "a flow needs at least one byte".into(),
                 );
             }
+            if !self.scheduler.covers(f.prio) {
+                return bad(
+                    format!("flows[{k}].prio"),
+                    format!(
+                        "priority {} is in neither scheduler.sp nor scheduler.wdrr",
+                        f.prio
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// The caps of `[shared_memory]` must nest, and the block's egress MAX must be the per-queue cap
+    /// (the block takes the per-queue decision, `tm.rs`).
+    fn validate_shared(&self, sm: &super::tm::SharedMemory) -> Result<(), ConfigError> {
+        let bad = |f: &str, w: String| Err(ConfigError::new(format!("shared_memory.{f}"), w));
+        if sm.per_queue == 0 {
+            return bad("per_queue", "must be at least 1 byte".into());
+        }
+        if sm.per_port < sm.per_queue {
+            return bad(
+                "per_port",
+                format!(
+                    "{} is below per_queue {}: a port could never hold what one of its queues may",
+                    sm.per_port, sm.per_queue
+                ),
+            );
+        }
+        if sm.pool < sm.per_port {
+            return bad(
+                "pool",
+                format!("{} is below per_port {}", sm.pool, sm.per_port),
+            );
+        }
+        let max = u64::from(sm.dedicated) + u64::from(sm.per_queue);
+        if u64::from(self.thresholds.eg_max) != max {
+            return Err(ConfigError::new(
+                "thresholds.eg_max",
+                format!(
+                    "{} must be shared_memory.dedicated + shared_memory.per_queue = {max}: the \
+                     block's egress MAX is the per-queue cap of a shared-memory buffer",
+                    self.thresholds.eg_max
+                ),
+            ));
         }
         Ok(())
     }

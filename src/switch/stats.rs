@@ -28,6 +28,10 @@ pub struct Stats {
     pub ingress_drops: u64,
     /// Packets dropped at the end of the pipeline (egress MAX).
     pub egress_drops: u64,
+    /// Packets dropped at the end of the pipeline because the shared pool's per-port or total cap
+    /// was reached (shared-memory buffers only).
+    #[serde(default)]
+    pub shared_drops: u64,
     /// Cycles the pipeline stood still (PFC_wstop).
     pub stall_cycles: u64,
     /// PFC frames sent, per input port.

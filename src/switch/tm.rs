@@ -1,15 +1,56 @@
 //! The traffic manager: egress queues per (output port, priority) and, per port, a transmitter that
-//! starts the next frame when the link is free, strict priority (highest priority first).
+//! starts the next frame when the link is free, chosen by the port's ETS scheduler ([`super::sched`]:
+//! strict priority first, then WDRR).
 //!
 //! The occupancy that decides admission is the block's; these queues hold the packets themselves.
-//! WDRR classes are not modelled yet: every priority is strict. A downstream receiver may pause a
-//! (port, priority) for a time (`Scenario::egress_pauses`); a frame already started finishes.
+//! A downstream receiver may pause a (port, priority) for a time (`Scenario::egress_pauses`); a frame
+//! already started finishes.
+//!
+//! With a shared-memory buffer ([`SharedMemory`], `shared/domain.md` section 1, the paper's Section
+//! II-F) each queue owns `dedicated` bytes and takes the rest from a common pool. The per-queue
+//! decision stays the block's (it is also the RTL's): the scenario sets the block's egress MAX to
+//! `dedicated + per_queue`. The per-port and total caps of the pool are the traffic manager's: it
+//! checks them before presenting the packet at the end of the pipeline to the block's enqueue lane
+//! ([`Tm::shared_admits`]); a packet that fails is never presented and is handled exactly as one that
+//! does not fit (dropped, or the pipeline stops under `PFC_wstop`).
 
+use super::sched::{Ets, EtsState, Head};
 use super::{Packet, FRAME_OVERHEAD};
 use crate::block::NPRIO;
+use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+/// The scenario's `[shared_memory]` table, bytes. The paper's run: 8 KB dedicated per priority
+/// queue, a 350 KB pool, at most 80 KB of it per queue and 100 KB per port.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SharedMemory {
+    /// Bytes each (port, priority) queue owns.
+    pub dedicated: u32,
+    /// The shared pool, all ports together.
+    pub pool: u32,
+    /// Shared bytes one queue may hold (enforced by the block's egress MAX, `dedicated + per_queue`).
+    pub per_queue: u32,
+    /// Shared bytes one output port may hold, all its priorities together.
+    pub per_port: u32,
+}
+
+impl SharedMemory {
+    /// The shared bytes a queue of `occ` bytes holds: what it has above its dedicated memory.
+    pub fn shared_of(&self, occ: u64) -> u64 {
+        occ.saturating_sub(u64::from(self.dedicated))
+    }
+}
+
+/// Shared-pool usage, bytes, recomputed from the queues (see [`Tm::shared_usage`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SharedUsage {
+    pub per_queue: Vec<u64>,
+    pub per_port: Vec<u64>,
+    pub total: u64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Tm {
     pub queues: Vec<VecDeque<Packet>>,
     /// Bytes in each queue (kept, so the peak costs nothing per enqueue).
@@ -17,42 +58,107 @@ pub struct Tm {
     busy_until: Vec<u64>,
     /// Per (port, priority): paused by the downstream receiver until this cycle.
     pub paused_until: Vec<u64>,
+    /// The ports' scheduler configuration.
+    #[serde(default)]
+    ets: Ets,
+    /// Each port's scheduler registers.
+    #[serde(default)]
+    sched: Vec<EtsState>,
+    /// Shared-memory buffering; None: every queue has its own memory (the block's egress MAX).
+    #[serde(default)]
+    shared: Option<SharedMemory>,
+    /// Shared bytes held per port and in total (kept incrementally).
+    #[serde(default)]
+    port_shared: Vec<u64>,
+    #[serde(default)]
+    total_shared: u64,
 }
 
 impl Tm {
+    /// A traffic manager with dedicated buffers and strict priority on every port.
     pub fn new(ports: usize) -> Self {
+        Self::with(ports, Ets::default(), None)
+    }
+
+    /// A traffic manager for `ports` ports with the ports' scheduler `ets` and, optionally, a
+    /// shared-memory buffer.
+    pub fn with(ports: usize, ets: Ets, shared: Option<SharedMemory>) -> Self {
         Tm {
             queues: vec![VecDeque::new(); ports * NPRIO],
             bytes: vec![0; ports * NPRIO],
             busy_until: vec![0; ports],
             paused_until: vec![0; ports * NPRIO],
+            ets,
+            sched: vec![EtsState::default(); ports],
+            shared,
+            port_shared: vec![0; ports],
+            total_shared: 0,
         }
+    }
+
+    /// The traffic manager a scenario describes.
+    pub fn for_scenario(sc: &super::scenario::Scenario) -> Self {
+        Self::with(sc.ports, sc.scheduler.ets(sc.mtu), sc.shared_memory)
+    }
+
+    /// Whether the shared pool can take `pkt` into its queue: the port's and the switch's shared
+    /// bytes stay within their caps. Always true with dedicated buffers.
+    pub fn shared_admits(&self, pkt: &Packet) -> bool {
+        let Some(sm) = &self.shared else { return true };
+        let o = usize::from(pkt.dst);
+        let occ = u64::from(self.bytes[o * NPRIO + usize::from(pkt.prio)]);
+        let more = sm.shared_of(occ + u64::from(pkt.size)) - sm.shared_of(occ);
+        self.port_shared[o] + more <= u64::from(sm.per_port)
+            && self.total_shared + more <= u64::from(sm.pool)
     }
 
     /// Queue a packet; returns the queue's occupancy in bytes after it.
     pub fn enqueue(&mut self, pkt: Packet) -> u32 {
-        let q = usize::from(pkt.dst) * NPRIO + usize::from(pkt.prio);
+        let o = usize::from(pkt.dst);
+        let q = o * NPRIO + usize::from(pkt.prio);
         self.queues[q].push_back(pkt);
+        let before = self.bytes[q];
         self.bytes[q] += u32::from(pkt.size);
+        self.account_shared(o, before, self.bytes[q]);
         self.bytes[q]
     }
 
-    /// Port o starts its next frame, if its link is free and a queue holds one.
+    /// A queue of port o went from `before` to `after` bytes: the pool's counters follow.
+    fn account_shared(&mut self, o: usize, before: u32, after: u32) {
+        if let Some(sm) = &self.shared {
+            let (b, a) = (
+                sm.shared_of(u64::from(before)),
+                sm.shared_of(u64::from(after)),
+            );
+            self.port_shared[o] = self.port_shared[o] + a - b;
+            self.total_shared = self.total_shared + a - b;
+        }
+    }
+
+    /// Port o starts its next frame, if its link is free and a queue that may send holds one.
     pub fn start(&mut self, o: usize, now: u64) -> Option<Packet> {
         if now < self.busy_until[o] {
             return None;
         }
-        for p in (0..NPRIO).rev() {
-            if self.paused_until[o * NPRIO + p] > now {
-                continue;
-            }
-            if let Some(pkt) = self.queues[o * NPRIO + p].pop_front() {
-                self.bytes[o * NPRIO + p] -= u32::from(pkt.size);
-                self.busy_until[o] = now + u64::from(pkt.size) + FRAME_OVERHEAD;
-                return Some(pkt);
-            }
-        }
-        None
+        let (queues, paused) = (
+            &self.queues[o * NPRIO..(o + 1) * NPRIO],
+            &self.paused_until[o * NPRIO..(o + 1) * NPRIO],
+        );
+        let p = self.sched[o].select(&self.ets, |p| match queues[p].front() {
+            None => Head::Empty,
+            Some(_) if paused[p] > now => Head::Blocked,
+            Some(pkt) => Head::Ready(u32::from(pkt.size)),
+        })?;
+        let q = o * NPRIO + p;
+        let pkt = self.queues[q]
+            .pop_front()
+            .expect("the scheduler picks a ready class");
+        let before = self.bytes[q];
+        self.bytes[q] -= u32::from(pkt.size);
+        self.account_shared(o, before, self.bytes[q]);
+        self.sched[o].sent(&self.ets, p, self.queues[q].is_empty());
+        self.busy_until[o] = now + u64::from(pkt.size) + FRAME_OVERHEAD;
+        Some(pkt)
     }
 
     pub fn queued_bytes(&self) -> u64 {
@@ -61,5 +167,143 @@ impl Tm {
             .flatten()
             .map(|p| u64::from(p.size))
             .sum()
+    }
+
+    /// Bytes in queue `q` = port × 8 + priority.
+    pub fn queue_bytes(&self, q: usize) -> u32 {
+        self.bytes[q]
+    }
+
+    /// The shared-memory configuration, if any.
+    pub fn shared_memory(&self) -> Option<&SharedMemory> {
+        self.shared.as_ref()
+    }
+
+    /// Shared-pool usage recomputed from the packets in the queues (not from the kept counters), and
+    /// the kept counters (per port, total) to compare it with. None with dedicated buffers.
+    pub fn shared_usage(&self) -> Option<(SharedUsage, Vec<u64>, u64)> {
+        let sm = self.shared.as_ref()?;
+        let per_queue: Vec<u64> = self
+            .queues
+            .iter()
+            .map(|q| sm.shared_of(q.iter().map(|p| u64::from(p.size)).sum()))
+            .collect();
+        let per_port: Vec<u64> = per_queue.chunks(NPRIO).map(|c| c.iter().sum()).collect();
+        let total = per_port.iter().sum();
+        Some((
+            SharedUsage {
+                per_queue,
+                per_port,
+                total,
+            },
+            self.port_shared.clone(),
+            self.total_shared,
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::switch::sched::{SchedConfig, WdrrClass};
+
+    fn pkt(dst: u8, prio: u8, size: u16) -> Packet {
+        Packet {
+            flow: 0,
+            src: 1,
+            dst,
+            prio,
+            size,
+        }
+    }
+
+    /// Bytes each priority of port 0 sent over `cycles` with every listed queue kept backlogged.
+    fn egress_shares(cfg: &SchedConfig, load: &[(u8, u16)], cycles: u64) -> [u64; NPRIO] {
+        let mut tm = Tm::with(2, cfg.ets(1500), None);
+        let mut sent = [0u64; NPRIO];
+        for t in 0..cycles {
+            for &(p, s) in load {
+                if tm.queues[usize::from(p)].len() < 4 {
+                    tm.enqueue(pkt(0, p, s));
+                }
+            }
+            if let Some(x) = tm.start(0, t) {
+                sent[usize::from(x.prio)] += u64::from(x.size);
+            }
+        }
+        sent
+    }
+
+    #[test]
+    fn wdrr_weights_one_to_three_at_an_egress_port() {
+        let cfg = SchedConfig {
+            sp: Some(vec![7]),
+            wdrr: vec![
+                WdrrClass { prio: 1, weight: 1 },
+                WdrrClass { prio: 3, weight: 3 },
+            ],
+        };
+        let sent = egress_shares(&cfg, &[(1, 1500), (3, 1000)], 2_000_000);
+        let ratio = sent[3] as f64 / sent[1] as f64;
+        assert!(
+            (ratio / 3.0 - 1.0).abs() < 0.03,
+            "byte ratio {ratio}: {sent:?}"
+        );
+        // The link stays busy: all but a frame's worth of the time is frames and their gaps.
+        let wire: u64 = sent[1] / 1500 * 1520 + sent[3] / 1000 * 1020;
+        assert!(wire + 1520 >= 2_000_000, "link idle: {wire} of 2000000");
+        // A backlogged strict class takes the whole link.
+        let sent = egress_shares(&cfg, &[(1, 1500), (3, 1000), (7, 1500)], 200_000);
+        assert_eq!(sent[1] + sent[3], 0, "{sent:?}");
+        // Without a [scheduler], priority 3 is strict above 1.
+        let sent = egress_shares(&SchedConfig::default(), &[(1, 1500), (3, 1000)], 200_000);
+        assert_eq!(sent[1], 0, "{sent:?}");
+    }
+
+    #[test]
+    fn shared_pool_counts_only_above_the_dedicated_memory() {
+        let sm = SharedMemory {
+            dedicated: 1000,
+            pool: 5000,
+            per_queue: 4000,
+            per_port: 3000,
+        };
+        let mut tm = Tm::with(2, Ets::default(), Some(sm));
+        // 1000 bytes fit the dedicated memory of queue (0, 1): no shared bytes.
+        tm.enqueue(pkt(0, 1, 1000));
+        assert_eq!(tm.shared_usage().unwrap().0.total, 0);
+        // 2500 more into (0, 2): 1500 shared.
+        tm.enqueue(pkt(0, 2, 1000));
+        tm.enqueue(pkt(0, 2, 1500));
+        // Port 0 holds 1500 shared; 1500 more into (0, 3) is 500 shared: fits; 2000 more in (0, 2)
+        // does not (3500 > 3000).
+        assert!(tm.shared_admits(&pkt(0, 3, 1500)));
+        assert!(!tm.shared_admits(&pkt(0, 2, 1501)));
+        assert!(tm.shared_admits(&pkt(0, 2, 1500)));
+        // Port 1 has its own cap but shares the pool.
+        for _ in 0..3 {
+            tm.enqueue(pkt(1, 0, 1000));
+        }
+        let (u, port, total) = tm.shared_usage().unwrap();
+        assert_eq!(u.per_port, vec![1500, 2000]);
+        assert_eq!((port, total), (u.per_port.clone(), u.total));
+        // The pool holds 3500: port 0 may add 1500 shared bytes (its cap and the pool's).
+        assert!(tm.shared_admits(&pkt(0, 4, 1500 + 1000)));
+        assert!(!tm.shared_admits(&pkt(0, 4, 1501 + 1000)));
+        tm.enqueue(pkt(1, 6, 1000));
+        tm.enqueue(pkt(1, 6, 1000));
+        // Pool at 4500 now: port 0 may add 500 more shared bytes only.
+        assert!(tm.shared_admits(&pkt(0, 4, 1500)));
+        assert!(!tm.shared_admits(&pkt(0, 4, 1501)));
+        // Dequeues give the bytes back, down to the dedicated memory.
+        let mut t = 0;
+        while tm.queued_bytes() > 0 {
+            tm.start(0, t);
+            tm.start(1, t);
+            t += 1;
+            let (u, port, total) = tm.shared_usage().unwrap();
+            assert_eq!((port, total), (u.per_port, u.total), "cycle {t}");
+        }
+        assert_eq!(tm.shared_usage().unwrap().2, 0);
     }
 }
