@@ -196,6 +196,16 @@ impl Scenario {
             include_str!("../../scenarios/incast-victims.toml"),
         ),
         ("uniform", include_str!("../../scenarios/uniform.toml")),
+        ("paper-1", include_str!("../../scenarios/paper-1.toml")),
+        ("paper-2", include_str!("../../scenarios/paper-2.toml")),
+        ("paper-3", include_str!("../../scenarios/paper-3.toml")),
+        ("paper-4", include_str!("../../scenarios/paper-4.toml")),
+        ("paper-5", include_str!("../../scenarios/paper-5.toml")),
+        ("paper-6", include_str!("../../scenarios/paper-6.toml")),
+        (
+            "shared-memory",
+            include_str!("../../scenarios/shared-memory.toml"),
+        ),
         (
             "paused-egress",
             include_str!("../../scenarios/paused-egress.toml"),
