@@ -36,6 +36,34 @@ pub fn run_modes_traced(
     dut: DutKind,
     every: Option<u64>,
 ) -> Result<Vec<Switch>> {
+    run_modes_with(sc, modes, dut, every, false)
+}
+
+/// Cycles between two updates of the progress bar (its cost is a pass over the flows).
+const PROGRESS_EVERY: u64 = 1 << 16;
+
+/// A progress bar for one mode's run: flows completed out of all, and the simulated time.
+fn progress_bar(sc: &Scenario, m: FlowMode) -> indicatif::ProgressBar {
+    let pb = indicatif::ProgressBar::new(sc.flows.len() as u64);
+    pb.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{prefix:>9} {bar:30} {pos}/{len} flows done {elapsed} {msg}",
+        )
+        .unwrap(),
+    );
+    pb.set_prefix(m.name());
+    pb
+}
+
+/// [`run_modes_traced`], with a progress bar per mode on stderr when `progress` (the CLI asks for
+/// it when stderr is a terminal).
+pub fn run_modes_with(
+    sc: &Scenario,
+    modes: &[FlowMode],
+    dut: DutKind,
+    every: Option<u64>,
+    progress: bool,
+) -> Result<Vec<Switch>> {
     modes
         .iter()
         .map(|&m| {
@@ -43,6 +71,21 @@ pub fn run_modes_traced(
             if let Some(e) = every {
                 s.trace = Some(crate::switch::Trace { every: e.max(1), ..Default::default() });
             }
+            if progress {
+                let pb = progress_bar(sc, m);
+                while !s.done() && s.now < sc.max_cycles && s.mismatch.is_none() {
+                    s.tick_cycle();
+                    if s.now.is_multiple_of(PROGRESS_EVERY) {
+                        pb.set_position(s.stats.fct.iter().filter(|f| f.is_some()).count() as u64);
+                        pb.set_message(format!(
+                            "{:.0} us simulated",
+                            s.now as f64 * sc.cycle_ns / 1000.0
+                        ));
+                    }
+                }
+                pb.finish_and_clear();
+            }
+            // Finishes the run (at once after the loop above) and computes the statistics.
             s.run();
             if let Some(mm) = &s.mismatch {
                 bail!(
@@ -82,7 +125,8 @@ pub fn run(a: &RunArgs) -> Result<()> {
     let dut = DutKind::parse(&a.dut)
         .with_context(|| format!("--dut '{}': expected model, rtl or both", a.dut))?;
     // About 600 samples over the default scenario's run.
-    let runs = run_modes_traced(&sc, &modes, dut, a.plot.as_ref().map(|_| 2000))?;
+    let progress = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let runs = run_modes_with(&sc, &modes, dut, a.plot.as_ref().map(|_| 2000), progress)?;
     if let Some(p) = &a.plot {
         crate::plot::plot(p, &runs).map_err(anyhow::Error::msg)?;
         eprintln!("run: plot written to {}", p.display());
