@@ -72,6 +72,10 @@ pub struct Mix {
     pub query: Option<Query>,
 }
 
+/// The most flows a class may be expected to draw: a bound on memory and run time, far above any
+/// run that finishes in minutes.
+const MAX_FLOWS: u64 = 1_000_000;
+
 /// Exponentially distributed gap of mean `mean`.
 fn exp_gap(rng: &mut ChaCha8Rng, mean: f64) -> f64 {
     -mean * (1.0 - rng.gen::<f64>()).ln()
@@ -81,6 +85,12 @@ impl Mix {
     /// Reject a table that cannot be drawn for `ports` ports: (field, why).
     pub fn validate(&self, ports: usize) -> Result<(), (String, String)> {
         let bad = |f: &str, w: String| Err((format!("mix.{f}"), w));
+        if ports < 2 {
+            return Err((
+                "ports".into(),
+                format!("{ports}: a [mix] needs at least 2 ports (flows go to other ports)"),
+            ));
+        }
         if self.duration == 0 {
             return bad("duration", "must be at least 1 cycle".into());
         }
@@ -121,6 +131,22 @@ impl Mix {
                 return bad(
                     &format!("{name}.mean_gap"),
                     "must be at least 1 cycle".into(),
+                );
+            }
+            // Flows expected: per port for long and short, per query times its responses.
+            let per = match (name, &self.query) {
+                ("query", Some(q)) => u64::from(q.responses),
+                _ => ports as u64,
+            };
+            let expected = (self.duration / gap).saturating_mul(per);
+            if expected > MAX_FLOWS {
+                return bad(
+                    &format!("{name}.mean_gap"),
+                    format!(
+                        "{gap} cycles over a duration of {} draws about {expected} flows, more \
+                         than the {MAX_FLOWS} a run can hold",
+                        self.duration
+                    ),
                 );
             }
         }
@@ -328,6 +354,14 @@ mod tests {
         let mut m = mix();
         m.query.as_mut().unwrap().responses = 0;
         assert_eq!(e(m).0, "mix.query.responses");
+        let mut m = mix();
+        m.short.as_mut().unwrap().mean_gap = 1;
+        let (f, w) = e(m);
+        assert!(
+            f == "mix.short.mean_gap" && w.contains("160000000 flows"),
+            "{f}: {w}"
+        );
+        assert_eq!(mix().validate(1).unwrap_err().0, "ports");
         assert!(mix().validate(8).is_ok());
     }
 }
