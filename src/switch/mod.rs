@@ -685,7 +685,6 @@ impl Switch {
     /// and `_rtl.vcd`). Returns the files.
     pub fn start_wave(&mut self, path: &str) -> Result<Vec<String>, String> {
         self.stop_wave()?;
-        let stem = path.strip_suffix(".vcd").unwrap_or(path);
         let model_file = |p: &BlockParams, f: &str| -> Result<Box<ModelWaveFile>, String> {
             let file = std::fs::File::create(f).map_err(|e| format!("{f}: {e}"))?;
             crate::wave::ModelWave::new(std::io::BufWriter::new(file), p)
@@ -693,7 +692,6 @@ impl Switch {
                 .map_err(|e| format!("{f}: {e}"))
         };
         let p = self.block_params();
-        let cycle = self.block_cycle;
         match &mut self.block {
             Dut::Detached => unreachable!("a switch always has its block outside restore"),
             Dut::Model(_) => {
@@ -702,14 +700,15 @@ impl Switch {
             }
             #[cfg(feature = "rtl")]
             Dut::Rtl(r, _) => {
-                r.set_cycle(cycle);
+                r.set_cycle(self.block_cycle);
                 r.open_trace(path).map_err(|e| e.to_string())?;
                 Ok(vec![path.to_string()])
             }
             #[cfg(feature = "rtl")]
             Dut::Both(pair) => {
+                let stem = path.strip_suffix(".vcd").unwrap_or(path);
                 let (m, r) = (format!("{stem}_model.vcd"), format!("{stem}_rtl.vcd"));
-                pair.rtl.set_cycle(cycle);
+                pair.rtl.set_cycle(self.block_cycle);
                 pair.rtl.open_trace(&r).map_err(|e| e.to_string())?;
                 self.wave = Some(model_file(&p, &m)?);
                 Ok(vec![m, r])
