@@ -67,6 +67,7 @@ impl Switch {
         let src = spec.src;
         self.sc.flows.push(spec);
         self.senders[src].add_flow(f, &self.sc.flows);
+        self.sender_wake = self.sender_wake.min(self.senders[src].wake());
         Ok(f)
     }
 
@@ -86,7 +87,7 @@ impl Switch {
         if usize::from(prio) >= NPRIO {
             return Err(format!("priority {prio} does not exist (0..=7)"));
         }
-        self.tm.paused_until[port * NPRIO + usize::from(prio)] = self.now + cycles;
+        self.tm.pause(port, usize::from(prio), self.now + cycles);
         Ok(())
     }
 }
@@ -97,6 +98,10 @@ impl Switch {
     pub fn stats_so_far(&self) -> super::stats::Stats {
         let mut st = self.stats.clone();
         st.cycles = self.now;
+        for s in &self.senders {
+            let pc = s.paused_cycles(self.now);
+            st.paused[s.port * NPRIO..(s.port + 1) * NPRIO].copy_from_slice(&pc);
+        }
         st.finish(&self.sc, &self.delivered, &self.lost);
         st
     }

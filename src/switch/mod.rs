@@ -364,6 +364,22 @@ pub struct Switch {
     remaining: Vec<u64>,
     delivered: Vec<u64>,
     lost: Vec<u64>,
+    /// Bit i: the ingress FIFO of port i holds a packet.
+    ingress_busy: u128,
+    /// No sender can act before this cycle (the least of their wake cycles).
+    sender_wake: u64,
+    /// Flows completed (every byte delivered or lost).
+    flows_done: usize,
+    /// The earliest frame arrival on the links into the switch, and out of it (u64::MAX: none).
+    up_next: u64,
+    down_next: u64,
+    /// Look at every sender, transmitter and link every cycle instead of only when they can act
+    /// (the tests' check that skipping idle ports changes nothing).
+    #[serde(skip)]
+    pub exhaustive: bool,
+    /// Scratch: this cycle's arrivals (input port, packet).
+    #[serde(skip)]
+    arrived: Vec<(usize, Packet)>,
     pub stats: Stats,
 }
 
@@ -431,17 +447,20 @@ impl Switch {
             remaining: sc.flows.iter().map(|f| f.bytes).collect(),
             delivered: vec![0; nf],
             lost: vec![0; nf],
+            flows_done: 0,
+            ingress_busy: 0,
+            sender_wake: 0,
+            up_next: u64::MAX,
+            down_next: u64::MAX,
+            arrived: Vec::with_capacity(sc.ports),
+            exhaustive: false,
             stats: Stats::new(sc.ports, nf),
         })
     }
 
     /// Every flow has all its bytes delivered or lost.
     pub fn done(&self) -> bool {
-        self.sc
-            .flows
-            .iter()
-            .enumerate()
-            .all(|(f, fl)| self.delivered[f] + self.lost[f] == fl.bytes)
+        self.flows_done == self.sc.flows.len()
     }
 
     /// Run until every flow is done or the scenario's cycle limit.
@@ -450,6 +469,7 @@ impl Switch {
             self.tick_cycle();
         }
         self.stats.cycles = self.now;
+        self.sync_paused();
         self.stats.finish(&self.sc, &self.delivered, &self.lost);
     }
 
@@ -463,17 +483,25 @@ impl Switch {
             self.sc.pfc_response,
         );
         self.inp.clear();
-        // Frames completing their arrival on the ingress links.
-        let mut arrived: [Option<Packet>; 128] = [None; 128];
-        for (i, (link, slot)) in self.up.iter_mut().zip(arrived.iter_mut()).enumerate() {
-            if let Some(&(a, pkt)) = link.front() {
-                if a <= t {
-                    link.pop_front();
-                    self.inp.arr[i] = Some(Pkt {
-                        prio: pkt.prio,
-                        size: pkt.size,
-                    });
-                    *slot = Some(pkt);
+        // Frames completing their arrival on the ingress links (the links are looked at only on a
+        // cycle one of them has a frame arriving).
+        let mut arrived = std::mem::take(&mut self.arrived);
+        arrived.clear();
+        if self.up_next <= t || self.exhaustive {
+            self.up_next = u64::MAX;
+            for (i, link) in self.up.iter_mut().enumerate() {
+                if let Some(&(a, pkt)) = link.front() {
+                    if a <= t {
+                        link.pop_front();
+                        self.inp.arr[i] = Some(Pkt {
+                            prio: pkt.prio,
+                            size: pkt.size,
+                        });
+                        arrived.push((i, pkt));
+                    }
+                }
+                if let Some(&(a, _)) = link.front() {
+                    self.up_next = self.up_next.min(a);
                 }
             }
         }
@@ -481,31 +509,45 @@ impl Switch {
         while self.pfc.front().is_some_and(|f| f.0 <= t) {
             let (_, i, cev, q) = self.pfc.pop_front().unwrap();
             self.senders[i].apply_pfc(t, cev, &q);
+            self.sender_wake = self.sender_wake.min(self.senders[i].wake());
         }
-        // The senders start frames.
-        for i in 0..np {
-            if let Some(pkt) = self.senders[i].tick(t, &self.sc.flows, &mut self.remaining, mtu) {
-                let wire = u64::from(pkt.size) + FRAME_OVERHEAD;
-                self.up[i].push_back((t + wire + prop, pkt));
-                self.stats.sent_bytes += u64::from(pkt.size);
+        // The senders start frames (only those awake; none are looked at before the first wakes).
+        if t >= self.sender_wake || self.exhaustive {
+            let mut next = u64::MAX;
+            for i in 0..np {
+                if t >= self.senders[i].wake() || self.exhaustive {
+                    let r = self.senders[i].tick(t, &self.sc.flows, &mut self.remaining, mtu);
+                    if let Some(pkt) = r {
+                        let wire = u64::from(pkt.size) + FRAME_OVERHEAD;
+                        self.up[i].push_back((t + wire + prop, pkt));
+                        self.up_next = self.up_next.min(t + wire + prop);
+                        self.stats.sent_bytes += u64::from(pkt.size);
+                    }
+                }
+                next = next.min(self.senders[i].wake());
             }
+            self.sender_wake = next;
         }
         // Admission into the pipeline: round robin over input ports, one packet per interval.
-        if !self.stalled && t >= self.next_admit {
-            for k in 0..np {
-                let i = (self.rr + k) % np;
-                if let Some(pkt) = self.ingress[i].pop_front() {
-                    self.inp.dep = Some(Departure {
-                        port: i as u8,
-                        prio: pkt.prio,
-                        size: pkt.size,
-                    });
-                    self.pipe.push_back((t + latency, pkt));
-                    self.next_admit = t + interval;
-                    self.rr = (i + 1) % np;
-                    break;
-                }
+        // The first non-empty FIFO at or after the pointer, from the mask of non-empty ones.
+        if !self.stalled && t >= self.next_admit && self.ingress_busy != 0 {
+            let m = self.ingress_busy;
+            let at_or_after = m & (u128::MAX << self.rr);
+            let i = if at_or_after != 0 { at_or_after } else { m }.trailing_zeros() as usize;
+            let pkt = self.ingress[i]
+                .pop_front()
+                .expect("the mask says non-empty");
+            if self.ingress[i].is_empty() {
+                self.ingress_busy &= !(1u128 << i);
             }
+            self.inp.dep = Some(Departure {
+                port: i as u8,
+                prio: pkt.prio,
+                size: pkt.size,
+            });
+            self.pipe.push_back((t + latency, pkt));
+            self.next_admit = t + interval;
+            self.rr = (i + 1) % np;
         }
         // The end of the pipeline asks for its egress queue.
         let end = self.pipe.front().filter(|(e, _)| *e <= t).map(|&(_, p)| p);
@@ -523,19 +565,34 @@ impl Switch {
         // Downstream receivers pause egress ports.
         for e in &self.sc.egress_pauses {
             if e.start == t {
-                self.tm.paused_until[e.port * NPRIO + usize::from(e.prio)] = t + e.cycles;
+                self.tm.pause(e.port, usize::from(e.prio), t + e.cycles);
             }
         }
         // Egress ports start frames.
+        let tm_awake = t >= self.tm.wake_min() || self.exhaustive;
+        let mut next = u64::MAX;
         for o in 0..np {
-            if let Some(pkt) = self.tm.start(o, t) {
+            if !tm_awake {
+                break;
+            }
+            if t < self.tm.wake(o) && !self.exhaustive {
+                next = next.min(self.tm.wake(o));
+                continue;
+            }
+            let started = self.tm.start(o, t);
+            next = next.min(self.tm.wake(o));
+            if let Some(pkt) = started {
                 self.inp.deq[o] = Some(Pkt {
                     prio: pkt.prio,
                     size: pkt.size,
                 });
                 let wire = u64::from(pkt.size) + FRAME_OVERHEAD;
                 self.down[o].push_back((t + wire + prop, pkt));
+                self.down_next = self.down_next.min(t + wire + prop);
             }
+        }
+        if tm_awake {
+            self.tm.set_wake_min(next);
         }
 
         if self.wave.is_some() {
@@ -552,16 +609,16 @@ impl Switch {
             r.push(self.inp.clone());
         }
 
-        for (i, a) in arrived.iter().enumerate().take(np) {
-            if let Some(pkt) = a {
-                if self.out.arr_accept >> i & 1 == 1 {
-                    self.ingress[i].push_back(*pkt);
-                } else {
-                    self.stats.ingress_drops += 1;
-                    self.lose(t, *pkt);
-                }
+        for &(i, pkt) in &arrived {
+            if self.out.arr_accept >> i & 1 == 1 {
+                self.ingress[i].push_back(pkt);
+                self.ingress_busy |= 1u128 << i;
+            } else {
+                self.stats.ingress_drops += 1;
+                self.lose(t, pkt);
             }
         }
+        self.arrived = arrived;
         if let Some(pkt) = end {
             if self.out.enq_accept {
                 self.pipe.pop_front();
@@ -597,22 +654,22 @@ impl Switch {
             self.stats.pfc_frames[i] += 1;
         }
         // Deliveries at the receivers.
-        for o in 0..np {
-            while self.down[o].front().is_some_and(|d| d.0 <= t) {
-                let (_, pkt) = self.down[o].pop_front().unwrap();
-                let f = pkt.flow as usize;
-                self.delivered[f] += u64::from(pkt.size);
-                self.stats.delivered_packets += 1;
-                if self.delivered[f] + self.lost[f] == self.sc.flows[f].bytes {
-                    self.stats.fct[f] = Some(t + 1 - self.sc.flows[f].start);
+        if self.down_next <= t || self.exhaustive {
+            self.down_next = u64::MAX;
+            for o in 0..np {
+                while self.down[o].front().is_some_and(|d| d.0 <= t) {
+                    let (_, pkt) = self.down[o].pop_front().unwrap();
+                    let f = pkt.flow as usize;
+                    self.delivered[f] += u64::from(pkt.size);
+                    self.stats.delivered_packets += 1;
+                    if self.delivered[f] + self.lost[f] == self.sc.flows[f].bytes {
+                        self.complete(f, t);
+                    }
+                }
+                if let Some(&(d, _)) = self.down[o].front() {
+                    self.down_next = self.down_next.min(d);
                 }
             }
-        }
-        for s in &self.senders {
-            s.count_paused(
-                t,
-                &mut self.stats.paused[s.port * NPRIO..(s.port + 1) * NPRIO],
-            );
         }
         if let Some(tr) = self.trace.as_mut() {
             if t.is_multiple_of(tr.every) {
@@ -782,7 +839,31 @@ impl Switch {
         let f = pkt.flow as usize;
         self.lost[f] += u64::from(pkt.size);
         if self.delivered[f] + self.lost[f] == self.sc.flows[f].bytes {
-            self.stats.fct[f] = Some(t + 1 - self.sc.flows[f].start);
+            self.complete(f, t);
+        }
+    }
+
+    /// Flow f's last byte is delivered or lost in cycle t.
+    fn complete(&mut self, f: usize, t: u64) {
+        self.stats.fct[f] = Some(t + 1 - self.sc.flows[f].start);
+        self.flows_done += 1;
+    }
+
+    /// Bring the schedulers of idle senders and transmitters up to now (they are told of the cycles
+    /// they skipped only when they next act): the state is then the one of looking at every unit
+    /// every cycle.
+    pub fn settle_idle(&mut self) {
+        for s in &mut self.senders {
+            s.settle(self.now);
+        }
+        self.tm.settle(self.now);
+    }
+
+    /// The paused time per (port, priority) into the statistics (the senders count it per interval).
+    fn sync_paused(&mut self) {
+        for s in &self.senders {
+            let pc = s.paused_cycles(self.now);
+            self.stats.paused[s.port * NPRIO..(s.port + 1) * NPRIO].copy_from_slice(&pc);
         }
     }
 

@@ -179,6 +179,19 @@ impl EtsState {
 
     /// Class p sent a frame and has `empty` left: an emptied WDRR class loses its deficit and its
     /// turn (DRR).
+    /// `k` calls of [`EtsState::select`] that found no class ready, skipped: each would have gone
+    /// round the WDRR classes once and one step further (n + 1 turns), zeroing the deficit of the
+    /// empty classes (which the call before them did already). So the turn moves on k places and
+    /// its credit is spent. Lets a transmitter with nothing to send skip cycles exactly.
+    pub fn skip_blocked(&mut self, ets: &Ets, k: u64) {
+        let n = ets.order.len() as u64;
+        if n == 0 || k == 0 {
+            return;
+        }
+        self.turn = ((self.turn as u64 + k) % n) as usize;
+        self.credited = false;
+    }
+
     pub fn sent(&mut self, ets: &Ets, p: usize, empty: bool) {
         if ets.quantum[p] != 0 && empty {
             self.deficit[p] = 0;

@@ -33,6 +33,16 @@ pub struct Sender {
     ets: Ets,
     #[serde(default)]
     sched: EtsState,
+    /// The first cycle at which [`Sender::tick`] can do anything: calls before it are skipped
+    /// (idle senders cost nothing). Any outside change (a PFC frame, a new flow) brings it forward.
+    wake: u64,
+    /// The cycle of the last call that found nothing to send; the calls skipped since then are
+    /// accounted to the scheduler at the next one ([`EtsState::skip_blocked`]).
+    blocked_at: Option<u64>,
+    /// Paused cycles per class up to `paused_from`, and the cycle from which `pause_until` holds:
+    /// the paused time is counted per interval, not per cycle.
+    paused_acc: [u64; NPRIO],
+    paused_from: [u64; NPRIO],
 }
 
 impl Sender {
@@ -57,6 +67,10 @@ impl Sender {
             busy_until: 0,
             ets: Ets::default(),
             sched: EtsState::default(),
+            wake: 0,
+            blocked_at: None,
+            paused_acc: [0; NPRIO],
+            paused_from: [0; NPRIO],
         }
     }
 
@@ -66,15 +80,25 @@ impl Sender {
         let key = |g: usize| (all[g].start, g);
         let pos = self.next + self.flows[self.next..].partition_point(|&g| key(g) < key(f));
         self.flows.insert(pos, f);
+        self.wake = self.wake.min(all[f].start);
+    }
+
+    /// The first cycle at which [`Sender::tick`] may start a frame or take in a flow.
+    #[inline]
+    pub fn wake(&self) -> u64 {
+        self.wake
     }
 
     /// A frame from the switch: pause or resume the classes in `cev`.
     pub fn apply_pfc(&mut self, now: u64, cev: u8, quanta: &[u16; NPRIO]) {
         for (p, (until, &q)) in self.pause_until.iter_mut().zip(quanta).enumerate() {
             if cev >> p & 1 == 1 {
+                self.paused_acc[p] += (*until).min(now).saturating_sub(self.paused_from[p]);
+                self.paused_from[p] = now;
                 *until = now + u64::from(q) * QUANTUM_CYCLES;
             }
         }
+        self.wake = self.wake.min(now);
     }
 
     /// Start the next frame if the link is free: the packet, or None.
@@ -85,20 +109,36 @@ impl Sender {
         remaining: &mut [u64],
         mtu: u16,
     ) -> Option<Packet> {
+        if let Some(b) = self.blocked_at.take() {
+            self.sched.skip_blocked(&self.ets, now - b - 1);
+        }
         while self.next < self.flows.len() && all[self.flows[self.next]].start <= now {
             let f = self.flows[self.next];
             self.active[usize::from(all[f].prio)].push_back(f);
             self.next += 1;
         }
+        let next_start = self
+            .flows
+            .get(self.next)
+            .map_or(u64::MAX, |&f| all[f].start);
         if now < self.busy_until {
+            self.wake = self.busy_until.min(next_start);
             return None;
         }
         let (active, paused) = (&self.active, &self.pause_until);
-        let p = self.sched.select(&self.ets, |p| match active[p].front() {
+        let Some(p) = self.sched.select(&self.ets, |p| match active[p].front() {
             None => Head::Empty,
             Some(_) if paused[p] > now => Head::Blocked,
             Some(&f) => Head::Ready(remaining[f].min(u64::from(mtu)) as u32),
-        })?;
+        }) else {
+            // Nothing can go until a pause ends or a flow starts.
+            self.blocked_at = Some(now);
+            self.wake = (0..NPRIO)
+                .filter(|&p| !self.active[p].is_empty())
+                .map(|p| self.pause_until[p])
+                .fold(next_start, u64::min);
+            return None;
+        };
         let f = self.active[p].pop_front().unwrap();
         let size = remaining[f].min(u64::from(mtu));
         remaining[f] -= size;
@@ -107,6 +147,7 @@ impl Sender {
         }
         self.sched.sent(&self.ets, p, self.active[p].is_empty());
         self.busy_until = now + size + FRAME_OVERHEAD;
+        self.wake = self.busy_until.min(next_start);
         let fl = &all[f];
         Some(Packet {
             flow: f as u32,
@@ -117,12 +158,24 @@ impl Sender {
         })
     }
 
-    /// Add this cycle to the paused time of each paused class.
-    pub fn count_paused(&self, now: u64, paused: &mut [u64]) {
-        for (count, &until) in paused.iter_mut().zip(&self.pause_until) {
-            if until > now {
-                *count += 1;
+    /// Account to the scheduler the calls skipped since the last one that found nothing to send, as
+    /// if every cycle before `now` had been looked at.
+    pub fn settle(&mut self, now: u64) {
+        if let Some(b) = self.blocked_at {
+            if now > b + 1 {
+                self.sched.skip_blocked(&self.ets, now - 1 - b);
+                self.blocked_at = Some(now - 1);
             }
         }
+    }
+
+    /// Cycles each class has been paused in cycles `0..upto`.
+    pub fn paused_cycles(&self, upto: u64) -> [u64; NPRIO] {
+        std::array::from_fn(|p| {
+            self.paused_acc[p]
+                + self.pause_until[p]
+                    .min(upto)
+                    .saturating_sub(self.paused_from[p])
+        })
     }
 }

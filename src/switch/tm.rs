@@ -72,6 +72,14 @@ pub struct Tm {
     port_shared: Vec<u64>,
     #[serde(default)]
     total_shared: u64,
+    /// Per port: the first cycle at which [`Tm::start`] can do anything (earlier calls are
+    /// skipped); an enqueue or a pause brings it forward.
+    wake: Vec<u64>,
+    /// Per port: the cycle of the last call that found nothing to send (see
+    /// [`EtsState::skip_blocked`]).
+    blocked_at: Vec<Option<u64>>,
+    /// No port can act before this cycle (at most the least of `wake`).
+    wake_min: u64,
 }
 
 impl Tm {
@@ -93,6 +101,9 @@ impl Tm {
             shared,
             port_shared: vec![0; ports],
             total_shared: 0,
+            wake: vec![0; ports],
+            blocked_at: vec![None; ports],
+            wake_min: 0,
         }
     }
 
@@ -117,6 +128,8 @@ impl Tm {
         let o = usize::from(pkt.dst);
         let q = o * NPRIO + usize::from(pkt.prio);
         self.queues[q].push_back(pkt);
+        self.wake[o] = 0;
+        self.wake_min = 0;
         let before = self.bytes[q];
         self.bytes[q] += u32::from(pkt.size);
         self.account_shared(o, before, self.bytes[q]);
@@ -137,18 +150,30 @@ impl Tm {
 
     /// Port o starts its next frame, if its link is free and a queue that may send holds one.
     pub fn start(&mut self, o: usize, now: u64) -> Option<Packet> {
+        if let Some(b) = self.blocked_at[o].take() {
+            self.sched[o].skip_blocked(&self.ets, now - b - 1);
+        }
         if now < self.busy_until[o] {
+            self.wake[o] = self.busy_until[o];
             return None;
         }
         let (queues, paused) = (
             &self.queues[o * NPRIO..(o + 1) * NPRIO],
             &self.paused_until[o * NPRIO..(o + 1) * NPRIO],
         );
-        let p = self.sched[o].select(&self.ets, |p| match queues[p].front() {
+        let Some(p) = self.sched[o].select(&self.ets, |p| match queues[p].front() {
             None => Head::Empty,
             Some(_) if paused[p] > now => Head::Blocked,
             Some(pkt) => Head::Ready(u32::from(pkt.size)),
-        })?;
+        }) else {
+            // Nothing to send until a pause ends or a packet arrives.
+            self.blocked_at[o] = Some(now);
+            self.wake[o] = (0..NPRIO)
+                .filter(|&p| !queues[p].is_empty())
+                .map(|p| paused[p])
+                .fold(u64::MAX, u64::min);
+            return None;
+        };
         let q = o * NPRIO + p;
         let pkt = self.queues[q]
             .pop_front()
@@ -158,7 +183,45 @@ impl Tm {
         self.account_shared(o, before, self.bytes[q]);
         self.sched[o].sent(&self.ets, p, self.queues[q].is_empty());
         self.busy_until[o] = now + u64::from(pkt.size) + FRAME_OVERHEAD;
+        self.wake[o] = self.busy_until[o];
         Some(pkt)
+    }
+
+    /// No port's transmitter can act before this cycle.
+    #[inline]
+    pub fn wake_min(&self) -> u64 {
+        self.wake_min
+    }
+
+    /// After a pass over the ports: the least of their wake cycles.
+    pub fn set_wake_min(&mut self, w: u64) {
+        self.wake_min = w;
+    }
+
+    /// The first cycle at which port o's transmitter may start a frame.
+    #[inline]
+    pub fn wake(&self, o: usize) -> u64 {
+        self.wake[o]
+    }
+
+    /// Account to the schedulers the calls skipped since the last one that found nothing to send,
+    /// as if every cycle before `now` had been looked at.
+    pub fn settle(&mut self, now: u64) {
+        for o in 0..self.wake.len() {
+            if let Some(b) = self.blocked_at[o] {
+                if now > b + 1 {
+                    self.sched[o].skip_blocked(&self.ets, now - 1 - b);
+                    self.blocked_at[o] = Some(now - 1);
+                }
+            }
+        }
+    }
+
+    /// The receiver behind output o pauses priority p until cycle `until`.
+    pub fn pause(&mut self, o: usize, p: usize, until: u64) {
+        self.paused_until[o * NPRIO + p] = until;
+        self.wake[o] = 0;
+        self.wake_min = 0;
     }
 
     pub fn queued_bytes(&self) -> u64 {
