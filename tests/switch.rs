@@ -614,3 +614,42 @@ fn behaviour_diff(a: &serde_json::Value, b: &serde_json::Value, path: &str, out:
         _ => out.push(format!("{path}: {a} vs {b}")),
     }
 }
+
+/// The victims share the incast's input ports on another priority (the wording of
+/// incast-victims): PFC_wstop pauses the innocent priority at every incast input and the victims
+/// take longer; CaPFC pauses only the incast's priority and the victims finish as early as their
+/// links allow (as under PFC_wdrop, which drops instead).
+#[test]
+fn victims_on_the_incast_ports_lose_only_under_wstop() {
+    let sc = Scenario::load("shared-victims").unwrap();
+    let r = run_modes(&sc, &FlowMode::ALL, DutKind::Model).unwrap();
+    let (wdrop, wstop) = (&r[0].stats, &r[1].stats);
+    let fct = |s: &capfc::switch::stats::Stats| s.class("victim").unwrap().fct_max_us;
+    let prio_paused = |s: &capfc::switch::stats::Stats, p: usize| -> u64 {
+        (0..8).map(|i| s.paused[i * 8 + p]).sum()
+    };
+    assert!(wdrop.egress_drops > 0);
+    assert_eq!(wstop.egress_drops, 0);
+    assert!(
+        prio_paused(wstop, 1) > 0,
+        "PFC_wstop did not pause the victims' priority"
+    );
+    assert!(
+        fct(wstop) > 1.2 * fct(wdrop),
+        "wstop {} vs wdrop {}",
+        fct(wstop),
+        fct(wdrop)
+    );
+    for s in [&r[2].stats, &r[3].stats] {
+        assert!(s.egress_drops * 10 <= wdrop.egress_drops);
+        assert_eq!(prio_paused(s, 1), 0, "CaPFC paused the victims' priority");
+        assert!(prio_paused(s, 3) > 0);
+        assert!(
+            fct(s) <= 1.02 * fct(wdrop),
+            "CaPFC victims {} vs wdrop {}",
+            fct(s),
+            fct(wdrop)
+        );
+        assert_eq!(s.ingress_drops, 0);
+    }
+}

@@ -210,6 +210,10 @@ impl Scenario {
             "paused-egress",
             include_str!("../../scenarios/paused-egress.toml"),
         ),
+        (
+            "shared-victims",
+            include_str!("../../scenarios/shared-victims.toml"),
+        ),
     ];
 
     /// The names of the built-in scenarios.
