@@ -1,9 +1,11 @@
 //! `capfc run`: a scenario in each flow-control mode, the modes side by side.
 
+use crate::block::Fault;
 use crate::switch::scenario::Scenario;
 use crate::switch::{DutKind, FlowMode, Switch};
 use anyhow::{bail, Context, Result};
 use clap::Args;
+use std::path::PathBuf;
 
 #[derive(Args, Debug)]
 pub struct RunArgs {
@@ -22,6 +24,17 @@ pub struct RunArgs {
     /// The same report as JSON.
     #[arg(long)]
     pub json: bool,
+    /// With --dut both: a deliberate bug in the block model (warn_off_by_one, xon_off_by_one), to
+    /// see the lockstep check catch it.
+    #[arg(long)]
+    pub fault: Option<Fault>,
+    /// With --dut both, on a difference: write the model's and the RTL's waveforms this many cycles
+    /// either side of it (0: none).
+    #[arg(long, default_value_t = 20)]
+    pub wave_window: u64,
+    /// Directory for those waveforms.
+    #[arg(long, default_value = ".")]
+    pub wave_dir: PathBuf,
 }
 
 /// Run `sc` in each of `modes`.
@@ -36,7 +49,15 @@ pub fn run_modes_traced(
     dut: DutKind,
     every: Option<u64>,
 ) -> Result<Vec<Switch>> {
-    run_modes_with(sc, modes, dut, every, false)
+    run_modes_with(
+        sc,
+        modes,
+        dut,
+        &RunOptions {
+            every,
+            ..RunOptions::default()
+        },
+    )
 }
 
 /// Cycles between two updates of the progress bar (its cost is a pass over the flows).
@@ -55,23 +76,39 @@ fn progress_bar(sc: &Scenario, m: FlowMode) -> indicatif::ProgressBar {
     pb
 }
 
-/// [`run_modes_traced`], with a progress bar per mode on stderr when `progress` (the CLI asks for
-/// it when stderr is a terminal).
+/// How [`run_modes_with`] runs.
+#[derive(Debug, Clone, Default)]
+pub struct RunOptions {
+    /// Sample a [`crate::switch::Trace`] every so many cycles (plots).
+    pub every: Option<u64>,
+    /// A progress bar per mode on stderr (the CLI asks for it when stderr is a terminal).
+    pub progress: bool,
+    /// A deliberate bug in the block model (with `--dut both`: the lockstep check must catch it).
+    pub fault: Option<Fault>,
+    /// On a model/RTL difference (`--dut both`), write both sides' waveforms this many cycles either
+    /// side of it (0: none), into `wave_dir`.
+    pub wave_window: u64,
+    pub wave_dir: PathBuf,
+    /// How the scenario was named on the command line (for the replay command; default its name).
+    pub scenario_arg: Option<String>,
+}
+
+/// [`run_modes_traced`] with [`RunOptions`].
 pub fn run_modes_with(
     sc: &Scenario,
     modes: &[FlowMode],
     dut: DutKind,
-    every: Option<u64>,
-    progress: bool,
+    o: &RunOptions,
 ) -> Result<Vec<Switch>> {
     modes
         .iter()
         .map(|&m| {
             let mut s = Switch::new(sc, m, dut).with_context(|| format!("scenario {}", sc.name))?;
-            if let Some(e) = every {
+            s.inject_fault(o.fault);
+            if let Some(e) = o.every {
                 s.trace = Some(crate::switch::Trace { every: e.max(1), ..Default::default() });
             }
-            if progress {
+            if o.progress {
                 let pb = progress_bar(sc, m);
                 while !s.done() && s.now < sc.max_cycles && s.mismatch.is_none() {
                     s.tick_cycle();
@@ -88,19 +125,67 @@ pub fn run_modes_with(
             // Finishes the run (at once after the loop above) and computes the statistics.
             s.run();
             if let Some(mm) = &s.mismatch {
+                let wave = if dut == DutKind::Both && o.wave_window > 0 {
+                    match write_window(sc, m, o, s.now - 1) {
+                        Ok(files) => format!("\n  waveform window (model and RTL, same signal names): {}", files.join(", ")),
+                        Err(e) => format!("\n  waveform window not written: {e}"),
+                    }
+                } else {
+                    String::new()
+                };
+                let fault = o.fault.map_or(String::new(), |f| format!(" --fault {}", fault_name(f)));
                 bail!(
-                    "{}\n  (in scenario {}, mode {}, switch cycle {})\n  replay: capfc run --scenario {} --mode {} --dut both",
-                    mm.replace("MISMATCH in  at", "MISMATCH at"),
+                    "{}{wave}\n  (in scenario {}, mode {}, switch cycle {})\n  replay: capfc run --scenario {} --mode {} --dut both{fault}",
+                    {
+                        // The block's report has no replay of its own here (see the last line).
+                        let t = mm.trim_end();
+                        t.strip_suffix("replay:").unwrap_or(t).trim_end().replace("MISMATCH in  at", "MISMATCH at")
+                    },
                     sc.name,
                     m.name(),
-                    s.now,
-                    sc.name,
+                    s.now - 1,
+                    o.scenario_arg.as_deref().unwrap_or(&sc.name),
                     m.name()
                 );
             }
             Ok(s)
         })
         .collect()
+}
+
+fn fault_name(f: Fault) -> &'static str {
+    match f {
+        Fault::WarnOffByOne => "warn_off_by_one",
+        Fault::XonOffByOne => "xon_off_by_one",
+    }
+}
+
+/// Run mode `m` again from the start (the switch is deterministic) and write both sides' waveforms
+/// from `o.wave_window` cycles before switch cycle `at` to as many after it.
+fn write_window(
+    sc: &Scenario,
+    m: FlowMode,
+    o: &RunOptions,
+    at: u64,
+) -> Result<Vec<String>, String> {
+    let mut s = Switch::new(sc, m, DutKind::Both).map_err(|e| e.to_string())?;
+    s.inject_fault(o.fault);
+    let from = at.saturating_sub(o.wave_window);
+    while s.now < from {
+        s.tick_cycle();
+    }
+    std::fs::create_dir_all(&o.wave_dir).map_err(|e| format!("{}: {e}", o.wave_dir.display()))?;
+    let path = o
+        .wave_dir
+        .join(format!("mismatch_{}_{}.vcd", sc.name, m.name()))
+        .display()
+        .to_string();
+    let files = s.start_wave(&path)?;
+    while s.now <= at + o.wave_window {
+        s.tick_cycle();
+    }
+    s.stop_wave()?;
+    Ok(files)
 }
 
 pub fn run(a: &RunArgs) -> Result<()> {
@@ -126,7 +211,18 @@ pub fn run(a: &RunArgs) -> Result<()> {
         .with_context(|| format!("--dut '{}': expected model, rtl or both", a.dut))?;
     // About 600 samples over the default scenario's run.
     let progress = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let runs = run_modes_with(&sc, &modes, dut, a.plot.as_ref().map(|_| 2000), progress)?;
+    if a.fault.is_some() && dut != DutKind::Both {
+        bail!("--fault needs --dut both: it is there to show the lockstep check catching a bug in the model");
+    }
+    let opts = RunOptions {
+        every: a.plot.as_ref().map(|_| 2000),
+        progress,
+        fault: a.fault,
+        wave_window: a.wave_window,
+        wave_dir: a.wave_dir.clone(),
+        scenario_arg: Some(a.scenario.clone()),
+    };
+    let runs = run_modes_with(&sc, &modes, dut, &opts)?;
     if let Some(p) = &a.plot {
         crate::plot::plot(p, &runs).map_err(anyhow::Error::msg)?;
         eprintln!("run: plot written to {}", p.display());

@@ -653,3 +653,85 @@ fn victims_on_the_incast_ports_lose_only_under_wstop() {
         assert_eq!(s.ingress_drops, 0);
     }
 }
+
+/// A bug in the model (`--fault`) under `--dut both`: the run stops at the first difference with the
+/// block's report, a replay command, and both sides' waveforms around it under the same names.
+#[cfg(feature = "rtl")]
+#[test]
+fn a_fault_under_dut_both_stops_with_report_and_waveforms() {
+    use capfc::cli_run::{run_modes_with, RunOptions};
+    // 1024-byte packets: the egress occupancy lands exactly on WARN (20 KB), where the faulty
+    // comparator (> instead of >=) differs.
+    let text = include_str!("../scenarios/incast-victims.toml")
+        .replace("ports = 8", "ports = 8\nmtu = 1024");
+    let sc = Scenario::from_toml(&text, "test").unwrap();
+    let dir = std::env::temp_dir().join(format!("capfc-switch-wave-{}", std::process::id()));
+    let o = RunOptions {
+        fault: Some(capfc::block::Fault::WarnOffByOne),
+        wave_window: 4,
+        wave_dir: dir.clone(),
+        scenario_arg: Some("my.toml".into()),
+        ..RunOptions::default()
+    };
+    let e = run_modes_with(&sc, &[FlowMode::CapfcCal], DutKind::Both, &o)
+        .err()
+        .expect("the lockstep check missed the fault")
+        .to_string();
+    assert!(e.contains("MISMATCH at cycle"), "{e}");
+    assert!(e.contains("u_egress.cnt_vld_q[3]"), "{e}");
+    assert!(
+        e.contains("replay: capfc run --scenario my.toml --mode CaPFC_cal --dut both --fault warn_off_by_one"),
+        "{e}"
+    );
+    let cycle: u64 = e
+        .split("MISMATCH at cycle ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .expect("the cycle");
+    let names = |f: &str| -> (std::collections::BTreeSet<String>, u64) {
+        let mut p = vcd::Parser::new(std::io::BufReader::new(std::fs::File::open(f).unwrap()));
+        let h = p.parse_header().unwrap();
+        let mut out = std::collections::BTreeSet::new();
+        fn walk(
+            items: &[vcd::ScopeItem],
+            path: &str,
+            out: &mut std::collections::BTreeSet<String>,
+        ) {
+            for it in items {
+                match it {
+                    vcd::ScopeItem::Scope(s) => {
+                        walk(&s.items, &format!("{path}{}.", s.identifier), out)
+                    }
+                    vcd::ScopeItem::Var(v) => {
+                        out.insert(format!("{path}{}", v.reference));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        walk(&h.items, "", &mut out);
+        let mut last = 0;
+        for c in p {
+            if let vcd::Command::Timestamp(t) = c.unwrap() {
+                last = t;
+            }
+        }
+        (out, last)
+    };
+    let base = dir
+        .join("mismatch_incast-victims_CaPFC_cal")
+        .display()
+        .to_string();
+    let (m, m_end) = names(&format!("{base}_model.vcd"));
+    let (r, r_end) = names(&format!("{base}_rtl.vcd"));
+    let missing: Vec<_> = m.iter().filter(|n| !r.contains(*n)).collect();
+    assert!(
+        missing.is_empty(),
+        "model signals not in the RTL's trace: {missing:?}"
+    );
+    assert!(m.iter().any(|n| n.ends_with("u_egress.cnt_vld_q[3]")));
+    // Both end 4 cycles after the mismatch.
+    assert_eq!((m_end, r_end), (2 * (cycle + 4) + 1, 2 * (cycle + 4) + 1));
+    let _ = std::fs::remove_dir_all(&dir);
+}

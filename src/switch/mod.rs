@@ -849,6 +849,17 @@ impl Switch {
         self.flows_done += 1;
     }
 
+    /// Inject a deliberate bug into the block model (`--dut model` or `both`), to show the lockstep
+    /// check catching it. The RTL has none.
+    pub fn inject_fault(&mut self, f: Option<crate::block::Fault>) {
+        match &mut self.block {
+            Dut::Model(m) => m.inject_fault(f),
+            #[cfg(feature = "rtl")]
+            Dut::Both(pair) => pair.model.inject_fault(f),
+            _ => {}
+        }
+    }
+
     /// Bring the schedulers of idle senders and transmitters up to now (they are told of the cycles
     /// they skipped only when they next act): the state is then the one of looking at every unit
     /// every cycle.
