@@ -735,3 +735,41 @@ fn a_fault_under_dut_both_stops_with_report_and_waveforms() {
     assert_eq!((m_end, r_end), (2 * (cycle + 4) + 1, 2 * (cycle + 4) + 1));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// 64-byte cells: the block counts cells (the RTL's np8_cell64 parameter set), the relations hold,
+/// the RTL in the loop gives the same report, and a cell that is not a power of two is refused.
+#[test]
+fn cells_of_64_bytes() {
+    let text = include_str!("../scenarios/incast-victims.toml")
+        .replace("ports = 8", "ports = 8\ncell = 64");
+    let sc = Scenario::from_toml(&text, "cells.toml").unwrap();
+    let r = run_modes(&sc, &FlowMode::ALL, DutKind::Model).unwrap();
+    assert_eq!(r[0].block_params().cell_log2, 6);
+    assert!(r[0].stats.egress_drops > 0);
+    assert_eq!(r[1].stats.egress_drops, 0);
+    for s in &r[2..] {
+        assert!(s.stats.egress_drops * 10 <= r[0].stats.egress_drops);
+        assert!(s.stats.class("victim").unwrap().goodput_gbps > 0.95);
+    }
+    #[cfg(feature = "rtl")]
+    {
+        let rtl = run_modes(&sc, &FlowMode::ALL, DutKind::Rtl).unwrap();
+        assert_eq!(
+            report(&sc, &rtl).replace("block: rtl", "block: model"),
+            report(&sc, &r)
+        );
+    }
+    let bad = text.replace("cell = 64", "cell = 100");
+    let e = Scenario::from_toml(&bad, "cells.toml").and_then(|s| {
+        s.validate()
+            .map_err(|e| capfc::switch::scenario::ScenarioError {
+                origin: "cells.toml".into(),
+                why: e.to_string(),
+            })
+    });
+    let e = e.expect_err("cell = 100 accepted").to_string();
+    assert!(
+        e.contains("cells.toml") && e.contains("cell") && e.contains("power of two"),
+        "{e}"
+    );
+}

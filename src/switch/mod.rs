@@ -314,6 +314,7 @@ type ModelWaveFile = crate::wave::ModelWave<std::io::BufWriter<std::fs::File>>;
 pub fn block_params(sc: &Scenario) -> BlockParams {
     BlockParams {
         np: sc.ports,
+        cell_log2: sc.cell.map_or(0, u32::trailing_zeros),
         ..BlockParams::default()
     }
 }

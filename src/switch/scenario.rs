@@ -116,6 +116,11 @@ pub struct Scenario {
     /// Shared-memory egress buffering; absent, every queue has its own `thresholds.eg_max` bytes.
     #[serde(default)]
     pub shared_memory: Option<super::tm::SharedMemory>,
+    /// Buffer cell size in bytes, a power of two (absent: the block counts bytes). The block then
+    /// counts occupancy in cells (a packet takes its size rounded up to whole cells) and the
+    /// thresholds, given in bytes here, are rounded down to whole cells.
+    #[serde(default)]
+    pub cell: Option<u32>,
 }
 
 /// How the ingress XOFF is set.
@@ -332,8 +337,19 @@ impl Scenario {
     }
 
     pub fn block_config(&self, p: &BlockParams, mode: Mode) -> BlockConfig {
+        let t = self.thresholds;
+        let c = |v: u32| v >> p.cell_log2;
+        let cells = PrioThresholds {
+            ing_max: c(t.ing_max),
+            ing_xoff: c(t.ing_xoff),
+            ing_xon: c(t.ing_xon),
+            eg_max: c(t.eg_max),
+            eg_xoff: c(t.eg_xoff),
+            eg_xon: c(t.eg_xon),
+            eg_warn: c(t.eg_warn),
+        };
         BlockConfig {
-            prio: [self.thresholds; NPRIO],
+            prio: [cells; NPRIO],
             lossless: self.lossless,
             mode,
             cut_fixed: crate::block::cfg::cut_from_fraction(self.cut, p.cut_f),
@@ -350,6 +366,14 @@ impl Scenario {
         }
         if self.pipe_interval == 0 {
             return bad("pipe_interval".into(), "must be at least 1 cycle".into());
+        }
+        if let Some(c) = self.cell {
+            if !c.is_power_of_two() || !(2..=4096).contains(&c) {
+                return bad(
+                    "cell".into(),
+                    format!("{c} bytes: a cell is a power of two from 2 to 4096 bytes"),
+                );
+            }
         }
         if self.mtu == 0 || u32::from(self.mtu) > crate::block::mask32(BlockParams::default().sw) {
             return bad(
