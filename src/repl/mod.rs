@@ -193,6 +193,15 @@ impl Session {
         self.reg(name, port * NPRIO + usize::from(prio), 0) << self.params.cell_log2
     }
 
+    /// Bytes of an occupancy register, read from the block itself (for conditions checked every
+    /// cycle, without packing the whole state).
+    fn occ_now(&self, side: Side, port: usize, prio: u8) -> u64 {
+        u64::from(
+            self.sw
+                .block_occupancy(side == Side::Egress, port * NPRIO + usize::from(prio)),
+        ) << self.params.cell_log2
+    }
+
     /// I of port i: bit p.
     fn i_bits(&self, i: usize) -> u8 {
         (0..NPRIO).fold(0, |acc, p| {
@@ -385,7 +394,7 @@ impl Session {
                 op,
                 bytes,
             } => {
-                let v = self.occ(*side, *port, *prio);
+                let v = self.occ_now(*side, *port, *prio);
                 let now = op.test(v, *bytes);
                 let was = std::mem::replace(prev, now);
                 (now && !was)
@@ -423,7 +432,7 @@ impl Session {
                 prio,
                 op,
                 bytes,
-            } => op.test(self.occ(*side, *port, *prio), *bytes),
+            } => op.test(self.occ_now(*side, *port, *prio), *bytes),
             _ => false,
         }
     }
@@ -446,6 +455,12 @@ impl Session {
             (c, p)
         });
         self.interrupt.store(false, Ordering::Relaxed);
+        // Reading the block's registers every cycle costs more than the cycle: only when a
+        // breakpoint or watch looks at them.
+        let needs_state = self.points.iter().any(|p| match &p.kind {
+            PointKind::Break { cond, .. } => cond_reads_state(cond),
+            PointKind::Watch { value, .. } => value_reads_state(value),
+        }) || until.as_ref().is_some_and(|(c, _)| cond_reads_state(c));
         let mut stop: Option<String> = None;
         let mut hits: Vec<Json> = vec![];
         let mut changes: Vec<Json> = vec![];
@@ -485,7 +500,9 @@ impl Session {
             if quiet {
                 continue;
             }
-            self.refresh_words();
+            if needs_state {
+                self.refresh_words();
+            }
             let mut points = std::mem::take(&mut self.points);
             for p in points.iter_mut() {
                 match &mut p.kind {
@@ -866,6 +883,20 @@ impl Session {
             let _ = writeln!(w, "error: {e}");
         }
     }
+}
+
+/// Whether evaluating `c` reads the block's registers.
+fn cond_reads_state(_: &Cond) -> bool {
+    // Occupancy crossings read the one register they need (`Switch::block_occupancy`).
+    false
+}
+
+/// Whether evaluating `v` reads the block's registers.
+fn value_reads_state(v: &Value) -> bool {
+    !matches!(
+        v,
+        Value::Cycle | Value::Paused(_) | Value::Fifo(_) | Value::Queue(..)
+    )
 }
 
 impl Drop for Session {

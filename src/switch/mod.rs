@@ -820,6 +820,37 @@ impl Switch {
         self.block.state_words(layouts, buf);
     }
 
+    /// One occupancy register of the block (units: bytes, or cells), ingress or egress queue
+    /// `q` = port × 8 + priority, read without packing the whole state (the model's directly).
+    pub fn block_occupancy(&self, egress: bool, q: usize) -> u32 {
+        let from_model = |m: &CapfcTop| {
+            if egress {
+                m.egress.occ_q[q]
+            } else {
+                m.ingress.occ_q[q]
+            }
+        };
+        match &self.block {
+            Dut::Detached => unreachable!("a switch always has its block outside restore"),
+            Dut::Model(m) => from_model(m),
+            #[cfg(feature = "rtl")]
+            Dut::Both(pair) => from_model(&pair.model),
+            #[cfg(feature = "rtl")]
+            Dut::Rtl(r, _) => {
+                let l = &r.layouts.state;
+                let mut w = vec![0; l.words];
+                r.read_state(&mut w);
+                let name = if egress {
+                    "u_egress.occ_q"
+                } else {
+                    "u_ingress.occ_q"
+                };
+                let s = l.signal(name).expect("occ_q is state");
+                crate::block::pack::get_field(s, &w, q, 0) as u32
+            }
+        }
+    }
+
     /// The block's outputs of the last cycle (D per port, the PFC frames, the accepts).
     pub fn block_outputs(&self) -> &Outputs {
         &self.out
