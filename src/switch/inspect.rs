@@ -23,7 +23,7 @@ impl Switch {
     pub fn flow_progress(&self, f: usize) -> FlowProgress {
         FlowProgress {
             flow: f,
-            sent: self.sc.flows[f].bytes - self.remaining[f],
+            sent: self.sc.flows[f].bytes - self.remaining[f] + self.resent[f],
             delivered: self.delivered[f],
             lost: self.lost[f],
             fct: self.stats.fct[f],
@@ -63,6 +63,7 @@ impl Switch {
         self.remaining.push(spec.bytes);
         self.delivered.push(0);
         self.lost.push(0);
+        self.resent.push(0);
         self.stats.fct.push(None);
         let src = spec.src;
         self.sc.flows.push(spec);

@@ -369,6 +369,10 @@ pub struct Switch {
     ingress_busy: u128,
     /// No sender can act before this cycle (the least of their wake cycles).
     sender_wake: u64,
+    /// Lost packets waiting for their retransmission timeout: (cycle, flow, bytes), in time order.
+    retx: VecDeque<(u64, u32, u16)>,
+    /// Bytes handed back to each flow's sender for retransmission.
+    resent: Vec<u64>,
     /// Flows completed (every byte delivered or lost).
     flows_done: usize,
     /// The earliest frame arrival on the links into the switch, and out of it (u64::MAX: none).
@@ -449,6 +453,8 @@ impl Switch {
             delivered: vec![0; nf],
             lost: vec![0; nf],
             flows_done: 0,
+            retx: VecDeque::new(),
+            resent: vec![0; nf],
             ingress_busy: 0,
             sender_wake: 0,
             up_next: u64::MAX,
@@ -505,6 +511,18 @@ impl Switch {
                     self.up_next = self.up_next.min(a);
                 }
             }
+        }
+        // Retransmission timeouts: the lost bytes go back to their sender.
+        while self.retx.front().is_some_and(|r| r.0 <= t) {
+            let (_, f, size) = self.retx.pop_front().unwrap();
+            let f = f as usize;
+            let fl = &self.sc.flows[f];
+            if self.remaining[f] == 0 {
+                self.senders[fl.src].reactivate(f, fl.prio, t);
+                self.sender_wake = self.sender_wake.min(t);
+            }
+            self.remaining[f] += u64::from(size);
+            self.resent[f] += u64::from(size);
         }
         // PFC frames taking effect at the senders.
         while self.pfc.front().is_some_and(|f| f.0 <= t) {
@@ -663,7 +681,7 @@ impl Switch {
                     let f = pkt.flow as usize;
                     self.delivered[f] += u64::from(pkt.size);
                     self.stats.delivered_packets += 1;
-                    if self.delivered[f] + self.lost[f] == self.sc.flows[f].bytes {
+                    if self.settled(f) {
                         self.complete(f, t);
                     }
                 }
@@ -870,9 +888,22 @@ impl Switch {
     fn lose(&mut self, t: u64, pkt: Packet) {
         let f = pkt.flow as usize;
         self.lost[f] += u64::from(pkt.size);
-        if self.delivered[f] + self.lost[f] == self.sc.flows[f].bytes {
+        if let Some(rto) = self.sc.rto {
+            self.retx.push_back((t + rto, pkt.flow, pkt.size));
+        } else if self.delivered[f] + self.lost[f] == self.sc.flows[f].bytes {
             self.complete(f, t);
         }
+    }
+
+    /// Every byte of flow f is accounted for: delivered, or (without retransmission) lost.
+    fn settled(&self, f: usize) -> bool {
+        let done = self.delivered[f]
+            + if self.sc.rto.is_some() {
+                0
+            } else {
+                self.lost[f]
+            };
+        done == self.sc.flows[f].bytes
     }
 
     /// Flow f's last byte is delivered or lost in cycle t.

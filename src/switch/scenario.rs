@@ -121,6 +121,11 @@ pub struct Scenario {
     /// thresholds, given in bytes here, are rounded down to whole cells.
     #[serde(default)]
     pub cell: Option<u32>,
+    /// Retransmission timeout, cycles: a lost packet's bytes are sent again by its sender this long
+    /// after the loss (a transport's timeout; no fast retransmit), and a flow completes when every
+    /// byte is delivered. Absent: no retransmission, a lost byte counts as done.
+    #[serde(default)]
+    pub rto: Option<u64>,
 }
 
 /// How the ingress XOFF is set.
@@ -366,6 +371,12 @@ impl Scenario {
         }
         if self.pipe_interval == 0 {
             return bad("pipe_interval".into(), "must be at least 1 cycle".into());
+        }
+        if self.rto == Some(0) {
+            return bad(
+                "rto".into(),
+                "a retransmission timeout is at least 1 cycle".into(),
+            );
         }
         if let Some(c) = self.cell {
             if !c.is_power_of_two() || !(2..=4096).contains(&c) {

@@ -83,6 +83,12 @@ impl Sender {
         self.wake = self.wake.min(all[f].start);
     }
 
+    /// Flow `f`, which had sent all its bytes (`remaining` was 0), has lost bytes to send again.
+    pub fn reactivate(&mut self, f: usize, prio: u8, now: u64) {
+        self.active[usize::from(prio)].push_back(f);
+        self.wake = self.wake.min(now);
+    }
+
     /// The first cycle at which [`Sender::tick`] may start a frame or take in a flow.
     #[inline]
     pub fn wake(&self) -> u64 {
