@@ -10,7 +10,8 @@ pub struct ClassStats {
     pub class: String,
     pub flows: usize,
     pub completed: usize,
-    /// Flows that lost bytes (dropped somewhere): their FCT counts the lost bytes as done.
+    /// Flows that lost bytes (dropped somewhere). Without retransmission (`rto`) their FCT counts
+    /// the lost bytes as done; with it, they were sent again.
     pub with_losses: usize,
     pub fct_max_us: f64,
     pub fct_p99_us: f64,
