@@ -9,6 +9,20 @@ fn us(cycle: u64, cycle_ns: f64) -> f64 {
     cycle as f64 * cycle_ns / 1000.0
 }
 
+/// The colour of priority p's pause bands.
+fn prio_color(p: usize) -> RGBColor {
+    [
+        BLUE,
+        RED,
+        GREEN,
+        MAGENTA,
+        CYAN,
+        RGBColor(255, 140, 0),
+        RGBColor(128, 0, 128),
+        BLACK,
+    ][p % 8]
+}
+
 /// Draw the runs (each with a [`Trace`]) into an SVG file.
 pub fn plot(path: &std::path::Path, runs: &[Switch]) -> Result<(), String> {
     let err = |e: &dyn std::fmt::Display| format!("[plot] {}: {e}", path.display());
@@ -105,20 +119,40 @@ pub fn plot(path: &std::path::Path, runs: &[Switch]) -> Result<(), String> {
             .light_line_style(WHITE)
             .draw()
             .map_err(|e| err(&e))?;
+        // One band per paused priority inside the port's row, a colour per priority.
         let step = us(tr.every, cycle_ns);
-        let mut bars = vec![];
-        for (k, p) in tr.paused.iter().enumerate() {
-            let x = us(tr.cycle[k], cycle_ns);
-            for (i, &on) in p.iter().enumerate() {
-                if on {
-                    bars.push(Rectangle::new(
-                        [(x, i as f64 - 0.35), (x + step, i as f64 + 0.35)],
-                        BLUE.filled(),
-                    ));
+        let seen = tr.paused.iter().flatten().fold(0u8, |m, &p| m | p);
+        let shown: Vec<usize> = (0..8).filter(|p| seen >> p & 1 == 1).collect();
+        let band = 0.7 / shown.len().max(1) as f64;
+        for (j, &p) in shown.iter().enumerate() {
+            let color = prio_color(p);
+            let mut bars = vec![];
+            for (k, ports) in tr.paused.iter().enumerate() {
+                let x = us(tr.cycle[k], cycle_ns);
+                for (i, &m) in ports.iter().enumerate() {
+                    if m >> p & 1 == 1 {
+                        let y0 = i as f64 - 0.35 + j as f64 * band;
+                        bars.push(Rectangle::new(
+                            [(x, y0), (x + step, y0 + band)],
+                            color.filled(),
+                        ));
+                    }
                 }
             }
+            g.draw_series(bars)
+                .map_err(|e| err(&e))?
+                .label(format!("prio {p}"))
+                .legend(move |(x, y)| {
+                    Rectangle::new([(x, y - 4), (x + 12, y + 4)], color.filled())
+                });
         }
-        g.draw_series(bars).map_err(|e| err(&e))?;
+        if !shown.is_empty() {
+            g.configure_series_labels()
+                .border_style(BLACK)
+                .background_style(WHITE.mix(0.8))
+                .draw()
+                .map_err(|e| err(&e))?;
+        }
     }
     root.present().map_err(|e| err(&e))?;
     Ok(())

@@ -289,7 +289,7 @@ fn plot_shows_every_mode() {
     let paused_ports = |r: &Switch| -> Vec<usize> {
         let t = r.trace.as_ref().unwrap();
         (0..sc.ports)
-            .filter(|&i| t.paused.iter().any(|p| p[i]))
+            .filter(|&i| t.paused.iter().any(|p| p[i] != 0))
             .collect()
     };
     assert_eq!(paused_ports(&runs[0]), Vec::<usize>::new());

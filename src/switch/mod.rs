@@ -294,8 +294,8 @@ pub struct Trace {
     pub egress: Vec<Vec<u64>>,
     /// Per sample, per input port: bytes in the ingress FIFO.
     pub ingress: Vec<Vec<u64>>,
-    /// Per sample, per input port: the sender has some priority paused.
-    pub paused: Vec<Vec<bool>>,
+    /// Per sample, per input port: the priorities the sender has paused (bit p).
+    pub paused: Vec<Vec<u8>>,
 }
 
 /// A packet inside the switch model.
@@ -707,7 +707,9 @@ impl Switch {
                 tr.paused.push(
                     self.senders
                         .iter()
-                        .map(|s| s.pause_until.iter().any(|&u| u > t))
+                        .map(|s| {
+                            (0..NPRIO).fold(0u8, |m, p| m | (u8::from(s.pause_until[p] > t) << p))
+                        })
                         .collect(),
                 );
             }
