@@ -73,9 +73,41 @@ pub fn run(a: &StepArgs) -> Result<()> {
     Ok(())
 }
 
+/// Tab completion of command names and their keywords.
+struct Completion;
+
+impl rustyline::completion::Completer for Completion {
+    type Candidate = String;
+    fn complete(
+        &self,
+        line: &str,
+        pos: usize,
+        _: &rustyline::Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<String>)> {
+        let head = &line[..pos];
+        let start = head.rfind(char::is_whitespace).map_or(0, |k| k + 1);
+        let before: Vec<&str> = head[..start].split_whitespace().collect();
+        let word = &head[start..];
+        let found = crate::repl::parse::next_words(&before)
+            .iter()
+            .filter(|w| w.starts_with(word))
+            .map(|w| format!("{w} "))
+            .collect();
+        Ok((start, found))
+    }
+}
+impl rustyline::hint::Hinter for Completion {
+    type Hint = String;
+}
+impl rustyline::highlight::Highlighter for Completion {}
+impl rustyline::validate::Validator for Completion {}
+impl rustyline::Helper for Completion {}
+
 fn interactive(s: &mut Session) -> Result<()> {
     use rustyline::error::ReadlineError;
-    let mut rl = rustyline::DefaultEditor::new().context("starting the line editor")?;
+    let mut rl: rustyline::Editor<Completion, rustyline::history::DefaultHistory> =
+        rustyline::Editor::new().context("starting the line editor")?;
+    rl.set_helper(Some(Completion));
     let hist = std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join(".capfc_history"));
     if let Some(h) = &hist {
         let _ = rl.load_history(h);

@@ -562,6 +562,40 @@ pub fn parse(line: &str) -> Result<Command, String> {
     Ok(c)
 }
 
+/// What may come next after `before` (the words typed so far, the last one complete), for tab
+/// completion.
+pub fn next_words(before: &[&str]) -> &'static [&'static str] {
+    const COMMANDS: &[&str] = &[
+        "step", "run", "break", "watch", "delete", "info", "print", "poke", "snapshot", "restore",
+        "back", "wave", "source", "help", "quit",
+    ];
+    const CONDS: &[&str] = &[
+        "pfc", "xoff", "xon", "drop", "egress", "ingress", "cycle", "mismatch", "done",
+    ];
+    const VALUES: &[&str] = &[
+        "cycle", "egress", "ingress", "D", "I", "E", "C", "paused", "fifo", "queue", "sort", "reg",
+    ];
+    const SHOWS: &[&str] = &[
+        "summary", "ingress", "egress", "E", "C", "ID", "pipe", "sort", "pfc", "flows", "stats",
+        "cfg", "cycle", "D", "I", "paused", "fifo", "queue", "reg",
+    ];
+    match before {
+        [] => COMMANDS,
+        ["print" | "p" | "show"] => SHOWS,
+        ["run" | "r" | "continue" | "c"] => &["until", "for"],
+        ["run" | "r" | "continue" | "c", "until"] | ["break" | "b"] => CONDS,
+        ["watch" | "w"] => VALUES,
+        ["info" | "i"] => &["breaks", "snapshots", "scenario"],
+        ["poke"] => &["packet", "pause"],
+        ["delete" | "d"] => &["all"],
+        ["wave"] => &["off"],
+        ["help" | "h" | "?"] => COMMANDS,
+        [.., "drop"] => &["egress", "ingress"],
+        [.., "pfc" | "xoff" | "xon"] => &["port", "prio"],
+        _ => &[],
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -595,6 +629,35 @@ mod tests {
             Command::Print(Show::Value(Value::Reg("u_egress.e_q".into(), 3)))
         );
         assert_eq!(parse("  # a comment").unwrap(), Command::Nothing);
+    }
+
+    #[test]
+    fn completion_offers_what_parses() {
+        // Every command name completes, and every completed command word starts a valid line.
+        for (name, _, _, _) in HELP {
+            assert!(next_words(&[]).contains(name), "{name} not offered");
+        }
+        for w in next_words(&["print"]) {
+            let line = format!("print {w} 0 3");
+            let short = format!("print {w}");
+            assert!(
+                parse(&line).is_ok()
+                    || parse(&short).is_ok()
+                    || parse(&format!("print {w} 0")).is_ok(),
+                "print {w}: offered but does not parse"
+            );
+        }
+        for w in next_words(&["break"]) {
+            let ok = [
+                format!("break {w}"),
+                format!("break {w} 1"),
+                format!("break {w} 0 3 > 1"),
+            ]
+            .iter()
+            .any(|l| parse(l).is_ok());
+            assert!(ok, "break {w}: offered but does not parse");
+        }
+        assert_eq!(next_words(&["run", "until", "xoff"]), &["port", "prio"]);
     }
 
     #[test]
