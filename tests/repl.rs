@@ -262,6 +262,62 @@ fn snapshot_files_round_trip_and_bad_ones_are_refused() {
         assert!(e.starts_with("script.cmds:1: "), "{e}");
         assert!(e.contains(&path) && e.contains(why), "{e}");
     }
+    // Valid JSON that does not fit a switch (hand-edited): refused by name, not a panic later.
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let tamper = |f: &dyn Fn(&mut serde_json::Value), name: &str| {
+        let mut t = v.clone();
+        f(&mut t);
+        let path = dir.join(name);
+        std::fs::write(&path, serde_json::to_string(&t).unwrap()).unwrap();
+        path.display().to_string()
+    };
+    let cases = [
+        (
+            tamper(
+                &|t| {
+                    t["snapshot"]["switch"]["senders"]
+                        .as_array_mut()
+                        .unwrap()
+                        .pop();
+                },
+                "senders.json",
+            ),
+            "senders: 7 entries, expected 8",
+        ),
+        (
+            tamper(
+                &|t| t["snapshot"]["block"]["model"]["sort"]["qidx_q"] = 9999.into(),
+                "qidx.json",
+            ),
+            "block.sort.qidx_q: 9999 is out of range",
+        ),
+        (
+            tamper(
+                &|t| {
+                    t["snapshot"]["block"]["model"]["egress"]["e_q"]
+                        .as_array_mut()
+                        .unwrap()
+                        .pop();
+                },
+                "eq.json",
+            ),
+            "block.egress.e_q: 63 entries, expected 64",
+        ),
+        (
+            tamper(
+                &|t| {
+                    let q = t["snapshot"]["switch"]["pipe"].as_array_mut().unwrap();
+                    q[0][1]["dst"] = 99.into();
+                },
+                "pipe.json",
+            ),
+            "names a flow, port or priority that does not exist",
+        ),
+    ];
+    for (path, why) in cases {
+        let e = run_script(&mut s, "t", &format!("restore {path}\n"), &mut out).unwrap_err();
+        assert!(e.contains(&path) && e.contains(why), "{e}");
+    }
     // The state is untouched by the refused restores.
     same(&s.sw.snapshot(), &at, "after refused restores");
     let _ = std::fs::remove_dir_all(&dir);

@@ -83,6 +83,51 @@ impl CapfcTop {
         self.fault = f;
     }
 
+    /// Check a state that came from outside (a snapshot file): every table has the size these
+    /// parameters give, and the registers that index tables are in range. Serde checks types only.
+    pub fn check_restored(&self) -> Result<(), String> {
+        self.params.validate().map_err(|e| e.to_string())?;
+        let fresh = CapfcTop::new(self.params).map_err(|e| e.to_string())?;
+        let (a, b) = (
+            serde_json::to_value(self).map_err(|e| e.to_string())?,
+            serde_json::to_value(&fresh).map_err(|e| e.to_string())?,
+        );
+        fn same_shape(
+            a: &serde_json::Value,
+            b: &serde_json::Value,
+            path: &str,
+        ) -> Result<(), String> {
+            use serde_json::Value as J;
+            match (a, b) {
+                (J::Array(x), J::Array(y)) => {
+                    if x.len() != y.len() {
+                        return Err(format!("{path}: {} entries, expected {}", x.len(), y.len()));
+                    }
+                    x.iter()
+                        .zip(y)
+                        .enumerate()
+                        .try_for_each(|(k, (u, v))| same_shape(u, v, &format!("{path}[{k}]")))
+                }
+                (J::Object(x), J::Object(y)) => y.iter().try_for_each(|(k, v)| {
+                    same_shape(x.get(k).unwrap_or(&J::Null), v, &format!("{path}.{k}"))
+                }),
+                _ => Ok(()),
+            }
+        }
+        same_shape(&a, &b, "block")?;
+        let nq = self.params.nq() as u32;
+        for (name, v, lim) in [
+            ("block.sort.rr_q", self.sort.rr_q, nq),
+            ("block.sort.qidx_q", self.sort.qidx_q, nq),
+            ("block.sort.iter_q", self.sort.iter_q, self.params.np as u32),
+        ] {
+            if v >= lim {
+                return Err(format!("{name}: {v} is out of range (0..{lim})"));
+            }
+        }
+        Ok(())
+    }
+
     /// The deliberate bug injected, if any.
     pub fn fault(&self) -> Option<Fault> {
         self.fault

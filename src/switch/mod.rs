@@ -737,6 +737,12 @@ impl Switch {
         self.stop_wave()?;
         let mut sw: Switch = serde_json::from_value(snap.switch.clone())
             .map_err(|e| format!("the snapshot's switch state: {e}"))?;
+        sw.check_restored()
+            .map_err(|e| format!("the snapshot's switch state: {e}"))?;
+        if let BlockState::Model(t) = &snap.block {
+            t.check_restored()
+                .map_err(|e| format!("the snapshot's block state: {e}"))?;
+        }
         if sw.sc.ports != self.sc.ports {
             return Err(format!(
                 "the snapshot is of a {}-port switch, this one has {} ports",
@@ -912,6 +918,80 @@ impl Switch {
     fn complete(&mut self, f: usize, t: u64) {
         self.stats.fct[f] = Some(t + 1 - self.sc.flows[f].start);
         self.flows_done += 1;
+    }
+
+    /// Check a switch that came from outside (a snapshot file): its scenario is valid, every
+    /// per-port and per-flow table has its size, and every packet, frame and index names a port, a
+    /// priority and a flow that exist. Serde checks types only; stepping a switch that fails this
+    /// would index out of bounds.
+    fn check_restored(&self) -> Result<(), String> {
+        self.sc.validate().map_err(|e| format!("scenario: {e}"))?;
+        let (np, nf) = (self.sc.ports, self.sc.flows.len());
+        let size = |what: &str, got: usize, want: usize| {
+            if got == want {
+                Ok(())
+            } else {
+                Err(format!("{what}: {got} entries, expected {want}"))
+            }
+        };
+        size("senders", self.senders.len(), np)?;
+        size("up", self.up.len(), np)?;
+        size("down", self.down.len(), np)?;
+        size("ingress", self.ingress.len(), np)?;
+        for (what, v) in [
+            ("remaining", &self.remaining),
+            ("delivered", &self.delivered),
+            ("lost", &self.lost),
+            ("resent", &self.resent),
+        ] {
+            size(what, v.len(), nf)?;
+        }
+        size("stats.fct", self.stats.fct.len(), nf)?;
+        size("stats.pfc_frames", self.stats.pfc_frames.len(), np)?;
+        size("stats.paused", self.stats.paused.len(), np * NPRIO)?;
+        size("stats.peak", self.stats.peak.len(), np * NPRIO)?;
+        size("inp.arr", self.inp.arr.len(), np)?;
+        size("inp.deq", self.inp.deq.len(), np)?;
+        self.tm.check_restored(np)?;
+        for (i, s) in self.senders.iter().enumerate() {
+            s.check_restored(i, nf)
+                .map_err(|e| format!("senders[{i}]: {e}"))?;
+        }
+        let pkt_ok = |where_: &str, p: &Packet| {
+            if (p.flow as usize) < nf
+                && usize::from(p.src) < np
+                && usize::from(p.dst) < np
+                && usize::from(p.prio) < NPRIO
+            {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{where_}: packet {p:?} names a flow, port or priority that does not exist"
+                ))
+            }
+        };
+        for (what, links) in [("up", &self.up), ("down", &self.down)] {
+            for l in links.iter() {
+                l.iter().try_for_each(|(_, p)| pkt_ok(what, p))?;
+            }
+        }
+        for q in &self.ingress {
+            q.iter().try_for_each(|p| pkt_ok("ingress", p))?;
+        }
+        self.pipe.iter().try_for_each(|(_, p)| pkt_ok("pipe", p))?;
+        for q in &self.tm.queues {
+            q.iter().try_for_each(|p| pkt_ok("tm.queues", p))?;
+        }
+        if let Some((_, i, _, _)) = self.pfc.iter().find(|f| f.1 >= np) {
+            return Err(format!("pfc: a frame to port {i}, which does not exist"));
+        }
+        if let Some((_, f, _)) = self.retx.iter().find(|r| r.1 as usize >= nf) {
+            return Err(format!("retx: flow {f} does not exist"));
+        }
+        if self.rr >= np {
+            return Err(format!("rr: {} is not a port", self.rr));
+        }
+        Ok(())
     }
 
     /// Inject a deliberate bug into the block model (`--dut model` or `both`), to show the lockstep

@@ -192,6 +192,21 @@ impl EtsState {
         self.credited = false;
     }
 
+    /// Check registers that came from a snapshot against the configuration.
+    pub fn check_restored(&self, ets: &Ets) -> Result<(), String> {
+        if !ets.order.is_empty() && self.turn >= ets.order.len() {
+            return Err(format!(
+                "WDRR turn {} of {} classes",
+                self.turn,
+                ets.order.len()
+            ));
+        }
+        if ets.order.iter().any(|&p| usize::from(p) >= NPRIO) {
+            return Err("a WDRR class is not a priority".into());
+        }
+        Ok(())
+    }
+
     pub fn sent(&mut self, ets: &Ets, p: usize, empty: bool) {
         if ets.quantum[p] != 0 && empty {
             self.deficit[p] = 0;

@@ -175,6 +175,29 @@ impl Sender {
         }
     }
 
+    /// Check a sender that came from a snapshot: it is port `port`'s and names only flows that exist.
+    pub fn check_restored(&self, port: usize, flows: usize) -> Result<(), String> {
+        if self.port != port {
+            return Err(format!("port {} in the slot of port {port}", self.port));
+        }
+        if self.next > self.flows.len() {
+            return Err(format!(
+                "next {} beyond its {} flows",
+                self.next,
+                self.flows.len()
+            ));
+        }
+        if let Some(f) = self
+            .flows
+            .iter()
+            .chain(self.active.iter().flatten())
+            .find(|&&f| f >= flows)
+        {
+            return Err(format!("flow {f} does not exist"));
+        }
+        self.sched.check_restored(&self.ets)
+    }
+
     /// Cycles each class has been paused in cycles `0..upto`.
     pub fn paused_cycles(&self, upto: u64) -> [u64; NPRIO] {
         std::array::from_fn(|p| {

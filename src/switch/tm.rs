@@ -187,6 +187,29 @@ impl Tm {
         Some(pkt)
     }
 
+    /// Check a traffic manager that came from a snapshot: every table has its size for `np` ports.
+    pub fn check_restored(&self, np: usize) -> Result<(), String> {
+        let nq = np * NPRIO;
+        for (what, got, want) in [
+            ("tm.queues", self.queues.len(), nq),
+            ("tm.bytes", self.bytes.len(), nq),
+            ("tm.busy_until", self.busy_until.len(), np),
+            ("tm.paused_until", self.paused_until.len(), nq),
+            ("tm.sched", self.sched.len(), np),
+            ("tm.port_shared", self.port_shared.len(), np),
+            ("tm.wake", self.wake.len(), np),
+            ("tm.blocked_at", self.blocked_at.len(), np),
+        ] {
+            if got != want {
+                return Err(format!("{what}: {got} entries, expected {want}"));
+            }
+        }
+        self.sched
+            .iter()
+            .try_for_each(|s| s.check_restored(&self.ets))
+            .map_err(|e| format!("tm.sched: {e}"))
+    }
+
     /// No port's transmitter can act before this cycle.
     #[inline]
     pub fn wake_min(&self) -> u64 {
