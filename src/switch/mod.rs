@@ -749,6 +749,13 @@ impl Switch {
                 sw.sc.ports, self.sc.ports
             ));
         }
+        if block_params(&sw.sc) != self.block_params() {
+            return Err(format!(
+                "the snapshot's block has {:?}, this one {:?}",
+                block_params(&sw.sc),
+                self.block_params()
+            ));
+        }
         sw.block = std::mem::take(&mut self.block);
         let r = sw.block.set_state(&snap.block, snap.block_cycle);
         if let Err(e) = r {
