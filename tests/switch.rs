@@ -147,6 +147,33 @@ fn bad_scenario_files_name_file_field_and_why() {
                 .to_string(),
             vec!["field flows[0]", "port 12 does not exist"],
         ),
+        (
+            "one-port-generate",
+            "name = \"x\"\nports = 1\n[generate]\nload = 0.5\nflow_bytes = 1000\nduration = 10000\nseed = 1\n"
+                .to_string(),
+            vec!["field ports", "outside 2..=128"],
+        ),
+        (
+            "huge-generate",
+            "name = \"x\"\nports = 8\n[generate]\nload = 0.5\nflow_bytes = 1000\nduration = 100000000000\nseed = 1\n"
+                .to_string(),
+            vec!["field generate", "at most 1000000"],
+        ),
+        (
+            "negative-time",
+            format!("name = \"x\"\nports = 8\ncycle_ns = -1.0\n{flow}"),
+            vec!["field cycle_ns", "not a positive number"],
+        ),
+        (
+            "far-delay",
+            format!("name = \"x\"\nports = 8\nprop_delay = 9223372036854775807\n{flow}"),
+            vec!["field prop_delay", "more than the limit"],
+        ),
+        (
+            "cut",
+            format!("name = \"x\"\nports = 8\ncut = 0.0\n{flow}"),
+            vec!["field cut:", "outside (0, 1]"],
+        ),
     ];
     let dir = std::env::temp_dir().join(format!("capfc-scen-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

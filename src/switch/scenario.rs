@@ -269,6 +269,9 @@ impl Scenario {
         };
         let mut sc: Scenario =
             toml::from_str(text).map_err(|e| err(e.to_string().trim_end().to_string()))?;
+        if !(2..=128).contains(&sc.ports) {
+            return Err(err(format!("field ports: {} is outside 2..=128", sc.ports)));
+        }
         if let Some(g) = &sc.generate {
             if !(g.load > 0.0 && g.load <= 1.0) {
                 return Err(err(format!(
@@ -280,6 +283,14 @@ impl Scenario {
                 return Err(err(
                     "field generate: flow_bytes must be > 0 and prio 0..=7".into()
                 ));
+            }
+            // The expected number of flows, before drawing them (memory).
+            let expect = sc.ports as f64 * g.duration as f64 * g.load
+                / (g.flow_bytes as f64 * (1.0 + 20.0 / 1500.0));
+            if expect > 1e6 {
+                return Err(err(format!(
+                    "field generate: would draw about {expect:.0} flows (at most 1000000): shorten duration or raise flow_bytes"
+                )));
             }
             let extra = g.flows(sc.ports);
             sc.flows.extend(extra);
@@ -303,16 +314,15 @@ impl Scenario {
         }
         sc.validate()
             .map_err(|e| err(format!("field {}: {}", e.field, e.why)))?;
-        let p = BlockParams {
-            np: sc.ports,
-            ..BlockParams::default()
-        };
+        let p = super::block_params(&sc);
         sc.block_config(&p, Mode::StopCal)
             .validate(&p)
             .map_err(|e| {
                 err(format!(
                     "field {}: {}",
-                    e.field.replace("prio[0].", "thresholds."),
+                    e.field
+                        .replace("prio[0].", "thresholds.")
+                        .replace("cut_fixed", "cut"),
                     e.why
                 ))
             })?;
@@ -371,6 +381,40 @@ impl Scenario {
         }
         if self.pipe_interval == 0 {
             return bad("pipe_interval".into(), "must be at least 1 cycle".into());
+        }
+        if !(self.cycle_ns.is_finite() && self.cycle_ns > 0.0) {
+            return bad(
+                "cycle_ns".into(),
+                format!("{} is not a positive number of nanoseconds", self.cycle_ns),
+            );
+        }
+        if self.max_cycles == 0 {
+            return bad("max_cycles".into(), "must be at least 1 cycle".into());
+        }
+        // Times are added to the cycle count: keep them far from overflowing it.
+        const LONGEST: u64 = 1 << 40;
+        let times = [
+            ("prop_delay", Some(self.prop_delay)),
+            ("pfc_response", Some(self.pfc_response)),
+            ("pipe_latency", Some(self.pipe_latency)),
+            ("pipe_interval", Some(self.pipe_interval)),
+            ("rto", self.rto),
+        ];
+        for (f, v) in times {
+            if let Some(v) = v.filter(|&v| v > LONGEST) {
+                return bad(
+                    f.into(),
+                    format!("{v} cycles is more than the limit of {LONGEST}"),
+                );
+            }
+        }
+        for (k, e) in self.egress_pauses.iter().enumerate() {
+            if e.cycles > LONGEST || e.start > LONGEST {
+                return bad(
+                    format!("egress_pauses[{k}]"),
+                    format!("start and cycles are at most {LONGEST}"),
+                );
+            }
         }
         if self.rto == Some(0) {
             return bad(
