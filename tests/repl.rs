@@ -498,3 +498,130 @@ fn wave_writes_model_and_rtl_side_by_side() {
     assert!(compared > 100, "only {compared} signals compared");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Random command lines (words of the language, numbers in and out of range, junk) are either run
+/// or refused with a reason; none panics. Seeded: the same seed, the same lines.
+#[test]
+fn random_command_lines_never_panic() {
+    use rand::{Rng, SeedableRng};
+    let seed = 7;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    const WORDS: &[&str] = &[
+        "step",
+        "run",
+        "until",
+        "for",
+        "break",
+        "watch",
+        "delete",
+        "all",
+        "info",
+        "breaks",
+        "snapshots",
+        "scenario",
+        "print",
+        "poke",
+        "packet",
+        "pause",
+        "snapshot",
+        "restore",
+        "back",
+        "help",
+        "summary",
+        "ingress",
+        "egress",
+        "E",
+        "C",
+        "ID",
+        "pipe",
+        "sort",
+        "pfc",
+        "flows",
+        "stats",
+        "cfg",
+        "cycle",
+        "D",
+        "I",
+        "paused",
+        "fifo",
+        "queue",
+        "reg",
+        "u_egress.e_q[3]",
+        "u_sort.vals_q[99]",
+        "nosuch[0]",
+        "xoff",
+        "xon",
+        "drop",
+        "mismatch",
+        "done",
+        "port",
+        "prio",
+        ">",
+        ">=",
+        "<",
+        "<=",
+        "=",
+        "0",
+        "1",
+        "3",
+        "7",
+        "8",
+        "255",
+        "-1",
+        "x",
+        "#",
+        "18446744073709551615",
+        "4294967296",
+        "s1",
+        "",
+    ];
+    let mut s = session(DutKind::Model);
+    let mut out = vec![];
+    let mut refused = 0;
+    let mut ran = 0;
+    for k in 0..5000 {
+        // A command word first (mostly), then arguments: the same vocabulary, biased to numbers.
+        const NUMS: &[&str] = &["0", "1", "3", "7", "8", "255", "-1", "18446744073709551615"];
+        const CMDS: &[&str] = &[
+            "step", "break", "watch", "delete", "info", "print", "poke", "snapshot", "restore",
+            "back", "help", "b", "p", "w",
+        ];
+        let mut line: Vec<&str> = vec![if rng.gen_bool(0.9) {
+            CMDS[rng.gen_range(0..CMDS.len())]
+        } else {
+            WORDS[rng.gen_range(0..WORDS.len())]
+        }];
+        for _ in 0..rng.gen_range(0..6) {
+            line.push(if rng.gen_bool(0.5) {
+                NUMS[rng.gen_range(0..NUMS.len())]
+            } else {
+                WORDS[rng.gen_range(0..WORDS.len())]
+            });
+        }
+        let line = line.join(" ");
+        // Keep the test short: no huge step counts, no unbounded runs.
+        let first = line.split_whitespace().next().unwrap_or("");
+        if matches!(first, "step" | "run")
+            && (line.contains("18446744073709551615")
+                || line.contains("4294967296")
+                || first == "run")
+        {
+            continue;
+        }
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| s.exec(&line, &mut out)));
+        match r {
+            Ok(Ok(_)) => ran += 1,
+            Ok(Err(e)) => {
+                assert!(!e.is_empty(), "line {k} '{line}': refused without a reason");
+                refused += 1;
+            }
+            Err(_) => panic!("line {k} '{line}' panicked (seed {seed})"),
+        }
+        out.clear();
+    }
+    assert!(
+        refused > 100,
+        "only {refused} refused: the generator is too tame"
+    );
+    assert!(ran > 100, "only {ran} ran: the generator is too wild");
+}

@@ -88,6 +88,12 @@ impl Switch {
         if usize::from(prio) >= NPRIO {
             return Err(format!("priority {prio} does not exist (0..=7)"));
         }
+        if cycles > 1 << 40 {
+            return Err(format!(
+                "{cycles} cycles is more than the limit of {}",
+                1u64 << 40
+            ));
+        }
         self.tm.pause(port, usize::from(prio), self.now + cycles);
         Ok(())
     }
