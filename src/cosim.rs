@@ -129,37 +129,7 @@ impl fmt::Display for Mismatch {
 
 /// The inputs of one cycle, active lanes only.
 pub fn describe_inputs(inp: &Inputs) -> String {
-    let mut s = vec![];
-    if inp.rst {
-        s.push("rst".to_string());
-    }
-    if let Some((a, d)) = inp.cfg {
-        s.push(format!("cfg[{a:#04x}]={d:#x}"));
-    }
-    for (i, a) in inp.arr.iter().enumerate() {
-        if let Some(p) = a {
-            s.push(format!("arr{i}(p{} {}B)", p.prio, p.size));
-        }
-    }
-    if let Some(d) = inp.dep {
-        s.push(format!("dep(port{} p{} {}B)", d.port, d.prio, d.size));
-    }
-    if let Some(e) = inp.enq {
-        s.push(format!(
-            "enq(o{} p{} i{} {}B)",
-            e.oport, e.prio, e.iport, e.size
-        ));
-    }
-    for (o, d) in inp.deq.iter().enumerate() {
-        if let Some(p) = d {
-            s.push(format!("deq{o}(p{} {}B)", p.prio, p.size));
-        }
-    }
-    if s.is_empty() {
-        "idle".into()
-    } else {
-        s.join(" ")
-    }
+    inp.describe()
 }
 
 /// Options of a lockstep run.

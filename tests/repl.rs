@@ -29,6 +29,7 @@ fn transcript(dut: DutKind, script: &str) -> String {
 /// step back, snapshot, go on, restore.
 const SESSION: &str = "\
 run until xoff
+print lanes
 print E
 print C 0 3
 print ID

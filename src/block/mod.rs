@@ -321,6 +321,42 @@ impl Inputs {
         self.deq.iter_mut().for_each(|d| *d = None);
     }
 
+    /// One line naming every valid lane, e.g. `arr3(p2 1500B) enq(o0 p3 i3 1024B)`, or `idle`.
+    pub fn describe(&self) -> String {
+        let inp = self;
+        let mut s = vec![];
+        if inp.rst {
+            s.push("rst".to_string());
+        }
+        if let Some((a, d)) = inp.cfg {
+            s.push(format!("cfg[{a:#04x}]={d:#x}"));
+        }
+        for (i, a) in inp.arr.iter().enumerate() {
+            if let Some(p) = a {
+                s.push(format!("arr{i}(p{} {}B)", p.prio, p.size));
+            }
+        }
+        if let Some(d) = inp.dep {
+            s.push(format!("dep(port{} p{} {}B)", d.port, d.prio, d.size));
+        }
+        if let Some(e) = inp.enq {
+            s.push(format!(
+                "enq(o{} p{} i{} {}B)",
+                e.oport, e.prio, e.iport, e.size
+            ));
+        }
+        for (o, d) in inp.deq.iter().enumerate() {
+            if let Some(p) = d {
+                s.push(format!("deq{o}(p{} {}B)", p.prio, p.size));
+            }
+        }
+        if s.is_empty() {
+            "idle".into()
+        } else {
+            s.join(" ")
+        }
+    }
+
     /// True when no lane is valid and there is no reset or configuration write.
     pub fn is_idle(&self) -> bool {
         !self.rst

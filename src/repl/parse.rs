@@ -198,6 +198,8 @@ pub enum Show {
     Stats,
     Cfg,
     Summary,
+    /// The block's input lanes and outputs of the last cycle.
+    Lanes,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -277,6 +279,7 @@ print WHAT, WHAT one of:
   flows                every flow: bytes sent, delivered, lost, completion time
   stats                the statistics so far, as `capfc run` reports them
   cfg                  the block's configuration registers
+  lanes                the block's input lanes and outputs in the last cycle (what it was asked, what it said)
   VALUE                one value, as `watch` takes it
 VALUE, one of:
   cycle | egress PORT PRIO | ingress PORT PRIO | D PORT | I PORT | E PORT PRIO | C PORT PRIO
@@ -465,6 +468,7 @@ fn parse_show(w: &[&str]) -> Result<Show, String> {
         ("flows", 1) => Show::Flows,
         ("stats", 1) => Show::Stats,
         ("cfg", 1) => Show::Cfg,
+        ("lanes", 1) => Show::Lanes,
         _ => Show::Value(parse_value(w)?),
     };
     Ok(s)
@@ -577,7 +581,7 @@ pub fn next_words(before: &[&str]) -> &'static [&'static str] {
     ];
     const SHOWS: &[&str] = &[
         "summary", "ingress", "egress", "E", "C", "ID", "pipe", "sort", "pfc", "flows", "stats",
-        "cfg", "cycle", "D", "I", "paused", "fifo", "queue", "reg",
+        "cfg", "lanes", "cycle", "D", "I", "paused", "fifo", "queue", "reg",
     ];
     match before {
         [] => COMMANDS,

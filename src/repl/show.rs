@@ -446,6 +446,54 @@ pub(super) fn print(s: &Session, what: &Show, o: &mut Out) -> Result<(), String>
             }
             o.set("stats", serde_json::to_value(&st).unwrap_or(Json::Null));
         }
+        Show::Lanes => {
+            let (inp, out) = (s.sw.block_inputs(), s.sw.block_outputs());
+            let last = now.saturating_sub(1);
+            o.line(format!(
+                "cycle {last}, the block's inputs: {}",
+                inp.describe()
+            ));
+            let mut said = vec![];
+            let arrivals: Vec<usize> = (0..np).filter(|&i| inp.arr[i].is_some()).collect();
+            if !arrivals.is_empty() {
+                let acc: Vec<usize> = arrivals
+                    .iter()
+                    .copied()
+                    .filter(|&i| out.arr_accept >> i & 1 == 1)
+                    .collect();
+                let rej: Vec<usize> = arrivals
+                    .iter()
+                    .copied()
+                    .filter(|&i| out.arr_accept >> i & 1 == 0)
+                    .collect();
+                said.push(format!("arrivals accepted {acc:?} refused {rej:?}"));
+            }
+            if inp.enq.is_some() {
+                said.push(format!(
+                    "enqueue {}",
+                    if out.enq_accept {
+                        "accepted"
+                    } else {
+                        "refused (does not fit)"
+                    }
+                ));
+            }
+            let (ev, lines) = events(s);
+            said.extend(lines);
+            o.line(format!(
+                "  outputs: {}",
+                if said.is_empty() {
+                    "nothing to say".into()
+                } else {
+                    said.join("; ")
+                }
+            ));
+            o.set("inputs", serde_json::to_value(inp).unwrap_or(Json::Null));
+            o.set(
+                "outputs",
+                json!({"arr_accept": out.arr_accept.to_string(), "enq_accept": out.enq_accept, "pfc": ev}),
+            );
+        }
         Show::Cfg => {
             let cell = s.params.cell_log2;
             let row = |name: &str| -> Vec<u64> {
