@@ -133,7 +133,7 @@ pub fn run_modes_with(
                 } else {
                     String::new()
                 };
-                let fault = o.fault.map_or(String::new(), |f| format!(" --fault {}", fault_name(f)));
+                let fault = o.fault.map_or(String::new(), |f| format!(" --fault {}", f.name()));
                 bail!(
                     "{}{wave}\n  (in scenario {}, mode {}, switch cycle {})\n  replay: capfc run --scenario {} --mode {} --dut both{fault}",
                     {
@@ -151,13 +151,6 @@ pub fn run_modes_with(
             Ok(s)
         })
         .collect()
-}
-
-fn fault_name(f: Fault) -> &'static str {
-    match f {
-        Fault::WarnOffByOne => "warn_off_by_one",
-        Fault::XonOffByOne => "xon_off_by_one",
-    }
 }
 
 /// Run mode `m` again from the start (the switch is deterministic) and write both sides' waveforms

@@ -50,11 +50,7 @@ impl Job {
             }
             JobKind::Directed(n) => format!("--directed {n} --seeds 0"),
         };
-        let f = match fault {
-            Some(Fault::WarnOffByOne) => " --fault warn_off_by_one",
-            Some(Fault::XonOffByOne) => " --fault xon_off_by_one",
-            None => "",
-        };
+        let f = fault.map_or(String::new(), |f| format!(" --fault {}", f.name()));
         format!(
             "capfc cosim --config {} --algo {} {what}{f}",
             self.config,

@@ -24,16 +24,28 @@ pub enum Fault {
     XonOffByOne,
 }
 
+impl Fault {
+    pub const ALL: [Fault; 2] = [Fault::WarnOffByOne, Fault::XonOffByOne];
+
+    /// The name on the command line (`--fault NAME`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Fault::WarnOffByOne => "warn_off_by_one",
+            Fault::XonOffByOne => "xon_off_by_one",
+        }
+    }
+}
+
 impl std::str::FromStr for Fault {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "warn_off_by_one" => Ok(Fault::WarnOffByOne),
-            "xon_off_by_one" => Ok(Fault::XonOffByOne),
-            _ => Err(format!(
-                "unknown fault '{s}' (warn_off_by_one, xon_off_by_one)"
-            )),
-        }
+        Fault::ALL
+            .into_iter()
+            .find(|f| f.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Fault::ALL.iter().map(|f| f.name()).collect();
+                format!("unknown fault '{s}' ({})", names.join(", "))
+            })
     }
 }
 

@@ -388,14 +388,9 @@ impl Session {
                 .as_ref()
                 .map(|_| "the model and the RTL differ".into()),
             Cond::Occ {
-                side,
-                port,
-                prio,
-                op,
-                bytes,
+                side, port, prio, ..
             } => {
-                let v = self.occ_now(*side, *port, *prio);
-                let now = op.test(v, *bytes);
+                let (now, v) = self.occ_test(c).expect("an occupancy condition");
                 let was = std::mem::replace(prev, now);
                 (now && !was)
                     .then(|| format!("{} occupancy {port} {prio} = {v} bytes", side.name()))
@@ -425,16 +420,23 @@ impl Session {
 
     /// The value a crossing condition has now (so that it fires on the next crossing only).
     fn initial(&self, c: &Cond) -> bool {
-        match c {
-            Cond::Occ {
-                side,
-                port,
-                prio,
-                op,
-                bytes,
-            } => op.test(self.occ_now(*side, *port, *prio), *bytes),
-            _ => false,
-        }
+        self.occ_test(c).is_some_and(|(now, _)| now)
+    }
+
+    /// An occupancy condition's comparison now, and the occupancy; None for other conditions.
+    fn occ_test(&self, c: &Cond) -> Option<(bool, u64)> {
+        let Cond::Occ {
+            side,
+            port,
+            prio,
+            op,
+            bytes,
+        } = c
+        else {
+            return None;
+        };
+        let v = self.occ_now(*side, *port, *prio);
+        Some((op.test(v, *bytes), v))
     }
 
     /// Keep a snapshot every `back_every` cycles, for `back`.

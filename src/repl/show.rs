@@ -1,7 +1,7 @@
 //! What `print`, `info scenario`, `help` and the end of a step show: human tables and the same as
 //! JSON.
 
-use super::parse::{Show, Side, Value, HELP, HELP_PRINT};
+use super::parse::{Show, Side, HELP, HELP_PRINT};
 use super::{Out, Session};
 use crate::block::NPRIO;
 use serde_json::{json, Value as Json};
@@ -541,6 +541,5 @@ pub(super) fn print(s: &Session, what: &Show, o: &mut Out) -> Result<(), String>
             o.set("cfg", Json::Object(m));
         }
     }
-    let _ = Value::Cycle;
     Ok(())
 }

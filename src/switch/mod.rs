@@ -205,7 +205,9 @@ impl Dut {
         }
     }
 
-    /// Load registers saved by [`Dut::state`]; `block_cycle` is the block's cycle count then.
+    /// Load registers saved by [`Dut::state`]; `block_cycle` is the block's cycle count then (the
+    /// lockstep pair reports cycles from it).
+    #[cfg_attr(not(feature = "rtl"), allow(unused_variables))]
     fn set_state(&mut self, st: &BlockState, block_cycle: u64) -> Result<(), String> {
         match (self, st) {
             (Dut::Detached, _) => unreachable!("a switch always has its block outside restore"),
@@ -251,9 +253,6 @@ impl Dut {
                     .into(),
             ),
         }
-        .map(|()| {
-            let _ = block_cycle;
-        })
     }
 
     /// The architectural registers, packed in the RTL's layout, whichever side holds them.
