@@ -7,11 +7,13 @@
 //! that replays it.
 #![cfg(feature = "rtl")]
 
+mod common;
 use capfc::block::coverage::Coverage;
 use capfc::block::{BlockParams, CapfcTop, Fault, Inputs, Mode, Outputs};
 use capfc::cosim::{jobs, run_job, Failure, Job, JobKind, RunOpts};
 use capfc::dut::available;
 use capfc::stimulus::{directed, directed_config, Stimulus, DIRECTED};
+use common::vcd_names;
 
 fn config(name: &str) -> (String, BlockParams) {
     available()
@@ -254,42 +256,6 @@ fn the_same_seed_gives_the_same_run() {
     .unwrap();
     assert_eq!(a.coverage, b.coverage);
     assert_eq!(a.cycles, 30_000);
-}
-
-/// Signal names (scope path without Verilator's generate scopes) and the last timestamp of a VCD.
-fn vcd_names(path: &str) -> (std::collections::BTreeSet<String>, u64) {
-    use vcd::{Command, ScopeItem};
-    fn walk(items: &[ScopeItem], path: &str, out: &mut std::collections::BTreeSet<String>) {
-        for it in items {
-            match it {
-                ScopeItem::Scope(s) => {
-                    let id = s.identifier.as_str();
-                    let p = if id.starts_with("gen_") {
-                        path.to_string()
-                    } else {
-                        format!("{path}{id}.")
-                    };
-                    walk(&s.items, &p, out);
-                }
-                ScopeItem::Var(v) => {
-                    out.insert(format!("{path}{}", v.reference));
-                }
-                _ => {}
-            }
-        }
-    }
-    let f = std::io::BufReader::new(std::fs::File::open(path).unwrap());
-    let mut p = vcd::Parser::new(f);
-    let h = p.parse_header().unwrap();
-    let mut names = std::collections::BTreeSet::new();
-    walk(&h.items, "", &mut names);
-    let mut last = 0;
-    for c in p {
-        if let Command::Timestamp(t) = c.unwrap() {
-            last = t;
-        }
-    }
-    (names, last)
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! same state as plain stepping, on the model, the RTL and both, and bad input refused with where
 //! and why.
 
+mod common;
 use capfc::repl::{run_script, Session};
 use capfc::switch::scenario::Scenario;
 use capfc::switch::{DutKind, FlowMode, Snapshot, Switch};
@@ -393,7 +394,6 @@ fn help_covers_every_command_with_an_example() {
 
 /// Every variable of a VCD file by full name: its value (bits, most significant first, leading zeros
 /// dropped) after each timestamp; and the first and last timestamps.
-/// Per variable: (time, value) changes; and the first and last timestamps.
 #[cfg(feature = "rtl")]
 type Waves = (
     std::collections::BTreeMap<String, Vec<(u64, String)>>,
@@ -404,29 +404,8 @@ type Waves = (
 #[cfg(feature = "rtl")]
 fn vcd_values(path: &str) -> Waves {
     use std::collections::{BTreeMap, HashMap};
-    use vcd::{Command, IdCode, ScopeItem};
-    fn walk(items: &[ScopeItem], path: &str, out: &mut Vec<(IdCode, String)>) {
-        for it in items {
-            match it {
-                ScopeItem::Scope(s) => {
-                    let id = s.identifier.as_str();
-                    let p = if id.starts_with("gen_") {
-                        path.to_string()
-                    } else {
-                        format!("{path}{id}.")
-                    };
-                    walk(&s.items, &p, out);
-                }
-                ScopeItem::Var(v) => out.push((v.code, format!("{path}{}", v.reference))),
-                _ => {}
-            }
-        }
-    }
-    let f = std::io::BufReader::new(std::fs::File::open(path).unwrap());
-    let mut p = vcd::Parser::new(f);
-    let h = p.parse_header().unwrap();
-    let mut vars = vec![];
-    walk(&h.items, "", &mut vars);
+    use vcd::{Command, IdCode};
+    let (vars, p) = common::vcd_vars(path);
     let mut by_code: HashMap<IdCode, Vec<String>> = HashMap::new();
     for (c, n) in vars {
         by_code.entry(c).or_default().push(n);

@@ -1,6 +1,7 @@
 //! The switch model on the default scenario shows what the paper claims, keeps every byte
 //! accounted for, and runs the same way twice.
 
+mod common;
 use capfc::cli_run::{report, run_modes};
 use capfc::switch::scenario::{FlowSpec, Scenario};
 use capfc::switch::{DutKind, FlowMode, Switch};
@@ -175,19 +176,7 @@ fn bad_scenario_files_name_file_field_and_why() {
             vec!["field cut:", "outside (0, 1]"],
         ),
     ];
-    let dir = std::env::temp_dir().join(format!("capfc-scen-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    for (name, text, want) in cases {
-        let path = dir.join(format!("{name}.toml"));
-        std::fs::write(&path, text).unwrap();
-        let e = Scenario::load(path.to_str().unwrap())
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains(path.to_str().unwrap()), "{name}: {e}");
-        for w in want {
-            assert!(e.contains(w), "{name}: '{w}' not in: {e}");
-        }
-    }
+    let dir = assert_refused("capfc-scen", cases);
     // A valid file with only the required fields takes the paper's defaults.
     let path = dir.join("ok.toml");
     std::fs::write(&path, format!("name = \"ok\"\nports = 4\n{flow}")).unwrap();
@@ -587,19 +576,7 @@ fn bad_new_tables_name_file_field_and_why() {
             vec!["field shared_memory.per_port", "below per_queue"],
         ),
     ];
-    let dir = std::env::temp_dir().join(format!("capfc-scen-new-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    for (name, text, want) in cases {
-        let path = dir.join(format!("{name}.toml"));
-        std::fs::write(&path, text).unwrap();
-        let e = Scenario::load(path.to_str().unwrap())
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains(path.to_str().unwrap()), "{name}: {e}");
-        for w in want {
-            assert!(e.contains(w), "{name}: '{w}' not in: {e}");
-        }
-    }
+    assert_refused("capfc-scen-new", cases);
 }
 
 /// Idle senders, transmitters and links are skipped (they wake on their next possible event, and a
@@ -731,42 +708,12 @@ fn a_fault_under_dut_both_stops_with_report_and_waveforms() {
         .and_then(|r| r.split_whitespace().next())
         .and_then(|n| n.parse().ok())
         .expect("the cycle");
-    let names = |f: &str| -> (std::collections::BTreeSet<String>, u64) {
-        let mut p = vcd::Parser::new(std::io::BufReader::new(std::fs::File::open(f).unwrap()));
-        let h = p.parse_header().unwrap();
-        let mut out = std::collections::BTreeSet::new();
-        fn walk(
-            items: &[vcd::ScopeItem],
-            path: &str,
-            out: &mut std::collections::BTreeSet<String>,
-        ) {
-            for it in items {
-                match it {
-                    vcd::ScopeItem::Scope(s) => {
-                        walk(&s.items, &format!("{path}{}.", s.identifier), out)
-                    }
-                    vcd::ScopeItem::Var(v) => {
-                        out.insert(format!("{path}{}", v.reference));
-                    }
-                    _ => {}
-                }
-            }
-        }
-        walk(&h.items, "", &mut out);
-        let mut last = 0;
-        for c in p {
-            if let vcd::Command::Timestamp(t) = c.unwrap() {
-                last = t;
-            }
-        }
-        (out, last)
-    };
     let base = dir
         .join("mismatch_incast-victims_CaPFC_cal")
         .display()
         .to_string();
-    let (m, m_end) = names(&format!("{base}_model.vcd"));
-    let (r, r_end) = names(&format!("{base}_rtl.vcd"));
+    let (m, m_end) = common::vcd_names(&format!("{base}_model.vcd"));
+    let (r, r_end) = common::vcd_names(&format!("{base}_rtl.vcd"));
     let missing: Vec<_> = m.iter().filter(|n| !r.contains(*n)).collect();
     assert!(
         missing.is_empty(),
@@ -857,4 +804,26 @@ fn lost_packets_are_sent_again_after_the_timeout() {
         .unwrap()
         .to_string();
     assert!(e.contains("rto"), "{e}");
+}
+
+/// Each scenario file (name, text) is refused, naming the file and saying each of its words; the
+/// files are written to a fresh directory, which is returned.
+fn assert_refused<const N: usize>(
+    tag: &str,
+    cases: [(&str, String, Vec<&str>); N],
+) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, text, want) in cases {
+        let path = dir.join(format!("{name}.toml"));
+        std::fs::write(&path, text).unwrap();
+        let e = Scenario::load(path.to_str().unwrap())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(path.to_str().unwrap()), "{name}: {e}");
+        for w in want {
+            assert!(e.contains(w), "{name}: '{w}' not in: {e}");
+        }
+    }
+    dir
 }
