@@ -77,8 +77,19 @@ pub struct Mix {
 const MAX_FLOWS: u64 = 1_000_000;
 
 /// Exponentially distributed gap of mean `mean`.
-fn exp_gap(rng: &mut ChaCha8Rng, mean: f64) -> f64 {
+/// An exponentially distributed gap of mean `mean` (inverse transform).
+pub(crate) fn exp_gap(rng: &mut ChaCha8Rng, mean: f64) -> f64 {
     -mean * (1.0 - rng.gen::<f64>()).ln()
+}
+
+/// A port other than `src`, uniformly among the `ports - 1` others.
+pub(crate) fn other_port(rng: &mut ChaCha8Rng, src: usize, ports: usize) -> usize {
+    let dst = rng.gen_range(0..ports - 1);
+    if dst >= src {
+        dst + 1
+    } else {
+        dst
+    }
 }
 
 impl Mix {
@@ -204,10 +215,7 @@ impl Mix {
             for src in 0..ports {
                 let mut t = exp_gap(&mut r, bg.mean_gap as f64);
                 while t < dur {
-                    let mut dst = r.gen_range(0..ports - 1);
-                    if dst >= src {
-                        dst += 1;
-                    }
+                    let dst = other_port(&mut r, src, ports);
                     v.push(FlowSpec {
                         src,
                         dst,

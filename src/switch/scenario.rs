@@ -167,7 +167,7 @@ pub struct Generate {
 impl Generate {
     /// The flows this draws for a switch of `ports` ports.
     pub fn flows(&self, ports: usize) -> Vec<FlowSpec> {
-        use rand::{Rng, SeedableRng};
+        use rand::SeedableRng;
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(self.seed);
         // Mean cycles between flow starts at one input: bytes on the wire / load.
         let wire = self.flow_bytes as f64 * (1.0 + 20.0 / 1500.0);
@@ -176,14 +176,11 @@ impl Generate {
         for src in 0..ports {
             let mut t = 0.0f64;
             loop {
-                t += -mean * (1.0 - rng.gen::<f64>()).ln();
+                t += super::mix::exp_gap(&mut rng, mean);
                 if t >= self.duration as f64 {
                     break;
                 }
-                let mut dst = rng.gen_range(0..ports - 1);
-                if dst >= src {
-                    dst += 1;
-                }
+                let dst = super::mix::other_port(&mut rng, src, ports);
                 v.push(FlowSpec {
                     src,
                     dst,
