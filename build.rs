@@ -18,7 +18,7 @@ use std::process::Command;
 include!("src/block/signals.rs");
 include!("src/block/rtl_configs.rs");
 
-const PARAM_NAMES: [&str; 6] = ["NP", "SW", "OW", "CW", "CELL_LOG2", "CUT_F"];
+const PARAM_NAMES: [&str; 7] = ["NP", "SW", "OW", "CW", "CELL_LOG2", "CUT_F", "NL"];
 
 fn main() {
     for p in [
@@ -133,7 +133,7 @@ fn build_config(
     files: &[String],
     rtl_hash: u64,
     name: &str,
-    vals: &[u32; 6],
+    vals: &[u32; 7],
 ) {
     let prefix = format!("Vcapfc_{name}");
     let dir = out.join(format!("vl_{name}"));
@@ -165,7 +165,7 @@ fn build_config(
     }
     args.extend(files.iter().cloned());
     // The generated port mapping is part of what is built: a change to it (build.rs) rebuilds too.
-    let cc = gen_ports(name, &prefix);
+    let cc = gen_ports(name, &prefix, vals[0] as usize);
     let mut h = DefaultHasher::new();
     cc.hash(&mut h);
     let want = format!("{rtl_hash:x} {:x} {}", h.finish(), args.join(" "));
@@ -234,7 +234,15 @@ fn build_config(
 }
 
 /// The per-configuration C++: words to ports, ports to words, state registers to words.
-fn gen_ports(name: &str, prefix: &str) -> String {
+fn gen_ports(name: &str, prefix: &str, np: usize) -> String {
+    // The state registers, per-port instances expanded: C++ member names in packing order.
+    let members: Vec<String> = STATE_SIGNALS
+        .iter()
+        .flat_map(|(inst, reg)| {
+            let ports = if reg.contains("{o}") { np } else { 1 };
+            (0..ports).map(move |o| verilated_member(inst, &expand_port(reg, o)))
+        })
+        .collect();
     let mut cc = String::new();
     let w = &mut cc;
     writeln!(
@@ -274,8 +282,8 @@ fn gen_ports(name: &str, prefix: &str) -> String {
     )
     .unwrap();
     writeln!(w, "        const auto* r = t->rootp;").unwrap();
-    for (inst, reg) in STATE_SIGNALS {
-        writeln!(w, "        pack(w, r->capfc_top__DOT__{inst}__DOT__{reg});").unwrap();
+    for m in &members {
+        writeln!(w, "        pack(w, r->{m});").unwrap();
     }
     writeln!(
         w,
@@ -283,12 +291,8 @@ fn gen_ports(name: &str, prefix: &str) -> String {
     )
     .unwrap();
     writeln!(w, "        auto* r = t->rootp;").unwrap();
-    for (inst, reg) in STATE_SIGNALS {
-        writeln!(
-            w,
-            "        unpack(w, r->capfc_top__DOT__{inst}__DOT__{reg});"
-        )
-        .unwrap();
+    for m in &members {
+        writeln!(w, "        unpack(w, r->{m});").unwrap();
     }
     writeln!(w, "    }}").unwrap();
     let count = |w: &mut String, what: &str, f: &dyn Fn(&mut String)| {
@@ -307,8 +311,8 @@ fn gen_ports(name: &str, prefix: &str) -> String {
         }
     });
     count(w, "state_words", &|w| {
-        for (inst, reg) in STATE_SIGNALS {
-            writeln!(w, "        n += words_of<decltype({prefix}___024root::capfc_top__DOT__{inst}__DOT__{reg})>();").unwrap();
+        for m in &members {
+            writeln!(w, "        n += words_of<decltype({prefix}___024root::{m})>();").unwrap();
         }
     });
     writeln!(w, "}};\n}}  // namespace\n").unwrap();

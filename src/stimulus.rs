@@ -126,6 +126,8 @@ pub struct Profile {
     pub reset_rate: f64,
     /// Probability of a configuration rewrite per cycle.
     pub reconfig_rate: f64,
+    /// Probability that a port's MAC is ready for a PFC frame in a cycle (1: always).
+    pub mac_ready: f64,
 }
 
 /// The seeded constrained-random generator.
@@ -162,6 +164,11 @@ impl RandomStim {
                 1.0 / 30_000.0
             } else {
                 0.0
+            },
+            mac_ready: if rng.gen_bool(0.3) {
+                1.0
+            } else {
+                rng.gen_range(0.002..0.5)
             },
         };
         let hot = rng.gen_range(0..p.np);
@@ -223,6 +230,15 @@ impl Stimulus for RandomStim {
             self.writes.extend(self.cfg.register_writes());
         }
         inp.cfg = self.writes.pop_front();
+        // MACs busy with data frames: each takes a PFC frame only when ready.
+        if self.profile.mac_ready < 1.0 {
+            inp.pfc_ready = 0;
+            for i in 0..np {
+                if self.rng.gen_bool(self.profile.mac_ready) {
+                    inp.pfc_ready |= 1u128 << i;
+                }
+            }
+        }
         // Arrivals.
         let per_port = (self.profile.load / np as f64).min(1.0);
         for i in 0..np {

@@ -88,6 +88,23 @@ impl CfgRegs {
         self.lossless_q >> prio & 1 == 1
     }
 
+    /// `lidx(p)`: the rank of priority p among the lossless priorities (its counted class when
+    /// below NL).
+    pub fn lidx(&self, prio: usize) -> usize {
+        lidx(self.lossless_q, prio)
+    }
+
+    /// The counted class of priority p, if p is counted (lossless and among the first NL).
+    pub fn counted(&self, p: &BlockParams, prio: usize) -> Option<usize> {
+        let l = self.lidx(prio);
+        (self.lossless(prio) && l < p.nl).then_some(l)
+    }
+
+    /// The priority whose counted class is `l`, if any.
+    pub fn prio_of_class(&self, p: &BlockParams, l: usize) -> Option<usize> {
+        (0..NPRIO).find(|&pr| self.counted(p, pr) == Some(l))
+    }
+
     /// Contributor sorts are requested (mode != 0).
     pub fn sort_enabled(&self) -> bool {
         self.mode_q.value() != 0
@@ -232,6 +249,17 @@ impl BlockConfig {
                 "the refresh period must be at least 1 cycle",
             ));
         }
+        if self.lossless.count_ones() as usize > p.nl {
+            return Err(ConfigError::new(
+                "lossless",
+                format!(
+                    "{:#04x} has {} lossless priorities; the block counts at most NL = {}",
+                    self.lossless,
+                    self.lossless.count_ones(),
+                    p.nl
+                ),
+            ));
+        }
         Ok(())
     }
 
@@ -261,6 +289,11 @@ impl BlockConfig {
         w.push((addr::REFRESH, u32::from(self.refresh)));
         w
     }
+}
+
+/// `capfc_pkg::lidx`: the number of lossless priorities below `prio`.
+pub fn lidx(lossless: u8, prio: usize) -> usize {
+    (u32::from(lossless) & ((1u32 << prio) - 1)).count_ones() as usize
 }
 
 /// CUT fraction to fixed point, rounded to nearest.

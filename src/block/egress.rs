@@ -1,26 +1,41 @@
-//! `capfc_egress`: egress occupancy per (output port, priority), the arrival counter table C and
-//! the egress congestion signals E.
+//! `capfc_egress`: egress occupancy per (output port, priority), the arrival counter table C in one
+//! RAM per output port, and the egress congestion signals E.
 //!
-//! Contract (docs/microarchitecture.md, "Egress queues, arrival counters and E"): the enqueue's
-//! accept decision is combinational on the registered occupancy; a dequeue in the same cycle is
-//! applied first (its clears of C and E included), then the enqueue (its counter increment and
-//! sort request). The counters are a table per egress port; clearing a row costs one cycle because it
-//! clears only the row's valid bits, and the stale words stay in the table, masked, exactly as in
-//! the RTL. Counters saturate at 2^CW-1. Reset: everything 0.
+//! Contract (docs/microarchitecture.md, "Egress queues, counter table, E"): the enqueue's accept
+//! decision is combinational on the registered occupancy; a dequeue in the same cycle is applied
+//! first (its row clear and E clear included), then the enqueue (its counter increment and sort
+//! request). An increment is a two-stage read-modify-write: stage 1 reads the counter word and the
+//! row's valid bitmap (read port 0), stage 2 writes both back, forwarding the previous cycle's write.
+//! A row clear sets one flag (`rclr_q`); the next increment of the row rewrites its bitmap whole.
+//! Read port 1 serves the port's sort engine (`sval`). Reset: occupancies, E and the pipeline 0,
+//! every row cleared; RAM contents are not reset.
 
 use super::cfg::CfgRegs;
+use super::ram::Ram;
 use super::{BlockParams, Enqueue, Pkt, NPRIO};
 
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Egress {
     /// `occ_q[o*8+p]`: egress occupancy in units.
     pub occ_q: Vec<u32>,
-    /// `cnt_q[(o*8+p)*NP + i]`: the counter table words (valid or stale).
-    pub cnt_q: Vec<u16>,
-    /// `cnt_vld_q[o*8+p]`: bit i says whether word i of the row is valid.
-    pub cnt_vld_q: Vec<u128>,
-    /// `e_q[o*8+p]`: bit i is E[o][p][i].
+    /// `rclr_q[{o,l}]`: the row was cleared after its bitmap was last written.
+    pub rclr_q: Vec<bool>,
+    /// `e_q[{o,l}]`: bit i is E of input i.
     pub e_q: Vec<u128>,
+    pub inc_v_q: bool,
+    pub inc_o_q: u32,
+    pub inc_l_q: u32,
+    pub inc_i_q: u32,
+    pub wr_v_q: bool,
+    pub wr_o_q: u32,
+    pub wr_l_q: u32,
+    pub wr_i_q: u32,
+    pub wr_cnt_q: u16,
+    pub wr_bm_q: u128,
+    /// `gen_port[o].u_cnt`: counter words, word `{l, i}`.
+    pub cnt: Vec<Ram<u16>>,
+    /// `gen_port[o].u_vld`: the valid bitmap of row `{o, l}` at word l.
+    pub vld: Vec<Ram<u128>>,
 }
 
 /// What this cycle's dequeues and enqueue do, computed from the registers before any update.
@@ -30,12 +45,20 @@ pub struct EgressEvents {
     pub clr_c: Vec<u8>,
     /// Per port: bit p set when queue (o,p) clears E (occupancy fell to XON or below).
     pub clr_e: Vec<u8>,
+    /// Per port: bit l set when row {o,l} is cleared (`rclr` of the contract).
+    pub rclr: Vec<u8>,
+    /// Per port: bit l set when row {o,l} clears E (`eclr`).
+    pub eclr: Vec<u8>,
     /// The ports with a bit set in `clr_c` or `clr_e`.
     pub clr_ports: Vec<usize>,
-    /// The enqueue's counter increment: (queue, input port).
-    pub inc: Option<(usize, usize)>,
-    /// The enqueue's sort request: queue.
-    pub trig: Option<usize>,
+    /// Occupancies written this cycle: (queue, value).
+    pub occ: Vec<(usize, u32)>,
+    /// The enqueue's counter increment (stage 1): (port, class, input).
+    pub inc: Option<(usize, usize, usize)>,
+    /// The enqueue's sort request: (port, class).
+    pub trig: Option<(usize, usize)>,
+    /// The increment pipeline's fields loaded this cycle (`inc_o_d`, `inc_l_d`, `inc_i_d`).
+    pub inc_fields: (u32, u32, u32),
 }
 
 impl EgressEvents {
@@ -43,9 +66,13 @@ impl EgressEvents {
         EgressEvents {
             clr_c: vec![0; np],
             clr_e: vec![0; np],
+            rclr: vec![0; np],
+            eclr: vec![0; np],
             clr_ports: Vec::with_capacity(np),
+            occ: Vec::with_capacity(np + 1),
             inc: None,
             trig: None,
+            inc_fields: (0, 0, 0),
         }
     }
 
@@ -53,12 +80,20 @@ impl EgressEvents {
         self.clr_e[q / NPRIO] >> (q % NPRIO) & 1 == 1
     }
 
+    /// Row {o,l} is cleared this cycle.
+    pub fn rclr(&self, o: usize, l: usize) -> bool {
+        self.rclr[o] >> l & 1 == 1
+    }
+
     fn reset(&mut self) {
         for &o in &self.clr_ports {
             self.clr_c[o] = 0;
             self.clr_e[o] = 0;
+            self.rclr[o] = 0;
+            self.eclr[o] = 0;
         }
         self.clr_ports.clear();
+        self.occ.clear();
         self.inc = None;
         self.trig = None;
     }
@@ -71,20 +106,62 @@ pub(crate) struct EgressFaults {
     pub xon_lt: bool,
 }
 
+/// The stage-2 write of an increment: (port, class, input, counter word, bitmap).
+pub(crate) type Stage2 = (usize, usize, usize, u16, u128);
+
 impl Egress {
     pub fn new(p: &BlockParams) -> Self {
         Egress {
             occ_q: vec![0; p.nq()],
-            cnt_q: vec![0; p.nq() * p.np],
-            cnt_vld_q: vec![0; p.nq()],
-            e_q: vec![0; p.nq()],
+            rclr_q: vec![false; p.nr()],
+            e_q: vec![0; p.nr()],
+            inc_v_q: false,
+            inc_o_q: 0,
+            inc_l_q: 0,
+            inc_i_q: 0,
+            wr_v_q: false,
+            wr_o_q: 0,
+            wr_l_q: 0,
+            wr_i_q: 0,
+            wr_cnt_q: 0,
+            wr_bm_q: 0,
+            cnt: (0..p.np).map(|_| Ram::new(p.cnt_words(), 2)).collect(),
+            vld: (0..p.np).map(|_| Ram::new(1 << p.lw(), 2)).collect(),
         }
     }
 
-    /// The architectural value of C[q][i].
-    pub fn counter(&self, np: usize, q: usize, i: usize) -> u16 {
-        if self.cnt_vld_q[q] >> i & 1 == 1 {
-            self.cnt_q[q * np + i]
+    /// Reset: every register to its reset value (rows cleared); RAMs keep their contents.
+    pub fn reset(&mut self, p: &BlockParams) {
+        let (cnt, vld) = (std::mem::take(&mut self.cnt), std::mem::take(&mut self.vld));
+        *self = Egress::new(p);
+        self.rclr_q.fill(true);
+        self.cnt = cnt;
+        self.vld = vld;
+    }
+
+    /// Address of word `{l, i}` in a counter RAM.
+    #[inline]
+    pub fn word(p: &BlockParams, l: usize, i: usize) -> usize {
+        (l << p.pw()) | i
+    }
+
+    /// The architectural value of C[o][l][i] as a reader sees it now: the RAM contents with the
+    /// increment in stage 2 (if any) applied, masked by the row's clear flag and valid bitmap.
+    pub fn counter(&self, p: &BlockParams, o: usize, l: usize, i: usize) -> u16 {
+        let r = p.row(o, l);
+        let (mut bm, mut w) = (self.vld[o].mem[l], self.cnt[o].mem[Self::word(p, l, i)]);
+        let mut cleared = self.rclr_q[r];
+        if let Some((so, sl, si, c, b)) = self.stage2(p) {
+            if so == o && sl == l {
+                bm = b;
+                cleared = false;
+                if si == i {
+                    w = c;
+                }
+            }
+        }
+        if !cleared && bm >> i & 1 == 1 {
+            w
         } else {
             0
         }
@@ -105,12 +182,10 @@ impl Egress {
             <= u64::from(cfg.eg_max_q[pr])
     }
 
-    /// First half of the clocked update: occupancies, and the clears, increment and sort request
-    /// this cycle causes (written into `ev`). The counter table and E are updated by
-    /// [`Egress::tick_table`] once the sort unit has read them.
+    /// This cycle's dequeue and enqueue effects, from the registers (no update).
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn tick_occupancy(
-        &mut self,
+    pub(crate) fn events(
+        &self,
         p: &BlockParams,
         cfg: &CfgRegs,
         deq: &[Option<Pkt>],
@@ -125,12 +200,17 @@ impl Egress {
         }
         ev.reset();
         let mask = p.occ_mask();
+        let mut enq_mid = None;
+        let enq_q = enq.map(|e| usize::from(e.oport) * NPRIO + usize::from(e.prio & 7));
         for (o, d) in deq.iter().enumerate() {
             let Some(d) = d else { continue };
             let pr = usize::from(d.prio3().value());
             let q = o * NPRIO + pr;
             let mid = self.occ_q[q].wrapping_sub(p.units(d.size)) & mask;
-            self.occ_q[q] = mid;
+            ev.occ.push((q, mid));
+            if enq_q == Some(q) {
+                enq_mid = Some(mid);
+            }
             let clr_c = mid <= cfg.eg_warn_q[pr];
             let clr_e = if faults.xon_lt {
                 mid < cfg.eg_xon_q[pr]
@@ -140,15 +220,29 @@ impl Egress {
             if clr_c || clr_e {
                 ev.clr_c[o] |= u8::from(clr_c) << pr;
                 ev.clr_e[o] |= u8::from(clr_e) << pr;
+                if let Some(l) = cfg.counted(p, pr) {
+                    ev.rclr[o] |= u8::from(clr_c) << l;
+                    ev.eclr[o] |= u8::from(clr_e) << l;
+                }
                 ev.clr_ports.push(o);
             }
         }
+        let pwm = super::mask32(p.pw());
+        ev.inc_fields = match enq {
+            Some(e) => (
+                u32::from(e.oport) & pwm,
+                cfg.lidx(usize::from(e.prio & 7)) as u32 & super::mask32(p.lw()),
+                u32::from(e.iport) & pwm,
+            ),
+            None => (0, 0, 0),
+        };
         if let (Some(e), true) = (enq, enq_accept) {
             let pr = usize::from(e.prio & 7);
-            let q = usize::from(e.oport) * NPRIO + pr;
-            let occ = (self.occ_q[q] + p.units(e.size)) & mask;
-            self.occ_q[q] = occ;
-            if cfg.lossless(pr) {
+            let o = usize::from(e.oport);
+            let q = o * NPRIO + pr;
+            let occ = (enq_mid.unwrap_or(self.occ_q[q]) + p.units(e.size)) & mask;
+            ev.occ.push((q, occ));
+            if let Some(l) = cfg.counted(p, pr) {
                 let warn = cfg.eg_warn_q[pr];
                 let inc = if faults.warn_gt {
                     occ > warn
@@ -156,54 +250,125 @@ impl Egress {
                     occ >= warn
                 };
                 if inc {
-                    ev.inc = Some((q, usize::from(e.iport)));
+                    ev.inc = Some((o, l, usize::from(e.iport)));
                 }
                 if cfg.sort_enabled() && occ > cfg.eg_xoff_q[pr] {
-                    ev.trig = Some(q);
+                    ev.trig = Some((o, l));
                 }
             }
         }
     }
 
-    /// Second half of the clocked update: counter clears and increment, E clears and the sort
-    /// unit's write. Returns the priorities whose E changed (bit p).
-    pub(crate) fn tick_table(
+    /// Stage 2 of the increment pipeline: what it writes this cycle, if anything.
+    pub(crate) fn stage2(&self, p: &BlockParams) -> Option<Stage2> {
+        if !self.inc_v_q {
+            return None;
+        }
+        let (o, l, i) = (
+            self.inc_o_q as usize,
+            self.inc_l_q as usize,
+            self.inc_i_q as usize,
+        );
+        let (bm, word) = self.forward(o, l, i, self.vld[o].rd_q[0], self.cnt[o].rd_q[0]);
+        let base = if self.rclr_q[p.row(o, l)] { 0 } else { bm };
+        let cur = if base >> i & 1 == 1 { word } else { 0 };
+        let new = if cur == p.cnt_max() { cur } else { cur + 1 };
+        Some((o, l, i, new, base | 1u128 << i))
+    }
+
+    /// Read data of row {o,l} word i, with the write that ended the previous cycle forwarded.
+    #[inline]
+    fn forward(&self, o: usize, l: usize, i: usize, bm: u128, word: u16) -> (u128, u16) {
+        if self.wr_v_q && self.wr_o_q as usize == o && self.wr_l_q as usize == l {
+            let w = if self.wr_i_q as usize == i {
+                self.wr_cnt_q
+            } else {
+                word
+            };
+            (self.wr_bm_q, w)
+        } else {
+            (bm, word)
+        }
+    }
+
+    /// `sval[o]`: the architectural counter {o, l, i} read through read port 1 in the previous
+    /// cycle (the engine passes the row and index it issued).
+    pub fn sval(&self, p: &BlockParams, o: usize, l: usize, i: usize) -> u16 {
+        let (bm, word) = self.forward(o, l, i, self.vld[o].rd_q[1], self.cnt[o].rd_q[1]);
+        if !self.rclr_q[p.row(o, l)] && bm >> i & 1 == 1 {
+            word
+        } else {
+            0
+        }
+    }
+
+    /// This cycle's RAM reads (before its writes): read port 0 for the enqueue's increment, read
+    /// port 1 for the sort engines (`reads`: port, class, index).
+    pub(crate) fn read_ports(
         &mut self,
         p: &BlockParams,
         ev: &EgressEvents,
-        wr: Option<(usize, u128)>,
+        reads: &[(usize, usize, usize)],
+    ) {
+        if let Some((o, l, i)) = ev.inc {
+            self.cnt[o].read(0, Self::word(p, l, i));
+            self.vld[o].read(0, l);
+        }
+        for &(o, l, i) in reads {
+            self.cnt[o].read(1, Self::word(p, l, i));
+            self.vld[o].read(1, l);
+        }
+    }
+
+    /// The clocked update after the reads: RAM writes, occupancies, clear flags, E, the pipeline.
+    /// `swr`: the sort engines' E writes (port, class, mask). Returns the priorities whose E
+    /// changed (bit p).
+    pub(crate) fn commit(
+        &mut self,
+        p: &BlockParams,
+        cfg: &CfgRegs,
+        ev: &EgressEvents,
+        st2: Option<Stage2>,
+        swr: &[(usize, usize, u128)],
     ) -> u8 {
         let mut changed = 0u8;
+        for &(q, v) in &ev.occ {
+            self.occ_q[q] = v;
+        }
+        self.wr_v_q = false;
+        if let Some((o, l, i, c, b)) = st2 {
+            self.cnt[o].write(Self::word(p, l, i), c);
+            self.vld[o].write(l, b);
+            self.rclr_q[p.row(o, l)] = false;
+            (self.wr_v_q, self.wr_o_q, self.wr_l_q, self.wr_i_q) = (true, o as u32, l as u32, i as u32);
+            (self.wr_cnt_q, self.wr_bm_q) = (c, b);
+        }
         for &o in &ev.clr_ports {
-            let (c, e) = (ev.clr_c[o], ev.clr_e[o]);
-            for pr in 0..NPRIO {
-                let q = o * NPRIO + pr;
-                if c >> pr & 1 == 1 {
-                    self.cnt_vld_q[q] = 0;
+            let (rc, ec) = (ev.rclr[o], ev.eclr[o]);
+            for l in 0..p.nl {
+                let r = p.row(o, l);
+                if rc >> l & 1 == 1 {
+                    self.rclr_q[r] = true;
                 }
-                if e >> pr & 1 == 1 && self.e_q[q] != 0 {
-                    self.e_q[q] = 0;
+                if ec >> l & 1 == 1 && self.e_q[r] != 0 {
+                    self.e_q[r] = 0;
+                    if let Some(pr) = cfg.prio_of_class(p, l) {
+                        changed |= 1 << pr;
+                    }
+                }
+            }
+        }
+        for &(o, l, m) in swr {
+            let r = p.row(o, l);
+            if self.e_q[r] | m != self.e_q[r] {
+                self.e_q[r] |= m;
+                if let Some(pr) = cfg.prio_of_class(p, l) {
                     changed |= 1 << pr;
                 }
             }
         }
-        if let Some((q, i)) = ev.inc {
-            let w = q * p.np + i;
-            let cur = if self.cnt_vld_q[q] >> i & 1 == 1 {
-                self.cnt_q[w]
-            } else {
-                0
-            };
-            self.cnt_q[w] = if cur == p.cnt_max() { cur } else { cur + 1 };
-            self.cnt_vld_q[q] |= 1u128 << i;
-        }
-        if let Some((q, m)) = wr {
-            // The sort unit never writes a queue that clears E this cycle.
-            if self.e_q[q] | m != self.e_q[q] {
-                self.e_q[q] |= m;
-                changed |= 1 << (q % NPRIO);
-            }
-        }
+        self.inc_v_q = ev.inc.is_some();
+        (self.inc_o_q, self.inc_l_q, self.inc_i_q) = ev.inc_fields;
         changed
     }
 }

@@ -1,19 +1,19 @@
 //! The CaPFC block (`rtl/capfc_top.sv`) as a cycle model.
 //!
 //! One module per hardware unit, named as in the RTL: [`cfg`] (`capfc_cfg`), [`ingress`]
-//! (`capfc_ingress`), [`egress`] (`capfc_egress`), [`argmax`] (`capfc_argmax`), [`sort`]
+//! (`capfc_ingress`), [`egress`] (`capfc_egress`), [`ram`] (`capfc_ram`), [`sort`]
 //! (`capfc_sort`), [`pfc_gen`] (`capfc_pfc_gen`) and [`top`] (`capfc_top`). The contract they
 //! implement, latency, reset values and tie-breaks included, is `docs/microarchitecture.md`.
 //! The model is pure: [`CapfcTop::tick_cycle`] takes one cycle's inputs and returns that cycle's
 //! outputs; no I/O, no Verilator.
 
-pub mod argmax;
 pub mod cfg;
 pub mod coverage;
 pub mod egress;
 pub mod ingress;
 pub mod pack;
 pub mod pfc_gen;
+pub mod ram;
 pub mod rtl_configs;
 pub mod signals;
 pub mod sort;
@@ -65,6 +65,8 @@ pub struct BlockParams {
     pub cell_log2: u32,
     /// CUT_F: fractional bits of CUT.
     pub cut_f: u32,
+    /// NL: counted classes (lossless priorities with arrival counters and E).
+    pub nl: usize,
 }
 
 impl Default for BlockParams {
@@ -79,8 +81,8 @@ impl Default for BlockParams {
 }
 
 impl BlockParams {
-    /// From `[NP, SW, OW, CW, CELL_LOG2, CUT_F]`, the order of `rtl_configs.rs`.
-    pub fn from_values(v: &[u32; 6]) -> Self {
+    /// From `[NP, SW, OW, CW, CELL_LOG2, CUT_F, NL]`, the order of `rtl_configs.rs`.
+    pub fn from_values(v: &[u32; 7]) -> Self {
         BlockParams {
             np: v[0] as usize,
             sw: v[1],
@@ -88,6 +90,7 @@ impl BlockParams {
             cw: v[3],
             cell_log2: v[4],
             cut_f: v[5],
+            nl: v[6] as usize,
         }
     }
 
@@ -154,6 +157,12 @@ impl BlockParams {
                 format!("{} is outside 1..=16", self.cut_f),
             ));
         }
+        if !(1..=NPRIO).contains(&self.nl) {
+            return Err(ConfigError::new(
+                "params.nl",
+                format!("{} is outside 1..=8", self.nl),
+            ));
+        }
         Ok(())
     }
 
@@ -175,6 +184,36 @@ impl BlockParams {
     /// SUMW: width of the sort unit's sums.
     pub fn sumw(&self) -> u32 {
         self.cw + self.pw()
+    }
+
+    /// LW: counted-class index width.
+    pub fn lw(&self) -> u32 {
+        clog2(self.nl as u64).max(1)
+    }
+
+    /// NR: counter rows `{o, l}` (`NP << LW`; rows with `l >= NL` are never written).
+    pub fn nr(&self) -> usize {
+        self.np << self.lw()
+    }
+
+    /// Row index `{o, l}`.
+    pub fn row(&self, o: usize, l: usize) -> usize {
+        (o << self.lw()) | l
+    }
+
+    /// MW: width of the Stop-Calibrate target `cut * T`.
+    pub fn mw(&self) -> u32 {
+        self.sumw() + self.cut_f + 1
+    }
+
+    /// BW: width of the Stop-Calibrate bit index.
+    pub fn bw(&self) -> u32 {
+        clog2(u64::from(self.cw)).max(1)
+    }
+
+    /// Words of a counter RAM (`2^(LW+PW)`).
+    pub fn cnt_words(&self) -> usize {
+        1 << (self.lw() + self.pw())
     }
 
     /// Mask of an occupancy (OW bits).
@@ -202,6 +241,7 @@ impl BlockParams {
             ("CW", self.cw as u64),
             ("CELL_LOG2", self.cell_log2 as u64),
             ("CUT_F", self.cut_f as u64),
+            ("NL", self.nl as u64),
         ]
     }
 }
@@ -221,6 +261,15 @@ pub fn mask32(w: u32) -> u32 {
         u32::MAX
     } else {
         (1u32 << w) - 1
+    }
+}
+
+/// The low `w` bits set (w <= 128).
+pub fn mask128(w: usize) -> u128 {
+    if w >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << w) - 1
     }
 }
 
@@ -284,6 +333,10 @@ pub struct Enqueue {
     pub size: u16,
 }
 
+fn all_ready() -> u128 {
+    u128::MAX
+}
+
 /// One cycle's inputs of `capfc_top`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Inputs {
@@ -296,6 +349,10 @@ pub struct Inputs {
     pub enq: Option<Enqueue>,
     /// Egress dequeue lane per port.
     pub deq: Vec<Option<Pkt>>,
+    /// Bit i: the MAC of port i takes a pending PFC frame this cycle. An idle cycle has every
+    /// MAC ready.
+    #[serde(default = "all_ready")]
+    pub pfc_ready: u128,
 }
 
 impl Inputs {
@@ -308,6 +365,7 @@ impl Inputs {
             dep: None,
             enq: None,
             deq: vec![None; np],
+            pfc_ready: mask128(np),
         }
     }
 
@@ -319,6 +377,7 @@ impl Inputs {
         self.dep = None;
         self.enq = None;
         self.deq.iter_mut().for_each(|d| *d = None);
+        self.pfc_ready = mask128(self.deq.len());
     }
 
     /// One line naming every valid lane, e.g. `arr3(p2 1500B) enq(o0 p3 i3 1024B)`, or `idle`.
@@ -350,6 +409,9 @@ impl Inputs {
                 s.push(format!("deq{o}(p{} {}B)", p.prio, p.size));
             }
         }
+        if inp.pfc_ready != mask128(inp.deq.len()) {
+            s.push(format!("pfc_ready={:#x}", inp.pfc_ready));
+        }
         if s.is_empty() {
             "idle".into()
         } else {
@@ -357,7 +419,8 @@ impl Inputs {
         }
     }
 
-    /// True when no lane is valid and there is no reset or configuration write.
+    /// True when no lane is valid and there is no reset or configuration write (`pfc_ready` does
+    /// not count: it changes nothing while no frame is pending).
     pub fn is_idle(&self) -> bool {
         !self.rst
             && self.cfg.is_none()
@@ -375,24 +438,36 @@ pub struct Outputs {
     pub arr_accept: u128,
     /// The enqueue fits (combinational).
     pub enq_accept: bool,
-    /// Bit i: port i requests a PFC frame (registered).
+    /// Bit i: port i has a PFC frame to send (combinational from registers).
     pub pfc_valid: u128,
-    /// Per port: class-enable vector of the requested frame.
+    /// Per port: class-enable vector of the pending frame.
     pub pfc_cev: Vec<u8>,
-    /// Per (port, class), index `i*8+p`: pause quanta (0 = resume).
-    pub pfc_quanta: Vec<u16>,
+    /// Per port: bit p set = class p pauses for `pfc_quanta`, clear = resumes (quanta 0).
+    pub pfc_xoff: Vec<u8>,
+    /// The configured pause time.
+    pub pfc_quanta: u16,
     /// Per port: D, bit p for priority p.
     pub d_state: Vec<u8>,
 }
 
 impl Outputs {
+    /// The pause time of class p in port i's pending frame (0 = resume).
+    pub fn quanta(&self, i: usize, p: usize) -> u16 {
+        if self.pfc_xoff[i] >> p & 1 == 1 {
+            self.pfc_quanta
+        } else {
+            0
+        }
+    }
+
     pub fn new(np: usize) -> Self {
         Outputs {
             arr_accept: 0,
             enq_accept: false,
             pfc_valid: 0,
             pfc_cev: vec![0; np],
-            pfc_quanta: vec![0; np * NPRIO],
+            pfc_xoff: vec![0; np],
+            pfc_quanta: 0,
             d_state: vec![0; np],
         }
     }

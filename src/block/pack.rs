@@ -15,18 +15,28 @@ use bitvec::prelude::*;
 pub enum Index {
     /// One field.
     Scalar,
-    /// Field k is port k.
+    /// Field (or element) k is port k.
     Port,
     /// Field k is priority k.
     Prio,
-    /// Field k is queue k = port*8 + prio.
+    /// Field (or element) k is queue k = port*8 + prio.
     Queue,
-    /// Field k is input port k (a sort-unit row).
+    /// Field k is input port k (a bitmap of inputs).
     Input,
-    /// Element q is a queue, bit i of it an input port (`cnt_vld_q`, `e_q`).
-    QueueBits,
-    /// Element k is counter (o, p, i) with k = (o*8+p)*NP + i.
-    Counter,
+    /// Field r is row r = {o, l}.
+    Row,
+    /// Element r is a row {o, l}, bit i of it an input port (`e_q`).
+    RowBits,
+    /// Element o is a port, bit l of it a counted class (`pend_q`).
+    PortClass,
+    /// Element `{l, i}` of a counter RAM of the signal's port.
+    CntWord,
+    /// Element l of a bitmap RAM of the signal's port, bit i an input.
+    VldWord,
+    /// Field k of a RAM's read-data register is read port k.
+    ReadPort,
+    /// Bit k of a bitmap RAM's read-data register: read port k / NP, input k % NP.
+    ReadPortBits,
 }
 
 /// One signal of the layout.
@@ -43,6 +53,10 @@ pub struct Signal {
     pub index: Index,
     /// Offset of the first word.
     pub word: usize,
+    /// The register as `signals::STATE_SIGNALS` lists it (`{o}` not expanded).
+    pub key: &'static str,
+    /// The output port of a per-port instance (`gen_port[o]`), else 0.
+    pub port: usize,
 }
 
 impl Signal {
@@ -62,11 +76,11 @@ pub struct Layout {
 }
 
 impl Layout {
-    fn build(items: Vec<(String, u32, usize, u32, Index)>) -> Layout {
+    fn build(items: Vec<(String, u32, usize, u32, Index, &'static str, usize)>) -> Layout {
         let mut word = 0;
         let signals = items
             .into_iter()
-            .map(|(name, width, elems, field, index)| {
+            .map(|(name, width, elems, field, index, key, port)| {
                 let s = Signal {
                     name,
                     width,
@@ -74,6 +88,8 @@ impl Layout {
                     field,
                     index,
                     word,
+                    key,
+                    port,
                 };
                 word += s.words();
                 s
@@ -96,21 +112,24 @@ fn port_shape(p: &BlockParams, name: &str) -> (u32, usize, u32, Index) {
         "rst" | "cfg_we" | "dep_valid" | "enq_valid" | "enq_accept" => (1, 1, 1, Index::Scalar),
         "cfg_addr" => (8, 1, 8, Index::Scalar),
         "cfg_wdata" => (32, 1, 32, Index::Scalar),
-        "arr_valid" | "deq_valid" | "arr_accept" | "pfc_valid" => (np, 1, 1, Index::Port),
+        "arr_valid" | "deq_valid" | "arr_accept" | "pfc_valid" | "pfc_ready" => {
+            (np, 1, 1, Index::Port)
+        }
         "arr_prio" | "deq_prio" => (np * 3, 1, 3, Index::Port),
         "arr_size" | "deq_size" => (np * sw, 1, sw, Index::Port),
         "dep_port" | "enq_oport" | "enq_iport" => (pw, 1, pw, Index::Scalar),
         "dep_prio" | "enq_prio" => (3, 1, 3, Index::Scalar),
         "dep_size" | "enq_size" => (sw, 1, sw, Index::Scalar),
-        "pfc_cev" => (np * 8, 1, 8, Index::Port),
-        "pfc_quanta" => (np * 8 * 16, 1, 16, Index::Queue),
+        "pfc_cev" | "pfc_xoff" => (np * 8, 1, 8, Index::Port),
+        "pfc_quanta" => (16, 1, 16, Index::Scalar),
         "d_state" => (np * 8, 1, 1, Index::Queue),
         _ => unreachable!("unknown port {name}: signals.rs and pack.rs disagree"),
     }
 }
 
 fn state_shape(p: &BlockParams, reg: &str) -> (u32, usize, u32, Index) {
-    let (np, nq, ow, cw) = (p.np, p.nq(), p.ow, p.cw);
+    let (np, nq, nr, ow, cw) = (p.np, p.nq(), p.nr(), p.ow, p.cw);
+    let (pw, lw) = (p.pw(), p.lw());
     match reg {
         "ing_max_q" | "ing_xoff_q" | "ing_xon_q" | "eg_max_q" | "eg_xoff_q" | "eg_xon_q"
         | "eg_warn_q" => (ow, NPRIO, ow, Index::Prio),
@@ -119,15 +138,30 @@ fn state_shape(p: &BlockParams, reg: &str) -> (u32, usize, u32, Index) {
         "cut_q" => (p.cut_f + 1, 1, p.cut_f + 1, Index::Scalar),
         "quanta_q" | "refresh_q" => (16, 1, 16, Index::Scalar),
         "occ_q" => (ow, nq, ow, Index::Queue),
-        "xoff_q" | "pend_q" | "prev_q" => (nq as u32, 1, 1, Index::Queue),
-        "cnt_q" => (cw, nq * np, cw, Index::Counter),
-        "cnt_vld_q" | "e_q" => (np as u32, nq, 1, Index::QueueBits),
-        "rr_q" | "qidx_q" => (p.qiw(), 1, p.qiw(), Index::Scalar),
-        "busy_q" | "cancel_q" | "cal_q" => (1, 1, 1, Index::Scalar),
-        "iter_q" => (p.pw(), 1, p.pw(), Index::Scalar),
-        "vals_q" => (cw, np, cw, Index::Input),
-        "taken_q" => (np as u32, 1, 1, Index::Input),
-        "sum_q" | "total_q" => (p.sumw(), 1, p.sumw(), Index::Scalar),
+        "xoff_q" | "sent_q" => (nq as u32, 1, 1, Index::Queue),
+        "rclr_q" => (nr as u32, 1, 1, Index::Row),
+        "e_q" => (np as u32, nr, 1, Index::RowBits),
+        "inc_v_q" | "wr_v_q" => (1, 1, 1, Index::Scalar),
+        "inc_o_q" | "inc_i_q" | "wr_o_q" | "wr_i_q" => (pw, 1, pw, Index::Scalar),
+        "inc_l_q" | "wr_l_q" => (lw, 1, lw, Index::Scalar),
+        "wr_cnt_q" => (cw, 1, cw, Index::Scalar),
+        "wr_bm_q" => (np as u32, 1, 1, Index::Input),
+        "gen_port[{o}].u_cnt.mem" => (cw, p.cnt_words(), cw, Index::CntWord),
+        "gen_port[{o}].u_cnt.rd_q" => (2 * cw, 1, cw, Index::ReadPort),
+        "gen_port[{o}].u_vld.mem" => (np as u32, 1 << lw, 1, Index::VldWord),
+        "gen_port[{o}].u_vld.rd_q" => (2 * np as u32, 1, 1, Index::ReadPortBits),
+        "gen_port[{o}].u_snap.mem" => (cw, 1 << pw, cw, Index::Input),
+        "gen_port[{o}].u_snap.rd_q" => (cw, 1, cw, Index::ReadPort),
+        "pend_q" => (p.nl as u32, np, 1, Index::PortClass),
+        "rr_q" | "row_q" => (lw, np, lw, Index::Port),
+        "busy_q" | "cal_q" => (np as u32, 1, 1, Index::Port),
+        "ph_q" => (3, np, 3, Index::Port),
+        "k_q" => (pw + 1, np, pw + 1, Index::Port),
+        "bit_q" => (p.bw(), np, p.bw(), Index::Port),
+        "v_q" => (cw, np, cw, Index::Port),
+        "ix_q" => (pw, np, pw, Index::Port),
+        "acc_q" => (p.sumw(), np, p.sumw(), Index::Port),
+        "tgt_q" => (p.mw(), np, p.mw(), Index::Port),
         "timer_q" => (16, np, 16, Index::Port),
         _ => unreachable!("unknown state register {reg}: signals.rs and pack.rs disagree"),
     }
@@ -143,26 +177,27 @@ pub struct Layouts {
 
 impl Layouts {
     pub fn new(p: &BlockParams) -> Layouts {
-        let ports = |names: &[&str]| {
+        let ports = |names: &[&'static str]| {
             Layout::build(
                 names
                     .iter()
                     .map(|n| {
                         let (w, e, f, i) = port_shape(p, n);
-                        (n.to_string(), w, e, f, i)
+                        (n.to_string(), w, e, f, i, *n, 0)
                     })
                     .collect(),
             )
         };
-        let state = Layout::build(
-            STATE_SIGNALS
-                .iter()
-                .map(|(inst, reg)| {
-                    let (w, e, f, i) = state_shape(p, reg);
-                    (format!("{inst}.{reg}"), w, e, f, i)
-                })
-                .collect(),
-        );
+        let mut items = vec![];
+        for (inst, reg) in STATE_SIGNALS {
+            let (w, e, f, i) = state_shape(p, reg);
+            let n = if reg.contains("{o}") { p.np } else { 1 };
+            for o in 0..n {
+                let name = format!("{inst}.{}", super::signals::expand_port(reg, o));
+                items.push((name, w, e, f, i, *reg, o));
+            }
+        }
+        let state = Layout::build(items);
         Layouts {
             inputs: ports(INPUT_PORTS),
             outputs: ports(OUTPUT_PORTS),
@@ -227,6 +262,7 @@ pub fn pack_inputs(p: &BlockParams, l: &Layout, inp: &Inputs, buf: &mut [u32]) {
             w.put(&sig[18], 0, o, u64::from(pkt.size));
         }
     }
+    put_mask(&mut w, &sig[19], 0, inp.pfc_ready & super::mask128(p.np));
 }
 
 /// Read a packed mask of up to 128 bits (one bit per port).
@@ -301,6 +337,7 @@ pub fn unpack_inputs(p: &BlockParams, l: &Layout, buf: &[u32], inp: &mut Inputs)
             });
         }
     }
+    inp.pfc_ready = get_mask(&sig[19], buf);
 }
 
 /// Decode one cycle's packed outputs (the inverse of [`pack_outputs`]).
@@ -312,11 +349,12 @@ pub fn unpack_outputs(l: &Layout, buf: &[u32], out: &mut Outputs) {
     for (i, c) in out.pfc_cev.iter_mut().enumerate() {
         *c = field32(&sig[3], buf, i) as u8;
     }
-    for (k, q) in out.pfc_quanta.iter_mut().enumerate() {
-        *q = field32(&sig[4], buf, k) as u16;
+    for (i, x) in out.pfc_xoff.iter_mut().enumerate() {
+        *x = field32(&sig[4], buf, i) as u8;
     }
+    out.pfc_quanta = field32(&sig[5], buf, 0) as u16;
     for (i, d) in out.d_state.iter_mut().enumerate() {
-        *d = read_bits(buf, sig[5].word * 32 + i * 8, 8) as u8;
+        *d = read_bits(buf, sig[6].word * 32 + i * 8, 8) as u8;
     }
 }
 
@@ -353,12 +391,11 @@ pub fn pack_outputs(l: &Layout, out: &Outputs, buf: &mut [u32]) {
     for (i, &c) in out.pfc_cev.iter().enumerate() {
         w.put(&sig[3], 0, i, u64::from(c));
     }
-    for (k, &q) in out.pfc_quanta.iter().enumerate() {
-        if q != 0 {
-            w.put(&sig[4], 0, k, u64::from(q));
-        }
+    for (i, &x) in out.pfc_xoff.iter().enumerate() {
+        w.put(&sig[4], 0, i, u64::from(x));
     }
-    put_bytes_as_bits(&mut w, &sig[5], &out.d_state);
+    w.put(&sig[5], 0, 0, u64::from(out.pfc_quanta));
+    put_bytes_as_bits(&mut w, &sig[6], &out.d_state);
 }
 
 /// Pack the model's architectural state in the order of `signals::STATE_SIGNALS`.
@@ -368,63 +405,103 @@ pub fn pack_state(m: &CapfcTop, l: &Layout, buf: &mut [u32]) {
         bits: buf.view_bits_mut::<Lsb0>(),
     };
     let c = &m.cfg;
+    let (eg, so) = (&m.egress, &m.sort);
     for s in &l.signals {
-        let reg = s.name.split('.').nth(1).unwrap_or("");
         let inst = s.name.split('.').next().unwrap_or("");
-        let arr = |w: &mut Writer, v: &[u32]| {
-            for (k, &x) in v.iter().enumerate() {
-                w.put(s, k, 0, u64::from(x));
+        let o = s.port;
+        let arr = |w: &mut Writer, v: &mut dyn Iterator<Item = u64>| {
+            for (k, x) in v.enumerate() {
+                if x != 0 {
+                    w.put(s, k, 0, x);
+                }
             }
         };
-        match (inst, reg) {
-            ("u_cfg", "ing_max_q") => arr(&mut w, &c.ing_max_q),
-            ("u_cfg", "ing_xoff_q") => arr(&mut w, &c.ing_xoff_q),
-            ("u_cfg", "ing_xon_q") => arr(&mut w, &c.ing_xon_q),
-            ("u_cfg", "eg_max_q") => arr(&mut w, &c.eg_max_q),
-            ("u_cfg", "eg_xoff_q") => arr(&mut w, &c.eg_xoff_q),
-            ("u_cfg", "eg_xon_q") => arr(&mut w, &c.eg_xon_q),
-            ("u_cfg", "eg_warn_q") => arr(&mut w, &c.eg_warn_q),
+        let one = |w: &mut Writer, v: u64| w.put(s, 0, 0, v);
+        let bits = |w: &mut Writer, v: &mut dyn Iterator<Item = bool>| {
+            for (k, b) in v.enumerate() {
+                if b {
+                    w.put(s, 0, k, 1);
+                }
+            }
+        };
+        let u = |v: &[u32]| v.iter().map(|&x| u64::from(x)).collect::<Vec<_>>();
+        match (inst, s.key) {
+            ("u_cfg", "ing_max_q") => arr(&mut w, &mut u(&c.ing_max_q).into_iter()),
+            ("u_cfg", "ing_xoff_q") => arr(&mut w, &mut u(&c.ing_xoff_q).into_iter()),
+            ("u_cfg", "ing_xon_q") => arr(&mut w, &mut u(&c.ing_xon_q).into_iter()),
+            ("u_cfg", "eg_max_q") => arr(&mut w, &mut u(&c.eg_max_q).into_iter()),
+            ("u_cfg", "eg_xoff_q") => arr(&mut w, &mut u(&c.eg_xoff_q).into_iter()),
+            ("u_cfg", "eg_xon_q") => arr(&mut w, &mut u(&c.eg_xon_q).into_iter()),
+            ("u_cfg", "eg_warn_q") => arr(&mut w, &mut u(&c.eg_warn_q).into_iter()),
             ("u_cfg", "lossless_q") => put_mask(&mut w, s, 0, u128::from(c.lossless_q)),
-            ("u_cfg", "mode_q") => w.put(s, 0, 0, u64::from(c.mode_q.value())),
-            ("u_cfg", "cut_q") => w.put(s, 0, 0, u64::from(c.cut_q)),
-            ("u_cfg", "quanta_q") => w.put(s, 0, 0, u64::from(c.quanta_q)),
-            ("u_cfg", "refresh_q") => w.put(s, 0, 0, u64::from(c.refresh_q)),
-            ("u_ingress", "occ_q") => arr(&mut w, &m.ingress.occ_q),
+            ("u_cfg", "mode_q") => one(&mut w, u64::from(c.mode_q.value())),
+            ("u_cfg", "cut_q") => one(&mut w, u64::from(c.cut_q)),
+            ("u_cfg", "quanta_q") => one(&mut w, u64::from(c.quanta_q)),
+            ("u_cfg", "refresh_q") => one(&mut w, u64::from(c.refresh_q)),
+            ("u_ingress", "occ_q") => arr(&mut w, &mut u(&m.ingress.occ_q).into_iter()),
             ("u_ingress", "xoff_q") => put_bytes_as_bits(&mut w, s, &m.ingress.xoff_q),
-            ("u_egress", "occ_q") => arr(&mut w, &m.egress.occ_q),
-            ("u_egress", "cnt_q") => {
-                for (k, &x) in m.egress.cnt_q.iter().enumerate() {
-                    if x != 0 {
-                        w.put(s, k, 0, u64::from(x));
+            ("u_egress", "occ_q") => arr(&mut w, &mut u(&eg.occ_q).into_iter()),
+            ("u_egress", "rclr_q") => bits(&mut w, &mut eg.rclr_q.iter().copied()),
+            ("u_egress", "e_q") => {
+                for (r, &v) in eg.e_q.iter().enumerate() {
+                    put_mask(&mut w, s, r, v);
+                }
+            }
+            ("u_egress", "inc_v_q") => one(&mut w, u64::from(eg.inc_v_q)),
+            ("u_egress", "inc_o_q") => one(&mut w, u64::from(eg.inc_o_q)),
+            ("u_egress", "inc_l_q") => one(&mut w, u64::from(eg.inc_l_q)),
+            ("u_egress", "inc_i_q") => one(&mut w, u64::from(eg.inc_i_q)),
+            ("u_egress", "wr_v_q") => one(&mut w, u64::from(eg.wr_v_q)),
+            ("u_egress", "wr_o_q") => one(&mut w, u64::from(eg.wr_o_q)),
+            ("u_egress", "wr_l_q") => one(&mut w, u64::from(eg.wr_l_q)),
+            ("u_egress", "wr_i_q") => one(&mut w, u64::from(eg.wr_i_q)),
+            ("u_egress", "wr_cnt_q") => one(&mut w, u64::from(eg.wr_cnt_q)),
+            ("u_egress", "wr_bm_q") => put_mask(&mut w, s, 0, eg.wr_bm_q),
+            ("u_egress", "gen_port[{o}].u_cnt.mem") => {
+                arr(&mut w, &mut eg.cnt[o].mem.iter().map(|&x| u64::from(x)))
+            }
+            ("u_egress", "gen_port[{o}].u_cnt.rd_q") => {
+                for (k, &x) in eg.cnt[o].rd_q.iter().enumerate() {
+                    w.put(s, 0, k, u64::from(x));
+                }
+            }
+            ("u_egress", "gen_port[{o}].u_vld.mem") => {
+                for (r, &v) in eg.vld[o].mem.iter().enumerate() {
+                    put_mask(&mut w, s, r, v);
+                }
+            }
+            ("u_egress", "gen_port[{o}].u_vld.rd_q") => {
+                let np = m.params.np;
+                for (k, &v) in eg.vld[o].rd_q.iter().enumerate() {
+                    let mut v = v;
+                    while v != 0 {
+                        let i = v.trailing_zeros() as usize;
+                        v &= v - 1;
+                        w.put(s, 0, k * np + i, 1);
                     }
                 }
             }
-            ("u_egress", "cnt_vld_q") => {
-                for (q, &v) in m.egress.cnt_vld_q.iter().enumerate() {
-                    put_mask(&mut w, s, q, v);
+            ("u_sort", "gen_port[{o}].u_snap.mem") => {
+                arr(&mut w, &mut so.snap[o].mem.iter().map(|&x| u64::from(x)))
+            }
+            ("u_sort", "gen_port[{o}].u_snap.rd_q") => one(&mut w, u64::from(so.snap[o].rd_q[0])),
+            ("u_sort", "pend_q") => {
+                for (k, &b) in so.pend_q.iter().enumerate() {
+                    put_mask(&mut w, s, k, u128::from(b));
                 }
             }
-            ("u_egress", "e_q") => {
-                for (q, &v) in m.egress.e_q.iter().enumerate() {
-                    put_mask(&mut w, s, q, v);
-                }
-            }
-            ("u_sort", "pend_q") => put_bytes_as_bits(&mut w, s, &m.sort.pend_q),
-            ("u_sort", "rr_q") => w.put(s, 0, 0, u64::from(m.sort.rr_q)),
-            ("u_sort", "busy_q") => w.put(s, 0, 0, u64::from(m.sort.busy_q)),
-            ("u_sort", "qidx_q") => w.put(s, 0, 0, u64::from(m.sort.qidx_q)),
-            ("u_sort", "iter_q") => w.put(s, 0, 0, u64::from(m.sort.iter_q)),
-            ("u_sort", "cancel_q") => w.put(s, 0, 0, u64::from(m.sort.cancel_q)),
-            ("u_sort", "cal_q") => w.put(s, 0, 0, u64::from(m.sort.cal_q)),
-            ("u_sort", "vals_q") => {
-                for (k, &x) in m.sort.vals_q.iter().enumerate() {
-                    w.put(s, k, 0, u64::from(x));
-                }
-            }
-            ("u_sort", "taken_q") => put_mask(&mut w, s, 0, m.sort.taken_q),
-            ("u_sort", "sum_q") => w.put(s, 0, 0, u64::from(m.sort.sum_q)),
-            ("u_sort", "total_q") => w.put(s, 0, 0, u64::from(m.sort.total_q)),
-            ("u_pfc", "prev_q") => put_bytes_as_bits(&mut w, s, &m.pfc.prev_q),
+            ("u_sort", "rr_q") => arr(&mut w, &mut u(&so.rr_q).into_iter()),
+            ("u_sort", "busy_q") => put_mask(&mut w, s, 0, so.busy_q),
+            ("u_sort", "cal_q") => put_mask(&mut w, s, 0, so.cal_q),
+            ("u_sort", "ph_q") => arr(&mut w, &mut so.ph_q.iter().map(|&x| u64::from(x))),
+            ("u_sort", "row_q") => arr(&mut w, &mut u(&so.row_q).into_iter()),
+            ("u_sort", "k_q") => arr(&mut w, &mut u(&so.k_q).into_iter()),
+            ("u_sort", "bit_q") => arr(&mut w, &mut u(&so.bit_q).into_iter()),
+            ("u_sort", "v_q") => arr(&mut w, &mut so.v_q.iter().map(|&x| u64::from(x))),
+            ("u_sort", "ix_q") => arr(&mut w, &mut u(&so.ix_q).into_iter()),
+            ("u_sort", "acc_q") => arr(&mut w, &mut u(&so.acc_q).into_iter()),
+            ("u_sort", "tgt_q") => arr(&mut w, &mut so.tgt_q.iter().copied()),
+            ("u_pfc", "sent_q") => put_bytes_as_bits(&mut w, s, &m.pfc.sent_q),
             ("u_pfc", "timer_q") => {
                 for k in 0..m.params.np {
                     w.put(s, k, 0, u64::from(m.pfc.timer(k)));
@@ -456,35 +533,42 @@ pub struct FieldDiff {
 fn describe(p: &BlockParams, s: &Signal, elem: usize, field: usize) -> (String, String) {
     let np = p.np;
     let qname = |q: usize| format!("port={} prio={}", q / NPRIO, q % NPRIO);
+    let rname = |r: usize| format!("port={} class={}", r >> p.lw(), r & ((1 << p.lw()) - 1));
+    let k = if s.elems > 1 { elem } else { field };
+    let n = &s.name;
     match s.index {
-        Index::Scalar => (s.name.clone(), String::new()),
-        Index::Port => {
-            let k = if s.elems > 1 { elem } else { field };
-            (format!("{}[{k}]", s.name), format!("port={k}"))
-        }
-        Index::Prio => {
-            let k = if s.elems > 1 { elem } else { field };
-            (format!("{}[{k}]", s.name), format!("prio={k}"))
-        }
-        Index::Queue => {
-            let k = if s.elems > 1 { elem } else { field };
-            (format!("{}[{k}]", s.name), qname(k))
-        }
-        Index::Input => {
-            let k = if s.elems > 1 { elem } else { field };
-            (format!("{}[{k}]", s.name), format!("input={k}"))
-        }
-        Index::QueueBits => (
-            format!("{}[{elem}][{field}]", s.name),
-            format!("{} input={field}", qname(elem)),
+        Index::Scalar => (n.clone(), String::new()),
+        Index::Port => (format!("{n}[{k}]"), format!("port={k}")),
+        Index::Prio => (format!("{n}[{k}]"), format!("prio={k}")),
+        Index::Queue => (format!("{n}[{k}]"), qname(k)),
+        Index::Input => (format!("{n}[{k}]"), format!("input={k}")),
+        Index::Row => (format!("{n}[{k}]"), rname(k)),
+        Index::RowBits => (
+            format!("{n}[{elem}][{field}]"),
+            format!("{} input={field}", rname(elem)),
         ),
-        Index::Counter => {
-            let (q, i) = (elem / np, elem % np);
-            (
-                format!("{}[{elem}]", s.name),
-                format!("{} input={i}", qname(q)),
-            )
-        }
+        Index::PortClass => (
+            format!("{n}[{elem}][{field}]"),
+            format!("port={elem} class={field}"),
+        ),
+        Index::CntWord => (
+            format!("{n}[{elem}]"),
+            format!(
+                "port={} class={} input={}",
+                s.port,
+                elem >> p.pw(),
+                elem & ((1 << p.pw()) - 1)
+            ),
+        ),
+        Index::VldWord => (
+            format!("{n}[{elem}][{field}]"),
+            format!("port={} class={elem} input={field}", s.port),
+        ),
+        Index::ReadPort => (format!("{n}[{field}]"), format!("read port {field}")),
+        Index::ReadPortBits => (
+            format!("{n}[{field}]"),
+            format!("read port {} input={}", field / np, field % np),
+        ),
     }
 }
 
@@ -531,9 +615,13 @@ mod tests {
             let m = CapfcTop::new(p).unwrap();
             let mut buf = vec![0; l.state.words];
             pack_state(&m, &l.state, &mut buf);
+            let words = p.cnt_words();
             assert_eq!(
-                l.state.signal("u_egress.cnt_q").unwrap().words(),
-                np * 8 * np
+                l.state
+                    .signal(&format!("u_egress.gen_port[{}].u_cnt.mem", np - 1))
+                    .unwrap()
+                    .words(),
+                words
             );
         }
     }
@@ -606,7 +694,8 @@ mod tests {
         o.enq_accept = true;
         o.pfc_valid = 0b010000;
         o.pfc_cev[4] = 0x88;
-        o.pfc_quanta[4 * 8 + 7] = 0xFFFF;
+        o.pfc_xoff[4] = 0x80;
+        o.pfc_quanta = 0xFFFF;
         o.d_state[5] = 0x81;
         o.d_state[0] = 0x08;
         let mut buf = vec![0; l.outputs.words];
@@ -622,15 +711,15 @@ mod tests {
         let l = Layouts::new(&p);
         let mut a = Outputs::new(4);
         let mut b = Outputs::new(4);
-        a.pfc_quanta[3 * 8 + 2] = 0xFFFF;
-        b.pfc_quanta[3 * 8 + 2] = 0;
+        a.pfc_cev[3] = 0x04;
+        b.pfc_cev[3] = 0x0C;
         let (mut x, mut y) = (vec![0; l.outputs.words], vec![0; l.outputs.words]);
         pack_outputs(&l.outputs, &a, &mut x);
         pack_outputs(&l.outputs, &b, &mut y);
         let d = diff(&p, &l.outputs, &x, &y);
         assert_eq!(d.len(), 1);
-        assert_eq!(d[0].signal, "pfc_quanta[26]");
-        assert_eq!(d[0].at, "port=3 prio=2");
-        assert_eq!((d[0].expected, d[0].actual), (0xFFFF, 0));
+        assert_eq!(d[0].signal, "pfc_cev[3]");
+        assert_eq!(d[0].at, "port=3");
+        assert_eq!((d[0].expected, d[0].actual), (0x04, 0x0C));
     }
 }

@@ -1,43 +1,32 @@
-//! `capfc_pfc_gen`: PFC frame requests per input port.
+//! `capfc_pfc_gen`: a pending PFC frame per input port, handed to the MAC with valid/ready.
 //!
-//! Contract (docs/microarchitecture.md, "Combined state and PFC frame generation"): per port, a
-//! frame is requested in the cycle after D changes (XOFF with the configured quanta for every class
-//! now paused, quanta 0 for the classes that resumed), and while D stays up, `refresh + 1` cycles
-//! after the previous frame. The frame request outputs are registered. Reset: nothing signalled,
-//! timers 0, no request.
+//! Contract (docs/microarchitecture.md, "PFC frames"): port i has a frame to send while its D
+//! differs from the D of the last frame the MAC took, or while D is up and the refresh timer has run
+//! out. The frame carries the current state: class-enable vector `d | sent`, XOFF for the classes in
+//! D, resume for the others. The MAC takes it in a cycle with `pfc_ready[i]` high; then `sent = d`
+//! and the timer reloads `refresh`. Changes made while the MAC is busy merge into the pending frame,
+//! so none is lost. Reset: nothing sent, timers 0.
 
 use super::cfg::CfgRegs;
-use super::{BlockParams, NPRIO};
+use super::BlockParams;
 
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PfcGen {
-    /// `prev_q`, one byte per port: the D last signalled.
-    pub prev_q: Vec<u8>,
+    /// `sent_q`, one byte per port: the D of the last frame taken.
+    pub sent_q: Vec<u8>,
     /// The refresh timers as deadlines: `timer_q[i] = deadline[i] - now`, saturating at 0. The
     /// register counts down by one a cycle; keeping the cycle at which it reaches 0 instead gives the
-    /// same value on every cycle and lets a cycle with nothing to do skip every port.
+    /// same value on every cycle.
     deadline: Vec<u64>,
     now: u64,
-    /// The earliest deadline of a port whose D is up: the next possible refresh.
-    next_refresh: u64,
-    /// `valid_q` (output `pfc_valid`).
-    pub valid_q: u128,
-    /// `cev_q`, one byte per port (output `pfc_cev`).
-    pub cev_q: Vec<u8>,
-    /// `quanta_q[i*8+p]` (output `pfc_quanta`).
-    pub quanta_q: Vec<u16>,
 }
 
 impl PfcGen {
     pub fn new(p: &BlockParams) -> Self {
         PfcGen {
-            prev_q: vec![0; p.np],
+            sent_q: vec![0; p.np],
             deadline: vec![0; p.np],
             now: 0,
-            next_refresh: u64::MAX,
-            valid_q: 0,
-            cev_q: vec![0; p.np],
-            quanta_q: vec![0; p.nq()],
         }
     }
 
@@ -46,40 +35,40 @@ impl PfcGen {
         self.deadline[i].saturating_sub(self.now) as u16
     }
 
-    /// The clocked update from this cycle's D (`d_state`, one byte per port); `d_changed` says
-    /// whether D may differ from what was last signalled.
-    pub fn tick(&mut self, cfg: &CfgRegs, d_state: &[u8], d_changed: bool) {
+    /// Set `timer_q[i]` (a restored register).
+    pub fn set_timer(&mut self, i: usize, v: u16) {
+        self.deadline[i] = self.now + u64::from(v);
+    }
+
+    /// `pfc_valid[i]` for D `d` of port i.
+    #[inline]
+    pub fn valid(&self, i: usize, d: u8) -> bool {
+        d != self.sent_q[i] || (d != 0 && self.now >= self.deadline[i])
+    }
+
+    /// The combinational outputs: valid mask, and per port the class-enable and XOFF vectors.
+    pub fn outputs(&self, d_state: &[u8], cev: &mut [u8], xoff: &mut [u8]) -> u128 {
+        let mut valid = 0u128;
+        for (i, &d) in d_state.iter().enumerate() {
+            cev[i] = d | self.sent_q[i];
+            xoff[i] = d;
+            if self.valid(i, d) {
+                valid |= 1u128 << i;
+            }
+        }
+        valid
+    }
+
+    /// The clocked update: the frames taken this cycle (`taken`, bit i) carry `d_state`.
+    pub fn tick(&mut self, cfg: &CfgRegs, d_state: &[u8], taken: u128) {
         let now = self.now;
         self.now += 1;
-        if !d_changed && self.valid_q == 0 && now < self.next_refresh {
-            return;
+        let mut t = taken;
+        while t != 0 {
+            let i = t.trailing_zeros() as usize;
+            t &= t - 1;
+            self.sent_q[i] = d_state[i];
+            self.deadline[i] = now + 1 + u64::from(cfg.refresh_q);
         }
-        let mut v = self.valid_q;
-        while v != 0 {
-            let i = v.trailing_zeros() as usize;
-            v &= v - 1;
-            self.cev_q[i] = 0;
-            self.quanta_q[i * NPRIO..(i + 1) * NPRIO].fill(0);
-        }
-        let mut valid = 0u128;
-        let mut next = u64::MAX;
-        for (i, &d) in d_state.iter().enumerate() {
-            let prev = self.prev_q[i];
-            let change = d != prev;
-            if change || (d != 0 && now >= self.deadline[i]) {
-                valid |= 1u128 << i;
-                self.cev_q[i] = d | prev;
-                for p in 0..NPRIO {
-                    self.quanta_q[i * NPRIO + p] = if d >> p & 1 == 1 { cfg.quanta_q } else { 0 };
-                }
-                self.deadline[i] = now + 1 + u64::from(cfg.refresh_q);
-            }
-            self.prev_q[i] = d;
-            if d != 0 {
-                next = next.min(self.deadline[i]);
-            }
-        }
-        self.valid_q = valid;
-        self.next_refresh = next;
     }
 }

@@ -25,6 +25,7 @@ pub const INPUT_PORTS: &[&str] = &[
     "deq_valid",
     "deq_prio",
     "deq_size",
+    "pfc_ready",
 ];
 
 /// Output ports of `capfc_top`, in packing order.
@@ -33,11 +34,14 @@ pub const OUTPUT_PORTS: &[&str] = &[
     "enq_accept",
     "pfc_valid",
     "pfc_cev",
+    "pfc_xoff",
     "pfc_quanta",
     "d_state",
 ];
 
 /// Architectural state read back for the lockstep check: (instance, register), in packing order.
+/// A register containing `{o}` exists once per output port (a RAM instance in `gen_port[o]`) and is
+/// expanded for o = 0..NP-1, in order, where it stands.
 pub const STATE_SIGNALS: &[(&str, &str)] = &[
     ("u_cfg", "ing_max_q"),
     ("u_cfg", "ing_xoff_q"),
@@ -54,20 +58,50 @@ pub const STATE_SIGNALS: &[(&str, &str)] = &[
     ("u_ingress", "occ_q"),
     ("u_ingress", "xoff_q"),
     ("u_egress", "occ_q"),
-    ("u_egress", "cnt_q"),
-    ("u_egress", "cnt_vld_q"),
+    ("u_egress", "rclr_q"),
     ("u_egress", "e_q"),
+    ("u_egress", "inc_v_q"),
+    ("u_egress", "inc_o_q"),
+    ("u_egress", "inc_l_q"),
+    ("u_egress", "inc_i_q"),
+    ("u_egress", "wr_v_q"),
+    ("u_egress", "wr_o_q"),
+    ("u_egress", "wr_l_q"),
+    ("u_egress", "wr_i_q"),
+    ("u_egress", "wr_cnt_q"),
+    ("u_egress", "wr_bm_q"),
+    ("u_egress", "gen_port[{o}].u_cnt.mem"),
+    ("u_egress", "gen_port[{o}].u_cnt.rd_q"),
+    ("u_egress", "gen_port[{o}].u_vld.mem"),
+    ("u_egress", "gen_port[{o}].u_vld.rd_q"),
     ("u_sort", "pend_q"),
     ("u_sort", "rr_q"),
     ("u_sort", "busy_q"),
-    ("u_sort", "qidx_q"),
-    ("u_sort", "iter_q"),
-    ("u_sort", "cancel_q"),
     ("u_sort", "cal_q"),
-    ("u_sort", "vals_q"),
-    ("u_sort", "taken_q"),
-    ("u_sort", "sum_q"),
-    ("u_sort", "total_q"),
-    ("u_pfc", "prev_q"),
+    ("u_sort", "ph_q"),
+    ("u_sort", "row_q"),
+    ("u_sort", "k_q"),
+    ("u_sort", "bit_q"),
+    ("u_sort", "v_q"),
+    ("u_sort", "ix_q"),
+    ("u_sort", "acc_q"),
+    ("u_sort", "tgt_q"),
+    ("u_sort", "gen_port[{o}].u_snap.mem"),
+    ("u_sort", "gen_port[{o}].u_snap.rd_q"),
+    ("u_pfc", "sent_q"),
     ("u_pfc", "timer_q"),
 ];
+
+/// A state register's name for output port `o` (`{o}` replaced), and its C++ member name in the
+/// Verilated model's root (`.` becomes `__DOT__`, `[`/`]` become `__BRA__`/`__KET__`).
+pub fn expand_port(reg: &str, o: usize) -> String {
+    reg.replace("{o}", &o.to_string())
+}
+
+/// The Verilated C++ member of `capfc_top.INST.REG` (REG already expanded).
+pub fn verilated_member(inst: &str, reg: &str) -> String {
+    format!("capfc_top__DOT__{inst}__DOT__{reg}")
+        .replace('.', "__DOT__")
+        .replace('[', "__BRA__")
+        .replace(']', "__KET__")
+}

@@ -1,17 +1,16 @@
 //! `capfc_top`: the CaPFC block, wiring the units together and computing D.
 //!
-//! Contract: docs/microarchitecture.md. `d_state[i*8+p] = I[i][p] | OR over o != i of E[o][p][i]`,
-//! combinational from the registers. Each call of [`CapfcTop::tick_cycle`] is one clock cycle: it
-//! returns the outputs as they are before the rising edge that ends the cycle, then updates every
-//! register as that edge does.
+//! Contract: docs/microarchitecture.md. `d_state[i*8+p] = I[i][p] | (p counted and OR over o != i of
+//! E[o][lidx(p)][i])`, combinational from the registers. Each call of [`CapfcTop::tick_cycle`] is one
+//! clock cycle: it returns the outputs as they are before the rising edge that ends the cycle, then
+//! updates every register and RAM as that edge does.
 
-use super::argmax::argmax;
-use super::cfg::CfgRegs;
+use super::cfg::{addr, CfgRegs};
 use super::coverage::{Coverage, Point};
 use super::egress::{Egress, EgressEvents, EgressFaults};
 use super::ingress::Ingress;
 use super::pfc_gen::PfcGen;
-use super::sort::Sort;
+use super::sort::{phase, Sort, SortOut};
 use super::{BlockParams, ConfigError, Inputs, Outputs, NPRIO};
 
 /// A deliberate bug, for showing that the lockstep checker and the golden replay catch one.
@@ -49,7 +48,7 @@ impl std::str::FromStr for Fault {
     }
 }
 
-/// The whole block: every register of `capfc_top`.
+/// The whole block: every register and RAM of `capfc_top`.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct CapfcTop {
     pub params: BlockParams,
@@ -58,20 +57,20 @@ pub struct CapfcTop {
     pub egress: Egress,
     pub sort: Sort,
     pub pfc: PfcGen,
-    /// D per port (combinational; cached and recomputed when I or E change).
+    /// D per port (combinational; cached and recomputed when I, E or the lossless mask change).
     d: Vec<u8>,
     #[serde(skip)]
     fault: Option<Fault>,
     #[serde(skip)]
     ev: EgressEvents,
-    /// D changed since the PFC generator last looked at it.
-    d_changed: bool,
+    #[serde(skip)]
+    so: SortOut,
     #[serde(skip)]
     cov: Option<Box<Coverage>>,
 }
 
 impl CapfcTop {
-    /// The block out of reset.
+    /// The block at power-up (every register and RAM word 0, as Verilator starts it).
     pub fn new(params: BlockParams) -> Result<Self, ConfigError> {
         params.validate()?;
         let p = &params;
@@ -85,7 +84,7 @@ impl CapfcTop {
             d: vec![0; p.np],
             fault: None,
             ev: EgressEvents::new(p.np),
-            d_changed: false,
+            so: SortOut::default(),
             cov: None,
         })
     }
@@ -127,15 +126,49 @@ impl CapfcTop {
             }
         }
         same_shape(&a, &b, "block")?;
-        let nq = self.params.nq() as u32;
-        for (name, v, lim) in [
-            ("block.sort.rr_q", self.sort.rr_q, nq),
-            ("block.sort.qidx_q", self.sort.qidx_q, nq),
-            ("block.sort.iter_q", self.sort.iter_q, self.params.np as u32),
-        ] {
-            if v >= lim {
-                return Err(format!("{name}: {v} is out of range (0..{lim})"));
+        let p = self.params;
+        let eg = &self.egress;
+        let s = &self.sort;
+        let lim = |v: u32, w: u32| v <= super::mask32(w);
+        let checks: [(&str, bool); 4] = [
+            ("block.egress.inc_o_q", lim(eg.inc_o_q, p.pw())),
+            ("block.egress.inc_i_q", lim(eg.inc_i_q, p.pw())),
+            ("block.egress.wr_o_q", lim(eg.wr_o_q, p.pw())),
+            ("block.egress.wr_i_q", lim(eg.wr_i_q, p.pw())),
+        ];
+        for (name, ok) in checks {
+            if !ok {
+                return Err(format!("{name}: out of range"));
             }
+        }
+        if eg.inc_v_q && (eg.inc_o_q as usize >= p.np || eg.inc_l_q as usize >= p.nl) {
+            return Err("block.egress.inc_o_q: an increment in flight names no row".into());
+        }
+        for o in 0..p.np {
+            let f = |n: &str| format!("block.sort.{n}[{o}]");
+            if s.rr_q[o] as usize >= p.nl || s.row_q[o] as usize >= p.nl {
+                return Err(format!("{}: out of range (0..{})", f("rr_q/row_q"), p.nl));
+            }
+            if s.ph_q[o] > phase::SEL {
+                return Err(format!("{}: {} is not a phase", f("ph_q"), s.ph_q[o]));
+            }
+            if s.k_q[o] as usize > p.np {
+                return Err(format!("{}: {} is above NP = {}", f("k_q"), s.k_q[o], p.np));
+            }
+            if s.bit_q[o] >= p.cw || s.ix_q[o] as usize >= p.np {
+                return Err(format!("{}: out of range", f("bit_q/ix_q")));
+            }
+            if u32::from(s.pend_q[o]) >> p.nl != 0 {
+                return Err(format!("{}: names a class >= NL", f("pend_q")));
+            }
+        }
+        if !s.consistent() {
+            return Err("block.sort.pending: disagrees with pend_q".into());
+        }
+        let mut d = self.clone();
+        d.recompute_d_all();
+        if d.d != self.d {
+            return Err("block.d: D disagrees with I and E".into());
         }
         Ok(())
     }
@@ -160,16 +193,24 @@ impl CapfcTop {
         &self.d
     }
 
+    /// The architectural C[o][l][i] (see [`Egress::counter`]).
+    pub fn counter(&self, o: usize, l: usize, i: usize) -> u16 {
+        self.egress.counter(&self.params, o, l, i)
+    }
+
     /// Recompute D for the priorities in `prios` (bit p: I or E of priority p changed).
     fn compute_d(&mut self, prios: u8) {
-        let np = self.params.np;
+        let p = self.params;
+        let np = p.np;
         for pr in 0..NPRIO {
             if prios >> pr & 1 == 0 {
                 continue;
             }
             let mut acc = 0u128;
-            for o in 0..np {
-                acc |= self.egress.e_q[o * NPRIO + pr] & !(1u128 << o);
+            if let Some(l) = self.cfg.counted(&p, pr) {
+                for o in 0..np {
+                    acc |= self.egress.e_q[p.row(o, l)] & !(1u128 << o);
+                }
             }
             let bit = 1u8 << pr;
             for (i, d) in self.d.iter_mut().enumerate() {
@@ -180,21 +221,24 @@ impl CapfcTop {
                 };
                 if *d & bit != v {
                     *d ^= bit;
-                    self.d_changed = true;
                 }
             }
         }
+    }
+
+    /// Recompute D from scratch (after a restore or a change of the lossless mask).
+    pub fn recompute_d_all(&mut self) {
+        self.compute_d(0xFF);
     }
 
     fn reset(&mut self) {
         let p = self.params;
         self.cfg = CfgRegs::default();
         self.ingress = Ingress::new(&p);
-        self.egress = Egress::new(&p);
-        self.sort = Sort::new(&p);
+        self.egress.reset(&p);
+        self.sort.reset(&p);
         self.pfc = PfcGen::new(&p);
         self.d.fill(0);
-        self.d_changed = false;
     }
 
     /// This cycle's outputs for inputs `inp`, from the registers as they are now (no update).
@@ -213,9 +257,10 @@ impl CapfcTop {
             .enq
             .as_ref()
             .is_some_and(|e| self.egress.accept(&p, &self.cfg, e));
-        out.pfc_valid = self.pfc.valid_q;
-        out.pfc_cev.copy_from_slice(&self.pfc.cev_q);
-        out.pfc_quanta.copy_from_slice(&self.pfc.quanta_q);
+        out.pfc_valid = self
+            .pfc
+            .outputs(&self.d, &mut out.pfc_cev, &mut out.pfc_xoff);
+        out.pfc_quanta = self.cfg.quanta_q;
         out.d_state.copy_from_slice(&self.d);
     }
 
@@ -226,21 +271,17 @@ impl CapfcTop {
         let (arr_accept, enq_accept) = (out.arr_accept, out.enq_accept);
 
         if let Some(mut cov) = self.cov.take() {
-            self.observe(&mut cov, inp, arr_accept, enq_accept);
+            self.observe(&mut cov, inp, out);
             self.cov = Some(cov);
         }
 
-        if inp.rst {
-            self.reset();
-            return;
-        }
-
-        // The clocked update. Every unit reads the registers as they were at the start of the cycle.
+        // Every unit reads the registers as they were at the start of the cycle: first what this
+        // cycle does (pure), then the RAM reads (read-first), then the writes.
         let faults = EgressFaults {
             warn_gt: self.fault == Some(Fault::WarnOffByOne),
             xon_lt: self.fault == Some(Fault::XonOffByOne),
         };
-        self.egress.tick_occupancy(
+        self.egress.events(
             &p,
             &self.cfg,
             &inp.deq,
@@ -249,25 +290,39 @@ impl CapfcTop {
             faults,
             &mut self.ev,
         );
-        let wr = self.sort.tick(&p, &self.cfg, &self.egress, &self.ev);
-        let e_changed = self.egress.tick_table(&p, &self.ev, wr);
-        self.pfc
-            .tick(&self.cfg, &self.d, std::mem::take(&mut self.d_changed));
+        let st2 = self.egress.stage2(&p);
+        self.sort
+            .tick(&p, &self.cfg, &self.egress, &self.ev, inp.rst, &mut self.so);
+        self.egress.read_ports(&p, &self.ev, &self.so.reads);
+        if inp.rst {
+            self.reset();
+            return;
+        }
+        let e_changed = self
+            .egress
+            .commit(&p, &self.cfg, &self.ev, st2, &self.so.swr);
+        self.pfc.tick(&self.cfg, &self.d, out.pfc_valid & inp.pfc_ready);
         let i_changed = self
             .ingress
             .tick(&p, &self.cfg, inp.dep.as_ref(), &inp.arr, arr_accept);
+        let mut lossless_changed = false;
         if let Some((a, data)) = inp.cfg {
+            let before = self.cfg.lossless_q;
             self.cfg.write(&p, a, data);
+            lossless_changed = a == addr::LOSSLESS && self.cfg.lossless_q != before;
         }
-        if e_changed | i_changed != 0 {
+        if lossless_changed {
+            self.recompute_d_all();
+        } else if e_changed | i_changed != 0 {
             self.compute_d(e_changed | i_changed);
         }
     }
 
     /// Count the corners this cycle hits, from the registers and the inputs (before the update).
-    fn observe(&self, cov: &mut Coverage, inp: &Inputs, arr_accept: u128, enq_accept: bool) {
+    fn observe(&self, cov: &mut Coverage, inp: &Inputs, out: &Outputs) {
         let p = &self.params;
         let c = &self.cfg;
+        let (arr_accept, enq_accept) = (out.arr_accept, out.enq_accept);
         if inp.rst {
             if self
                 .egress
@@ -314,7 +369,6 @@ impl CapfcTop {
                 }
             }
         }
-        let mut own_clr_e = false;
         let deq_mid = |o: usize, pr: usize| -> Option<u32> {
             inp.deq[o]
                 .filter(|d| usize::from(d.prio & 7) == pr)
@@ -322,6 +376,8 @@ impl CapfcTop {
                     self.egress.occ_q[o * NPRIO + pr].wrapping_sub(p.units(d.size)) & p.occ_mask()
                 })
         };
+        // Rows cleared this cycle: (port, class).
+        let mut cleared: Vec<(usize, usize)> = vec![];
         for (o, d) in inp.deq.iter().enumerate() {
             let Some(d) = d else { continue };
             let pr = usize::from(d.prio & 7);
@@ -332,13 +388,17 @@ impl CapfcTop {
             if mid == c.eg_xon_q[pr] {
                 cov.hit(Point::EgDeqAtXon);
             }
-            if mid <= c.eg_xon_q[pr] {
-                let q = o * NPRIO + pr;
-                if self.sort.pending(q) {
+            if let (true, Some(l)) = (mid <= c.eg_warn_q[pr], c.counted(p, pr)) {
+                cleared.push((o, l));
+                if self.sort.pending(o, l) {
                     cov.hit(Point::PendingDropped);
                 }
-                if self.sort.busy_q && self.sort.qidx_q as usize == q {
-                    own_clr_e = true;
+                if self.sort.busy(o) && self.sort.row_q[o] as usize == l {
+                    cov.hit(Point::SortCancelled);
+                }
+                let eg = &self.egress;
+                if eg.inc_v_q && eg.inc_o_q as usize == o && eg.inc_l_q as usize == l {
+                    cov.hit(Point::ClearDuringWrite);
                 }
             }
         }
@@ -357,7 +417,7 @@ impl CapfcTop {
                     }
                     let mid = deq_mid(o, pr).unwrap_or(self.egress.occ_q[q]);
                     let occ = (mid + u) & p.occ_mask();
-                    if c.lossless(pr) {
+                    if let Some(l) = c.counted(p, pr) {
                         if occ == c.eg_warn_q[pr] {
                             cov.hit(Point::EgAtWarn);
                         }
@@ -366,49 +426,76 @@ impl CapfcTop {
                         }
                         if occ >= c.eg_warn_q[pr] {
                             let i = usize::from(e.iport);
-                            let cleared = mid <= c.eg_warn_q[pr] && deq_mid(o, pr).is_some();
-                            if !cleared && self.egress.counter(p.np, q, i) == p.cnt_max() {
+                            if cleared.contains(&(o, l)) {
+                                cov.hit(Point::ClearAndIncSameCycle);
+                            } else if self.counter(o, l, i) == p.cnt_max() {
                                 cov.hit(Point::CntSaturated);
+                            }
+                            let eg = &self.egress;
+                            if eg.inc_v_q && eg.inc_o_q as usize == o && eg.inc_l_q as usize == l
+                            {
+                                if eg.inc_i_q as usize == i {
+                                    cov.hit(Point::FwdCounter);
+                                } else {
+                                    cov.hit(Point::FwdBitmap);
+                                }
                             }
                         }
                         if c.sort_enabled() && occ > c.eg_xoff_q[pr] {
                             cov.hit(Point::EgOverXoff);
-                            trig = Some(q);
+                            trig = Some((o, l));
                         }
                     }
                 }
             }
         }
         let s = &self.sort;
-        let npend = s.pend_q.iter().map(|b| b.count_ones()).sum::<u32>() as usize;
-        if npend >= 2 {
-            cov.hit(Point::PendingMany);
+        if s.busy_q.count_ones() >= 2 {
+            cov.hit(Point::EnginesMany);
         }
-        let nll = c.lossless_q.count_ones() as usize * p.np;
-        if nll > 1 && npend == nll {
-            cov.hit(Point::PendingAllLossless);
-        }
-        if s.busy_q {
-            let q = s.qidx_q as usize;
-            if trig == Some(q) {
+        let nll = (c.lossless_q.count_ones() as usize).min(p.nl);
+        for o in 0..p.np {
+            let n = s.pend_q[o].count_ones() as usize;
+            if n >= 2 {
+                cov.hit(Point::PendingMany);
+            }
+            if nll > 1 && n == nll {
+                cov.hit(Point::PendingAllLossless);
+            }
+            if !s.busy(o) {
+                continue;
+            }
+            let (k, row, ph) = (s.k_q[o] as usize, s.row_q[o] as usize, s.ph_q[o]);
+            if trig == Some((o, row)) {
                 cov.hit(Point::TrigDuringOwnSort);
             }
-            if let Some((mx, _)) = argmax(&s.vals_q, s.taken_q) {
-                let ties = s
-                    .vals_q
-                    .iter()
-                    .enumerate()
-                    .filter(|&(i, &v)| v == mx && s.taken_q >> i & 1 == 0)
-                    .count();
-                if ties > 1 {
-                    cov.hit(Point::ArgmaxTie);
+            if cleared.contains(&(o, row)) {
+                continue;
+            }
+            let eg = &self.egress;
+            if k >= 1
+                && (ph == phase::MAX || ph == phase::COPY)
+                && eg.wr_v_q
+                && eg.wr_o_q as usize == o
+                && eg.wr_l_q as usize == row
+                && eg.wr_i_q as usize == k - 1
+            {
+                cov.hit(Point::SortReadFwd);
+            }
+            let x = if k >= 1 { s.x(p, eg, o) } else { 0 };
+            let v = s.v_q[o];
+            if k >= 1 && x != 0 && x == v {
+                if ph == phase::MAX {
+                    cov.hit(Point::TieBroken);
+                }
+                if ph == phase::SEL && u64::from(s.acc_q[o]) << p.cut_f >= s.tgt_q[o] {
+                    cov.hit(Point::TieBroken);
                 }
             }
-            let last = !s.cal_q || s.iter_q as usize == p.np - 1;
-            if last {
-                if s.cancel_q || own_clr_e {
-                    cov.hit(Point::SortCancelled);
-                } else if s.cal_q {
+            if k == p.np {
+                if ph == phase::MAX {
+                    cov.hit(Point::SortMaxDone);
+                } else if ph == phase::SEL {
                     cov.hit(Point::SortCalDone);
                     if c.cut_q == 1 {
                         cov.hit(Point::CutMinStep);
@@ -416,21 +503,30 @@ impl CapfcTop {
                     if c.cut_q == 1 << p.cut_f {
                         cov.hit(Point::CutOne);
                     }
-                } else {
-                    cov.hit(Point::SortMaxDone);
                 }
             }
         }
+        let taken = out.pfc_valid & inp.pfc_ready;
         for (i, &d) in self.d.iter().enumerate() {
-            let prev = self.pfc.prev_q[i];
-            if d & !prev != 0 {
+            let sent = self.pfc.sent_q[i];
+            let valid = out.pfc_valid >> i & 1 == 1;
+            if valid && inp.pfc_ready >> i & 1 == 0 {
+                cov.hit(Point::MacBusy);
+            }
+            if taken >> i & 1 == 0 {
+                continue;
+            }
+            if d & !sent != 0 {
                 cov.hit(Point::FrameXoff);
             }
-            if prev & !d != 0 {
+            if sent & !d != 0 {
                 cov.hit(Point::FrameXon);
             }
-            if d == prev && d != 0 && self.pfc.timer(i) == 0 {
+            if d == sent && d != 0 {
                 cov.hit(Point::FrameRefresh);
+            }
+            if d & !sent != 0 && sent & !d != 0 {
+                cov.hit(Point::FrameMerged);
             }
         }
     }
@@ -454,7 +550,7 @@ mod tests {
             inp.clear();
             assert!(stim.next(&mut inp));
             // Snapshot the first time sort requests are waiting: the hardest state to carry over.
-            if snap.is_none() && a.sort.busy_q && a.sort.pend_q.iter().any(|&b| b != 0) {
+            if snap.is_none() && a.sort.busy_q != 0 && a.sort.pend_q.iter().any(|&b| b != 0) {
                 snap = Some(serde_json::to_string(&a).unwrap());
             }
             a.tick_cycle(&inp, &mut out);

@@ -353,7 +353,7 @@ impl Session {
                         {
                             continue;
                         }
-                        let quanta = out.pfc_quanta[i * NPRIO + p];
+                        let quanta = out.quanta(i, p);
                         let ok = match kind {
                             FrameKind::Any => true,
                             FrameKind::Xoff => quanta > 0,

@@ -16,7 +16,7 @@ pub(super) fn events(s: &Session) -> (Json, Vec<String>) {
             continue;
         }
         let cev = out.pfc_cev[i];
-        let q: Vec<u16> = (0..NPRIO).map(|p| out.pfc_quanta[i * NPRIO + p]).collect();
+        let q: Vec<u16> = (0..NPRIO).map(|p| out.quanta(i, p)).collect();
         let parts: Vec<String> = (0..NPRIO)
             .filter(|p| cev >> p & 1 == 1)
             .map(|p| {

@@ -665,8 +665,7 @@ impl Switch {
         while v != 0 {
             let i = v.trailing_zeros() as usize;
             v &= v - 1;
-            let mut q = [0u16; NPRIO];
-            q.copy_from_slice(&self.out.pfc_quanta[i * NPRIO..(i + 1) * NPRIO]);
+            let q: [u16; NPRIO] = std::array::from_fn(|p| self.out.quanta(i, p));
             self.pfc
                 .push_back((t + prop + response, i, self.out.pfc_cev[i], q));
             self.stats.pfc_frames[i] += 1;
