@@ -7,8 +7,9 @@
 // - Synchronous active-high rst clears every register to 0 (so every packet is rejected until the
 //   MAX thresholds are written).
 // - The hardware does not check the configuration; software validates it before writing.
+// - One always_comb computes every _d (reset included), one always_ff copies them.
 //
-// Address map (p = priority 0..7):
+// Address map (capfc_pkg::ADDR_*, p = priority 0..7):
 //   0x00+p ing_max_q[p]   0x08+p ing_xoff_q[p]   0x10+p ing_xon_q[p]
 //   0x18+p eg_max_q[p]    0x20+p eg_xoff_q[p]    0x28+p eg_xon_q[p]    0x30+p eg_warn_q[p]
 //   0x38 lossless_q (8)   0x39 mode_q (2)   0x3A cut_q (CUT_F+1)   0x3B quanta_q (16)   0x3C refresh_q (16)
@@ -49,6 +50,8 @@ module capfc_cfg #(
     output logic [15:0]     cfg_refresh
 );
 
+localparam integer NPRIO = capfc_pkg::NPRIO;
+
 // parameter check
 if (OW < 1 || OW > 32 || CUT_F < 1 || CUT_F > 16) begin : gen_param_check
 `ifdef __ICARUS__
@@ -60,13 +63,13 @@ if (OW < 1 || OW > 32 || CUT_F < 1 || CUT_F > 16) begin : gen_param_check
 end
 
 // threshold registers, one per priority
-logic [OW-1:0]    ing_max_q  [8] /*verilator public_flat_rd*/;
-logic [OW-1:0]    ing_xoff_q [8] /*verilator public_flat_rd*/;
-logic [OW-1:0]    ing_xon_q  [8] /*verilator public_flat_rd*/;
-logic [OW-1:0]    eg_max_q   [8] /*verilator public_flat_rd*/;
-logic [OW-1:0]    eg_xoff_q  [8] /*verilator public_flat_rd*/;
-logic [OW-1:0]    eg_xon_q   [8] /*verilator public_flat_rd*/;
-logic [OW-1:0]    eg_warn_q  [8] /*verilator public_flat_rd*/;
+logic [OW-1:0]    ing_max_q  [NPRIO] /*verilator public_flat_rd*/;
+logic [OW-1:0]    ing_xoff_q [NPRIO] /*verilator public_flat_rd*/;
+logic [OW-1:0]    ing_xon_q  [NPRIO] /*verilator public_flat_rd*/;
+logic [OW-1:0]    eg_max_q   [NPRIO] /*verilator public_flat_rd*/;
+logic [OW-1:0]    eg_xoff_q  [NPRIO] /*verilator public_flat_rd*/;
+logic [OW-1:0]    eg_xon_q   [NPRIO] /*verilator public_flat_rd*/;
+logic [OW-1:0]    eg_warn_q  [NPRIO] /*verilator public_flat_rd*/;
 // scalar registers
 logic [7:0]       lossless_q /*verilator public_flat_rd*/;
 logic [1:0]       mode_q     /*verilator public_flat_rd*/;
@@ -74,34 +77,38 @@ logic [CUT_F:0]   cut_q      /*verilator public_flat_rd*/;
 logic [15:0]      quanta_q   /*verilator public_flat_rd*/;
 logic [15:0]      refresh_q  /*verilator public_flat_rd*/;
 
+logic [OW-1:0]    ing_max_d  [NPRIO];
+logic [OW-1:0]    ing_xoff_d [NPRIO];
+logic [OW-1:0]    ing_xon_d  [NPRIO];
+logic [OW-1:0]    eg_max_d   [NPRIO];
+logic [OW-1:0]    eg_xoff_d  [NPRIO];
+logic [OW-1:0]    eg_xon_d   [NPRIO];
+logic [OW-1:0]    eg_warn_d  [NPRIO];
 logic [7:0]       lossless_d;
 logic [1:0]       mode_d;
 logic [CUT_F:0]   cut_d;
 logic [15:0]      quanta_d;
 logic [15:0]      refresh_d;
 
-// write strobes of the threshold arrays (index cfg_addr[2:0])
-logic             ing_max_we, ing_xoff_we, ing_xon_we;
-logic             eg_max_we, eg_xoff_we, eg_xon_we, eg_warn_we;
-logic [OW-1:0]    thr_wdata;
-
-// address fields: register group and priority
-wire  [4:0]       addr_grp = cfg_addr[7:3];
+// address fields: register group (address with the priority bits cleared) and priority
+wire  [7:0]       addr_grp = {cfg_addr[7:3], 3'd0};
 wire  [2:0]       addr_idx = cfg_addr[2:0];
+wire  [OW-1:0]    thr_wdata = OW'(cfg_wdata);
 
-integer k_o;
+integer k_c;
 integer k_f;
+integer k_o;
 
 always_comb begin
-    ing_max_we  = 1'b0;
-    ing_xoff_we = 1'b0;
-    ing_xon_we  = 1'b0;
-    eg_max_we   = 1'b0;
-    eg_xoff_we  = 1'b0;
-    eg_xon_we   = 1'b0;
-    eg_warn_we  = 1'b0;
-    thr_wdata   = OW'(cfg_wdata);
-
+    for (k_c = 0; k_c < NPRIO; k_c = k_c + 1) begin
+        ing_max_d[k_c]  = ing_max_q[k_c];
+        ing_xoff_d[k_c] = ing_xoff_q[k_c];
+        ing_xon_d[k_c]  = ing_xon_q[k_c];
+        eg_max_d[k_c]   = eg_max_q[k_c];
+        eg_xoff_d[k_c]  = eg_xoff_q[k_c];
+        eg_xon_d[k_c]   = eg_xon_q[k_c];
+        eg_warn_d[k_c]  = eg_warn_q[k_c];
+    end
     lossless_d = lossless_q;
     mode_d     = mode_q;
     cut_d      = cut_q;
@@ -110,63 +117,64 @@ always_comb begin
 
     if (cfg_we) begin
         case (addr_grp)
-            5'h00: ing_max_we  = 1'b1;
-            5'h01: ing_xoff_we = 1'b1;
-            5'h02: ing_xon_we  = 1'b1;
-            5'h03: eg_max_we   = 1'b1;
-            5'h04: eg_xoff_we  = 1'b1;
-            5'h05: eg_xon_we   = 1'b1;
-            5'h06: eg_warn_we  = 1'b1;
-            5'h07: begin
-                case (addr_idx)
-                    3'h0:    lossless_d = 8'(cfg_wdata);
-                    3'h1:    mode_d     = 2'(cfg_wdata);
-                    3'h2:    cut_d      = (CUT_F+1)'(cfg_wdata);
-                    3'h3:    quanta_d   = 16'(cfg_wdata);
-                    3'h4:    refresh_d  = 16'(cfg_wdata);
-                    default: ;
-                endcase
-            end
+            capfc_pkg::ADDR_ING_MAX:  ing_max_d[addr_idx]  = thr_wdata;
+            capfc_pkg::ADDR_ING_XOFF: ing_xoff_d[addr_idx] = thr_wdata;
+            capfc_pkg::ADDR_ING_XON:  ing_xon_d[addr_idx]  = thr_wdata;
+            capfc_pkg::ADDR_EG_MAX:   eg_max_d[addr_idx]   = thr_wdata;
+            capfc_pkg::ADDR_EG_XOFF:  eg_xoff_d[addr_idx]  = thr_wdata;
+            capfc_pkg::ADDR_EG_XON:   eg_xon_d[addr_idx]   = thr_wdata;
+            capfc_pkg::ADDR_EG_WARN:  eg_warn_d[addr_idx]  = thr_wdata;
+            default: ;
+        endcase
+        case (cfg_addr)
+            capfc_pkg::ADDR_LOSSLESS: lossless_d = 8'(cfg_wdata);
+            capfc_pkg::ADDR_MODE:     mode_d     = 2'(cfg_wdata);
+            capfc_pkg::ADDR_CUT:      cut_d      = (CUT_F+1)'(cfg_wdata);
+            capfc_pkg::ADDR_QUANTA:   quanta_d   = 16'(cfg_wdata);
+            capfc_pkg::ADDR_REFRESH:  refresh_d  = 16'(cfg_wdata);
             default: ;
         endcase
     end
-end
 
-always_ff @(posedge clk) begin
     if (rst) begin
-        for (k_f = 0; k_f < 8; k_f = k_f + 1) begin
-            ing_max_q[k_f]  <= '0;
-            ing_xoff_q[k_f] <= '0;
-            ing_xon_q[k_f]  <= '0;
-            eg_max_q[k_f]   <= '0;
-            eg_xoff_q[k_f]  <= '0;
-            eg_xon_q[k_f]   <= '0;
-            eg_warn_q[k_f]  <= '0;
+        for (k_c = 0; k_c < NPRIO; k_c = k_c + 1) begin
+            ing_max_d[k_c]  = '0;
+            ing_xoff_d[k_c] = '0;
+            ing_xon_d[k_c]  = '0;
+            eg_max_d[k_c]   = '0;
+            eg_xoff_d[k_c]  = '0;
+            eg_xon_d[k_c]   = '0;
+            eg_warn_d[k_c]  = '0;
         end
-        lossless_q <= '0;
-        mode_q     <= '0;
-        cut_q      <= '0;
-        quanta_q   <= '0;
-        refresh_q  <= '0;
-    end else begin
-        if (ing_max_we)  ing_max_q[addr_idx]  <= thr_wdata;
-        if (ing_xoff_we) ing_xoff_q[addr_idx] <= thr_wdata;
-        if (ing_xon_we)  ing_xon_q[addr_idx]  <= thr_wdata;
-        if (eg_max_we)   eg_max_q[addr_idx]   <= thr_wdata;
-        if (eg_xoff_we)  eg_xoff_q[addr_idx]  <= thr_wdata;
-        if (eg_xon_we)   eg_xon_q[addr_idx]   <= thr_wdata;
-        if (eg_warn_we)  eg_warn_q[addr_idx]  <= thr_wdata;
-        lossless_q <= lossless_d;
-        mode_q     <= mode_d;
-        cut_q      <= cut_d;
-        quanta_q   <= quanta_d;
-        refresh_q  <= refresh_d;
+        lossless_d = '0;
+        mode_d     = '0;
+        cut_d      = '0;
+        quanta_d   = '0;
+        refresh_d  = '0;
     end
 end
 
-// flatten the threshold arrays for the datapath
+// (8-entry loops: Verilator unrolls them, so the array writes may be non-blocking)
+always_ff @(posedge clk) begin
+    for (k_f = 0; k_f < NPRIO; k_f = k_f + 1) begin
+        ing_max_q[k_f]  <= ing_max_d[k_f];
+        ing_xoff_q[k_f] <= ing_xoff_d[k_f];
+        ing_xon_q[k_f]  <= ing_xon_d[k_f];
+        eg_max_q[k_f]   <= eg_max_d[k_f];
+        eg_xoff_q[k_f]  <= eg_xoff_d[k_f];
+        eg_xon_q[k_f]   <= eg_xon_d[k_f];
+        eg_warn_q[k_f]  <= eg_warn_d[k_f];
+    end
+    lossless_q <= lossless_d;
+    mode_q     <= mode_d;
+    cut_q      <= cut_d;
+    quanta_q   <= quanta_d;
+    refresh_q  <= refresh_d;
+end
+
+// outputs: the registers, threshold arrays flattened for the datapath
 always_comb begin
-    for (k_o = 0; k_o < 8; k_o = k_o + 1) begin
+    for (k_o = 0; k_o < NPRIO; k_o = k_o + 1) begin
         cfg_ing_max[k_o*OW +: OW]  = ing_max_q[k_o];
         cfg_ing_xoff[k_o*OW +: OW] = ing_xoff_q[k_o];
         cfg_ing_xon[k_o*OW +: OW]  = ing_xon_q[k_o];

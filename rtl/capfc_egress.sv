@@ -1,20 +1,28 @@
-// capfc_egress: egress occupancy per (output port, priority), arrival counters C and congestion signals E
+// capfc_egress: egress occupancy, arrival counters C (per-port RAMs), row clears and E
 //
-// Contract (docs/microarchitecture.md, "Egress queues, arrival counters and E"):
+// Contract (docs/microarchitecture.md, "Egress queues, counter table, E"):
 // - enq_accept is combinational: the enqueue lane is valid, its ports are < NP and
-//   occ_q[oport*8+prio] + units(size) fits under eg_max[prio] (compared in OW+1 bits).
-// - Per queue q = o*8+p, the dequeue of lane o is applied first (mid = occ_q - units; clr_c when
-//   mid <= WARN, clr_e when mid <= XON_e), then the accepted enqueue (occ_d = mid + units).
-// - An accepted enqueue into a lossless priority with occ_d >= WARN increments C[q][iport]
-//   (saturating at 2^CW-1); with mode != 0 and occ_d > XOFF_e it raises trig[q] (a sort request).
-// - Counter table: cnt_q[q*NP+i] with a valid bit cnt_vld_q[q][i]; C = valid ? word : 0. A row clear
-//   costs one cycle and only clears the row's valid bits; stale words stay until the next increment
-//   of that entry rewrites them. At most one table word is written per cycle.
-// - E: e_q[q] is cleared by clr_e[q], else ORed with wr_mask when the sort unit writes queue q
-//   (clear wins). rd_row returns the architectural counter row C[rd_q][*] combinationally.
-// - e_other[i*8+p] = OR over o != i of E[o][p][i] (combinational from e_q; the own port never counts).
-// - All state shows its new value in cycle t+1. Dequeue lanes are trusted (wrap modulo 2^OW).
-// - Synchronous active-high rst clears occ_q, cnt_q, cnt_vld_q and e_q to 0.
+//   occ_q[{oport, prio}] + units(size) fits under eg_max[prio] (compared in OW+1 bits).
+// - Per queue q = {o, p}, the dequeue of lane o is applied first (mid = occ_q - units; clr_c when
+//   mid <= WARN, clr_e when mid <= XON_e), then the accepted enqueue (occ_d = mid + units). For a
+//   counted priority p (lossless and lidx(p) < NL) the enqueue increments C[o][lidx(p)][iport] when
+//   occ_d >= WARN, and with mode != 0 requests a sort of row {o, lidx(p)} (rtrig) when occ_d > XOFF_e.
+//   Row events: rclr (clr_c), eclr (clr_e), rtrig, per row r = {o, l}.
+// - Counters: per output port o, RAMs gen_port[o].u_cnt (word {l, i}) and gen_port[o].u_vld (word l:
+//   the valid bitmap of row {o, l}), two synchronous read ports each. rclr_q[r] set = row r reads 0
+//   (reset: all ones). An increment reads port 0 in cycle t (stage 1) and writes the new counter and
+//   bitmap in t+1 (stage 2), forwarding the previous cycle's write (wr_*_q). A clear wins over the
+//   stage-2 write of the same cycle.
+// - Read port 1 serves sort engine o: address {srow, sidx} when sre; one cycle later sval[o] is the
+//   counter of {srow, spidx} (the address the engine registered), forwarded like stage 2 and 0 when
+//   the row is cleared (rclr_q) or the bitmap bit is 0.
+// - E: e_d[r] = eclr[r] ? 0 : e_q[r] | (engine o writes class l ? 1 << swr_i : 0).
+// - e_other[{i, p}] = counted(p) && OR over o != i of e_q[{o, lidx(p)}][i] (own port never counts).
+// - Synchronous active-high rst: occ_q, e_q, inc_*, wr_* to 0, rclr_q to all ones; RAMs not written.
+// - Structure: always_comb "events" computes the combinational outputs (accept, row events, sval,
+//   e_other) and the RAM ports from registers, RAM data and inputs; always_comb "next_state"
+//   computes every _d; one always_ff copies them. The split keeps the block-level dependency
+//   egress -> sort -> egress free of a combinational cycle (sval/rclr do not depend on swr_*).
 
 `resetall
 `timescale 1ns / 1ps
@@ -31,12 +39,16 @@ module capfc_egress #(
     parameter CW = 16,
     // a unit is 2^CELL_LOG2 bytes
     parameter CELL_LOG2 = 0,
+    // counted (lossless) classes
+    parameter NL = 2,
     // port index width
     localparam PW = (NP > 1) ? $clog2(NP) : 1,
+    // class index width
+    localparam LW = (NL > 1) ? $clog2(NL) : 1,
     // number of (port, priority) queues
     localparam NQ = NP*8,
-    // queue index width
-    localparam QIW = PW + 3
+    // number of rows {o, l}
+    localparam NR = NP << LW
 ) (
     input  wire              clk,
     input  wire              rst,
@@ -62,211 +74,404 @@ module capfc_egress #(
     input  wire [NP*3-1:0]   deq_prio,
     input  wire [NP*SW-1:0]  deq_size,
 
-    // to the sort unit: requests, clears of E, counter row read port
-    output logic [NQ-1:0]    trig,
-    output logic [NQ-1:0]    clr_e,
-    input  wire [QIW-1:0]    rd_q,
-    output logic [NP*CW-1:0] rd_row,
+    // row events of this cycle, to the sort engines (row r = {o, l})
+    output logic [NR-1:0]    rclr,
+    output logic [NR-1:0]    rtrig,
 
-    // from the sort unit: E write port
-    input  wire              wr_en,
-    input  wire [QIW-1:0]    wr_q,
-    input  wire [NP-1:0]     wr_mask,
+    // read port 1, per engine o: read address (this cycle) and processed address (read last cycle)
+    input  wire [NP-1:0]     sre,
+    input  wire [NP*LW-1:0]  srow,
+    input  wire [NP*PW-1:0]  sidx,
+    input  wire [NP*PW-1:0]  spidx,
+    output logic [NP*CW-1:0] sval,
 
-    // E seen by input port i at priority p from every other output port:
-    // e_other[i*8+p] = OR over o != i of e_q[o*8+p][i]
+    // E writes, per engine o: class swr_l, input swr_i
+    input  wire [NP-1:0]     swr_en,
+    input  wire [NP*LW-1:0]  swr_l,
+    input  wire [NP*PW-1:0]  swr_i,
+
+    // E seen by input port i at priority p from every other output port
     output logic [NQ-1:0]    e_other
 );
 
-// counter table size and index width
-localparam integer NC = NQ*NP;
-localparam integer CIW = $clog2(NC);
-
-// rounding addend of units(), computed in SW+1 bits as the spec says
-localparam [63:0] CELL_RND_FULL = (64'd1 << CELL_LOG2) - 64'd1;
-localparam [SW:0] CELL_RND = CELL_RND_FULL[SW:0];
+localparam integer NPRIO = capfc_pkg::NPRIO;
+// NQ as a body localparam: Icarus 11 does not see the index in a loop bounded by the header's NQ
+// ("A for statement must use the index")
+localparam integer NQB = NQ;
+// queue index width
+localparam QIW = PW + 3;
+// row index width
+localparam RIW = PW + LW;
+// classes addressable by LW bits (rows with l >= NL exist but are never written)
+localparam integer NLP = 1 << LW;
+// counter RAM address width: {l, i}
+localparam CAW = LW + PW;
 
 // parameter check
 if (NP < 2 || NP > 128 || SW < 1 || SW > OW || OW > 32 || CW < 1 || CW > 16 ||
-        CELL_LOG2 < 0 || CELL_LOG2 > 12) begin : gen_param_check
+        CELL_LOG2 < 0 || CELL_LOG2 > 12 || CELL_LOG2 >= SW || NL < 1 || NL > 8) begin : gen_param_check
 `ifdef __ICARUS__
     // Icarus 11 has no elaboration-time $error: stop at time 0 instead
-    initial $fatal(1, "capfc_egress: illegal parameters NP=%0d SW=%0d OW=%0d CW=%0d CELL_LOG2=%0d",
-        NP, SW, OW, CW, CELL_LOG2);
+    initial $fatal(1, "capfc_egress: illegal parameters NP=%0d SW=%0d OW=%0d CW=%0d CELL_LOG2=%0d NL=%0d",
+        NP, SW, OW, CW, CELL_LOG2, NL);
 `else
-    $error("capfc_egress: illegal parameters (NP 2..128, SW 1..OW, OW ..32, CW 1..16, CELL_LOG2 0..12)");
+    $error("capfc_egress: illegal parameters (NP 2..128, SW 1..OW, OW ..32, CW 1..16, CELL_LOG2 0..12 and < SW, NL 1..8)");
 `endif
 end
 
-// size in bytes to units, in SW+1 bits
-function automatic logic [SW:0] units(input logic [SW-1:0] size);
-    units = ({1'b0, size} + CELL_RND) >> CELL_LOG2;
-endfunction
-
+// ---------------------------------------------------------------------------------------------
 // state
-logic [OW-1:0]     occ_q     [NQ] /*verilator public_flat_rd*/;
-logic [CW-1:0]     cnt_q     [NC] /*verilator public_flat_rd*/;
-logic [NP-1:0]     cnt_vld_q [NQ] /*verilator public_flat_rd*/;
-logic [NP-1:0]     e_q       [NQ] /*verilator public_flat_rd*/;
+logic [OW-1:0]     occ_q [NQ] /*verilator public_flat_rd*/;
+logic [NR-1:0]     rclr_q     /*verilator public_flat_rd*/;
+logic [NP-1:0]     e_q   [NR] /*verilator public_flat_rd*/;
+logic              inc_v_q    /*verilator public_flat_rd*/;
+logic [PW-1:0]     inc_o_q    /*verilator public_flat_rd*/;
+logic [LW-1:0]     inc_l_q    /*verilator public_flat_rd*/;
+logic [PW-1:0]     inc_i_q    /*verilator public_flat_rd*/;
+logic              wr_v_q     /*verilator public_flat_rd*/;
+logic [PW-1:0]     wr_o_q     /*verilator public_flat_rd*/;
+logic [LW-1:0]     wr_l_q     /*verilator public_flat_rd*/;
+logic [PW-1:0]     wr_i_q     /*verilator public_flat_rd*/;
+logic [CW-1:0]     wr_cnt_q   /*verilator public_flat_rd*/;
+logic [NP-1:0]     wr_bm_q    /*verilator public_flat_rd*/;
 
-// dequeue lanes: queue and occupancy after the dequeue
-logic [NP*QIW-1:0] deq_qi;
-logic [NP*OW-1:0]  deq_mid;
-logic [NQ-1:0]     clr_c;
-logic [NQ-1:0]     clr_e_v;
+logic [OW-1:0]     occ_d [NQ];
+logic [NR-1:0]     rclr_d;
+logic [NP-1:0]     e_d   [NR];
+logic              inc_v_d;
+logic [PW-1:0]     inc_o_d;
+logic [LW-1:0]     inc_l_d;
+logic [PW-1:0]     inc_i_d;
+logic              wr_v_d;
+logic [PW-1:0]     wr_o_d;
+logic [LW-1:0]     wr_l_d;
+logic [PW-1:0]     wr_i_d;
+logic [CW-1:0]     wr_cnt_d;
+logic [NP-1:0]     wr_bm_d;
 
-// enqueue lane
-logic              enq_ok;
-logic [QIW-1:0]    enq_qi;
-logic [SW:0]       enq_units;
-logic [OW-1:0]     enq_base;
-logic [OW-1:0]     enq_occ;
+// ---------------------------------------------------------------------------------------------
+// RAM ports: port o's read port k at [(2*o+k)*W +: W]; writes broadcast address and data
+logic [NP-1:0]     rd0_en;
+logic [CAW-1:0]    rd0_cnt_a;
+logic [LW-1:0]     rd0_vld_a;
+logic [NP-1:0]     ram_we;
+logic [CAW-1:0]    cnt_wa;
+logic [CW-1:0]     cnt_wd;
+logic [LW-1:0]     vld_wa;
+logic [NP-1:0]     vld_wd;
+wire  [2*NP*CW-1:0] cnt_rd;
+wire  [2*NP*NP-1:0] vld_rd;
 
-// counter increment: one table word per cycle
-logic              inc;
-logic [CIW-1:0]    cnt_widx;
-logic [NP-1:0]     vld_mid;
-logic [CW-1:0]     cnt_cur;
-logic [CW-1:0]     cnt_wdata;
-logic [NP-1:0]     cnt_vld_wdata;
+// ---------------------------------------------------------------------------------------------
+// "events" results used by "next_state"
+logic [OW-1:0]     dmid [NP];
+logic [QIW-1:0]    dqi  [NP];
+logic [NR-1:0]     eclr;
+logic              enq_acc;
+logic [QIW-1:0]    e_qi;
+logic [OW-1:0]     e_occ;
+logic              e_inc;
+logic [LW-1:0]     e_l;
+logic [CW-1:0]     new_cnt;
+logic [NP-1:0]     new_bm;
 
-// loop temporaries
-logic [2:0]        d_prio;
-logic [QIW-1:0]    d_qi;
+// "events" temporaries
+logic [OW-1:0]     thr_max  [NPRIO];
+logic [OW-1:0]     thr_xoff [NPRIO];
+logic [OW-1:0]     thr_xon  [NPRIO];
+logic [OW-1:0]     thr_warn [NPRIO];
+logic [NPRIO-1:0]  cnt_p;
+logic [2:0]        p_t;
+logic [LW-1:0]     lid_p [NPRIO];
+logic [2:0]        d_p;
 logic [OW-1:0]     d_mid;
+logic              d_clr_c;
+logic              d_clr_e;
+logic [RIW-1:0]    r_t;
+logic [NR-1:0]     rclr_t;
+logic [NR-1:0]     eclr_t;
+logic [NR-1:0]     rtrig_t;
+logic              e_ok;
+logic [OW-1:0]     e_units;
+logic [OW-1:0]     e_base;
+logic              e_trig;
+logic [CW-1:0]     word0;
+logic [NP-1:0]     bm0;
+logic              fw_row;
+logic [NP-1:0]     fw_bm;
+logic [CW-1:0]     fw_word;
+logic [NP-1:0]     base_bm;
+logic [CW-1:0]     cur;
+logic [LW-1:0]     a_l;
+logic [PW-1:0]     a_i;
+logic [NP*CW-1:0]  sval_t;
+logic [NP-1:0]     eacc [NLP];
+logic [NQ-1:0]     eo_t;
+// "next_state" temporaries
+logic [RIW-1:0]    n_r;
 
-// E reduction: priority p, input i at [p*NP + i]
-logic [8*NP-1:0]   e_acc;
-
-integer k_c;
-integer k_r;
-integer k_e;
+integer k_o;
+integer k_l;
 integer k_p;
+integer k_n;
+integer k_m;
+`ifndef VERILATOR
 integer k_f;
+`endif
 
-genvar gp;
+genvar go;
 
-// Signals that leave this block for the sort unit's always_comb (clr_e, trig) are written exactly
-// once per evaluation: Icarus 11 propagates intermediate values and was seen to loop forever
-// between always_comb blocks otherwise.
-always_comb begin
+// ---------------------------------------------------------------------------------------------
+// per output port: counter words and row bitmaps
+for (go = 0; go < NP; go = go + 1) begin : gen_port
+    capfc_ram #(
+        .AW(CAW),
+        .DW(CW),
+        .RP(2)
+    ) u_cnt (
+        .clk(clk),
+        .we(ram_we[go]),
+        .wa(cnt_wa),
+        .wd(cnt_wd),
+        .re({sre[go], rd0_en[go]}),
+        .ra({srow[go*LW +: LW], sidx[go*PW +: PW], rd0_cnt_a}),
+        .rd(cnt_rd[go*2*CW +: 2*CW])
+    );
+
+    capfc_ram #(
+        .AW(LW),
+        .DW(NP),
+        .RP(2)
+    ) u_vld (
+        .clk(clk),
+        .we(ram_we[go]),
+        .wa(vld_wa),
+        .wd(vld_wd),
+        .re({sre[go], rd0_en[go]}),
+        .ra({srow[go*LW +: LW], rd0_vld_a}),
+        .rd(vld_rd[go*2*NP +: 2*NP])
+    );
+end
+
+// ---------------------------------------------------------------------------------------------
+// events: combinational outputs and RAM ports. Every signal leaving this block is written once
+// per evaluation (Icarus 11 was seen to loop between always_comb blocks otherwise).
+always_comb begin : events
+    // per priority: thresholds, counted, class
+    for (k_p = 0; k_p < NPRIO; k_p = k_p + 1) begin
+        thr_max[k_p]  = cfg_eg_max[k_p*OW +: OW];
+        thr_xoff[k_p] = cfg_eg_xoff[k_p*OW +: OW];
+        thr_xon[k_p]  = cfg_eg_xon[k_p*OW +: OW];
+        thr_warn[k_p] = cfg_eg_warn[k_p*OW +: OW];
+        // (an unsigned variable: Yosys 0.23 passes a signed cast 3'(k_p) on as negative)
+        p_t           = 3'(k_p);
+        cnt_p[k_p]    = capfc_pkg::counted(cfg_lossless, p_t, NL);
+        lid_p[k_p]    = LW'({capfc_pkg::lidx(cfg_lossless, p_t)});
+    end
+
     // dequeue lanes first
-    clr_c   = '0;
-    clr_e_v = '0;
-    for (k_c = 0; k_c < NP; k_c = k_c + 1) begin
-        d_prio = deq_prio[k_c*3 +: 3];
-        d_qi   = {PW'(k_c), d_prio};
-        d_mid  = occ_q[d_qi] - OW'(units(deq_size[k_c*SW +: SW]));
-        deq_qi[k_c*QIW +: QIW] = d_qi;
-        deq_mid[k_c*OW +: OW]  = d_mid;
-        if (deq_valid[k_c]) begin
-            clr_c[d_qi]   = d_mid <= cfg_eg_warn[d_prio*OW +: OW];
-            clr_e_v[d_qi] = d_mid <= cfg_eg_xon[d_prio*OW +: OW];
+    for (k_o = 0; k_o < NP; k_o = k_o + 1) begin
+        d_p     = deq_prio[k_o*3 +: 3];
+        dqi[k_o] = {PW'(k_o), d_p};
+        d_mid   = occ_q[{PW'(k_o), d_p}] - OW'({capfc_pkg::units(32'(deq_size[k_o*SW +: SW]), CELL_LOG2)});
+        dmid[k_o] = d_mid;
+        d_clr_c = deq_valid[k_o] && cnt_p[d_p] && d_mid <= thr_warn[d_p];
+        d_clr_e = deq_valid[k_o] && cnt_p[d_p] && d_mid <= thr_xon[d_p];
+        for (k_l = 0; k_l < NLP; k_l = k_l + 1) begin
+            r_t         = {PW'(k_o), LW'(k_l)};
+            rclr_t[r_t] = d_clr_c && lid_p[d_p] == LW'(k_l);
+            eclr_t[r_t] = d_clr_e && lid_p[d_p] == LW'(k_l);
         end
     end
 
-    // then the enqueue
-    enq_ok     = enq_valid && ({1'b0, enq_oport} < (PW+1)'(NP)) && ({1'b0, enq_iport} < (PW+1)'(NP));
-    enq_qi     = {enq_oport, enq_prio};
-    enq_units  = units(enq_size);
-    enq_accept = enq_ok &&
-        ({1'b0, occ_q[enq_qi]} + (OW+1)'(enq_units) <= {1'b0, cfg_eg_max[enq_prio*OW +: OW]});
-
-    enq_base = occ_q[enq_qi];
-    for (k_c = 0; k_c < NP; k_c = k_c + 1) begin
-        if (deq_valid[k_c] && deq_qi[k_c*QIW +: QIW] == enq_qi) begin
-            enq_base = deq_mid[k_c*OW +: OW];
+    // then the enqueue: its queue's occupancy after a dequeue of the same queue
+    e_ok    = enq_valid && ({1'b0, enq_oport} < (PW+1)'(NP)) && ({1'b0, enq_iport} < (PW+1)'(NP));
+    e_qi    = {enq_oport, enq_prio};
+    e_units = OW'({capfc_pkg::units(32'(enq_size), CELL_LOG2)});
+    enq_acc = e_ok && ({1'b0, occ_q[e_qi]} + {1'b0, e_units} <= {1'b0, thr_max[enq_prio]});
+    e_base  = occ_q[e_qi];
+    for (k_o = 0; k_o < NP; k_o = k_o + 1) begin
+        if (deq_valid[k_o] && dqi[k_o] == e_qi) begin
+            e_base = dmid[k_o];
         end
     end
-    enq_occ = enq_base + OW'(enq_units);
+    e_occ  = e_base + e_units;
+    e_l    = lid_p[enq_prio];
+    e_inc  = enq_acc && cnt_p[enq_prio] && e_occ >= thr_warn[enq_prio];
+    e_trig = enq_acc && cnt_p[enq_prio] && cfg_mode != 2'd0 && e_occ > thr_xoff[enq_prio];
+    for (k_o = 0; k_o < NP; k_o = k_o + 1) begin
+        for (k_l = 0; k_l < NLP; k_l = k_l + 1) begin
+            r_t          = {PW'(k_o), LW'(k_l)};
+            rtrig_t[r_t] = e_trig && r_t == {enq_oport, e_l};
+        end
+    end
 
-    inc = enq_accept && cfg_lossless[enq_prio] && enq_occ >= cfg_eg_warn[enq_prio*OW +: OW];
+    // increment stage 1: read port 0 of port enq_oport (address broadcast)
+    for (k_o = 0; k_o < NP; k_o = k_o + 1) begin
+        rd0_en[k_o] = e_inc && enq_oport == PW'(k_o);
+    end
+    rd0_cnt_a = {e_l, enq_iport};
+    rd0_vld_a = e_l;
 
-    trig = (enq_accept && cfg_lossless[enq_prio] && cfg_mode != 2'd0 &&
-            enq_occ > cfg_eg_xoff[enq_prio*OW +: OW]) ? (NQ'(1) << enq_qi) : '0;
-    clr_e = clr_e_v;
+    // increment stage 2: port inc_o_q's read port 0 data, forwarded from the last write
+    word0 = '0;
+    bm0   = '0;
+    for (k_o = 0; k_o < NP; k_o = k_o + 1) begin
+        if (inc_o_q == PW'(k_o)) begin
+            word0 = cnt_rd[k_o*2*CW +: CW];
+            bm0   = vld_rd[k_o*2*NP +: NP];
+        end
+    end
+    fw_row  = wr_v_q && wr_o_q == inc_o_q && wr_l_q == inc_l_q;
+    fw_bm   = fw_row ? wr_bm_q : bm0;
+    fw_word = (fw_row && wr_i_q == inc_i_q) ? wr_cnt_q : word0;
+    base_bm = 1'(rclr_q >> {inc_o_q, inc_l_q}) ? '0 : fw_bm;
+    cur     = 1'(base_bm >> inc_i_q) ? fw_word : '0;
+    new_cnt = (cur == {CW{1'b1}}) ? cur : cur + 1'b1;
+    new_bm  = base_bm | (NP'(1) << inc_i_q);
+    for (k_o = 0; k_o < NP; k_o = k_o + 1) begin
+        ram_we[k_o] = inc_v_q && !rst && inc_o_q == PW'(k_o);
+    end
+    cnt_wa = {inc_l_q, inc_i_q};
+    cnt_wd = new_cnt;
+    vld_wa = inc_l_q;
+    vld_wd = new_bm;
 
-    // counter of (enq_qi, enq_iport), seen after this cycle's row clear
-    cnt_widx      = CIW'(enq_qi) * CIW'(NP) + CIW'(enq_iport);
-    vld_mid       = clr_c[enq_qi] ? '0 : cnt_vld_q[enq_qi];
-    cnt_cur       = vld_mid[enq_iport] ? cnt_q[cnt_widx] : '0;
-    cnt_wdata     = (cnt_cur == {CW{1'b1}}) ? cnt_cur : cnt_cur + 1'b1;
-    cnt_vld_wdata = vld_mid | (NP'(1) << enq_iport);
+    // read port 1: the value engine o reads, as of this cycle (forwarded like stage 2)
+    for (k_o = 0; k_o < NP; k_o = k_o + 1) begin
+        a_l     = srow[k_o*LW +: LW];
+        a_i     = spidx[k_o*PW +: PW];
+        fw_row  = wr_v_q && wr_o_q == PW'(k_o) && wr_l_q == a_l;
+        fw_bm   = fw_row ? wr_bm_q : vld_rd[(k_o*2+1)*NP +: NP];
+        fw_word = (fw_row && wr_i_q == a_i) ? wr_cnt_q : cnt_rd[(k_o*2+1)*CW +: CW];
+        sval_t[k_o*CW +: CW] = (!rclr_q[{PW'(k_o), a_l}] && 1'(fw_bm >> a_i)) ? fw_word : '0;
+    end
+
+    // E of the other output ports, per class (own port masked out)
+    for (k_l = 0; k_l < NLP; k_l = k_l + 1) begin
+        eacc[k_l] = '0;
+    end
+    for (k_o = 0; k_o < NP; k_o = k_o + 1) begin
+        for (k_l = 0; k_l < NLP; k_l = k_l + 1) begin
+            eacc[k_l] = eacc[k_l] | (e_q[{PW'(k_o), LW'(k_l)}] & ~(NP'(1) << k_o));
+        end
+    end
+    for (k_o = 0; k_o < NP; k_o = k_o + 1) begin
+        for (k_p = 0; k_p < NPRIO; k_p = k_p + 1) begin
+            eo_t[{PW'(k_o), 3'(k_p)}] = cnt_p[k_p] && 1'(eacc[lid_p[k_p]] >> k_o);
+        end
+    end
+
+    // outputs, written once
+    enq_accept = enq_acc;
+    rclr       = rclr_t;
+    eclr       = eclr_t;
+    rtrig      = rtrig_t;
+    sval       = sval_t;
+    e_other    = eo_t;
 end
 
-// counter row read port for the sort unit's snapshot (NP indexed reads)
-always_comb begin
-    for (k_r = 0; k_r < NP; k_r = k_r + 1) begin
-        rd_row[k_r*CW +: CW] = cnt_vld_q[rd_q][k_r] ? cnt_q[CIW'(rd_q) * CIW'(NP) + CIW'(k_r)] : '0;
+// ---------------------------------------------------------------------------------------------
+// next state: every _d of this module
+always_comb begin : next_state
+    // occupancy: dequeues, then the accepted enqueue (its value already includes a dequeue)
+    for (k_n = 0; k_n < NQB; k_n = k_n + 1) begin
+        occ_d[k_n] = occ_q[k_n];
     end
-end
-
-// E from the other output ports, per priority (input i at [p*NP + i]); the own port is masked
-// out. Reduced here, next to e_q, so that no NQ*NP-bit bus is needed.
-always_comb begin
-    e_acc = '0;
-    for (k_e = 0; k_e < NP; k_e = k_e + 1) begin
-        for (k_p = 0; k_p < 8; k_p = k_p + 1) begin
-            e_acc[k_p*NP +: NP] = e_acc[k_p*NP +: NP] | (e_q[k_e*8+k_p] & ~(NP'(1) << k_e));
+    for (k_n = 0; k_n < NP; k_n = k_n + 1) begin
+        if (deq_valid[k_n]) begin
+            occ_d[dqi[k_n]] = dmid[k_n];
         end
     end
-    for (k_e = 0; k_e < NP; k_e = k_e + 1) begin
-        for (k_p = 0; k_p < 8; k_p = k_p + 1) begin
-            e_other[k_e*8+k_p] = e_acc[k_p*NP+k_e];
+    if (enq_acc) begin
+        occ_d[e_qi] = e_occ;
+    end
+
+    // row clear flags: a clear wins over the stage-2 write of the same row
+    rclr_d = rclr_q;
+    for (k_n = 0; k_n < NR; k_n = k_n + 1) begin
+        rclr_d[k_n] = rclr[k_n] ? 1'b1 :
+                      (inc_v_q && {inc_o_q, inc_l_q} == RIW'(k_n)) ? 1'b0 : rclr_q[k_n];
+    end
+
+    // E: clear, else OR in the sort engine's write
+    for (k_n = 0; k_n < NP; k_n = k_n + 1) begin
+        for (k_m = 0; k_m < NLP; k_m = k_m + 1) begin
+            n_r = {PW'(k_n), LW'(k_m)};
+            e_d[n_r] = eclr[n_r] ? '0 :
+                       e_q[n_r] | ((swr_en[k_n] && swr_l[k_n*LW +: LW] == LW'(k_m)) ?
+                                   (NP'(1) << swr_i[k_n*PW +: PW]) : '0);
         end
     end
-end
 
-// counter table: one word written per cycle. The reset walks the whole table with blocking
-// assignments because Verilator cannot schedule a non-blocking array write inside a loop it does not
-// unroll (BLKLOOPINIT); it is race-free since nothing else samples cnt_q in a reset cycle (every
-// register that depends on it is being reset too).
-always_ff @(posedge clk) begin
+    // increment pipeline (the fields load every cycle)
+    inc_v_d = e_inc;
+    inc_o_d = enq_oport;
+    inc_l_d = e_l;
+    inc_i_d = enq_iport;
+
+    // last write, kept one cycle for forwarding
+    wr_v_d   = inc_v_q;
+    wr_o_d   = wr_o_q;
+    wr_l_d   = wr_l_q;
+    wr_i_d   = wr_i_q;
+    wr_cnt_d = wr_cnt_q;
+    wr_bm_d  = wr_bm_q;
+    if (inc_v_q) begin
+        wr_o_d   = inc_o_q;
+        wr_l_d   = inc_l_q;
+        wr_i_d   = inc_i_q;
+        wr_cnt_d = new_cnt;
+        wr_bm_d  = new_bm;
+    end
+
     if (rst) begin
-        for (k_f = 0; k_f < NC; k_f = k_f + 1) begin
-            /* verilator lint_off BLKSEQ */
-            cnt_q[k_f] = '0;
-            /* verilator lint_on BLKSEQ */
+        for (k_n = 0; k_n < NQB; k_n = k_n + 1) begin
+            occ_d[k_n] = '0;
         end
-    end else if (inc) begin
-        cnt_q[cnt_widx] <= cnt_wdata;
+        rclr_d = '1;
+        for (k_n = 0; k_n < NR; k_n = k_n + 1) begin
+            e_d[k_n] = '0;
+        end
+        inc_v_d  = 1'b0;
+        inc_o_d  = '0;
+        inc_l_d  = '0;
+        inc_i_d  = '0;
+        wr_v_d   = 1'b0;
+        wr_o_d   = '0;
+        wr_l_d   = '0;
+        wr_i_d   = '0;
+        wr_cnt_d = '0;
+        wr_bm_d  = '0;
     end
 end
 
-// per output port: each block writes only that port's 8 queues (occupancy, counter valid bits, E),
-// so the blocks never collide. Within a block the later write wins: the E clear overrides the sort
-// unit's E write, and the enqueue's values already include a dequeue or row clear of the same queue.
-for (gp = 0; gp < NP; gp = gp + 1) begin : gen_port
-    integer k;
-
-    always_ff @(posedge clk) begin
-        if (rst) begin
-            for (k = 0; k < 8; k = k + 1) begin
-                occ_q[gp*8+k]     <= '0;
-                cnt_vld_q[gp*8+k] <= '0;
-                e_q[gp*8+k]       <= '0;
-            end
-        end else begin
-            if (wr_en && wr_q[QIW-1:3] == PW'(gp)) begin
-                e_q[wr_q] <= e_q[wr_q] | wr_mask;
-            end
-            if (deq_valid[gp]) begin
-                occ_q[deq_qi[gp*QIW +: QIW]] <= deq_mid[gp*OW +: OW];
-                if (clr_c[deq_qi[gp*QIW +: QIW]]) begin
-                    cnt_vld_q[deq_qi[gp*QIW +: QIW]] <= '0;
-                end
-                if (clr_e[deq_qi[gp*QIW +: QIW]]) begin
-                    e_q[deq_qi[gp*QIW +: QIW]] <= '0;
-                end
-            end
-            if (enq_accept && enq_oport == PW'(gp)) begin
-                occ_q[enq_qi] <= enq_occ;
-                if (inc) begin
-                    cnt_vld_q[enq_qi] <= cnt_vld_wdata;
-                end
-            end
-        end
+always_ff @(posedge clk) begin
+    rclr_q   <= rclr_d;
+    inc_v_q  <= inc_v_d;
+    inc_o_q  <= inc_o_d;
+    inc_l_q  <= inc_l_d;
+    inc_i_q  <= inc_i_d;
+    wr_v_q   <= wr_v_d;
+    wr_o_q   <= wr_o_d;
+    wr_l_q   <= wr_l_d;
+    wr_i_q   <= wr_i_d;
+    wr_cnt_q <= wr_cnt_d;
+    wr_bm_q  <= wr_bm_d;
+`ifdef VERILATOR
+    // Under Verilator: version 5.006 cannot schedule a non-blocking array write in a loop it does not unroll (more
+    // than 64 iterations: BLKLOOPINIT); Icarus 11 and Yosys 0.23 cannot assign a whole unpacked
+    // array. Both forms copy every element.
+    occ_q <= occ_d;
+    e_q   <= e_d;
+`else
+    for (k_f = 0; k_f < NQB; k_f = k_f + 1) begin
+        occ_q[k_f] <= occ_d[k_f];
     end
+    for (k_f = 0; k_f < NR; k_f = k_f + 1) begin
+        e_q[k_f] <= e_d[k_f];
+    end
+`endif
 end
 
 endmodule

@@ -4,12 +4,13 @@
 // - arr_accept[i] is combinational: arrival lane i is valid and occ_q[i*8+prio] + units(size) fits
 //   under ing_max[prio] (compared in OW+1 bits). The decision uses occ_q: a departure in the same
 //   cycle frees space only from the next cycle on.
-// - Per queue q = i*8+p, the departure is applied first (mid = occ_q - units; I cleared when the
+// - Per queue q = {i, p}, the departure is applied first (mid = occ_q - units; I cleared when the
 //   departure leaves mid <= XON), then the accepted arrival (occ_d = mid + units; I set when the
 //   priority is lossless and occ_d > XOFF). occ_q and xoff_q (= I, driven out as i_state) show the
 //   result in cycle t+1. A departure lane whose port is >= NP is ignored; departures are trusted
 //   (removing more than a queue holds wraps modulo 2^OW).
 // - Synchronous active-high rst clears occ_q and xoff_q to 0.
+// - One always_comb computes every _d (reset included) and arr_accept, one always_ff copies them.
 
 `resetall
 `timescale 1ns / 1ps
@@ -54,118 +55,118 @@ module capfc_ingress #(
     output wire [NQ-1:0]    i_state
 );
 
+localparam integer NPRIO = capfc_pkg::NPRIO;
+// NQ as a body localparam: Icarus 11 does not see the index in a loop bounded by the header's NQ
+// ("A for statement must use the index")
+localparam integer NQB = NQ;
 // queue index width
 localparam QIW = PW + 3;
 
-// rounding addend of units(), computed in SW+1 bits as the spec says
-localparam [63:0] CELL_RND_FULL = (64'd1 << CELL_LOG2) - 64'd1;
-localparam [SW:0] CELL_RND = CELL_RND_FULL[SW:0];
-
 // parameter check
-if (NP < 2 || NP > 128 || SW < 1 || SW > OW || OW > 32 || CELL_LOG2 < 0 || CELL_LOG2 > 12) begin : gen_param_check
+if (NP < 2 || NP > 128 || SW < 1 || SW > OW || OW > 32 || CELL_LOG2 < 0 || CELL_LOG2 > 12 ||
+        CELL_LOG2 >= SW) begin : gen_param_check
 `ifdef __ICARUS__
     // Icarus 11 has no elaboration-time $error: stop at time 0 instead
     initial $fatal(1, "capfc_ingress: illegal parameters NP=%0d SW=%0d OW=%0d CELL_LOG2=%0d", NP, SW, OW, CELL_LOG2);
 `else
-    $error("capfc_ingress: illegal parameters (NP 2..128, SW 1..OW, OW ..32, CELL_LOG2 0..12)");
+    $error("capfc_ingress: illegal parameters (NP 2..128, SW 1..OW, OW ..32, CELL_LOG2 0..12 and < SW)");
 `endif
 end
 
-// size in bytes to units, in SW+1 bits
-function automatic logic [SW:0] units(input logic [SW-1:0] size);
-    units = ({1'b0, size} + CELL_RND) >> CELL_LOG2;
-endfunction
-
 // state
 logic [OW-1:0]     occ_q [NQ] /*verilator public_flat_rd*/;
-logic [NQ-1:0]     xoff_q /*verilator public_flat_rd*/;
+logic [NQ-1:0]     xoff_q     /*verilator public_flat_rd*/;
+logic [OW-1:0]     occ_d [NQ];
 logic [NQ-1:0]     xoff_d;
+
+// thresholds per priority
+logic [OW-1:0]     thr_max  [NPRIO];
+logic [OW-1:0]     thr_xoff [NPRIO];
+logic [OW-1:0]     thr_xon  [NPRIO];
 
 // departure lane
 logic              dep_ok;
 logic [QIW-1:0]    dep_qi;
 logic [OW-1:0]     dep_mid;
 
-// arrival lanes: queue, occupancy after departure and arrival, write enable
-logic [NP*QIW-1:0] arr_qi;
-logic [NP*OW-1:0]  arr_occ;
-logic [NP-1:0]     arr_we;
-// departure write, steered to the block of its port
-logic [NP-1:0]     dep_we;
-
-// loop temporaries
+// arrival lane temporaries
+logic [NP-1:0]     acc_t;
 logic [2:0]        a_prio;
 logic [QIW-1:0]    a_qi;
-logic [SW:0]       a_units;
+logic [OW-1:0]     a_units;
 logic [OW-1:0]     a_base;
+logic [OW-1:0]     a_occ;
 
 integer k_c;
-
-genvar gp;
+`ifndef VERILATOR
+integer k_f;
+`endif
 
 assign i_state = xoff_q;
 
 always_comb begin
+    for (k_c = 0; k_c < NPRIO; k_c = k_c + 1) begin
+        thr_max[k_c]  = cfg_ing_max[k_c*OW +: OW];
+        thr_xoff[k_c] = cfg_ing_xoff[k_c*OW +: OW];
+        thr_xon[k_c]  = cfg_ing_xon[k_c*OW +: OW];
+    end
+
+    for (k_c = 0; k_c < NQB; k_c = k_c + 1) begin
+        occ_d[k_c] = occ_q[k_c];
+    end
+    xoff_d = xoff_q;
+
     // departure first
     dep_ok  = dep_valid && ({1'b0, dep_port} < (PW+1)'(NP));
     dep_qi  = {dep_port, dep_prio};
-    dep_mid = occ_q[dep_qi] - OW'(units(dep_size));
-
-    xoff_d = xoff_q;
-    if (dep_ok && dep_mid <= cfg_ing_xon[dep_prio*OW +: OW]) begin
-        xoff_d[dep_qi] = 1'b0;
+    dep_mid = occ_q[dep_qi] - OW'({capfc_pkg::units(32'(dep_size), CELL_LOG2)});
+    if (dep_ok) begin
+        occ_d[dep_qi] = dep_mid;
+        if (dep_mid <= thr_xon[dep_prio]) begin
+            xoff_d[dep_qi] = 1'b0;
+        end
     end
 
-    // then the arrivals, one per input port (so one per queue)
+    // then the arrivals, one per input port (so at most one per queue)
     for (k_c = 0; k_c < NP; k_c = k_c + 1) begin
         a_prio  = arr_prio[k_c*3 +: 3];
         a_qi    = {PW'(k_c), a_prio};
-        a_units = units(arr_size[k_c*SW +: SW]);
-
-        arr_accept[k_c] = arr_valid[k_c] &&
-            ({1'b0, occ_q[a_qi]} + (OW+1)'(a_units) <= {1'b0, cfg_ing_max[a_prio*OW +: OW]});
-
+        a_units = OW'({capfc_pkg::units(32'(arr_size[k_c*SW +: SW]), CELL_LOG2)});
+        acc_t[k_c] = arr_valid[k_c] &&
+            ({1'b0, occ_q[a_qi]} + {1'b0, a_units} <= {1'b0, thr_max[a_prio]});
         a_base = (dep_ok && dep_qi == a_qi) ? dep_mid : occ_q[a_qi];
-        arr_qi[k_c*QIW +: QIW] = a_qi;
-        arr_occ[k_c*OW +: OW]  = a_base + OW'(a_units);
-        arr_we[k_c]            = arr_accept[k_c];
-        dep_we[k_c]            = dep_ok && (dep_port == PW'(k_c));
-
-        if (arr_accept[k_c] && cfg_lossless[a_prio] &&
-                arr_occ[k_c*OW +: OW] > cfg_ing_xoff[a_prio*OW +: OW]) begin
-            xoff_d[a_qi] = 1'b1;
+        a_occ  = a_base + a_units;
+        if (acc_t[k_c]) begin
+            occ_d[a_qi] = a_occ;
+            if (cfg_lossless[a_prio] && a_occ > thr_xoff[a_prio]) begin
+                xoff_d[a_qi] = 1'b1;
+            end
         end
     end
+
+    if (rst) begin
+        for (k_c = 0; k_c < NQB; k_c = k_c + 1) begin
+            occ_d[k_c] = '0;
+        end
+        xoff_d = '0;
+    end
+
+    // written once per evaluation
+    arr_accept = acc_t;
 end
 
 always_ff @(posedge clk) begin
-    if (rst) begin
-        xoff_q <= '0;
-    end else begin
-        xoff_q <= xoff_d;
+    xoff_q <= xoff_d;
+`ifdef VERILATOR
+    // Under Verilator: version 5.006 cannot schedule a non-blocking array write in a loop it does not unroll (more
+    // than 64 iterations: BLKLOOPINIT); Icarus 11 and Yosys 0.23 cannot assign a whole unpacked
+    // array. Both forms copy every element.
+    occ_q <= occ_d;
+`else
+    for (k_f = 0; k_f < NQB; k_f = k_f + 1) begin
+        occ_q[k_f] <= occ_d[k_f];
     end
-end
-
-// occupancy: each port's block writes only that port's 8 queues, so the blocks never collide;
-// within a block the arrival write comes last, and when it hits the departure's queue its value
-// already includes the departure
-for (gp = 0; gp < NP; gp = gp + 1) begin : gen_port
-    integer k;
-
-    always_ff @(posedge clk) begin
-        if (rst) begin
-            for (k = 0; k < 8; k = k + 1) begin
-                occ_q[gp*8+k] <= '0;
-            end
-        end else begin
-            if (dep_we[gp]) begin
-                occ_q[dep_qi] <= dep_mid;
-            end
-            if (arr_we[gp]) begin
-                occ_q[arr_qi[gp*QIW +: QIW]] <= arr_occ[gp*OW +: OW];
-            end
-        end
-    end
+`endif
 end
 
 endmodule

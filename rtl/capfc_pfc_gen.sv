@@ -1,14 +1,15 @@
-// capfc_pfc_gen: per-port PFC frame requests (XOFF, XON and refresh) from the combined state D
+// capfc_pfc_gen: per-port pending PFC frame (valid/ready) from the combined state D
 //
-// Contract (docs/microarchitecture.md, "Combined state and PFC frame generation"):
-// - Per port i, with d = d_state[i*8 +: 8] and prev = prev_q[i*8 +: 8]: a frame is requested when D
-//   changes (change) or, while D != 0 stays unchanged, when timer_q[i] has run down to 0 (refresh).
-// - Outputs are registered: a D change visible in cycle u gives pfc_valid[i] high for exactly one
-//   cycle, u+1, with class-enable vector d | prev and quanta cfg_quanta for every class set in d
-//   (0 = resume for the others). There is no ready: the MAC takes the latest request.
-// - timer_q[i] reloads cfg_refresh on every frame and counts down to 0 otherwise, so a refresh goes
-//   out cfg_refresh + 1 cycles after the previous frame while D stays up.
-// - Synchronous active-high rst clears every register (and so every output) to 0.
+// Contract (docs/microarchitecture.md, "PFC frames"):
+// - Per port i, with d = d_state[i*8 +: 8] and s = sent_q[i*8 +: 8] (the D carried by the last frame
+//   the MAC took): pfc_valid[i] = d != s || (d != 0 && timer_q[i] == 0), combinational.
+// - pfc_cev[i] = d | s (paused now, and resumed since the last frame taken); pfc_xoff[i] = d;
+//   pfc_quanta = cfg_quanta (one value for every class with pfc_xoff set).
+// - The MAC takes the frame when pfc_valid[i] && pfc_ready[i]: sent_q <= d, timer_q[i] <= refresh;
+//   otherwise timer_q[i] counts down to 0. A refresh is pending refresh + 1 cycles after a frame was
+//   taken while D stays up. Changes of D merge into the pending frame until the MAC takes it.
+// - Synchronous active-high rst clears sent_q and timer_q.
+// - One always_comb computes every _d (reset included) and the outputs, one always_ff copies them.
 
 `resetall
 `timescale 1ns / 1ps
@@ -30,10 +31,12 @@ module capfc_pfc_gen #(
     // combined state D per (input port, priority)
     input  wire [NQ-1:0]     d_state,
 
-    // PFC frame requests
-    output wire [NP-1:0]     pfc_valid,
-    output wire [NQ-1:0]     pfc_cev,
-    output wire [NQ*16-1:0]  pfc_quanta
+    // PFC frames
+    input  wire [NP-1:0]     pfc_ready,
+    output logic [NP-1:0]    pfc_valid,
+    output logic [NQ-1:0]    pfc_cev,
+    output wire [NQ-1:0]     pfc_xoff,
+    output wire [15:0]       pfc_quanta
 );
 
 // parameter check
@@ -47,83 +50,62 @@ if (NP < 2 || NP > 128) begin : gen_param_check
 end
 
 // state
-logic [NQ-1:0]    prev_q  /*verilator public_flat_rd*/;
+logic [NQ-1:0]    sent_q       /*verilator public_flat_rd*/;
 logic [15:0]      timer_q [NP] /*verilator public_flat_rd*/;
-logic [NP-1:0]    valid_q;
-logic [NQ-1:0]    cev_q;
-logic [NQ*16-1:0] quanta_q;
-
-logic [NQ-1:0]    prev_d;
-logic [NP*16-1:0] timer_d;
-logic [NP-1:0]    valid_d;
-logic [NQ-1:0]    cev_d;
-logic [NQ*16-1:0] quanta_d;
+logic [NQ-1:0]    sent_d;
+logic [15:0]      timer_d [NP];
 
 // per-port temporaries
 logic [7:0]       d;
-logic [7:0]       prev;
-logic             change;
-logic             refresh;
-logic             emit;
+logic [7:0]       s;
+logic             v;
+logic             take;
+logic [NP-1:0]    valid_t;
+logic [NQ-1:0]    cev_t;
 
 integer k_c;
-integer k_p;
+`ifndef VERILATOR
 integer k_f;
+`endif
 
-genvar gi;
-
-assign pfc_valid  = valid_q;
-assign pfc_cev    = cev_q;
-assign pfc_quanta = quanta_q;
+assign pfc_xoff   = d_state;
+assign pfc_quanta = cfg_quanta;
 
 always_comb begin
-    prev_d   = d_state;
-    timer_d  = '0;
-    valid_d  = '0;
-    cev_d    = '0;
     for (k_c = 0; k_c < NP; k_c = k_c + 1) begin
-        d       = d_state[k_c*8 +: 8];
-        prev    = prev_q[k_c*8 +: 8];
-        change  = d != prev;
-        refresh = (d != 8'd0) && !change && (timer_q[k_c] == 16'd0);
-        emit    = change || refresh;
+        d    = d_state[k_c*8 +: 8];
+        s    = sent_q[k_c*8 +: 8];
+        v    = (d != s) || (d != 8'd0 && timer_q[k_c] == 16'd0);
+        take = v && pfc_ready[k_c];
 
-        valid_d[k_c]       = emit;
-        cev_d[k_c*8 +: 8]  = emit ? (d | prev) : 8'd0;
-        for (k_p = 0; k_p < 8; k_p = k_p + 1) begin
-            quanta_d[(k_c*8+k_p)*16 +: 16] = (emit && d[k_p]) ? cfg_quanta : 16'd0;
+        valid_t[k_c]         = v;
+        cev_t[k_c*8 +: 8]    = d | s;
+        sent_d[k_c*8 +: 8]   = take ? d : s;
+        timer_d[k_c]         = take ? cfg_refresh :
+                               (timer_q[k_c] != 16'd0) ? timer_q[k_c] - 16'd1 : 16'd0;
+        if (rst) begin
+            sent_d[k_c*8 +: 8] = 8'd0;
+            timer_d[k_c]       = 16'd0;
         end
-        timer_d[k_c*16 +: 16] = emit ? cfg_refresh :
-                                (timer_q[k_c] != 16'd0) ? timer_q[k_c] - 16'd1 : 16'd0;
     end
+
+    // written once
+    pfc_valid = valid_t;
+    pfc_cev   = cev_t;
 end
 
 always_ff @(posedge clk) begin
-    if (rst) begin
-        prev_q   <= '0;
-        valid_q  <= '0;
-        cev_q    <= '0;
-        // per port: a single '0 of NQ*16 bits exceeds Verilator's 8k replication check at NP=128
-        for (k_f = 0; k_f < NP; k_f = k_f + 1) begin
-            quanta_q[k_f*128 +: 128] <= '0;
-        end
-    end else begin
-        prev_q   <= prev_d;
-        valid_q  <= valid_d;
-        cev_q    <= cev_d;
-        quanta_q <= quanta_d;
+    sent_q <= sent_d;
+`ifdef VERILATOR
+    // Under Verilator: version 5.006 cannot schedule a non-blocking array write in a loop it does not unroll (more
+    // than 64 iterations: BLKLOOPINIT); Icarus 11 and Yosys 0.23 cannot assign a whole unpacked
+    // array. Both forms copy every element.
+    timer_q <= timer_d;
+`else
+    for (k_f = 0; k_f < NP; k_f = k_f + 1) begin
+        timer_q[k_f] <= timer_d[k_f];
     end
-end
-
-// refresh timers (one block per entry: no array write inside a loop)
-for (gi = 0; gi < NP; gi = gi + 1) begin : gen_timer
-    always_ff @(posedge clk) begin
-        if (rst) begin
-            timer_q[gi] <= '0;
-        end else begin
-            timer_q[gi] <= timer_d[gi*16 +: 16];
-        end
-    end
+`endif
 end
 
 endmodule

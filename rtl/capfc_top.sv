@@ -1,15 +1,20 @@
-// capfc_top: CaPFC block, congestion-aware PFC for a switch with NP ports and 8 priorities
+// capfc_top: CaPFC block (v2), congestion-aware PFC for a switch with NP ports and 8 priorities
 //
 // Contract (docs/microarchitecture.md):
-// - Synchronous active-high rst clears every register, configuration included (after reset every
-//   packet is rejected until the thresholds are written through cfg_we/cfg_addr/cfg_wdata).
+// - Synchronous active-high rst resets every register (configuration included; the counter-row clear
+//   flags to all ones), not RAM contents. After reset every packet is rejected until the thresholds
+//   are written through cfg_we/cfg_addr/cfg_wdata.
 // - arr_accept, enq_accept: combinational in the cycle of the request.
-// - Occupancies, I, C and the clears of C and E: visible in cycle t+1.
+// - Occupancies, I, clears of C and E: visible in cycle t+1. An increment of C is in its RAM from
+//   cycle t+2 (a one-cycle read-modify-write pipeline with forwarding).
+// - Only the first NL lossless priorities (counted classes) have counters, sort requests and E.
 // - d_state[i*8+p] = I[i][p] | OR over o != i of E[o][p][i]: combinational from registers (E of an
 //   input's own port never counts).
-// - PFC frame request (pfc_valid/pfc_cev/pfc_quanta, registered) one cycle after a D change.
-// - E after an enqueue above XOFF_e in cycle t, no contention: t+3 (Stop-Max), t+2+NP
-//   (Stop-Calibrate); one sort at a time, round robin over the pending egress queues.
+// - PFC: per port a pending frame (pfc_valid, pfc_cev, pfc_xoff, pfc_quanta) from the cycle D differs
+//   from what the MAC last took (or a refresh is due) until the MAC takes it with pfc_ready.
+// - E after an enqueue above XOFF_e in cycle t, no contention: t+NP+3 (Stop-Max),
+//   t+(CW+2)(NP+1)+5+i for input i (Stop-Calibrate); one sort engine per output port, round robin
+//   over its NL classes.
 // - A lane whose port index is >= NP is treated as not valid. Dequeue and departure lanes are
 //   trusted; removing more than a queue holds wraps modulo 2^OW.
 
@@ -26,10 +31,12 @@ module capfc_top #(
     parameter OW = 20,
     // arrival counter width (1..16)
     parameter CW = 16,
-    // a unit is 2^CELL_LOG2 bytes (0..12, 0: bytes)
+    // a unit is 2^CELL_LOG2 bytes (0..12 and < SW, 0: bytes)
     parameter CELL_LOG2 = 0,
     // fractional bits of CUT (1..16)
     parameter CUT_F = 8,
+    // counted classes: lossless priorities with counters and E (1..8)
+    parameter NL = 2,
     // port index width
     localparam PW = (NP > 1) ? $clog2(NP) : 1,
     // number of (port, priority) queues
@@ -66,29 +73,35 @@ module capfc_top #(
     input  wire [NP*3-1:0]   deq_prio,
     input  wire [NP*SW-1:0]  deq_size,
 
+    // the MAC of port i takes the pending PFC frame
+    input  wire [NP-1:0]     pfc_ready,
+
     // admission
     output wire [NP-1:0]     arr_accept,
     output wire              enq_accept,
 
-    // PFC frame requests
+    // PFC frames
     output wire [NP-1:0]     pfc_valid,
     output wire [NQ-1:0]     pfc_cev,
-    output wire [NQ*16-1:0]  pfc_quanta,
+    output wire [NQ-1:0]     pfc_xoff,
+    output wire [15:0]       pfc_quanta,
 
     // combined state D per (input port, priority)
     output wire [NQ-1:0]     d_state
 );
 
-// queue index width
-localparam QIW = PW + 3;
+// class index width and number of rows {o, l}
+localparam LW = (NL > 1) ? $clog2(NL) : 1;
+localparam NR = NP << LW;
 
 // parameter check
 if (NP < 2 || NP > 128 || SW < 1 || SW > OW || OW > 32 || CW < 1 || CW > 16 ||
-        CELL_LOG2 < 0 || CELL_LOG2 > 12 || CUT_F < 1 || CUT_F > 16) begin : gen_param_check
+        CELL_LOG2 < 0 || CELL_LOG2 > 12 || CELL_LOG2 >= SW || CUT_F < 1 || CUT_F > 16 ||
+        NL < 1 || NL > 8) begin : gen_param_check
 `ifdef __ICARUS__
     // Icarus 11 has no elaboration-time $error: stop at time 0 instead
-    initial $fatal(1, "capfc_top: illegal parameters NP=%0d SW=%0d OW=%0d CW=%0d CELL_LOG2=%0d CUT_F=%0d",
-        NP, SW, OW, CW, CELL_LOG2, CUT_F);
+    initial $fatal(1, "capfc_top: illegal parameters NP=%0d SW=%0d OW=%0d CW=%0d CELL_LOG2=%0d CUT_F=%0d NL=%0d",
+        NP, SW, OW, CW, CELL_LOG2, CUT_F, NL);
 `else
     $error("capfc_top: illegal parameters (see the parameter table in docs/microarchitecture.md)");
 `endif
@@ -112,14 +125,17 @@ wire [15:0]      cfg_refresh;
 wire [NQ-1:0]    i_state;
 wire [NQ-1:0]    e_other;
 
-// egress <-> sort
-wire [NQ-1:0]    trig;
-wire [NQ-1:0]    clr_e;
-wire [QIW-1:0]   rd_q;
-wire [NP*CW-1:0] rd_row;
-wire             wr_en;
-wire [QIW-1:0]   wr_q;
-wire [NP-1:0]    wr_mask;
+// egress <-> sort engines
+wire [NR-1:0]    rclr;
+wire [NR-1:0]    rtrig;
+wire [NP-1:0]    sre;
+wire [NP*LW-1:0] srow;
+wire [NP*PW-1:0] sidx;
+wire [NP*PW-1:0] spidx;
+wire [NP*CW-1:0] sval;
+wire [NP-1:0]    swr_en;
+wire [NP*LW-1:0] swr_l;
+wire [NP*PW-1:0] swr_i;
 
 capfc_cfg #(
     .OW(OW),
@@ -172,7 +188,8 @@ capfc_egress #(
     .SW(SW),
     .OW(OW),
     .CW(CW),
-    .CELL_LOG2(CELL_LOG2)
+    .CELL_LOG2(CELL_LOG2),
+    .NL(NL)
 ) u_egress (
     .clk(clk),
     .rst(rst),
@@ -191,32 +208,39 @@ capfc_egress #(
     .deq_valid(deq_valid),
     .deq_prio(deq_prio),
     .deq_size(deq_size),
-    .trig(trig),
-    .clr_e(clr_e),
-    .rd_q(rd_q),
-    .rd_row(rd_row),
-    .wr_en(wr_en),
-    .wr_q(wr_q),
-    .wr_mask(wr_mask),
+    .rclr(rclr),
+    .rtrig(rtrig),
+    .sre(sre),
+    .srow(srow),
+    .sidx(sidx),
+    .spidx(spidx),
+    .sval(sval),
+    .swr_en(swr_en),
+    .swr_l(swr_l),
+    .swr_i(swr_i),
     .e_other(e_other)
 );
 
 capfc_sort #(
     .NP(NP),
     .CW(CW),
-    .CUT_F(CUT_F)
+    .CUT_F(CUT_F),
+    .NL(NL)
 ) u_sort (
     .clk(clk),
     .rst(rst),
     .cfg_mode_cal(cfg_mode[1]),
     .cfg_cut(cfg_cut),
-    .trig(trig),
-    .clr_e(clr_e),
-    .rd_q(rd_q),
-    .rd_row(rd_row),
-    .wr_en(wr_en),
-    .wr_q(wr_q),
-    .wr_mask(wr_mask)
+    .rclr(rclr),
+    .rtrig(rtrig),
+    .sre(sre),
+    .srow(srow),
+    .sidx(sidx),
+    .spidx(spidx),
+    .sval(sval),
+    .swr_en(swr_en),
+    .swr_l(swr_l),
+    .swr_i(swr_i)
 );
 
 // combined state D: I, or E of the same priority from every other output port (that OR is
@@ -231,8 +255,10 @@ capfc_pfc_gen #(
     .cfg_quanta(cfg_quanta),
     .cfg_refresh(cfg_refresh),
     .d_state(d_state),
+    .pfc_ready(pfc_ready),
     .pfc_valid(pfc_valid),
     .pfc_cev(pfc_cev),
+    .pfc_xoff(pfc_xoff),
     .pfc_quanta(pfc_quanta)
 );
 
