@@ -364,6 +364,8 @@ pub struct Builder {
     p: BlockParams,
     pub cfg: BlockConfig,
     cycles: Vec<Inputs>,
+    /// `pfc_ready` of the cycles added from now on (bit i: port i's MAC is ready).
+    ready: u128,
     eg: Vec<VecDeque<u32>>,
     ing: Vec<VecDeque<u32>>,
 }
@@ -374,6 +376,7 @@ impl Builder {
             p: *p,
             cfg,
             cycles: vec![],
+            ready: crate::block::mask128(p.np),
             eg: vec![VecDeque::new(); p.nq()],
             ing: vec![VecDeque::new(); p.nq()],
         };
@@ -400,13 +403,31 @@ impl Builder {
     }
 
     fn cycle(&mut self) -> &mut Inputs {
-        self.cycles.push(Inputs::idle(self.p.np));
+        let mut c = Inputs::idle(self.p.np);
+        c.pfc_ready = self.ready;
+        self.cycles.push(c);
         self.cycles.last_mut().unwrap()
     }
 
     pub fn idle(&mut self, n: usize) -> &mut Self {
         for _ in 0..n {
             self.cycle();
+        }
+        self
+    }
+
+    /// Idle long enough for a request to be sorted and its E written: one Stop-Calibrate sort
+    /// (`(CW+3)(NP+1)+2` cycles, docs/microarchitecture.md "Latency") and a few cycles more.
+    pub fn settle(&mut self) -> &mut Self {
+        self.idle(sort_cycles(&self.p) + 4)
+    }
+
+    /// From the next cycle on, port i's MAC is ready for a PFC frame (`true`) or busy.
+    pub fn mac(&mut self, i: usize, ready: bool) -> &mut Self {
+        if ready {
+            self.ready |= 1u128 << i;
+        } else {
+            self.ready &= !(1u128 << i);
         }
         self
     }
@@ -538,6 +559,11 @@ impl Builder {
     }
 }
 
+/// Cycles a sort engine is busy with one Stop-Calibrate sort, load included.
+pub fn sort_cycles(p: &BlockParams) -> usize {
+    (p.cw as usize + 3) * (p.np + 1) + 2
+}
+
 /// The directed corner cases, by name.
 pub const DIRECTED: &[&str] = &[
     "thresholds_exact",
@@ -549,6 +575,7 @@ pub const DIRECTED: &[&str] = &[
     "xon_during_sort",
     "refresh_expiry",
     "reset_mid_traffic",
+    "mac_busy",
 ];
 
 /// A configuration with round thresholds (in units) for the directed cases: lossless priority 3.
@@ -583,16 +610,16 @@ pub fn directed(p: &BlockParams, mode: Mode, name: &str) -> Option<Script> {
             // Egress: exactly WARN, exactly XOFF, one unit above, exactly MAX, one more (dropped).
             b.fill_to(0, PR, 1, t.eg_warn)
                 .fill_to(0, PR, 2, t.eg_xoff)
-                .idle(np + 3);
-            b.enq(0, PR, 3 % np, 1).idle(np + 3);
+                .settle();
+            b.enq(0, PR, 3 % np, 1).settle();
             b.fill_to(0, PR, 1, t.eg_max).enq(0, PR, 2, 1).idle(2);
             b.drain_to(0, PR, 0).idle(2);
             // Drain exactly onto WARN, then XON: the queue is built from its suffix sums, a
             // packet of XOFF+1-WARN, one of WARN-XON, then XON in packets; the sort sets E.
             b.enq(0, PR, 1, t.eg_xoff + 1 - t.eg_warn)
                 .enq(0, PR, 2, t.eg_warn - t.eg_xon);
-            b.fill_to(0, PR, 1, t.eg_xoff + 1).idle(np + 3);
-            b.deq(0, PR).idle(2).deq(0, PR).idle(np + 3);
+            b.fill_to(0, PR, 1, t.eg_xoff + 1).settle();
+            b.deq(0, PR).idle(2).deq(0, PR).settle();
             b.drain_to(0, PR, 0);
             // Ingress: exactly MAX, one more lost, down to exactly XON.
             let chunk = 1000 >> p.cell_log2;
@@ -638,7 +665,7 @@ pub fn directed(p: &BlockParams, mode: Mode, name: &str) -> Option<Script> {
             }
             b.fill_to(0, PR, np - 1, t.eg_xoff)
                 .enq(0, PR, np - 1, 1)
-                .idle(np + 4);
+                .settle();
             b.drain_to(0, PR, 0).finish(name)
         }
         "all_queues_request" => {
@@ -652,7 +679,8 @@ pub fn directed(p: &BlockParams, mode: Mode, name: &str) -> Option<Script> {
                     b.enq(o, PR, (o + 2) % np, 1);
                 }
             }
-            b.idle(np * (np + 3));
+            // Per-port engines: each port sorts its row up to three times in a row.
+            b.idle(3 * sort_cycles(p) + 8);
             for o in 0..np {
                 b.drain_to(o, PR, 0);
             }
@@ -664,7 +692,7 @@ pub fn directed(p: &BlockParams, mode: Mode, name: &str) -> Option<Script> {
             let big = (t.eg_xoff - t.eg_xon + 2).min(b.max_units());
             b.enq(0, PR, 1, big).fill_to(0, PR, 2, t.eg_xoff);
             // Cross XOFF, then the big packet leaves while the sort runs.
-            b.enq(0, PR, 1, 1).idle(1).deq(0, PR).idle(np + 4);
+            b.enq(0, PR, 1, 1).idle(1).deq(0, PR).settle();
             // Pending, not yet granted: another queue's sort runs first.
             b.drain_to(0, PR, 0);
             b.enq(0, PR, 1, big).fill_to(0, PR, 2, t.eg_xoff);
@@ -672,7 +700,7 @@ pub fn directed(p: &BlockParams, mode: Mode, name: &str) -> Option<Script> {
             b.enq(1 % np, PR, 3 % np, 1)
                 .enq(0, PR, 1, 1)
                 .deq(0, PR)
-                .idle(np + 4);
+                .settle();
             b.drain_to(0, PR, 0).drain_to(1 % np, PR, 0).finish(name)
         }
         "refresh_expiry" => {
@@ -693,8 +721,39 @@ pub fn directed(p: &BlockParams, mode: Mode, name: &str) -> Option<Script> {
             b.fill_to(0, PR, 1, t.eg_xoff).enq(0, PR, 2, 1);
             b.arr(1, PR, 1000 >> p.cell_log2).idle(1);
             b.reset();
-            b.fill_to(0, PR, 1, t.eg_xoff).enq(0, PR, 2, 1).idle(np + 4);
+            b.fill_to(0, PR, 1, t.eg_xoff).enq(0, PR, 2, 1).settle();
             b.drain_to(0, PR, 0).finish(name)
+        }
+        "mac_busy" => {
+            // Port 2's MAC takes an XOFF for priority 3, then stays busy (a long data frame) while
+            // D changes four times: XOFF 5, XON 3, XOFF 3, XON 3. When it is ready again it takes
+            // one frame with the state now: 3 resumed, 5 paused. No change is lost.
+            const PR2: usize = 5;
+            cfg.lossless = 1 << PR | 1 << PR2;
+            let t2 = cfg.prio[PR2];
+            let mut b = Builder::new(p, cfg);
+            let chunk = 1000 >> p.cell_log2;
+            let xoff = |b: &mut Builder, pr: usize, lim: u32| {
+                while b.ing_occ(2, pr) <= lim {
+                    b.arr(2, pr, chunk);
+                }
+                b.idle(5);
+            };
+            let xon = |b: &mut Builder, pr: usize, lim: u32| {
+                while b.ing_occ(2, pr) > lim {
+                    b.dep(2, pr);
+                }
+                b.idle(5);
+            };
+            xoff(&mut b, PR, t.ing_xoff);
+            b.mac(2, false);
+            xoff(&mut b, PR2, t2.ing_xoff);
+            xon(&mut b, PR, t.ing_xon);
+            xoff(&mut b, PR, t.ing_xoff);
+            xon(&mut b, PR, t.ing_xon);
+            b.idle(40).mac(2, true).idle(30);
+            xon(&mut b, PR2, t2.ing_xon);
+            b.idle(10).finish(name)
         }
         _ => return None,
     };

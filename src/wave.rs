@@ -60,16 +60,25 @@ impl<W: Write> ModelWave<W> {
                 });
             }
         }
-        // State, one scope per instance, in the order of the layout.
-        let mut scope = "";
+        // State, one scope per instance (and per RAM instance inside a generate block, as
+        // `u_egress` > `gen_port[3]` > `u_cnt`), in the order of the layout.
+        let mut stack: Vec<String> = vec![];
         for s in &l.state.signals {
-            let (inst, reg) = s.name.split_once('.').unwrap();
-            if inst != scope {
-                if !scope.is_empty() {
-                    w.upscope()?;
-                }
-                w.add_module(inst)?;
-                scope = inst;
+            let parts: Vec<&str> = s.name.split('.').collect();
+            let (scopes, reg) = parts.split_at(parts.len() - 1);
+            let reg = reg[0];
+            let common = stack
+                .iter()
+                .zip(scopes)
+                .take_while(|(a, b)| a.as_str() == **b)
+                .count();
+            while stack.len() > common {
+                w.upscope()?;
+                stack.pop();
+            }
+            for sc in &scopes[common..] {
+                w.add_module(sc)?;
+                stack.push(sc.to_string());
             }
             for k in 0..s.elems {
                 let name = if s.elems > 1 {
@@ -85,6 +94,9 @@ impl<W: Write> ModelWave<W> {
                     width: s.width,
                 });
             }
+        }
+        for _ in 1..stack.len() {
+            w.upscope()?;
         }
         w.upscope()?;
         w.upscope()?;

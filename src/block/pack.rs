@@ -512,6 +512,104 @@ pub fn pack_state(m: &CapfcTop, l: &Layout, buf: &mut [u32]) {
     }
 }
 
+/// The model state whose packed form is `buf` (the inverse of [`pack_state`]): a block whose
+/// registers and RAMs are those words, e.g. the Verilated RTL's, so that the model's views
+/// (architectural counters, D) can be computed for either side. D is recomputed from I and E.
+pub fn unpack_state(p: &BlockParams, l: &Layout, buf: &[u32]) -> CapfcTop {
+    use arbitrary_int::u2;
+    let mut m = CapfcTop::new(*p).expect("valid parameters");
+    let np = p.np;
+    for s in &l.signals {
+        let inst = s.name.split('.').next().unwrap_or("");
+        let o = s.port;
+        let g = |e: usize, f: usize| get_field(s, buf, e, f);
+        let elems = |n: usize| (0..n).map(|k| g(k, 0)).collect::<Vec<u64>>();
+        let bits = |n: usize| (0..n).fold(0u128, |m, k| m | (u128::from(g(0, k) == 1) << k));
+        let bytes = |n: usize| {
+            (0..n)
+                .map(|i| (0..8).fold(0u8, |b, k| b | ((g(0, i * 8 + k) as u8) << k)))
+                .collect::<Vec<u8>>()
+        };
+        let rowbits = |e: usize| (0..np).fold(0u128, |m, k| m | (u128::from(g(e, k) == 1) << k));
+        let u32s = |n: usize| elems(n).into_iter().map(|x| x as u32).collect::<Vec<u32>>();
+        let c = &mut m.cfg;
+        let arr8 = |v: Vec<u32>| -> [u32; NPRIO] { v.try_into().unwrap() };
+        match (inst, s.key) {
+            ("u_cfg", "ing_max_q") => c.ing_max_q = arr8(u32s(NPRIO)),
+            ("u_cfg", "ing_xoff_q") => c.ing_xoff_q = arr8(u32s(NPRIO)),
+            ("u_cfg", "ing_xon_q") => c.ing_xon_q = arr8(u32s(NPRIO)),
+            ("u_cfg", "eg_max_q") => c.eg_max_q = arr8(u32s(NPRIO)),
+            ("u_cfg", "eg_xoff_q") => c.eg_xoff_q = arr8(u32s(NPRIO)),
+            ("u_cfg", "eg_xon_q") => c.eg_xon_q = arr8(u32s(NPRIO)),
+            ("u_cfg", "eg_warn_q") => c.eg_warn_q = arr8(u32s(NPRIO)),
+            ("u_cfg", "lossless_q") => c.lossless_q = bits(8) as u8,
+            ("u_cfg", "mode_q") => c.mode_q = u2::new(g(0, 0) as u8),
+            ("u_cfg", "cut_q") => c.cut_q = g(0, 0) as u32,
+            ("u_cfg", "quanta_q") => c.quanta_q = g(0, 0) as u16,
+            ("u_cfg", "refresh_q") => c.refresh_q = g(0, 0) as u16,
+            ("u_ingress", "occ_q") => m.ingress.occ_q = u32s(p.nq()),
+            ("u_ingress", "xoff_q") => m.ingress.xoff_q = bytes(np),
+            ("u_egress", "occ_q") => m.egress.occ_q = u32s(p.nq()),
+            ("u_egress", "rclr_q") => m.egress.rclr_q = (0..p.nr()).map(|k| g(0, k) == 1).collect(),
+            ("u_egress", "e_q") => m.egress.e_q = (0..p.nr()).map(rowbits).collect(),
+            ("u_egress", "inc_v_q") => m.egress.inc_v_q = g(0, 0) == 1,
+            ("u_egress", "inc_o_q") => m.egress.inc_o_q = g(0, 0) as u32,
+            ("u_egress", "inc_l_q") => m.egress.inc_l_q = g(0, 0) as u32,
+            ("u_egress", "inc_i_q") => m.egress.inc_i_q = g(0, 0) as u32,
+            ("u_egress", "wr_v_q") => m.egress.wr_v_q = g(0, 0) == 1,
+            ("u_egress", "wr_o_q") => m.egress.wr_o_q = g(0, 0) as u32,
+            ("u_egress", "wr_l_q") => m.egress.wr_l_q = g(0, 0) as u32,
+            ("u_egress", "wr_i_q") => m.egress.wr_i_q = g(0, 0) as u32,
+            ("u_egress", "wr_cnt_q") => m.egress.wr_cnt_q = g(0, 0) as u16,
+            ("u_egress", "wr_bm_q") => m.egress.wr_bm_q = bits(np),
+            ("u_egress", "gen_port[{o}].u_cnt.mem") => {
+                m.egress.cnt[o].mem = elems(p.cnt_words()).into_iter().map(|x| x as u16).collect()
+            }
+            ("u_egress", "gen_port[{o}].u_cnt.rd_q") => {
+                m.egress.cnt[o].rd_q = vec![g(0, 0) as u16, g(0, 1) as u16]
+            }
+            ("u_egress", "gen_port[{o}].u_vld.mem") => {
+                m.egress.vld[o].mem = (0..1 << p.lw()).map(rowbits).collect()
+            }
+            ("u_egress", "gen_port[{o}].u_vld.rd_q") => {
+                m.egress.vld[o].rd_q = (0..2)
+                    .map(|k| (0..np).fold(0u128, |a, i| a | (u128::from(g(0, k * np + i) == 1) << i)))
+                    .collect()
+            }
+            ("u_sort", "gen_port[{o}].u_snap.mem") => {
+                m.sort.snap[o].mem = elems(1 << p.pw()).into_iter().map(|x| x as u16).collect()
+            }
+            ("u_sort", "gen_port[{o}].u_snap.rd_q") => m.sort.snap[o].rd_q = vec![g(0, 0) as u16],
+            ("u_sort", "pend_q") => {
+                m.sort.pend_q = (0..np)
+                    .map(|k| (0..p.nl).fold(0u8, |b, l| b | ((g(k, l) as u8) << l)))
+                    .collect()
+            }
+            ("u_sort", "rr_q") => m.sort.rr_q = u32s(np),
+            ("u_sort", "busy_q") => m.sort.busy_q = bits(np),
+            ("u_sort", "cal_q") => m.sort.cal_q = bits(np),
+            ("u_sort", "ph_q") => m.sort.ph_q = elems(np).into_iter().map(|x| x as u8).collect(),
+            ("u_sort", "row_q") => m.sort.row_q = u32s(np),
+            ("u_sort", "k_q") => m.sort.k_q = u32s(np),
+            ("u_sort", "bit_q") => m.sort.bit_q = u32s(np),
+            ("u_sort", "v_q") => m.sort.v_q = elems(np).into_iter().map(|x| x as u16).collect(),
+            ("u_sort", "ix_q") => m.sort.ix_q = u32s(np),
+            ("u_sort", "acc_q") => m.sort.acc_q = u32s(np),
+            ("u_sort", "tgt_q") => m.sort.tgt_q = elems(np),
+            ("u_pfc", "sent_q") => m.pfc.sent_q = bytes(np),
+            ("u_pfc", "timer_q") => {
+                for k in 0..np {
+                    m.pfc.set_timer(k, g(k, 0) as u16);
+                }
+            }
+            _ => unreachable!("no model register for {}", s.name),
+        }
+    }
+    m.sort.resync();
+    m.recompute_d_all();
+    m
+}
+
 /// Read field `field` of element `elem` of signal `s` from a word buffer.
 pub fn get_field(s: &Signal, buf: &[u32], elem: usize, field: usize) -> u64 {
     let bits = buf.view_bits::<Lsb0>();
@@ -623,6 +721,36 @@ mod tests {
                     .words(),
                 words
             );
+        }
+    }
+
+    #[test]
+    fn unpack_state_inverts_pack_state() {
+        use crate::stimulus::{RandomStim, Stimulus};
+        for np in [4, 6] {
+            let p = BlockParams {
+                nl: 3,
+                ..BlockParams::with_ports(np)
+            };
+            let l = Layouts::new(&p);
+            let mut m = CapfcTop::new(p).unwrap();
+            let mut stim = RandomStim::new(&p, crate::block::Mode::StopCal, 7, 20_000);
+            let (mut inp, mut out) = (Inputs::idle(np), Outputs::new(np));
+            let mut seen_busy = false;
+            while stim.next(&mut inp) {
+                m.tick_cycle(&inp, &mut out);
+                stim.observe(&inp, &out);
+                inp.clear();
+                seen_busy |= m.sort.busy_q != 0;
+            }
+            assert!(seen_busy, "the run sorted something");
+            let mut a = vec![0; l.state.words];
+            pack_state(&m, &l.state, &mut a);
+            let back = unpack_state(&p, &l.state, &a);
+            let mut b = vec![0; l.state.words];
+            pack_state(&back, &l.state, &mut b);
+            assert_eq!(a, b);
+            assert_eq!(back.d_state(), m.d_state());
         }
     }
 

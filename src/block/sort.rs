@@ -105,6 +105,15 @@ impl Sort {
         self.snap = snap;
     }
 
+    /// Recompute the derived mask of engines with pending requests from `pend_q`.
+    pub fn resync(&mut self) {
+        self.pending = self
+            .pend_q
+            .iter()
+            .enumerate()
+            .fold(0u128, |m, (o, &b)| m | (u128::from(b != 0) << o));
+    }
+
     /// The derived mask of engines with pending requests agrees with `pend_q`.
     pub fn consistent(&self) -> bool {
         self.pending

@@ -10,8 +10,9 @@
 pub mod parse;
 mod show;
 
-use crate::block::pack::{get_field, Layouts};
-use crate::block::{BlockParams, NPRIO};
+use crate::block::pack::{get_field, unpack_state, Layouts};
+use crate::block::sort::phase;
+use crate::block::{BlockParams, CapfcTop, NPRIO};
 use crate::switch::scenario::{FlowSpec, Scenario};
 use crate::switch::{DutKind, FlowMode, Snapshot, Switch};
 use parse::{Command, Cond, DropKind, FrameKind, Info, Poke, Side, Value};
@@ -209,36 +210,33 @@ impl Session {
         })
     }
 
-    /// E of egress queue (o, p): bit i.
+    /// The block as its registers and RAMs are now (the model's, or the Verilated RTL's read
+    /// back), so that counters, E and D are computed one way for both.
+    fn view(&self) -> CapfcTop {
+        unpack_state(&self.params, &self.layouts.state, &self.words)
+    }
+
+    /// E of egress queue (o, p): bit i (none unless p is a counted class).
     fn e_bits(&self, o: usize, p: usize) -> u128 {
-        (0..self.params.np).fold(0, |acc, i| {
-            acc | (u128::from(self.bit("u_egress.e_q", o * NPRIO + p, i)) << i)
-        })
+        let v = self.view();
+        v.cfg
+            .counted(&self.params, p)
+            .map_or(0, |l| v.egress.e_q[self.params.row(o, l)])
     }
 
     /// D of port i, from the registers: I, or E of any other port's queue of that priority.
     fn d_bits(&self, i: usize) -> u8 {
-        let mut d = self.i_bits(i);
-        for p in 0..NPRIO {
-            if (0..self.params.np).any(|o| o != i && self.bit("u_egress.e_q", o * NPRIO + p, i)) {
-                d |= 1 << p;
-            }
-        }
-        d
+        self.view().d_state()[i]
     }
 
-    /// The counters of egress queue (o, p): valid ones, 0 elsewhere.
+    /// The architectural counters of egress queue (o, p): 0 unless p is a counted class.
     fn counters(&self, o: usize, p: usize) -> Vec<u64> {
-        let (np, q) = (self.params.np, o * NPRIO + p);
-        (0..np)
-            .map(|i| {
-                if self.bit("u_egress.cnt_vld_q", q, i) {
-                    self.reg("u_egress.cnt_q", q * np + i, 0)
-                } else {
-                    0
-                }
-            })
-            .collect()
+        let v = self.view();
+        let np = self.params.np;
+        match v.cfg.counted(&self.params, p) {
+            Some(l) => (0..np).map(|i| u64::from(v.counter(o, l, i))).collect(),
+            None => vec![0; np],
+        }
     }
 
     /// Check a value names something that exists.
@@ -316,25 +314,31 @@ impl Session {
     }
 
     fn sort_json(&self) -> Json {
-        let np = self.params.np;
-        let q = self.reg("u_sort.qidx_q", 0, 0) as usize;
-        let pending: Vec<Json> = (0..np * NPRIO)
-            .filter(|&k| self.bit("u_sort.pend_q", 0, k))
-            .map(|k| json!([k / NPRIO, k % NPRIO]))
+        let v = self.view();
+        let (p, so) = (&self.params, &v.sort);
+        let engines: Vec<Json> = (0..p.np)
+            .filter(|&o| so.busy(o) || so.pend_q[o] != 0)
+            .map(|o| {
+                let prio = v.cfg.prio_of_class(p, so.row_q[o] as usize);
+                json!({
+                    "port": o,
+                    "busy": so.busy(o),
+                    "class": so.row_q[o],
+                    "prio": prio,
+                    "stop_calibrate": so.cal_q >> o & 1 == 1,
+                    "phase": phase::name(so.ph_q[o]),
+                    "step": so.k_q[o],
+                    "bit": so.bit_q[o],
+                    "v": so.v_q[o],
+                    "index": so.ix_q[o],
+                    "acc": so.acc_q[o],
+                    "target": so.tgt_q[o],
+                    "pending_classes": (0..p.nl).filter(|&l| so.pending(o, l)).collect::<Vec<_>>(),
+                    "rr": so.rr_q[o],
+                })
+            })
             .collect();
-        json!({
-            "busy": self.bit("u_sort.busy_q", 0, 0),
-            "queue": [q / NPRIO, q % NPRIO],
-            "iter": self.reg("u_sort.iter_q", 0, 0),
-            "stop_calibrate": self.bit("u_sort.cal_q", 0, 0),
-            "cancel": self.bit("u_sort.cancel_q", 0, 0),
-            "vals": (0..np).map(|i| self.reg("u_sort.vals_q", i, 0)).collect::<Vec<_>>(),
-            "taken": (0..np).filter(|&i| self.bit("u_sort.taken_q", 0, i)).collect::<Vec<_>>(),
-            "sum": self.reg("u_sort.sum_q", 0, 0),
-            "total": self.reg("u_sort.total_q", 0, 0),
-            "pending": pending,
-            "rr": self.reg("u_sort.rr_q", 0, 0),
-        })
+        json!({ "engines": engines })
     }
 
     /// Does `c` hold after the cycle just run? `prev`: its value after the cycle before (only

@@ -327,44 +327,39 @@ pub(super) fn print(s: &Session, what: &Show, o: &mut Out) -> Result<(), String>
         }
         Show::Sort => {
             let j = s.sort_json();
-            if j["busy"] == json!(true) {
-                o.line(format!(
-                    "sort unit: busy on egress queue {} (port {}, prio {}), {}, iteration {}{}",
-                    j["queue"][0].as_u64().unwrap_or(0) as usize * NPRIO
-                        + j["queue"][1].as_u64().unwrap_or(0) as usize,
-                    j["queue"][0],
-                    j["queue"][1],
-                    if j["stop_calibrate"] == json!(true) {
+            let engines = j["engines"].as_array().cloned().unwrap_or_default();
+            if engines.is_empty() {
+                o.line("sort engines: all idle, nothing pending");
+            }
+            for e in &engines {
+                let port = &e["port"];
+                if e["busy"] == json!(true) {
+                    let algo = if e["stop_calibrate"] == json!(true) {
                         "Stop-Calibrate"
                     } else {
                         "Stop-Max"
-                    },
-                    j["iter"],
-                    if j["cancel"] == json!(true) {
-                        " (cancelled: the queue fell to XON)"
-                    } else {
-                        ""
-                    }
-                ));
+                    };
+                    o.line(format!(
+                        "port {port}: busy on class {} (prio {}), {algo}, phase {} step {} bit {}, v {} index {} acc {} target {}",
+                        e["class"], e["prio"], e["phase"].as_str().unwrap_or("?"), e["step"], e["bit"],
+                        e["v"], e["index"], e["acc"], e["target"]
+                    ));
+                } else {
+                    o.line(format!("port {port}: idle"));
+                }
                 o.line(format!(
-                    "  counter values {} taken {} sum {} total {}",
-                    j["vals"], j["taken"], j["sum"], j["total"]
+                    "  pending classes {}; round-robin pointer {}",
+                    e["pending_classes"], e["rr"]
                 ));
-            } else {
-                o.line("sort unit: idle");
             }
-            o.line(format!(
-                "  pending (port, prio): {}; round-robin pointer {}",
-                j["pending"], j["rr"]
-            ));
             o.set("sort", j);
         }
         Show::Pfc => {
-            o.line("PFC generator: per port, D last signalled and cycles to the next refresh");
+            o.line("PFC generator: per port, D of the last frame the MAC took and cycles to the next refresh");
             let mut gens = vec![];
             for i in 0..np {
                 let prev = (0..NPRIO).fold(0u8, |a, p| {
-                    a | (u8::from(s.bit("u_pfc.prev_q", 0, i * NPRIO + p)) << p)
+                    a | (u8::from(s.bit("u_pfc.sent_q", 0, i * NPRIO + p)) << p)
                 });
                 let timer = s.reg("u_pfc.timer_q", i, 0);
                 if prev != 0 || timer != 0 {
