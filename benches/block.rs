@@ -1,7 +1,7 @@
 //! Block benchmark: cycles per second of the Rust model alone, the Verilated RTL driven from Rust
 //! (one FFI call per cycle), lockstep of both (every output and register compared every cycle), and
 //! the Verilated RTL driven from a plain C++ loop (the lower bound), side by side in one run on the
-//! same recorded stimulus, at 8 and 32 ports.
+//! same recorded stimulus, at 8, 32 and 48 ports.
 //!
 //! Run: `cargo bench --bench block` (or `make bench`). Options after `--`: `--cycles N`,
 //! `--seed S`, `--repeat R`. A measurement is the best of R repeats; ratios are taken within the run.
@@ -68,7 +68,7 @@ fn main() {
         "rust/c++",
         "model/rtl"
     );
-    for (np, default_cycles) in [(8usize, 200_000u64), (32, 50_000)] {
+    for (np, default_cycles) in [(8usize, 200_000u64), (32, 50_000), (48, 30_000)] {
         let cycles = arg("--cycles", default_cycles);
         let p = BlockParams::with_ports(np);
         let stim = record(&p, seed, cycles);

@@ -288,10 +288,10 @@ fn snapshot_files_round_trip_and_bad_ones_are_refused() {
         ),
         (
             tamper(
-                &|t| t["snapshot"]["block"]["model"]["sort"]["qidx_q"] = 9999.into(),
-                "qidx.json",
+                &|t| t["snapshot"]["block"]["model"]["sort"]["k_q"][0] = 9999.into(),
+                "k.json",
             ),
-            "block.sort.qidx_q: 9999 is out of range",
+            "block.sort.k_q[0]: 9999 is above NP = 8",
         ),
         (
             tamper(
@@ -473,8 +473,8 @@ fn wave_writes_model_and_rtl_side_by_side() {
         );
         compared += 1;
     }
-    // The counter table included (build.rs raises Verilator's --trace-max-array for it).
-    assert!(model.contains_key("capfc_top.capfc_top.u_egress.cnt_q[511]"));
+    // The counter RAMs included (build.rs raises Verilator's --trace-max-array for them).
+    assert!(model.contains_key("capfc_top.capfc_top.u_egress.gen_port[7].u_cnt.mem[15]"));
     assert!(compared > 100, "only {compared} signals compared");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -527,7 +527,8 @@ fn random_command_lines_never_panic() {
         "queue",
         "reg",
         "u_egress.e_q[3]",
-        "u_sort.vals_q[99]",
+        "u_sort.v_q[99]",
+        "u_egress.gen_port[3].u_cnt.mem[5]",
         "nosuch[0]",
         "xoff",
         "xon",

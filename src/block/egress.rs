@@ -359,6 +359,11 @@ impl Egress {
             }
         }
         for &(o, l, m) in swr {
+            // A clear of the row wins (possible only with XON_e above WARN, which software
+            // rejects: the sort aborts on every clear of C, and a fall to XON clears C too).
+            if ev.eclr[o] >> l & 1 == 1 {
+                continue;
+            }
             let r = p.row(o, l);
             if self.e_q[r] | m != self.e_q[r] {
                 self.e_q[r] |= m;

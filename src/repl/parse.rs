@@ -434,7 +434,8 @@ pub fn parse_value(w: &[&str]) -> Result<Value, String> {
             let name = w
                 .get(1)
                 .ok_or("missing register name (e.g. u_egress.e_q[3])")?;
-            let (n, idx) = match name.split_once('[') {
+            // The index is the last bracket: `u_egress.gen_port[3].u_cnt.mem[17]`.
+            let (n, idx) = match name.rsplit_once('[').filter(|(_, r)| r.ends_with(']')) {
                 Some((n, rest)) => {
                     let k = rest
                         .strip_suffix(']')
@@ -631,6 +632,13 @@ mod tests {
         assert_eq!(
             parse("p reg u_egress.e_q[3]").unwrap(),
             Command::Print(Show::Value(Value::Reg("u_egress.e_q".into(), 3)))
+        );
+        assert_eq!(
+            parse("p reg u_egress.gen_port[3].u_cnt.mem[17]").unwrap(),
+            Command::Print(Show::Value(Value::Reg(
+                "u_egress.gen_port[3].u_cnt.mem".into(),
+                17
+            )))
         );
         assert_eq!(parse("  # a comment").unwrap(), Command::Nothing);
     }
