@@ -669,20 +669,25 @@ pub fn directed(p: &BlockParams, mode: Mode, name: &str) -> Option<Script> {
             b.drain_to(0, PR, 0).finish(name)
         }
         "all_queues_request" => {
+            // Two counted classes (3 and 5) on every port: every row asks while the other is
+            // pending or sorted, then asks again.
+            const PR2: usize = 5;
+            cfg.lossless = 1 << PR | 1 << PR2;
             let mut b = Builder::new(p, cfg);
             for o in 0..np {
                 b.fill_to(o, PR, (o + 1) % np, t.eg_xoff);
+                b.fill_to(o, PR2, (o + 3) % np, t.eg_xoff);
             }
-            // Every queue crosses XOFF, one per cycle, twice over: requests pile up.
+            // Every queue crosses XOFF, one per cycle, three times over: requests pile up.
             for _ in 0..3 {
                 for o in 0..np {
-                    b.enq(o, PR, (o + 2) % np, 1);
+                    b.enq(o, PR, (o + 2) % np, 1).enq(o, PR2, (o + 2) % np, 1);
                 }
             }
-            // Per-port engines: each port sorts its row up to three times in a row.
-            b.idle(3 * sort_cycles(p) + 8);
+            // Per-port engines: each port sorts its two rows up to three times each.
+            b.idle(6 * sort_cycles(p) + 8);
             for o in 0..np {
-                b.drain_to(o, PR, 0);
+                b.drain_to(o, PR, 0).drain_to(o, PR2, 0);
             }
             b.finish(name)
         }

@@ -6,15 +6,15 @@ use std::io::BufReader;
 
 pub type VcdParser = vcd::Parser<BufReader<std::fs::File>>;
 
-/// A VCD file's variables, (code, full name with Verilator's generate scopes left out), and the
-/// parser positioned after the header, for the value changes.
+/// A VCD file's variables, (code, full name with Verilator's generate scopes left out, except the
+/// per-port RAM instances under `gen_port[o]`), and the parser positioned after the header.
 pub fn vcd_vars(path: &str) -> (Vec<(vcd::IdCode, String)>, VcdParser) {
     fn walk(items: &[vcd::ScopeItem], path: &str, out: &mut Vec<(vcd::IdCode, String)>) {
         for it in items {
             match it {
                 vcd::ScopeItem::Scope(s) => {
                     let id = s.identifier.as_str();
-                    let p = if id.starts_with("gen_") {
+                    let p = if id.starts_with("gen_") && !id.starts_with("gen_port") {
                         path.to_string()
                     } else {
                         format!("{path}{id}.")
