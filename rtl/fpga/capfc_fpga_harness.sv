@@ -1,0 +1,67 @@
+// capfc_fpga_harness: capfc_top on an FPGA through three pins, to place, route and time it (make fpga)
+//
+// The block has far more I/O bits than a device has pins, so every input of the block comes from a
+// register and every output goes into one, and every path through the block is register to
+// register:
+// - a 64-bit LFSR (x^64 + x^63 + x^61 + x^60 + 1, the pin din XORed into its feedback) shifts 64
+//   bits a cycle into the NIN-bit register chain in_q, which drives all the block's inputs but
+//   the clock and the reset (configuration writes included, so they happen about every other cycle);
+// - the reset is the AND of 8 LFSR bits, registered: asserted about one cycle in 256;
+// - the NOUT output bits are registered in out_q and XOR-reduced to the pin dout by a pipelined
+//   tree of 4-input XORs, one LUT4 and one register per node, so no output can be optimised away.
+//
+// capfc_fpga_dut maps in_bits and out_bits onto the block's ports; scripts/fpga.py generates it per
+// parameter set from capfc_top's port list (elaborated by slang) and sets NIN and NOUT to match.
+// Not in rtl/files.f: the simulators and the co-simulation never see this file.
+
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+module capfc_fpga_harness #(
+    // input bits of the block, its clock and reset excepted
+    parameter int NIN = 1,
+    // output bits of the block
+    parameter int NOUT = 1,
+    // depth of the XOR tree: the smallest L with 4**L > NOUT
+    localparam int L = ($clog2(NOUT + 1) + 1) / 2,
+    // internal nodes of a complete 4-ary tree of depth L, stored as a heap (children of node i:
+    // 4i+1 .. 4i+4, leaves from NINT on); the leaves past NOUT are 0 and their nodes optimised away
+    localparam int NINT = ((4 ** L) - 1) / 3,
+    localparam int NPAD = (4 ** L) - NOUT
+) (
+    input  wire clk,
+    input  wire din,
+    output wire dout
+);
+
+logic [63:0]          lfsr = 64'd1;
+logic [NIN-1:0]       in_q = '0;
+logic                 rst_q = 1'b1;
+logic [NOUT-1:0]      out_w;
+logic [NOUT-1:0]      out_q;
+logic [NINT-1:0]      tree_q;
+wire  [NINT+4**L-1:0] node = {{NPAD{1'b0}}, out_q, tree_q};
+
+always_ff @(posedge clk) begin
+    lfsr  <= {lfsr[62:0], lfsr[63] ^ lfsr[62] ^ lfsr[60] ^ lfsr[59] ^ din};
+    in_q  <= NIN'({in_q, lfsr});
+    rst_q <= &lfsr[7:0];
+    out_q <= out_w;
+    for (int i = 0; i < NINT; i++) begin
+        tree_q[i] <= ^node[4*i+1 +: 4];
+    end
+end
+
+assign dout = tree_q[0];
+
+capfc_fpga_dut u_dut (
+    .clk(clk),
+    .rst(rst_q),
+    .in_bits(in_q),
+    .out_bits(out_w)
+);
+
+endmodule
+
+`resetall
