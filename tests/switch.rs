@@ -186,7 +186,8 @@ fn bad_scenario_files_name_file_field_and_why() {
 }
 
 /// Seeded random scenarios keep every byte accounted for, every cycle, and with the paper's
-/// headroom (10 KB, far more than 2 x 63 cycles of cable, 64 of response and a frame in flight)
+/// headroom (10 KB, far more than 2 x 63 cycles of cable, 64 of response, the 84-byte PFC frame and
+/// a frame in flight at each end)
 /// never overflow an ingress buffer, in every mode. The same seed draws the same flows.
 #[test]
 fn random_scenarios_conserve_bytes_and_never_overflow_ingress() {
@@ -826,4 +827,113 @@ fn assert_refused<const N: usize>(
         }
     }
     dir
+}
+
+/// Issue: the MAC takes PFC frames only between data frames. Output 1 is backlogged with 9000-byte
+/// frames (inputs 1, 2 and 3 all send to it, WDRR between priorities 1 and 3) and, under
+/// PFC_wstop, input 1's D goes up and down many times while a data frame is on port 1's line, which
+/// is also the line to input 1's sender. Every cycle, `pfc_ready[1]` is exactly "the line is free"
+/// (traced here from the dequeues and the frames taken, independently of the switch), a frame is
+/// taken only then, carries the D of that cycle, keeps the line 84 cycles (the next data frame
+/// waits for it), and reaches the sender 84 + `prop_delay` + `pfc_response` cycles later. The
+/// last frame is an XON, and the sender resumes exactly when it arrives. Skipping idle units
+/// changes nothing here either.
+#[test]
+fn pfc_frames_go_between_data_frames_on_a_busy_line() {
+    let text = "name = \"busy-line\"\nports = 4\nmtu = 9000\nlossless = 10\n\
+        [scheduler]\nwdrr = [{ prio = 1, weight = 1 }, { prio = 3, weight = 3 }]\n\
+        [[flows]]\nsrc = 1\ndst = 1\nprio = 3\nbytes = 400000\n\
+        [[flows]]\nsrc = 2\ndst = 1\nprio = 3\nbytes = 400000\n\
+        [[flows]]\nsrc = 3\ndst = 1\nprio = 1\nbytes = 400000\n";
+    let sc = Scenario::from_toml(text, "busy-line").unwrap();
+    let delay = capfc::switch::PFC_FRAME_BYTES + sc.prop_delay + sc.pfc_response;
+    let mut s = Switch::new(&sc, FlowMode::PfcWstop, DutKind::Model).unwrap();
+    // Port 1's line: busy until (data or PFC frame); D of input 1 as last seen.
+    let (mut line_until, mut data_until, mut d_prev) = (0u64, 0u64, 0u8);
+    let (mut d_changes_mid_frame, mut waits, mut data_right_after_pfc) = (0, 0, 0);
+    let mut pending_since: Option<u64> = None;
+    let mut last_take: Option<(u64, u8)> = None;
+    while !s.done() {
+        let t = s.now;
+        s.tick_cycle();
+        let (inp, out) = (s.block_inputs(), s.block_outputs());
+        let d = out.d_state[1];
+        if d != d_prev {
+            if t < data_until {
+                d_changes_mid_frame += 1;
+            }
+            d_prev = d;
+        }
+        if let Some(p) = inp.deq[1] {
+            assert!(
+                t >= line_until,
+                "cycle {t}: a data frame started on a busy line"
+            );
+            if last_take.is_some_and(|(tt, _)| t == tt + capfc::switch::PFC_FRAME_BYTES) {
+                data_right_after_pfc += 1;
+            }
+            line_until = t + u64::from(p.size) + 20;
+            data_until = line_until;
+        }
+        let free = t >= line_until;
+        assert_eq!(inp.pfc_ready >> 1 & 1 == 1, free, "cycle {t}: pfc_ready[1]");
+        let valid = out.pfc_valid >> 1 & 1 == 1;
+        if valid && pending_since.is_none() {
+            pending_since = Some(t);
+        }
+        if valid && free {
+            // Taken: the frame carries this cycle's D (and resumes what was paused before).
+            assert_eq!(out.pfc_xoff[1], d, "cycle {t}");
+            let sent = last_take.map_or(0, |(_, x)| x);
+            assert_eq!(out.pfc_cev[1], d | sent, "cycle {t}");
+            let (eff, port, cev, q) = *s.pfc_in_flight().last().unwrap();
+            assert_eq!((eff, port, cev), (t + delay, 1, d | sent), "cycle {t}");
+            assert_eq!(q[3], if d >> 3 & 1 == 1 { sc.quanta } else { 0 });
+            if pending_since.unwrap() + 1000 < t {
+                waits += 1;
+            }
+            pending_since = None;
+            line_until = t + capfc::switch::PFC_FRAME_BYTES;
+            last_take = Some((t, d));
+        }
+    }
+    let frames = s.stats.pfc_frames[1];
+    assert!(frames >= 10, "{frames} PFC frames to input 1");
+    assert!(
+        d_changes_mid_frame >= 6,
+        "D of input 1 changed {d_changes_mid_frame} times during a data frame"
+    );
+    assert!(
+        waits >= 6,
+        "only {waits} frames waited for a data frame to end"
+    );
+    assert!(
+        data_right_after_pfc >= 6,
+        "the line was backlogged only {data_right_after_pfc} times after a PFC frame"
+    );
+    // The last frame resumed priority 3, and the sender obeyed it when it arrived.
+    let (t_xon, x) = last_take.unwrap();
+    assert_eq!(x, 0, "the last frame to input 1 was not an XON");
+    assert_eq!(s.senders()[1].pause_until[3], t_xon + delay);
+    assert!(s.now > t_xon + delay);
+
+    // The same run looking at every unit every cycle.
+    let mut fast = Switch::new(&sc, FlowMode::PfcWstop, DutKind::Model).unwrap();
+    let mut every = Switch::new(&sc, FlowMode::PfcWstop, DutKind::Model).unwrap();
+    every.exhaustive = true;
+    fast.run();
+    every.run();
+    fast.settle_idle();
+    every.settle_idle();
+    let mut diff = vec![];
+    behaviour_diff(
+        &fast.snapshot().switch,
+        &every.snapshot().switch,
+        "",
+        &mut diff,
+    );
+    assert!(
+        diff.is_empty(),
+        "skipping idle units changed the run: {diff:?}"
+    );
 }

@@ -2,14 +2,42 @@
 //!
 //! One cycle is one byte time of the links (8 ns at 1 Gb/s), so a frame of s bytes occupies a link
 //! for s + 20 cycles (preamble and inter-frame gap), a pause quantum (512 bit times) is 64 cycles
-//! and a PFC frame is 84. Every congestion decision is the block's: ingress and egress accept,
-//! I, E, D and the PFC frames come from [`crate::block::CapfcTop`], which the switch drives through
-//! the same lanes as the RTL's ports.
+//! and a PFC frame is 84 ([`PFC_FRAME_BYTES`]: 64 bytes, preamble and gap; 672 bit times). Every
+//! congestion decision is the block's: ingress and egress accept, I, E, D and the PFC frames come
+//! from [`crate::block::CapfcTop`], which the switch drives through the same lanes as the RTL's
+//! ports.
 //!
 //! Units, each named after the hardware: [`sender`] (the upstream peers, obeying PFC), the ingress
 //! FIFOs and the packet-processing pipeline (here, in [`Switch`]), [`tm`] (the traffic manager's
 //! egress queues and per-port schedulers), and the receivers (deliveries and flow completion, in
 //! [`Switch`]). The four flow-control modes of the paper are [`FlowMode`].
+//!
+//! **Links and PFC frames.** Port i is one full-duplex link to one peer: the peer's transmit side
+//! (its [`sender`]) feeds input i, and port i's transmit line carries egress port i's data frames to
+//! the peer's receive side. A PFC frame for input i travels to that same peer, so port i's MAC puts
+//! it on that line, between two data frames of egress port i (IEEE 802.1Qbb: a frame being sent is
+//! never pre-empted). Per port, per cycle t:
+//! - `pfc_ready[i]` is high iff the line is free in t: no data or PFC frame is on it, and the
+//!   transmitter does not start a data frame in t;
+//! - a PFC frame the block had pending in t - 1 (`pfc_valid[i]`, not taken) has priority on a free
+//!   line: the MAC keeps the line in t ([`tm::Tm::reserve`]), so the transmitter starts no data
+//!   frame and `pfc_ready[i]` is high. (The block's `pfc_valid` of cycle t is known only once the
+//!   block has been clocked with t's lanes, the dequeue among them; the MAC decides on what it saw
+//!   pending in t - 1. A frame that becomes pending in the very cycle a data frame starts waits for
+//!   that frame; a pending frame that is withdrawn in t, D having returned to what was sent, leaves
+//!   the line idle for that one cycle.)
+//! - when the block's frame is taken (`pfc_valid & pfc_ready`) in t, the line is busy for 84 cycles,
+//!   t to t + 83, and the next data frame starts at t + 84 at the earliest;
+//! - the frame reaches the sender at t + 84 + `prop_delay` (its last bit, as for data frames) and
+//!   takes effect `pfc_response` cycles later (the peer's reaction time, 802.1Q Annex N's HD).
+//!
+//! The frame carries the block's state in t (the merged D: `pfc_cev`, and per class the pause time,
+//! [`crate::block::Outputs::quanta`]); changes of D while the line is busy merge into the pending
+//! frame (`docs/microarchitecture.md`, "PFC frames"). The readiness depends only on when frames are
+//! on the wire (`busy_until` of the traffic manager), never on which units were looked at, so
+//! skipping idle units ([`Switch::exhaustive`]) changes nothing. These are also the delays 802.1Q
+//! Annex N counts (a maximum frame at each end, the PFC frame, the cable both ways, the response):
+//! see [`scenario::Scenario::auto_headroom`].
 
 pub mod inspect;
 pub mod mix;
@@ -31,6 +59,10 @@ use tm::Tm;
 
 /// Preamble, start delimiter and inter-frame gap, in bytes.
 pub const FRAME_OVERHEAD: u64 = 20;
+
+/// A PFC frame on the wire, in bytes (cycles): a minimum-size frame (64 bytes) with its preamble,
+/// start delimiter and inter-frame gap, 672 bit times.
+pub const PFC_FRAME_BYTES: u64 = 64 + FRAME_OVERHEAD;
 
 /// The paper's four flow-control modes (domain.md section 2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -359,7 +391,8 @@ pub struct Switch {
     pub tm: Tm,
     /// Frames on the links out of the switch, per port.
     down: Vec<VecDeque<(u64, Packet)>>,
-    /// PFC frames on their way back to the senders: (effective cycle, port, cev, quanta).
+    /// PFC frames on their way back to the senders, taken by port i's MAC: (cycle the sender obeys
+    /// it, port, cev, quanta).
     pfc: VecDeque<(u64, usize, u8, [u16; NPRIO])>,
     remaining: Vec<u64>,
     delivered: Vec<u64>,
@@ -586,6 +619,18 @@ impl Switch {
                 self.tm.pause(e.port, usize::from(e.prio), t + e.cycles);
             }
         }
+        // The MACs: a PFC frame pending since the last cycle keeps a free line for itself (see the
+        // module doc), so the transmitter starts no data frame there this cycle.
+        let mut reserved = 0u128;
+        let mut v = self.out.pfc_valid;
+        while v != 0 {
+            let i = v.trailing_zeros() as usize;
+            v &= v - 1;
+            if self.tm.line_free(i, t) {
+                self.tm.reserve(i, t);
+                reserved |= 1u128 << i;
+            }
+        }
         // Egress ports start frames.
         let tm_awake = t >= self.tm.wake_min() || self.exhaustive;
         let mut next = u64::MAX;
@@ -612,6 +657,9 @@ impl Switch {
         if tm_awake {
             self.tm.set_wake_min(next);
         }
+        // A MAC takes a PFC frame only on a free line: not while a frame is on it, nor in the cycle
+        // its transmitter starts one.
+        self.inp.pfc_ready &= !self.tm.busy_lines(t) | reserved;
 
         if self.wave.is_some() {
             self.wave_edge(true);
@@ -661,13 +709,20 @@ impl Switch {
                 self.lose(t, pkt);
             }
         }
-        let mut v = self.out.pfc_valid;
+        // The PFC frames the MACs took: on port i's line for 84 cycles, at the sender when their
+        // last bit arrives, obeyed `response` cycles later.
+        let mut v = self.out.pfc_valid & self.inp.pfc_ready;
         while v != 0 {
             let i = v.trailing_zeros() as usize;
             v &= v - 1;
+            self.tm.send_control(i, t, PFC_FRAME_BYTES);
             let q: [u16; NPRIO] = std::array::from_fn(|p| self.out.quanta(i, p));
-            self.pfc
-                .push_back((t + prop + response, i, self.out.pfc_cev[i], q));
+            self.pfc.push_back((
+                t + PFC_FRAME_BYTES + prop + response,
+                i,
+                self.out.pfc_cev[i],
+                q,
+            ));
             self.stats.pfc_frames[i] += 1;
         }
         // Deliveries at the receivers.

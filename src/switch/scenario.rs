@@ -336,7 +336,7 @@ impl Scenario {
     ) -> Result<crate::headroom::Headroom, crate::headroom::HeadroomError> {
         let link = crate::headroom::LinkParams {
             max_frame_bits: (u64::from(self.mtu) + super::FRAME_OVERHEAD) * 8,
-            pfc_frame_bits: 84 * 8,
+            pfc_frame_bits: super::PFC_FRAME_BYTES * 8,
             cable_delay_bits: self.prop_delay * 8,
             tx_s1_bits: BLOCK_PFC_LATENCY * 8,
             rx_s1_bits: 0,

@@ -2,6 +2,11 @@
 //! starts the next frame when the link is free, chosen by the port's ETS scheduler ([`super::sched`]:
 //! strict priority first, then WDRR).
 //!
+//! The port's line also carries the PFC frames the switch sends to the peer of that port (see the
+//! module doc of [`super`]): the MAC sends one only between data frames, and while it is on the wire
+//! ([`Tm::send_control`]) or the MAC keeps the line for one ([`Tm::reserve`]) the transmitter starts
+//! nothing, exactly as while one of its own frames is on the wire.
+//!
 //! The occupancy that decides admission is the block's; these queues hold the packets themselves.
 //! A downstream receiver may pause a (port, priority) for a time (`Scenario::egress_pauses`); a frame
 //! already started finishes.
@@ -80,6 +85,13 @@ pub struct Tm {
     blocked_at: Vec<Option<u64>>,
     /// No port can act before this cycle (at most the least of `wake`).
     wake_min: u64,
+    /// Cache of which lines are busy (bit o: `busy_until[o]` > the cycle it was computed for),
+    /// valid for every cycle before `line_next`, the least `busy_until` of those lines. Not state:
+    /// rebuilt from `busy_until` (a restored traffic manager has `line_next` 0, so it rebuilds).
+    #[serde(skip)]
+    line_busy: u128,
+    #[serde(skip)]
+    line_next: u64,
 }
 
 impl Tm {
@@ -104,6 +116,8 @@ impl Tm {
             wake: vec![0; ports],
             blocked_at: vec![None; ports],
             wake_min: 0,
+            line_busy: 0,
+            line_next: 0,
         }
     }
 
@@ -182,9 +196,80 @@ impl Tm {
         self.bytes[q] -= u32::from(pkt.size);
         self.account_shared(o, before, self.bytes[q]);
         self.sched[o].sent(&self.ets, p, self.queues[q].is_empty());
-        self.busy_until[o] = now + u64::from(pkt.size) + FRAME_OVERHEAD;
-        self.wake[o] = self.busy_until[o];
+        self.occupy(o, now + u64::from(pkt.size) + FRAME_OVERHEAD);
         Some(pkt)
+    }
+
+    /// Port o's line is busy until cycle `until` (exclusive); the transmitter wakes then (also when
+    /// the cycle's pass over the ports is over: a control frame is sent after it).
+    fn occupy(&mut self, o: usize, until: u64) {
+        self.busy_until[o] = until;
+        self.wake[o] = until;
+        self.wake_min = self.wake_min.min(until);
+        self.line_busy |= 1u128 << o;
+        self.line_next = self.line_next.min(until);
+    }
+
+    /// Account to port o's scheduler the calls of [`Tm::start`] skipped up to cycle `upto`
+    /// (included) since the last one that found nothing to send, and forget that call: from here
+    /// the line is busy, and calls on a busy line do not reach the scheduler.
+    fn account_blocked(&mut self, o: usize, upto: u64) {
+        if let Some(b) = self.blocked_at[o].take() {
+            if upto > b {
+                self.sched[o].skip_blocked(&self.ets, upto - b);
+            }
+        }
+    }
+
+    /// Whether port o's line is free in cycle `now`: no frame (data or control) is on the wire and
+    /// the MAC does not keep it.
+    #[inline]
+    pub fn line_free(&self, o: usize, now: u64) -> bool {
+        now >= self.busy_until[o]
+    }
+
+    /// The ports whose line is busy in cycle `now` (bit o), frames started in `now` included. Costs
+    /// a pass over the ports only when a line has come free since the last call.
+    pub fn busy_lines(&mut self, now: u64) -> u128 {
+        if now >= self.line_next {
+            let (mut m, mut next) = (0u128, u64::MAX);
+            for (o, &b) in self.busy_until.iter().enumerate() {
+                if b > now {
+                    m |= 1u128 << o;
+                    next = next.min(b);
+                }
+            }
+            self.line_busy = m;
+            self.line_next = next;
+        }
+        self.line_busy
+    }
+
+    /// Port o's MAC keeps its free line in cycle `now` for a pending control (PFC) frame: call it
+    /// before the cycle's [`Tm::start`] calls, which then start no data frame on port o. Unless
+    /// [`Tm::send_control`] follows in the same cycle, the line is free again at `now + 1`.
+    pub fn reserve(&mut self, o: usize, now: u64) {
+        debug_assert!(self.line_free(o, now));
+        // The transmitter is not consulted in `now`: account its idle calls up to `now - 1`.
+        if now > 0 {
+            self.account_blocked(o, now - 1);
+        } else {
+            self.blocked_at[o] = None;
+        }
+        self.occupy(o, now + 1);
+    }
+
+    /// Port o's MAC puts a control frame of `bytes` bytes (preamble and gap included) on the free
+    /// line from cycle `now` (after the cycle's [`Tm::start`] calls, which started nothing on port
+    /// o): the next data frame starts at `now + bytes` at the earliest.
+    pub fn send_control(&mut self, o: usize, now: u64, bytes: u64) {
+        debug_assert!(
+            self.busy_until[o] <= now + 1,
+            "a frame is on port {o}'s line"
+        );
+        // The transmitter was consulted in `now` (or would have been, and found nothing).
+        self.account_blocked(o, now);
+        self.occupy(o, now + bytes);
     }
 
     /// Check a traffic manager that came from a snapshot: every table has its size for `np` ports.
