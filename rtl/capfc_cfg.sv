@@ -95,12 +95,10 @@ wire  [7:0]       addr_grp = {cfg_addr[7:3], 3'd0};
 wire  [2:0]       addr_idx = cfg_addr[2:0];
 wire  [OW-1:0]    thr_wdata = OW'(cfg_wdata);
 
-integer k_c;
-integer k_f;
-integer k_o;
-
+// Loop indices are declared in their for statements: slang then unrolls the loops and sees every
+// temporary and array element of an always_comb assigned on all paths (no inferred latch).
 always_comb begin
-    for (k_c = 0; k_c < NPRIO; k_c = k_c + 1) begin
+    for (int k_c = 0; k_c < NPRIO; k_c = k_c + 1) begin
         ing_max_d[k_c]  = ing_max_q[k_c];
         ing_xoff_d[k_c] = ing_xoff_q[k_c];
         ing_xon_d[k_c]  = ing_xon_q[k_c];
@@ -137,7 +135,7 @@ always_comb begin
     end
 
     if (rst) begin
-        for (k_c = 0; k_c < NPRIO; k_c = k_c + 1) begin
+        for (int k_c = 0; k_c < NPRIO; k_c = k_c + 1) begin
             ing_max_d[k_c]  = '0;
             ing_xoff_d[k_c] = '0;
             ing_xon_d[k_c]  = '0;
@@ -156,7 +154,7 @@ end
 
 // (8-entry loops: Verilator unrolls them, so the array writes may be non-blocking)
 always_ff @(posedge clk) begin
-    for (k_f = 0; k_f < NPRIO; k_f = k_f + 1) begin
+    for (int k_f = 0; k_f < NPRIO; k_f = k_f + 1) begin
         ing_max_q[k_f]  <= ing_max_d[k_f];
         ing_xoff_q[k_f] <= ing_xoff_d[k_f];
         ing_xon_q[k_f]  <= ing_xon_d[k_f];
@@ -174,7 +172,7 @@ end
 
 // outputs: the registers, threshold arrays flattened for the datapath
 always_comb begin
-    for (k_o = 0; k_o < NPRIO; k_o = k_o + 1) begin
+    for (int k_o = 0; k_o < NPRIO; k_o = k_o + 1) begin
         cfg_ing_max[k_o*OW +: OW]  = ing_max_q[k_o];
         cfg_ing_xoff[k_o*OW +: OW] = ing_xoff_q[k_o];
         cfg_ing_xon[k_o*OW +: OW]  = ing_xon_q[k_o];

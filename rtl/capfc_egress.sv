@@ -210,14 +210,8 @@ logic [NQ-1:0]     eo_t;
 // "next_state" temporaries
 logic [RIW-1:0]    n_r;
 
-integer k_o;
-integer k_l;
-integer k_p;
-integer k_n;
-integer k_m;
-`ifndef VERILATOR
-integer k_f;
-`endif
+// Loop indices are declared in their for statements: slang then unrolls the loops and sees every
+// temporary and array element of an always_comb assigned on all paths (no inferred latch).
 
 genvar go;
 
@@ -258,39 +252,39 @@ end
 // per evaluation (Icarus 11 was seen to loop between always_comb blocks otherwise).
 always_comb begin : events
     // per priority: thresholds, counted, class
-    for (k_p = 0; k_p < NPRIO; k_p = k_p + 1) begin
+    for (int k_p = 0; k_p < NPRIO; k_p = k_p + 1) begin
         thr_max[k_p]  = cfg_eg_max[k_p*OW +: OW];
         thr_xoff[k_p] = cfg_eg_xoff[k_p*OW +: OW];
         thr_xon[k_p]  = cfg_eg_xon[k_p*OW +: OW];
         thr_warn[k_p] = cfg_eg_warn[k_p*OW +: OW];
-        // (an unsigned variable: Yosys 0.23 passes a signed cast 3'(k_p) on as negative)
-        p_t           = 3'(k_p);
+        // (an unsigned variable and cast: Yosys 0.23 passes a signed cast 3'(k_p) on as negative)
+        p_t           = 3'($unsigned(k_p));
         cnt_p[k_p]    = capfc_pkg::counted(cfg_lossless, p_t, NL);
         lid_p[k_p]    = LW'({capfc_pkg::lidx(cfg_lossless, p_t)});
     end
 
     // dequeue lanes first
-    for (k_o = 0; k_o < NP; k_o = k_o + 1) begin
+    for (int k_o = 0; k_o < NP; k_o = k_o + 1) begin
         d_p     = deq_prio[k_o*3 +: 3];
         dqi[k_o] = {PW'(k_o), d_p};
         d_mid   = occ_q[{PW'(k_o), d_p}] - OW'({capfc_pkg::units(32'(deq_size[k_o*SW +: SW]), CELL_LOG2)});
         dmid[k_o] = d_mid;
         d_clr_c = deq_valid[k_o] && cnt_p[d_p] && d_mid <= thr_warn[d_p];
         d_clr_e = deq_valid[k_o] && cnt_p[d_p] && d_mid <= thr_xon[d_p];
-        for (k_l = 0; k_l < NLP; k_l = k_l + 1) begin
+        for (int k_l = 0; k_l < NLP; k_l = k_l + 1) begin
             r_t         = {PW'(k_o), LW'(k_l)};
-            rclr_t[r_t] = d_clr_c && lid_p[d_p] == LW'(k_l);
-            eclr_t[r_t] = d_clr_e && lid_p[d_p] == LW'(k_l);
+            rclr_t[r_t] = d_clr_c && lid_p[d_p] == LW'($unsigned(k_l));
+            eclr_t[r_t] = d_clr_e && lid_p[d_p] == LW'($unsigned(k_l));
         end
     end
 
     // then the enqueue: its queue's occupancy after a dequeue of the same queue
-    e_ok    = enq_valid && ({1'b0, enq_oport} < (PW+1)'(NP)) && ({1'b0, enq_iport} < (PW+1)'(NP));
+    e_ok    = enq_valid && ({1'b0, enq_oport} < (PW+1)'($unsigned(NP))) && ({1'b0, enq_iport} < (PW+1)'($unsigned(NP)));
     e_qi    = {enq_oport, enq_prio};
     e_units = OW'({capfc_pkg::units(32'(enq_size), CELL_LOG2)});
     enq_acc = e_ok && ({1'b0, occ_q[e_qi]} + {1'b0, e_units} <= {1'b0, thr_max[enq_prio]});
     e_base  = occ_q[e_qi];
-    for (k_o = 0; k_o < NP; k_o = k_o + 1) begin
+    for (int k_o = 0; k_o < NP; k_o = k_o + 1) begin
         if (deq_valid[k_o] && dqi[k_o] == e_qi) begin
             e_base = dmid[k_o];
         end
@@ -299,16 +293,16 @@ always_comb begin : events
     e_l    = lid_p[enq_prio];
     e_inc  = enq_acc && cnt_p[enq_prio] && e_occ >= thr_warn[enq_prio];
     e_trig = enq_acc && cnt_p[enq_prio] && cfg_mode != 2'd0 && e_occ > thr_xoff[enq_prio];
-    for (k_o = 0; k_o < NP; k_o = k_o + 1) begin
-        for (k_l = 0; k_l < NLP; k_l = k_l + 1) begin
+    for (int k_o = 0; k_o < NP; k_o = k_o + 1) begin
+        for (int k_l = 0; k_l < NLP; k_l = k_l + 1) begin
             r_t          = {PW'(k_o), LW'(k_l)};
             rtrig_t[r_t] = e_trig && r_t == {enq_oport, e_l};
         end
     end
 
     // increment stage 1: read port 0 of port enq_oport (address broadcast)
-    for (k_o = 0; k_o < NP; k_o = k_o + 1) begin
-        rd0_en[k_o] = e_inc && enq_oport == PW'(k_o);
+    for (int k_o = 0; k_o < NP; k_o = k_o + 1) begin
+        rd0_en[k_o] = e_inc && enq_oport == PW'($unsigned(k_o));
     end
     rd0_cnt_a = {e_l, enq_iport};
     rd0_vld_a = e_l;
@@ -316,8 +310,8 @@ always_comb begin : events
     // increment stage 2: port inc_o_q's read port 0 data, forwarded from the last write
     word0 = '0;
     bm0   = '0;
-    for (k_o = 0; k_o < NP; k_o = k_o + 1) begin
-        if (inc_o_q == PW'(k_o)) begin
+    for (int k_o = 0; k_o < NP; k_o = k_o + 1) begin
+        if (inc_o_q == PW'($unsigned(k_o))) begin
             word0 = cnt_rd[k_o*2*CW +: CW];
             bm0   = vld_rd[k_o*2*NP +: NP];
         end
@@ -328,9 +322,9 @@ always_comb begin : events
     base_bm = 1'(rclr_q >> {inc_o_q, inc_l_q}) ? '0 : fw_bm;
     cur     = 1'(base_bm >> inc_i_q) ? fw_word : '0;
     new_cnt = (cur == {CW{1'b1}}) ? cur : cur + 1'b1;
-    new_bm  = base_bm | (NP'(1) << inc_i_q);
-    for (k_o = 0; k_o < NP; k_o = k_o + 1) begin
-        ram_we[k_o] = inc_v_q && !rst && inc_o_q == PW'(k_o);
+    new_bm  = base_bm | (NP'(1'b1) << inc_i_q);
+    for (int k_o = 0; k_o < NP; k_o = k_o + 1) begin
+        ram_we[k_o] = inc_v_q && !rst && inc_o_q == PW'($unsigned(k_o));
     end
     cnt_wa = {inc_l_q, inc_i_q};
     cnt_wd = new_cnt;
@@ -338,26 +332,26 @@ always_comb begin : events
     vld_wd = new_bm;
 
     // read port 1: the value engine o reads, as of this cycle (forwarded like stage 2)
-    for (k_o = 0; k_o < NP; k_o = k_o + 1) begin
+    for (int k_o = 0; k_o < NP; k_o = k_o + 1) begin
         a_l     = srow[k_o*LW +: LW];
         a_i     = spidx[k_o*PW +: PW];
-        fw_row  = wr_v_q && wr_o_q == PW'(k_o) && wr_l_q == a_l;
+        fw_row  = wr_v_q && wr_o_q == PW'($unsigned(k_o)) && wr_l_q == a_l;
         fw_bm   = fw_row ? wr_bm_q : vld_rd[(k_o*2+1)*NP +: NP];
         fw_word = (fw_row && wr_i_q == a_i) ? wr_cnt_q : cnt_rd[(k_o*2+1)*CW +: CW];
         sval_t[k_o*CW +: CW] = (!rclr_q[{PW'(k_o), a_l}] && 1'(fw_bm >> a_i)) ? fw_word : '0;
     end
 
     // E of the other output ports, per class (own port masked out)
-    for (k_l = 0; k_l < NLP; k_l = k_l + 1) begin
+    for (int k_l = 0; k_l < NLP; k_l = k_l + 1) begin
         eacc[k_l] = '0;
     end
-    for (k_o = 0; k_o < NP; k_o = k_o + 1) begin
-        for (k_l = 0; k_l < NLP; k_l = k_l + 1) begin
-            eacc[k_l] = eacc[k_l] | (e_q[{PW'(k_o), LW'(k_l)}] & ~(NP'(1) << k_o));
+    for (int k_o = 0; k_o < NP; k_o = k_o + 1) begin
+        for (int k_l = 0; k_l < NLP; k_l = k_l + 1) begin
+            eacc[k_l] = eacc[k_l] | (e_q[{PW'(k_o), LW'(k_l)}] & ~(NP'(1'b1) << k_o));
         end
     end
-    for (k_o = 0; k_o < NP; k_o = k_o + 1) begin
-        for (k_p = 0; k_p < NPRIO; k_p = k_p + 1) begin
+    for (int k_o = 0; k_o < NP; k_o = k_o + 1) begin
+        for (int k_p = 0; k_p < NPRIO; k_p = k_p + 1) begin
             eo_t[{PW'(k_o), 3'(k_p)}] = cnt_p[k_p] && 1'(eacc[lid_p[k_p]] >> k_o);
         end
     end
@@ -375,10 +369,10 @@ end
 // next state: every _d of this module
 always_comb begin : next_state
     // occupancy: dequeues, then the accepted enqueue (its value already includes a dequeue)
-    for (k_n = 0; k_n < NQB; k_n = k_n + 1) begin
+    for (int k_n = 0; k_n < NQB; k_n = k_n + 1) begin
         occ_d[k_n] = occ_q[k_n];
     end
-    for (k_n = 0; k_n < NP; k_n = k_n + 1) begin
+    for (int k_n = 0; k_n < NP; k_n = k_n + 1) begin
         if (deq_valid[k_n]) begin
             occ_d[dqi[k_n]] = dmid[k_n];
         end
@@ -389,18 +383,18 @@ always_comb begin : next_state
 
     // row clear flags: a clear wins over the stage-2 write of the same row
     rclr_d = rclr_q;
-    for (k_n = 0; k_n < NR; k_n = k_n + 1) begin
+    for (int k_n = 0; k_n < NR; k_n = k_n + 1) begin
         rclr_d[k_n] = rclr[k_n] ? 1'b1 :
-                      (inc_v_q && {inc_o_q, inc_l_q} == RIW'(k_n)) ? 1'b0 : rclr_q[k_n];
+                      (inc_v_q && {inc_o_q, inc_l_q} == RIW'($unsigned(k_n))) ? 1'b0 : rclr_q[k_n];
     end
 
     // E: clear, else OR in the sort engine's write
-    for (k_n = 0; k_n < NP; k_n = k_n + 1) begin
-        for (k_m = 0; k_m < NLP; k_m = k_m + 1) begin
+    for (int k_n = 0; k_n < NP; k_n = k_n + 1) begin
+        for (int k_m = 0; k_m < NLP; k_m = k_m + 1) begin
             n_r = {PW'(k_n), LW'(k_m)};
             e_d[n_r] = eclr[n_r] ? '0 :
-                       e_q[n_r] | ((swr_en[k_n] && swr_l[k_n*LW +: LW] == LW'(k_m)) ?
-                                   (NP'(1) << swr_i[k_n*PW +: PW]) : '0);
+                       e_q[n_r] | ((swr_en[k_n] && swr_l[k_n*LW +: LW] == LW'($unsigned(k_m))) ?
+                                   (NP'(1'b1) << swr_i[k_n*PW +: PW]) : '0);
         end
     end
 
@@ -426,11 +420,11 @@ always_comb begin : next_state
     end
 
     if (rst) begin
-        for (k_n = 0; k_n < NQB; k_n = k_n + 1) begin
+        for (int k_n = 0; k_n < NQB; k_n = k_n + 1) begin
             occ_d[k_n] = '0;
         end
         rclr_d = '1;
-        for (k_n = 0; k_n < NR; k_n = k_n + 1) begin
+        for (int k_n = 0; k_n < NR; k_n = k_n + 1) begin
             e_d[k_n] = '0;
         end
         inc_v_d  = 1'b0;
@@ -465,10 +459,10 @@ always_ff @(posedge clk) begin
     occ_q <= occ_d;
     e_q   <= e_d;
 `else
-    for (k_f = 0; k_f < NQB; k_f = k_f + 1) begin
+    for (int k_f = 0; k_f < NQB; k_f = k_f + 1) begin
         occ_q[k_f] <= occ_d[k_f];
     end
-    for (k_f = 0; k_f < NR; k_f = k_f + 1) begin
+    for (int k_f = 0; k_f < NR; k_f = k_f + 1) begin
         e_q[k_f] <= e_d[k_f];
     end
 `endif

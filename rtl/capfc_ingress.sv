@@ -97,27 +97,25 @@ logic [OW-1:0]     a_units;
 logic [OW-1:0]     a_base;
 logic [OW-1:0]     a_occ;
 
-integer k_c;
-`ifndef VERILATOR
-integer k_f;
-`endif
+// Loop indices are declared in their for statements: slang then unrolls the loops and sees every
+// temporary and array element of an always_comb assigned on all paths (no inferred latch).
 
 assign i_state = xoff_q;
 
 always_comb begin
-    for (k_c = 0; k_c < NPRIO; k_c = k_c + 1) begin
+    for (int k_c = 0; k_c < NPRIO; k_c = k_c + 1) begin
         thr_max[k_c]  = cfg_ing_max[k_c*OW +: OW];
         thr_xoff[k_c] = cfg_ing_xoff[k_c*OW +: OW];
         thr_xon[k_c]  = cfg_ing_xon[k_c*OW +: OW];
     end
 
-    for (k_c = 0; k_c < NQB; k_c = k_c + 1) begin
+    for (int k_c = 0; k_c < NQB; k_c = k_c + 1) begin
         occ_d[k_c] = occ_q[k_c];
     end
     xoff_d = xoff_q;
 
     // departure first
-    dep_ok  = dep_valid && ({1'b0, dep_port} < (PW+1)'(NP));
+    dep_ok  = dep_valid && ({1'b0, dep_port} < (PW+1)'($unsigned(NP)));
     dep_qi  = {dep_port, dep_prio};
     dep_mid = occ_q[dep_qi] - OW'({capfc_pkg::units(32'(dep_size), CELL_LOG2)});
     if (dep_ok) begin
@@ -128,7 +126,7 @@ always_comb begin
     end
 
     // then the arrivals, one per input port (so at most one per queue)
-    for (k_c = 0; k_c < NP; k_c = k_c + 1) begin
+    for (int k_c = 0; k_c < NP; k_c = k_c + 1) begin
         a_prio  = arr_prio[k_c*3 +: 3];
         a_qi    = {PW'(k_c), a_prio};
         a_units = OW'({capfc_pkg::units(32'(arr_size[k_c*SW +: SW]), CELL_LOG2)});
@@ -145,7 +143,7 @@ always_comb begin
     end
 
     if (rst) begin
-        for (k_c = 0; k_c < NQB; k_c = k_c + 1) begin
+        for (int k_c = 0; k_c < NQB; k_c = k_c + 1) begin
             occ_d[k_c] = '0;
         end
         xoff_d = '0;
@@ -163,7 +161,7 @@ always_ff @(posedge clk) begin
     // array. Both forms copy every element.
     occ_q <= occ_d;
 `else
-    for (k_f = 0; k_f < NQB; k_f = k_f + 1) begin
+    for (int k_f = 0; k_f < NQB; k_f = k_f + 1) begin
         occ_q[k_f] <= occ_d[k_f];
     end
 `endif

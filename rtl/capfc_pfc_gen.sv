@@ -63,16 +63,14 @@ logic             take;
 logic [NP-1:0]    valid_t;
 logic [NQ-1:0]    cev_t;
 
-integer k_c;
-`ifndef VERILATOR
-integer k_f;
-`endif
+// Loop indices are declared in their for statements: slang then unrolls the loops and sees every
+// temporary and array element of an always_comb assigned on all paths (no inferred latch).
 
 assign pfc_xoff   = d_state;
 assign pfc_quanta = cfg_quanta;
 
 always_comb begin
-    for (k_c = 0; k_c < NP; k_c = k_c + 1) begin
+    for (int k_c = 0; k_c < NP; k_c = k_c + 1) begin
         d    = d_state[k_c*8 +: 8];
         s    = sent_q[k_c*8 +: 8];
         v    = (d != s) || (d != 8'd0 && timer_q[k_c] == 16'd0);
@@ -102,7 +100,7 @@ always_ff @(posedge clk) begin
     // array. Both forms copy every element.
     timer_q <= timer_d;
 `else
-    for (k_f = 0; k_f < NP; k_f = k_f + 1) begin
+    for (int k_f = 0; k_f < NP; k_f = k_f + 1) begin
         timer_q[k_f] <= timer_d[k_f];
     end
 `endif

@@ -67,7 +67,7 @@ endfunction
 function automatic logic counted(input logic [7:0] lossless, input logic [2:0] p, input integer nl);
     logic [3:0] l;
     l       = lidx(lossless, p);
-    counted = lossless[p] && ({28'd0, l} < 32'(nl));
+    counted = lossless[p] && ({28'd0, l} < $unsigned(nl));
 endfunction
 
 endpackage

@@ -52,8 +52,6 @@ end
 logic [DW-1:0]    mem [DEPTH] /*verilator public_flat_rd*/;
 logic [RP*DW-1:0] rd_q        /*verilator public_flat_rd*/;
 
-integer k;
-
 assign rd = rd_q;
 
 always_ff @(posedge clk) begin
@@ -63,7 +61,7 @@ always_ff @(posedge clk) begin
 end
 
 always_ff @(posedge clk) begin
-    for (k = 0; k < RP; k = k + 1) begin
+    for (int k = 0; k < RP; k = k + 1) begin
         if (re[k]) begin
             rd_q[k*DW +: DW] <= mem[ra[k*AW +: AW]];
         end

@@ -156,12 +156,8 @@ logic [NP*PW-1:0]  swr_i_t;
 logic [NP-1:0]     snap_we_t;
 logic [NP*PW-1:0]  snap_wa_t;
 
-integer k_r;
-integer k_o;
-integer k_l;
-`ifndef VERILATOR
-integer k_f;
-`endif
+// Loop indices are declared in their for statements: slang then unrolls the loops and sees every
+// temporary and array element of an always_comb assigned on all paths (no inferred latch).
 
 genvar go;
 
@@ -186,8 +182,8 @@ end
 // ---------------------------------------------------------------------------------------------
 // read side: addresses and enables from registers only
 always_comb begin : read_side
-    for (k_r = 0; k_r < NP; k_r = k_r + 1) begin
-        rs_klt = k_q[k_r] < KW'(NP);
+    for (int k_r = 0; k_r < NP; k_r = k_r + 1) begin
+        rs_klt = k_q[k_r] < KW'($unsigned(NP));
         sre_t[k_r] = busy_q[k_r] && (ph_q[k_r] == capfc_pkg::PH_MAX || ph_q[k_r] == capfc_pkg::PH_COPY) && rs_klt;
         snap_re_t[k_r] = busy_q[k_r] && (ph_q[k_r] == capfc_pkg::PH_SRCH || ph_q[k_r] == capfc_pkg::PH_GT ||
                                          ph_q[k_r] == capfc_pkg::PH_SEL) && rs_klt;
@@ -207,7 +203,7 @@ end
 // ---------------------------------------------------------------------------------------------
 // next state of every engine, E writes and snap writes
 always_comb begin : next_state
-    for (k_o = 0; k_o < NP; k_o = k_o + 1) begin
+    for (int k_o = 0; k_o < NP; k_o = k_o + 1) begin
         // defaults: keep
         pend_d[k_o] = pend_q[k_o];
         rr_d[k_o]   = rr_q[k_o];
@@ -225,7 +221,7 @@ always_comb begin : next_state
         ph   = ph_q[k_o];
         k    = k_q[k_o];
         km1  = PW'(k_q[k_o] - 1'b1);
-        last = k == KW'(NP);
+        last = k == KW'($unsigned(NP));
         proc = k != '0;
         x    = (ph == capfc_pkg::PH_MAX || ph == capfc_pkg::PH_COPY) ? sval[k_o*CW +: CW] : snap_rd[k_o*CW +: CW];
 
@@ -236,7 +232,7 @@ always_comb begin : next_state
         snap_wa_t[k_o*PW +: PW] = km1;
 
         // this engine's rows
-        for (k_l = 0; k_l < NL; k_l = k_l + 1) begin
+        for (int k_l = 0; k_l < NL; k_l = k_l + 1) begin
             rowclr[k_l]  = rclr[{PW'(k_o), LW'(k_l)}];
             rowtrig[k_l] = rtrig[{PW'(k_o), LW'(k_l)}];
         end
@@ -248,11 +244,11 @@ always_comb begin : next_state
         g_hi     = '0;
         g_lo     = '0;
         g_hi_any = 1'b0;
-        for (k_l = NL-1; k_l >= 0; k_l = k_l - 1) begin
+        for (int k_l = NL-1; k_l >= 0; k_l = k_l - 1) begin
             if (avail[k_l]) begin
-                g_lo = LW'(k_l);
-                if (LW'(k_l) >= rr_q[k_o]) begin
-                    g_hi     = LW'(k_l);
+                g_lo = LW'($unsigned(k_l));
+                if (LW'($unsigned(k_l)) >= rr_q[k_o]) begin
+                    g_hi     = LW'($unsigned(k_l));
                     g_hi_any = 1'b1;
                 end
             end
@@ -262,14 +258,14 @@ always_comb begin : next_state
         // step temporaries (assigned on every path)
         nv   = v_q[k_o];
         ni   = ix_q[k_o];
-        cand = v_q[k_o] | (CW'(1) << bit_q[k_o]);
+        cand = v_q[k_o] | (CW'(32'd1) << bit_q[k_o]);
         ssum  = acc_q[k_o] + ((x >= cand) ? SUMW'(x) : '0);
         met  = (MW'(acc_q[k_o]) << CUT_F) >= tgt_q[k_o];
         take = (x > v_q[k_o]) || (x == v_q[k_o] && x != '0 && !met);
 
         if (!busy_q[k_o]) begin
             if (granted) begin
-                rr_d[k_o]   = (g == LW'(NL-1)) ? '0 : g + 1'b1;
+                rr_d[k_o]   = (g == LW'($unsigned(NL-1))) ? '0 : g + 1'b1;
                 busy_d[k_o] = 1'b1;
                 row_d[k_o]  = g;
                 cal_d[k_o]  = cfg_mode_cal;
@@ -369,7 +365,7 @@ always_comb begin : next_state
         end
 
         // pending requests: a clear drops one, a grant consumes one, a request (re)sets one
-        pend_d[k_o] = (pend_q[k_o] & ~rowclr & ~((granted ? NL'(1) : NL'(0)) << g)) | rowtrig;
+        pend_d[k_o] = (pend_q[k_o] & ~rowclr & ~((granted ? NL'(32'd1) : NL'(32'd0)) << g)) | rowtrig;
 
         if (rst) begin
             pend_d[k_o]    = '0;
@@ -415,7 +411,7 @@ always_ff @(posedge clk) begin
     acc_q  <= acc_d;
     tgt_q  <= tgt_d;
 `else
-    for (k_f = 0; k_f < NP; k_f = k_f + 1) begin
+    for (int k_f = 0; k_f < NP; k_f = k_f + 1) begin
         pend_q[k_f] <= pend_d[k_f];
         rr_q[k_f]   <= rr_d[k_f];
         ph_q[k_f]   <= ph_d[k_f];
