@@ -14,8 +14,10 @@ use sha2::{Digest, Sha256};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-/// Version of the file format in `manifest.json`.
-pub const FORMAT: u32 = 1;
+/// Version of the file format in `manifest.json`. 2: the v2 ports (`pfc_ready` in, `pfc_xoff` out,
+/// one 16-bit `pfc_quanta`), `NL`, and `pfc_ready` is a level: a cycle without a `stim.hex` line
+/// keeps the last line's `pfc_ready` (all ones before the first line) and drives every other input 0.
+pub const FORMAT: u32 = 2;
 
 /// A problem with a golden set, saying where.
 #[derive(Debug, thiserror::Error)]
@@ -92,6 +94,23 @@ pub fn concat_bits(l: &Layout) -> usize {
     l.signals.iter().map(|s| s.width as usize * s.elems).sum()
 }
 
+/// The packed [`Inputs::idle`]: every input 0 but `pfc_ready`, all ones (every MAC ready). It is
+/// also the mask of the `pfc_ready` bits.
+pub fn idle_words(p: &BlockParams, l: &Layout) -> Vec<u32> {
+    let mut w = vec![0u32; l.words];
+    pack_inputs(p, l, &Inputs::idle(p.np), &mut w);
+    w
+}
+
+/// The inputs of a cycle without a `stim.hex` line, given the last line (`docs/golden.md`, "Pulses
+/// and levels"): every input 0 but the level `pfc_ready`, which keeps the last line's value.
+/// `held` starts as [`idle_words`] (every MAC ready before the first line).
+fn hold(held: &mut [u32], line: &[u32], ready_mask: &[u32]) {
+    for ((h, &w), &m) in held.iter_mut().zip(line).zip(ready_mask) {
+        *h = w & m;
+    }
+}
+
 /// The concatenation `{first port, ..., last port}` of a packed word buffer, as hex digits.
 fn to_hex(l: &Layout, words: &[u32]) -> String {
     let n = concat_bits(l);
@@ -144,9 +163,10 @@ fn from_hex(l: &Layout, hex: &str, words: &mut [u32]) -> Result<(), String> {
 
 fn header(what: &str, l: &Layout, p: &BlockParams) -> String {
     let mut h = format!(
-        "// capfc golden vectors: {what} of capfc_top (NP={} SW={} OW={} CW={} CELL_LOG2={} CUT_F={})\n\
-         // format: docs/golden.md. One token per line: cycle[31:0] '_' then the ports below, MSB first.\n",
-        p.np, p.sw, p.ow, p.cw, p.cell_log2, p.cut_f
+        "// capfc golden vectors of capfc_top (NP={} SW={} OW={} CW={} CELL_LOG2={} CUT_F={} NL={}), format {FORMAT} (docs/golden.md)\n\
+         // {what}\n\
+         // One token per line: cycle[31:0] '_' then the ports below, MSB first.\n",
+        p.np, p.sw, p.ow, p.cw, p.cell_log2, p.cut_f, p.nl
     );
     let mut hi = concat_bits(l);
     for s in &l.signals {
@@ -180,12 +200,19 @@ pub fn generate(
         vec![0u32; l.outputs.words],
         vec![u32::MAX; l.outputs.words],
     );
+    // The inputs a cycle without a line gets: every input 0 but pfc_ready, held from the last line.
+    let ready_mask = idle_words(p, &l.inputs);
+    let mut held = ready_mask.clone();
     let mut stim_txt = header(
-        "inputs, one line per cycle with a non-zero input",
+        "Inputs. A cycle without a line drives every input 0 but pfc_ready, held from the last line.",
         &l.inputs,
         p,
     );
-    let mut exp_txt = header("expected outputs, one line per change", &l.outputs, p);
+    let mut exp_txt = header(
+        "Expected outputs, one line per change (and cycle 0).",
+        &l.outputs,
+        p,
+    );
     let (mut sl, mut el, mut writes) = (0, 0, vec![]);
     let mut cycle = 0u64;
     let mut first = true;
@@ -205,9 +232,10 @@ pub fn generate(
             writes.push((cycle, a, d));
         }
         pack_inputs(p, &l.inputs, &inp, &mut iw);
-        if iw.iter().any(|&w| w != 0) {
+        if iw != held {
             let _ = writeln!(stim_txt, "{cycle:08x}_{}", to_hex(&l.inputs, &iw));
             sl += 1;
+            hold(&mut held, &iw, &ready_mask);
         }
         pack_outputs(&l.outputs, &out, &mut ow);
         if ow != prev {
@@ -238,10 +266,10 @@ pub fn generate(
     let params_vh = format!(
         "// capfc golden set {set}: parameters for testbench/capfc_tb.sv (generated; see manifest.json)\n\
          `define CAPFC_NP {}\n`define CAPFC_SW {}\n`define CAPFC_OW {}\n`define CAPFC_CW {}\n\
-         `define CAPFC_CELL_LOG2 {}\n`define CAPFC_CUT_F {}\n`define CAPFC_IN_BITS {in_bits}\n\
-         `define CAPFC_OUT_BITS {out_bits}\n`define CAPFC_CYCLES {cycle}\n`define CAPFC_STIM_LINES {sl}\n\
-         `define CAPFC_EXPECT_LINES {el}\n",
-        p.np, p.sw, p.ow, p.cw, p.cell_log2, p.cut_f
+         `define CAPFC_CELL_LOG2 {}\n`define CAPFC_CUT_F {}\n`define CAPFC_NL {}\n\
+         `define CAPFC_IN_BITS {in_bits}\n`define CAPFC_OUT_BITS {out_bits}\n`define CAPFC_CYCLES {cycle}\n\
+         `define CAPFC_STIM_LINES {sl}\n`define CAPFC_EXPECT_LINES {el}\n",
+        p.np, p.sw, p.ow, p.cw, p.cell_log2, p.cut_f, p.nl
     );
     SetFiles {
         manifest: serde_json::to_string_pretty(&manifest).unwrap() + "\n",
@@ -445,17 +473,22 @@ fn parse_lines(
 pub fn read(dir: &Path) -> Result<GoldenSet, GoldenError> {
     let mpath = dir.join("manifest.json");
     let mtext = read_text(&mpath)?;
-    let manifest: Manifest = serde_json::from_str(&mtext).map_err(|e| GoldenError::Line {
+    let json_err = |e: serde_json::Error| GoldenError::Line {
         file: mpath.display().to_string(),
         line: e.line(),
         why: e.to_string(),
-    })?;
-    if manifest.format != FORMAT {
-        return Err(file_err(
-            &mpath,
-            format!("format {} is not {FORMAT}", manifest.format),
-        ));
+    };
+    // The format first: an older set's manifest lacks newer fields, and "regenerate" is the answer.
+    let value: serde_json::Value = serde_json::from_str(&mtext).map_err(json_err)?;
+    if let Some(f) = value.get("format").and_then(serde_json::Value::as_u64) {
+        if f != u64::from(FORMAT) {
+            return Err(file_err(
+                &mpath,
+                format!("format {f} is not {FORMAT} (regenerate with `capfc golden gen`)"),
+            ));
+        }
     }
+    let manifest: Manifest = serde_json::from_str(&mtext).map_err(json_err)?;
     let p = manifest.params;
     p.validate().map_err(|e| file_err(&mpath, e.to_string()))?;
     let l = Layouts::new(&p);
@@ -550,14 +583,37 @@ pub fn list_sets(root: &Path) -> Vec<PathBuf> {
     v
 }
 
-/// The inputs of cycle `c`: the stimulus line stamped `c`, else all zeros. `k` walks the lines.
-pub fn inputs_at<'a>(g: &'a GoldenSet, k: &mut usize, c: u64, zeros: &'a [u32]) -> &'a [u32] {
-    match g.stim.get(*k) {
-        Some((sc, w)) if *sc == c => {
-            *k += 1;
-            w
+/// A set's inputs cycle by cycle, as the testbench drives them: the `stim.hex` line stamped with
+/// the cycle, else every input 0 but `pfc_ready`, held from the last line (all ones before it).
+pub struct StimCursor<'a> {
+    g: &'a GoldenSet,
+    next: usize,
+    ready_mask: Vec<u32>,
+    held: Vec<u32>,
+}
+
+impl<'a> StimCursor<'a> {
+    pub fn new(g: &'a GoldenSet) -> Self {
+        let p = g.manifest.params;
+        let ready_mask = idle_words(&p, &Layouts::new(&p).inputs);
+        StimCursor {
+            g,
+            next: 0,
+            held: ready_mask.clone(),
+            ready_mask,
         }
-        _ => zeros,
+    }
+
+    /// The packed inputs of cycle `c`; call for c = 0, 1, 2, ... in order.
+    pub fn inputs(&mut self, c: u64) -> &[u32] {
+        match self.g.stim.get(self.next) {
+            Some((sc, w)) if *sc == c => {
+                self.next += 1;
+                hold(&mut self.held, w, &self.ready_mask);
+                w
+            }
+            _ => &self.held,
+        }
     }
 }
 
@@ -577,12 +633,12 @@ pub fn replay(g: &GoldenSet) -> Result<Replay, crate::dut::RtlError> {
     let p = g.manifest.params;
     let mut rtl = crate::dut::RtlBlock::new(&p)?;
     let l = Layouts::new(&p);
-    let zeros = vec![0u32; l.inputs.words];
+    let mut stim = StimCursor::new(g);
     let mut out = vec![0u32; l.outputs.words];
-    let (mut k, mut e) = (0usize, 0usize);
+    let mut e = 0usize;
     let mut r = Replay::default();
     for c in 0..g.manifest.cycles {
-        rtl.step_words(inputs_at(g, &mut k, c, &zeros), &mut out);
+        rtl.step_words(stim.inputs(c), &mut out);
         while g.expect.get(e + 1).is_some_and(|(ec, _)| *ec <= c) {
             e += 1;
         }

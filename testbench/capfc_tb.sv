@@ -12,12 +12,13 @@
 //   the line. So does a CAPFC_IN_BITS / CAPFC_OUT_BITS that is not the width of capfc_top's ports
 //   at these parameters.
 // - Cycle c = 0 .. CAPFC_CYCLES-1 (the rising edge at (c+1)*PERIOD ends cycle c):
-//   DRIVE_DELAY after the previous edge the inputs take the stim.hex line stamped c, or all zeros;
-//   SAMPLE_LEAD before the next edge all six outputs are compared with the last expect.hex line
-//   stamped <= c. A cycle passes when every port matches (4-state: an X or Z never matches), with
-//   one exception: until the DUT has seen a rising edge with rst = 1, its registers hold the
-//   simulator's power-up value (X under Icarus, 0 under Verilator), so X/Z output bits are not
-//   compared then; their known bits still are.
+//   DRIVE_DELAY after the previous edge the inputs take the stim.hex line stamped c; without one,
+//   every input is 0 but pfc_ready (a level), which keeps the value of the last line (all ones
+//   before the first line); SAMPLE_LEAD before the next edge all seven outputs are compared with
+//   the last expect.hex line stamped <= c. A cycle passes when every port matches (4-state: an X
+//   or Z never matches), with one exception: until the DUT has seen a rising edge with rst = 1,
+//   its registers hold the simulator's power-up value (X under Icarus, 0 under Verilator), so X/Z
+//   output bits are not compared then; their known bits still are.
 // - Each differing port prints `cycle C: <port> expected <hex> got <hex>`, both values in full
 //   width (the first 50 such lines; +MAX_REPORTS=<n> changes the cap, counting goes on). The run
 //   ends with exactly one line `N passed, N failed` (cycles), then $finish when no cycle failed,
@@ -38,6 +39,7 @@ localparam OW = `CAPFC_OW;
 localparam CW = `CAPFC_CW;
 localparam CELL_LOG2 = `CAPFC_CELL_LOG2;
 localparam CUT_F = `CAPFC_CUT_F;
+localparam NL = `CAPFC_NL;
 // port index width and number of (port, priority) queues, as in capfc_top
 localparam PW = (NP > 1) ? $clog2(NP) : 1;
 localparam NQ = NP*8;
@@ -47,8 +49,8 @@ localparam IN_BITS = `CAPFC_IN_BITS;
 localparam OUT_BITS = `CAPFC_OUT_BITS;
 // the same widths computed from capfc_top's ports (docs/golden.md lists the order)
 localparam IN_BITS_PORTS = 1 + 1 + 8 + 32 + NP*(1 + 3 + SW) + (1 + PW + 3 + SW) +
-    (1 + PW + 3 + PW + SW) + NP*(1 + 3 + SW);
-localparam OUT_BITS_PORTS = NP + 1 + NP + NQ + NQ*16 + NQ;
+    (1 + PW + 3 + PW + SW) + NP*(1 + 3 + SW) + NP;
+localparam OUT_BITS_PORTS = NP + 1 + NP + NQ + NQ + 16 + NQ;
 
 // length of the run and of the two files
 localparam CYCLES = `CAPFC_CYCLES;
@@ -71,6 +73,9 @@ localparam OUT_DIGITS = (OUT_BITS + 3) / 4;
 // characters $fgets reads at a time when counting the data lines of a file
 localparam LINE_CHUNK = 256;
 
+// pfc_ready is the last, least significant port of the input concatenation: this mask selects it
+localparam [IN_BITS-1:0] READY_MASK = {{(IN_BITS-NP){1'b0}}, {NP{1'b1}}};
+
 // the two files, one word per data line
 reg [32+4*IN_DIGITS-1:0]  stim_mem   [0:STIM_LINES-1];
 reg [32+4*OUT_DIGITS-1:0] expect_mem [0:EXPECT_LINES-1];
@@ -88,8 +93,10 @@ initial begin
     end
 end
 
-// the inputs of the current cycle and the expectation in force, as the files pack them
+// the inputs of the current cycle and the expectation in force, as the files pack them; the
+// inputs of a cycle without a stim.hex line (0 but pfc_ready of the last line)
 reg [IN_BITS-1:0]  stim_q;
+reg [IN_BITS-1:0]  held_q;
 reg [OUT_BITS-1:0] expect_q;
 
 // DUT inputs
@@ -112,18 +119,20 @@ wire [SW-1:0]     enq_size;
 wire [NP-1:0]     deq_valid;
 wire [NP*3-1:0]   deq_prio;
 wire [NP*SW-1:0]  deq_size;
+wire [NP-1:0]     pfc_ready;
 
 assign {rst, cfg_we, cfg_addr, cfg_wdata, arr_valid, arr_prio, arr_size,
         dep_valid, dep_port, dep_prio, dep_size,
         enq_valid, enq_oport, enq_prio, enq_iport, enq_size,
-        deq_valid, deq_prio, deq_size} = stim_q;
+        deq_valid, deq_prio, deq_size, pfc_ready} = stim_q;
 
 // DUT outputs
 wire [NP-1:0]     arr_accept;
 wire              enq_accept;
 wire [NP-1:0]     pfc_valid;
 wire [NQ-1:0]     pfc_cev;
-wire [NQ*16-1:0]  pfc_quanta;
+wire [NQ-1:0]     pfc_xoff;
+wire [15:0]       pfc_quanta;
 wire [NQ-1:0]     d_state;
 
 // expected outputs
@@ -131,11 +140,12 @@ wire [NP-1:0]     exp_arr_accept;
 wire              exp_enq_accept;
 wire [NP-1:0]     exp_pfc_valid;
 wire [NQ-1:0]     exp_pfc_cev;
-wire [NQ*16-1:0]  exp_pfc_quanta;
+wire [NQ-1:0]     exp_pfc_xoff;
+wire [15:0]       exp_pfc_quanta;
 wire [NQ-1:0]     exp_d_state;
 
-assign {exp_arr_accept, exp_enq_accept, exp_pfc_valid, exp_pfc_cev, exp_pfc_quanta, exp_d_state} =
-    expect_q;
+assign {exp_arr_accept, exp_enq_accept, exp_pfc_valid, exp_pfc_cev, exp_pfc_xoff, exp_pfc_quanta,
+        exp_d_state} = expect_q;
 
 capfc_top #(
     .NP(NP),
@@ -143,7 +153,8 @@ capfc_top #(
     .OW(OW),
     .CW(CW),
     .CELL_LOG2(CELL_LOG2),
-    .CUT_F(CUT_F)
+    .CUT_F(CUT_F),
+    .NL(NL)
 ) u_dut (
     .clk(clk),
     .rst(rst),
@@ -165,10 +176,12 @@ capfc_top #(
     .deq_valid(deq_valid),
     .deq_prio(deq_prio),
     .deq_size(deq_size),
+    .pfc_ready(pfc_ready),
     .arr_accept(arr_accept),
     .enq_accept(enq_accept),
     .pfc_valid(pfc_valid),
     .pfc_cev(pfc_cev),
+    .pfc_xoff(pfc_xoff),
     .pfc_quanta(pfc_quanta),
     .d_state(d_state)
 );
@@ -318,8 +331,8 @@ initial begin
     stim_path = $sformatf("%s/stim.hex", golden_dir);
     expect_path = $sformatf("%s/expect.hex", golden_dir);
     load_set();
-    $display("capfc_tb: %s: NP=%0d SW=%0d OW=%0d CW=%0d CELL_LOG2=%0d CUT_F=%0d, %0d cycles",
-        golden_dir, NP, SW, OW, CW, CELL_LOG2, CUT_F, CYCLES);
+    $display("capfc_tb: %s: NP=%0d SW=%0d OW=%0d CW=%0d CELL_LOG2=%0d CUT_F=%0d NL=%0d, %0d cycles",
+        golden_dir, NP, SW, OW, CW, CELL_LOG2, CUT_F, NL, CYCLES);
 
     stim_idx = 0;
     expect_idx = 0;
@@ -328,6 +341,7 @@ initial begin
     reports = 0;
     reset_seen = 1'b0;
     expect_q = {OUT_BITS{1'b0}};
+    held_q = READY_MASK;
     for (cycle = 0; cycle < CYCLES; cycle = cycle + 1) begin
         if (cycle != 0)
             @(posedge clk);
@@ -335,9 +349,10 @@ initial begin
         // inputs of this cycle
         if (stim_idx < STIM_LINES && stim_mem[stim_idx][4*IN_DIGITS +: 32] == cycle) begin
             stim_q = stim_mem[stim_idx][IN_BITS-1:0];
+            held_q = stim_q & READY_MASK;
             stim_idx = stim_idx + 1;
         end else begin
-            stim_q = {IN_BITS{1'b0}};
+            stim_q = held_q;
         end
         // expectation in force
         if (expect_idx < EXPECT_LINES && expect_mem[expect_idx][4*OUT_DIGITS +: 32] == cycle) begin
@@ -350,6 +365,7 @@ initial begin
         `CAPFC_TB_CHECK(enq_accept)
         `CAPFC_TB_CHECK(pfc_valid)
         `CAPFC_TB_CHECK(pfc_cev)
+        `CAPFC_TB_CHECK(pfc_xoff)
         `CAPFC_TB_CHECK(pfc_quanta)
         `CAPFC_TB_CHECK(d_state)
         if (cycle_bad)

@@ -1,6 +1,8 @@
 //! Golden vectors: the checked-in sets are fresh, replay on the RTL, and bad files are refused
 //! with the file, the line and what is wrong.
 
+use capfc::block::pack::{pack_inputs, Layouts};
+use capfc::block::{Inputs, Mode};
 use capfc::golden::{self, GoldenError};
 use std::path::{Path, PathBuf};
 
@@ -76,7 +78,79 @@ fn set_digests() {
             m.cycles
         );
     }
-    insta::assert_snapshot!(s);
+    // Inline, so that the digests live next to the test (review a change like code).
+    insta::assert_snapshot!(s, @r"
+    thresholds_exact_max_np4             cc0a150ebcc7a6b9 a291e8180d9530dd    585 cycles
+    thresholds_exact_cal_np4             3e9c1b36e35da795 a53210bee5aeeb57    585 cycles
+    counter_saturation_max_np6_cw4       931a1b6c2ccb2ab6 8369c258d8fe92e2    122 cycles
+    counter_saturation_cal_np6_cw4       9cd1877e51cb98e6 8369c258d8fe92e2    122 cycles
+    argmax_tie_max_np4                   05689378c092012a bd5e3ac7dcb97e70    212 cycles
+    argmax_tie_cal_np4                   0cb76ae2328030a9 80a3f282df57dfdf    212 cycles
+    cut_min_step_max_np4                 7d1de5ba7f333e38 bd5e3ac7dcb97e70    212 cycles
+    cut_min_step_cal_np4                 40b160dc774c2c7b 2128050b1650429a    212 cycles
+    cut_one_max_np4                      4d896ae319497022 bd5e3ac7dcb97e70    212 cycles
+    cut_one_cal_np4                      1504e5f92fe41238 80a3f282df57dfdf    212 cycles
+    all_queues_request_max_np4           b34db0c30706a6df a6278c286d450cef    845 cycles
+    all_queues_request_cal_np4           d63435e412a8fafc 31fa4742192d4eee    845 cycles
+    xon_during_sort_max_np4              6696a3e35ec3fe00 39ebe930997a8f4f    326 cycles
+    xon_during_sort_cal_np4              aa202d9e69dec1f3 a7ebdcd8e410c8b2    326 cycles
+    refresh_expiry_max_np4               854937f59766569e 1ee26a139cf7ca33    235 cycles
+    refresh_expiry_cal_np4               bbf9a7bd13bc8d29 1ee26a139cf7ca33    235 cycles
+    reset_mid_traffic_max_np4            3cb6b3c4d0e00819 9e060f29bdd8d3cb    272 cycles
+    reset_mid_traffic_cal_np4            38451f69ab8234f6 b0ffb91f44afbd1d    272 cycles
+    mac_busy_max_np4                     42cd695777b8b5ef 2761881bc5d57d25    259 cycles
+    mac_busy_cal_np4                     45ff8416071349f7 2761881bc5d57d25    259 cycles
+    switch_incast_victims_cal_np8        6bb4f2f88ce61ed0 640bd7af30b2470c  60062 cycles
+    random_max_np4_seed1                 667d1cc8ba56f726 a1045b54dd60bfea   1501 cycles
+    random_cal_np4_seed1                 3dde5a87d1f93484 b2187c307f6749eb   1501 cycles
+    random_max_np8_seed1                 34881ed275d199af 4fcd85767af8e054   1001 cycles
+    random_cal_np8_seed1                 47ffb41493e3e60c b6b22de2f9e68222   1001 cycles
+    random_max_np16_seed1                6ca57ffd67b6a7eb 782ac53a4ce22ccd    601 cycles
+    random_cal_np16_seed1                5342c3a71d7b5e02 146abd7b1ae48335    601 cycles
+    ");
+}
+
+#[test]
+fn pfc_ready_is_a_level_and_no_line_is_redundant() {
+    // The MAC-busy set read back cycle by cycle, the way the testbench drives it, is exactly what
+    // the model ran: the reset cycle, then the directed case's cycles.
+    let g = golden::read(&root().join("mac_busy_cal_np4")).unwrap();
+    let p = g.manifest.params;
+    let l = Layouts::new(&p).inputs;
+    let script = capfc::stimulus::directed(&p, Mode::StopCal, "mac_busy").unwrap();
+    let mut want = vec![Inputs::idle(p.np)];
+    want[0].rst = true;
+    want.extend(script.cycles.iter().cloned());
+    assert_eq!(want.len() as u64, g.manifest.cycles);
+    let mut cur = golden::StimCursor::new(&g);
+    let (mut buf, mut held_busy) = (vec![0u32; l.words], 0);
+    let lines: std::collections::HashSet<u64> = g.stim.iter().map(|(c, _)| *c).collect();
+    for (c, inp) in want.iter().enumerate() {
+        pack_inputs(&p, &l, inp, &mut buf);
+        assert_eq!(
+            cur.inputs(c as u64),
+            &buf[..],
+            "cycle {c}: {}",
+            inp.describe()
+        );
+        if !lines.contains(&(c as u64)) && inp.pfc_ready != capfc::block::mask128(p.np) {
+            held_busy += 1;
+        }
+    }
+    assert!(held_busy > 0, "no cycle without a line holds a MAC busy");
+
+    // In every set, each line says something a missing line would not: a pulse input, or a change
+    // of pfc_ready (all ones before the first line).
+    for dir in golden::list_sets(&root()) {
+        let g = golden::read(&dir).unwrap();
+        let p = g.manifest.params;
+        let mask = golden::idle_words(&p, &Layouts::new(&p).inputs);
+        let mut held = mask.clone();
+        for (c, w) in &g.stim {
+            assert_ne!(*w, held, "{}: cycle {c}: a redundant line", dir.display());
+            held = w.iter().zip(&mask).map(|(a, b)| a & b).collect();
+        }
+    }
 }
 
 fn read_err(d: &Path) -> String {
@@ -142,6 +216,20 @@ fn manifest_that_does_not_match_the_rtl_is_refused() {
     let e = read_err(&d);
     assert!(
         e.contains("manifest.json") && e.contains("field in_bits"),
+        "{e}"
+    );
+
+    // A v1 set: format 1, no NL.
+    let d = copy_set("argmax_tie_cal_np4", "v1");
+    edit(&d, "manifest.json", |m| {
+        let mut v: serde_json::Value = serde_json::from_str(&m).unwrap();
+        v["format"] = 1.into();
+        v["params"].as_object_mut().unwrap().remove("nl");
+        serde_json::to_string_pretty(&v).unwrap()
+    });
+    let e = read_err(&d);
+    assert!(
+        e.contains("manifest.json") && e.contains("format 1 is not 2"),
         "{e}"
     );
 
