@@ -100,11 +100,11 @@ fn set_digests() {
     reset_mid_traffic_cal_np4            38451f69ab8234f6 b0ffb91f44afbd1d    272 cycles
     mac_busy_max_np4                     42cd695777b8b5ef 2761881bc5d57d25    259 cycles
     mac_busy_cal_np4                     45ff8416071349f7 2761881bc5d57d25    259 cycles
-    switch_incast_victims_cal_np8        6bb4f2f88ce61ed0 640bd7af30b2470c  60062 cycles
+    switch_incast_victims_cal_np8        2212961e6d9dc724 53090ba980cfbbf0  60062 cycles
     random_max_np4_seed1                 667d1cc8ba56f726 a1045b54dd60bfea   1501 cycles
     random_cal_np4_seed1                 3dde5a87d1f93484 b2187c307f6749eb   1501 cycles
-    random_max_np8_seed1                 34881ed275d199af 4fcd85767af8e054   1001 cycles
-    random_cal_np8_seed1                 47ffb41493e3e60c b6b22de2f9e68222   1001 cycles
+    random_max_np8_seed1                 f7d5bb3531024f79 2d0f3c4ad83d3678   1001 cycles
+    random_cal_np8_seed1                 66d41e764689ae15 f97130af15af2dde   1001 cycles
     random_max_np16_seed1                6ca57ffd67b6a7eb 782ac53a4ce22ccd    601 cycles
     random_cal_np16_seed1                5342c3a71d7b5e02 146abd7b1ae48335    601 cycles
     ");

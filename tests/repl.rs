@@ -303,7 +303,7 @@ fn snapshot_files_round_trip_and_bad_ones_are_refused() {
                 },
                 "eq.json",
             ),
-            "block.egress.e_q: 63 entries, expected 64",
+            "block.egress.e_q: 31 entries, expected 32",
         ),
         (
             tamper(

@@ -5,7 +5,7 @@
 `define CAPFC_CW 16
 `define CAPFC_CELL_LOG2 0
 `define CAPFC_CUT_F 8
-`define CAPFC_NL 2
+`define CAPFC_NL 3
 `define CAPFC_IN_BITS 383
 `define CAPFC_OUT_BITS 225
 `define CAPFC_CYCLES 60062
