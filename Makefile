@@ -4,9 +4,9 @@
 CARGO     ?= cargo
 PORTS     ?= 8
 LINT_PORTS ?= 4 6 8 16 32 48 64 128
-# 1: `make lint` (so `make test`) runs lint-slang too. Off until the RTL is slang-clean: today's
-# block (v1) has 4 errors and 67 warnings under -Weverything; `make lint-slang` lists them.
-LINT_SLANG ?= 0
+# 1: `make lint` (so `make test`) runs lint-slang too (slang -Weverything, zero diagnostics);
+# LINT_SLANG=0 leaves it out
+LINT_SLANG ?= 1
 RTL_FILES := $(shell grep -vE '^\s*(//|\#|$$)' rtl/files.f)
 # Extra arguments for `make run`, e.g. ARGS="--config np32 --seeds 1..9".
 ARGS      ?=
