@@ -140,7 +140,7 @@ def xc7_counts(cells):
             "SRL": pick(r"SRLC?(16|32)E"), "DSP48E1": pick(r"DSP48E1")}
 
 
-def flow(res, extra, seed, freq, router, out):
+def flow(res, extra, seed, freq, router, out, pnr=True):
     """One port count, res["NP"]: fills res as it goes (so a failure keeps what was measured)."""
     t = time.monotonic()
     params, ports = elaborate({"NP": res["NP"], **extra})  # slang ignores an override it has no parameter for
@@ -166,6 +166,9 @@ def flow(res, extra, seed, freq, router, out):
     if over:
         res["status"] = "does not fit"
         raise Failed(", ".join(f"{res['ecp5'][k]} {k} > {ECP5_85F[k]}" for k in over))
+    if not pnr:
+        res["status"] = "not run"
+        return
 
     nin, nout, res["reset"] = write_dut(out / "capfc_fpga_dut.sv", overrides, ports)
     # the harness's own registers: LFSR, input chain, reset, output registers, non-constant tree nodes
@@ -225,7 +228,7 @@ def summary(res, seed, freq):
             line += (f" fmax {res['fmax']:.1f} MHz (nextpnr-ecp5 seed {seed}, target {freq}, {res['router']},"
                      " LFE5U-85F-6 CABGA381);")
         else:
-            line += f" fmax: {res['status'] if res['status'] != 'ok' else 'failed'};"
+            line += f" fmax: {res['status'] if res['status'] != 'ok' else 'failed'}{' (--no-pnr)' * (res['status'] == 'not run')};"
     if "xc7" in res:
         x = res["xc7"]
         line += (f" 7-series: {x['LUT']} LUT, {x['FF']} FF, {x['RAMB18']} RAMB18, {x['RAMB36']} RAMB36,"
@@ -262,6 +265,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--freq", type=float, default=125)
     ap.add_argument("--router", default="router2", help="nextpnr's router: router2 (much faster) or router1 (its default)")
+    ap.add_argument("--no-pnr", action="store_true",
+                    help="resources only: stop after synthesis, no harness and no nextpnr (fmax 'not run')")
     ap.add_argument("--out", default="build/fpga")
     ap.add_argument("--table", metavar="FILE", help="also write a Markdown table of the runs to FILE")
     args = ap.parse_args()
@@ -275,7 +280,7 @@ def main():
         out.mkdir(parents=True, exist_ok=True)
         res = {"NP": np, "status": "ok", "times": {}}
         try:
-            flow(res, dict(extra), args.seed, freq, args.router, out)
+            flow(res, dict(extra), args.seed, freq, args.router, out, not args.no_pnr)
         except Failed as e:
             res["status"] = "failed" if res["status"] == "ok" else res["status"]
             summary(res, args.seed, freq)
@@ -288,7 +293,7 @@ def main():
     if args.table:
         Path(args.table).write_text(table(results))
         print(f"\n{table(results)}\n(written to {args.table})")
-    sys.exit(1 if any(r["status"] != "ok" for r in results) else 0)
+    sys.exit(1 if any(r["status"] not in ("ok", "not run") for r in results) else 0)
 
 
 if __name__ == "__main__":
