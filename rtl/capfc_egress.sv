@@ -104,6 +104,8 @@ localparam QIW = PW + 3;
 localparam RIW = PW + LW;
 // classes addressable by LW bits (rows with l >= NL exist but are never written)
 localparam integer NLP = 1 << LW;
+// port-indexed views padded to a power of two, so that a PW-bit index is always in range
+localparam integer NPB = 1 << PW;
 // counter RAM address width: {l, i}
 localparam CAW = LW + PW;
 
@@ -197,6 +199,11 @@ logic [OW-1:0]     e_base;
 logic              e_trig;
 logic [CW-1:0]     word0;
 logic [NP-1:0]     bm0;
+// per-port views for the index muxes (a balanced mux tree, not a chain of NP priority muxes)
+logic [NPB-1:0]    dhit_b;
+logic [OW-1:0]     dmid_b [NPB];
+logic [CW-1:0]     word0_b [NPB];
+logic [NP-1:0]     bm0_b [NPB];
 logic              fw_row;
 logic [NP-1:0]     fw_bm;
 logic [CW-1:0]     fw_word;
@@ -283,12 +290,16 @@ always_comb begin : events
     e_qi    = {enq_oport, enq_prio};
     e_units = OW'({capfc_pkg::units(32'(enq_size), CELL_LOG2)});
     enq_acc = e_ok && ({1'b0, occ_q[e_qi]} + {1'b0, e_units} <= {1'b0, thr_max[enq_prio]});
-    e_base  = occ_q[e_qi];
-    for (int k_o = 0; k_o < NP; k_o = k_o + 1) begin
-        if (deq_valid[k_o] && dqi[k_o] == e_qi) begin
-            e_base = dmid[k_o];
-        end
+    // a dequeue lane only ever hits its own port's queues: the lane of port enq_oport, by index
+    for (int k_o = 0; k_o < NPB; k_o = k_o + 1) begin
+        dhit_b[k_o] = 1'b0;
+        dmid_b[k_o] = '0;
     end
+    for (int k_o = 0; k_o < NP; k_o = k_o + 1) begin
+        dhit_b[k_o] = deq_valid[k_o] && deq_prio[k_o*3 +: 3] == enq_prio;
+        dmid_b[k_o] = dmid[k_o];
+    end
+    e_base  = dhit_b[enq_oport] ? dmid_b[enq_oport] : occ_q[e_qi];
     e_occ  = e_base + e_units;
     e_l    = lid_p[enq_prio];
     e_inc  = enq_acc && cnt_p[enq_prio] && e_occ >= thr_warn[enq_prio];
@@ -308,14 +319,16 @@ always_comb begin : events
     rd0_vld_a = e_l;
 
     // increment stage 2: port inc_o_q's read port 0 data, forwarded from the last write
-    word0 = '0;
-    bm0   = '0;
-    for (int k_o = 0; k_o < NP; k_o = k_o + 1) begin
-        if (inc_o_q == PW'($unsigned(k_o))) begin
-            word0 = cnt_rd[k_o*2*CW +: CW];
-            bm0   = vld_rd[k_o*2*NP +: NP];
-        end
+    for (int k_o = 0; k_o < NPB; k_o = k_o + 1) begin
+        word0_b[k_o] = '0;
+        bm0_b[k_o]   = '0;
     end
+    for (int k_o = 0; k_o < NP; k_o = k_o + 1) begin
+        word0_b[k_o] = cnt_rd[k_o*2*CW +: CW];
+        bm0_b[k_o]   = vld_rd[k_o*2*NP +: NP];
+    end
+    word0 = word0_b[inc_o_q];
+    bm0   = bm0_b[inc_o_q];
     fw_row  = wr_v_q && wr_o_q == inc_o_q && wr_l_q == inc_l_q;
     fw_bm   = fw_row ? wr_bm_q : bm0;
     fw_word = (fw_row && wr_i_q == inc_i_q) ? wr_cnt_q : word0;
