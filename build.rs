@@ -312,7 +312,11 @@ fn gen_ports(name: &str, prefix: &str, np: usize) -> String {
     });
     count(w, "state_words", &|w| {
         for m in &members {
-            writeln!(w, "        n += words_of<decltype({prefix}___024root::{m})>();").unwrap();
+            writeln!(
+                w,
+                "        n += words_of<decltype({prefix}___024root::{m})>();"
+            )
+            .unwrap();
         }
     });
     writeln!(w, "}};\n}}  // namespace\n").unwrap();

@@ -340,7 +340,8 @@ impl Egress {
             self.cnt[o].write(Self::word(p, l, i), c);
             self.vld[o].write(l, b);
             self.rclr_q[p.row(o, l)] = false;
-            (self.wr_v_q, self.wr_o_q, self.wr_l_q, self.wr_i_q) = (true, o as u32, l as u32, i as u32);
+            (self.wr_v_q, self.wr_o_q, self.wr_l_q, self.wr_i_q) =
+                (true, o as u32, l as u32, i as u32);
             (self.wr_cnt_q, self.wr_bm_q) = (c, b);
         }
         for &o in &ev.clr_ports {

@@ -573,7 +573,9 @@ pub fn unpack_state(p: &BlockParams, l: &Layout, buf: &[u32]) -> CapfcTop {
             }
             ("u_egress", "gen_port[{o}].u_vld.rd_q") => {
                 m.egress.vld[o].rd_q = (0..2)
-                    .map(|k| (0..np).fold(0u128, |a, i| a | (u128::from(g(0, k * np + i) == 1) << i)))
+                    .map(|k| {
+                        (0..np).fold(0u128, |a, i| a | (u128::from(g(0, k * np + i) == 1) << i))
+                    })
                     .collect()
             }
             ("u_sort", "gen_port[{o}].u_snap.mem") => {

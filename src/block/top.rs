@@ -301,7 +301,8 @@ impl CapfcTop {
         let e_changed = self
             .egress
             .commit(&p, &self.cfg, &self.ev, st2, &self.so.swr);
-        self.pfc.tick(&self.cfg, &self.d, out.pfc_valid & inp.pfc_ready);
+        self.pfc
+            .tick(&self.cfg, &self.d, out.pfc_valid & inp.pfc_ready);
         let i_changed = self
             .ingress
             .tick(&p, &self.cfg, inp.dep.as_ref(), &inp.arr, arr_accept);
@@ -432,8 +433,7 @@ impl CapfcTop {
                                 cov.hit(Point::CntSaturated);
                             }
                             let eg = &self.egress;
-                            if eg.inc_v_q && eg.inc_o_q as usize == o && eg.inc_l_q as usize == l
-                            {
+                            if eg.inc_v_q && eg.inc_o_q as usize == o && eg.inc_l_q as usize == l {
                                 if eg.inc_i_q as usize == i {
                                     cov.hit(Point::FwdCounter);
                                 } else {
