@@ -186,10 +186,10 @@ logic [NPRIO-1:0]  cnt_p;
 logic [2:0]        p_t;
 logic [LW-1:0]     lid_p [NPRIO];
 logic [2:0]        d_p;
+logic [OW-1:0]     d_cur;
 logic [OW-1:0]     d_mid;
 logic              d_clr_c;
 logic              d_clr_e;
-logic [RIW-1:0]    r_t;
 logic [NR-1:0]     rclr_t;
 logic [NR-1:0]     eclr_t;
 logic [NR-1:0]     rtrig_t;
@@ -215,7 +215,8 @@ logic [NP*CW-1:0]  sval_t;
 logic [NP-1:0]     eacc [NLP];
 logic [NQ-1:0]     eo_t;
 // "next_state" temporaries
-logic [RIW-1:0]    n_r;
+logic [QIW-1:0]    q_n;
+logic [OW-1:0]     occ_n;
 
 // Loop indices are declared in their for statements: slang then unrolls the loops and sees every
 // temporary and array element of an always_comb assigned on all paths (no inferred latch).
@@ -274,14 +275,19 @@ always_comb begin : events
     for (int k_o = 0; k_o < NP; k_o = k_o + 1) begin
         d_p     = deq_prio[k_o*3 +: 3];
         dqi[k_o] = {PW'(k_o), d_p};
-        d_mid   = occ_q[{PW'(k_o), d_p}] - OW'({capfc_pkg::units(32'(deq_size[k_o*SW +: SW]), CELL_LOG2)});
+        d_cur   = '0;
+        for (int k_p = 0; k_p < NPRIO; k_p = k_p + 1) begin
+            if (d_p == 3'($unsigned(k_p))) begin
+                d_cur = occ_q[k_o*NPRIO + k_p];
+            end
+        end
+        d_mid   = d_cur - OW'({capfc_pkg::units(32'(deq_size[k_o*SW +: SW]), CELL_LOG2)});
         dmid[k_o] = d_mid;
         d_clr_c = deq_valid[k_o] && cnt_p[d_p] && d_mid <= thr_warn[d_p];
         d_clr_e = deq_valid[k_o] && cnt_p[d_p] && d_mid <= thr_xon[d_p];
         for (int k_l = 0; k_l < NLP; k_l = k_l + 1) begin
-            r_t         = {PW'(k_o), LW'(k_l)};
-            rclr_t[r_t] = d_clr_c && lid_p[d_p] == LW'($unsigned(k_l));
-            eclr_t[r_t] = d_clr_e && lid_p[d_p] == LW'($unsigned(k_l));
+            rclr_t[k_o*NLP + k_l] = d_clr_c && lid_p[d_p] == LW'($unsigned(k_l));
+            eclr_t[k_o*NLP + k_l] = d_clr_e && lid_p[d_p] == LW'($unsigned(k_l));
         end
     end
 
@@ -306,8 +312,8 @@ always_comb begin : events
     e_trig = enq_acc && cnt_p[enq_prio] && cfg_mode != 2'd0 && e_occ > thr_xoff[enq_prio];
     for (int k_o = 0; k_o < NP; k_o = k_o + 1) begin
         for (int k_l = 0; k_l < NLP; k_l = k_l + 1) begin
-            r_t          = {PW'(k_o), LW'(k_l)};
-            rtrig_t[r_t] = e_trig && r_t == {enq_oport, e_l};
+            rtrig_t[k_o*NLP + k_l] = e_trig && enq_oport == PW'($unsigned(k_o)) &&
+                                     e_l == LW'($unsigned(k_l));
         end
     end
 
@@ -365,7 +371,7 @@ always_comb begin : events
     end
     for (int k_o = 0; k_o < NP; k_o = k_o + 1) begin
         for (int k_p = 0; k_p < NPRIO; k_p = k_p + 1) begin
-            eo_t[{PW'(k_o), 3'(k_p)}] = cnt_p[k_p] && 1'(eacc[lid_p[k_p]] >> k_o);
+            eo_t[k_o*NPRIO + k_p] = cnt_p[k_p] && 1'(eacc[lid_p[k_p]] >> k_o);
         end
     end
 
@@ -382,16 +388,19 @@ end
 // next state: every _d of this module
 always_comb begin : next_state
     // occupancy: dequeues, then the accepted enqueue (its value already includes a dequeue)
-    for (int k_n = 0; k_n < NQB; k_n = k_n + 1) begin
-        occ_d[k_n] = occ_q[k_n];
-    end
+    // (one next-state mux per queue, every index constant: q = {o, p} hears only lane o)
     for (int k_n = 0; k_n < NP; k_n = k_n + 1) begin
-        if (deq_valid[k_n]) begin
-            occ_d[dqi[k_n]] = dmid[k_n];
+        for (int k_m = 0; k_m < NPRIO; k_m = k_m + 1) begin
+            q_n   = {PW'($unsigned(k_n)), 3'($unsigned(k_m))};
+            occ_n = occ_q[k_n*NPRIO + k_m];
+            if (deq_valid[k_n] && dqi[k_n] == q_n) begin
+                occ_n = dmid[k_n];
+            end
+            if (enq_acc && e_qi == q_n) begin
+                occ_n = e_occ;
+            end
+            occ_d[k_n*NPRIO + k_m] = occ_n;
         end
-    end
-    if (enq_acc) begin
-        occ_d[e_qi] = e_occ;
     end
 
     // row clear flags: a clear wins over the stage-2 write of the same row
@@ -404,9 +413,8 @@ always_comb begin : next_state
     // E: clear, else OR in the sort engine's write
     for (int k_n = 0; k_n < NP; k_n = k_n + 1) begin
         for (int k_m = 0; k_m < NLP; k_m = k_m + 1) begin
-            n_r = {PW'(k_n), LW'(k_m)};
-            e_d[n_r] = eclr[n_r] ? '0 :
-                       e_q[n_r] | ((swr_en[k_n] && swr_l[k_n*LW +: LW] == LW'($unsigned(k_m))) ?
+            e_d[k_n*NLP + k_m] = eclr[k_n*NLP + k_m] ? '0 :
+                       e_q[k_n*NLP + k_m] | ((swr_en[k_n] && swr_l[k_n*LW +: LW] == LW'($unsigned(k_m))) ?
                                    (NP'(1'b1) << swr_i[k_n*PW +: PW]) : '0);
         end
     end

@@ -89,13 +89,23 @@ logic              dep_ok;
 logic [QIW-1:0]    dep_qi;
 logic [OW-1:0]     dep_mid;
 
-// arrival lane temporaries
+logic              dep_xon;
+
+// arrival lane temporaries, and per lane: its priority, occupancy after it, XOFF crossing
 logic [NP-1:0]     acc_t;
 logic [2:0]        a_prio;
 logic [QIW-1:0]    a_qi;
 logic [OW-1:0]     a_units;
+logic [OW-1:0]     a_cur;
 logic [OW-1:0]     a_base;
 logic [OW-1:0]     a_occ;
+logic [2:0]        a_prio_t [NP];
+logic [OW-1:0]     a_occ_t  [NP];
+logic [NP-1:0]     a_xoff_t;
+// per-queue temporaries
+logic [QIW-1:0]    q_t;
+logic [OW-1:0]     q_occ;
+logic              q_xoff;
 
 // Loop indices are declared in their for statements: slang then unrolls the loops and sees every
 // temporary and array element of an always_comb assigned on all paths (no inferred latch).
@@ -109,36 +119,60 @@ always_comb begin
         thr_xon[k_c]  = cfg_ing_xon[k_c*OW +: OW];
     end
 
-    for (int k_c = 0; k_c < NQB; k_c = k_c + 1) begin
-        occ_d[k_c] = occ_q[k_c];
-    end
-    xoff_d = xoff_q;
+    // Every write below has a constant index (one next-state mux per queue), and the only
+    // run-time-indexed read of the whole table is the departure's: synthesis front ends then
+    // elaborate in time linear in NQ.
 
     // departure first
     dep_ok  = dep_valid && ({1'b0, dep_port} < (PW+1)'($unsigned(NP)));
     dep_qi  = {dep_port, dep_prio};
     dep_mid = occ_q[dep_qi] - OW'({capfc_pkg::units(32'(dep_size), CELL_LOG2)});
-    if (dep_ok) begin
-        occ_d[dep_qi] = dep_mid;
-        if (dep_mid <= thr_xon[dep_prio]) begin
-            xoff_d[dep_qi] = 1'b0;
-        end
-    end
+    dep_xon = dep_mid <= thr_xon[dep_prio];
 
-    // then the arrivals, one per input port (so at most one per queue)
+    // then the arrivals, one per input port (so at most one per queue); lane k_c reads its own
+    // port's 8 queues only (defaults first: Verilator's latch check does not see through a loop
+    // it does not unroll)
+    acc_t    = '0;
+    a_xoff_t = '0;
+    xoff_d   = xoff_q;
     for (int k_c = 0; k_c < NP; k_c = k_c + 1) begin
         a_prio  = arr_prio[k_c*3 +: 3];
         a_qi    = {PW'(k_c), a_prio};
         a_units = OW'({capfc_pkg::units(32'(arr_size[k_c*SW +: SW]), CELL_LOG2)});
-        acc_t[k_c] = arr_valid[k_c] &&
-            ({1'b0, occ_q[a_qi]} + {1'b0, a_units} <= {1'b0, thr_max[a_prio]});
-        a_base = (dep_ok && dep_qi == a_qi) ? dep_mid : occ_q[a_qi];
-        a_occ  = a_base + a_units;
-        if (acc_t[k_c]) begin
-            occ_d[a_qi] = a_occ;
-            if (cfg_lossless[a_prio] && a_occ > thr_xoff[a_prio]) begin
-                xoff_d[a_qi] = 1'b1;
+        a_cur   = '0;
+        for (int k_p = 0; k_p < NPRIO; k_p = k_p + 1) begin
+            if (a_prio == 3'($unsigned(k_p))) begin
+                a_cur = occ_q[k_c*NPRIO + k_p];
             end
+        end
+        acc_t[k_c] = arr_valid[k_c] && ({1'b0, a_cur} + {1'b0, a_units} <= {1'b0, thr_max[a_prio]});
+        a_base = (dep_ok && dep_qi == a_qi) ? dep_mid : a_cur;
+        a_occ  = a_base + a_units;
+        a_prio_t[k_c] = a_prio;
+        a_occ_t[k_c]  = a_occ;
+        a_xoff_t[k_c] = cfg_lossless[a_prio] && a_occ > thr_xoff[a_prio];
+    end
+
+    // per queue q = {i, p}: the departure, then input i's arrival
+    for (int k_c = 0; k_c < NP; k_c = k_c + 1) begin
+        for (int k_p = 0; k_p < NPRIO; k_p = k_p + 1) begin
+            q_t    = {PW'($unsigned(k_c)), 3'($unsigned(k_p))};
+            q_occ  = occ_q[k_c*NPRIO + k_p];
+            q_xoff = xoff_q[k_c*NPRIO + k_p];
+            if (dep_ok && dep_qi == q_t) begin
+                q_occ = dep_mid;
+                if (dep_xon) begin
+                    q_xoff = 1'b0;
+                end
+            end
+            if (acc_t[k_c] && a_prio_t[k_c] == 3'($unsigned(k_p))) begin
+                q_occ = a_occ_t[k_c];
+                if (a_xoff_t[k_c]) begin
+                    q_xoff = 1'b1;
+                end
+            end
+            occ_d[k_c*NPRIO + k_p]  = q_occ;
+            xoff_d[k_c*NPRIO + k_p] = q_xoff;
         end
     end
 
