@@ -26,6 +26,9 @@ REPLAY_RTL  := $(addprefix $(REPLAY_R),$(shell grep -vE '^\s*(//|\#|$$)' $(REPLA
 # one build per (simulator, set): params.vh is compiled into the testbench
 REPLAY_SET  := $(notdir $(patsubst %/,%,$(GOLDEN)))
 REPLAY_OUT  := $(REPLAY_R)build/replay/$(SIM)/$(REPLAY_SET)
+# replays run at once by replay-all (each prints its lines when it ends)
+REPLAY_JOBS ?= 2
+REPLAY_FAILED = $(REPLAY_R)build/replay/failed
 # the sets: directories under golden/ holding a params.vh
 REPLAY_SETS := $(patsubst %/params.vh,%,$(sort $(wildcard $(REPLAY_R)golden/*/params.vh)))
 
@@ -64,20 +67,16 @@ replay: ## replay golden set GOLDEN=golden/<set> through testbench/capfc_tb.sv w
 	  exit 1; \
 	fi
 
-replay-all: ## replay every set under golden/ with Verilator and Icarus; fails if any fails
+replay-all: ## replay every set under golden/ with Verilator and Icarus, REPLAY_JOBS at a time; fails if any fails
 	@test -n "$(REPLAY_SETS)" || { echo "replay-all: no golden/*/params.vh" >&2; exit 2; }
-	@failed=""; n=0; \
-	for set in $(REPLAY_SETS); do \
-	  for sim in verilator icarus; do \
-	    n=$$((n + 1)); \
-	    $(MAKE) --no-print-directory -f $(REPLAY_MK) replay SIM=$$sim GOLDEN=$$set \
-	      || failed="$$failed $$sim:$$(basename $$set)"; \
-	  done; \
-	done; \
-	if [ -n "$$failed" ]; then \
-	  echo "replay-all: FAILED:$$failed" >&2; exit 1; \
+	@mkdir -p $(REPLAY_R)build/replay && rm -f $(REPLAY_FAILED)
+	@for set in $(REPLAY_SETS); do echo "verilator $$set"; echo "icarus $$set"; done \
+	  | xargs -P $(REPLAY_JOBS) -n 2 sh -c 'out=$$($(MAKE) --no-print-directory -f $(REPLAY_MK) replay \
+	      SIM=$$0 GOLDEN=$$1 2>&1) || echo "$$0:$${1##*/}" >>$(REPLAY_FAILED); printf "%s\n" "$$out"'
+	@if [ -s $(REPLAY_FAILED) ]; then \
+	  echo "replay-all: FAILED: $$(tr '\n' ' ' <$(REPLAY_FAILED))" >&2; exit 1; \
 	fi; \
-	echo "replay-all: all $$n replays passed"
+	echo "replay-all: all $(words $(REPLAY_SETS) $(REPLAY_SETS)) replays passed"
 
 lint-tb: ## verilator --lint-only -Wall on testbench/capfc_tb.sv and the RTL (params.vh of GOLDEN)
 	verilator --lint-only -Wall --timing --top-module capfc_tb +incdir+$(GOLDEN) \
