@@ -80,7 +80,12 @@ impl RtlBlock {
         let Some((name, _)) = all.iter().find(|(_, p)| p == params) else {
             let names: Vec<String> = all
                 .iter()
-                .map(|(n, p)| format!("{n} (np={}, cw={}, cell_log2={})", p.np, p.cw, p.cell_log2))
+                .map(|(n, p)| {
+                    format!(
+                        "{n} (np={}, cw={}, cell_log2={}, nl={})",
+                        p.np, p.cw, p.cell_log2, p.nl
+                    )
+                })
                 .collect();
             return Err(RtlError::NoConfig(*params, names.join(", ")));
         };

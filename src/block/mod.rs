@@ -102,11 +102,16 @@ impl BlockParams {
             .map(|(n, _)| *n)
     }
 
-    /// Default parameters with `np` ports.
+    /// The parameter set `np{np}` of `rtl_configs.rs` when there is one (so its RTL is built),
+    /// else the default parameters with `np` ports.
     pub fn with_ports(np: usize) -> Self {
-        BlockParams {
-            np,
-            ..Self::default()
+        let name = format!("np{np}");
+        match rtl_configs::RTL_CONFIGS.iter().find(|(n, _)| *n == name) {
+            Some((_, v)) => Self::from_values(v),
+            None => BlockParams {
+                np,
+                ..Self::default()
+            },
         }
     }
 

@@ -341,12 +341,12 @@ pub struct Packet {
 
 type ModelWaveFile = crate::wave::ModelWave<std::io::BufWriter<std::fs::File>>;
 
-/// The block of a switch for `sc`: `sc.ports` ports, the default widths.
+/// The block of a switch for `sc`: the parameter set of `sc.ports` ports
+/// ([`BlockParams::with_ports`]: its NL too), with the scenario's cell size.
 pub fn block_params(sc: &Scenario) -> BlockParams {
     BlockParams {
-        np: sc.ports,
         cell_log2: sc.cell.map_or(0, u32::trailing_zeros),
-        ..BlockParams::default()
+        ..BlockParams::with_ports(sc.ports)
     }
 }
 
