@@ -29,8 +29,10 @@ REPLAY_OUT  := $(REPLAY_R)build/replay/$(SIM)/$(REPLAY_SET)
 # replays run at once by replay-all (each prints its lines when it ends)
 REPLAY_JOBS ?= 2
 REPLAY_FAILED = $(REPLAY_R)build/replay/failed
-# the sets: directories under golden/ holding a params.vh
-REPLAY_SETS := $(patsubst %/params.vh,%,$(sort $(wildcard $(REPLAY_R)golden/*/params.vh)))
+# the sets: directories under golden/ holding a params.vh, the most cycles first (so that
+# replay-all does not end on one long run)
+REPLAY_SETS := $(patsubst %/params.vh,%,$(shell grep -H '^`define CAPFC_CYCLES ' $(REPLAY_R)golden/*/params.vh 2>/dev/null \
+	| sort -t' ' -k3,3nr | cut -d: -f1))
 
 ifeq ($(SIM),verilator)
 # --binary brings --main --exe --build --timing (the testbench's clock and delays need --timing).
