@@ -254,6 +254,15 @@ impl Sort {
         let pwm = super::mask32(p.pw());
         let f = p.cut_f;
         let step_on = |s: &mut Self| s.k_q[o] = (k as u32 + 1) & super::mask32(p.pw() + 1);
+        // the next step of this pass, or after its last step the first of phase `next`
+        let step_or_enter = |s: &mut Self, next: u8| {
+            if last {
+                s.ph_q[o] = next;
+                s.k_q[o] = 0;
+            } else {
+                step_on(s);
+            }
+        };
         match ph {
             phase::MAX => {
                 let (mut v, mut ix) = (self.v_q[o], self.ix_q[o]);
@@ -277,12 +286,7 @@ impl Sort {
                     self.snap[o].write(k - 1, x);
                     self.acc_q[o] += u32::from(x);
                 }
-                if last {
-                    self.ph_q[o] = phase::MUL;
-                    self.k_q[o] = 0;
-                } else {
-                    step_on(self);
-                }
+                step_or_enter(self, phase::MUL);
             }
             phase::MUL => {
                 self.tgt_q[o] = u64::from(cfg.cut_q) * u64::from(self.acc_q[o]);
@@ -316,12 +320,7 @@ impl Sort {
                 if proc && x > self.v_q[o] {
                     self.acc_q[o] += u32::from(x);
                 }
-                if last {
-                    self.ph_q[o] = phase::SEL;
-                    self.k_q[o] = 0;
-                } else {
-                    step_on(self);
-                }
+                step_or_enter(self, phase::SEL);
             }
             phase::SEL => {
                 if proc {
