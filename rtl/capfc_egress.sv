@@ -8,17 +8,17 @@
 //   counted priority p (lossless and lidx(p) < NL) the enqueue increments C[o][lidx(p)][iport] when
 //   occ_d >= WARN, and with mode != 0 requests a sort of row {o, lidx(p)} (rtrig) when occ_d > XOFF_e.
 //   Row events: rclr (clr_c), eclr (clr_e), rtrig, per row r = {o, l}.
-// - Counters: per output port o, RAMs gen_port[o].u_cnt (word {l, i}) and gen_port[o].u_vld (word l:
-//   the valid bitmap of row {o, l}), two synchronous read ports each. rclr_q[r] set = row r reads 0
-//   (reset: all ones). An increment reads port 0 in cycle t (stage 1) and writes the new counter and
-//   bitmap in t+1 (stage 2), forwarding the previous cycle's write (wr_*_q). A clear wins over the
-//   stage-2 write of the same cycle.
+// - Counters: per output port o, RAM gen_port[o].u_cnt (word {l, i}), two synchronous read ports.
+//   vld_q[r] (flip-flops) is row r's valid bitmap: a row clear zeroes it (O(1)), the stage-2 write
+//   of an increment sets its bit; a clear wins over the stage-2 write of the same cycle. An
+//   increment reads port 0 in cycle t (stage 1) and writes the new counter in t+1 (stage 2),
+//   forwarding the previous cycle's write (wr_*_q) of the same word.
 // - Read port 1 serves sort engine o: address {srow, sidx} when sre; one cycle later sval[o] is the
 //   counter of {srow, spidx} (the address the engine registered), forwarded like stage 2 and 0 when
-//   the row is cleared (rclr_q) or the bitmap bit is 0.
+//   its bit of vld_q is 0.
 // - E: e_d[r] = eclr[r] ? 0 : e_q[r] | (engine o writes class l ? 1 << swr_i : 0).
 // - e_other[{i, p}] = counted(p) && OR over o != i of e_q[{o, lidx(p)}][i] (own port never counts).
-// - Synchronous active-high rst: occ_q, e_q, inc_*, wr_* to 0, rclr_q to all ones; RAMs not written.
+// - Synchronous active-high rst: occ_q, vld_q, e_q, inc_*, wr_* to 0; RAMs not written.
 // - Structure: always_comb "events" computes the combinational outputs (accept, row events, sval,
 //   e_other) and the RAM ports from registers, RAM data and inputs; always_comb "next_state"
 //   computes every _d; one always_ff copies them. The split keeps the block-level dependency
@@ -108,6 +108,8 @@ localparam integer NLP = 1 << LW;
 localparam integer NPB = 1 << PW;
 // counter RAM address width: {l, i}
 localparam CAW = LW + PW;
+// rows of a padded array indexed by {o, l} with o < 2^PW
+localparam integer NRB = NPB << LW;
 
 // parameter check
 if (NP < 2 || NP > 128 || SW < 1 || SW > OW || OW > 32 || CW < 1 || CW > 16 ||
@@ -124,7 +126,7 @@ end
 // ---------------------------------------------------------------------------------------------
 // state
 logic [OW-1:0]     occ_q [NQ] /*verilator public_flat_rd*/;
-logic [NR-1:0]     rclr_q     /*verilator public_flat_rd*/;
+logic [NP-1:0]     vld_q [NR] /*verilator public_flat_rd*/;
 logic [NP-1:0]     e_q   [NR] /*verilator public_flat_rd*/;
 logic              inc_v_q    /*verilator public_flat_rd*/;
 logic [PW-1:0]     inc_o_q    /*verilator public_flat_rd*/;
@@ -135,10 +137,9 @@ logic [PW-1:0]     wr_o_q     /*verilator public_flat_rd*/;
 logic [LW-1:0]     wr_l_q     /*verilator public_flat_rd*/;
 logic [PW-1:0]     wr_i_q     /*verilator public_flat_rd*/;
 logic [CW-1:0]     wr_cnt_q   /*verilator public_flat_rd*/;
-logic [NP-1:0]     wr_bm_q    /*verilator public_flat_rd*/;
 
 logic [OW-1:0]     occ_d [NQ];
-logic [NR-1:0]     rclr_d;
+logic [NP-1:0]     vld_d [NR];
 logic [NP-1:0]     e_d   [NR];
 logic              inc_v_d;
 logic [PW-1:0]     inc_o_d;
@@ -149,20 +150,15 @@ logic [PW-1:0]     wr_o_d;
 logic [LW-1:0]     wr_l_d;
 logic [PW-1:0]     wr_i_d;
 logic [CW-1:0]     wr_cnt_d;
-logic [NP-1:0]     wr_bm_d;
 
 // ---------------------------------------------------------------------------------------------
 // RAM ports: port o's read port k at [(2*o+k)*W +: W]; writes broadcast address and data
 logic [NP-1:0]     rd0_en;
 logic [CAW-1:0]    rd0_cnt_a;
-logic [LW-1:0]     rd0_vld_a;
 logic [NP-1:0]     ram_we;
 logic [CAW-1:0]    cnt_wa;
 logic [CW-1:0]     cnt_wd;
-logic [LW-1:0]     vld_wa;
-logic [NP-1:0]     vld_wd;
 wire  [2*NP*CW-1:0] cnt_rd;
-wire  [2*NP*NP-1:0] vld_rd;
 
 // ---------------------------------------------------------------------------------------------
 // "events" results used by "next_state"
@@ -175,7 +171,6 @@ logic [OW-1:0]     e_occ;
 logic              e_inc;
 logic [LW-1:0]     e_l;
 logic [CW-1:0]     new_cnt;
-logic [NP-1:0]     new_bm;
 
 // "events" temporaries
 logic [OW-1:0]     thr_max  [NPRIO];
@@ -198,16 +193,13 @@ logic [OW-1:0]     e_units;
 logic [OW-1:0]     e_base;
 logic              e_trig;
 logic [CW-1:0]     word0;
-logic [NP-1:0]     bm0;
 // per-port views for the index muxes (a balanced mux tree, not a chain of NP priority muxes)
 logic [NPB-1:0]    dhit_b;
 logic [OW-1:0]     dmid_b [NPB];
 logic [CW-1:0]     word0_b [NPB];
-logic [NP-1:0]     bm0_b [NPB];
+logic [NP-1:0]     vrow_b [NRB];
 logic              fw_row;
-logic [NP-1:0]     fw_bm;
 logic [CW-1:0]     fw_word;
-logic [NP-1:0]     base_bm;
 logic [CW-1:0]     cur;
 logic [LW-1:0]     a_l;
 logic [PW-1:0]     a_i;
@@ -238,20 +230,6 @@ for (go = 0; go < NP; go = go + 1) begin : gen_port
         .re({sre[go], rd0_en[go]}),
         .ra({srow[go*LW +: LW], sidx[go*PW +: PW], rd0_cnt_a}),
         .rd(cnt_rd[go*2*CW +: 2*CW])
-    );
-
-    capfc_ram #(
-        .AW(LW),
-        .DW(NP),
-        .RP(2)
-    ) u_vld (
-        .clk(clk),
-        .we(ram_we[go]),
-        .wa(vld_wa),
-        .wd(vld_wd),
-        .re({sre[go], rd0_en[go]}),
-        .ra({srow[go*LW +: LW], rd0_vld_a}),
-        .rd(vld_rd[go*2*NP +: 2*NP])
     );
 end
 
@@ -322,42 +300,39 @@ always_comb begin : events
         rd0_en[k_o] = e_inc && enq_oport == PW'($unsigned(k_o));
     end
     rd0_cnt_a = {e_l, enq_iport};
-    rd0_vld_a = e_l;
 
-    // increment stage 2: port inc_o_q's read port 0 data, forwarded from the last write
+    // increment stage 2: port inc_o_q's read port 0 data, forwarded from the last write of the
+    // same word; the word counts only if its bit of the row's bitmap is set
     for (int k_o = 0; k_o < NPB; k_o = k_o + 1) begin
         word0_b[k_o] = '0;
-        bm0_b[k_o]   = '0;
     end
     for (int k_o = 0; k_o < NP; k_o = k_o + 1) begin
         word0_b[k_o] = cnt_rd[k_o*2*CW +: CW];
-        bm0_b[k_o]   = vld_rd[k_o*2*NP +: NP];
     end
-    word0 = word0_b[inc_o_q];
-    bm0   = bm0_b[inc_o_q];
+    for (int k_r = 0; k_r < NRB; k_r = k_r + 1) begin
+        vrow_b[k_r] = '0;
+    end
+    for (int k_r = 0; k_r < NR; k_r = k_r + 1) begin
+        vrow_b[k_r] = vld_q[k_r];
+    end
+    word0   = word0_b[inc_o_q];
     fw_row  = wr_v_q && wr_o_q == inc_o_q && wr_l_q == inc_l_q;
-    fw_bm   = fw_row ? wr_bm_q : bm0;
     fw_word = (fw_row && wr_i_q == inc_i_q) ? wr_cnt_q : word0;
-    base_bm = 1'(rclr_q >> {inc_o_q, inc_l_q}) ? '0 : fw_bm;
-    cur     = 1'(base_bm >> inc_i_q) ? fw_word : '0;
+    cur     = 1'(vrow_b[{inc_o_q, inc_l_q}] >> inc_i_q) ? fw_word : '0;
     new_cnt = (cur == {CW{1'b1}}) ? cur : cur + 1'b1;
-    new_bm  = base_bm | (NP'(1'b1) << inc_i_q);
     for (int k_o = 0; k_o < NP; k_o = k_o + 1) begin
         ram_we[k_o] = inc_v_q && !rst && inc_o_q == PW'($unsigned(k_o));
     end
     cnt_wa = {inc_l_q, inc_i_q};
     cnt_wd = new_cnt;
-    vld_wa = inc_l_q;
-    vld_wd = new_bm;
 
     // read port 1: the value engine o reads, as of this cycle (forwarded like stage 2)
     for (int k_o = 0; k_o < NP; k_o = k_o + 1) begin
         a_l     = srow[k_o*LW +: LW];
         a_i     = spidx[k_o*PW +: PW];
         fw_row  = wr_v_q && wr_o_q == PW'($unsigned(k_o)) && wr_l_q == a_l;
-        fw_bm   = fw_row ? wr_bm_q : vld_rd[(k_o*2+1)*NP +: NP];
         fw_word = (fw_row && wr_i_q == a_i) ? wr_cnt_q : cnt_rd[(k_o*2+1)*CW +: CW];
-        sval_t[k_o*CW +: CW] = (!rclr_q[{PW'(k_o), a_l}] && 1'(fw_bm >> a_i)) ? fw_word : '0;
+        sval_t[k_o*CW +: CW] = 1'(vld_q[{PW'(k_o), a_l}] >> a_i) ? fw_word : '0;
     end
 
     // E of the other output ports, per class (own port masked out)
@@ -403,11 +378,12 @@ always_comb begin : next_state
         end
     end
 
-    // row clear flags: a clear wins over the stage-2 write of the same row
-    rclr_d = rclr_q;
+    // valid bitmaps: a row clear zeroes the row and wins over the stage-2 write of the same row
+    // (that write belongs to an enqueue of an earlier cycle), which otherwise sets its bit
     for (int k_n = 0; k_n < NR; k_n = k_n + 1) begin
-        rclr_d[k_n] = rclr[k_n] ? 1'b1 :
-                      (inc_v_q && {inc_o_q, inc_l_q} == RIW'($unsigned(k_n))) ? 1'b0 : rclr_q[k_n];
+        vld_d[k_n] = rclr[k_n] ? '0 :
+                     vld_q[k_n] | ((inc_v_q && {inc_o_q, inc_l_q} == RIW'($unsigned(k_n))) ?
+                                   (NP'(1'b1) << inc_i_q) : '0);
     end
 
     // E: clear, else OR in the sort engine's write
@@ -431,22 +407,20 @@ always_comb begin : next_state
     wr_l_d   = wr_l_q;
     wr_i_d   = wr_i_q;
     wr_cnt_d = wr_cnt_q;
-    wr_bm_d  = wr_bm_q;
     if (inc_v_q) begin
         wr_o_d   = inc_o_q;
         wr_l_d   = inc_l_q;
         wr_i_d   = inc_i_q;
         wr_cnt_d = new_cnt;
-        wr_bm_d  = new_bm;
     end
 
     if (rst) begin
         for (int k_n = 0; k_n < NQB; k_n = k_n + 1) begin
             occ_d[k_n] = '0;
         end
-        rclr_d = '1;
         for (int k_n = 0; k_n < NR; k_n = k_n + 1) begin
-            e_d[k_n] = '0;
+            vld_d[k_n] = '0;
+            e_d[k_n]   = '0;
         end
         inc_v_d  = 1'b0;
         inc_o_d  = '0;
@@ -457,12 +431,10 @@ always_comb begin : next_state
         wr_l_d   = '0;
         wr_i_d   = '0;
         wr_cnt_d = '0;
-        wr_bm_d  = '0;
     end
 end
 
 always_ff @(posedge clk) begin
-    rclr_q   <= rclr_d;
     inc_v_q  <= inc_v_d;
     inc_o_q  <= inc_o_d;
     inc_l_q  <= inc_l_d;
@@ -472,19 +444,20 @@ always_ff @(posedge clk) begin
     wr_l_q   <= wr_l_d;
     wr_i_q   <= wr_i_d;
     wr_cnt_q <= wr_cnt_d;
-    wr_bm_q  <= wr_bm_d;
 `ifdef VERILATOR
     // Under Verilator: version 5.006 cannot schedule a non-blocking array write in a loop it does not unroll (more
     // than 64 iterations: BLKLOOPINIT); Icarus 11 and Yosys 0.23 cannot assign a whole unpacked
     // array. Both forms copy every element.
     occ_q <= occ_d;
+    vld_q <= vld_d;
     e_q   <= e_d;
 `else
     for (int k_f = 0; k_f < NQB; k_f = k_f + 1) begin
         occ_q[k_f] <= occ_d[k_f];
     end
     for (int k_f = 0; k_f < NR; k_f = k_f + 1) begin
-        e_q[k_f] <= e_d[k_f];
+        vld_q[k_f] <= vld_d[k_f];
+        e_q[k_f]   <= e_d[k_f];
     end
 `endif
 end

@@ -4,11 +4,11 @@
 //! Contract (docs/microarchitecture.md, "Egress queues, counter table, E"): the enqueue's accept
 //! decision is combinational on the registered occupancy; a dequeue in the same cycle is applied
 //! first (its row clear and E clear included), then the enqueue (its counter increment and sort
-//! request). An increment is a two-stage read-modify-write: stage 1 reads the counter word and the
-//! row's valid bitmap (read port 0), stage 2 writes both back, forwarding the previous cycle's write.
-//! A row clear sets one flag (`rclr_q`); the next increment of the row rewrites its bitmap whole.
-//! Read port 1 serves the port's sort engine (`sval`). Reset: occupancies, E and the pipeline 0,
-//! every row cleared; RAM contents are not reset.
+//! request). An increment is a two-stage read-modify-write: stage 1 reads the counter word (read
+//! port 0), stage 2 writes it back, forwarding the previous cycle's write of the same word. A row's
+//! valid bitmap (`vld_q`, flip-flops) is zeroed by a row clear and gets the word's bit from the
+//! stage-2 write; a clear wins over the write of the same cycle. Read port 1 serves the port's sort
+//! engine (`sval`). Reset: occupancies, bitmaps, E and the pipeline 0; RAM contents are not reset.
 
 use super::cfg::CfgRegs;
 use super::ram::Ram;
@@ -18,8 +18,8 @@ use super::{BlockParams, Enqueue, Pkt, NPRIO};
 pub struct Egress {
     /// `occ_q[o*8+p]`: egress occupancy in units.
     pub occ_q: Vec<u32>,
-    /// `rclr_q[{o,l}]`: the row was cleared after its bitmap was last written.
-    pub rclr_q: Vec<bool>,
+    /// `vld_q[{o,l}]`: the row's valid bitmap, bit i: word i of the row counts.
+    pub vld_q: Vec<u128>,
     /// `e_q[{o,l}]`: bit i is E of input i.
     pub e_q: Vec<u128>,
     pub inc_v_q: bool,
@@ -31,11 +31,8 @@ pub struct Egress {
     pub wr_l_q: u32,
     pub wr_i_q: u32,
     pub wr_cnt_q: u16,
-    pub wr_bm_q: u128,
     /// `gen_port[o].u_cnt`: counter words, word `{l, i}`.
     pub cnt: Vec<Ram<u16>>,
-    /// `gen_port[o].u_vld`: the valid bitmap of row `{o, l}` at word l.
-    pub vld: Vec<Ram<u128>>,
 }
 
 /// What this cycle's dequeues and enqueue do, computed from the registers before any update.
@@ -106,14 +103,14 @@ pub(crate) struct EgressFaults {
     pub xon_lt: bool,
 }
 
-/// The stage-2 write of an increment: (port, class, input, counter word, bitmap).
-pub(crate) type Stage2 = (usize, usize, usize, u16, u128);
+/// The stage-2 write of an increment: (port, class, input, counter word).
+pub(crate) type Stage2 = (usize, usize, usize, u16);
 
 impl Egress {
     pub fn new(p: &BlockParams) -> Self {
         Egress {
             occ_q: vec![0; p.nq()],
-            rclr_q: vec![false; p.nr()],
+            vld_q: vec![0; p.nr()],
             e_q: vec![0; p.nr()],
             inc_v_q: false,
             inc_o_q: 0,
@@ -124,19 +121,16 @@ impl Egress {
             wr_l_q: 0,
             wr_i_q: 0,
             wr_cnt_q: 0,
-            wr_bm_q: 0,
             cnt: (0..p.np).map(|_| Ram::new(p.cnt_words(), 2)).collect(),
-            vld: (0..p.np).map(|_| Ram::new(1 << p.lw(), 2)).collect(),
         }
     }
 
-    /// Reset: every register to its reset value (rows cleared); RAMs keep their contents.
+    /// Reset: every register to its reset value (bitmaps 0: every row reads 0); RAMs keep their
+    /// contents.
     pub fn reset(&mut self, p: &BlockParams) {
-        let (cnt, vld) = (std::mem::take(&mut self.cnt), std::mem::take(&mut self.vld));
+        let cnt = std::mem::take(&mut self.cnt);
         *self = Egress::new(p);
-        self.rclr_q.fill(true);
         self.cnt = cnt;
-        self.vld = vld;
     }
 
     /// Address of word `{l, i}` in a counter RAM.
@@ -146,22 +140,15 @@ impl Egress {
     }
 
     /// The architectural value of C[o][l][i] as a reader sees it now: the RAM contents with the
-    /// increment in stage 2 (if any) applied, masked by the row's clear flag and valid bitmap.
+    /// increment in stage 2 (if any) applied, masked by the row's valid bitmap.
     pub fn counter(&self, p: &BlockParams, o: usize, l: usize, i: usize) -> u16 {
-        let r = p.row(o, l);
-        let (mut bm, mut w) = (self.vld[o].mem[l], self.cnt[o].mem[Self::word(p, l, i)]);
-        let mut cleared = self.rclr_q[r];
-        if let Some((so, sl, si, c, b)) = self.stage2(p) {
-            if so == o && sl == l {
-                bm = b;
-                cleared = false;
-                if si == i {
-                    w = c;
-                }
+        if let Some((so, sl, si, c)) = self.stage2(p) {
+            if (so, sl, si) == (o, l, i) {
+                return c;
             }
         }
-        if !cleared && bm >> i & 1 == 1 {
-            w
+        if self.vld_q[p.row(o, l)] >> i & 1 == 1 {
+            self.cnt[o].mem[Self::word(p, l, i)]
         } else {
             0
         }
@@ -269,37 +256,41 @@ impl Egress {
             self.inc_l_q as usize,
             self.inc_i_q as usize,
         );
-        let (bm, word) = self.forward(o, l, i, self.vld[o].rd_q[0], self.cnt[o].rd_q[0]);
-        let base = if self.rclr_q[p.row(o, l)] { 0 } else { bm };
-        let cur = if base >> i & 1 == 1 { word } else { 0 };
+        let word = self.forward(o, l, i, self.cnt[o].rd_q[0]);
+        let cur = self.valid_word(p, o, l, i, word);
         let new = if cur == p.cnt_max() { cur } else { cur + 1 };
-        Some((o, l, i, new, base | 1u128 << i))
+        Some((o, l, i, new))
     }
 
-    /// Read data of row {o,l} word i, with the write that ended the previous cycle forwarded.
+    /// Read data of word i of row {o,l}, with the write that ended the previous cycle forwarded.
     #[inline]
-    fn forward(&self, o: usize, l: usize, i: usize, bm: u128, word: u16) -> (u128, u16) {
-        if self.wr_v_q && self.wr_o_q as usize == o && self.wr_l_q as usize == l {
-            let w = if self.wr_i_q as usize == i {
-                self.wr_cnt_q
-            } else {
-                word
-            };
-            (self.wr_bm_q, w)
+    fn forward(&self, o: usize, l: usize, i: usize, word: u16) -> u16 {
+        if self.wr_v_q
+            && self.wr_o_q as usize == o
+            && self.wr_l_q as usize == l
+            && self.wr_i_q as usize == i
+        {
+            self.wr_cnt_q
         } else {
-            (bm, word)
+            word
+        }
+    }
+
+    /// `word` if its bit of row {o,l}'s bitmap is set, else 0.
+    #[inline]
+    fn valid_word(&self, p: &BlockParams, o: usize, l: usize, i: usize, word: u16) -> u16 {
+        if self.vld_q[p.row(o, l)] >> i & 1 == 1 {
+            word
+        } else {
+            0
         }
     }
 
     /// `sval[o]`: the architectural counter {o, l, i} read through read port 1 in the previous
     /// cycle (the engine passes the row and index it issued).
     pub fn sval(&self, p: &BlockParams, o: usize, l: usize, i: usize) -> u16 {
-        let (bm, word) = self.forward(o, l, i, self.vld[o].rd_q[1], self.cnt[o].rd_q[1]);
-        if !self.rclr_q[p.row(o, l)] && bm >> i & 1 == 1 {
-            word
-        } else {
-            0
-        }
+        let word = self.forward(o, l, i, self.cnt[o].rd_q[1]);
+        self.valid_word(p, o, l, i, word)
     }
 
     /// This cycle's RAM reads (before its writes): read port 0 for the enqueue's increment, read
@@ -312,11 +303,9 @@ impl Egress {
     ) {
         if let Some((o, l, i)) = ev.inc {
             self.cnt[o].read(0, Self::word(p, l, i));
-            self.vld[o].read(0, l);
         }
         for &(o, l, i) in reads {
             self.cnt[o].read(1, Self::word(p, l, i));
-            self.vld[o].read(1, l);
         }
     }
 
@@ -336,20 +325,20 @@ impl Egress {
             self.occ_q[q] = v;
         }
         self.wr_v_q = false;
-        if let Some((o, l, i, c, b)) = st2 {
+        if let Some((o, l, i, c)) = st2 {
             self.cnt[o].write(Self::word(p, l, i), c);
-            self.vld[o].write(l, b);
-            self.rclr_q[p.row(o, l)] = false;
+            // a clear of the row in this cycle (below) wins
+            self.vld_q[p.row(o, l)] |= 1u128 << i;
             (self.wr_v_q, self.wr_o_q, self.wr_l_q, self.wr_i_q) =
                 (true, o as u32, l as u32, i as u32);
-            (self.wr_cnt_q, self.wr_bm_q) = (c, b);
+            self.wr_cnt_q = c;
         }
         for &o in &ev.clr_ports {
             let (rc, ec) = (ev.rclr[o], ev.eclr[o]);
             for l in 0..p.nl {
                 let r = p.row(o, l);
                 if rc >> l & 1 == 1 {
-                    self.rclr_q[r] = true;
+                    self.vld_q[r] = 0;
                 }
                 if ec >> l & 1 == 1 && self.e_q[r] != 0 {
                     self.e_q[r] = 0;

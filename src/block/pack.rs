@@ -23,20 +23,14 @@ pub enum Index {
     Queue,
     /// Field k is input port k (a bitmap of inputs).
     Input,
-    /// Field r is row r = {o, l}.
-    Row,
-    /// Element r is a row {o, l}, bit i of it an input port (`e_q`).
+    /// Element r is a row {o, l}, bit i of it an input port (`vld_q`, `e_q`).
     RowBits,
     /// Element o is a port, bit l of it a counted class (`pend_q`).
     PortClass,
     /// Element `{l, i}` of a counter RAM of the signal's port.
     CntWord,
-    /// Element l of a bitmap RAM of the signal's port, bit i an input.
-    VldWord,
     /// Field k of a RAM's read-data register is read port k.
     ReadPort,
-    /// Bit k of a bitmap RAM's read-data register: read port k / NP, input k % NP.
-    ReadPortBits,
 }
 
 /// One signal of the layout.
@@ -139,17 +133,13 @@ fn state_shape(p: &BlockParams, reg: &str) -> (u32, usize, u32, Index) {
         "quanta_q" | "refresh_q" => (16, 1, 16, Index::Scalar),
         "occ_q" => (ow, nq, ow, Index::Queue),
         "xoff_q" | "sent_q" => (nq as u32, 1, 1, Index::Queue),
-        "rclr_q" => (nr as u32, 1, 1, Index::Row),
-        "e_q" => (np as u32, nr, 1, Index::RowBits),
+        "vld_q" | "e_q" => (np as u32, nr, 1, Index::RowBits),
         "inc_v_q" | "wr_v_q" => (1, 1, 1, Index::Scalar),
         "inc_o_q" | "inc_i_q" | "wr_o_q" | "wr_i_q" => (pw, 1, pw, Index::Scalar),
         "inc_l_q" | "wr_l_q" => (lw, 1, lw, Index::Scalar),
         "wr_cnt_q" => (cw, 1, cw, Index::Scalar),
-        "wr_bm_q" => (np as u32, 1, 1, Index::Input),
         "gen_port[{o}].u_cnt.mem" => (cw, p.cnt_words(), cw, Index::CntWord),
         "gen_port[{o}].u_cnt.rd_q" => (2 * cw, 1, cw, Index::ReadPort),
-        "gen_port[{o}].u_vld.mem" => (np as u32, 1 << lw, 1, Index::VldWord),
-        "gen_port[{o}].u_vld.rd_q" => (2 * np as u32, 1, 1, Index::ReadPortBits),
         "gen_port[{o}].u_snap.mem" => (cw, 1 << pw, cw, Index::Input),
         "gen_port[{o}].u_snap.rd_q" => (cw, 1, cw, Index::ReadPort),
         "pend_q" => (p.nl as u32, np, 1, Index::PortClass),
@@ -417,13 +407,6 @@ pub fn pack_state(m: &CapfcTop, l: &Layout, buf: &mut [u32]) {
             }
         };
         let one = |w: &mut Writer, v: u64| w.put(s, 0, 0, v);
-        let bits = |w: &mut Writer, v: &mut dyn Iterator<Item = bool>| {
-            for (k, b) in v.enumerate() {
-                if b {
-                    w.put(s, 0, k, 1);
-                }
-            }
-        };
         let u = |v: &[u32]| v.iter().map(|&x| u64::from(x)).collect::<Vec<_>>();
         match (inst, s.key) {
             ("u_cfg", "ing_max_q") => arr(&mut w, &mut u(&c.ing_max_q).into_iter()),
@@ -441,7 +424,11 @@ pub fn pack_state(m: &CapfcTop, l: &Layout, buf: &mut [u32]) {
             ("u_ingress", "occ_q") => arr(&mut w, &mut u(&m.ingress.occ_q).into_iter()),
             ("u_ingress", "xoff_q") => put_bytes_as_bits(&mut w, s, &m.ingress.xoff_q),
             ("u_egress", "occ_q") => arr(&mut w, &mut u(&eg.occ_q).into_iter()),
-            ("u_egress", "rclr_q") => bits(&mut w, &mut eg.rclr_q.iter().copied()),
+            ("u_egress", "vld_q") => {
+                for (r, &v) in eg.vld_q.iter().enumerate() {
+                    put_mask(&mut w, s, r, v);
+                }
+            }
             ("u_egress", "e_q") => {
                 for (r, &v) in eg.e_q.iter().enumerate() {
                     put_mask(&mut w, s, r, v);
@@ -456,29 +443,12 @@ pub fn pack_state(m: &CapfcTop, l: &Layout, buf: &mut [u32]) {
             ("u_egress", "wr_l_q") => one(&mut w, u64::from(eg.wr_l_q)),
             ("u_egress", "wr_i_q") => one(&mut w, u64::from(eg.wr_i_q)),
             ("u_egress", "wr_cnt_q") => one(&mut w, u64::from(eg.wr_cnt_q)),
-            ("u_egress", "wr_bm_q") => put_mask(&mut w, s, 0, eg.wr_bm_q),
             ("u_egress", "gen_port[{o}].u_cnt.mem") => {
                 arr(&mut w, &mut eg.cnt[o].mem.iter().map(|&x| u64::from(x)))
             }
             ("u_egress", "gen_port[{o}].u_cnt.rd_q") => {
                 for (k, &x) in eg.cnt[o].rd_q.iter().enumerate() {
                     w.put(s, 0, k, u64::from(x));
-                }
-            }
-            ("u_egress", "gen_port[{o}].u_vld.mem") => {
-                for (r, &v) in eg.vld[o].mem.iter().enumerate() {
-                    put_mask(&mut w, s, r, v);
-                }
-            }
-            ("u_egress", "gen_port[{o}].u_vld.rd_q") => {
-                let np = m.params.np;
-                for (k, &v) in eg.vld[o].rd_q.iter().enumerate() {
-                    let mut v = v;
-                    while v != 0 {
-                        let i = v.trailing_zeros() as usize;
-                        v &= v - 1;
-                        w.put(s, 0, k * np + i, 1);
-                    }
                 }
             }
             ("u_sort", "gen_port[{o}].u_snap.mem") => {
@@ -550,7 +520,7 @@ pub fn unpack_state(p: &BlockParams, l: &Layout, buf: &[u32]) -> CapfcTop {
             ("u_ingress", "occ_q") => m.ingress.occ_q = u32s(p.nq()),
             ("u_ingress", "xoff_q") => m.ingress.xoff_q = bytes(np),
             ("u_egress", "occ_q") => m.egress.occ_q = u32s(p.nq()),
-            ("u_egress", "rclr_q") => m.egress.rclr_q = (0..p.nr()).map(|k| g(0, k) == 1).collect(),
+            ("u_egress", "vld_q") => m.egress.vld_q = (0..p.nr()).map(rowbits).collect(),
             ("u_egress", "e_q") => m.egress.e_q = (0..p.nr()).map(rowbits).collect(),
             ("u_egress", "inc_v_q") => m.egress.inc_v_q = g(0, 0) == 1,
             ("u_egress", "inc_o_q") => m.egress.inc_o_q = g(0, 0) as u32,
@@ -561,22 +531,11 @@ pub fn unpack_state(p: &BlockParams, l: &Layout, buf: &[u32]) -> CapfcTop {
             ("u_egress", "wr_l_q") => m.egress.wr_l_q = g(0, 0) as u32,
             ("u_egress", "wr_i_q") => m.egress.wr_i_q = g(0, 0) as u32,
             ("u_egress", "wr_cnt_q") => m.egress.wr_cnt_q = g(0, 0) as u16,
-            ("u_egress", "wr_bm_q") => m.egress.wr_bm_q = bits(np),
             ("u_egress", "gen_port[{o}].u_cnt.mem") => {
                 m.egress.cnt[o].mem = elems(p.cnt_words()).into_iter().map(|x| x as u16).collect()
             }
             ("u_egress", "gen_port[{o}].u_cnt.rd_q") => {
                 m.egress.cnt[o].rd_q = vec![g(0, 0) as u16, g(0, 1) as u16]
-            }
-            ("u_egress", "gen_port[{o}].u_vld.mem") => {
-                m.egress.vld[o].mem = (0..1 << p.lw()).map(rowbits).collect()
-            }
-            ("u_egress", "gen_port[{o}].u_vld.rd_q") => {
-                m.egress.vld[o].rd_q = (0..2)
-                    .map(|k| {
-                        (0..np).fold(0u128, |a, i| a | (u128::from(g(0, k * np + i) == 1) << i))
-                    })
-                    .collect()
             }
             ("u_sort", "gen_port[{o}].u_snap.mem") => {
                 m.sort.snap[o].mem = elems(1 << p.pw()).into_iter().map(|x| x as u16).collect()
@@ -631,7 +590,6 @@ pub struct FieldDiff {
 }
 
 fn describe(p: &BlockParams, s: &Signal, elem: usize, field: usize) -> (String, String) {
-    let np = p.np;
     let qname = |q: usize| format!("port={} prio={}", q / NPRIO, q % NPRIO);
     let rname = |r: usize| format!("port={} class={}", r >> p.lw(), r & ((1 << p.lw()) - 1));
     let k = if s.elems > 1 { elem } else { field };
@@ -642,7 +600,6 @@ fn describe(p: &BlockParams, s: &Signal, elem: usize, field: usize) -> (String, 
         Index::Prio => (format!("{n}[{k}]"), format!("prio={k}")),
         Index::Queue => (format!("{n}[{k}]"), qname(k)),
         Index::Input => (format!("{n}[{k}]"), format!("input={k}")),
-        Index::Row => (format!("{n}[{k}]"), rname(k)),
         Index::RowBits => (
             format!("{n}[{elem}][{field}]"),
             format!("{} input={field}", rname(elem)),
@@ -660,15 +617,7 @@ fn describe(p: &BlockParams, s: &Signal, elem: usize, field: usize) -> (String, 
                 elem & ((1 << p.pw()) - 1)
             ),
         ),
-        Index::VldWord => (
-            format!("{n}[{elem}][{field}]"),
-            format!("port={} class={elem} input={field}", s.port),
-        ),
         Index::ReadPort => (format!("{n}[{field}]"), format!("read port {field}")),
-        Index::ReadPortBits => (
-            format!("{n}[{field}]"),
-            format!("read port {} input={}", field / np, field % np),
-        ),
     }
 }
 
