@@ -6,7 +6,7 @@
 # first run of each compiles it (about two minutes for Yosys, cached in ~/.cache/YoWASP).
 #
 #   make fpga PORTS=48 [NL=2] [FPGA_PARAMS="CW=8"]  resources on an ECP5-85F and on 7-series, fmax on the ECP5
-#   make fpga-table [FPGA_PNR=0]                    the same at FPGA_TABLE_PORTS: build/fpga/table.md
+#   make fpga-table [FPGA_PNR=0] [FPGA_ABC9=0]      the same at FPGA_TABLE_PORTS: build/fpga/table.md
 #   make lint-slang                                 slang at SLANG_PORTS, every diagnostic (SLANG_WARNINGS)
 
 FPGA_VENV        := build/venv
@@ -24,11 +24,14 @@ FPGA_ROUTER      ?= router2
 FPGA_TABLE_PORTS ?= 8 16 32 48 64
 # 0: resources only (synthesis, no place and route; fmax "not run"), for a quick table
 FPGA_PNR         ?= 1
+# 0: synth_ecp5 -noabc9, the classic ABC flow (ABC9, the default, had not finished after 80 minutes
+# at 48 ports on a 2-core machine)
+FPGA_ABC9        ?= 1
 SLANG_PORTS      ?= 4 6 8 16 32 48 64 128
 # slang's warning options: -Weverything is every warning slang has; -Wextra is a softer choice
 SLANG_WARNINGS   ?= -Weverything
 
-FPGA_ARGS = --seed $(FPGA_SEED) --freq $(FPGA_FREQ) --router $(FPGA_ROUTER) $(if $(filter 0,$(FPGA_PNR)),--no-pnr) $(if $(NL),--param NL=$(NL)) $(addprefix --param ,$(FPGA_PARAMS))
+FPGA_ARGS = --seed $(FPGA_SEED) --freq $(FPGA_FREQ) --router $(FPGA_ROUTER) $(if $(filter 0,$(FPGA_PNR)),--no-pnr) $(if $(filter 0,$(FPGA_ABC9)),--no-abc9) $(if $(NL),--param NL=$(NL)) $(addprefix --param ,$(FPGA_PARAMS))
 
 .PHONY: fpga fpga-table lint-slang
 

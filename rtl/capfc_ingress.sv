@@ -1,16 +1,22 @@
 // capfc_ingress: ingress occupancy per (input port, priority) and the ingress congestion state I
 //
 // Contract (docs/microarchitecture.md, "Ingress"):
-// - arr_accept[i] is combinational: arrival lane i is valid and occ_q[i*8+prio] + units(size) fits
-//   under ing_max[prio] (compared in OW+1 bits). The decision uses occ_q: a departure in the same
-//   cycle frees space only from the next cycle on.
-// - Per queue q = {i, p}, the departure is applied first (mid = occ_q - units; I cleared when the
-//   departure leaves mid <= XON), then the accepted arrival (occ_d = mid + units; I set when the
-//   priority is lossless and occ_d > XOFF). occ_q and xoff_q (= I, driven out as i_state) show the
-//   result in cycle t+1. A departure lane whose port is >= NP is ignored; departures are trusted
-//   (removing more than a queue holds wraps modulo 2^OW).
-// - Synchronous active-high rst clears occ_q and xoff_q to 0.
-// - One always_comb computes every _d (reset included) and arr_accept, one always_ff copies them.
+// - Occupancy of queue q = {i, p}: two LUT RAMs per input port, gen_port[i].u_arr (written by
+//   arrival lane i) and gen_port[i].u_dep (written by the departure lane), 8 words each, so that
+//   each has one writer; sel_q[q] names the bank written last, vq_q[q] says the queue was written
+//   since reset (else its occupancy is 0). occ(q) = vq_q[q] ? (sel_q[q] ? u_dep : u_arr)[p] : 0.
+// - arr_accept[i] is combinational: arrival lane i is valid and occ({i, prio}) + units(size) fits
+//   under ing_max[prio] (compared in OW+1 bits). The decision uses the occupancy before this
+//   cycle's departure, which frees space only from the next cycle on.
+// - Per queue, the departure is applied first (mid = occ - units, written to u_dep; I cleared when
+//   mid <= XON), then the accepted arrival (mid + units, written to u_arr; I set when the priority
+//   is lossless and the result > XOFF). xoff_q (= I, driven out as i_state) and the occupancy show
+//   the result in cycle t+1. A departure lane whose port is >= NP is ignored; departures are
+//   trusted (removing more than a queue holds wraps modulo 2^OW).
+// - Synchronous active-high rst clears xoff_q, sel_q and vq_q (every occupancy reads 0); the RAMs
+//   are not written while rst is high.
+// - One always_comb computes every _d (reset included), the RAM write ports and arr_accept, one
+//   always_ff copies the registers.
 
 `resetall
 `timescale 1ns / 1ps
@@ -56,9 +62,6 @@ module capfc_ingress #(
 );
 
 localparam integer NPRIO = capfc_pkg::NPRIO;
-// NQ as a body localparam: Icarus 11 does not see the index in a loop bounded by the header's NQ
-// ("A for statement must use the index")
-localparam integer NQB = NQ;
 // queue index width
 localparam QIW = PW + 3;
 
@@ -73,11 +76,23 @@ if (NP < 2 || NP > 128 || SW < 1 || SW > OW || OW > 32 || CELL_LOG2 < 0 || CELL_
 `endif
 end
 
-// state
-logic [OW-1:0]     occ_q [NQ] /*verilator public_flat_rd*/;
+localparam integer NPB = 1 << PW;
+
+// state: I, and per queue the bank that holds its occupancy and whether it was written since reset
 logic [NQ-1:0]     xoff_q     /*verilator public_flat_rd*/;
-logic [OW-1:0]     occ_d [NQ];
+logic [NQ-1:0]     sel_q      /*verilator public_flat_rd*/;
+logic [NQ-1:0]     vq_q       /*verilator public_flat_rd*/;
 logic [NQ-1:0]     xoff_d;
+logic [NQ-1:0]     sel_d;
+logic [NQ-1:0]     vq_d;
+
+// the two banks of every port: read port 0 for the port's arrival lane, read port 1 for the
+// departure lane (port i's read data at [i*2*OW +: 2*OW])
+wire  [NP*2*OW-1:0] arr_rd;
+wire  [NP*2*OW-1:0] dep_rd;
+logic [NP-1:0]      arr_we;
+logic [NP*OW-1:0]   arr_wd;
+logic [NP-1:0]      dep_we;
 
 // thresholds per priority
 logic [OW-1:0]     thr_max  [NPRIO];
@@ -87,9 +102,12 @@ logic [OW-1:0]     thr_xon  [NPRIO];
 // departure lane
 logic              dep_ok;
 logic [QIW-1:0]    dep_qi;
+logic [OW-1:0]     dep_cur;
 logic [OW-1:0]     dep_mid;
-
 logic              dep_xon;
+logic [OW-1:0]     dcur_b [NPB];
+logic [7:0]        v_p;
+logic [7:0]        s_p;
 
 // arrival lane temporaries, and per lane: its priority, occupancy after it, XOFF crossing
 logic [NP-1:0]     acc_t;
@@ -100,12 +118,44 @@ logic [OW-1:0]     a_cur;
 logic [OW-1:0]     a_base;
 logic [OW-1:0]     a_occ;
 logic [2:0]        a_prio_t [NP];
-logic [OW-1:0]     a_occ_t  [NP];
 logic [NP-1:0]     a_xoff_t;
 // per-queue temporaries
 logic [QIW-1:0]    q_t;
-logic [OW-1:0]     q_occ;
 logic              q_xoff;
+logic              q_sel;
+logic              q_vq;
+
+genvar gi;
+
+for (gi = 0; gi < NP; gi = gi + 1) begin : gen_port
+    // occupancies written by arrival lane gi
+    capfc_lutram #(
+        .AW(3),
+        .DW(OW),
+        .RP(2)
+    ) u_arr (
+        .clk(clk),
+        .we(arr_we[gi]),
+        .wa(arr_prio[gi*3 +: 3]),
+        .wd(arr_wd[gi*OW +: OW]),
+        .ra({dep_prio, arr_prio[gi*3 +: 3]}),
+        .rd(arr_rd[gi*2*OW +: 2*OW])
+    );
+
+    // occupancies written by the departure lane when it names port gi
+    capfc_lutram #(
+        .AW(3),
+        .DW(OW),
+        .RP(2)
+    ) u_dep (
+        .clk(clk),
+        .we(dep_we[gi]),
+        .wa(dep_prio),
+        .wd(dep_mid),
+        .ra({dep_prio, arr_prio[gi*3 +: 3]}),
+        .rd(dep_rd[gi*2*OW +: 2*OW])
+    );
+end
 
 // Loop indices are declared in their for statements: slang then unrolls the loops and sees every
 // temporary and array element of an always_comb assigned on all paths (no inferred latch).
@@ -119,68 +169,93 @@ always_comb begin
         thr_xon[k_c]  = cfg_ing_xon[k_c*OW +: OW];
     end
 
-    // Every write below has a constant index (one next-state mux per queue), and the only
-    // run-time-indexed read of the whole table is the departure's: synthesis front ends then
-    // elaborate in time linear in NQ.
+    // The occupancy of queue {i, p} is in bank u_dep of port i when sel_q is set, else in u_arr;
+    // 0 until the queue is first written after reset (vq_q). Every write below has a constant
+    // index (one next-state mux per queue); the departure's read picks among the ports' read
+    // port 1 data with one NP-to-1 mux.
+
+    // defaults first: Verilator's latch check does not see through a loop it does not unroll
+    xoff_d = xoff_q;
+    sel_d  = sel_q;
+    vq_d   = vq_q;
+    arr_we = '0;
+    arr_wd = '0;
+    dep_we = '0;
 
     // departure first
-    dep_ok  = dep_valid && ({1'b0, dep_port} < (PW+1)'($unsigned(NP)));
-    dep_qi  = {dep_port, dep_prio};
-    dep_mid = occ_q[dep_qi] - OW'({capfc_pkg::units(32'(dep_size), CELL_LOG2)});
+    dep_ok = dep_valid && ({1'b0, dep_port} < (PW+1)'($unsigned(NP)));
+    dep_qi = {dep_port, dep_prio};
+    for (int k_c = 0; k_c < NPB; k_c = k_c + 1) begin
+        dcur_b[k_c] = '0;
+    end
+    for (int k_c = 0; k_c < NP; k_c = k_c + 1) begin
+        v_p = vq_q[k_c*NPRIO +: NPRIO];
+        s_p = sel_q[k_c*NPRIO +: NPRIO];
+        if (v_p[dep_prio]) begin
+            dcur_b[k_c] = s_p[dep_prio] ? dep_rd[(k_c*2+1)*OW +: OW] : arr_rd[(k_c*2+1)*OW +: OW];
+        end
+    end
+    dep_cur = dcur_b[dep_port];
+    dep_mid = dep_cur - OW'({capfc_pkg::units(32'(dep_size), CELL_LOG2)});
     dep_xon = dep_mid <= thr_xon[dep_prio];
+    for (int k_c = 0; k_c < NP; k_c = k_c + 1) begin
+        dep_we[k_c] = dep_ok && !rst && dep_port == PW'($unsigned(k_c));
+    end
 
     // then the arrivals, one per input port (so at most one per queue); lane k_c reads its own
-    // port's 8 queues only (defaults first: Verilator's latch check does not see through a loop
-    // it does not unroll)
+    // port's banks through read port 0
     acc_t    = '0;
     a_xoff_t = '0;
-    xoff_d   = xoff_q;
     for (int k_c = 0; k_c < NP; k_c = k_c + 1) begin
         a_prio  = arr_prio[k_c*3 +: 3];
         a_qi    = {PW'(k_c), a_prio};
         a_units = OW'({capfc_pkg::units(32'(arr_size[k_c*SW +: SW]), CELL_LOG2)});
+        v_p     = vq_q[k_c*NPRIO +: NPRIO];
+        s_p     = sel_q[k_c*NPRIO +: NPRIO];
         a_cur   = '0;
-        for (int k_p = 0; k_p < NPRIO; k_p = k_p + 1) begin
-            if (a_prio == 3'($unsigned(k_p))) begin
-                a_cur = occ_q[k_c*NPRIO + k_p];
-            end
+        if (v_p[a_prio]) begin
+            a_cur = s_p[a_prio] ? dep_rd[k_c*2*OW +: OW] : arr_rd[k_c*2*OW +: OW];
         end
         acc_t[k_c] = arr_valid[k_c] && ({1'b0, a_cur} + {1'b0, a_units} <= {1'b0, thr_max[a_prio]});
         a_base = (dep_ok && dep_qi == a_qi) ? dep_mid : a_cur;
         a_occ  = a_base + a_units;
         a_prio_t[k_c] = a_prio;
-        a_occ_t[k_c]  = a_occ;
         a_xoff_t[k_c] = cfg_lossless[a_prio] && a_occ > thr_xoff[a_prio];
+        arr_we[k_c] = acc_t[k_c] && !rst;
+        arr_wd[k_c*OW +: OW] = a_occ;
     end
 
     // per queue q = {i, p}: the departure, then input i's arrival
     for (int k_c = 0; k_c < NP; k_c = k_c + 1) begin
         for (int k_p = 0; k_p < NPRIO; k_p = k_p + 1) begin
             q_t    = {PW'($unsigned(k_c)), 3'($unsigned(k_p))};
-            q_occ  = occ_q[k_c*NPRIO + k_p];
             q_xoff = xoff_q[k_c*NPRIO + k_p];
+            q_sel  = sel_q[k_c*NPRIO + k_p];
+            q_vq   = vq_q[k_c*NPRIO + k_p];
             if (dep_ok && dep_qi == q_t) begin
-                q_occ = dep_mid;
+                q_sel = 1'b1;
+                q_vq  = 1'b1;
                 if (dep_xon) begin
                     q_xoff = 1'b0;
                 end
             end
             if (acc_t[k_c] && a_prio_t[k_c] == 3'($unsigned(k_p))) begin
-                q_occ = a_occ_t[k_c];
+                q_sel = 1'b0;
+                q_vq  = 1'b1;
                 if (a_xoff_t[k_c]) begin
                     q_xoff = 1'b1;
                 end
             end
-            occ_d[k_c*NPRIO + k_p]  = q_occ;
             xoff_d[k_c*NPRIO + k_p] = q_xoff;
+            sel_d[k_c*NPRIO + k_p]  = q_sel;
+            vq_d[k_c*NPRIO + k_p]   = q_vq;
         end
     end
 
     if (rst) begin
-        for (int k_c = 0; k_c < NQB; k_c = k_c + 1) begin
-            occ_d[k_c] = '0;
-        end
         xoff_d = '0;
+        sel_d  = '0;
+        vq_d   = '0;
     end
 
     // written once per evaluation
@@ -189,16 +264,8 @@ end
 
 always_ff @(posedge clk) begin
     xoff_q <= xoff_d;
-`ifdef VERILATOR
-    // Under Verilator: version 5.006 cannot schedule a non-blocking array write in a loop it does not unroll (more
-    // than 64 iterations: BLKLOOPINIT); Icarus 11 and Yosys 0.23 cannot assign a whole unpacked
-    // array. Both forms copy every element.
-    occ_q <= occ_d;
-`else
-    for (int k_f = 0; k_f < NQB; k_f = k_f + 1) begin
-        occ_q[k_f] <= occ_d[k_f];
-    end
-`endif
+    sel_q  <= sel_d;
+    vq_q   <= vq_d;
 end
 
 endmodule

@@ -1,5 +1,6 @@
 rtl/capfc_pkg.sv
 rtl/capfc_ram.sv
+rtl/capfc_lutram.sv
 rtl/capfc_cfg.sv
 rtl/capfc_ingress.sv
 rtl/capfc_egress.sv

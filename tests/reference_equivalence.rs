@@ -258,7 +258,7 @@ fn run(c: &Case) -> Result<(), TestCaseError> {
                     pr
                 );
                 prop_assert_eq!(
-                    u64::from(m.ingress.occ_q[qq]),
+                    u64::from(m.ingress.occ(qq)),
                     r.b_in[qq],
                     "B_in[{}][{}]",
                     i,

@@ -3,31 +3,63 @@
 //! Contract (docs/microarchitecture.md, "Ingress"): the accept decision of an arrival is
 //! combinational on the registered occupancy; in a cycle with both a departure and an arrival on
 //! the same queue the departure is applied first (and may clear I), then the arrival (which may set
-//! it). Reset: occupancies 0, I = 0.
+//! it). The occupancy of queue (i, p) lives in one of two 8-word LUT RAMs of port i: `u_arr`,
+//! written by arrival lane i, and `u_dep`, written by the departure lane, so that each RAM has one
+//! writer; `sel_q` names the one written last and `vq_q` says whether the queue was written since
+//! reset (else its occupancy is 0). Reset: `sel_q`, `vq_q` and I = 0; the RAMs keep their contents.
 
 use super::cfg::CfgRegs;
 use super::{BlockParams, Departure, Pkt, NPRIO};
 
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Ingress {
-    /// `occ_q[i*8+p]`: ingress occupancy in units.
-    pub occ_q: Vec<u32>,
     /// `xoff_q`, one byte per port: bit p is I[i][p].
     pub xoff_q: Vec<u8>,
+    /// `sel_q`, one byte per port: bit p set = the occupancy of (i, p) is in `dep[i]`, else `arr[i]`.
+    pub sel_q: Vec<u8>,
+    /// `vq_q`, one byte per port: bit p set = queue (i, p) was written since reset.
+    pub vq_q: Vec<u8>,
+    /// `gen_port[i].u_arr.mem`: occupancies written by arrival lane i, word p.
+    pub arr: Vec<[u32; NPRIO]>,
+    /// `gen_port[i].u_dep.mem`: occupancies written by the departure lane, word p.
+    pub dep: Vec<[u32; NPRIO]>,
 }
 
 impl Ingress {
     pub fn new(p: &BlockParams) -> Self {
         Ingress {
-            occ_q: vec![0; p.nq()],
             xoff_q: vec![0; p.np],
+            sel_q: vec![0; p.np],
+            vq_q: vec![0; p.np],
+            arr: vec![[0; NPRIO]; p.np],
+            dep: vec![[0; NPRIO]; p.np],
+        }
+    }
+
+    /// Reset: every register to 0 (every occupancy reads 0); the RAMs keep their contents.
+    pub fn reset(&mut self) {
+        self.xoff_q.fill(0);
+        self.sel_q.fill(0);
+        self.vq_q.fill(0);
+    }
+
+    /// The ingress occupancy of queue `q = i*8+p` in units.
+    #[inline]
+    pub fn occ(&self, q: usize) -> u32 {
+        let (i, pr) = (q / NPRIO, q % NPRIO);
+        if self.vq_q[i] >> pr & 1 == 0 {
+            0
+        } else if self.sel_q[i] >> pr & 1 == 1 {
+            self.dep[i][pr]
+        } else {
+            self.arr[i][pr]
         }
     }
 
     /// `arr_accept[i]`: the arrival fits under ingress MAX (combinational).
     pub fn accept(&self, p: &BlockParams, cfg: &CfgRegs, port: usize, pkt: &Pkt) -> bool {
         let pr = usize::from(pkt.prio3().value());
-        u64::from(self.occ_q[port * NPRIO + pr]) + u64::from(p.units(pkt.size))
+        u64::from(self.occ(port * NPRIO + pr)) + u64::from(p.units(pkt.size))
             <= u64::from(cfg.ing_max_q[pr])
     }
 
@@ -47,8 +79,10 @@ impl Ingress {
             if i < p.np {
                 let pr = usize::from(d.prio & 7);
                 let q = i * NPRIO + pr;
-                let mid = self.occ_q[q].wrapping_sub(p.units(d.size)) & mask;
-                self.occ_q[q] = mid;
+                let mid = self.occ(q).wrapping_sub(p.units(d.size)) & mask;
+                self.dep[i][pr] = mid;
+                self.sel_q[i] |= 1 << pr;
+                self.vq_q[i] |= 1 << pr;
                 if mid <= cfg.ing_xon_q[pr] && self.xoff_q[i] >> pr & 1 == 1 {
                     self.xoff_q[i] &= !(1 << pr);
                     changed |= 1 << pr;
@@ -62,8 +96,10 @@ impl Ingress {
             let Some(pkt) = &arr[i] else { continue };
             let pr = usize::from(pkt.prio3().value());
             let q = i * NPRIO + pr;
-            let occ = (self.occ_q[q] + p.units(pkt.size)) & mask;
-            self.occ_q[q] = occ;
+            let occ = (self.occ(q) + p.units(pkt.size)) & mask;
+            self.arr[i][pr] = occ;
+            self.sel_q[i] &= !(1 << pr);
+            self.vq_q[i] |= 1 << pr;
             if cfg.lossless(pr) && occ > cfg.ing_xoff_q[pr] && self.xoff_q[i] >> pr & 1 == 0 {
                 self.xoff_q[i] |= 1 << pr;
                 changed |= 1 << pr;

@@ -29,6 +29,8 @@ pub enum Index {
     PortClass,
     /// Element `{l, i}` of a counter RAM of the signal's port.
     CntWord,
+    /// Element p of an occupancy RAM of the signal's port: priority p.
+    PrioWord,
     /// Field k of a RAM's read-data register is read port k.
     ReadPort,
 }
@@ -132,7 +134,8 @@ fn state_shape(p: &BlockParams, reg: &str) -> (u32, usize, u32, Index) {
         "cut_q" => (p.cut_f + 1, 1, p.cut_f + 1, Index::Scalar),
         "quanta_q" | "refresh_q" => (16, 1, 16, Index::Scalar),
         "occ_q" => (ow, nq, ow, Index::Queue),
-        "xoff_q" | "sent_q" => (nq as u32, 1, 1, Index::Queue),
+        "xoff_q" | "sel_q" | "vq_q" | "sent_q" => (nq as u32, 1, 1, Index::Queue),
+        "gen_port[{o}].u_arr.mem" | "gen_port[{o}].u_dep.mem" => (ow, NPRIO, ow, Index::PrioWord),
         "vld_q" | "e_q" => (np as u32, nr, 1, Index::RowBits),
         "inc_v_q" | "wr_v_q" => (1, 1, 1, Index::Scalar),
         "inc_o_q" | "inc_i_q" | "wr_o_q" | "wr_i_q" => (pw, 1, pw, Index::Scalar),
@@ -421,8 +424,15 @@ pub fn pack_state(m: &CapfcTop, l: &Layout, buf: &mut [u32]) {
             ("u_cfg", "cut_q") => one(&mut w, u64::from(c.cut_q)),
             ("u_cfg", "quanta_q") => one(&mut w, u64::from(c.quanta_q)),
             ("u_cfg", "refresh_q") => one(&mut w, u64::from(c.refresh_q)),
-            ("u_ingress", "occ_q") => arr(&mut w, &mut u(&m.ingress.occ_q).into_iter()),
             ("u_ingress", "xoff_q") => put_bytes_as_bits(&mut w, s, &m.ingress.xoff_q),
+            ("u_ingress", "sel_q") => put_bytes_as_bits(&mut w, s, &m.ingress.sel_q),
+            ("u_ingress", "vq_q") => put_bytes_as_bits(&mut w, s, &m.ingress.vq_q),
+            ("u_ingress", "gen_port[{o}].u_arr.mem") => {
+                arr(&mut w, &mut u(&m.ingress.arr[o]).into_iter())
+            }
+            ("u_ingress", "gen_port[{o}].u_dep.mem") => {
+                arr(&mut w, &mut u(&m.ingress.dep[o]).into_iter())
+            }
             ("u_egress", "occ_q") => arr(&mut w, &mut u(&eg.occ_q).into_iter()),
             ("u_egress", "vld_q") => {
                 for (r, &v) in eg.vld_q.iter().enumerate() {
@@ -517,8 +527,11 @@ pub fn unpack_state(p: &BlockParams, l: &Layout, buf: &[u32]) -> CapfcTop {
             ("u_cfg", "cut_q") => c.cut_q = g(0, 0) as u32,
             ("u_cfg", "quanta_q") => c.quanta_q = g(0, 0) as u16,
             ("u_cfg", "refresh_q") => c.refresh_q = g(0, 0) as u16,
-            ("u_ingress", "occ_q") => m.ingress.occ_q = u32s(p.nq()),
             ("u_ingress", "xoff_q") => m.ingress.xoff_q = bytes(np),
+            ("u_ingress", "sel_q") => m.ingress.sel_q = bytes(np),
+            ("u_ingress", "vq_q") => m.ingress.vq_q = bytes(np),
+            ("u_ingress", "gen_port[{o}].u_arr.mem") => m.ingress.arr[o] = arr8(u32s(NPRIO)),
+            ("u_ingress", "gen_port[{o}].u_dep.mem") => m.ingress.dep[o] = arr8(u32s(NPRIO)),
             ("u_egress", "occ_q") => m.egress.occ_q = u32s(p.nq()),
             ("u_egress", "vld_q") => m.egress.vld_q = (0..p.nr()).map(rowbits).collect(),
             ("u_egress", "e_q") => m.egress.e_q = (0..p.nr()).map(rowbits).collect(),
@@ -578,6 +591,30 @@ pub fn get_field(s: &Signal, buf: &[u32], elem: usize, field: usize) -> u64 {
     bits[base..base + s.field as usize].load_le::<u64>()
 }
 
+/// The occupancy (units) of queue `q = port*8 + prio` in a packed state buffer: egress `occ_q`, or
+/// the ingress RAM word that `sel_q` names (0 while `vq_q` is clear).
+pub fn occupancy(l: &Layout, buf: &[u32], egress: bool, q: usize) -> u64 {
+    let sig = |n: &str| l.signal(n).unwrap_or_else(|| panic!("{n} is state"));
+    if egress {
+        return get_field(sig("u_egress.occ_q"), buf, q, 0);
+    }
+    if get_field(sig("u_ingress.vq_q"), buf, 0, q) == 0 {
+        return 0;
+    }
+    let (i, pr) = (q / NPRIO, q % NPRIO);
+    let bank = if get_field(sig("u_ingress.sel_q"), buf, 0, q) == 1 {
+        "u_dep"
+    } else {
+        "u_arr"
+    };
+    get_field(
+        sig(&format!("u_ingress.gen_port[{i}].{bank}.mem")),
+        buf,
+        pr,
+        0,
+    )
+}
+
 /// One differing field.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct FieldDiff {
@@ -607,6 +644,10 @@ fn describe(p: &BlockParams, s: &Signal, elem: usize, field: usize) -> (String, 
         Index::PortClass => (
             format!("{n}[{elem}][{field}]"),
             format!("port={elem} class={field}"),
+        ),
+        Index::PrioWord => (
+            format!("{n}[{elem}]"),
+            format!("port={} prio={elem}", s.port),
         ),
         Index::CntWord => (
             format!("{n}[{elem}]"),

@@ -234,7 +234,7 @@ impl CapfcTop {
     fn reset(&mut self) {
         let p = self.params;
         self.cfg = CfgRegs::default();
-        self.ingress = Ingress::new(&p);
+        self.ingress.reset();
         self.egress.reset(&p);
         self.sort.reset(&p);
         self.pfc = PfcGen::new(&p);
@@ -325,12 +325,8 @@ impl CapfcTop {
         let c = &self.cfg;
         let (arr_accept, enq_accept) = (out.arr_accept, out.enq_accept);
         if inp.rst {
-            if self
-                .egress
-                .occ_q
-                .iter()
-                .chain(&self.ingress.occ_q)
-                .any(|&o| o != 0)
+            if self.egress.occ_q.iter().any(|&o| o != 0)
+                || (0..p.nq()).any(|q| self.ingress.occ(q) != 0)
             {
                 cov.hit(Point::ResetWithTraffic);
             }
@@ -344,15 +340,15 @@ impl CapfcTop {
                 cov.hit(Point::IngReject);
                 continue;
             }
-            if self.ingress.occ_q[q] + p.units(pkt.size) == c.ing_max_q[pr] {
+            if self.ingress.occ(q) + p.units(pkt.size) == c.ing_max_q[pr] {
                 cov.hit(Point::IngFitExact);
             }
             if c.lossless(pr) && self.ingress.xoff_q[i] >> pr & 1 == 0 {
                 let mid = match inp.dep {
                     Some(d) if usize::from(d.port) == i && usize::from(d.prio & 7) == pr => {
-                        self.ingress.occ_q[q].wrapping_sub(p.units(d.size))
+                        self.ingress.occ(q).wrapping_sub(p.units(d.size))
                     }
-                    _ => self.ingress.occ_q[q],
+                    _ => self.ingress.occ(q),
                 };
                 if mid.wrapping_add(p.units(pkt.size)) & p.occ_mask() > c.ing_xoff_q[pr] {
                     cov.hit(Point::IngXoffSet);
@@ -363,7 +359,7 @@ impl CapfcTop {
             let pr = usize::from(d.prio & 7);
             if usize::from(d.port) < p.np {
                 let q = usize::from(d.port) * NPRIO + pr;
-                if self.ingress.occ_q[q].wrapping_sub(p.units(d.size)) & p.occ_mask()
+                if self.ingress.occ(q).wrapping_sub(p.units(d.size)) & p.occ_mask()
                     == c.ing_xon_q[pr]
                 {
                     cov.hit(Point::IngDepAtXon);

@@ -187,11 +187,9 @@ impl Session {
 
     /// Bytes of an occupancy register.
     fn occ(&self, side: Side, port: usize, prio: u8) -> u64 {
-        let name = match side {
-            Side::Ingress => "u_ingress.occ_q",
-            Side::Egress => "u_egress.occ_q",
-        };
-        self.reg(name, port * NPRIO + usize::from(prio), 0) << self.params.cell_log2
+        let q = port * NPRIO + usize::from(prio);
+        crate::block::pack::occupancy(&self.layouts.state, &self.words, side == Side::Egress, q)
+            << self.params.cell_log2
     }
 
     /// Bytes of an occupancy register, read from the block itself (for conditions checked every

@@ -913,7 +913,7 @@ impl Switch {
             if egress {
                 m.egress.occ_q[q]
             } else {
-                m.ingress.occ_q[q]
+                m.ingress.occ(q)
             }
         };
         match &self.block {
@@ -926,13 +926,7 @@ impl Switch {
                 let l = &r.layouts.state;
                 let mut w = vec![0; l.words];
                 r.read_state(&mut w);
-                let name = if egress {
-                    "u_egress.occ_q"
-                } else {
-                    "u_ingress.occ_q"
-                };
-                let s = l.signal(name).expect("occ_q is state");
-                crate::block::pack::get_field(s, &w, q, 0) as u32
+                crate::block::pack::occupancy(l, &w, egress, q) as u32
             }
         }
     }
