@@ -1,10 +1,15 @@
 // capfc_egress: egress occupancy, arrival counters C (per-port RAMs), row clears and E
 //
 // Contract (docs/microarchitecture.md, "Egress queues, counter table, E"):
+// - Occupancy of queue q = {o, p}: two LUT RAMs per output port, gen_port[o].u_deq (written by
+//   dequeue lane o) and gen_port[o].u_enq (written by the enqueue lane), 8 words each, so that
+//   each has one writer; sel_q[q] set = u_enq was written last, vq_q[q] = written since reset (else
+//   the occupancy is 0). occ(q) = vq_q[q] ? (sel_q[q] ? u_enq : u_deq)[p] : 0.
 // - enq_accept is combinational: the enqueue lane is valid, its ports are < NP and
-//   occ_q[{oport, prio}] + units(size) fits under eg_max[prio] (compared in OW+1 bits).
-// - Per queue q = {o, p}, the dequeue of lane o is applied first (mid = occ_q - units; clr_c when
-//   mid <= WARN, clr_e when mid <= XON_e), then the accepted enqueue (occ_d = mid + units). For a
+//   occ({oport, prio}) + units(size) fits under eg_max[prio] (compared in OW+1 bits).
+// - Per queue q = {o, p}, the dequeue of lane o is applied first (mid = occ - units, written to
+//   u_deq; clr_c when mid <= WARN, clr_e when mid <= XON_e), then the accepted enqueue (occ_d =
+//   mid + units, written to u_enq). For a
 //   counted priority p (lossless and lidx(p) < NL) the enqueue increments C[o][lidx(p)][iport] when
 //   occ_d >= WARN, and with mode != 0 requests a sort of row {o, lidx(p)} (rtrig) when occ_d > XOFF_e.
 //   Row events: rclr (clr_c), eclr (clr_e), rtrig, per row r = {o, l}.
@@ -18,7 +23,7 @@
 //   its bit of vld_q is 0.
 // - E: e_d[r] = eclr[r] ? 0 : e_q[r] | (engine o writes class l ? 1 << swr_i : 0).
 // - e_other[{i, p}] = counted(p) && OR over o != i of e_q[{o, lidx(p)}][i] (own port never counts).
-// - Synchronous active-high rst: occ_q, vld_q, e_q, inc_*, wr_* to 0; RAMs not written.
+// - Synchronous active-high rst: sel_q, vq_q, vld_q, e_q, inc_*, wr_* to 0; RAMs not written.
 // - Structure: always_comb "events" computes the combinational outputs (accept, row events, sval,
 //   e_other) and the RAM ports from registers, RAM data and inputs; always_comb "next_state"
 //   computes every _d; one always_ff copies them. The split keeps the block-level dependency
@@ -95,9 +100,6 @@ module capfc_egress #(
 );
 
 localparam integer NPRIO = capfc_pkg::NPRIO;
-// NQ as a body localparam: Icarus 11 does not see the index in a loop bounded by the header's NQ
-// ("A for statement must use the index")
-localparam integer NQB = NQ;
 // queue index width
 localparam QIW = PW + 3;
 // row index width
@@ -125,7 +127,8 @@ end
 
 // ---------------------------------------------------------------------------------------------
 // state
-logic [OW-1:0]     occ_q [NQ] /*verilator public_flat_rd*/;
+logic [NQ-1:0]     sel_q      /*verilator public_flat_rd*/;
+logic [NQ-1:0]     vq_q       /*verilator public_flat_rd*/;
 logic [NP-1:0]     vld_q [NR] /*verilator public_flat_rd*/;
 logic [NP-1:0]     e_q   [NR] /*verilator public_flat_rd*/;
 logic              inc_v_q    /*verilator public_flat_rd*/;
@@ -138,7 +141,8 @@ logic [LW-1:0]     wr_l_q     /*verilator public_flat_rd*/;
 logic [PW-1:0]     wr_i_q     /*verilator public_flat_rd*/;
 logic [CW-1:0]     wr_cnt_q   /*verilator public_flat_rd*/;
 
-logic [OW-1:0]     occ_d [NQ];
+logic [NQ-1:0]     sel_d;
+logic [NQ-1:0]     vq_d;
 logic [NP-1:0]     vld_d [NR];
 logic [NP-1:0]     e_d   [NR];
 logic              inc_v_d;
@@ -208,7 +212,19 @@ logic [NP-1:0]     eacc [NLP];
 logic [NQ-1:0]     eo_t;
 // "next_state" temporaries
 logic [QIW-1:0]    q_n;
-logic [OW-1:0]     occ_n;
+logic              sel_n;
+logic              vq_n;
+// occupancy banks: read port 0 for the port's dequeue lane, read port 1 for the enqueue lane
+// (port o's data at [o*2*OW +: 2*OW])
+wire  [NP*2*OW-1:0] odeq_rd;
+wire  [NP*2*OW-1:0] oenq_rd;
+logic [NP-1:0]      odeq_we;
+logic [NP*OW-1:0]   odeq_wd;
+logic [NP-1:0]      oenq_we;
+logic [OW-1:0]      ecur_b [NPB];
+logic [OW-1:0]      e_cur;
+logic [7:0]         v_p;
+logic [7:0]         s_p;
 
 // Loop indices are declared in their for statements: slang then unrolls the loops and sees every
 // temporary and array element of an always_comb assigned on all paths (no inferred latch).
@@ -216,8 +232,36 @@ logic [OW-1:0]     occ_n;
 genvar go;
 
 // ---------------------------------------------------------------------------------------------
-// per output port: counter words and row bitmaps
+// per output port: occupancy banks and counter words
 for (go = 0; go < NP; go = go + 1) begin : gen_port
+    // occupancies written by dequeue lane go
+    capfc_lutram #(
+        .AW(3),
+        .DW(OW),
+        .RP(2)
+    ) u_deq (
+        .clk(clk),
+        .we(odeq_we[go]),
+        .wa(deq_prio[go*3 +: 3]),
+        .wd(odeq_wd[go*OW +: OW]),
+        .ra({enq_prio, deq_prio[go*3 +: 3]}),
+        .rd(odeq_rd[go*2*OW +: 2*OW])
+    );
+
+    // occupancies written by the enqueue lane when it names port go
+    capfc_lutram #(
+        .AW(3),
+        .DW(OW),
+        .RP(2)
+    ) u_enq (
+        .clk(clk),
+        .we(oenq_we[go]),
+        .wa(enq_prio),
+        .wd(e_occ),
+        .ra({enq_prio, deq_prio[go*3 +: 3]}),
+        .rd(oenq_rd[go*2*OW +: 2*OW])
+    );
+
     capfc_ram #(
         .AW(CAW),
         .DW(CW),
@@ -253,14 +297,16 @@ always_comb begin : events
     for (int k_o = 0; k_o < NP; k_o = k_o + 1) begin
         d_p     = deq_prio[k_o*3 +: 3];
         dqi[k_o] = {PW'(k_o), d_p};
+        v_p     = vq_q[k_o*NPRIO +: NPRIO];
+        s_p     = sel_q[k_o*NPRIO +: NPRIO];
         d_cur   = '0;
-        for (int k_p = 0; k_p < NPRIO; k_p = k_p + 1) begin
-            if (d_p == 3'($unsigned(k_p))) begin
-                d_cur = occ_q[k_o*NPRIO + k_p];
-            end
+        if (v_p[d_p]) begin
+            d_cur = s_p[d_p] ? oenq_rd[k_o*2*OW +: OW] : odeq_rd[k_o*2*OW +: OW];
         end
         d_mid   = d_cur - OW'({capfc_pkg::units(32'(deq_size[k_o*SW +: SW]), CELL_LOG2)});
         dmid[k_o] = d_mid;
+        odeq_we[k_o] = deq_valid[k_o] && !rst;
+        odeq_wd[k_o*OW +: OW] = d_mid;
         d_clr_c = deq_valid[k_o] && cnt_p[d_p] && d_mid <= thr_warn[d_p];
         d_clr_e = deq_valid[k_o] && cnt_p[d_p] && d_mid <= thr_xon[d_p];
         for (int k_l = 0; k_l < NLP; k_l = k_l + 1) begin
@@ -273,7 +319,19 @@ always_comb begin : events
     e_ok    = enq_valid && ({1'b0, enq_oport} < (PW+1)'($unsigned(NP))) && ({1'b0, enq_iport} < (PW+1)'($unsigned(NP)));
     e_qi    = {enq_oport, enq_prio};
     e_units = OW'({capfc_pkg::units(32'(enq_size), CELL_LOG2)});
-    enq_acc = e_ok && ({1'b0, occ_q[e_qi]} + {1'b0, e_units} <= {1'b0, thr_max[enq_prio]});
+    // the enqueue's occupancy: every port's read port 1 at enq_prio, then an NP-to-1 mux
+    for (int k_o = 0; k_o < NPB; k_o = k_o + 1) begin
+        ecur_b[k_o] = '0;
+    end
+    for (int k_o = 0; k_o < NP; k_o = k_o + 1) begin
+        v_p = vq_q[k_o*NPRIO +: NPRIO];
+        s_p = sel_q[k_o*NPRIO +: NPRIO];
+        if (v_p[enq_prio]) begin
+            ecur_b[k_o] = s_p[enq_prio] ? oenq_rd[(k_o*2+1)*OW +: OW] : odeq_rd[(k_o*2+1)*OW +: OW];
+        end
+    end
+    e_cur   = ecur_b[enq_oport];
+    enq_acc = e_ok && ({1'b0, e_cur} + {1'b0, e_units} <= {1'b0, thr_max[enq_prio]});
     // a dequeue lane only ever hits its own port's queues: the lane of port enq_oport, by index
     for (int k_o = 0; k_o < NPB; k_o = k_o + 1) begin
         dhit_b[k_o] = 1'b0;
@@ -283,7 +341,7 @@ always_comb begin : events
         dhit_b[k_o] = deq_valid[k_o] && deq_prio[k_o*3 +: 3] == enq_prio;
         dmid_b[k_o] = dmid[k_o];
     end
-    e_base  = dhit_b[enq_oport] ? dmid_b[enq_oport] : occ_q[e_qi];
+    e_base  = dhit_b[enq_oport] ? dmid_b[enq_oport] : e_cur;
     e_occ  = e_base + e_units;
     e_l    = lid_p[enq_prio];
     e_inc  = enq_acc && cnt_p[enq_prio] && e_occ >= thr_warn[enq_prio];
@@ -362,19 +420,28 @@ end
 // ---------------------------------------------------------------------------------------------
 // next state: every _d of this module
 always_comb begin : next_state
-    // occupancy: dequeues, then the accepted enqueue (its value already includes a dequeue)
-    // (one next-state mux per queue, every index constant: q = {o, p} hears only lane o)
+    // occupancy banks: a dequeue writes u_deq, then the accepted enqueue writes u_enq (its value
+    // already includes a dequeue of the same queue) and wins sel (one next-state mux per queue,
+    // every index constant: q = {o, p} hears only lane o and the enqueue lane)
+    sel_d = sel_q;
+    vq_d  = vq_q;
+    oenq_we = '0;
     for (int k_n = 0; k_n < NP; k_n = k_n + 1) begin
+        oenq_we[k_n] = enq_acc && !rst && enq_oport == PW'($unsigned(k_n));
         for (int k_m = 0; k_m < NPRIO; k_m = k_m + 1) begin
             q_n   = {PW'($unsigned(k_n)), 3'($unsigned(k_m))};
-            occ_n = occ_q[k_n*NPRIO + k_m];
+            sel_n = sel_q[k_n*NPRIO + k_m];
+            vq_n  = vq_q[k_n*NPRIO + k_m];
             if (deq_valid[k_n] && dqi[k_n] == q_n) begin
-                occ_n = dmid[k_n];
+                sel_n = 1'b0;
+                vq_n  = 1'b1;
             end
             if (enq_acc && e_qi == q_n) begin
-                occ_n = e_occ;
+                sel_n = 1'b1;
+                vq_n  = 1'b1;
             end
-            occ_d[k_n*NPRIO + k_m] = occ_n;
+            sel_d[k_n*NPRIO + k_m] = sel_n;
+            vq_d[k_n*NPRIO + k_m]  = vq_n;
         end
     end
 
@@ -415,9 +482,8 @@ always_comb begin : next_state
     end
 
     if (rst) begin
-        for (int k_n = 0; k_n < NQB; k_n = k_n + 1) begin
-            occ_d[k_n] = '0;
-        end
+        sel_d = '0;
+        vq_d  = '0;
         for (int k_n = 0; k_n < NR; k_n = k_n + 1) begin
             vld_d[k_n] = '0;
             e_d[k_n]   = '0;
@@ -435,6 +501,8 @@ always_comb begin : next_state
 end
 
 always_ff @(posedge clk) begin
+    sel_q    <= sel_d;
+    vq_q     <= vq_d;
     inc_v_q  <= inc_v_d;
     inc_o_q  <= inc_o_d;
     inc_l_q  <= inc_l_d;
@@ -448,13 +516,9 @@ always_ff @(posedge clk) begin
     // Under Verilator: version 5.006 cannot schedule a non-blocking array write in a loop it does not unroll (more
     // than 64 iterations: BLKLOOPINIT); Icarus 11 and Yosys 0.23 cannot assign a whole unpacked
     // array. Both forms copy every element.
-    occ_q <= occ_d;
     vld_q <= vld_d;
     e_q   <= e_d;
 `else
-    for (int k_f = 0; k_f < NQB; k_f = k_f + 1) begin
-        occ_q[k_f] <= occ_d[k_f];
-    end
     for (int k_f = 0; k_f < NR; k_f = k_f + 1) begin
         vld_q[k_f] <= vld_d[k_f];
         e_q[k_f]   <= e_d[k_f];

@@ -152,7 +152,7 @@ fn checker_reports_a_warn_comparator_fault_at_its_cycle_and_signal() {
         // The first enqueue that lands exactly on WARN: the faulty model does not count it.
         let want = first_cycle(&p, Mode::StopMax, "thresholds_exact", |_, inp, m| {
             inp.enq
-                .is_some_and(|e| m.egress.occ_q[usize::from(e.oport) * 8 + 3] == t.eg_warn)
+                .is_some_and(|e| m.egress.occ(usize::from(e.oport) * 8 + 3) == t.eg_warn)
         });
         let job = Job {
             config: cfg,
@@ -179,7 +179,7 @@ fn checker_reports_an_xon_comparator_fault_at_its_cycle_and_signal() {
     let t = directed_config(&p, Mode::StopCal).prio[3];
     // The first dequeue that lands exactly on XON while E is set: the faulty model keeps E.
     let want = first_cycle(&p, Mode::StopCal, "thresholds_exact", |b, inp, m| {
-        inp.deq[0].is_some() && m.egress.occ_q[3] == t.eg_xon && b.egress.e_q[0] != 0
+        inp.deq[0].is_some() && m.egress.occ(3) == t.eg_xon && b.egress.e_q[0] != 0
     });
     let job = Job {
         config: cfg,

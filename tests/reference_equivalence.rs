@@ -264,7 +264,7 @@ fn run(c: &Case) -> Result<(), TestCaseError> {
                     i,
                     pr
                 );
-                prop_assert_eq!(u64::from(m.egress.occ_q[qq]), r.b[qq], "B[{}][{}]", i, pr);
+                prop_assert_eq!(u64::from(m.egress.occ(qq)), r.b[qq], "B[{}][{}]", i, pr);
                 prop_assert_eq!(
                     m.d_state()[i] >> pr & 1 == 1,
                     r.d(i, pr),

@@ -8,7 +8,11 @@
 //! port 0), stage 2 writes it back, forwarding the previous cycle's write of the same word. A row's
 //! valid bitmap (`vld_q`, flip-flops) is zeroed by a row clear and gets the word's bit from the
 //! stage-2 write; a clear wins over the write of the same cycle. Read port 1 serves the port's sort
-//! engine (`sval`). Reset: occupancies, bitmaps, E and the pipeline 0; RAM contents are not reset.
+//! engine (`sval`). The occupancy of queue (o, p) lives in one of two 8-word LUT RAMs of port o:
+//! `u_deq`, written by dequeue lane o, and `u_enq`, written by the enqueue lane, so that each RAM
+//! has one writer; `sel_q` names the one written last and `vq_q` says whether the queue was
+//! written since reset (else its occupancy is 0). Reset: `sel_q`, `vq_q`, bitmaps, E and the
+//! pipeline 0; RAM contents are not reset.
 
 use super::cfg::CfgRegs;
 use super::ram::Ram;
@@ -16,8 +20,14 @@ use super::{BlockParams, Enqueue, Pkt, NPRIO};
 
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Egress {
-    /// `occ_q[o*8+p]`: egress occupancy in units.
-    pub occ_q: Vec<u32>,
+    /// `sel_q`, one byte per port: bit p set = the occupancy of (o, p) is in `enq[o]`, else `deq[o]`.
+    pub sel_q: Vec<u8>,
+    /// `vq_q`, one byte per port: bit p set = queue (o, p) was written since reset.
+    pub vq_q: Vec<u8>,
+    /// `gen_port[o].u_deq.mem`: occupancies written by dequeue lane o, word p.
+    pub deq: Vec<[u32; NPRIO]>,
+    /// `gen_port[o].u_enq.mem`: occupancies written by the enqueue lane, word p.
+    pub enq: Vec<[u32; NPRIO]>,
     /// `vld_q[{o,l}]`: the row's valid bitmap, bit i: word i of the row counts.
     pub vld_q: Vec<u128>,
     /// `e_q[{o,l}]`: bit i is E of input i.
@@ -48,8 +58,8 @@ pub struct EgressEvents {
     pub eclr: Vec<u8>,
     /// The ports with a bit set in `clr_c` or `clr_e`.
     pub clr_ports: Vec<usize>,
-    /// Occupancies written this cycle: (queue, value).
-    pub occ: Vec<(usize, u32)>,
+    /// Occupancies written this cycle: (queue, value, written by the enqueue lane), dequeues first.
+    pub occ: Vec<(usize, u32, bool)>,
     /// The enqueue's counter increment (stage 1): (port, class, input).
     pub inc: Option<(usize, usize, usize)>,
     /// The enqueue's sort request: (port, class).
@@ -109,7 +119,10 @@ pub(crate) type Stage2 = (usize, usize, usize, u16);
 impl Egress {
     pub fn new(p: &BlockParams) -> Self {
         Egress {
-            occ_q: vec![0; p.nq()],
+            sel_q: vec![0; p.np],
+            vq_q: vec![0; p.np],
+            deq: vec![[0; NPRIO]; p.np],
+            enq: vec![[0; NPRIO]; p.np],
             vld_q: vec![0; p.nr()],
             e_q: vec![0; p.nr()],
             inc_v_q: false,
@@ -129,8 +142,22 @@ impl Egress {
     /// contents.
     pub fn reset(&mut self, p: &BlockParams) {
         let cnt = std::mem::take(&mut self.cnt);
+        let (deq, enq) = (std::mem::take(&mut self.deq), std::mem::take(&mut self.enq));
         *self = Egress::new(p);
-        self.cnt = cnt;
+        (self.cnt, self.deq, self.enq) = (cnt, deq, enq);
+    }
+
+    /// The egress occupancy of queue `q = o*8+p` in units.
+    #[inline]
+    pub fn occ(&self, q: usize) -> u32 {
+        let (o, pr) = (q / NPRIO, q % NPRIO);
+        if self.vq_q[o] >> pr & 1 == 0 {
+            0
+        } else if self.sel_q[o] >> pr & 1 == 1 {
+            self.enq[o][pr]
+        } else {
+            self.deq[o][pr]
+        }
     }
 
     /// Address of word `{l, i}` in a counter RAM.
@@ -165,7 +192,7 @@ impl Egress {
             return false;
         }
         let pr = usize::from(e.prio & 7);
-        u64::from(self.occ_q[usize::from(e.oport) * NPRIO + pr]) + u64::from(p.units(e.size))
+        u64::from(self.occ(usize::from(e.oport) * NPRIO + pr)) + u64::from(p.units(e.size))
             <= u64::from(cfg.eg_max_q[pr])
     }
 
@@ -193,8 +220,8 @@ impl Egress {
             let Some(d) = d else { continue };
             let pr = usize::from(d.prio3().value());
             let q = o * NPRIO + pr;
-            let mid = self.occ_q[q].wrapping_sub(p.units(d.size)) & mask;
-            ev.occ.push((q, mid));
+            let mid = self.occ(q).wrapping_sub(p.units(d.size)) & mask;
+            ev.occ.push((q, mid, false));
             if enq_q == Some(q) {
                 enq_mid = Some(mid);
             }
@@ -227,8 +254,8 @@ impl Egress {
             let pr = usize::from(e.prio & 7);
             let o = usize::from(e.oport);
             let q = o * NPRIO + pr;
-            let occ = (enq_mid.unwrap_or(self.occ_q[q]) + p.units(e.size)) & mask;
-            ev.occ.push((q, occ));
+            let occ = (enq_mid.unwrap_or(self.occ(q)) + p.units(e.size)) & mask;
+            ev.occ.push((q, occ, true));
             if let Some(l) = cfg.counted(p, pr) {
                 let warn = cfg.eg_warn_q[pr];
                 let inc = if faults.warn_gt {
@@ -321,8 +348,16 @@ impl Egress {
         swr: &[(usize, usize, u128)],
     ) -> u8 {
         let mut changed = 0u8;
-        for &(q, v) in &ev.occ {
-            self.occ_q[q] = v;
+        for &(q, v, by_enq) in &ev.occ {
+            let (o, pr) = (q / NPRIO, q % NPRIO);
+            if by_enq {
+                self.enq[o][pr] = v;
+                self.sel_q[o] |= 1 << pr;
+            } else {
+                self.deq[o][pr] = v;
+                self.sel_q[o] &= !(1 << pr);
+            }
+            self.vq_q[o] |= 1 << pr;
         }
         self.wr_v_q = false;
         if let Some((o, l, i, c)) = st2 {

@@ -133,9 +133,11 @@ fn state_shape(p: &BlockParams, reg: &str) -> (u32, usize, u32, Index) {
         "mode_q" => (2, 1, 2, Index::Scalar),
         "cut_q" => (p.cut_f + 1, 1, p.cut_f + 1, Index::Scalar),
         "quanta_q" | "refresh_q" => (16, 1, 16, Index::Scalar),
-        "occ_q" => (ow, nq, ow, Index::Queue),
         "xoff_q" | "sel_q" | "vq_q" | "sent_q" => (nq as u32, 1, 1, Index::Queue),
-        "gen_port[{o}].u_arr.mem" | "gen_port[{o}].u_dep.mem" => (ow, NPRIO, ow, Index::PrioWord),
+        "gen_port[{o}].u_arr.mem"
+        | "gen_port[{o}].u_dep.mem"
+        | "gen_port[{o}].u_deq.mem"
+        | "gen_port[{o}].u_enq.mem" => (ow, NPRIO, ow, Index::PrioWord),
         "vld_q" | "e_q" => (np as u32, nr, 1, Index::RowBits),
         "inc_v_q" | "wr_v_q" => (1, 1, 1, Index::Scalar),
         "inc_o_q" | "inc_i_q" | "wr_o_q" | "wr_i_q" => (pw, 1, pw, Index::Scalar),
@@ -433,7 +435,10 @@ pub fn pack_state(m: &CapfcTop, l: &Layout, buf: &mut [u32]) {
             ("u_ingress", "gen_port[{o}].u_dep.mem") => {
                 arr(&mut w, &mut u(&m.ingress.dep[o]).into_iter())
             }
-            ("u_egress", "occ_q") => arr(&mut w, &mut u(&eg.occ_q).into_iter()),
+            ("u_egress", "sel_q") => put_bytes_as_bits(&mut w, s, &eg.sel_q),
+            ("u_egress", "vq_q") => put_bytes_as_bits(&mut w, s, &eg.vq_q),
+            ("u_egress", "gen_port[{o}].u_deq.mem") => arr(&mut w, &mut u(&eg.deq[o]).into_iter()),
+            ("u_egress", "gen_port[{o}].u_enq.mem") => arr(&mut w, &mut u(&eg.enq[o]).into_iter()),
             ("u_egress", "vld_q") => {
                 for (r, &v) in eg.vld_q.iter().enumerate() {
                     put_mask(&mut w, s, r, v);
@@ -532,7 +537,10 @@ pub fn unpack_state(p: &BlockParams, l: &Layout, buf: &[u32]) -> CapfcTop {
             ("u_ingress", "vq_q") => m.ingress.vq_q = bytes(np),
             ("u_ingress", "gen_port[{o}].u_arr.mem") => m.ingress.arr[o] = arr8(u32s(NPRIO)),
             ("u_ingress", "gen_port[{o}].u_dep.mem") => m.ingress.dep[o] = arr8(u32s(NPRIO)),
-            ("u_egress", "occ_q") => m.egress.occ_q = u32s(p.nq()),
+            ("u_egress", "sel_q") => m.egress.sel_q = bytes(np),
+            ("u_egress", "vq_q") => m.egress.vq_q = bytes(np),
+            ("u_egress", "gen_port[{o}].u_deq.mem") => m.egress.deq[o] = arr8(u32s(NPRIO)),
+            ("u_egress", "gen_port[{o}].u_enq.mem") => m.egress.enq[o] = arr8(u32s(NPRIO)),
             ("u_egress", "vld_q") => m.egress.vld_q = (0..p.nr()).map(rowbits).collect(),
             ("u_egress", "e_q") => m.egress.e_q = (0..p.nr()).map(rowbits).collect(),
             ("u_egress", "inc_v_q") => m.egress.inc_v_q = g(0, 0) == 1,
@@ -591,28 +599,26 @@ pub fn get_field(s: &Signal, buf: &[u32], elem: usize, field: usize) -> u64 {
     bits[base..base + s.field as usize].load_le::<u64>()
 }
 
-/// The occupancy (units) of queue `q = port*8 + prio` in a packed state buffer: egress `occ_q`, or
-/// the ingress RAM word that `sel_q` names (0 while `vq_q` is clear).
+/// The occupancy (units) of queue `q = port*8 + prio` in a packed state buffer: the word of the
+/// occupancy RAM that `sel_q` names (the global lane's bank when set: `u_dep` at ingress, `u_enq`
+/// at egress), 0 while `vq_q` is clear.
 pub fn occupancy(l: &Layout, buf: &[u32], egress: bool, q: usize) -> u64 {
     let sig = |n: &str| l.signal(n).unwrap_or_else(|| panic!("{n} is state"));
-    if egress {
-        return get_field(sig("u_egress.occ_q"), buf, q, 0);
-    }
-    if get_field(sig("u_ingress.vq_q"), buf, 0, q) == 0 {
+    let (inst, own, global) = if egress {
+        ("u_egress", "u_deq", "u_enq")
+    } else {
+        ("u_ingress", "u_arr", "u_dep")
+    };
+    if get_field(sig(&format!("{inst}.vq_q")), buf, 0, q) == 0 {
         return 0;
     }
     let (i, pr) = (q / NPRIO, q % NPRIO);
-    let bank = if get_field(sig("u_ingress.sel_q"), buf, 0, q) == 1 {
-        "u_dep"
+    let bank = if get_field(sig(&format!("{inst}.sel_q")), buf, 0, q) == 1 {
+        global
     } else {
-        "u_arr"
+        own
     };
-    get_field(
-        sig(&format!("u_ingress.gen_port[{i}].{bank}.mem")),
-        buf,
-        pr,
-        0,
-    )
+    get_field(sig(&format!("{inst}.gen_port[{i}].{bank}.mem")), buf, pr, 0)
 }
 
 /// One differing field.

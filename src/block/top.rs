@@ -325,9 +325,7 @@ impl CapfcTop {
         let c = &self.cfg;
         let (arr_accept, enq_accept) = (out.arr_accept, out.enq_accept);
         if inp.rst {
-            if self.egress.occ_q.iter().any(|&o| o != 0)
-                || (0..p.nq()).any(|q| self.ingress.occ(q) != 0)
-            {
+            if (0..p.nq()).any(|q| self.egress.occ(q) != 0 || self.ingress.occ(q) != 0) {
                 cov.hit(Point::ResetWithTraffic);
             }
             return;
@@ -342,6 +340,12 @@ impl CapfcTop {
             }
             if self.ingress.occ(q) + p.units(pkt.size) == c.ing_max_q[pr] {
                 cov.hit(Point::IngFitExact);
+            }
+            if inp
+                .dep
+                .is_some_and(|d| usize::from(d.port) == i && usize::from(d.prio & 7) == pr)
+            {
+                cov.hit(Point::IngDepArrSameQueue);
             }
             if c.lossless(pr) && self.ingress.xoff_q[i] >> pr & 1 == 0 {
                 let mid = match inp.dep {
@@ -370,7 +374,10 @@ impl CapfcTop {
             inp.deq[o]
                 .filter(|d| usize::from(d.prio & 7) == pr)
                 .map(|d| {
-                    self.egress.occ_q[o * NPRIO + pr].wrapping_sub(p.units(d.size)) & p.occ_mask()
+                    self.egress
+                        .occ(o * NPRIO + pr)
+                        .wrapping_sub(p.units(d.size))
+                        & p.occ_mask()
                 })
         };
         // Rows cleared this cycle: (port, class).
@@ -409,10 +416,13 @@ impl CapfcTop {
                 if !enq_accept {
                     cov.hit(Point::EgReject);
                 } else {
-                    if self.egress.occ_q[q] + u == c.eg_max_q[pr] {
+                    if self.egress.occ(q) + u == c.eg_max_q[pr] {
                         cov.hit(Point::EgFitExact);
                     }
-                    let mid = deq_mid(o, pr).unwrap_or(self.egress.occ_q[q]);
+                    if deq_mid(o, pr).is_some() {
+                        cov.hit(Point::EgDeqEnqSameQueue);
+                    }
+                    let mid = deq_mid(o, pr).unwrap_or(self.egress.occ(q));
                     let occ = (mid + u) & p.occ_mask();
                     if let Some(l) = c.counted(p, pr) {
                         if occ == c.eg_warn_q[pr] {
@@ -433,7 +443,7 @@ impl CapfcTop {
                                 if eg.inc_i_q as usize == i {
                                     cov.hit(Point::FwdCounter);
                                 } else {
-                                    cov.hit(Point::FwdBitmap);
+                                    cov.hit(Point::RowBackToBack);
                                 }
                             }
                         }

@@ -156,7 +156,7 @@ pub enum Value {
     Queue(usize, u8),
     /// The sort unit's registers.
     Sort,
-    /// An architectural register by its RTL name, one element (`u_egress.occ_q[3]`).
+    /// An architectural register by its RTL name, one element (`u_egress.e_q[3]`).
     Reg(String, usize),
 }
 

@@ -911,7 +911,7 @@ impl Switch {
     pub fn block_occupancy(&self, egress: bool, q: usize) -> u32 {
         let from_model = |m: &CapfcTop| {
             if egress {
-                m.egress.occ_q[q]
+                m.egress.occ(q)
             } else {
                 m.ingress.occ(q)
             }
