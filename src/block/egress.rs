@@ -15,7 +15,7 @@
 //! pipeline 0; RAM contents are not reset.
 
 use super::cfg::CfgRegs;
-use super::ram::Ram;
+use super::ram::{LutRam, Ram};
 use super::{BlockParams, Enqueue, Pkt, NPRIO};
 
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -25,9 +25,9 @@ pub struct Egress {
     /// `vq_q`, one byte per port: bit p set = queue (o, p) was written since reset.
     pub vq_q: Vec<u8>,
     /// `gen_port[o].u_deq.mem`: occupancies written by dequeue lane o, word p.
-    pub deq: Vec<[u32; NPRIO]>,
+    pub deq: Vec<LutRam<u32>>,
     /// `gen_port[o].u_enq.mem`: occupancies written by the enqueue lane, word p.
-    pub enq: Vec<[u32; NPRIO]>,
+    pub enq: Vec<LutRam<u32>>,
     /// `vld_q[{o,l}]`: the row's valid bitmap, bit i: word i of the row counts.
     pub vld_q: Vec<u128>,
     /// `e_q[{o,l}]`: bit i is E of input i.
@@ -121,8 +121,8 @@ impl Egress {
         Egress {
             sel_q: vec![0; p.np],
             vq_q: vec![0; p.np],
-            deq: vec![[0; NPRIO]; p.np],
-            enq: vec![[0; NPRIO]; p.np],
+            deq: vec![LutRam::new(NPRIO); p.np],
+            enq: vec![LutRam::new(NPRIO); p.np],
             vld_q: vec![0; p.nr()],
             e_q: vec![0; p.nr()],
             inc_v_q: false,
@@ -154,9 +154,9 @@ impl Egress {
         if self.vq_q[o] >> pr & 1 == 0 {
             0
         } else if self.sel_q[o] >> pr & 1 == 1 {
-            self.enq[o][pr]
+            self.enq[o].mem[pr]
         } else {
-            self.deq[o][pr]
+            self.deq[o].mem[pr]
         }
     }
 
@@ -351,10 +351,10 @@ impl Egress {
         for &(q, v, by_enq) in &ev.occ {
             let (o, pr) = (q / NPRIO, q % NPRIO);
             if by_enq {
-                self.enq[o][pr] = v;
+                self.enq[o].mem[pr] = v;
                 self.sel_q[o] |= 1 << pr;
             } else {
-                self.deq[o][pr] = v;
+                self.deq[o].mem[pr] = v;
                 self.sel_q[o] &= !(1 << pr);
             }
             self.vq_q[o] |= 1 << pr;

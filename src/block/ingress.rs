@@ -9,6 +9,7 @@
 //! reset (else its occupancy is 0). Reset: `sel_q`, `vq_q` and I = 0; the RAMs keep their contents.
 
 use super::cfg::CfgRegs;
+use super::ram::LutRam;
 use super::{BlockParams, Departure, Pkt, NPRIO};
 
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -20,9 +21,9 @@ pub struct Ingress {
     /// `vq_q`, one byte per port: bit p set = queue (i, p) was written since reset.
     pub vq_q: Vec<u8>,
     /// `gen_port[i].u_arr.mem`: occupancies written by arrival lane i, word p.
-    pub arr: Vec<[u32; NPRIO]>,
+    pub arr: Vec<LutRam<u32>>,
     /// `gen_port[i].u_dep.mem`: occupancies written by the departure lane, word p.
-    pub dep: Vec<[u32; NPRIO]>,
+    pub dep: Vec<LutRam<u32>>,
 }
 
 impl Ingress {
@@ -31,8 +32,8 @@ impl Ingress {
             xoff_q: vec![0; p.np],
             sel_q: vec![0; p.np],
             vq_q: vec![0; p.np],
-            arr: vec![[0; NPRIO]; p.np],
-            dep: vec![[0; NPRIO]; p.np],
+            arr: vec![LutRam::new(NPRIO); p.np],
+            dep: vec![LutRam::new(NPRIO); p.np],
         }
     }
 
@@ -50,9 +51,9 @@ impl Ingress {
         if self.vq_q[i] >> pr & 1 == 0 {
             0
         } else if self.sel_q[i] >> pr & 1 == 1 {
-            self.dep[i][pr]
+            self.dep[i].mem[pr]
         } else {
-            self.arr[i][pr]
+            self.arr[i].mem[pr]
         }
     }
 
@@ -80,7 +81,7 @@ impl Ingress {
                 let pr = usize::from(d.prio & 7);
                 let q = i * NPRIO + pr;
                 let mid = self.occ(q).wrapping_sub(p.units(d.size)) & mask;
-                self.dep[i][pr] = mid;
+                self.dep[i].mem[pr] = mid;
                 self.sel_q[i] |= 1 << pr;
                 self.vq_q[i] |= 1 << pr;
                 if mid <= cfg.ing_xon_q[pr] && self.xoff_q[i] >> pr & 1 == 1 {
@@ -97,7 +98,7 @@ impl Ingress {
             let pr = usize::from(pkt.prio3().value());
             let q = i * NPRIO + pr;
             let occ = (self.occ(q) + p.units(pkt.size)) & mask;
-            self.arr[i][pr] = occ;
+            self.arr[i].mem[pr] = occ;
             self.sel_q[i] &= !(1 << pr);
             self.vq_q[i] |= 1 << pr;
             if cfg.lossless(pr) && occ > cfg.ing_xoff_q[pr] && self.xoff_q[i] >> pr & 1 == 0 {

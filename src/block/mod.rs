@@ -1,7 +1,7 @@
 //! The CaPFC block (`rtl/capfc_top.sv`) as a cycle model.
 //!
 //! One module per hardware unit, named as in the RTL: [`cfg`] (`capfc_cfg`), [`ingress`]
-//! (`capfc_ingress`), [`egress`] (`capfc_egress`), [`ram`] (`capfc_ram`), [`sort`]
+//! (`capfc_ingress`), [`egress`] (`capfc_egress`), [`ram`] (`capfc_ram`, `capfc_lutram`), [`sort`]
 //! (`capfc_sort`), [`pfc_gen`] (`capfc_pfc_gen`) and [`top`] (`capfc_top`). The contract they
 //! implement, latency, reset values and tie-breaks included, is `docs/microarchitecture.md`.
 //! The model is pure: [`CapfcTop::tick_cycle`] takes one cycle's inputs and returns that cycle's

@@ -430,15 +430,19 @@ pub fn pack_state(m: &CapfcTop, l: &Layout, buf: &mut [u32]) {
             ("u_ingress", "sel_q") => put_bytes_as_bits(&mut w, s, &m.ingress.sel_q),
             ("u_ingress", "vq_q") => put_bytes_as_bits(&mut w, s, &m.ingress.vq_q),
             ("u_ingress", "gen_port[{o}].u_arr.mem") => {
-                arr(&mut w, &mut u(&m.ingress.arr[o]).into_iter())
+                arr(&mut w, &mut u(&m.ingress.arr[o].mem).into_iter())
             }
             ("u_ingress", "gen_port[{o}].u_dep.mem") => {
-                arr(&mut w, &mut u(&m.ingress.dep[o]).into_iter())
+                arr(&mut w, &mut u(&m.ingress.dep[o].mem).into_iter())
             }
             ("u_egress", "sel_q") => put_bytes_as_bits(&mut w, s, &eg.sel_q),
             ("u_egress", "vq_q") => put_bytes_as_bits(&mut w, s, &eg.vq_q),
-            ("u_egress", "gen_port[{o}].u_deq.mem") => arr(&mut w, &mut u(&eg.deq[o]).into_iter()),
-            ("u_egress", "gen_port[{o}].u_enq.mem") => arr(&mut w, &mut u(&eg.enq[o]).into_iter()),
+            ("u_egress", "gen_port[{o}].u_deq.mem") => {
+                arr(&mut w, &mut u(&eg.deq[o].mem).into_iter())
+            }
+            ("u_egress", "gen_port[{o}].u_enq.mem") => {
+                arr(&mut w, &mut u(&eg.enq[o].mem).into_iter())
+            }
             ("u_egress", "vld_q") => {
                 for (r, &v) in eg.vld_q.iter().enumerate() {
                     put_mask(&mut w, s, r, v);
@@ -535,12 +539,12 @@ pub fn unpack_state(p: &BlockParams, l: &Layout, buf: &[u32]) -> CapfcTop {
             ("u_ingress", "xoff_q") => m.ingress.xoff_q = bytes(np),
             ("u_ingress", "sel_q") => m.ingress.sel_q = bytes(np),
             ("u_ingress", "vq_q") => m.ingress.vq_q = bytes(np),
-            ("u_ingress", "gen_port[{o}].u_arr.mem") => m.ingress.arr[o] = arr8(u32s(NPRIO)),
-            ("u_ingress", "gen_port[{o}].u_dep.mem") => m.ingress.dep[o] = arr8(u32s(NPRIO)),
+            ("u_ingress", "gen_port[{o}].u_arr.mem") => m.ingress.arr[o].mem = u32s(NPRIO),
+            ("u_ingress", "gen_port[{o}].u_dep.mem") => m.ingress.dep[o].mem = u32s(NPRIO),
             ("u_egress", "sel_q") => m.egress.sel_q = bytes(np),
             ("u_egress", "vq_q") => m.egress.vq_q = bytes(np),
-            ("u_egress", "gen_port[{o}].u_deq.mem") => m.egress.deq[o] = arr8(u32s(NPRIO)),
-            ("u_egress", "gen_port[{o}].u_enq.mem") => m.egress.enq[o] = arr8(u32s(NPRIO)),
+            ("u_egress", "gen_port[{o}].u_deq.mem") => m.egress.deq[o].mem = u32s(NPRIO),
+            ("u_egress", "gen_port[{o}].u_enq.mem") => m.egress.enq[o].mem = u32s(NPRIO),
             ("u_egress", "vld_q") => m.egress.vld_q = (0..p.nr()).map(rowbits).collect(),
             ("u_egress", "e_q") => m.egress.e_q = (0..p.nr()).map(rowbits).collect(),
             ("u_egress", "inc_v_q") => m.egress.inc_v_q = g(0, 0) == 1,

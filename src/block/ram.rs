@@ -36,3 +36,21 @@ impl<T: Copy + Default> Ram<T> {
         self.mem[addr] = v;
     }
 }
+
+/// `capfc_lutram`: a small RAM with one write port and asynchronous reads (no read register).
+///
+/// Contract (docs/microarchitecture.md, "LUT RAM"): a read returns the word as it is before this
+/// cycle's write; a write shows from the next cycle. No reset: its user keeps a valid bit per word.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LutRam<T> {
+    /// `mem`: the words.
+    pub mem: Vec<T>,
+}
+
+impl<T: Copy + Default> LutRam<T> {
+    pub fn new(words: usize) -> Self {
+        LutRam {
+            mem: vec![T::default(); words],
+        }
+    }
+}
