@@ -52,18 +52,33 @@ pub struct CosimArgs {
     pub json: bool,
 }
 
-fn parse_seeds(s: &str) -> Result<std::ops::Range<u64>> {
-    let bad = || format!("--seeds '{s}': expected A..B, A..=B or a count N");
+/// `--seeds`: `A..B` (B excluded), `A..=B`, or a count N (seeds 1..=N); any u64, the edges
+/// included. An empty range is an error, not a run of nothing.
+fn parse_seeds(s: &str) -> Result<std::ops::RangeInclusive<u64>> {
+    let bad = || format!("--seeds '{s}': expected A..B, A..=B or a count N (u64 seeds)");
+    let empty = || anyhow::anyhow!("--seeds '{s}': the range selects no seed");
     if let Some((a, b)) = s.split_once("..=") {
         let (a, b): (u64, u64) = (a.parse().with_context(bad)?, b.parse().with_context(bad)?);
-        return Ok(a..b + 1);
+        return if a <= b { Ok(a..=b) } else { Err(empty()) };
     }
     if let Some((a, b)) = s.split_once("..") {
-        return Ok(a.parse().with_context(bad)?..b.parse().with_context(bad)?);
+        let (a, b): (u64, u64) = (a.parse().with_context(bad)?, b.parse().with_context(bad)?);
+        return if a < b { Ok(a..=b - 1) } else { Err(empty()) };
     }
     let n: u64 = s.parse().with_context(bad)?;
-    Ok(1..n + 1)
+    if n == 0 {
+        return Err(empty());
+    }
+    Ok(1..=n)
 }
+
+/// Seeds in a range (up to 2^64, so u128).
+fn seed_count(r: &std::ops::RangeInclusive<u64>) -> u128 {
+    u128::from(r.end() - r.start()) + 1
+}
+
+/// Seeds one run may take: the jobs are listed before they run.
+const MAX_SEEDS: u128 = 1_000_000;
 
 pub fn run(a: &CosimArgs) -> Result<bool> {
     let built = crate::dut::available();
@@ -105,7 +120,7 @@ pub fn run(a: &CosimArgs) -> Result<bool> {
         o => bail!("--algo '{o}': expected max, cal, both or pfc"),
     };
     let seeds = match a.seed {
-        Some(s) => s..s + 1,
+        Some(s) => s..=s,
         None => parse_seeds(&a.seeds)?,
     };
     let directed: Vec<String> = match a.directed.as_str() {
@@ -125,6 +140,14 @@ pub fn run(a: &CosimArgs) -> Result<bool> {
             })
             .collect::<Result<_>>()?,
     };
+    if seed_count(&seeds) > MAX_SEEDS {
+        bail!(
+            "--seeds {}..={}: {} seeds, more than the {MAX_SEEDS} one run takes; split the range over runs",
+            seeds.start(),
+            seeds.end(),
+            seed_count(&seeds)
+        );
+    }
     let mut js = jobs(&configs, &modes, seeds.clone(), a.cycles, &directed);
     let total_jobs = js.len();
     if let Some(sh) = &a.shard {
@@ -136,13 +159,24 @@ pub fn run(a: &CosimArgs) -> Result<bool> {
         }
         js = shard(js, k, n);
     }
+    if js.is_empty() {
+        // a regression that runs nothing must not pass
+        bail!(
+            "no job selected: configs {}, algo {}, {} seed(s), directed '{}'{} give 0 of {total_jobs} jobs",
+            configs.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(","),
+            a.algo,
+            seed_count(&seeds),
+            a.directed,
+            a.shard.as_ref().map(|s| format!(", shard {s}")).unwrap_or_default()
+        );
+    }
     eprintln!(
-        "cosim: {} of {total_jobs} jobs; configs {}; algo {}; seeds {}..{} x {} cycles; directed {}{}",
+        "cosim: {} of {total_jobs} jobs; configs {}; algo {}; seeds {}..={} x {} cycles; directed {}{}",
         js.len(),
         configs.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(","),
         a.algo,
-        seeds.start,
-        seeds.end,
+        seeds.start(),
+        seeds.end(),
         a.cycles,
         a.directed,
         a.shard.as_ref().map(|s| format!("; shard {s}")).unwrap_or_default()

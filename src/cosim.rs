@@ -368,7 +368,7 @@ fn write_window(job: &Job, opts: &RunOpts, cycle: u64, w: u64) -> Result<String,
 pub fn jobs(
     configs: &[(String, BlockParams)],
     modes: &[Mode],
-    seeds: std::ops::Range<u64>,
+    seeds: impl Iterator<Item = u64> + Clone,
     cycles: u64,
     directed_cases: &[String],
 ) -> Vec<Job> {

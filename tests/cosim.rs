@@ -298,3 +298,67 @@ fn mismatch_window_writes_both_sides_under_the_same_names() {
     assert_eq!(model_end, 2 * (m.cycle + 6) + 1);
     assert_eq!(rtl_end, model_end);
 }
+
+/// `capfc cosim` that would check nothing exits non-zero and says why; seeds at the edge of u64
+/// run.
+#[test]
+fn a_regression_that_selects_no_job_fails() {
+    let cosim = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_capfc"))
+            .args(["cosim", "--config", "np4", "--cycles", "100"])
+            .args(args)
+            .output()
+            .expect("run capfc")
+    };
+    for (args, why) in [
+        (
+            &["--seeds", "5..5", "--directed", "none"][..],
+            "selects no seed",
+        ),
+        (
+            &["--seeds", "0", "--directed", "none"][..],
+            "selects no seed",
+        ),
+        (
+            &["--seeds", "9..=3", "--directed", "none"][..],
+            "selects no seed",
+        ),
+        (
+            &["--seeds", "0..=18446744073709551615", "--directed", "none"][..],
+            "more than the 1000000",
+        ),
+        (
+            &[
+                "--seed",
+                "3",
+                "--algo",
+                "max",
+                "--directed",
+                "none",
+                "--shard",
+                "2/2",
+            ][..],
+            "no job selected",
+        ),
+    ] {
+        let out = cosim(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?} exited 0: {err}");
+        assert!(err.contains(why), "{args:?}: {err}");
+    }
+    // u64::MAX is a seed like any other (it used to wrap to an empty range and pass with 0 jobs)
+    let out = cosim(&[
+        "--seed",
+        "18446744073709551615",
+        "--algo",
+        "max",
+        "--directed",
+        "none",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("cosim: 1 passed, 0 failed"));
+}
