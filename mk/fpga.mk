@@ -6,7 +6,7 @@
 # first run of each compiles it (about two minutes for Yosys, cached in ~/.cache/YoWASP).
 #
 #   make fpga PORTS=48 [NL=2] [FPGA_PARAMS="CW=8"]  resources on an ECP5-85F and on 7-series, fmax on the ECP5
-#   make fpga-table [FPGA_PNR=0] [FPGA_ABC9=0]      the same at FPGA_TABLE_PORTS: build/fpga/table.md
+#   make fpga-table [FPGA_PNR=0] [FPGA_LUTS=0]      the same at FPGA_TABLE_PORTS: build/fpga/table.md
 #   make lint-slang                                 slang at SLANG_PORTS, every diagnostic (SLANG_WARNINGS)
 
 FPGA_VENV        := build/venv
@@ -18,20 +18,21 @@ NL               ?=
 FPGA_PARAMS      ?=
 FPGA_SEED        ?= 1
 FPGA_FREQ        ?= 125
-# nextpnr's router. router2: at 4 ports 4 min, 32.2 MHz; router1 (nextpnr-ecp5's default): 13 min,
-# 37.5 MHz, and at 8 ports it had not converged after 30 min (remaining arcs not falling)
+# nextpnr's router. router2: v2 at 8 ports 7.5 min, 36.7 MHz; router1 (nextpnr-ecp5's default), v1 at
+# 4 ports: 13 min against router2's 4, and at 8 ports it had not converged after 30 min
 FPGA_ROUTER      ?= router2
 FPGA_TABLE_PORTS ?= 8 16 32 48 64
 # 0: resources only (synthesis, no place and route; fmax "not run"), for a quick table
 FPGA_PNR         ?= 1
-# 0: synth_ecp5 -noabc9, the classic ABC flow (ABC9, the default, had not finished after 80 minutes
-# at 48 ports on a 2-core machine)
-FPGA_ABC9        ?= 1
+# 0: stop synthesis before LUT mapping (flip-flops, RAMs, DSPs counted; LUTs not; no place and
+# route): Yosys 0.70's synth_ecp5 maps LUTs with ABC9 only, which had not finished after 80 minutes
+# at 48 ports on a 2-core machine
+FPGA_LUTS        ?= 1
 SLANG_PORTS      ?= 4 6 8 16 32 48 64 128
 # slang's warning options: -Weverything is every warning slang has; -Wextra is a softer choice
 SLANG_WARNINGS   ?= -Weverything
 
-FPGA_ARGS = --seed $(FPGA_SEED) --freq $(FPGA_FREQ) --router $(FPGA_ROUTER) $(if $(filter 0,$(FPGA_PNR)),--no-pnr) $(if $(filter 0,$(FPGA_ABC9)),--no-abc9) $(if $(NL),--param NL=$(NL)) $(addprefix --param ,$(FPGA_PARAMS))
+FPGA_ARGS = --seed $(FPGA_SEED) --freq $(FPGA_FREQ) --router $(FPGA_ROUTER) $(if $(filter 0,$(FPGA_PNR)),--no-pnr) $(if $(filter 0,$(FPGA_LUTS)),--no-lut-map) $(if $(NL),--param NL=$(NL)) $(addprefix --param ,$(FPGA_PARAMS))
 
 .PHONY: fpga fpga-table lint-slang
 

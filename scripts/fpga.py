@@ -15,7 +15,7 @@ Prints a summary line per port count and writes the logs under OUT/np<N>/; with 
 Markdown table too. Exits 1 if a step fails or the block does not fit the device.
 
 Usage: fpga.py --ports 8 [16 ...] [--param NL=2 ...] [--seed 1] [--freq 125] [--router router2]
-              [--no-pnr] [--no-abc9] [--table FILE]
+              [--no-pnr] [--no-lut-map] [--table FILE]
 Runs from the repository root (yowasp tools see only the current directory's tree).
 """
 import argparse
@@ -141,7 +141,7 @@ def xc7_counts(cells):
             "SRL": pick(r"SRLC?(16|32)E"), "DSP48E1": pick(r"DSP48E1")}
 
 
-def flow(res, extra, seed, freq, router, out, pnr=True, abc9=True):
+def flow(res, extra, seed, freq, router, out, pnr=True, luts=True):
     """One port count, res["NP"]: fills res as it goes (so a failure keeps what was measured)."""
     t = time.monotonic()
     params, ports = elaborate({"NP": res["NP"], **extra})  # slang ignores an override it has no parameter for
@@ -153,25 +153,30 @@ def flow(res, extra, seed, freq, router, out, pnr=True, abc9=True):
     rtl = [l.strip() for l in open(FILES_F) if l.strip() and not l.strip().startswith(("//", "#"))]
     files = " ".join(rtl)
     chparam = f"chparam {' '.join(f'-set {k} {v}' for k, v in overrides.items())} {TOP}"
-    # synth_ecp5 maps LUTs with ABC9 unless told otherwise; at 48 ports ABC9 had not finished after
-    # 80 minutes here, the classic ABC flow (-noabc9) finishes
-    noabc9 = "" if abc9 else " -noabc9"
-    res["abc"] = "abc9" if abc9 else "abc"
+    # LUT mapping (ABC9 in synth_ecp5, which has no other mapper in Yosys 0.70; ABC in synth_xilinx)
+    # had not finished after 80 minutes at 48 ports here. Without it the flows stop before their
+    # map_luts step: RAMs, DSPs, carry chains and flip-flops are mapped and counted, LUTs are not.
+    upto = "" if luts else " -run :map_luts"
+    res["luts"] = luts
 
     cells, res["times"]["ecp5 synth"] = yosys(
-        "synth_ecp5 of capfc_top", f"read_verilog -sv {files}; {chparam}; synth_ecp5{noabc9} -top {TOP}",
+        "synth_ecp5 of capfc_top", f"read_verilog -sv {files}; {chparam}; synth_ecp5 -top {TOP}{upto}",
         out / "ecp5_block.log", out / "ecp5_block_stat.json", rtl)
     res["ecp5"] = ecp5_counts(cells)
+    if not luts:
+        res["ecp5"]["LUT4"] = "not mapped"
     cells, res["times"]["xc7 synth"] = yosys(
         "synth_xilinx of capfc_top",
-        f"read_verilog -sv {files}; {chparam}; synth_xilinx -family xc7 -flatten -noiopad -noclkbuf -top {TOP}",
+        f"read_verilog -sv {files}; {chparam}; synth_xilinx -family xc7 -flatten -noiopad -noclkbuf -top {TOP}{upto}",
         out / "xc7_block.log", out / "xc7_block_stat.json", rtl)
     res["xc7"] = xc7_counts(cells)
-    over = [k for k, cap in ECP5_85F.items() if res["ecp5"][k] > cap]
+    if not luts:
+        res["xc7"]["LUT"] = "not mapped"
+    over = [k for k, cap in ECP5_85F.items() if isinstance(res["ecp5"][k], int) and res["ecp5"][k] > cap]
     if over:
         res["status"] = "does not fit"
         raise Failed(", ".join(f"{res['ecp5'][k]} {k} > {ECP5_85F[k]}" for k in over))
-    if not pnr:
+    if not pnr or not luts:
         res["status"] = "not run"
         return
 
@@ -183,7 +188,7 @@ def flow(res, extra, seed, freq, router, out, pnr=True, abc9=True):
         "synth_ecp5 of capfc_fpga_harness",
         f"read_verilog -sv {files} {out}/capfc_fpga_dut.sv {HARNESS}; "
         f"chparam -set NIN {nin} -set NOUT {nout} capfc_fpga_harness; "
-        f"synth_ecp5{noabc9} -top capfc_fpga_harness -json {out}/harness.json",
+        f"synth_ecp5 -top capfc_fpga_harness -json {out}/harness.json",
         out / "ecp5_harness.log", out / "ecp5_harness_stat.json", [*rtl, HARNESS, out / "capfc_fpga_dut.sv"],
         [out / "harness.json"])
     res["harness_total_ff"] = cells.get("TRELLIS_FF", 0)
@@ -227,7 +232,7 @@ def summary(res, seed, freq):
     line = f"fpga: {TOP} {name}:"
     if "ecp5" in res:
         e = res["ecp5"]
-        line += (f" ECP5-85F ({res.get('abc', 'abc9')}) {e['LUT4']} LUT4, {e['TRELLIS_FF']} FF, {e['DP16KD']} DP16KD, {e['TRELLIS_DPR16X4']}"
+        line += (f" ECP5-85F {e['LUT4']} LUT4, {e['TRELLIS_FF']} FF, {e['DP16KD']} DP16KD, {e['TRELLIS_DPR16X4']}"
                  f" DPR16X4, {e['MULT18X18D']} MULT18X18D, {e['CCU2C']} CCU2C;")
         if "fmax" in res:
             line += (f" fmax {res['fmax']:.1f} MHz (nextpnr-ecp5 seed {seed}, target {freq}, {res['router']},"
@@ -272,8 +277,9 @@ def main():
     ap.add_argument("--router", default="router2", help="nextpnr's router: router2 (much faster) or router1 (its default)")
     ap.add_argument("--no-pnr", action="store_true",
                     help="resources only: stop after synthesis, no harness and no nextpnr (fmax 'not run')")
-    ap.add_argument("--no-abc9", action="store_true",
-                    help="synth_ecp5 -noabc9: the classic ABC flow for LUT mapping (ABC9 does not finish at 48 ports)")
+    ap.add_argument("--no-lut-map", action="store_true",
+                    help="stop synthesis before LUT mapping (-run :map_luts): flip-flops, RAMs, DSPs counted, "
+                         "LUTs 'not mapped', no place and route (LUT mapping had not finished at 48 ports)")
     ap.add_argument("--out", default="build/fpga")
     ap.add_argument("--table", metavar="FILE", help="also write a Markdown table of the runs to FILE")
     args = ap.parse_args()
@@ -287,7 +293,7 @@ def main():
         out.mkdir(parents=True, exist_ok=True)
         res = {"NP": np, "status": "ok", "times": {}}
         try:
-            flow(res, dict(extra), args.seed, freq, args.router, out, not args.no_pnr, not args.no_abc9)
+            flow(res, dict(extra), args.seed, freq, args.router, out, not args.no_pnr, not args.no_lut_map)
         except Failed as e:
             res["status"] = "failed" if res["status"] == "ok" else res["status"]
             summary(res, args.seed, freq)
