@@ -15,7 +15,7 @@
 //! pipeline 0; RAM contents are not reset.
 
 use super::cfg::CfgRegs;
-use super::ram::{LutRam, Ram};
+use super::ram::{live_read, live_write, LutRam, Ram};
 use super::{BlockParams, Enqueue, Pkt, NPRIO};
 
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -151,13 +151,7 @@ impl Egress {
     #[inline]
     pub fn occ(&self, q: usize) -> u32 {
         let (o, pr) = (q / NPRIO, q % NPRIO);
-        if self.vq_q[o] >> pr & 1 == 0 {
-            0
-        } else if self.sel_q[o] >> pr & 1 == 1 {
-            self.enq[o].mem[pr]
-        } else {
-            self.deq[o].mem[pr]
-        }
+        live_read(self.vq_q[o], self.sel_q[o], &self.deq[o], &self.enq[o], pr)
     }
 
     /// Address of word `{l, i}` in a counter RAM.
@@ -350,14 +344,12 @@ impl Egress {
         let mut changed = 0u8;
         for &(q, v, by_enq) in &ev.occ {
             let (o, pr) = (q / NPRIO, q % NPRIO);
-            if by_enq {
-                self.enq[o].mem[pr] = v;
-                self.sel_q[o] |= 1 << pr;
+            let bank = if by_enq {
+                &mut self.enq[o]
             } else {
-                self.deq[o].mem[pr] = v;
-                self.sel_q[o] &= !(1 << pr);
-            }
-            self.vq_q[o] |= 1 << pr;
+                &mut self.deq[o]
+            };
+            live_write(&mut self.vq_q[o], &mut self.sel_q[o], bank, by_enq, pr, v);
         }
         self.wr_v_q = false;
         if let Some((o, l, i, c)) = st2 {

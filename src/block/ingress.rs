@@ -9,7 +9,7 @@
 //! reset (else its occupancy is 0). Reset: `sel_q`, `vq_q` and I = 0; the RAMs keep their contents.
 
 use super::cfg::CfgRegs;
-use super::ram::LutRam;
+use super::ram::{live_read, live_write, LutRam};
 use super::{BlockParams, Departure, Pkt, NPRIO};
 
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -48,13 +48,7 @@ impl Ingress {
     #[inline]
     pub fn occ(&self, q: usize) -> u32 {
         let (i, pr) = (q / NPRIO, q % NPRIO);
-        if self.vq_q[i] >> pr & 1 == 0 {
-            0
-        } else if self.sel_q[i] >> pr & 1 == 1 {
-            self.dep[i].mem[pr]
-        } else {
-            self.arr[i].mem[pr]
-        }
+        live_read(self.vq_q[i], self.sel_q[i], &self.arr[i], &self.dep[i], pr)
     }
 
     /// `arr_accept[i]`: the arrival fits under ingress MAX (combinational).
@@ -81,9 +75,14 @@ impl Ingress {
                 let pr = usize::from(d.prio & 7);
                 let q = i * NPRIO + pr;
                 let mid = self.occ(q).wrapping_sub(p.units(d.size)) & mask;
-                self.dep[i].mem[pr] = mid;
-                self.sel_q[i] |= 1 << pr;
-                self.vq_q[i] |= 1 << pr;
+                live_write(
+                    &mut self.vq_q[i],
+                    &mut self.sel_q[i],
+                    &mut self.dep[i],
+                    true,
+                    pr,
+                    mid,
+                );
                 if mid <= cfg.ing_xon_q[pr] && self.xoff_q[i] >> pr & 1 == 1 {
                     self.xoff_q[i] &= !(1 << pr);
                     changed |= 1 << pr;
@@ -98,9 +97,14 @@ impl Ingress {
             let pr = usize::from(pkt.prio3().value());
             let q = i * NPRIO + pr;
             let occ = (self.occ(q) + p.units(pkt.size)) & mask;
-            self.arr[i].mem[pr] = occ;
-            self.sel_q[i] &= !(1 << pr);
-            self.vq_q[i] |= 1 << pr;
+            live_write(
+                &mut self.vq_q[i],
+                &mut self.sel_q[i],
+                &mut self.arr[i],
+                false,
+                pr,
+                occ,
+            );
             if cfg.lossless(pr) && occ > cfg.ing_xoff_q[pr] && self.xoff_q[i] >> pr & 1 == 0 {
                 self.xoff_q[i] |= 1 << pr;
                 changed |= 1 << pr;

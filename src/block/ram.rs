@@ -54,3 +54,37 @@ impl<T: Copy + Default> LutRam<T> {
         }
     }
 }
+
+/// Word `p` of a port's two occupancy banks (`capfc_ingress`, `capfc_egress`): the bank that bit
+/// p of `sel` names (set: `global`, the bank of the single departure or enqueue lane; clear: `own`,
+/// the port's own lane), 0 while bit p of `vq` (written since reset) is clear.
+#[inline]
+pub fn live_read(vq: u8, sel: u8, own: &LutRam<u32>, global: &LutRam<u32>, p: usize) -> u32 {
+    if vq >> p & 1 == 0 {
+        0
+    } else if sel >> p & 1 == 1 {
+        global.mem[p]
+    } else {
+        own.mem[p]
+    }
+}
+
+/// A write of word `p` into one of a port's two occupancy banks (`global`: the single lane's), with
+/// its live-value bits: `sel` names the bank written, `vq` records the write.
+#[inline]
+pub fn live_write(
+    vq: &mut u8,
+    sel: &mut u8,
+    bank: &mut LutRam<u32>,
+    global: bool,
+    p: usize,
+    v: u32,
+) {
+    bank.mem[p] = v;
+    if global {
+        *sel |= 1 << p;
+    } else {
+        *sel &= !(1 << p);
+    }
+    *vq |= 1 << p;
+}
