@@ -31,7 +31,7 @@ pub struct CosimArgs {
     /// Run only shard K of N (`K/N`, K from 1): job j runs when j mod N = K-1.
     #[arg(long)]
     pub shard: Option<String>,
-    /// Inject a deliberate fault into the model (warn_off_by_one, xon_off_by_one).
+    /// Inject a deliberate fault into the model (`capfc faults --list` names them).
     #[arg(long)]
     pub fault: Option<Fault>,
     /// On a mismatch, write VCDs of the RTL and of the model (same signal names) for this many

@@ -120,7 +120,7 @@ fn gen(a: &GenArgs) -> Result<()> {
     let pb = indicatif::ProgressBar::new(chosen.len() as u64);
     for c in chosen {
         pb.set_message(c.name.clone());
-        let f = golden::build_curated(c);
+        let f = golden::build_curated(c).map_err(anyhow::Error::msg)?;
         let dir = a.dir.join(&c.name);
         golden::write(&dir, &f).with_context(|| dir.display().to_string())?;
         pb.suspend(|| {

@@ -6,7 +6,7 @@
 //! [`regenerate`] rebuilds a set from its manifest so stale vectors are caught.
 
 use crate::block::pack::{pack_inputs, pack_outputs, Layout, Layouts};
-use crate::block::{BlockConfig, BlockParams, CapfcTop, Inputs, Mode, Outputs};
+use crate::block::{BlockConfig, BlockParams, CapfcTop, Fault, Inputs, Mode, Outputs};
 use crate::stimulus::{directed, RandomStim, Stimulus};
 use bitvec::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -182,17 +182,20 @@ fn sha256(s: &str) -> String {
     d.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Run `stim` through the model (after one reset cycle) and produce the set's files.
+/// Run `stim` through the model (after one reset cycle) and produce the set's files. With a
+/// `fault`, the model has that deliberate bug (the kill matrix of `capfc faults`).
 pub fn generate(
     set: &str,
     p: &BlockParams,
     source: &Source,
     config: Option<BlockConfig>,
     stim: &mut dyn Stimulus,
+    fault: Option<Fault>,
 ) -> SetFiles {
     let rtl_config = p.rtl_config_name().unwrap_or("none").to_string();
     let l = Layouts::new(p);
     let mut model = CapfcTop::new(*p).expect("valid parameters");
+    model.inject_fault(fault);
     let mut inp = Inputs::idle(p.np);
     let mut out = Outputs::new(p.np);
     let (mut iw, mut ow, mut prev) = (
@@ -246,6 +249,8 @@ pub fn generate(
         cycle += 1;
     }
     let (in_bits, out_bits) = (concat_bits(&l.inputs), concat_bits(&l.outputs));
+    let _ = config;
+    let config = config_from_writes(p, &writes);
     let manifest = Manifest {
         format: FORMAT,
         set: set.to_string(),
@@ -277,6 +282,21 @@ pub fn generate(
         stim: stim_txt,
         expect: exp_txt,
     }
+}
+
+/// The configuration in force after a run's first configuration writes (the writes of the cycles
+/// after the first cycle, up to the first cycle without one), as the registers hold it: the
+/// manifest's `config` is derived from `register_writes` this way, so the two cannot disagree.
+pub fn config_from_writes(p: &BlockParams, writes: &[(u64, u8, u32)]) -> Option<BlockConfig> {
+    let first = writes.first()?.0;
+    let mut r = crate::block::cfg::CfgRegs::default();
+    for (k, &(c, a, d)) in writes.iter().enumerate() {
+        if c != first + k as u64 {
+            break;
+        }
+        r.write(p, a, d, None);
+    }
+    Some(BlockConfig::from_regs(&r))
 }
 
 /// One curated set: name, parameter set, source.
@@ -336,7 +356,7 @@ pub fn curated() -> Vec<Curated> {
     v
 }
 
-fn params_of(rtl_config: &str) -> Option<BlockParams> {
+pub fn params_of(rtl_config: &str) -> Option<BlockParams> {
     crate::block::rtl_configs::RTL_CONFIGS
         .iter()
         .find(|(n, _)| *n == rtl_config)
@@ -345,17 +365,28 @@ fn params_of(rtl_config: &str) -> Option<BlockParams> {
 
 /// Build a set's files from its name, parameters and source.
 pub fn build(set: &str, p: &BlockParams, source: &Source) -> Result<SetFiles, String> {
+    build_with(set, p, source, None)
+}
+
+/// [`build`] by a model with a deliberate bug (`None`: the model itself).
+pub fn build_with(
+    set: &str,
+    p: &BlockParams,
+    source: &Source,
+    fault: Option<Fault>,
+) -> Result<SetFiles, String> {
     match source {
         Source::Directed { case, mode } => {
+            crate::stimulus::check_corners(p, *mode, case)?;
             let mut s =
                 directed(p, *mode, case).ok_or_else(|| format!("no directed case '{case}'"))?;
             let cfg = crate::stimulus::directed_config(p, *mode);
-            Ok(generate(set, p, source, Some(cfg), &mut s))
+            Ok(generate(set, p, source, Some(cfg), &mut s, fault))
         }
         Source::Random { seed, cycles, mode } => {
             let mut s = RandomStim::new(p, *mode, *seed, *cycles);
             let cfg = s.cfg.clone();
-            Ok(generate(set, p, source, Some(cfg), &mut s))
+            Ok(generate(set, p, source, Some(cfg), &mut s, fault))
         }
         Source::Switch {
             scenario,
@@ -378,15 +409,16 @@ pub fn build(set: &str, p: &BlockParams, source: &Source) -> Result<SetFiles, St
             let cfg = sc.block_config(p, mode.block_mode());
             let mut script =
                 crate::stimulus::Script::new(set, sw.recorded.take().unwrap_or_default());
-            Ok(generate(set, p, source, Some(cfg), &mut script))
+            Ok(generate(set, p, source, Some(cfg), &mut script, fault))
         }
     }
 }
 
 /// Build a curated set.
-pub fn build_curated(c: &Curated) -> SetFiles {
-    let p = params_of(c.rtl_config).expect("curated sets name built parameter sets");
-    build(&c.name, &p, &c.source).expect("curated sources exist")
+pub fn build_curated(c: &Curated) -> Result<SetFiles, String> {
+    let p = params_of(c.rtl_config)
+        .ok_or_else(|| format!("set {}: no parameter set {}", c.name, c.rtl_config))?;
+    build(&c.name, &p, &c.source).map_err(|e| format!("set {}: {e}", c.name))
 }
 
 /// Write a set's files into `dir` (created).
@@ -502,6 +534,13 @@ pub fn read(dir: &Path) -> Result<GoldenSet, GoldenError> {
                 format!("field {field} is {got}, but capfc_top with these params has {want}"),
             ));
         }
+    }
+    if manifest.config != config_from_writes(&p, &manifest.register_writes) {
+        return Err(file_err(
+            &mpath,
+            "field config disagrees with register_writes (config is what the first writes program; \
+             regenerate the set, or correct one of the two)",
+        ));
     }
     let spath = dir.join("stim.hex");
     let epath = dir.join("expect.hex");

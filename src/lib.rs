@@ -8,6 +8,8 @@
 pub mod block;
 #[cfg(feature = "rtl")]
 pub mod cli_cosim;
+#[cfg(feature = "rtl")]
+pub mod cli_faults;
 pub mod cli_golden;
 pub mod cli_run;
 pub mod cli_step;
@@ -15,6 +17,8 @@ pub mod cli_step;
 pub mod cosim;
 #[cfg(feature = "rtl")]
 pub mod dut;
+#[cfg(feature = "rtl")]
+pub mod faults;
 pub mod golden;
 pub mod headroom;
 pub mod plot;

@@ -15,6 +15,10 @@ enum Cmd {
     /// Co-simulate the Rust model and the Verilated RTL in lockstep over a regression.
     #[cfg(feature = "rtl")]
     Cosim(capfc::cli_cosim::CosimArgs),
+    /// The fault catalogue's kill matrix: which directed case, random seed and golden set (also on
+    /// the plain Verilog testbench) catch each deliberate bug of the model.
+    #[cfg(feature = "rtl")]
+    Faults(capfc::cli_faults::FaultsArgs),
     /// Run a switch scenario in each flow-control mode and compare them.
     Run(capfc::cli_run::RunArgs),
     /// Step a switch scenario interactively (a REPL; a script on standard input without a terminal).
@@ -38,6 +42,12 @@ fn main() {
         },
         #[cfg(feature = "rtl")]
         Cmd::Cosim(args) => match capfc::cli_cosim::run(&args) {
+            Ok(true) => Ok(()),
+            Ok(false) => std::process::exit(1),
+            Err(e) => Err(e),
+        },
+        #[cfg(feature = "rtl")]
+        Cmd::Faults(args) => match capfc::cli_faults::run(&args) {
             Ok(true) => Ok(()),
             Ok(false) => std::process::exit(1),
             Err(e) => Err(e),

@@ -4,6 +4,7 @@
 //! in which queue, and departures and dequeues take the packet at a queue's head. Everything random
 //! comes from one seed (ChaCha8), so a seed is a replay.
 
+use crate::block::coverage::Point;
 use crate::block::{
     BlockConfig, BlockParams, Departure, Enqueue, Inputs, Mode, Outputs, Pkt, PrioThresholds, NPRIO,
 };
@@ -128,6 +129,12 @@ pub struct Profile {
     pub reconfig_rate: f64,
     /// Probability that a port's MAC is ready for a PFC frame in a cycle (1: always).
     pub mac_ready: f64,
+    /// The run starts with a reset in its first cycle.
+    pub reset_first: bool,
+    /// The mode register reads 0 (PFC only) until this cycle, then the run's mode.
+    pub mode_off_until: u64,
+    /// The code written to the mode register: 1 Stop-Max; 2, or 3 for odd seeds, Stop-Calibrate.
+    pub mode_code: u32,
 }
 
 /// The seeded constrained-random generator.
@@ -170,12 +177,30 @@ impl RandomStim {
             } else {
                 rng.gen_range(0.002..0.5)
             },
+            reset_first: false,
+            mode_off_until: 0,
+            mode_code: 0,
+        };
+        let profile = Profile {
+            reset_first: rng.gen_bool(0.5),
+            mode_off_until: if rng.gen_bool(0.5) {
+                rng.gen_range(100..1500)
+            } else {
+                0
+            },
+            // Mode 3 acts as 2 (docs/microarchitecture.md): odd seeds drive it.
+            mode_code: match mode {
+                Mode::StopCal if seed % 2 == 1 => 3,
+                m => u32::from(m.code().value()),
+            },
+            ..profile
         };
         let hot = rng.gen_range(0..p.np);
-        RandomStim {
+        let mut writes = VecDeque::new();
+        let mut stim = RandomStim {
             p: *p,
             mode,
-            writes: cfg.register_writes().into(),
+            writes: VecDeque::new(),
             cfg,
             profile,
             q: Queues::new(p),
@@ -185,10 +210,42 @@ impl RandomStim {
             cycle: 0,
             cycles,
             rng,
-        }
+        };
+        writes.extend(stim.widened(stim.cfg.register_writes(), true));
+        stim.writes = writes;
+        stim
+    }
+
+    /// Configuration writes as the run drives them: the mode register gets the run's code (0 while
+    /// the run starts in mode 0, when `first`), and some writes carry bits above their register's
+    /// width, which the block must drop.
+    fn widened(&mut self, w: Vec<(u8, u32)>, first: bool) -> Vec<(u8, u32)> {
+        let p = self.p;
+        w.into_iter()
+            .map(|(a, d)| {
+                let d = if a == crate::block::cfg::addr::MODE {
+                    if first && self.profile.mode_off_until > 0 {
+                        0
+                    } else {
+                        self.profile.mode_code
+                    }
+                } else {
+                    d
+                };
+                let width = crate::block::cfg::CfgRegs::width(&p, a).unwrap_or(32);
+                if width < 32 && self.rng.gen_bool(0.3) {
+                    (a, d | self.rng.gen::<u32>() << width)
+                } else {
+                    (a, d)
+                }
+            })
+            .collect()
     }
 
     fn size(&mut self) -> u16 {
+        if self.rng.gen_bool(0.01) {
+            return 0;
+        }
         let s: u16 = match self.rng.gen_range(0..10) {
             0..=3 => self.rng.gen_range(64..=1518),
             4 | 5 => 1500,
@@ -219,17 +276,30 @@ impl Stimulus for RandomStim {
         }
         let (np, now) = (self.p.np, self.cycle);
         self.cycle += 1;
-        if self.profile.reset_rate > 0.0 && self.rng.gen_bool(self.profile.reset_rate) {
+        if (now == 0 && self.profile.reset_first)
+            || (self.profile.reset_rate > 0.0 && self.rng.gen_bool(self.profile.reset_rate))
+        {
             inp.rst = true;
             self.pipe.clear();
-            self.writes = self.cfg.register_writes().into();
+            let w = self.cfg.register_writes();
+            self.writes = self.widened(w, now < self.profile.mode_off_until).into();
             return true;
         }
         if self.profile.reconfig_rate > 0.0 && self.rng.gen_bool(self.profile.reconfig_rate) {
             self.cfg = random_config(&self.p, self.mode, &mut self.rng);
-            self.writes.extend(self.cfg.register_writes());
+            let w = self.cfg.register_writes();
+            let w = self.widened(w, now < self.profile.mode_off_until);
+            self.writes.extend(w);
+        }
+        if now == self.profile.mode_off_until && now > 0 {
+            let code = self.profile.mode_code;
+            self.writes.push_back((crate::block::cfg::addr::MODE, code));
         }
         inp.cfg = self.writes.pop_front();
+        // Now and then a write to an address that holds no register: the block ignores it.
+        if inp.cfg.is_none() && self.rng.gen_bool(1.0 / 300.0) {
+            inp.cfg = Some((self.rng.gen_range(0x3D..=0xFF), self.rng.gen()));
+        }
         // MACs busy with data frames: each takes a PFC frame only when ready.
         if self.profile.mac_ready < 1.0 {
             inp.pfc_ready = 0;
@@ -569,6 +639,9 @@ pub const DIRECTED: &[&str] = &[
     "thresholds_exact",
     "counter_saturation",
     "argmax_tie",
+    "clear_at_warn",
+    "clear_during_increment",
+    "pending_cleared",
     "cut_min_step",
     "cut_one",
     "all_queues_request",
@@ -577,6 +650,77 @@ pub const DIRECTED: &[&str] = &[
     "reset_mid_traffic",
     "mac_busy",
 ];
+
+/// The corners a directed case is named after: every one must happen when the case runs through
+/// the model ([`check_corners`]; `capfc golden gen` refuses a case that misses one).
+pub fn directed_corners(name: &str, mode: Mode) -> Vec<Point> {
+    use Point::*;
+    let sorted = if mode == Mode::StopCal {
+        SortCalDone
+    } else {
+        SortMaxDone
+    };
+    match name {
+        "thresholds_exact" => vec![
+            EgAtWarn,
+            EgAtXoff,
+            EgFitExact,
+            EgReject,
+            EgDeqAtWarn,
+            EgDeqAtXon,
+            IngFitExact,
+            IngReject,
+            IngDepAtXon,
+        ],
+        "counter_saturation" => vec![CntSaturated, SatReadBySort, sorted],
+        "argmax_tie" if mode == Mode::StopCal => vec![CalExactTarget, SortCalDone],
+        "argmax_tie" => vec![TieBroken, SortMaxDone],
+        "clear_at_warn" => vec![EgDeqAtWarn, sorted],
+        "clear_during_increment" => vec![ClearDuringWrite, sorted],
+        "pending_cleared" => vec![PendingDropped, sorted],
+        "cut_min_step" if mode == Mode::StopCal => vec![CutMinStep],
+        "cut_one" if mode == Mode::StopCal => vec![CutOne],
+        "all_queues_request" => vec![PendingAllLossless, PendingMany, sorted],
+        "xon_during_sort" => vec![SortCancelled],
+        "refresh_expiry" => vec![FrameRefresh],
+        "reset_mid_traffic" => vec![ResetWithTraffic],
+        "mac_busy" => vec![MacBusy, FrameMerged],
+        _ => vec![],
+    }
+}
+
+/// Run directed case `name` through the model and check that every corner of
+/// [`directed_corners`] happened.
+pub fn check_corners(p: &BlockParams, mode: Mode, name: &str) -> Result<(), String> {
+    let mut s = directed(p, mode, name).ok_or_else(|| format!("no directed case '{name}'"))?;
+    let mut m = crate::block::CapfcTop::new(*p).map_err(|e| e.to_string())?;
+    m.enable_coverage();
+    let (mut inp, mut out) = (Inputs::idle(p.np), Outputs::new(p.np));
+    loop {
+        inp.clear();
+        if !s.next(&mut inp) {
+            break;
+        }
+        m.tick_cycle(&inp, &mut out);
+        s.observe(&inp, &out);
+    }
+    let cov = m.coverage().expect("enabled");
+    let missed: Vec<&str> = directed_corners(name, mode)
+        .into_iter()
+        .filter(|&pt| cov.hits[pt as usize] == 0)
+        .map(Point::name)
+        .collect();
+    if missed.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "directed case {name} ({}, {} ports) does not reach the corners it is named after: {}",
+            mode.name(),
+            p.np,
+            missed.join(", ")
+        ))
+    }
+}
 
 /// A configuration with round thresholds (in units) for the directed cases: lossless priority 3.
 pub fn directed_config(p: &BlockParams, mode: Mode) -> BlockConfig {
@@ -621,8 +765,13 @@ pub fn directed(p: &BlockParams, mode: Mode, name: &str) -> Option<Script> {
             b.fill_to(0, PR, 1, t.eg_xoff + 1).settle();
             b.deq(0, PR).idle(2).deq(0, PR).settle();
             b.drain_to(0, PR, 0);
-            // Ingress: exactly MAX, one more lost, down to exactly XON.
+            // Ingress: exactly MAX, one more lost, down to exactly XON (a first packet of
+            // (MAX - XON) mod chunk units makes the departures of whole chunks land on XON).
             let chunk = 1000 >> p.cell_log2;
+            let head = (t.ing_max - t.ing_xon) % chunk;
+            if head > 0 {
+                b.arr(1, PR, head);
+            }
             while b.ing_occ(1, PR) + chunk <= t.ing_max {
                 b.arr(1, PR, chunk);
             }
@@ -639,27 +788,55 @@ pub fn directed(p: &BlockParams, mode: Mode, name: &str) -> Option<Script> {
         }
         "counter_saturation" => {
             let mut b = Builder::new(p, cfg);
-            // Packets of one size S up to WARN+S+1, then each cycle one leaves and one arrives from
-            // input 2: the occupancy stays above WARN (also after the dequeue) and input 2's counter
-            // climbs past saturation.
+            // Packets of one size S up to WARN+S+1, then each cycle one leaves and one arrives:
+            // the occupancy stays above WARN (also after the dequeue), so every enqueue counts.
+            // Input 1 counts to 8 (or half the range), input 2 past saturation; then one unit
+            // from input 3 at a time crosses XOFF and the sort reads the row: input 2 saturated
+            // is the largest (wrapped, it would be the smallest).
             let s = (1000 >> p.cell_log2).max(1);
             while b.occ(0, PR) <= t.eg_warn + s {
                 b.enq(0, PR, 1, s);
             }
+            for _ in 0..(u64::from(p.cnt_max()) / 2).min(8) {
+                b.enq_deq(0, PR, 1, s);
+            }
             for _ in 0..(u64::from(p.cnt_max()) + 4) {
                 b.enq_deq(0, PR, 2, s);
             }
+            let big = (t.eg_xoff + 1)
+                .saturating_sub(b.occ(0, PR))
+                .min(b.max_units());
+            if big > 0 {
+                b.enq(0, PR, 3 % np, big);
+            }
+            b.fill_to(0, PR, 3 % np, t.eg_xoff + 1).settle();
             b.drain_to(0, PR, 0).finish(name)
         }
-        "argmax_tie" | "cut_min_step" | "cut_one" => {
+        "argmax_tie" => {
+            // An exact tie when the sort reads the row: WARN = XOFF - 2, the queue at WARN - 1,
+            // then one unit from input 1, input 2, input 1, input 2: both count 2, the last one
+            // crosses XOFF. Stop-Max takes input 1 (lowest index). CUT = 0.5: Stop-Calibrate
+            // reaches the target exactly with input 1 (S*2^F == CUT*T) and stops there.
+            cfg.prio[PR].eg_warn = t.eg_xoff - 2;
+            cfg.cut_fixed = 1 << (p.cut_f - 1);
+            let mut b = Builder::new(p, cfg);
+            b.fill_to(0, PR, 3 % np, t.eg_xoff - 3);
+            for _ in 0..2 {
+                b.enq(0, PR, 1, 1).enq(0, PR, 2 % np, 1);
+            }
+            b.settle();
+            b.drain_to(0, PR, 0).finish(name)
+        }
+        "cut_min_step" | "cut_one" => {
             if name == "cut_min_step" {
                 cfg.cut_fixed = 1;
-            } else if name == "cut_one" {
+            } else {
                 cfg.cut_fixed = 1 << p.cut_f;
             }
             let mut b = Builder::new(p, cfg);
+            // Counters 3 (input 1), 2 (input 2) and 4 + the crossing packets (the last input):
+            // CUT = 1 takes every non-zero input, the smallest CUT only the largest.
             b.fill_to(0, PR, 1, t.eg_warn - 2);
-            // Inputs 1 and 2 tie above WARN; the last input adds one.
             for _ in 0..3 {
                 b.enq(0, PR, 2 % np, 1).enq(0, PR, 1, 1);
             }
@@ -667,6 +844,63 @@ pub fn directed(p: &BlockParams, mode: Mode, name: &str) -> Option<Script> {
                 .enq(0, PR, np - 1, 1)
                 .settle();
             b.drain_to(0, PR, 0).finish(name)
+        }
+        "clear_at_warn" => {
+            // Input 1 builds a large counter and a sort takes it; a dequeue lands exactly on WARN
+            // (C cleared, E kept: WARN is above XON); then input 2 alone crosses XOFF again, and
+            // the sort must see only input 2's counts.
+            let mut b = Builder::new(p, cfg);
+            let head = t.eg_xoff + 1 - t.eg_warn;
+            b.enq(0, PR, 1, head);
+            b.fill_to(0, PR, 1, t.eg_xoff + 1).settle();
+            assert_eq!(
+                b.occ(0, PR) - head,
+                t.eg_warn,
+                "{name}: the dequeue lands on WARN"
+            );
+            b.deq(0, PR).idle(2);
+            let chunk = (t.eg_xoff - t.eg_warn) / 3;
+            b.enq(0, PR, 2 % np, chunk)
+                .enq(0, PR, 2 % np, chunk)
+                .enq(0, PR, 2 % np, chunk)
+                .enq(0, PR, 2 % np, chunk)
+                .settle();
+            b.drain_to(0, PR, 0).finish(name)
+        }
+        "clear_during_increment" => {
+            // Input 1 counts to 8; its ninth increment is in stage 2 when a dequeue takes the
+            // queue below WARN: the clear wins, the row reads 0. Then input 2 counts 4 and
+            // crosses XOFF: the sort must pick input 2 (a kept bit would make it input 1).
+            let mut b = Builder::new(p, cfg);
+            let head = t.eg_warn - t.eg_xon / 2;
+            b.enq(0, PR, 1, head).fill_to(0, PR, 1, t.eg_warn);
+            for _ in 0..7 {
+                b.enq(0, PR, 1, 1);
+            }
+            b.enq(0, PR, 1, 1).deq(0, PR);
+            let chunk = (t.eg_xoff + 1 - b.occ(0, PR)).div_ceil(5);
+            for _ in 0..5 {
+                b.enq(0, PR, 2 % np, chunk);
+            }
+            b.settle();
+            b.drain_to(0, PR, 0).finish(name)
+        }
+        "pending_cleared" => {
+            // Two counted classes on port 0. Class 3 crosses XOFF (its sort starts), class 5
+            // crosses one cycle later (pending), and the next cycle its big head packet leaves:
+            // the clear drops the pending request. Input 3 then counts on class 5 below XOFF:
+            // no sort may run for it.
+            const PR2: usize = 5;
+            cfg.lossless = 1 << PR | 1 << PR2;
+            let mut b = Builder::new(p, cfg);
+            let big = (t.eg_xoff - t.eg_xon + 2).min(b.max_units());
+            b.fill_to(0, PR, 1, t.eg_xoff);
+            b.enq(0, PR2, 2 % np, big)
+                .fill_to(0, PR2, 2 % np, t.eg_xoff);
+            b.enq(0, PR, 1, 1).enq(0, PR2, 2 % np, 1).deq(0, PR2);
+            b.fill_to(0, PR2, 3 % np, t.eg_warn + 4 * (t.eg_xoff - t.eg_warn) / 5);
+            b.settle().settle();
+            b.drain_to(0, PR, 0).drain_to(0, PR2, 0).finish(name)
         }
         "all_queues_request" => {
             // Two counted classes (3 and 5) on every port: every row asks while the other is

@@ -199,14 +199,15 @@ fn checker_reports_an_xon_comparator_fault_at_its_cycle_and_signal() {
 
 #[test]
 fn random_faults_are_caught_and_replay_identically() {
-    // Random traffic lands exactly on WARN only now and then; this seed does so early.
+    // Random traffic lands exactly on WARN only now and then (seeds 1 to 300: 67, 89, 123 do
+    // within 20,000 cycles); this seed does so at cycle 15,652.
     let (cfg, p) = config("np4");
     let job = Job {
         config: cfg,
         params: p,
         mode: Mode::StopMax,
         kind: JobKind::Random {
-            seed: 1,
+            seed: 67,
             cycles: 20_000,
         },
     };
@@ -217,7 +218,11 @@ fn random_faults_are_caught_and_replay_identically() {
         (b.cycle, b.diffs.clone()),
         "the same seed replays the same mismatch"
     );
-    assert!(a.replay.contains("--seed 1 --cycles 20000"), "{}", a.replay);
+    assert!(
+        a.replay.contains("--seed 67 --cycles 20000"),
+        "{}",
+        a.replay
+    );
 }
 
 #[test]

@@ -4,6 +4,7 @@
 //! Contract (docs/microarchitecture.md): a write in cycle t is used from cycle t+1; unknown
 //! addresses are ignored; data is truncated to the register's width; every register resets to 0.
 
+use super::fault::{Fault, Injected};
 use super::{mask32, BlockParams, ConfigError, Mode, NPRIO};
 use arbitrary_int::u2;
 use serde::{Deserialize, Serialize};
@@ -62,7 +63,12 @@ impl Default for CfgRegs {
 
 impl CfgRegs {
     /// Apply one register write (the clocked update of `capfc_cfg`).
-    pub fn write(&mut self, p: &BlockParams, a: u8, data: u32) {
+    pub fn write(&mut self, p: &BlockParams, a: u8, data: u32, f: Option<Fault>) {
+        let a = if f.is(Fault::CfgAddrAlias) {
+            a & 0x3F
+        } else {
+            a
+        };
         let ow = data & p.occ_mask();
         let idx = usize::from(a & 7);
         match a & !7 {
@@ -76,7 +82,14 @@ impl CfgRegs {
             _ => match a {
                 addr::LOSSLESS => self.lossless_q = data as u8,
                 addr::MODE => self.mode_q = u2::new((data & 3) as u8),
-                addr::CUT => self.cut_q = data & mask32(p.cut_f + 1),
+                addr::CUT => {
+                    let w = if f.is(Fault::CutNarrow) {
+                        p.cut_f
+                    } else {
+                        p.cut_f + 1
+                    };
+                    self.cut_q = data & mask32(w);
+                }
                 addr::QUANTA => self.quanta_q = data as u16,
                 addr::REFRESH => self.refresh_q = data as u16,
                 _ => {}
@@ -86,6 +99,18 @@ impl CfgRegs {
 
     pub fn lossless(&self, prio: usize) -> bool {
         self.lossless_q >> prio & 1 == 1
+    }
+
+    /// The width of the register at address `a`, `None` for an unknown address.
+    pub fn width(p: &BlockParams, a: u8) -> Option<u32> {
+        match a {
+            0x00..=0x37 => Some(p.ow),
+            addr::LOSSLESS => Some(8),
+            addr::MODE => Some(2),
+            addr::CUT => Some(p.cut_f + 1),
+            addr::QUANTA | addr::REFRESH => Some(16),
+            _ => None,
+        }
     }
 
     /// `lidx(p)`: the rank of priority p among the lossless priorities (its counted class when
@@ -158,6 +183,31 @@ pub struct BlockConfig {
 }
 
 impl BlockConfig {
+    /// The configuration the registers hold (mode codes 2 and 3 both read as Stop-Calibrate).
+    pub fn from_regs(r: &CfgRegs) -> Self {
+        let prio = std::array::from_fn(|k| PrioThresholds {
+            ing_max: r.ing_max_q[k],
+            ing_xoff: r.ing_xoff_q[k],
+            ing_xon: r.ing_xon_q[k],
+            eg_max: r.eg_max_q[k],
+            eg_xoff: r.eg_xoff_q[k],
+            eg_xon: r.eg_xon_q[k],
+            eg_warn: r.eg_warn_q[k],
+        });
+        BlockConfig {
+            prio,
+            lossless: r.lossless_q,
+            mode: match r.mode_q.value() {
+                0 => Mode::PfcOnly,
+                1 => Mode::StopMax,
+                _ => Mode::StopCal,
+            },
+            cut_fixed: r.cut_q,
+            quanta: r.quanta_q,
+            refresh: r.refresh_q,
+        }
+    }
+
     /// The paper's parameters: Table II thresholds on every priority, priority 3 lossless,
     /// CUT 80 %.
     pub fn paper(p: &BlockParams, mode: Mode) -> Self {
@@ -371,7 +421,7 @@ mod tests {
         let (p, c) = cfg();
         let mut r = CfgRegs::default();
         for (a, d) in c.register_writes() {
-            r.write(&p, a, d);
+            r.write(&p, a, d, None);
         }
         assert_eq!(r.eg_warn_q, [20 * 1024; 8]);
         assert_eq!(r.lossless_q, 8);

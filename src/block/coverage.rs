@@ -61,6 +61,13 @@ points! {
     MacBusy => "a PFC frame pending while the MAC is not ready",
     FrameMerged => "a PFC frame taken that resumes one class and pauses another (changes merged)",
     ResetWithTraffic => "reset while packets are queued",
+    SatReadBySort => "a sort engine reads a saturated counter",
+    CalExactTarget => "Stop-Calibrate: the sum reaches the target exactly (S*2^F == CUT*T)",
+    Mode3Sort => "a Stop-Calibrate sort loaded with mode register 3 (acts as 2)",
+    ModeOffOverXoff => "an enqueue above XOFF_e with mode 0 (PFC only: no sort requested)",
+    CfgUnknownAddr => "a write to an address that holds no register (ignored)",
+    CfgOverwide => "a register write with bits above the register's width (dropped)",
+    SizeZero => "an accepted packet of size 0",
 }
 
 /// Hit counts per point.

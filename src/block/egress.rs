@@ -15,6 +15,7 @@
 //! pipeline 0; RAM contents are not reset.
 
 use super::cfg::CfgRegs;
+use super::fault::{Fault, Injected};
 use super::ram::{live_read, live_write, LutRam, Ram};
 use super::{BlockParams, Enqueue, Pkt, NPRIO};
 
@@ -106,13 +107,6 @@ impl EgressEvents {
     }
 }
 
-/// Which comparator a test deliberately breaks (see [`super::Fault`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct EgressFaults {
-    pub warn_gt: bool,
-    pub xon_lt: bool,
-}
-
 /// The stage-2 write of an increment: (port, class, input, counter word).
 pub(crate) type Stage2 = (usize, usize, usize, u16);
 
@@ -162,8 +156,8 @@ impl Egress {
 
     /// The architectural value of C[o][l][i] as a reader sees it now: the RAM contents with the
     /// increment in stage 2 (if any) applied, masked by the row's valid bitmap.
-    pub fn counter(&self, p: &BlockParams, o: usize, l: usize, i: usize) -> u16 {
-        if let Some((so, sl, si, c)) = self.stage2(p) {
+    pub fn counter(&self, p: &BlockParams, o: usize, l: usize, i: usize, f: Option<Fault>) -> u16 {
+        if let Some((so, sl, si, c)) = self.stage2(p, f) {
             if (so, sl, si) == (o, l, i) {
                 return c;
             }
@@ -181,13 +175,17 @@ impl Egress {
     }
 
     /// `enq_accept` (combinational).
-    pub fn accept(&self, p: &BlockParams, cfg: &CfgRegs, e: &Enqueue) -> bool {
+    pub fn accept(&self, p: &BlockParams, cfg: &CfgRegs, e: &Enqueue, f: Option<Fault>) -> bool {
         if !Self::enq_ok(p, e) {
             return false;
         }
         let pr = usize::from(e.prio & 7);
-        u64::from(self.occ(usize::from(e.oport) * NPRIO + pr)) + u64::from(p.units(e.size))
-            <= u64::from(cfg.eg_max_q[pr])
+        let b = u64::from(self.occ(usize::from(e.oport) * NPRIO + pr)) + u64::from(p.units(e.size));
+        if f.is(Fault::EgMaxStrict) {
+            b < u64::from(cfg.eg_max_q[pr])
+        } else {
+            b <= u64::from(cfg.eg_max_q[pr])
+        }
     }
 
     /// This cycle's dequeue and enqueue effects, from the registers (no update).
@@ -199,7 +197,7 @@ impl Egress {
         deq: &[Option<Pkt>],
         enq: Option<&Enqueue>,
         enq_accept: bool,
-        faults: EgressFaults,
+        f: Option<Fault>,
         ev: &mut EgressEvents,
     ) {
         if ev.clr_c.len() != p.np {
@@ -216,11 +214,15 @@ impl Egress {
             let q = o * NPRIO + pr;
             let mid = self.occ(q).wrapping_sub(p.units(d.size)) & mask;
             ev.occ.push((q, mid, false));
-            if enq_q == Some(q) {
+            if enq_q == Some(q) && !f.is(Fault::EnqDeqNotForwarded) {
                 enq_mid = Some(mid);
             }
-            let clr_c = mid <= cfg.eg_warn_q[pr];
-            let clr_e = if faults.xon_lt {
+            let clr_c = if f.is(Fault::ClearBelowWarn) {
+                mid < cfg.eg_warn_q[pr]
+            } else {
+                mid <= cfg.eg_warn_q[pr]
+            };
+            let clr_e = if f.is(Fault::XonOffByOne) {
                 mid < cfg.eg_xon_q[pr]
             } else {
                 mid <= cfg.eg_xon_q[pr]
@@ -252,7 +254,7 @@ impl Egress {
             ev.occ.push((q, occ, true));
             if let Some(l) = cfg.counted(p, pr) {
                 let warn = cfg.eg_warn_q[pr];
-                let inc = if faults.warn_gt {
+                let inc = if f.is(Fault::WarnOffByOne) {
                     occ > warn
                 } else {
                     occ >= warn
@@ -260,7 +262,12 @@ impl Egress {
                 if inc {
                     ev.inc = Some((o, l, usize::from(e.iport)));
                 }
-                if cfg.sort_enabled() && occ > cfg.eg_xoff_q[pr] {
+                let over = if f.is(Fault::XoffEGe) {
+                    occ >= cfg.eg_xoff_q[pr]
+                } else {
+                    occ > cfg.eg_xoff_q[pr]
+                };
+                if cfg.sort_enabled() && over {
                     ev.trig = Some((o, l));
                 }
             }
@@ -268,7 +275,7 @@ impl Egress {
     }
 
     /// Stage 2 of the increment pipeline: what it writes this cycle, if anything.
-    pub(crate) fn stage2(&self, p: &BlockParams) -> Option<Stage2> {
+    pub(crate) fn stage2(&self, p: &BlockParams, f: Option<Fault>) -> Option<Stage2> {
         if !self.inc_v_q {
             return None;
         }
@@ -277,9 +284,19 @@ impl Egress {
             self.inc_l_q as usize,
             self.inc_i_q as usize,
         );
-        let word = self.forward(o, l, i, self.cnt[o].rd_q[0]);
+        let word = if f.is(Fault::CounterNotForwarded) {
+            self.cnt[o].rd_q[0]
+        } else {
+            self.forward(o, l, i, self.cnt[o].rd_q[0])
+        };
         let cur = self.valid_word(p, o, l, i, word);
-        let new = if cur == p.cnt_max() { cur } else { cur + 1 };
+        let new = if cur != p.cnt_max() {
+            cur + 1
+        } else if f.is(Fault::CounterWraps) {
+            0
+        } else {
+            cur
+        };
         Some((o, l, i, new))
     }
 
@@ -340,6 +357,7 @@ impl Egress {
         ev: &EgressEvents,
         st2: Option<Stage2>,
         swr: &[(usize, usize, u128)],
+        f: Option<Fault>,
     ) -> u8 {
         let mut changed = 0u8;
         for &(q, v, by_enq) in &ev.occ {
@@ -360,12 +378,18 @@ impl Egress {
                 (true, o as u32, l as u32, i as u32);
             self.wr_cnt_q = c;
         }
+        let st2_row = st2.map(|(o, l, i, _)| (p.row(o, l), i));
         for &o in &ev.clr_ports {
             let (rc, ec) = (ev.rclr[o], ev.eclr[o]);
             for l in 0..p.nl {
                 let r = p.row(o, l);
                 if rc >> l & 1 == 1 {
                     self.vld_q[r] = 0;
+                    if let (true, Some((sr, si))) = (f.is(Fault::IncWinsClear), st2_row) {
+                        if sr == r {
+                            self.vld_q[r] = 1u128 << si;
+                        }
+                    }
                 }
                 if ec >> l & 1 == 1 && self.e_q[r] != 0 {
                     self.e_q[r] = 0;

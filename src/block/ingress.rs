@@ -9,6 +9,7 @@
 //! reset (else its occupancy is 0). Reset: `sel_q`, `vq_q` and I = 0; the RAMs keep their contents.
 
 use super::cfg::CfgRegs;
+use super::fault::{Fault, Injected};
 use super::ram::{live_read, live_write, LutRam};
 use super::{BlockParams, Departure, Pkt, NPRIO};
 
@@ -52,10 +53,24 @@ impl Ingress {
     }
 
     /// `arr_accept[i]`: the arrival fits under ingress MAX (combinational).
-    pub fn accept(&self, p: &BlockParams, cfg: &CfgRegs, port: usize, pkt: &Pkt) -> bool {
+    pub fn accept(
+        &self,
+        p: &BlockParams,
+        cfg: &CfgRegs,
+        port: usize,
+        pkt: &Pkt,
+        f: Option<Fault>,
+    ) -> bool {
         let pr = usize::from(pkt.prio3().value());
-        u64::from(self.occ(port * NPRIO + pr)) + u64::from(p.units(pkt.size))
-            <= u64::from(cfg.ing_max_q[pr])
+        let b = u64::from(self.occ(port * NPRIO + pr)) + u64::from(p.units(pkt.size));
+        let max = u64::from(cfg.ing_max_q[pr]);
+        if f.is(Fault::IngMaxStrict) {
+            b < max
+        } else if f.is(Fault::IngMaxLoose) {
+            b <= max + 1
+        } else {
+            b <= max
+        }
     }
 
     /// The clocked update. Returns the priorities whose I changed (bit p).
@@ -66,9 +81,15 @@ impl Ingress {
         dep: Option<&Departure>,
         arr: &[Option<Pkt>],
         arr_accept: u128,
+        f: Option<Fault>,
     ) -> u8 {
         let mask = p.occ_mask();
         let mut changed = 0u8;
+        // (fault ing_dep_not_forwarded: an arrival sees its queue as before the departure)
+        let before = dep
+            .filter(|d| f.is(Fault::IngDepNotForwarded) && usize::from(d.port) < p.np)
+            .map(|d| usize::from(d.port) * NPRIO + usize::from(d.prio & 7))
+            .map(|q| (q, self.occ(q)));
         if let Some(d) = dep {
             let i = usize::from(d.port);
             if i < p.np {
@@ -83,7 +104,12 @@ impl Ingress {
                     pr,
                     mid,
                 );
-                if mid <= cfg.ing_xon_q[pr] && self.xoff_q[i] >> pr & 1 == 1 {
+                let xon = if f.is(Fault::IngXonLt) {
+                    mid < cfg.ing_xon_q[pr]
+                } else {
+                    mid <= cfg.ing_xon_q[pr]
+                };
+                if xon && self.xoff_q[i] >> pr & 1 == 1 {
                     self.xoff_q[i] &= !(1 << pr);
                     changed |= 1 << pr;
                 }
@@ -96,7 +122,11 @@ impl Ingress {
             let Some(pkt) = &arr[i] else { continue };
             let pr = usize::from(pkt.prio3().value());
             let q = i * NPRIO + pr;
-            let occ = (self.occ(q) + p.units(pkt.size)) & mask;
+            let base = match before {
+                Some((bq, b)) if bq == q => b,
+                _ => self.occ(q),
+            };
+            let occ = (base + p.units(pkt.size)) & mask;
             live_write(
                 &mut self.vq_q[i],
                 &mut self.sel_q[i],
@@ -105,7 +135,13 @@ impl Ingress {
                 pr,
                 occ,
             );
-            if cfg.lossless(pr) && occ > cfg.ing_xoff_q[pr] && self.xoff_q[i] >> pr & 1 == 0 {
+            let lossless = cfg.lossless(pr) || f.is(Fault::IngLossyPause);
+            let over = if f.is(Fault::IngXoffGe) {
+                occ >= cfg.ing_xoff_q[pr]
+            } else {
+                occ > cfg.ing_xoff_q[pr]
+            };
+            if lossless && over && self.xoff_q[i] >> pr & 1 == 0 {
                 self.xoff_q[i] |= 1 << pr;
                 changed |= 1 << pr;
             }

@@ -10,6 +10,7 @@
 pub mod cfg;
 pub mod coverage;
 pub mod egress;
+pub mod fault;
 pub mod ingress;
 pub mod pack;
 pub mod pfc_gen;
@@ -23,7 +24,8 @@ use arbitrary_int::{u2, u3};
 use serde::{Deserialize, Serialize};
 
 pub use cfg::{BlockConfig, PrioThresholds};
-pub use top::{CapfcTop, Fault};
+pub use fault::Fault;
+pub use top::CapfcTop;
 
 /// Number of priorities (802.1Qbb classes).
 pub const NPRIO: usize = 8;

@@ -8,6 +8,7 @@
 //! so none is lost. Reset: nothing sent, timers 0.
 
 use super::cfg::CfgRegs;
+use super::fault::{Fault, Injected};
 use super::BlockParams;
 
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -47,10 +48,17 @@ impl PfcGen {
     }
 
     /// The combinational outputs: valid mask, and per port the class-enable and XOFF vectors.
-    pub fn outputs(&self, d_state: &[u8], cev: &mut [u8], xoff: &mut [u8]) -> u128 {
+    pub fn outputs(
+        &self,
+        d_state: &[u8],
+        cev: &mut [u8],
+        xoff: &mut [u8],
+        f: Option<Fault>,
+    ) -> u128 {
         let mut valid = 0u128;
+        let resumed = !f.is(Fault::XonNotSent);
         for (i, &d) in d_state.iter().enumerate() {
-            cev[i] = d | self.sent_q[i];
+            cev[i] = d | if resumed { self.sent_q[i] } else { 0 };
             xoff[i] = d;
             if self.valid(i, d) {
                 valid |= 1u128 << i;
@@ -60,7 +68,8 @@ impl PfcGen {
     }
 
     /// The clocked update: the frames taken this cycle (`taken`, bit i) carry `d_state`.
-    pub fn tick(&mut self, cfg: &CfgRegs, d_state: &[u8], taken: u128) {
+    pub fn tick(&mut self, cfg: &CfgRegs, d_state: &[u8], taken: u128, f: Option<Fault>) {
+        let late = u64::from(f.is(Fault::RefreshLate));
         let now = self.now;
         self.now += 1;
         let mut t = taken;
@@ -68,7 +77,7 @@ impl PfcGen {
             let i = t.trailing_zeros() as usize;
             t &= t - 1;
             self.sent_q[i] = d_state[i];
-            self.deadline[i] = now + 1 + u64::from(cfg.refresh_q);
+            self.deadline[i] = now + 1 + late + u64::from(cfg.refresh_q);
         }
     }
 }

@@ -20,6 +20,7 @@
 
 use super::cfg::CfgRegs;
 use super::egress::{Egress, EgressEvents};
+use super::fault::{Fault, Injected};
 use super::ram::Ram;
 use super::BlockParams;
 
@@ -149,6 +150,7 @@ impl Sort {
     /// The clocked update of every engine. Reads the egress registers and RAM read data as they
     /// are before this cycle's update; performs the snap RAM's reads and writes; returns the egress
     /// RAM reads and E writes in `out`. In a reset cycle only the RAM reads happen.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn tick(
         &mut self,
         p: &BlockParams,
@@ -156,6 +158,7 @@ impl Sort {
         eg: &Egress,
         ev: &EgressEvents,
         rst: bool,
+        f: Option<Fault>,
         out: &mut SortOut,
     ) {
         out.clear();
@@ -163,7 +166,7 @@ impl Sort {
         while active != 0 {
             let o = active.trailing_zeros() as usize;
             active &= active - 1;
-            self.step(p, cfg, eg, ev, rst, out, o);
+            self.step(p, cfg, eg, ev, rst, f, out, o);
         }
         if rst {
             return;
@@ -171,6 +174,9 @@ impl Sort {
         // Pending requests: dropped by a clear of their row (granted ones were dropped in step),
         // set by this cycle's request.
         for &o in &ev.clr_ports {
+            if f.is(Fault::PendingKeptOnClear) {
+                break;
+            }
             if ev.rclr[o] != 0 && self.pend_q[o] & ev.rclr[o] != 0 {
                 self.pend_q[o] &= !ev.rclr[o];
                 if self.pend_q[o] == 0 {
@@ -192,6 +198,7 @@ impl Sort {
         eg: &Egress,
         ev: &EgressEvents,
         rst: bool,
+        f: Option<Fault>,
         out: &mut SortOut,
         o: usize,
     ) {
@@ -201,7 +208,11 @@ impl Sort {
             if rst {
                 return;
             }
-            let avail = self.pend_q[o] & !ev.rclr[o];
+            let avail = if f.is(Fault::PendingKeptOnClear) {
+                self.pend_q[o]
+            } else {
+                self.pend_q[o] & !ev.rclr[o]
+            };
             if avail == 0 {
                 return;
             }
@@ -211,14 +222,22 @@ impl Sort {
                 .map(|k| (rr + k) % nl)
                 .find(|&l| avail >> l & 1 == 1)
                 .unwrap();
-            self.rr_q[o] = if g == nl - 1 { 0 } else { g as u32 + 1 };
+            self.rr_q[o] = if g == nl - 1 || f.is(Fault::RrFixed) {
+                0
+            } else {
+                g as u32 + 1
+            };
             self.pend_q[o] &= !(1 << g);
             if self.pend_q[o] == 0 {
                 self.pending &= !bit;
             }
             self.busy_q |= bit;
             self.row_q[o] = g as u32;
-            let cal = cfg.mode_q.value() >> 1 & 1 == 1;
+            let cal = if f.is(Fault::Mode3AsMax) {
+                cfg.mode_q.value() == 2
+            } else {
+                cfg.mode_q.value() >> 1 & 1 == 1
+            };
             if cal {
                 self.cal_q |= bit;
             } else {
@@ -247,11 +266,12 @@ impl Sort {
         if rst {
             return;
         }
-        if ev.rclr(o, row) {
+        if ev.rclr(o, row) && !f.is(Fault::SortNotCancelled) {
             self.busy_q &= !bit;
             return;
         }
         let pwm = super::mask32(p.pw());
+        let fault = f;
         let f = p.cut_f;
         let step_on = |s: &mut Self| s.k_q[o] = (k as u32 + 1) & super::mask32(p.pw() + 1);
         // the next step of this pass, or after its last step the first of phase `next`
@@ -266,7 +286,12 @@ impl Sort {
         match ph {
             phase::MAX => {
                 let (mut v, mut ix) = (self.v_q[o], self.ix_q[o]);
-                if proc && x > v {
+                let better = if fault.is(Fault::TieLastIndex) {
+                    x >= v && x != 0
+                } else {
+                    x > v
+                };
+                if proc && better {
                     v = x;
                     ix = (k as u32 - 1) & pwm;
                 }
@@ -302,7 +327,12 @@ impl Sort {
                 let sum = self.acc_q[o] + if proc && x >= cand { u32::from(x) } else { 0 };
                 self.acc_q[o] = sum;
                 if last {
-                    if u64::from(sum) << f >= self.tgt_q[o] {
+                    let reached = if fault.is(Fault::CalStopGt) {
+                        u64::from(sum) << f > self.tgt_q[o]
+                    } else {
+                        u64::from(sum) << f >= self.tgt_q[o]
+                    };
+                    if reached {
                         self.v_q[o] = cand;
                     }
                     self.acc_q[o] = 0;
@@ -317,7 +347,12 @@ impl Sort {
                 }
             }
             phase::GT => {
-                if proc && x > self.v_q[o] {
+                let above = if fault.is(Fault::GtIncludesTheta) {
+                    x >= self.v_q[o]
+                } else {
+                    x > self.v_q[o]
+                };
+                if proc && above {
                     self.acc_q[o] += u32::from(x);
                 }
                 step_or_enter(self, phase::SEL);
@@ -325,7 +360,11 @@ impl Sort {
             phase::SEL => {
                 if proc {
                     let v = self.v_q[o];
-                    let met = u64::from(self.acc_q[o]) << f >= self.tgt_q[o];
+                    let met = if fault.is(Fault::CalStopGt) {
+                        u64::from(self.acc_q[o]) << f > self.tgt_q[o]
+                    } else {
+                        u64::from(self.acc_q[o]) << f >= self.tgt_q[o]
+                    };
                     let take = x > v || (x == v && x != 0 && !met);
                     if take && x == v {
                         self.acc_q[o] += u32::from(x);

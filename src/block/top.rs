@@ -7,46 +7,12 @@
 
 use super::cfg::{addr, CfgRegs};
 use super::coverage::{Coverage, Point};
-use super::egress::{Egress, EgressEvents, EgressFaults};
+use super::egress::{Egress, EgressEvents};
+use super::fault::{Fault, Injected};
 use super::ingress::Ingress;
 use super::pfc_gen::PfcGen;
 use super::sort::{phase, Sort, SortOut};
 use super::{BlockParams, ConfigError, Inputs, Outputs, NPRIO};
-
-/// A deliberate bug, for showing that the lockstep checker and the golden replay catch one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Fault {
-    /// The WARN comparator counts on `occupancy > WARN` instead of `>=`.
-    WarnOffByOne,
-    /// The XON comparator clears E on `occupancy < XON` instead of `<=`.
-    XonOffByOne,
-}
-
-impl Fault {
-    pub const ALL: [Fault; 2] = [Fault::WarnOffByOne, Fault::XonOffByOne];
-
-    /// The name on the command line (`--fault NAME`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Fault::WarnOffByOne => "warn_off_by_one",
-            Fault::XonOffByOne => "xon_off_by_one",
-        }
-    }
-}
-
-impl std::str::FromStr for Fault {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        Fault::ALL
-            .into_iter()
-            .find(|f| f.name() == s)
-            .ok_or_else(|| {
-                let names: Vec<&str> = Fault::ALL.iter().map(|f| f.name()).collect();
-                format!("unknown fault '{s}' ({})", names.join(", "))
-            })
-    }
-}
 
 /// The whole block: every register and RAM of `capfc_top`.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -195,7 +161,7 @@ impl CapfcTop {
 
     /// The architectural C[o][l][i] (see [`Egress::counter`]).
     pub fn counter(&self, o: usize, l: usize, i: usize) -> u16 {
-        self.egress.counter(&self.params, o, l, i)
+        self.egress.counter(&self.params, o, l, i, self.fault)
     }
 
     /// Recompute D for the priorities in `prios` (bit p: I or E of priority p changed).
@@ -208,8 +174,9 @@ impl CapfcTop {
             }
             let mut acc = 0u128;
             if let Some(l) = self.cfg.counted(&p, pr) {
+                let own = !self.fault.is(Fault::EOwnPort);
                 for o in 0..np {
-                    acc |= self.egress.e_q[p.row(o, l)] & !(1u128 << o);
+                    acc |= self.egress.e_q[p.row(o, l)] & !(u128::from(own) << o);
                 }
             }
             let bit = 1u8 << pr;
@@ -247,7 +214,7 @@ impl CapfcTop {
         let mut arr_accept = 0u128;
         for (i, a) in inp.arr.iter().enumerate() {
             if let Some(pkt) = a {
-                if self.ingress.accept(&p, &self.cfg, i, pkt) {
+                if self.ingress.accept(&p, &self.cfg, i, pkt, self.fault) {
                     arr_accept |= 1u128 << i;
                 }
             }
@@ -256,10 +223,10 @@ impl CapfcTop {
         out.enq_accept = inp
             .enq
             .as_ref()
-            .is_some_and(|e| self.egress.accept(&p, &self.cfg, e));
+            .is_some_and(|e| self.egress.accept(&p, &self.cfg, e, self.fault));
         out.pfc_valid = self
             .pfc
-            .outputs(&self.d, &mut out.pfc_cev, &mut out.pfc_xoff);
+            .outputs(&self.d, &mut out.pfc_cev, &mut out.pfc_xoff, self.fault);
         out.pfc_quanta = self.cfg.quanta_q;
         out.d_state.copy_from_slice(&self.d);
     }
@@ -277,22 +244,26 @@ impl CapfcTop {
 
         // Every unit reads the registers as they were at the start of the cycle: first what this
         // cycle does (pure), then the RAM reads (read-first), then the writes.
-        let faults = EgressFaults {
-            warn_gt: self.fault == Some(Fault::WarnOffByOne),
-            xon_lt: self.fault == Some(Fault::XonOffByOne),
-        };
+        let f = self.fault;
         self.egress.events(
             &p,
             &self.cfg,
             &inp.deq,
             inp.enq.as_ref(),
             enq_accept,
-            faults,
+            f,
             &mut self.ev,
         );
-        let st2 = self.egress.stage2(&p);
-        self.sort
-            .tick(&p, &self.cfg, &self.egress, &self.ev, inp.rst, &mut self.so);
+        let st2 = self.egress.stage2(&p, f);
+        self.sort.tick(
+            &p,
+            &self.cfg,
+            &self.egress,
+            &self.ev,
+            inp.rst,
+            f,
+            &mut self.so,
+        );
         self.egress.read_ports(&p, &self.ev, &self.so.reads);
         if inp.rst {
             self.reset();
@@ -300,16 +271,20 @@ impl CapfcTop {
         }
         let e_changed = self
             .egress
-            .commit(&p, &self.cfg, &self.ev, st2, &self.so.swr);
-        self.pfc
-            .tick(&self.cfg, &self.d, out.pfc_valid & inp.pfc_ready);
+            .commit(&p, &self.cfg, &self.ev, st2, &self.so.swr, f);
+        let taken = if f.is(Fault::ReadyIgnored) {
+            out.pfc_valid
+        } else {
+            out.pfc_valid & inp.pfc_ready
+        };
+        self.pfc.tick(&self.cfg, &self.d, taken, f);
         let i_changed = self
             .ingress
-            .tick(&p, &self.cfg, inp.dep.as_ref(), &inp.arr, arr_accept);
+            .tick(&p, &self.cfg, inp.dep.as_ref(), &inp.arr, arr_accept, f);
         let mut lossless_changed = false;
         if let Some((a, data)) = inp.cfg {
             let before = self.cfg.lossless_q;
-            self.cfg.write(&p, a, data);
+            self.cfg.write(&p, a, data, f);
             lossless_changed = a == addr::LOSSLESS && self.cfg.lossless_q != before;
         }
         if lossless_changed {
@@ -330,6 +305,13 @@ impl CapfcTop {
             }
             return;
         }
+        if let Some((a, d)) = inp.cfg {
+            match super::cfg::CfgRegs::width(p, a) {
+                None => cov.hit(Point::CfgUnknownAddr),
+                Some(w) if w < 32 && d >> w != 0 => cov.hit(Point::CfgOverwide),
+                Some(_) => {}
+            }
+        }
         for (i, a) in inp.arr.iter().enumerate() {
             let Some(pkt) = a else { continue };
             let pr = usize::from(pkt.prio & 7);
@@ -337,6 +319,9 @@ impl CapfcTop {
             if arr_accept >> i & 1 == 0 {
                 cov.hit(Point::IngReject);
                 continue;
+            }
+            if pkt.size == 0 {
+                cov.hit(Point::SizeZero);
             }
             if self.ingress.occ(q) + p.units(pkt.size) == c.ing_max_q[pr] {
                 cov.hit(Point::IngFitExact);
@@ -451,6 +436,9 @@ impl CapfcTop {
                             cov.hit(Point::EgOverXoff);
                             trig = Some((o, l));
                         }
+                        if !c.sort_enabled() && occ > c.eg_xoff_q[pr] {
+                            cov.hit(Point::ModeOffOverXoff);
+                        }
                     }
                 }
             }
@@ -469,6 +457,9 @@ impl CapfcTop {
                 cov.hit(Point::PendingAllLossless);
             }
             if !s.busy(o) {
+                if n > 0 && c.mode_q.value() == 3 {
+                    cov.hit(Point::Mode3Sort);
+                }
                 continue;
             }
             let (k, row, ph) = (s.k_q[o] as usize, s.row_q[o] as usize, s.ph_q[o]);
@@ -490,6 +481,16 @@ impl CapfcTop {
             }
             let x = if k >= 1 { s.x(p, eg, o) } else { 0 };
             let v = s.v_q[o];
+            if k >= 1 && (ph == phase::MAX || ph == phase::COPY) && x == p.cnt_max() {
+                cov.hit(Point::SatReadBySort);
+            }
+            if k >= 1
+                && ph == phase::SEL
+                && s.tgt_q[o] != 0
+                && u64::from(s.acc_q[o]) << p.cut_f == s.tgt_q[o]
+            {
+                cov.hit(Point::CalExactTarget);
+            }
             if k >= 1 && x != 0 && x == v {
                 if ph == phase::MAX {
                     cov.hit(Point::TieBroken);
