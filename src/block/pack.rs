@@ -53,6 +53,11 @@ pub struct Signal {
     pub key: &'static str,
     /// The output port of a per-port instance (`gen_port[o]`), else 0.
     pub port: usize,
+    /// The instance of a state register (`u_cfg`, `u_ingress`, ...), the part of `name` before
+    /// the first dot; empty for a port.
+    pub unit: &'static str,
+    /// The state register it is (`None` for a port).
+    pub reg: Option<Reg>,
 }
 
 impl Signal {
@@ -71,12 +76,24 @@ pub struct Layout {
     pub words: usize,
 }
 
+/// One signal of a layout before its words are placed: name, width, elements, field width,
+/// index kind, (unit, key), port.
+type Item = (
+    String,
+    u32,
+    usize,
+    u32,
+    Index,
+    (&'static str, &'static str),
+    usize,
+);
+
 impl Layout {
-    fn build(items: Vec<(String, u32, usize, u32, Index, &'static str, usize)>) -> Layout {
+    fn build(items: Vec<Item>) -> Layout {
         let mut word = 0;
         let signals = items
             .into_iter()
-            .map(|(name, width, elems, field, index, key, port)| {
+            .map(|(name, width, elems, field, index, (unit, key), port)| {
                 let s = Signal {
                     name,
                     width,
@@ -86,6 +103,8 @@ impl Layout {
                     word,
                     key,
                     port,
+                    unit,
+                    reg: Reg::of(unit, key),
                 };
                 word += s.words();
                 s
@@ -178,7 +197,7 @@ impl Layouts {
                     .iter()
                     .map(|n| {
                         let (w, e, f, i) = port_shape(p, n);
-                        (n.to_string(), w, e, f, i, *n, 0)
+                        (n.to_string(), w, e, f, i, ("", *n), 0)
                     })
                     .collect(),
             )
@@ -189,7 +208,7 @@ impl Layouts {
             let n = if reg.contains("{o}") { p.np } else { 1 };
             for o in 0..n {
                 let name = format!("{inst}.{}", super::signals::expand_port(reg, o));
-                items.push((name, w, e, f, i, *reg, o));
+                items.push((name, w, e, f, i, (*inst, *reg), o));
             }
         }
         let state = Layout::build(items);
@@ -201,9 +220,9 @@ impl Layouts {
     }
 }
 
-/// Writes fields into a word buffer.
+/// Writes fields into a word buffer that starts zeroed (each field is written at most once).
 struct Writer<'a> {
-    bits: &'a mut BitSlice<u32, Lsb0>,
+    words: &'a mut [u32],
 }
 
 impl Writer<'_> {
@@ -212,7 +231,14 @@ impl Writer<'_> {
         let base = (s.word + elem * s.words_per_elem()) * 32 + field * s.field as usize;
         let w = s.field as usize;
         let v = if w >= 64 { v } else { v & ((1u64 << w) - 1) };
-        self.bits[base..base + w].store_le(v);
+        let (k, sh) = (base / 32, base % 32);
+        if sh + w <= 32 {
+            // within one word (every field of 32 bits or less but the packed bit vectors' own
+            // bits, which are 1 bit wide, so this is the common case)
+            self.words[k] |= (v as u32) << sh;
+        } else {
+            self.words.view_bits_mut::<Lsb0>()[base..base + w].store_le(v);
+        }
     }
 }
 
@@ -220,9 +246,7 @@ impl Writer<'_> {
 pub fn pack_inputs(p: &BlockParams, l: &Layout, inp: &Inputs, buf: &mut [u32]) {
     buf.fill(0);
     let sig = &l.signals;
-    let mut w = Writer {
-        bits: buf.view_bits_mut::<Lsb0>(),
-    };
+    let mut w = Writer { words: buf };
     // The order of `signals::INPUT_PORTS`.
     w.put(&sig[0], 0, 0, u64::from(inp.rst));
     if let Some((a, d)) = inp.cfg {
@@ -354,6 +378,20 @@ pub fn unpack_outputs(l: &Layout, buf: &[u32], out: &mut Outputs) {
 }
 
 fn put_mask(w: &mut Writer, s: &Signal, elem: usize, mut m: u128) {
+    if s.field == 1 {
+        // A vector of 1-bit fields starts on a word: whole words at once.
+        let base = s.word + elem * s.words_per_elem();
+        let n = s.words_per_elem().min(4);
+        let m = if s.width >= 128 {
+            m
+        } else {
+            m & ((1u128 << s.width) - 1)
+        };
+        for k in 0..n {
+            w.words[base + k] |= (m >> (32 * k)) as u32;
+        }
+        return;
+    }
     while m != 0 {
         let i = m.trailing_zeros() as usize;
         m &= m - 1;
@@ -361,14 +399,31 @@ fn put_mask(w: &mut Writer, s: &Signal, elem: usize, mut m: u128) {
     }
 }
 
+/// An array of one-field elements (registers of an unpacked array, RAM words): element k is v[k].
+#[inline]
+fn elems<T: Copy + Into<u64>>(w: &mut Writer, s: &Signal, v: &[T]) {
+    if s.words_per_elem() == 1 && s.field == s.width {
+        let mask = if s.width >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << s.width) - 1
+        };
+        for (d, &x) in w.words[s.word..s.word + v.len()].iter_mut().zip(v) {
+            *d = (x.into() as u32) & mask;
+        }
+    } else {
+        for (k, &x) in v.iter().enumerate() {
+            w.put(s, k, 0, x.into());
+        }
+    }
+}
+
+/// A vector of 1-bit fields, 8 per byte (bit p of byte k is field 8k+p): whole bytes at once.
 fn put_bytes_as_bits(w: &mut Writer, s: &Signal, bytes: &[u8]) {
+    debug_assert_eq!(s.field, 1);
     for (k, &b) in bytes.iter().enumerate() {
         if b != 0 {
-            for bit in 0..8 {
-                if b >> bit & 1 == 1 {
-                    w.put(s, 0, k * 8 + bit, 1);
-                }
-            }
+            w.words[s.word + k / 4] |= u32::from(b) << (8 * (k % 4));
         }
     }
 }
@@ -377,9 +432,7 @@ fn put_bytes_as_bits(w: &mut Writer, s: &Signal, bytes: &[u8]) {
 pub fn pack_outputs(l: &Layout, out: &Outputs, buf: &mut [u32]) {
     buf.fill(0);
     let sig = &l.signals;
-    let mut w = Writer {
-        bits: buf.view_bits_mut::<Lsb0>(),
-    };
+    let mut w = Writer { words: buf };
     put_mask(&mut w, &sig[0], 0, out.arr_accept);
     w.put(&sig[1], 0, 0, u64::from(out.enq_accept));
     put_mask(&mut w, &sig[2], 0, out.pfc_valid);
@@ -394,109 +447,203 @@ pub fn pack_outputs(l: &Layout, out: &Outputs, buf: &mut [u32]) {
 }
 
 /// Pack the model's architectural state in the order of `signals::STATE_SIGNALS`.
+/// A state register of `signals::STATE_SIGNALS`, resolved once when the layout is built, so
+/// that packing the state every cycle does not compare names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reg {
+    CfgIngMaxQ,
+    CfgIngXoffQ,
+    CfgIngXonQ,
+    CfgEgMaxQ,
+    CfgEgXoffQ,
+    CfgEgXonQ,
+    CfgEgWarnQ,
+    CfgLosslessQ,
+    CfgModeQ,
+    CfgCutQ,
+    CfgQuantaQ,
+    CfgRefreshQ,
+    IngressXoffQ,
+    IngressSelQ,
+    IngressVqQ,
+    IngressUArrMem,
+    IngressUDepMem,
+    EgressSelQ,
+    EgressVqQ,
+    EgressUDeqMem,
+    EgressUEnqMem,
+    EgressVldQ,
+    EgressEQ,
+    EgressIncVQ,
+    EgressIncOQ,
+    EgressIncLQ,
+    EgressIncIQ,
+    EgressWrVQ,
+    EgressWrOQ,
+    EgressWrLQ,
+    EgressWrIQ,
+    EgressWrCntQ,
+    EgressUCntMem,
+    EgressUCntRdQ,
+    SortUSnapMem,
+    SortUSnapRdQ,
+    SortPendQ,
+    SortRrQ,
+    SortBusyQ,
+    SortCalQ,
+    SortPhQ,
+    SortRowQ,
+    SortKQ,
+    SortBitQ,
+    SortVQ,
+    SortIxQ,
+    SortAccQ,
+    SortTgtQ,
+    PfcSentQ,
+    PfcTimerQ,
+}
+
+impl Reg {
+    /// The register `unit.key` (`key` as `STATE_SIGNALS` spells it).
+    pub fn of(unit: &str, key: &str) -> Option<Reg> {
+        Some(match (unit, key) {
+            ("u_cfg", "ing_max_q") => Reg::CfgIngMaxQ,
+            ("u_cfg", "ing_xoff_q") => Reg::CfgIngXoffQ,
+            ("u_cfg", "ing_xon_q") => Reg::CfgIngXonQ,
+            ("u_cfg", "eg_max_q") => Reg::CfgEgMaxQ,
+            ("u_cfg", "eg_xoff_q") => Reg::CfgEgXoffQ,
+            ("u_cfg", "eg_xon_q") => Reg::CfgEgXonQ,
+            ("u_cfg", "eg_warn_q") => Reg::CfgEgWarnQ,
+            ("u_cfg", "lossless_q") => Reg::CfgLosslessQ,
+            ("u_cfg", "mode_q") => Reg::CfgModeQ,
+            ("u_cfg", "cut_q") => Reg::CfgCutQ,
+            ("u_cfg", "quanta_q") => Reg::CfgQuantaQ,
+            ("u_cfg", "refresh_q") => Reg::CfgRefreshQ,
+            ("u_ingress", "xoff_q") => Reg::IngressXoffQ,
+            ("u_ingress", "sel_q") => Reg::IngressSelQ,
+            ("u_ingress", "vq_q") => Reg::IngressVqQ,
+            ("u_ingress", "gen_port[{o}].u_arr.mem") => Reg::IngressUArrMem,
+            ("u_ingress", "gen_port[{o}].u_dep.mem") => Reg::IngressUDepMem,
+            ("u_egress", "sel_q") => Reg::EgressSelQ,
+            ("u_egress", "vq_q") => Reg::EgressVqQ,
+            ("u_egress", "gen_port[{o}].u_deq.mem") => Reg::EgressUDeqMem,
+            ("u_egress", "gen_port[{o}].u_enq.mem") => Reg::EgressUEnqMem,
+            ("u_egress", "vld_q") => Reg::EgressVldQ,
+            ("u_egress", "e_q") => Reg::EgressEQ,
+            ("u_egress", "inc_v_q") => Reg::EgressIncVQ,
+            ("u_egress", "inc_o_q") => Reg::EgressIncOQ,
+            ("u_egress", "inc_l_q") => Reg::EgressIncLQ,
+            ("u_egress", "inc_i_q") => Reg::EgressIncIQ,
+            ("u_egress", "wr_v_q") => Reg::EgressWrVQ,
+            ("u_egress", "wr_o_q") => Reg::EgressWrOQ,
+            ("u_egress", "wr_l_q") => Reg::EgressWrLQ,
+            ("u_egress", "wr_i_q") => Reg::EgressWrIQ,
+            ("u_egress", "wr_cnt_q") => Reg::EgressWrCntQ,
+            ("u_egress", "gen_port[{o}].u_cnt.mem") => Reg::EgressUCntMem,
+            ("u_egress", "gen_port[{o}].u_cnt.rd_q") => Reg::EgressUCntRdQ,
+            ("u_sort", "gen_port[{o}].u_snap.mem") => Reg::SortUSnapMem,
+            ("u_sort", "gen_port[{o}].u_snap.rd_q") => Reg::SortUSnapRdQ,
+            ("u_sort", "pend_q") => Reg::SortPendQ,
+            ("u_sort", "rr_q") => Reg::SortRrQ,
+            ("u_sort", "busy_q") => Reg::SortBusyQ,
+            ("u_sort", "cal_q") => Reg::SortCalQ,
+            ("u_sort", "ph_q") => Reg::SortPhQ,
+            ("u_sort", "row_q") => Reg::SortRowQ,
+            ("u_sort", "k_q") => Reg::SortKQ,
+            ("u_sort", "bit_q") => Reg::SortBitQ,
+            ("u_sort", "v_q") => Reg::SortVQ,
+            ("u_sort", "ix_q") => Reg::SortIxQ,
+            ("u_sort", "acc_q") => Reg::SortAccQ,
+            ("u_sort", "tgt_q") => Reg::SortTgtQ,
+            ("u_pfc", "sent_q") => Reg::PfcSentQ,
+            ("u_pfc", "timer_q") => Reg::PfcTimerQ,
+            _ => return None,
+        })
+    }
+}
+
 pub fn pack_state(m: &CapfcTop, l: &Layout, buf: &mut [u32]) {
     buf.fill(0);
-    let mut w = Writer {
-        bits: buf.view_bits_mut::<Lsb0>(),
-    };
+    let mut w = Writer { words: buf };
     let c = &m.cfg;
     let (eg, so) = (&m.egress, &m.sort);
     for s in &l.signals {
-        let inst = s.name.split('.').next().unwrap_or("");
         let o = s.port;
-        let arr = |w: &mut Writer, v: &mut dyn Iterator<Item = u64>| {
-            for (k, x) in v.enumerate() {
-                if x != 0 {
-                    w.put(s, k, 0, x);
-                }
-            }
-        };
         let one = |w: &mut Writer, v: u64| w.put(s, 0, 0, v);
-        let u = |v: &[u32]| v.iter().map(|&x| u64::from(x)).collect::<Vec<_>>();
-        match (inst, s.key) {
-            ("u_cfg", "ing_max_q") => arr(&mut w, &mut u(&c.ing_max_q).into_iter()),
-            ("u_cfg", "ing_xoff_q") => arr(&mut w, &mut u(&c.ing_xoff_q).into_iter()),
-            ("u_cfg", "ing_xon_q") => arr(&mut w, &mut u(&c.ing_xon_q).into_iter()),
-            ("u_cfg", "eg_max_q") => arr(&mut w, &mut u(&c.eg_max_q).into_iter()),
-            ("u_cfg", "eg_xoff_q") => arr(&mut w, &mut u(&c.eg_xoff_q).into_iter()),
-            ("u_cfg", "eg_xon_q") => arr(&mut w, &mut u(&c.eg_xon_q).into_iter()),
-            ("u_cfg", "eg_warn_q") => arr(&mut w, &mut u(&c.eg_warn_q).into_iter()),
-            ("u_cfg", "lossless_q") => put_mask(&mut w, s, 0, u128::from(c.lossless_q)),
-            ("u_cfg", "mode_q") => one(&mut w, u64::from(c.mode_q.value())),
-            ("u_cfg", "cut_q") => one(&mut w, u64::from(c.cut_q)),
-            ("u_cfg", "quanta_q") => one(&mut w, u64::from(c.quanta_q)),
-            ("u_cfg", "refresh_q") => one(&mut w, u64::from(c.refresh_q)),
-            ("u_ingress", "xoff_q") => put_bytes_as_bits(&mut w, s, &m.ingress.xoff_q),
-            ("u_ingress", "sel_q") => put_bytes_as_bits(&mut w, s, &m.ingress.sel_q),
-            ("u_ingress", "vq_q") => put_bytes_as_bits(&mut w, s, &m.ingress.vq_q),
-            ("u_ingress", "gen_port[{o}].u_arr.mem") => {
-                arr(&mut w, &mut u(&m.ingress.arr[o].mem).into_iter())
-            }
-            ("u_ingress", "gen_port[{o}].u_dep.mem") => {
-                arr(&mut w, &mut u(&m.ingress.dep[o].mem).into_iter())
-            }
-            ("u_egress", "sel_q") => put_bytes_as_bits(&mut w, s, &eg.sel_q),
-            ("u_egress", "vq_q") => put_bytes_as_bits(&mut w, s, &eg.vq_q),
-            ("u_egress", "gen_port[{o}].u_deq.mem") => {
-                arr(&mut w, &mut u(&eg.deq[o].mem).into_iter())
-            }
-            ("u_egress", "gen_port[{o}].u_enq.mem") => {
-                arr(&mut w, &mut u(&eg.enq[o].mem).into_iter())
-            }
-            ("u_egress", "vld_q") => {
+        let Some(reg) = s.reg else {
+            unreachable!("no model register for {}", s.name)
+        };
+        match reg {
+            Reg::CfgIngMaxQ => elems(&mut w, s, &c.ing_max_q),
+            Reg::CfgIngXoffQ => elems(&mut w, s, &c.ing_xoff_q),
+            Reg::CfgIngXonQ => elems(&mut w, s, &c.ing_xon_q),
+            Reg::CfgEgMaxQ => elems(&mut w, s, &c.eg_max_q),
+            Reg::CfgEgXoffQ => elems(&mut w, s, &c.eg_xoff_q),
+            Reg::CfgEgXonQ => elems(&mut w, s, &c.eg_xon_q),
+            Reg::CfgEgWarnQ => elems(&mut w, s, &c.eg_warn_q),
+            Reg::CfgLosslessQ => put_mask(&mut w, s, 0, u128::from(c.lossless_q)),
+            Reg::CfgModeQ => one(&mut w, u64::from(c.mode_q.value())),
+            Reg::CfgCutQ => one(&mut w, u64::from(c.cut_q)),
+            Reg::CfgQuantaQ => one(&mut w, u64::from(c.quanta_q)),
+            Reg::CfgRefreshQ => one(&mut w, u64::from(c.refresh_q)),
+            Reg::IngressXoffQ => put_bytes_as_bits(&mut w, s, &m.ingress.xoff_q),
+            Reg::IngressSelQ => put_bytes_as_bits(&mut w, s, &m.ingress.sel_q),
+            Reg::IngressVqQ => put_bytes_as_bits(&mut w, s, &m.ingress.vq_q),
+            Reg::IngressUArrMem => elems(&mut w, s, &m.ingress.arr[o].mem),
+            Reg::IngressUDepMem => elems(&mut w, s, &m.ingress.dep[o].mem),
+            Reg::EgressSelQ => put_bytes_as_bits(&mut w, s, &eg.sel_q),
+            Reg::EgressVqQ => put_bytes_as_bits(&mut w, s, &eg.vq_q),
+            Reg::EgressUDeqMem => elems(&mut w, s, &eg.deq[o].mem),
+            Reg::EgressUEnqMem => elems(&mut w, s, &eg.enq[o].mem),
+            Reg::EgressVldQ => {
                 for (r, &v) in eg.vld_q.iter().enumerate() {
                     put_mask(&mut w, s, r, v);
                 }
             }
-            ("u_egress", "e_q") => {
+            Reg::EgressEQ => {
                 for (r, &v) in eg.e_q.iter().enumerate() {
                     put_mask(&mut w, s, r, v);
                 }
             }
-            ("u_egress", "inc_v_q") => one(&mut w, u64::from(eg.inc_v_q)),
-            ("u_egress", "inc_o_q") => one(&mut w, u64::from(eg.inc_o_q)),
-            ("u_egress", "inc_l_q") => one(&mut w, u64::from(eg.inc_l_q)),
-            ("u_egress", "inc_i_q") => one(&mut w, u64::from(eg.inc_i_q)),
-            ("u_egress", "wr_v_q") => one(&mut w, u64::from(eg.wr_v_q)),
-            ("u_egress", "wr_o_q") => one(&mut w, u64::from(eg.wr_o_q)),
-            ("u_egress", "wr_l_q") => one(&mut w, u64::from(eg.wr_l_q)),
-            ("u_egress", "wr_i_q") => one(&mut w, u64::from(eg.wr_i_q)),
-            ("u_egress", "wr_cnt_q") => one(&mut w, u64::from(eg.wr_cnt_q)),
-            ("u_egress", "gen_port[{o}].u_cnt.mem") => {
-                arr(&mut w, &mut eg.cnt[o].mem.iter().map(|&x| u64::from(x)))
-            }
-            ("u_egress", "gen_port[{o}].u_cnt.rd_q") => {
+            Reg::EgressIncVQ => one(&mut w, u64::from(eg.inc_v_q)),
+            Reg::EgressIncOQ => one(&mut w, u64::from(eg.inc_o_q)),
+            Reg::EgressIncLQ => one(&mut w, u64::from(eg.inc_l_q)),
+            Reg::EgressIncIQ => one(&mut w, u64::from(eg.inc_i_q)),
+            Reg::EgressWrVQ => one(&mut w, u64::from(eg.wr_v_q)),
+            Reg::EgressWrOQ => one(&mut w, u64::from(eg.wr_o_q)),
+            Reg::EgressWrLQ => one(&mut w, u64::from(eg.wr_l_q)),
+            Reg::EgressWrIQ => one(&mut w, u64::from(eg.wr_i_q)),
+            Reg::EgressWrCntQ => one(&mut w, u64::from(eg.wr_cnt_q)),
+            Reg::EgressUCntMem => elems(&mut w, s, &eg.cnt[o].mem),
+            Reg::EgressUCntRdQ => {
                 for (k, &x) in eg.cnt[o].rd_q.iter().enumerate() {
                     w.put(s, 0, k, u64::from(x));
                 }
             }
-            ("u_sort", "gen_port[{o}].u_snap.mem") => {
-                arr(&mut w, &mut so.snap[o].mem.iter().map(|&x| u64::from(x)))
-            }
-            ("u_sort", "gen_port[{o}].u_snap.rd_q") => one(&mut w, u64::from(so.snap[o].rd_q[0])),
-            ("u_sort", "pend_q") => {
+            Reg::SortUSnapMem => elems(&mut w, s, &so.snap[o].mem),
+            Reg::SortUSnapRdQ => one(&mut w, u64::from(so.snap[o].rd_q[0])),
+            Reg::SortPendQ => {
                 for (k, &b) in so.pend_q.iter().enumerate() {
                     put_mask(&mut w, s, k, u128::from(b));
                 }
             }
-            ("u_sort", "rr_q") => arr(&mut w, &mut u(&so.rr_q).into_iter()),
-            ("u_sort", "busy_q") => put_mask(&mut w, s, 0, so.busy_q),
-            ("u_sort", "cal_q") => put_mask(&mut w, s, 0, so.cal_q),
-            ("u_sort", "ph_q") => arr(&mut w, &mut so.ph_q.iter().map(|&x| u64::from(x))),
-            ("u_sort", "row_q") => arr(&mut w, &mut u(&so.row_q).into_iter()),
-            ("u_sort", "k_q") => arr(&mut w, &mut u(&so.k_q).into_iter()),
-            ("u_sort", "bit_q") => arr(&mut w, &mut u(&so.bit_q).into_iter()),
-            ("u_sort", "v_q") => arr(&mut w, &mut so.v_q.iter().map(|&x| u64::from(x))),
-            ("u_sort", "ix_q") => arr(&mut w, &mut u(&so.ix_q).into_iter()),
-            ("u_sort", "acc_q") => arr(&mut w, &mut u(&so.acc_q).into_iter()),
-            ("u_sort", "tgt_q") => arr(&mut w, &mut so.tgt_q.iter().copied()),
-            ("u_pfc", "sent_q") => put_bytes_as_bits(&mut w, s, &m.pfc.sent_q),
-            ("u_pfc", "timer_q") => {
+            Reg::SortRrQ => elems(&mut w, s, &so.rr_q),
+            Reg::SortBusyQ => put_mask(&mut w, s, 0, so.busy_q),
+            Reg::SortCalQ => put_mask(&mut w, s, 0, so.cal_q),
+            Reg::SortPhQ => elems(&mut w, s, &so.ph_q),
+            Reg::SortRowQ => elems(&mut w, s, &so.row_q),
+            Reg::SortKQ => elems(&mut w, s, &so.k_q),
+            Reg::SortBitQ => elems(&mut w, s, &so.bit_q),
+            Reg::SortVQ => elems(&mut w, s, &so.v_q),
+            Reg::SortIxQ => elems(&mut w, s, &so.ix_q),
+            Reg::SortAccQ => elems(&mut w, s, &so.acc_q),
+            Reg::SortTgtQ => elems(&mut w, s, &so.tgt_q),
+            Reg::PfcSentQ => put_bytes_as_bits(&mut w, s, &m.pfc.sent_q),
+            Reg::PfcTimerQ => {
                 for k in 0..m.params.np {
                     w.put(s, k, 0, u64::from(m.pfc.timer(k)));
                 }
             }
-            _ => unreachable!("no model register for {}", s.name),
         }
     }
 }
