@@ -23,7 +23,7 @@ SIMARGS     ?=
 
 REPLAY_TB   := $(REPLAY_R)testbench/capfc_tb.sv
 REPLAY_RTL  := $(addprefix $(REPLAY_R),$(shell grep -vE '^\s*(//|\#|$$)' $(REPLAY_R)rtl/files.f))
-# one build per (simulator, set): params.vh is compiled into the testbench
+# a set's log and status (and under Icarus its build: params.vh is compiled into the testbench)
 REPLAY_SET  := $(notdir $(patsubst %/,%,$(GOLDEN)))
 REPLAY_OUT  := $(REPLAY_R)build/replay/$(SIM)/$(REPLAY_SET)
 # replays run at once by replay-all (each prints its lines when it ends)
@@ -34,13 +34,28 @@ REPLAY_FAILED = $(REPLAY_R)build/replay/failed
 REPLAY_SETS := $(patsubst %/params.vh,%,$(shell grep -H '^`define CAPFC_CYCLES ' $(REPLAY_R)golden/*/params.vh 2>/dev/null \
 	| sort -t' ' -k3,3nr | cut -d: -f1))
 
+# A define of the set's params.vh, for the shell.
+REPLAY_DEF   = $$(sed -n 's/^`define CAPFC_$(1) //p' $(GOLDEN)/params.vh)
+
 ifeq ($(SIM),verilator)
+# One Verilator build serves every set with the same block parameters (NP .. NL and the port
+# widths; the line counts come in as plusargs, testbench/capfc_tb.sv "Shared builds"), with room
+# for 65,536 lines per file, or the next power of two above the set's. Builds of one key are
+# serialised with flock, so that replay-all's parallel jobs never build the same one twice.
 # --binary brings --main --exe --build --timing (the testbench's clock and delays need --timing).
-REPLAY_BUILD = verilator --binary -j 2 -CFLAGS -O0 -Wno-fatal --top-module capfc_tb +incdir+$(GOLDEN) \
-	--Mdir $(REPLAY_OUT) -o capfc_tb $(REPLAY_RTL) $(REPLAY_TB) >$(REPLAY_OUT)/build.log 2>&1 \
-	&& { grep -E '^%Warning' $(REPLAY_OUT)/build.log || true; } \
-	|| { cat $(REPLAY_OUT)/build.log; exit 1; }
-REPLAY_RUN   = $(REPLAY_OUT)/capfc_tb
+REPLAY_KEY   = $$(grep -E '^`define CAPFC_(NP|SW|OW|CW|CELL_LOG2|CUT_F|NL|IN_BITS|OUT_BITS) ' \
+	$(GOLDEN)/params.vh | md5sum | cut -c1-12)
+REPLAY_BUILD = lines=$(call REPLAY_DEF,STIM_LINES); e=$(call REPLAY_DEF,EXPECT_LINES); \
+	[ "$$e" -gt "$$lines" ] 2>/dev/null && lines=$$e; cap=65536; \
+	while [ "$$cap" -lt "$$lines" ]; do cap=$$((cap * 2)); done; \
+	bin=$(REPLAY_R)build/replay/verilator/shared-$(REPLAY_KEY)-$$cap; mkdir -p $$bin; \
+	echo $$bin/capfc_tb >$(REPLAY_OUT)/bin; \
+	flock $$bin.lock sh -c 'if [ ! -x "$$0/capfc_tb" ] || [ -n "$$(find $(REPLAY_RTL) $(REPLAY_TB) -newer $$0/capfc_tb)" ]; then \
+	  verilator --binary -j 2 -CFLAGS -O0 -Wno-fatal --top-module capfc_tb +incdir+$(GOLDEN) \
+	    +define+CAPFC_LINES_MAX=$$1 --Mdir $$0 -o capfc_tb $(REPLAY_RTL) $(REPLAY_TB) >$$0/build.log 2>&1 \
+	  && { grep -E "^%Warning" $$0/build.log || true; } || { cat $$0/build.log; rm -f $$0/capfc_tb; exit 1; }; fi' $$bin $$cap
+REPLAY_RUN   = $$(cat $(REPLAY_OUT)/bin) +CYCLES=$(call REPLAY_DEF,CYCLES) \
+	+STIM_LINES=$(call REPLAY_DEF,STIM_LINES) +EXPECT_LINES=$(call REPLAY_DEF,EXPECT_LINES)
 else ifeq ($(SIM),icarus)
 REPLAY_BUILD = iverilog -g2012 -I $(GOLDEN) -s capfc_tb -o $(REPLAY_OUT)/capfc_tb.vvp \
 	$(REPLAY_RTL) $(REPLAY_TB)

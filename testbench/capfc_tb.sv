@@ -4,6 +4,11 @@
 // - The set is a directory with params.vh, stim.hex and expect.hex. params.vh is `included (pass
 //   +incdir+<dir> / -I <dir> when compiling); the .hex files are read at run time from the
 //   directory named by the plusarg +GOLDEN=<dir> (default: the current directory).
+// - Shared builds: compiled with +define+CAPFC_LINES_MAX=<n>, one build serves every set of the
+//   same block parameters (params.vh's NP .. NL, IN_BITS, OUT_BITS): the run then takes the set's
+//   CAPFC_CYCLES, CAPFC_STIM_LINES and CAPFC_EXPECT_LINES from the plusargs +CYCLES=, +STIM_LINES=
+//   and +EXPECT_LINES= (make replay passes them from the set's params.vh), and refuses a set with
+//   more than <n> lines. Without the define those three come from params.vh at compile time.
 // - Before the first cycle both files are checked: each must hold exactly CAPFC_STIM_LINES /
 //   CAPFC_EXPECT_LINES data lines (lines starting with a hex digit), each of 8 + 1 + ceil(BITS/4)
 //   characters and ended by a line end, stamped in strictly increasing cycle order below
@@ -52,10 +57,20 @@ localparam IN_BITS_PORTS = 1 + 1 + 8 + 32 + NP*(1 + 3 + SW) + (1 + PW + 3 + SW) 
     (1 + PW + 3 + PW + SW) + NP*(1 + 3 + SW) + NP;
 localparam OUT_BITS_PORTS = NP + 1 + NP + NQ + NQ + 16 + NQ;
 
-// length of the run and of the two files
+// length of the run and of the two files, and the capacity of the line memories
+`ifdef CAPFC_LINES_MAX
+localparam STIM_CAP = `CAPFC_LINES_MAX;
+localparam EXPECT_CAP = `CAPFC_LINES_MAX;
+integer CYCLES;
+integer STIM_LINES;
+integer EXPECT_LINES;
+`else
 localparam CYCLES = `CAPFC_CYCLES;
 localparam STIM_LINES = `CAPFC_STIM_LINES;
 localparam EXPECT_LINES = `CAPFC_EXPECT_LINES;
+localparam STIM_CAP = STIM_LINES;
+localparam EXPECT_CAP = EXPECT_LINES;
+`endif
 
 // clock period, and where in it the inputs change and the outputs are sampled (ns)
 localparam PERIOD = 10;
@@ -77,8 +92,8 @@ localparam LINE_CHUNK = 256;
 localparam [IN_BITS-1:0] READY_MASK = {{(IN_BITS-NP){1'b0}}, {NP{1'b1}}};
 
 // the two files, one word per data line
-reg [32+4*IN_DIGITS-1:0]  stim_mem   [0:STIM_LINES-1];
-reg [32+4*OUT_DIGITS-1:0] expect_mem [0:EXPECT_LINES-1];
+reg [32+4*IN_DIGITS-1:0]  stim_mem   [0:STIM_CAP-1];
+reg [32+4*OUT_DIGITS-1:0] expect_mem [0:EXPECT_CAP-1];
 
 // clock: low until the first rising edge at PERIOD, then rising edges at 2*PERIOD, 3*PERIOD, ...
 reg clk;
@@ -282,8 +297,8 @@ task automatic load_set;
     if (lines != EXPECT_LINES)
         $fatal(1, "[golden] %s: %0d data lines, params.vh says CAPFC_EXPECT_LINES %0d",
             expect_path, lines, EXPECT_LINES);
-    $readmemh(stim_path, stim_mem);
-    $readmemh(expect_path, expect_mem);
+    $readmemh(stim_path, stim_mem, 0, STIM_LINES - 1);
+    $readmemh(expect_path, expect_mem, 0, EXPECT_LINES - 1);
     prev = 32'd0;
     for (i = 0; i < STIM_LINES; i = i + 1) begin
         stamp = stim_mem[i][4*IN_DIGITS +: 32];
@@ -328,6 +343,17 @@ initial begin
         golden_dir = ".";
     if (!$value$plusargs("MAX_REPORTS=%d", max_reports))
         max_reports = MAX_REPORTS_DEFAULT;
+`ifdef CAPFC_LINES_MAX
+    if (!$value$plusargs("CYCLES=%d", CYCLES) || !$value$plusargs("STIM_LINES=%d", STIM_LINES) ||
+            !$value$plusargs("EXPECT_LINES=%d", EXPECT_LINES))
+        $fatal(1, "[golden] a shared build (CAPFC_LINES_MAX) needs +CYCLES=, +STIM_LINES= and +EXPECT_LINES= (the set's params.vh)");
+    if (STIM_LINES < 1 || EXPECT_LINES < 1 || CYCLES < 1)
+        $fatal(1, "[golden] +CYCLES=%0d +STIM_LINES=%0d +EXPECT_LINES=%0d: each must be at least 1",
+            CYCLES, STIM_LINES, EXPECT_LINES);
+    if (STIM_LINES > STIM_CAP || EXPECT_LINES > EXPECT_CAP)
+        $fatal(1, "[golden] %0d/%0d lines: this build holds %0d (rebuild with a larger CAPFC_LINES_MAX)",
+            STIM_LINES, EXPECT_LINES, STIM_CAP);
+`endif
     stim_path = $sformatf("%s/stim.hex", golden_dir);
     expect_path = $sformatf("%s/expect.hex", golden_dir);
     load_set();
