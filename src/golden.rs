@@ -535,6 +535,18 @@ pub fn read(dir: &Path) -> Result<GoldenSet, GoldenError> {
             ));
         }
     }
+    for (field, v) in [
+        ("cycles", manifest.cycles as usize),
+        ("stim_lines", manifest.stim_lines),
+        ("expect_lines", manifest.expect_lines),
+    ] {
+        if v == 0 {
+            return Err(file_err(
+                &mpath,
+                format!("field {field} is 0: a set has at least its reset cycle"),
+            ));
+        }
+    }
     if manifest.config != config_from_writes(&p, &manifest.register_writes) {
         return Err(file_err(
             &mpath,

@@ -692,6 +692,7 @@ pub fn directed_corners(name: &str, mode: Mode) -> Vec<Point> {
 /// Run directed case `name` through the model and check that every corner of
 /// [`directed_corners`] happened.
 pub fn check_corners(p: &BlockParams, mode: Mode, name: &str) -> Result<(), String> {
+    directed_supported(p)?;
     let mut s = directed(p, mode, name).ok_or_else(|| format!("no directed case '{name}'"))?;
     let mut m = crate::block::CapfcTop::new(*p).map_err(|e| e.to_string())?;
     m.enable_coverage();
@@ -742,9 +743,36 @@ pub fn directed_config(p: &BlockParams, mode: Mode) -> BlockConfig {
     c
 }
 
-/// Build directed case `name` for these parameters and mode.
+/// The directed cases are written for thresholds of thousands of bytes in units of at most 64 bytes
+/// (they land on thresholds exactly and need room between them): other parameter sets are refused
+/// here, with the reason, rather than built wrong.
+pub fn directed_supported(p: &BlockParams) -> Result<(), String> {
+    if p.cell_log2 > 6 {
+        return Err(format!(
+            "the directed cases need CELL_LOG2 <= 6 (cells of at most 64 bytes), not {}",
+            p.cell_log2
+        ));
+    }
+    if p.np < 4 {
+        return Err(format!("the directed cases need at least 4 ports, not {}", p.np));
+    }
+    if p.ow < 16 {
+        return Err(format!("the directed cases need OW >= 16 (24,000-byte MAX), not {}", p.ow));
+    }
+    if p.sw < 13 {
+        return Err(format!("the directed cases need SW >= 13 (packets of up to 6,002 bytes), not {}", p.sw));
+    }
+    if p.cut_f < 2 {
+        return Err(format!("the directed cases need CUT_F >= 2, not {}", p.cut_f));
+    }
+    Ok(())
+}
+
+/// Build directed case `name` for these parameters and mode (`None`: no such case, or parameters
+/// [`directed_supported`] refuses).
 pub fn directed(p: &BlockParams, mode: Mode, name: &str) -> Option<Script> {
     const PR: usize = 3;
+    directed_supported(p).ok()?;
     let np = p.np;
     let mut cfg = directed_config(p, mode);
     let t = cfg.prio[PR];

@@ -297,3 +297,35 @@ fn a_flipped_expected_bit_is_reported_at_its_cycle_and_signal() {
         &r.mismatches[..2.min(r.mismatches.len())]
     );
 }
+
+/// Hand-made manifests that used to hang or panic: parameters the directed cases cannot be built
+/// for, zero line counts, and a configuration that disagrees with the register writes.
+#[test]
+fn hand_made_manifests_are_refused_not_run() {
+    for cell_log2 in [10, 11, 12] {
+        let d = copy_set("argmax_tie_cal_np4", &format!("cell{cell_log2}"));
+        edit(&d, "manifest.json", |m| {
+            m.replace("\"cell_log2\": 0", &format!("\"cell_log2\": {cell_log2}"))
+        });
+        // The set reads (the ports do not depend on CELL_LOG2); regenerating it is refused.
+        let g = golden::read(&d).unwrap();
+        let e = golden::regenerate(&g).unwrap_err();
+        assert!(e.contains("CELL_LOG2 <= 6"), "{e}");
+    }
+    let d = copy_set("argmax_tie_cal_np4", "zero");
+    edit(&d, "manifest.json", |m| {
+        let mut v: serde_json::Value = serde_json::from_str(&m).unwrap();
+        v["expect_lines"] = 0.into();
+        serde_json::to_string_pretty(&v).unwrap()
+    });
+    let e = read_err(&d);
+    assert!(e.contains("field expect_lines is 0"), "{e}");
+    let d = copy_set("cut_one_cal_np4", "config");
+    edit(&d, "manifest.json", |m| {
+        let mut v: serde_json::Value = serde_json::from_str(&m).unwrap();
+        v["config"]["cut_fixed"] = 205.into();
+        serde_json::to_string_pretty(&v).unwrap()
+    });
+    let e = read_err(&d);
+    assert!(e.contains("field config disagrees with register_writes"), "{e}");
+}

@@ -315,6 +315,37 @@ fn snapshot_files_round_trip_and_bad_ones_are_refused() {
             ),
             "names a flow, port or priority that does not exist",
         ),
+        // Shapes right, invariants broken.
+        (
+            tamper(
+                &|t| {
+                    let b = &mut t["snapshot"]["switch"]["ingress_busy"];
+                    *b = (b.as_u64().unwrap() ^ 1).into();
+                },
+                "busy.json",
+            ),
+            "ingress_busy: port 0 is marked",
+        ),
+        (
+            tamper(
+                &|t| {
+                    let b = &mut t["snapshot"]["switch"]["tm"]["bytes"][3];
+                    *b = (b.as_u64().unwrap() + 1).into();
+                },
+                "bytes.json",
+            ),
+            "tm.bytes[3] (port 0 prio 3)",
+        ),
+        (
+            tamper(
+                &|t| {
+                    let b = &mut t["snapshot"]["block"]["model"]["sort"]["pending"];
+                    *b = (b.as_u64().unwrap() ^ 1).into();
+                },
+                "pending.json",
+            ),
+            "block.sort.pending: disagrees with pend_q",
+        ),
     ];
     for (path, why) in cases {
         let e = run_script(&mut s, "t", &format!("restore {path}\n"), &mut out).unwrap_err();
@@ -605,4 +636,25 @@ fn random_command_lines_never_panic() {
         "only {refused} refused: the generator is too tame"
     );
     assert!(ran > 100, "only {ran} ran: the generator is too wild");
+}
+
+/// A file that sources itself, directly or through another, is refused with the chain, and the
+/// session goes on (it used to overflow the stack).
+#[test]
+fn a_file_that_sources_itself_is_refused() {
+    let dir = std::env::temp_dir().join(format!("capfc-source-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (a, b) = (dir.join("a.cmds"), dir.join("b.cmds"));
+    std::fs::write(&a, format!("step 1\nsource {}\n", b.display())).unwrap();
+    std::fs::write(&b, format!("step 1\nsource {}\n", a.display())).unwrap();
+    let mut s = session(DutKind::Model);
+    let mut out = vec![];
+    let e = run_script(&mut s, "test", &format!("source {}\n", a.display()), &mut out).unwrap_err();
+    assert!(e.contains("sourced again while it runs"), "{e}");
+    assert!(e.contains("a.cmds -> ") && e.contains("b.cmds -> "), "{e}");
+    // Both files ran their first line once: the session stands at cycle 2 and still works.
+    let mut out = vec![];
+    run_script(&mut s, "test", "step 1\nprint summary\n", &mut out).unwrap();
+    assert_eq!(s.sw.now, 3);
+    let _ = std::fs::remove_dir_all(&dir);
 }

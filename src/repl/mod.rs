@@ -92,9 +92,14 @@ pub struct Session {
     pub json: bool,
     /// A waveform is being written.
     wave_on: bool,
+    /// The files being sourced, outermost first (a file that sources itself is refused).
+    sourcing: Vec<std::path::PathBuf>,
     /// Set from outside (Ctrl-C) to stop a long `run`.
     pub interrupt: Arc<AtomicBool>,
 }
+
+/// Files sourced inside each other at most this deep.
+const MAX_SOURCE_DEPTH: usize = 16;
 
 /// The result of evaluating the conditions after a cycle.
 struct Cycle {
@@ -124,6 +129,7 @@ impl Session {
             back_every: back_every.max(1),
             json,
             wave_on: false,
+            sourcing: vec![],
             interrupt: Arc::new(AtomicBool::new(false)),
             sw,
         };
@@ -816,17 +822,41 @@ impl Session {
             }
             Command::Source(file) => {
                 let text = std::fs::read_to_string(&file).map_err(|e| format!("{file}: {e}"))?;
+                let id = std::fs::canonicalize(&file).map_err(|e| format!("{file}: {e}"))?;
+                if self.sourcing.contains(&id) || self.sourcing.len() >= MAX_SOURCE_DEPTH {
+                    let chain: Vec<String> = self
+                        .sourcing
+                        .iter()
+                        .chain(std::iter::once(&id))
+                        .map(|p| p.display().to_string())
+                        .collect();
+                    let why = if self.sourcing.contains(&id) {
+                        "sourced again while it runs"
+                    } else {
+                        "sources nested deeper than 16 files"
+                    };
+                    return Err(format!(
+                        "{file}: {why} ({}); not run again",
+                        chain.join(" -> ")
+                    ));
+                }
+                self.sourcing.push(id);
+                let mut result = Ok(Flow::Continue);
                 for (k, l) in text.lines().enumerate() {
-                    if self
-                        .exec_echo(l, w)
-                        .map_err(|e| format!("{file}:{}: {e}", k + 1))?
-                        == Flow::Quit
-                    {
-                        flow = Flow::Quit;
-                        break;
+                    match self.exec_echo(l, w) {
+                        Ok(Flow::Quit) => {
+                            result = Ok(Flow::Quit);
+                            break;
+                        }
+                        Ok(_) => {}
+                        Err(e) => {
+                            result = Err(format!("{file}:{}: {e}", k + 1));
+                            break;
+                        }
                     }
                 }
-                return Ok(flow);
+                self.sourcing.pop();
+                return result;
             }
             Command::Wave(Some(f)) => {
                 let files = self.sw.start_wave(&f)?;

@@ -1045,6 +1045,25 @@ impl Switch {
         if self.rr >= np {
             return Err(format!("rr: {} is not a port", self.rr));
         }
+        // The mask of non-empty ingress FIFOs says what the FIFOs hold.
+        for (i, q) in self.ingress.iter().enumerate() {
+            if (self.ingress_busy >> i & 1 == 1) != !q.is_empty() {
+                return Err(format!(
+                    "ingress_busy: port {i} is marked {} but its FIFO holds {} packets",
+                    if q.is_empty() { "busy" } else { "idle" },
+                    q.len()
+                ));
+            }
+        }
+        if np < 128 && self.ingress_busy >> np != 0 {
+            return Err(format!(
+                "ingress_busy: {:#x} marks a port >= {np}",
+                self.ingress_busy
+            ));
+        }
+        if let Some((i, _)) = self.arrived.iter().find(|a| a.0 >= np) {
+            return Err(format!("arrived: port {i} does not exist"));
+        }
         Ok(())
     }
 

@@ -289,6 +289,17 @@ impl Tm {
                 return Err(format!("{what}: {got} entries, expected {want}"));
             }
         }
+        // Each queue's byte count is what it holds.
+        for (q, (pkts, &b)) in self.queues.iter().zip(&self.bytes).enumerate() {
+            let held: u64 = pkts.iter().map(|p| u64::from(p.size)).sum();
+            if held != u64::from(b) {
+                return Err(format!(
+                    "tm.bytes[{q}] (port {} prio {}): {b}, but its queue holds {held} bytes",
+                    q / NPRIO,
+                    q % NPRIO
+                ));
+            }
+        }
         self.sched
             .iter()
             .try_for_each(|s| s.check_restored(&self.ets))

@@ -1,0 +1,258 @@
+//! Every parser against random bytes and random structured edits: no panic, no hang. Each either
+//! refuses its input with an error or accepts it; a snapshot that is accepted must also step.
+//! Seeded (ChaCha8): a failure names the seed and the case, and the same seed replays it.
+
+use capfc::golden;
+use capfc::switch::scenario::Scenario;
+use capfc::switch::{DutKind, FlowMode, Snapshot, Switch};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::Path;
+
+const SEED: u64 = 11;
+
+/// Numbers that break careless arithmetic.
+const EXTREMES: &[&str] = &[
+    "0",
+    "1",
+    "-1",
+    "255",
+    "256",
+    "65535",
+    "65536",
+    "4294967295",
+    "4294967296",
+    "18446744073709551615",
+    "18446744073709551616",
+    "1e308",
+    "-0.0",
+    "nan",
+    "\"\"",
+    "[]",
+    "{}",
+    "null",
+    "true",
+];
+
+/// 1 to 4 random byte-level edits: delete a range, insert junk, put an extreme number where a
+/// number was, duplicate or drop a line, truncate.
+fn mutate(text: &str, rng: &mut ChaCha8Rng) -> String {
+    let mut t: Vec<u8> = text.as_bytes().to_vec();
+    for _ in 0..rng.gen_range(1..=4) {
+        let n = t.len().max(1);
+        match rng.gen_range(0..6) {
+            0 => {
+                let a = rng.gen_range(0..n);
+                let b = (a + rng.gen_range(1..40)).min(t.len());
+                t.drain(a.min(t.len())..b);
+            }
+            1 => {
+                let a = rng.gen_range(0..=t.len());
+                const JUNK: &[u8] = b"0123456789abcdefxz_=[]{}\",.-#\n\t \xff";
+                let junk: Vec<u8> = (0..rng.gen_range(1..8))
+                    .map(|_| JUNK[rng.gen_range(0..JUNK.len())])
+                    .collect();
+                t.splice(a..a, junk);
+            }
+            2 => {
+                // replace the digits at a random digit by an extreme
+                let digits: Vec<usize> = (0..t.len()).filter(|&k| t[k].is_ascii_digit()).collect();
+                if let Some(&a) = digits.get(rng.gen_range(0..digits.len().max(1))) {
+                    let mut b = a;
+                    while b < t.len() && t[b].is_ascii_digit() {
+                        b += 1;
+                    }
+                    let x = EXTREMES[rng.gen_range(0..EXTREMES.len())];
+                    t.splice(a..b, x.bytes());
+                }
+            }
+            3 => {
+                let s = String::from_utf8_lossy(&t).to_string();
+                let mut lines: Vec<&str> = s.lines().collect();
+                if !lines.is_empty() {
+                    let k = rng.gen_range(0..lines.len());
+                    if rng.gen_bool(0.5) {
+                        lines.insert(k, lines[k]);
+                    } else {
+                        lines.remove(k);
+                    }
+                }
+                t = (lines.join("\n") + "\n").into_bytes();
+            }
+            4 => {
+                let a = rng.gen_range(0..n);
+                t.truncate(a);
+            }
+            _ => {
+                let a = rng.gen_range(0..n).min(t.len().saturating_sub(1));
+                if let Some(c) = t.get_mut(a) {
+                    *c = rng.gen();
+                }
+            }
+        }
+    }
+    String::from_utf8_lossy(&t).to_string()
+}
+
+/// A structured edit of a JSON document: a random leaf becomes an extreme value, or a random key
+/// or array element goes.
+fn edit_json(v: &mut serde_json::Value, rng: &mut ChaCha8Rng) {
+    use serde_json::Value as J;
+    let mut node = v;
+    loop {
+        let n = match node {
+            J::Object(m) => m.len(),
+            J::Array(a) => a.len(),
+            _ => 0,
+        };
+        if n == 0 || rng.gen_bool(0.15) {
+            break;
+        }
+        let k = rng.gen_range(0..n);
+        if rng.gen_bool(0.1) {
+            match node {
+                J::Object(m) => {
+                    let key = m.keys().nth(k).unwrap().clone();
+                    m.remove(&key);
+                }
+                J::Array(a) => {
+                    a.remove(k);
+                }
+                _ => {}
+            }
+            return;
+        }
+        node = match node {
+            J::Object(m) => m.values_mut().nth(k).unwrap(),
+            J::Array(a) => &mut a[k],
+            _ => unreachable!(),
+        };
+    }
+    *node = serde_json::from_str(EXTREMES[rng.gen_range(0..EXTREMES.len())])
+        .unwrap_or(J::Null);
+}
+
+fn no_panic<T>(what: &str, case: usize, f: impl FnOnce() -> T) -> T {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(v) => v,
+        Err(e) => {
+            let msg = e
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            panic!("{what}: case {case} (seed {SEED}) panicked: {msg}")
+        }
+    }
+}
+
+#[test]
+fn scenario_toml_never_panics() {
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    let mut texts: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    texts.sort();
+    let (mut ok, mut refused) = (0, 0);
+    for case in 0..1500 {
+        let src = &texts[case % texts.len()];
+        let t = if case % 10 == 0 {
+            (0..rng.gen_range(0..200)).map(|_| rng.gen::<char>()).collect()
+        } else {
+            mutate(src, &mut rng)
+        };
+        let r = no_panic("scenario", case, || {
+            Scenario::from_toml(&t, "fuzz.toml").inspect(|s| {
+                let _ = s.validate();
+            })
+        });
+        match r {
+            Ok(_) => ok += 1,
+            Err(e) => {
+                refused += 1;
+                assert!(e.to_string().contains("fuzz.toml"), "case {case}: {e}");
+            }
+        }
+    }
+    eprintln!("scenario TOML: {ok} accepted, {refused} refused (seed {SEED})");
+    assert!(ok > 50 && refused > 500, "{ok} accepted, {refused} refused");
+}
+
+#[test]
+fn golden_files_never_panic() {
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED);
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("golden/argmax_tie_cal_np4");
+    let files = ["manifest.json", "params.vh", "stim.hex", "expect.hex"];
+    let orig: Vec<String> = files
+        .iter()
+        .map(|f| std::fs::read_to_string(src.join(f)).unwrap())
+        .collect();
+    let dir = std::env::temp_dir().join(format!("capfc-fuzz-golden-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut refused = 0;
+    for case in 0..600 {
+        let k = rng.gen_range(0..files.len());
+        for (f, t) in files.iter().zip(&orig) {
+            std::fs::write(dir.join(f), t).unwrap();
+        }
+        let edited = if files[k] == "manifest.json" && rng.gen_bool(0.6) {
+            let mut v: serde_json::Value = serde_json::from_str(&orig[k]).unwrap();
+            edit_json(&mut v, &mut rng);
+            serde_json::to_string_pretty(&v).unwrap()
+        } else {
+            mutate(&orig[k], &mut rng)
+        };
+        std::fs::write(dir.join(files[k]), edited).unwrap();
+        if no_panic("golden", case, || golden::read(&dir)).is_err() {
+            refused += 1;
+        }
+    }
+    eprintln!("golden files: {refused} of 600 edited sets refused (seed {SEED})");
+    assert!(refused > 300, "only {refused} of 600 edits refused");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn snapshot_json_never_panics_and_an_accepted_one_steps() {
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED);
+    let sc = Scenario::incast_victims();
+    let mut sw = Switch::new(&sc, FlowMode::CapfcCal, DutKind::Model).unwrap();
+    for _ in 0..13_000 {
+        sw.tick_cycle();
+    }
+    let base = serde_json::to_value(sw.snapshot()).unwrap();
+    let text = base.to_string();
+    let (mut ok, mut refused) = (0, 0);
+    for case in 0..400 {
+        let parsed: Result<Snapshot, _> = if case % 2 == 0 {
+            let mut v = base.clone();
+            for _ in 0..rng.gen_range(1..=3) {
+                edit_json(&mut v, &mut rng);
+            }
+            serde_json::from_value(v)
+        } else {
+            serde_json::from_str(&mutate(&text, &mut rng))
+        };
+        let Ok(snap) = parsed else {
+            refused += 1;
+            continue;
+        };
+        let mut t = Switch::new(&sc, FlowMode::CapfcCal, DutKind::Model).unwrap();
+        let r = no_panic("snapshot restore", case, || t.restore(&snap));
+        if r.is_err() {
+            refused += 1;
+            continue;
+        }
+        ok += 1;
+        no_panic("snapshot step", case, || {
+            for _ in 0..300 {
+                t.tick_cycle();
+            }
+        });
+    }
+    eprintln!("snapshots: {ok} accepted and stepped, {refused} refused (seed {SEED})");
+    assert!(ok > 0 && refused > 100, "{ok} accepted, {refused} refused");
+}
