@@ -754,16 +754,28 @@ pub fn directed_supported(p: &BlockParams) -> Result<(), String> {
         ));
     }
     if p.np < 4 {
-        return Err(format!("the directed cases need at least 4 ports, not {}", p.np));
+        return Err(format!(
+            "the directed cases need at least 4 ports, not {}",
+            p.np
+        ));
     }
     if p.ow < 16 {
-        return Err(format!("the directed cases need OW >= 16 (24,000-byte MAX), not {}", p.ow));
+        return Err(format!(
+            "the directed cases need OW >= 16 (24,000-byte MAX), not {}",
+            p.ow
+        ));
     }
     if p.sw < 13 {
-        return Err(format!("the directed cases need SW >= 13 (packets of up to 6,002 bytes), not {}", p.sw));
+        return Err(format!(
+            "the directed cases need SW >= 13 (packets of up to 6,002 bytes), not {}",
+            p.sw
+        ));
     }
     if p.cut_f < 2 {
-        return Err(format!("the directed cases need CUT_F >= 2, not {}", p.cut_f));
+        return Err(format!(
+            "the directed cases need CUT_F >= 2, not {}",
+            p.cut_f
+        ));
     }
     Ok(())
 }

@@ -129,8 +129,7 @@ fn edit_json(v: &mut serde_json::Value, rng: &mut ChaCha8Rng) {
             _ => unreachable!(),
         };
     }
-    *node = serde_json::from_str(EXTREMES[rng.gen_range(0..EXTREMES.len())])
-        .unwrap_or(J::Null);
+    *node = serde_json::from_str(EXTREMES[rng.gen_range(0..EXTREMES.len())]).unwrap_or(J::Null);
 }
 
 fn no_panic<T>(what: &str, case: usize, f: impl FnOnce() -> T) -> T {
@@ -160,7 +159,9 @@ fn scenario_toml_never_panics() {
     for case in 0..1500 {
         let src = &texts[case % texts.len()];
         let t = if case % 10 == 0 {
-            (0..rng.gen_range(0..200)).map(|_| rng.gen::<char>()).collect()
+            (0..rng.gen_range(0..200))
+                .map(|_| rng.gen::<char>())
+                .collect()
         } else {
             mutate(src, &mut rng)
         };

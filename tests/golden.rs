@@ -327,5 +327,8 @@ fn hand_made_manifests_are_refused_not_run() {
         serde_json::to_string_pretty(&v).unwrap()
     });
     let e = read_err(&d);
-    assert!(e.contains("field config disagrees with register_writes"), "{e}");
+    assert!(
+        e.contains("field config disagrees with register_writes"),
+        "{e}"
+    );
 }

@@ -649,7 +649,13 @@ fn a_file_that_sources_itself_is_refused() {
     std::fs::write(&b, format!("step 1\nsource {}\n", a.display())).unwrap();
     let mut s = session(DutKind::Model);
     let mut out = vec![];
-    let e = run_script(&mut s, "test", &format!("source {}\n", a.display()), &mut out).unwrap_err();
+    let e = run_script(
+        &mut s,
+        "test",
+        &format!("source {}\n", a.display()),
+        &mut out,
+    )
+    .unwrap_err();
     assert!(e.contains("sourced again while it runs"), "{e}");
     assert!(e.contains("a.cmds -> ") && e.contains("b.cmds -> "), "{e}");
     // Both files ran their first line once: the session stands at cycle 2 and still works.

@@ -73,8 +73,14 @@ fn every_parameter_check_fires_on_an_illegal_set_and_only_then() {
         let v = verilator(m, param, good);
         assert!(!v.contains(&want), "verilator {m} {param}={good}: {v}");
         let (ok, text) = icarus(m, param, bad);
-        assert!(!ok && text.contains("FATAL") && text.contains(&want), "icarus {m} {param}={bad}: {text}");
+        assert!(
+            !ok && text.contains("FATAL") && text.contains(&want),
+            "icarus {m} {param}={bad}: {text}"
+        );
         let (ok, text) = icarus(m, param, good);
-        assert!(ok && !text.contains(&want), "icarus {m} {param}={good}: {text}");
+        assert!(
+            ok && !text.contains(&want),
+            "icarus {m} {param}={good}: {text}"
+        );
     }
 }

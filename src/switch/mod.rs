@@ -1047,7 +1047,7 @@ impl Switch {
         }
         // The mask of non-empty ingress FIFOs says what the FIFOs hold.
         for (i, q) in self.ingress.iter().enumerate() {
-            if (self.ingress_busy >> i & 1 == 1) != !q.is_empty() {
+            if (self.ingress_busy >> i & 1 == 1) == q.is_empty() {
                 return Err(format!(
                     "ingress_busy: port {i} is marked {} but its FIFO holds {} packets",
                     if q.is_empty() { "busy" } else { "idle" },
