@@ -166,21 +166,16 @@ fn golden_kill(f: Fault, c: &Curated, root: &Path) -> Result<Option<Kill>, Strin
         let _ = std::fs::remove_dir_all(&dir);
         return Ok(None);
     }
-    let first = r.mismatches.first().cloned().unwrap_or_default();
-    // "cycle C: signal [at] expected .. got .."
-    let cycle = first
-        .strip_prefix("cycle ")
-        .and_then(|s| s.split(':').next())
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    let signal = first
-        .split_once(": ")
-        .map(|(_, s)| s.split(" expected").next().unwrap_or(s).to_string())
-        .unwrap_or_default();
+    let Some((cycle, d)) = r.first else {
+        return Err(format!(
+            "{}: {} cycles failed but none was reported",
+            c.name, r.failed
+        ));
+    };
     Ok(Some(Kill {
         by: c.name.clone(),
         cycle,
-        signal,
+        signal: format!("{} [{}]", d.signal, d.at),
         replay: format!("make replay SIM=icarus GOLDEN={}", dir.display()),
     }))
 }

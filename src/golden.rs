@@ -188,7 +188,6 @@ pub fn generate(
     set: &str,
     p: &BlockParams,
     source: &Source,
-    config: Option<BlockConfig>,
     stim: &mut dyn Stimulus,
     fault: Option<Fault>,
 ) -> SetFiles {
@@ -249,7 +248,6 @@ pub fn generate(
         cycle += 1;
     }
     let (in_bits, out_bits) = (concat_bits(&l.inputs), concat_bits(&l.outputs));
-    let _ = config;
     let config = config_from_writes(p, &writes);
     let manifest = Manifest {
         format: FORMAT,
@@ -380,13 +378,11 @@ pub fn build_with(
             crate::stimulus::check_corners(p, *mode, case)?;
             let mut s =
                 directed(p, *mode, case).ok_or_else(|| format!("no directed case '{case}'"))?;
-            let cfg = crate::stimulus::directed_config(p, *mode);
-            Ok(generate(set, p, source, Some(cfg), &mut s, fault))
+            Ok(generate(set, p, source, &mut s, fault))
         }
         Source::Random { seed, cycles, mode } => {
             let mut s = RandomStim::new(p, *mode, *seed, *cycles);
-            let cfg = s.cfg.clone();
-            Ok(generate(set, p, source, Some(cfg), &mut s, fault))
+            Ok(generate(set, p, source, &mut s, fault))
         }
         Source::Switch {
             scenario,
@@ -406,10 +402,9 @@ pub fn build_with(
             while sw.now < *cycles && !sw.done() {
                 sw.tick_cycle();
             }
-            let cfg = sc.block_config(p, mode.block_mode());
             let mut script =
                 crate::stimulus::Script::new(set, sw.recorded.take().unwrap_or_default());
-            Ok(generate(set, p, source, Some(cfg), &mut script, fault))
+            Ok(generate(set, p, source, &mut script, fault))
         }
     }
 }
@@ -676,6 +671,8 @@ pub struct Replay {
     pub failed: u64,
     /// `cycle C: <signal> [<where>] expected <hex> got <hex>`, in order.
     pub mismatches: Vec<String>,
+    /// The first differing cycle and field, if any.
+    pub first: Option<(u64, crate::block::pack::FieldDiff)>,
 }
 
 /// Replay a set against the Verilated RTL from Rust, comparing every output every cycle.
@@ -703,6 +700,7 @@ pub fn replay(g: &GoldenSet) -> Result<Replay, crate::dut::RtlError> {
                     "cycle {c}: {} [{}] expected {:#x} got {:#x}",
                     d.signal, d.at, d.expected, d.actual
                 ));
+                r.first.get_or_insert((c, d));
             }
         }
     }

@@ -15,7 +15,7 @@
 //! pipeline 0; RAM contents are not reset.
 
 use super::cfg::CfgRegs;
-use super::fault::{Fault, Injected};
+use super::fault::{ge, gt, le, Fault, Injected};
 use super::ram::{live_read, live_write, LutRam, Ram};
 use super::{BlockParams, Enqueue, Pkt, NPRIO};
 
@@ -181,11 +181,7 @@ impl Egress {
         }
         let pr = usize::from(e.prio & 7);
         let b = u64::from(self.occ(usize::from(e.oport) * NPRIO + pr)) + u64::from(p.units(e.size));
-        if f.is(Fault::EgMaxStrict) {
-            b < u64::from(cfg.eg_max_q[pr])
-        } else {
-            b <= u64::from(cfg.eg_max_q[pr])
-        }
+        le(f, Fault::EgMaxStrict, b, u64::from(cfg.eg_max_q[pr]))
     }
 
     /// This cycle's dequeue and enqueue effects, from the registers (no update).
@@ -217,16 +213,8 @@ impl Egress {
             if enq_q == Some(q) && !f.is(Fault::EnqDeqNotForwarded) {
                 enq_mid = Some(mid);
             }
-            let clr_c = if f.is(Fault::ClearBelowWarn) {
-                mid < cfg.eg_warn_q[pr]
-            } else {
-                mid <= cfg.eg_warn_q[pr]
-            };
-            let clr_e = if f.is(Fault::XonOffByOne) {
-                mid < cfg.eg_xon_q[pr]
-            } else {
-                mid <= cfg.eg_xon_q[pr]
-            };
+            let clr_c = le(f, Fault::ClearBelowWarn, mid, cfg.eg_warn_q[pr]);
+            let clr_e = le(f, Fault::XonOffByOne, mid, cfg.eg_xon_q[pr]);
             if clr_c || clr_e {
                 ev.clr_c[o] |= u8::from(clr_c) << pr;
                 ev.clr_e[o] |= u8::from(clr_e) << pr;
@@ -254,20 +242,11 @@ impl Egress {
             ev.occ.push((q, occ, true));
             if let Some(l) = cfg.counted(p, pr) {
                 let warn = cfg.eg_warn_q[pr];
-                let inc = if f.is(Fault::WarnOffByOne) {
-                    occ > warn
-                } else {
-                    occ >= warn
-                };
+                let inc = ge(f, Fault::WarnOffByOne, occ, warn);
                 if inc {
                     ev.inc = Some((o, l, usize::from(e.iport)));
                 }
-                let over = if f.is(Fault::XoffEGe) {
-                    occ >= cfg.eg_xoff_q[pr]
-                } else {
-                    occ > cfg.eg_xoff_q[pr]
-                };
-                if cfg.sort_enabled() && over {
+                if cfg.sort_enabled() && gt(f, Fault::XoffEGe, occ, cfg.eg_xoff_q[pr]) {
                     ev.trig = Some((o, l));
                 }
             }

@@ -152,6 +152,37 @@ impl Injected for Option<Fault> {
     }
 }
 
+/// The contract's comparators, each with the fault that moves its equality case to the other side.
+/// `a <= b`; under fault `x`, `a < b`.
+#[inline(always)]
+pub fn le<T: PartialOrd>(f: Option<Fault>, x: Fault, a: T, b: T) -> bool {
+    if f.is(x) {
+        a < b
+    } else {
+        a <= b
+    }
+}
+
+/// `a >= b`; under fault `x`, `a > b`.
+#[inline(always)]
+pub fn ge<T: PartialOrd>(f: Option<Fault>, x: Fault, a: T, b: T) -> bool {
+    if f.is(x) {
+        a > b
+    } else {
+        a >= b
+    }
+}
+
+/// `a > b`; under fault `x`, `a >= b`.
+#[inline(always)]
+pub fn gt<T: PartialOrd>(f: Option<Fault>, x: Fault, a: T, b: T) -> bool {
+    if f.is(x) {
+        a >= b
+    } else {
+        a > b
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,7 +9,7 @@
 //! reset (else its occupancy is 0). Reset: `sel_q`, `vq_q` and I = 0; the RAMs keep their contents.
 
 use super::cfg::CfgRegs;
-use super::fault::{Fault, Injected};
+use super::fault::{gt, le, Fault, Injected};
 use super::ram::{live_read, live_write, LutRam};
 use super::{BlockParams, Departure, Pkt, NPRIO};
 
@@ -63,14 +63,8 @@ impl Ingress {
     ) -> bool {
         let pr = usize::from(pkt.prio3().value());
         let b = u64::from(self.occ(port * NPRIO + pr)) + u64::from(p.units(pkt.size));
-        let max = u64::from(cfg.ing_max_q[pr]);
-        if f.is(Fault::IngMaxStrict) {
-            b < max
-        } else if f.is(Fault::IngMaxLoose) {
-            b <= max + 1
-        } else {
-            b <= max
-        }
+        let max = u64::from(cfg.ing_max_q[pr]) + u64::from(f.is(Fault::IngMaxLoose));
+        le(f, Fault::IngMaxStrict, b, max)
     }
 
     /// The clocked update. Returns the priorities whose I changed (bit p).
@@ -104,12 +98,7 @@ impl Ingress {
                     pr,
                     mid,
                 );
-                let xon = if f.is(Fault::IngXonLt) {
-                    mid < cfg.ing_xon_q[pr]
-                } else {
-                    mid <= cfg.ing_xon_q[pr]
-                };
-                if xon && self.xoff_q[i] >> pr & 1 == 1 {
+                if le(f, Fault::IngXonLt, mid, cfg.ing_xon_q[pr]) && self.xoff_q[i] >> pr & 1 == 1 {
                     self.xoff_q[i] &= !(1 << pr);
                     changed |= 1 << pr;
                 }
@@ -136,11 +125,7 @@ impl Ingress {
                 occ,
             );
             let lossless = cfg.lossless(pr) || f.is(Fault::IngLossyPause);
-            let over = if f.is(Fault::IngXoffGe) {
-                occ >= cfg.ing_xoff_q[pr]
-            } else {
-                occ > cfg.ing_xoff_q[pr]
-            };
+            let over = gt(f, Fault::IngXoffGe, occ, cfg.ing_xoff_q[pr]);
             if lossless && over && self.xoff_q[i] >> pr & 1 == 0 {
                 self.xoff_q[i] |= 1 << pr;
                 changed |= 1 << pr;

@@ -20,7 +20,7 @@
 
 use super::cfg::CfgRegs;
 use super::egress::{Egress, EgressEvents};
-use super::fault::{Fault, Injected};
+use super::fault::{ge, gt, Fault, Injected};
 use super::ram::Ram;
 use super::BlockParams;
 
@@ -327,12 +327,7 @@ impl Sort {
                 let sum = self.acc_q[o] + if proc && x >= cand { u32::from(x) } else { 0 };
                 self.acc_q[o] = sum;
                 if last {
-                    let reached = if fault.is(Fault::CalStopGt) {
-                        u64::from(sum) << f > self.tgt_q[o]
-                    } else {
-                        u64::from(sum) << f >= self.tgt_q[o]
-                    };
-                    if reached {
+                    if ge(fault, Fault::CalStopGt, u64::from(sum) << f, self.tgt_q[o]) {
                         self.v_q[o] = cand;
                     }
                     self.acc_q[o] = 0;
@@ -347,12 +342,7 @@ impl Sort {
                 }
             }
             phase::GT => {
-                let above = if fault.is(Fault::GtIncludesTheta) {
-                    x >= self.v_q[o]
-                } else {
-                    x > self.v_q[o]
-                };
-                if proc && above {
+                if proc && gt(fault, Fault::GtIncludesTheta, x, self.v_q[o]) {
                     self.acc_q[o] += u32::from(x);
                 }
                 step_or_enter(self, phase::SEL);
@@ -360,11 +350,12 @@ impl Sort {
             phase::SEL => {
                 if proc {
                     let v = self.v_q[o];
-                    let met = if fault.is(Fault::CalStopGt) {
-                        u64::from(self.acc_q[o]) << f > self.tgt_q[o]
-                    } else {
-                        u64::from(self.acc_q[o]) << f >= self.tgt_q[o]
-                    };
+                    let met = ge(
+                        fault,
+                        Fault::CalStopGt,
+                        u64::from(self.acc_q[o]) << f,
+                        self.tgt_q[o],
+                    );
                     let take = x > v || (x == v && x != 0 && !met);
                     if take && x == v {
                         self.acc_q[o] += u32::from(x);
