@@ -6,6 +6,7 @@
 //! are layers around them.
 
 pub mod block;
+pub mod check;
 #[cfg(feature = "rtl")]
 pub mod cli_cosim;
 #[cfg(feature = "rtl")]

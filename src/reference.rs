@@ -141,40 +141,50 @@ impl Reference {
     /// The culprits of queue q: Stop-Max or Stop-Calibrate (section 3, step 4).
     fn select(&self, q: usize) -> Vec<usize> {
         let c = &self.c[q * self.np..(q + 1) * self.np];
-        // Inputs by counter, descending; ties lowest index first (a stable sort keeps index order).
-        let mut order: Vec<usize> = (0..self.np).collect();
-        order.sort_by(|&a, &b| c[b].cmp(&c[a]));
-        match self.cfg.mode {
-            Mode::PfcOnly => vec![],
-            Mode::StopMax => {
-                // argmax; a counter of 0 contributed nothing and is never a culprit.
-                if c[order[0]] > 0 {
-                    vec![order[0]]
-                } else {
-                    vec![]
-                }
-            }
-            Mode::StopCal => {
-                let total: u64 = c.iter().sum();
-                let cut = u64::from(self.cfg.cut_fixed);
-                let mut s = 0u64;
-                let mut taken = vec![];
-                for &i in &order {
-                    if (s << self.cut_f) >= cut * total {
-                        break;
-                    }
-                    s += c[i];
-                    taken.push(i);
-                }
-                taken
-            }
-        }
+        select(c, self.cfg.mode, self.cfg.cut_fixed, self.cut_f)
     }
 
     /// D[i][p] = I[i][p] or E[o][p][i] for some o != i.
     pub fn d(&self, i: usize, p: usize) -> bool {
         self.i[i * NPRIO + p]
             || (0..self.np).any(|o| o != i && self.e[(o * NPRIO + p) * self.np + i])
+    }
+}
+
+/// Section 3, step 4: the culprits for the counters `c` of one egress queue, in the order taken.
+///
+/// Stop-Max: the argmax, ties to the lowest index, none when every counter is 0. Stop-Calibrate:
+/// inputs by C descending (ties lowest index first) while `S * 2^cut_f < cut_fixed * T`.
+/// Shared by the untimed reference and the reference checker (`crate::check`), which asks it for
+/// the selections an implementation may make from counters of other cycles.
+pub fn select(c: &[u64], mode: Mode, cut_fixed: u32, cut_f: u32) -> Vec<usize> {
+    // Inputs by counter, descending; ties lowest index first (a stable sort keeps index order).
+    let mut order: Vec<usize> = (0..c.len()).collect();
+    order.sort_by(|&a, &b| c[b].cmp(&c[a]));
+    match mode {
+        Mode::PfcOnly => vec![],
+        Mode::StopMax => {
+            // argmax; a counter of 0 contributed nothing and is never a culprit.
+            if c[order[0]] > 0 {
+                vec![order[0]]
+            } else {
+                vec![]
+            }
+        }
+        Mode::StopCal => {
+            let total: u64 = c.iter().sum();
+            let cut = u64::from(cut_fixed);
+            let mut s = 0u64;
+            let mut taken = vec![];
+            for &i in &order {
+                if (s << cut_f) >= cut * total {
+                    break;
+                }
+                s += c[i];
+                taken.push(i);
+            }
+            taken
+        }
     }
 }
 

@@ -137,7 +137,7 @@ impl CfgRegs {
 }
 
 /// Thresholds of one priority, in units (bytes, or cells when CELL_LOG2 > 0).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PrioThresholds {
     pub ing_max: u32,
@@ -166,7 +166,7 @@ impl PrioThresholds {
 }
 
 /// The block's run-time configuration, as a user writes it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BlockConfig {
     /// Thresholds per priority.

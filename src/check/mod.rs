@@ -1,0 +1,1442 @@
+//! The reference checker: judges what any CaPFC implementation answered, cycle by cycle, against
+//! the untimed rules of `shared/domain.md` section 3, within the timing envelope
+//! ([`Envelope`]) the implementation declares.
+//!
+//! It is pure: fed one [`Cycle`] at a time (what the implementation was given and what it
+//! answered), it returns [`Violation`]s; readers of waveforms, the co-simulator and the command line
+//! are layers around it. What it judges:
+//!
+//! - **accepts**: every arrival and enqueue answer exactly (`B + s <= MAX`); after a difference it
+//!   follows the implementation's answer, so one wrong answer is reported once;
+//! - **D from I**: I follows the arrivals and departures exactly; D must show a change of I inside
+//!   the `ingress` window;
+//! - **D from E**: every accepted enqueue that leaves a lossless queue above `XOFF_e` (modes 1 and
+//!   2) opens an *obligation*: inside the `stop_max`/`stop_cal` window the implementation must apply
+//!   a selection that section 3 admits for the counters of some cycle after the crossing (with
+//!   `snapshot_stride` k, input j's counter as of cycle `x0 + j*k`: a sort that streams the row).
+//!   A rise of D that no I and no open obligation admits is a *spurious pause* (a wrong victim, or
+//!   a pause later than the window); an obligation whose admissible selections are none of them
+//!   paused at its deadline is a *missing selection*. The checker then follows the implementation's
+//!   choice: the inputs every consistent selection contains are E from then on, and D may not fall
+//!   for them until the queue's E is cleared (a dequeue to `XON_e`, seen within `e_clear`). A
+//!   clear of the queue's counters (a dequeue to WARN) ends its obligations: a selection from
+//!   counters after the clear is empty, which the envelope admits;
+//! - **no reason, no pause**: D up with no I, no E and no window open is a *stuck pause*; a class
+//!   that is not lossless is never paused;
+//! - **PFC frames**: every change of D reaches a frame the MAC takes within `frame` of the cycles
+//!   the MAC was ready; a frame's classes carry the D they announce (the configured quanta for a
+//!   pause, 0 for a resume); while the peer is paused a refresh comes within `refresh` cycles after
+//!   the configured period, and that period is shorter than the pause;
+//! - **occupancy**: no departure or dequeue removes more than its queue holds.
+//!
+//! Inside a cycle, removals (departures, dequeues) act before additions (arrivals, enqueues), and a
+//! configuration change acts from the next cycle.
+
+pub mod block;
+pub mod envelope;
+
+use std::collections::VecDeque;
+
+pub use envelope::{Envelope, Window};
+
+use crate::block::{BlockConfig, Mode, NPRIO};
+
+/// The parameters of the implementation that the rules depend on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Params {
+    /// Ports, 2..=128.
+    pub np: usize,
+    /// A unit is `2^cell_log2` bytes (0: bytes).
+    pub cell_log2: u32,
+    /// Arrival counter width (counters saturate at `2^cw - 1`).
+    pub cw: u32,
+    /// Fractional bits of CUT.
+    pub cut_f: u32,
+}
+
+impl Params {
+    pub fn validate(&self) -> Result<(), String> {
+        if !(2..=128).contains(&self.np) {
+            return Err(format!("np: {} is not in 2..=128", self.np));
+        }
+        if self.cell_log2 > 16 {
+            return Err(format!("cell_log2: {} is above 16", self.cell_log2));
+        }
+        if !(1..=32).contains(&self.cw) {
+            return Err(format!("cw: {} is not in 1..=32", self.cw));
+        }
+        if !(1..=24).contains(&self.cut_f) {
+            return Err(format!("cut_f: {} is not in 1..=24", self.cut_f));
+        }
+        Ok(())
+    }
+}
+
+/// A lane event, as the implementation was given it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lane {
+    /// `size` bytes arrive at ingress (port, prio); answered by an accept.
+    Arrive { port: usize, prio: usize, size: u32 },
+    /// A packet leaves ingress (port, prio) into the pipeline.
+    Depart { port: usize, prio: usize, size: u32 },
+    /// A packet from `iport` asks for egress queue (oport, prio); answered by an accept.
+    Enqueue {
+        oport: usize,
+        prio: usize,
+        iport: usize,
+        size: u32,
+    },
+    /// A packet leaves egress queue (oport, prio).
+    Dequeue {
+        oport: usize,
+        prio: usize,
+        size: u32,
+    },
+}
+
+impl Lane {
+    fn answered(&self) -> bool {
+        matches!(self, Lane::Arrive { .. } | Lane::Enqueue { .. })
+    }
+
+    fn removes(&self) -> bool {
+        matches!(self, Lane::Depart { .. } | Lane::Dequeue { .. })
+    }
+}
+
+impl std::fmt::Display for Lane {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Lane::Arrive { port, prio, size } => write!(f, "arr{port}(p{prio} {size}B)"),
+            Lane::Depart { port, prio, size } => write!(f, "dep(port{port} p{prio} {size}B)"),
+            Lane::Enqueue {
+                oport,
+                prio,
+                iport,
+                size,
+            } => write!(f, "enq(o{oport} p{prio} i{iport} {size}B)"),
+            Lane::Dequeue { oport, prio, size } => write!(f, "deq{oport}(p{prio} {size}B)"),
+        }
+    }
+}
+
+/// A PFC frame the MAC of `port` took: per class, `Some(quanta)` when the class-enable bit is set
+/// (0 = resume).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Frame {
+    pub port: usize,
+    pub quanta: [Option<u16>; NPRIO],
+}
+
+/// One clock cycle as the implementation saw it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cycle {
+    /// A reset in this cycle: lanes and answers are ignored, the state restarts from 0.
+    pub rst: bool,
+    /// The configuration in force from the next cycle (None: unchanged).
+    pub config: Option<BlockConfig>,
+    /// The lanes valid in this cycle.
+    pub lanes: Vec<Lane>,
+    /// The accept answers read in this cycle: one per arrival and enqueue lane of cycle
+    /// `t - accept_latency`, in their order there.
+    pub accepts: Vec<bool>,
+    /// D per port, bit p for priority p, as the implementation shows it in this cycle.
+    pub d: Vec<u8>,
+    /// The PFC frames the MACs took in this cycle.
+    pub frames: Vec<Frame>,
+    /// Bit i: the MAC of port i could take a frame in this cycle.
+    pub ready: u128,
+}
+
+impl Cycle {
+    pub fn new(np: usize) -> Self {
+        Cycle {
+            rst: false,
+            config: None,
+            lanes: vec![],
+            accepts: vec![],
+            d: vec![0; np],
+            frames: vec![],
+            ready: crate::block::mask128(np),
+        }
+    }
+}
+
+/// What kind of rule a violation breaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// An arrival or enqueue answered otherwise than `B + s <= MAX`.
+    Accept,
+    /// D rose with nothing that admits it: a wrong victim, or a pause outside its window.
+    SpuriousPause,
+    /// An obligation's deadline passed with none of its admissible selections applied.
+    MissingSelection,
+    /// D fell while I or a followed E still holds it.
+    EarlyResume,
+    /// D did not follow I inside the `ingress` window.
+    MissingPause,
+    /// D stays up with no reason left (an XON never sent).
+    StuckPause,
+    /// A class that is not lossless is paused.
+    LossyPause,
+    /// A change of D did not reach a frame in time (a lost or late frame).
+    FrameMissing,
+    /// A frame carries other than D, or the wrong quanta, or changes nothing.
+    FrameContent,
+    /// A refresh came late (the peer's pause may run out) or early.
+    Refresh,
+    /// A lane removes more than its queue holds.
+    Occupancy,
+    /// The input breaks the checker's own limits (a port out of range, a missing answer).
+    Input,
+}
+
+impl Kind {
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Accept => "accept",
+            Kind::SpuriousPause => "spurious pause",
+            Kind::MissingSelection => "missing selection",
+            Kind::EarlyResume => "early resume",
+            Kind::MissingPause => "missing pause",
+            Kind::StuckPause => "stuck pause",
+            Kind::LossyPause => "lossy pause",
+            Kind::FrameMissing => "frame missing",
+            Kind::FrameContent => "frame content",
+            Kind::Refresh => "refresh",
+            Kind::Occupancy => "occupancy",
+            Kind::Input => "input",
+        }
+    }
+}
+
+/// One broken rule: where, what was expected, and why the reference expected it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Violation {
+    pub cycle: u64,
+    pub kind: Kind,
+    /// The implementation's signal, e.g. `d[3].p2`, `arr_accept[1]`, `frame[0]`.
+    pub signal: String,
+    /// What the reference expected, with the window it was due in.
+    pub expected: String,
+    /// The reference's reason: the queue that crossed, the counters, the selection.
+    pub why: String,
+    /// The lanes of the last cycles before this one, oldest first (`cycle: lanes`).
+    pub context: Vec<String>,
+}
+
+impl std::fmt::Display for Violation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "cycle {}: {} on {}: expected {}",
+            self.cycle,
+            self.kind.name(),
+            self.signal,
+            self.expected
+        )?;
+        writeln!(f, "  why: {}", self.why)?;
+        if !self.context.is_empty() {
+            writeln!(f, "  inputs before it:")?;
+            for c in &self.context {
+                writeln!(f, "    {c}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What a run checked.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Summary {
+    pub cycles: u64,
+    pub lanes: u64,
+    pub accepts: u64,
+    /// Changes of D seen.
+    pub d_changes: u64,
+    /// Obligations opened (crossings of XOFF_e in a CaPFC mode).
+    pub obligations: u64,
+    /// ... of which judged at their deadline (the rest ended by a clear, a reset, or the run's end).
+    pub judged: u64,
+    /// Rises of D explained by a selection (not by I).
+    pub selection_rises: u64,
+    pub frames: u64,
+    pub violations: u64,
+    /// Obligations still open when the run ended (not judged: their window had not closed).
+    pub open_at_end: u64,
+}
+
+/// A crossing of XOFF_e waiting for its selection.
+#[derive(Debug, Clone)]
+struct Obligation {
+    /// The crossing's cycle.
+    t: u64,
+    mode: Mode,
+    /// Counters right after the crossing (for reports).
+    c_at: Vec<u64>,
+}
+
+/// An egress queue (o, p).
+#[derive(Debug, Clone)]
+struct Queue {
+    b: u64,
+    c: Vec<u64>,
+    /// Per input, its counter's values since the stream horizon: (from cycle, value), the first
+    /// entry giving the value before the first change kept; empty while the value is `c`.
+    hist: Vec<VecDeque<(u64, u64)>>,
+    /// The last cycle from which any counter changed.
+    changed: u64,
+    /// A selection of the current counters (unchanged over a whole stream) is in `sel`.
+    cur_done: bool,
+    /// Selections of streamed snapshots: (first x0, the selection), distinct consecutive.
+    sel: VecDeque<(u64, u128)>,
+    /// The next x0 to compute.
+    next_x0: u64,
+    /// E bits every consistent selection contained: followed as set.
+    e_def: u128,
+    /// E bits some consistent selection contained, or inputs whose D rose that only a selection
+    /// of this queue explains: they may be set (a fall of D reveals they are not).
+    e_maybe: u128,
+    obl: VecDeque<Obligation>,
+}
+
+/// An ingress queue's I, with when it last changed.
+#[derive(Debug, Clone, Copy, Default)]
+struct IState {
+    on: bool,
+    rise: u64,
+    fall: u64,
+}
+
+/// Per port, the PFC frames seen.
+#[derive(Debug, Clone, Default)]
+struct Port {
+    /// Bit p: the peer was last told to pause p.
+    sent: u8,
+    last_frame: Option<u64>,
+    /// Cycles the MAC was ready while D differed from `sent`.
+    waiting: u64,
+    since: u64,
+    /// Reported a missing frame or a late refresh in this episode.
+    reported: bool,
+    refresh_reported: bool,
+    /// D of the last `frame.max + 1` cycles, newest last.
+    d_hist: VecDeque<u8>,
+}
+
+/// The checker. See the module documentation.
+pub struct Checker {
+    p: Params,
+    env: Envelope,
+    cfg: BlockConfig,
+    reset_clears_config: bool,
+    now: u64,
+    /// Cycles waiting for their accept answers (accept_latency of them).
+    pending: VecDeque<Cycle>,
+    b_in: Vec<u64>,
+    i: Vec<IState>,
+    q: Vec<Queue>,
+    /// D as last seen, per port.
+    d: Vec<u8>,
+    /// Per (port, prio): D may stay up until this cycle for a transient reason (a fall of I, a
+    /// clear of E, a reset).
+    hold: Vec<u64>,
+    /// Per (port, prio): a violation was reported for this episode of D (until D changes).
+    quiet: Vec<bool>,
+    ports: Vec<Port>,
+    /// This cycle's removals: (egress, queue, units).
+    removed: Vec<(bool, usize, u64)>,
+    context: VecDeque<(u64, String)>,
+    summary: Summary,
+    out: Vec<Violation>,
+}
+
+const CONTEXT: usize = 8;
+
+fn bit(i: usize) -> u128 {
+    1u128 << i
+}
+
+fn list(m: u128) -> String {
+    let v: Vec<String> = (0..128)
+        .filter(|&i| m >> i & 1 == 1)
+        .map(|i| i.to_string())
+        .collect();
+    format!("{{{}}}", v.join(", "))
+}
+
+impl Checker {
+    /// A checker for an implementation with these parameters, starting from reset with `config`.
+    /// `reset_clears_config`: a reset returns the configuration to all zeros (as `capfc_top` does).
+    pub fn new(
+        p: Params,
+        config: BlockConfig,
+        env: Envelope,
+        reset_clears_config: bool,
+    ) -> Result<Self, String> {
+        p.validate()?;
+        env.validate()?;
+        let nq = p.np * NPRIO;
+        let q = Queue {
+            b: 0,
+            c: vec![0; p.np],
+            hist: vec![VecDeque::new(); p.np],
+            changed: 0,
+            cur_done: false,
+            sel: VecDeque::new(),
+            next_x0: 1,
+            e_def: 0,
+            e_maybe: 0,
+            obl: VecDeque::new(),
+        };
+        let mut c = Checker {
+            p,
+            env,
+            cfg: config,
+            reset_clears_config,
+            now: 0,
+            pending: VecDeque::new(),
+            b_in: vec![0; nq],
+            i: vec![IState::default(); nq],
+            q: vec![q; nq],
+            d: vec![0; p.np],
+            hold: vec![0; nq],
+            quiet: vec![false; nq],
+            ports: vec![Port::default(); p.np],
+            removed: vec![],
+            context: VecDeque::new(),
+            summary: Summary::default(),
+            out: vec![],
+        };
+        c.check_refresh_beats_pause();
+        Ok(c)
+    }
+
+    /// The configuration in force.
+    pub fn config(&self) -> &BlockConfig {
+        &self.cfg
+    }
+
+    /// What has been checked so far.
+    pub fn summary(&self) -> &Summary {
+        &self.summary
+    }
+
+    /// Feed one cycle; returns the violations it revealed (possibly of an earlier cycle, when
+    /// answers come `accept_latency` cycles late).
+    pub fn step(&mut self, c: Cycle) -> Vec<Violation> {
+        self.pending.push_back(c);
+        if self.pending.len() as u64 > self.env.accept_latency {
+            let mut cy = self.pending.pop_front().expect("a cycle is pending");
+            if self.env.accept_latency > 0 {
+                let answers = self.pending.back().expect("a later cycle").accepts.clone();
+                cy.accepts = answers;
+            }
+            self.cycle(cy);
+        }
+        std::mem::take(&mut self.out)
+    }
+
+    /// End the run: cycles still waiting for answers are checked without them (said as an input
+    /// violation if they had lanes to answer), open obligations are counted, not judged.
+    pub fn finish(&mut self) -> Vec<Violation> {
+        while let Some(mut cy) = self.pending.pop_front() {
+            let n = cy.lanes.iter().filter(|l| l.answered()).count();
+            if n > 0 {
+                let t = self.now;
+                self.violation(
+                    t,
+                    Kind::Input,
+                    "accepts".into(),
+                    format!("{n} answers"),
+                    "the run ended before the answers of this cycle's lanes were read".into(),
+                );
+            }
+            cy.lanes.clear();
+            cy.accepts.clear();
+            self.cycle(cy);
+        }
+        self.summary.open_at_end = self.q.iter().map(|q| q.obl.len() as u64).sum();
+        std::mem::take(&mut self.out)
+    }
+
+    fn lossless(&self, p: usize) -> bool {
+        self.cfg.lossless >> p & 1 == 1
+    }
+
+    fn units(&self, s: u32) -> u64 {
+        u64::from(s).div_ceil(1u64 << self.p.cell_log2)
+    }
+
+    fn cnt_max(&self) -> u64 {
+        if self.p.cw >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.p.cw) - 1
+        }
+    }
+
+    fn violation(&mut self, cycle: u64, kind: Kind, signal: String, expected: String, why: String) {
+        self.summary.violations += 1;
+        let context = self
+            .context
+            .iter()
+            .filter(|(t, _)| *t <= cycle)
+            .map(|(t, s)| format!("{t}: {s}"))
+            .collect();
+        self.out.push(Violation {
+            cycle,
+            kind,
+            signal,
+            expected,
+            why,
+            context,
+        });
+    }
+
+    fn check_refresh_beats_pause(&mut self) {
+        // The pause lasts quanta * 512 bit times; a refresh later than that lets the peer resume.
+        let pause = u64::from(self.cfg.quanta) * 512 / u64::from(self.env.link_bits_per_cycle);
+        let late = u64::from(self.cfg.refresh) + self.env.refresh.max;
+        if self.cfg.lossless != 0 && self.cfg.quanta != 0 && late > pause {
+            let t = self.now;
+            self.violation(
+                t,
+                Kind::Refresh,
+                "config.refresh".into(),
+                format!("a refresh within the pause ({pause} cycles)"),
+                format!(
+                    "refresh {} + up to {} cycles of the envelope is {late} cycles; quanta {} at {} bits a cycle last {pause}",
+                    self.cfg.refresh, self.env.refresh.max, self.cfg.quanta, self.env.link_bits_per_cycle
+                ),
+            );
+        }
+    }
+
+    /// One cycle with its answers attached.
+    fn cycle(&mut self, cy: Cycle) {
+        let t = self.now;
+        self.summary.cycles += 1;
+        if cy.d.len() != self.p.np {
+            self.violation(
+                t,
+                Kind::Input,
+                "d".into(),
+                format!("{} ports", self.p.np),
+                format!("the cycle carries D for {} ports", cy.d.len()),
+            );
+            self.now += 1;
+            return;
+        }
+        if !cy.lanes.is_empty() {
+            let s: Vec<String> = cy.lanes.iter().map(|l| l.to_string()).collect();
+            self.context.push_back((t, s.join(" ")));
+            if self.context.len() > CONTEXT {
+                self.context.pop_front();
+            }
+        }
+        // D of cycle t shows the lanes of cycles before t (every window starts at 1 or later):
+        // judge it, then apply this cycle's lanes.
+        self.judge_d(t, &cy.d);
+        self.judge_deadlines(t, &cy.d);
+        self.judge_frames(t, &cy);
+        if cy.rst {
+            self.reset(t);
+        } else {
+            self.lanes(t, &cy.lanes, &cy.accepts);
+        }
+        self.update_selections(t);
+        if let Some(c) = cy.config {
+            self.configure(t, c);
+        }
+        self.now += 1;
+    }
+
+    /// A new configuration from the next cycle. Thresholds, mode, CUT and the PFC registers may
+    /// change at any time; the lossless mask only while no I, no E and no counter is set (section 3
+    /// does not say what the state of a class that changes kind becomes).
+    fn configure(&mut self, t: u64, c: BlockConfig) {
+        if c.lossless != self.cfg.lossless {
+            let busy = self.i.iter().any(|s| s.on)
+                || self
+                    .q
+                    .iter()
+                    .any(|q| q.e_def != 0 || q.e_maybe != 0 || q.c.iter().any(|&c| c != 0))
+                || self.d.iter().any(|&d| d != 0);
+            if busy {
+                self.violation(
+                    t,
+                    Kind::Input,
+                    "config.lossless".into(),
+                    "a lossless mask rewritten only while no I, E or counter is set".into(),
+                    format!(
+                        "the mask changes from {:#04x} to {:#04x} while classes are paused or counted",
+                        self.cfg.lossless, c.lossless
+                    ),
+                );
+            }
+        }
+        self.context.push_back((
+            t,
+            format!(
+                "config: mode {}, lossless {:#04x}, cut {}",
+                c.mode.name(),
+                c.lossless,
+                c.cut_fixed
+            ),
+        ));
+        if self.context.len() > CONTEXT {
+            self.context.pop_front();
+        }
+        self.cfg = c;
+        self.check_refresh_beats_pause();
+    }
+
+    fn reset(&mut self, t: u64) {
+        let hold = t + self.env.reset;
+        for k in 0..self.p.np * NPRIO {
+            self.b_in[k] = 0;
+            self.i[k] = IState::default();
+            let q = &mut self.q[k];
+            q.b = 0;
+            q.c.iter_mut().for_each(|c| *c = 0);
+            q.hist.iter_mut().for_each(VecDeque::clear);
+            q.changed = t;
+            q.cur_done = false;
+            q.sel.clear();
+            q.next_x0 = t + 1;
+            q.e_def = 0;
+            q.e_maybe = 0;
+            q.obl.clear();
+            self.hold[k] = self.hold[k].max(hold);
+        }
+        for p in &mut self.ports {
+            *p = Port::default();
+        }
+        if self.reset_clears_config {
+            self.cfg = BlockConfig {
+                prio: Default::default(),
+                lossless: 0,
+                mode: Mode::PfcOnly,
+                cut_fixed: 0,
+                quanta: 0,
+                refresh: 0,
+            };
+        }
+    }
+
+    fn in_range(&mut self, t: u64, l: &Lane) -> bool {
+        let np = self.p.np;
+        let ok = match *l {
+            Lane::Arrive { port, prio, .. } | Lane::Depart { port, prio, .. } => {
+                port < np && prio < NPRIO
+            }
+            Lane::Enqueue {
+                oport, prio, iport, ..
+            } => oport < np && iport < np && prio < NPRIO,
+            Lane::Dequeue { oport, prio, .. } => oport < np && prio < NPRIO,
+        };
+        if !ok {
+            self.violation(
+                t,
+                Kind::Input,
+                format!("{l}"),
+                format!("ports below {np}, priorities below 8"),
+                "a lane names a port or priority that does not exist".into(),
+            );
+        }
+        ok
+    }
+
+    fn lanes(&mut self, t: u64, lanes: &[Lane], accepts: &[bool]) {
+        let asked = lanes.iter().filter(|l| l.answered()).count();
+        if asked != accepts.len() {
+            self.violation(
+                t,
+                Kind::Input,
+                "accepts".into(),
+                format!("{asked} answers"),
+                format!("{} answers were given", accepts.len()),
+            );
+            return;
+        }
+        self.summary.lanes += lanes.len() as u64;
+        // Removals first, then additions (each in lane order).
+        self.removed.clear();
+        for l in lanes.iter().filter(|l| l.removes()) {
+            if self.in_range(t, l) {
+                self.remove(t, l);
+            }
+        }
+        let mut ans = accepts.iter();
+        for l in lanes.iter().filter(|l| !l.removes()) {
+            let a = *ans.next().expect("counted above");
+            if self.in_range(t, l) {
+                self.add(t, l, a);
+            }
+        }
+    }
+
+    /// Units removed from a queue earlier in this cycle, which an accept that does not see
+    /// removals adds back.
+    fn unseen(&self, egress: bool, k: usize) -> u64 {
+        if self.env.accept_sees_removals {
+            return 0;
+        }
+        self.removed
+            .iter()
+            .filter(|&&(e, q, _)| e == egress && q == k)
+            .map(|&(_, _, s)| s)
+            .sum()
+    }
+
+    fn remove(&mut self, t: u64, l: &Lane) {
+        match *l {
+            Lane::Depart { port, prio, size } => {
+                let k = port * NPRIO + prio;
+                let s = self.units(size);
+                self.removed.push((false, k, s.min(self.b_in[k])));
+                if s > self.b_in[k] {
+                    let b = self.b_in[k];
+                    self.violation(
+                        t,
+                        Kind::Occupancy,
+                        format!("{l}"),
+                        format!("at most {b} units"),
+                        format!(
+                            "ingress ({port}, p{prio}) holds {b} units; the departure takes {s}"
+                        ),
+                    );
+                }
+                self.b_in[k] = self.b_in[k].saturating_sub(s);
+                if self.i[k].on && self.b_in[k] <= u64::from(self.cfg.prio[prio].ing_xon) {
+                    self.i[k].on = false;
+                    self.i[k].fall = t;
+                    self.hold[k] = self.hold[k].max(t + self.env.ingress.max);
+                }
+            }
+            Lane::Dequeue { oport, prio, size } => {
+                let k = oport * NPRIO + prio;
+                let s = self.units(size);
+                let b = self.q[k].b;
+                self.removed.push((true, k, s.min(b)));
+                if s > b {
+                    self.violation(
+                        t,
+                        Kind::Occupancy,
+                        format!("{l}"),
+                        format!("at most {b} units"),
+                        format!("egress ({oport}, p{prio}) holds {b} units; the dequeue takes {s}"),
+                    );
+                }
+                let th = self.cfg.prio[prio];
+                let nb = b.saturating_sub(s);
+                self.q[k].b = nb;
+                if nb <= u64::from(th.eg_warn) {
+                    self.clear_counters(t, k);
+                }
+                if nb <= u64::from(th.eg_xon) {
+                    self.clear_e(t, k);
+                }
+            }
+            _ => unreachable!("only removals"),
+        }
+    }
+
+    fn add(&mut self, t: u64, l: &Lane, accepted: bool) {
+        self.summary.accepts += 1;
+        match *l {
+            Lane::Arrive { port, prio, size } => {
+                let k = port * NPRIO + prio;
+                let s = self.units(size);
+                let max = u64::from(self.cfg.prio[prio].ing_max);
+                let b = self.b_in[k] + self.unseen(false, k);
+                let fits = b + s <= max;
+                if fits != accepted {
+                    self.violation(
+                        t + self.env.accept_latency,
+                        Kind::Accept,
+                        format!("arr_accept[{port}]"),
+                        format!("{}", u8::from(fits)),
+                        format!(
+                            "ingress ({port}, p{prio}) holds {b} units, the packet is {s}, MAX is {max}: B + s {} MAX",
+                            if fits { "<=" } else { ">" }
+                        ),
+                    );
+                }
+                if accepted {
+                    self.b_in[k] += s;
+                    let xoff = u64::from(self.cfg.prio[prio].ing_xoff);
+                    if self.lossless(prio) && !self.i[k].on && self.b_in[k] > xoff {
+                        self.i[k].on = true;
+                        self.i[k].rise = t;
+                    }
+                }
+            }
+            Lane::Enqueue {
+                oport,
+                prio,
+                iport,
+                size,
+            } => {
+                let k = oport * NPRIO + prio;
+                let s = self.units(size);
+                let th = self.cfg.prio[prio];
+                let b = self.q[k].b + self.unseen(true, k);
+                let fits = b + s <= u64::from(th.eg_max);
+                if fits != accepted {
+                    self.violation(
+                        t + self.env.accept_latency,
+                        Kind::Accept,
+                        "enq_accept".into(),
+                        format!("{}", u8::from(fits)),
+                        format!(
+                            "egress ({oport}, p{prio}) holds {b} units, the packet is {s}, MAX is {}: B + s {} MAX",
+                            th.eg_max,
+                            if fits { "<=" } else { ">" }
+                        ),
+                    );
+                }
+                if !accepted {
+                    return;
+                }
+                self.q[k].b += s;
+                if !self.lossless(prio) {
+                    return;
+                }
+                let b = self.q[k].b;
+                if b >= u64::from(th.eg_warn) {
+                    let max = self.cnt_max();
+                    let q = &mut self.q[k];
+                    let v = (q.c[iport] + 1).min(max);
+                    Self::set_counter(q, iport, t + 1, v);
+                }
+                if self.cfg.mode != Mode::PfcOnly && b > u64::from(th.eg_xoff) {
+                    self.summary.obligations += 1;
+                    let mode = self.cfg.mode;
+                    let q = &mut self.q[k];
+                    let c_at = q.c.clone();
+                    q.obl.push_back(Obligation { t, mode, c_at });
+                }
+            }
+            _ => unreachable!("only additions"),
+        }
+    }
+
+    /// A dequeue left queue k at or below WARN: C is 0 from the next cycle. Open obligations end
+    /// (a selection from the cleared counters is empty). A selection made before the clear may
+    /// have set E for inputs already paused for another reason: those an open obligation admits
+    /// stay followed as maybe-E.
+    fn clear_counters(&mut self, t: u64, k: usize) {
+        let p = k % NPRIO;
+        let up: u128 = (0..self.p.np)
+            .filter(|&i| self.d[i] >> p & 1 == 1)
+            .fold(0, |m, i| m | bit(i));
+        if up != 0 {
+            if let Some(first) = self.q[k].obl.front().map(|o| o.t + 1) {
+                let adm = self
+                    .admissible(k, first, u64::MAX)
+                    .iter()
+                    .fold(0u128, |m, &s| m | s);
+                let q = &mut self.q[k];
+                q.e_maybe |= adm & up & !q.e_def & !bit(k / NPRIO);
+            }
+        }
+        let q = &mut self.q[k];
+        for j in 0..q.c.len() {
+            Self::set_counter(q, j, t + 1, 0);
+        }
+        q.obl.clear();
+    }
+
+    /// Counter j of a queue holds `v` from cycle `from`.
+    fn set_counter(q: &mut Queue, j: usize, from: u64, v: u64) {
+        if q.c[j] == v {
+            return;
+        }
+        let h = &mut q.hist[j];
+        if h.is_empty() {
+            h.push_back((0, q.c[j]));
+        }
+        h.push_back((from, v));
+        q.c[j] = v;
+        q.changed = from;
+        q.cur_done = false;
+    }
+
+    /// A dequeue left queue k at or below XON_e: every E of the queue is clear; D may show it
+    /// within `e_clear`.
+    fn clear_e(&mut self, t: u64, k: usize) {
+        let (o, p) = (k / NPRIO, k % NPRIO);
+        let q = &mut self.q[k];
+        let was = q.e_def | q.e_maybe;
+        q.e_def = 0;
+        q.e_maybe = 0;
+        let until = t + self.env.e_clear.max;
+        for i in 0..self.p.np {
+            if i != o && was >> i & 1 == 1 {
+                let h = &mut self.hold[i * NPRIO + p];
+                *h = (*h).max(until);
+            }
+        }
+    }
+
+    /// The counter of input j of a queue as of the start of cycle y (y within the horizon).
+    fn counter_at(q: &Queue, j: usize, y: u64) -> u64 {
+        let h = &q.hist[j];
+        match h.iter().rposition(|&(from, _)| from <= y) {
+            Some(ix) => h[ix].1,
+            None => q.c[j],
+        }
+    }
+
+    /// Compute the selections of the streamed snapshots that completed this cycle, for the queues
+    /// with open obligations; prune counter history behind the horizon.
+    fn update_selections(&mut self, t: u64) {
+        let span = (self.p.np as u64 - 1) * self.env.snapshot_stride;
+        let (cut, cut_f) = (self.cfg.cut_fixed, self.p.cut_f);
+        for k in 0..self.q.len() {
+            let q = &mut self.q[k];
+            // Snapshot x0 needs the counters of cycles x0 ..= x0 + span: complete once t + 1 does.
+            let last_x0 = (t + 1).saturating_sub(span);
+            if q.obl.is_empty() {
+                q.sel.clear();
+                q.cur_done = false;
+                q.next_x0 = last_x0 + 1;
+                Self::prune(q, last_x0 + 1);
+                continue;
+            }
+            let oldest = q.obl.front().expect("not empty").t + 1;
+            q.next_x0 = q.next_x0.max(oldest);
+            let stride = self.env.snapshot_stride;
+            while q.next_x0 <= last_x0 {
+                let x0 = q.next_x0;
+                q.next_x0 += 1;
+                // The whole stream after the last change reads the current counters.
+                let current = q.changed <= x0;
+                if current && q.cur_done {
+                    continue;
+                }
+                let snap: Vec<u64> = if current {
+                    q.c.clone()
+                } else {
+                    (0..q.c.len())
+                        .map(|j| Self::counter_at(q, j, x0 + j as u64 * stride))
+                        .collect()
+                };
+                q.cur_done = current;
+                let mode = q.obl.back().expect("not empty").mode;
+                let m = crate::reference::select(&snap, mode, cut, cut_f)
+                    .into_iter()
+                    .fold(0u128, |m, i| m | bit(i));
+                if q.sel.back().map(|&(_, s)| s) != Some(m) {
+                    q.sel.push_back((x0, m));
+                }
+            }
+            // Keep the selections from the oldest obligation on (and the one covering it).
+            while q.sel.len() >= 2 && q.sel[1].0 <= oldest {
+                q.sel.pop_front();
+            }
+            Self::prune(q, q.next_x0.min(oldest));
+        }
+    }
+
+    /// Drop counter history older than cycle y, keeping the entry that gives the value at y.
+    fn prune(q: &mut Queue, y: u64) {
+        for h in &mut q.hist {
+            while h.len() >= 2 && h[1].0 <= y {
+                h.pop_front();
+            }
+            if h.len() == 1 {
+                // The only entry left is the current value.
+                h.clear();
+            }
+        }
+    }
+
+    /// Selections a snapshot in [from, to] gives for queue k (streamed snapshots computed so far).
+    fn admissible(&self, k: usize, from: u64, to: u64) -> Vec<u128> {
+        let s = &self.q[k].sel;
+        let last = self.q[k].next_x0.saturating_sub(1);
+        let mut v = vec![];
+        for (n, &(x0, m)) in s.iter().enumerate() {
+            let end = s.get(n + 1).map_or(last, |&(x, _)| x - 1);
+            if x0 <= to && end >= from && !v.contains(&m) {
+                v.push(m);
+            }
+        }
+        v
+    }
+
+    /// I may show in D at cycle u.
+    fn i_may(&self, k: usize, u: u64) -> bool {
+        let s = self.i[k];
+        s.on && u >= s.rise + self.env.ingress.min
+    }
+
+    /// Per priority, the inputs that some queue (o, p), o != i, follows as E (set or maybe).
+    fn held(&self) -> [u128; NPRIO] {
+        let mut h = [0u128; NPRIO];
+        for (k, q) in self.q.iter().enumerate() {
+            h[k % NPRIO] |= (q.e_def | q.e_maybe) & !bit(k / NPRIO);
+        }
+        h
+    }
+
+    /// The open obligations (queue index, position) whose window holds cycle u and that admit
+    /// input i from a snapshot complete before u.
+    fn explaining(&self, i: usize, p: usize, u: u64) -> Vec<usize> {
+        let span = (self.p.np as u64 - 1) * self.env.snapshot_stride;
+        let mut v = vec![];
+        for o in 0..self.p.np {
+            if o == i {
+                continue;
+            }
+            let k = o * NPRIO + p;
+            for ob in self.q[k].obl.iter() {
+                let w = self.env.selection(ob.mode);
+                if u < ob.t + w.min || u > ob.t + w.max {
+                    continue;
+                }
+                // The stream must be complete by cycle u: snapshots from x0 <= u - span.
+                let Some(to) = u.checked_sub(span) else {
+                    continue;
+                };
+                if to < ob.t + 1 {
+                    continue;
+                }
+                if self
+                    .admissible(k, ob.t + 1, to)
+                    .iter()
+                    .any(|m| m >> i & 1 == 1)
+                {
+                    v.push(k);
+                    break;
+                }
+            }
+        }
+        v
+    }
+
+    fn judge_d(&mut self, u: u64, d: &[u8]) {
+        let held = self.held();
+        for (i, &new) in d.iter().enumerate() {
+            let old = self.d[i];
+            for (p, &held) in held.iter().enumerate() {
+                let k = i * NPRIO + p;
+                let (was, is) = (old >> p & 1 == 1, new >> p & 1 == 1);
+                if was != is {
+                    self.summary.d_changes += 1;
+                    self.quiet[k] = false;
+                }
+                if is && !self.lossless(p) {
+                    if !self.quiet[k] {
+                        self.quiet[k] = true;
+                        self.violation(
+                            u,
+                            Kind::LossyPause,
+                            format!("d[{i}].p{p}"),
+                            "0".into(),
+                            format!(
+                                "priority {p} is not lossless (mask {:#04x})",
+                                self.cfg.lossless
+                            ),
+                        );
+                    }
+                    continue;
+                }
+                if !was && is {
+                    self.rise(u, i, p);
+                } else if was && !is {
+                    self.fall(u, i, p);
+                } else if is {
+                    if held >> i & 1 == 0 {
+                        self.stays_up(u, i, p);
+                    }
+                } else {
+                    self.stays_down(u, i, p);
+                }
+            }
+        }
+        self.d.copy_from_slice(d);
+    }
+
+    fn rise(&mut self, u: u64, i: usize, p: usize) {
+        let k = i * NPRIO + p;
+        if self.i_may(k, u) || u <= self.hold[k] {
+            return;
+        }
+        let ex = self.explaining(i, p, u);
+        if ex.is_empty() {
+            let why = self.no_reason(i, p, u);
+            self.quiet[k] = true;
+            self.violation(
+                u,
+                Kind::SpuriousPause,
+                format!("d[{i}].p{p}"),
+                "0".into(),
+                why,
+            );
+            return;
+        }
+        self.summary.selection_rises += 1;
+        for qk in ex {
+            let q = &mut self.q[qk];
+            if q.e_def >> i & 1 == 0 {
+                q.e_maybe |= bit(i);
+            }
+        }
+    }
+
+    fn fall(&mut self, u: u64, i: usize, p: usize) {
+        let k = i * NPRIO + p;
+        let s = self.i[k];
+        if s.on && u >= s.rise + self.env.ingress.max {
+            self.violation(
+                u,
+                Kind::EarlyResume,
+                format!("d[{i}].p{p}"),
+                "1".into(),
+                format!(
+                    "I[{i}][{p}] is set since cycle {} (ingress holds {} units > XOFF {}) and not cleared",
+                    s.rise,
+                    self.b_in[k],
+                    self.cfg.prio[p].ing_xoff
+                ),
+            );
+            return;
+        }
+        for o in 0..self.p.np {
+            if o == i {
+                continue;
+            }
+            let qk = o * NPRIO + p;
+            if self.q[qk].e_def >> i & 1 == 1 {
+                let q = &self.q[qk];
+                let why = format!(
+                    "E[{o}][{p}][{i}] is set: every selection the reference admits for egress ({o}, p{p}) took input {i}, and the queue ({} units) has not fallen to XON_e {} since",
+                    q.b, self.cfg.prio[p].eg_xon
+                );
+                self.violation(
+                    u,
+                    Kind::EarlyResume,
+                    format!("d[{i}].p{p}"),
+                    "1".into(),
+                    why,
+                );
+                self.q[qk].e_def &= !bit(i);
+                return;
+            }
+        }
+        // A maybe-E of input i is revealed not set.
+        for o in 0..self.p.np {
+            if o != i {
+                self.q[o * NPRIO + p].e_maybe &= !bit(i);
+            }
+        }
+    }
+
+    fn stays_up(&mut self, u: u64, i: usize, p: usize) {
+        let k = i * NPRIO + p;
+        if self.quiet[k] || self.i[k].on || u <= self.hold[k] {
+            return;
+        }
+        // An open obligation may have raised it (a rise explained by I, then I fell).
+        if !self.explaining(i, p, u).is_empty() {
+            return;
+        }
+        let why = self.no_reason(i, p, u);
+        self.quiet[k] = true;
+        self.violation(u, Kind::StuckPause, format!("d[{i}].p{p}"), "0".into(), why);
+    }
+
+    fn stays_down(&mut self, u: u64, i: usize, p: usize) {
+        let k = i * NPRIO + p;
+        let s = self.i[k];
+        if self.quiet[k] || !s.on || u < s.rise + self.env.ingress.max {
+            return;
+        }
+        self.quiet[k] = true;
+        self.violation(
+            u,
+            Kind::MissingPause,
+            format!("d[{i}].p{p}"),
+            format!("1 from cycle {}", s.rise + self.env.ingress.max),
+            format!(
+                "I[{i}][{p}] set in cycle {}: ingress holds {} units > XOFF {} (window {})",
+                s.rise, self.b_in[k], self.cfg.prio[p].ing_xoff, self.env.ingress
+            ),
+        );
+    }
+
+    /// Why the reference sees no reason for D[i][p] at cycle u.
+    fn no_reason(&self, i: usize, p: usize, u: u64) -> String {
+        let k = i * NPRIO + p;
+        let s = self.i[k];
+        let mut why = vec![if s.on {
+            format!(
+                "I[{i}][{p}] set in cycle {}, not visible before {}",
+                s.rise,
+                s.rise + self.env.ingress.min
+            )
+        } else {
+            format!(
+                "I[{i}][{p}] = 0 (ingress {} units <= XOFF {}; last fall in cycle {})",
+                self.b_in[k], self.cfg.prio[p].ing_xoff, s.fall
+            )
+        }];
+        let span = (self.p.np as u64 - 1) * self.env.snapshot_stride;
+        for o in 0..self.p.np {
+            if o == i {
+                continue;
+            }
+            let qk = o * NPRIO + p;
+            for ob in &self.q[qk].obl {
+                let w = self.env.selection(ob.mode);
+                let adm = self.admissible(qk, ob.t + 1, u.saturating_sub(span));
+                let adm: Vec<String> = adm.iter().map(|&m| list(m)).collect();
+                why.push(format!(
+                    "egress ({o}, p{p}) crossed XOFF_e in cycle {} ({}, window {}..={}): counters then {:?}, admissible selections {}",
+                    ob.t,
+                    ob.mode.name(),
+                    ob.t + w.min,
+                    ob.t + w.max,
+                    ob.c_at,
+                    if adm.is_empty() { "none yet".into() } else { adm.join(" or ") }
+                ));
+            }
+        }
+        if why.len() == 1 {
+            why.push(format!(
+                "no egress queue of priority {p} has an open selection"
+            ));
+        }
+        why.join("; ")
+    }
+
+    /// Judge the obligations whose window closes this cycle.
+    fn judge_deadlines(&mut self, u: u64, d: &[u8]) {
+        for k in 0..self.q.len() {
+            while let Some(ob) = self.q[k].obl.front() {
+                let w = self.env.selection(ob.mode);
+                if u < ob.t + w.max {
+                    break;
+                }
+                let ob = self.q[k].obl.pop_front().expect("front exists");
+                self.judge(k, ob, u, d);
+            }
+        }
+    }
+
+    fn judge(&mut self, k: usize, ob: Obligation, u: u64, d: &[u8]) {
+        self.summary.judged += 1;
+        let (o, p) = (k / NPRIO, k % NPRIO);
+        let up: u128 = (0..self.p.np)
+            .filter(|&i| d[i] >> p & 1 == 1)
+            .fold(0, |m, i| m | bit(i));
+        let own = bit(o);
+        let adm = self.admissible(k, ob.t + 1, u);
+        let ok: Vec<u128> = adm
+            .iter()
+            .copied()
+            .filter(|&m| m & !own & !up == 0)
+            .collect();
+        let q = &mut self.q[k];
+        if ok.is_empty() {
+            let adm_s: Vec<String> = adm.iter().map(|&m| list(m)).collect();
+            let w = self.env.selection(ob.mode);
+            let why = format!(
+                "egress ({o}, p{p}) crossed XOFF_e in cycle {} ({}): counters then {:?}; the reference admits {} (own port {o} excluded from D); D[·].p{p} up: {}",
+                ob.t,
+                ob.mode.name(),
+                ob.c_at,
+                if adm_s.is_empty() { "nothing computed".into() } else { adm_s.join(" or ") },
+                list(up)
+            );
+            self.violation(
+                u,
+                Kind::MissingSelection,
+                format!("d[·].p{p}"),
+                format!(
+                    "a selection applied in cycles {}..={}",
+                    ob.t + w.min,
+                    ob.t + w.max
+                ),
+                why,
+            );
+            return;
+        }
+        let all = ok.iter().fold(u128::MAX, |a, &m| a & m) & !own;
+        let any = ok.iter().fold(0u128, |a, &m| a | m) & !own;
+        q.e_def |= all;
+        q.e_maybe = (q.e_maybe | any) & !q.e_def;
+    }
+
+    fn judge_frames(&mut self, u: u64, cy: &Cycle) {
+        let np = self.p.np;
+        let mut took = 0u128;
+        for f in &cy.frames {
+            if f.port >= np {
+                self.violation(
+                    u,
+                    Kind::Input,
+                    format!("frame[{}]", f.port),
+                    format!("a port below {np}"),
+                    "a frame names a port that does not exist".into(),
+                );
+                continue;
+            }
+            self.summary.frames += 1;
+            took |= bit(f.port);
+            self.frame(u, f);
+        }
+        for i in 0..np {
+            let d = cy.d[i];
+            let pt = &mut self.ports[i];
+            pt.d_hist.push_back(d);
+            while pt.d_hist.len() as u64 > self.env.frame.max + 1 {
+                pt.d_hist.pop_front();
+            }
+            let ready = cy.ready >> i & 1 == 1;
+            if d != pt.sent && took >> i & 1 == 0 {
+                if pt.waiting == 0 {
+                    pt.since = u;
+                }
+                if ready {
+                    pt.waiting += 1;
+                }
+                if pt.waiting > self.env.frame.max && !pt.reported {
+                    pt.reported = true;
+                    let (sent, since, waiting) = (pt.sent, pt.since, pt.waiting);
+                    self.violation(
+                        u,
+                        Kind::FrameMissing,
+                        format!("frame[{i}]"),
+                        format!(
+                            "a frame taken within {} cycles of the MAC being ready",
+                            self.env.frame.max
+                        ),
+                        format!(
+                            "D[{i}] = {d:#04x} since cycle {since}, the peer was last told {sent:#04x}; the MAC was ready in {waiting} cycles since"
+                        ),
+                    );
+                }
+            } else {
+                pt.waiting = 0;
+                pt.reported = false;
+            }
+            // Refresh: while the peer is paused, a frame within the configured period.
+            let pt = &self.ports[i];
+            if pt.sent != 0 && took >> i & 1 == 0 && ready {
+                if let Some(last) = pt.last_frame {
+                    let due = last + u64::from(self.cfg.refresh) + self.env.refresh.max;
+                    if u >= due && !pt.refresh_reported {
+                        self.ports[i].refresh_reported = true;
+                        let sent = self.ports[i].sent;
+                        self.violation(
+                            u,
+                            Kind::Refresh,
+                            format!("frame[{i}]"),
+                            format!("a refresh by cycle {due}"),
+                            format!(
+                                "the peer is paused ({sent:#04x}) since the frame of cycle {last}; refresh period {} + envelope {}",
+                                self.cfg.refresh, self.env.refresh
+                            ),
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    fn frame(&mut self, u: u64, f: &Frame) {
+        let i = f.port;
+        let quanta = self.cfg.quanta;
+        let mut cev = 0u8;
+        let mut xoff = 0u8;
+        for (p, q) in f.quanta.iter().enumerate() {
+            if let Some(q) = *q {
+                cev |= 1 << p;
+                if q != 0 {
+                    xoff |= 1 << p;
+                    if q != quanta {
+                        self.violation(
+                            u,
+                            Kind::FrameContent,
+                            format!("frame[{i}].p{p}"),
+                            format!("quanta {quanta}"),
+                            format!("the configured pause time is {quanta}; the frame says {q}"),
+                        );
+                    }
+                }
+            }
+        }
+        // With a pause time of 0 configured a pause reads as a resume on the wire: the frame
+        // cannot be told from D, and the peer is taken to hold what D said.
+        if quanta == 0 {
+            xoff = self.d[i] & cev;
+        }
+        // The classes it announces carry D of a cycle within the frame latency.
+        let pt = &self.ports[i];
+        let n = pt.d_hist.len();
+        let ok = (self.env.frame.min..=self.env.frame.max).any(|lag| {
+            let d = if lag == 0 {
+                self.d[i]
+            } else if (lag as usize) <= n {
+                pt.d_hist[n - lag as usize]
+            } else {
+                return false;
+            };
+            d & cev == xoff
+        });
+        if !ok {
+            let d = self.d[i];
+            self.violation(
+                u,
+                Kind::FrameContent,
+                format!("frame[{i}]"),
+                format!("pause bits {:#04x} for classes {cev:#04x}", d & cev),
+                format!("the frame pauses {xoff:#04x} of {cev:#04x}; D[{i}] = {d:#04x}"),
+            );
+        }
+        let pt = &mut self.ports[i];
+        let new = (pt.sent & !cev) | (xoff & cev);
+        let refresh = new == pt.sent;
+        if refresh {
+            if new == 0 {
+                self.violation(
+                    u,
+                    Kind::FrameContent,
+                    format!("frame[{i}]"),
+                    "no frame".into(),
+                    "the frame changes nothing and nothing is paused".into(),
+                );
+            } else if let Some(last) = pt.last_frame {
+                let early = last + u64::from(self.cfg.refresh) + self.env.refresh.min;
+                if u < early {
+                    self.violation(
+                        u,
+                        Kind::Refresh,
+                        format!("frame[{i}]"),
+                        format!("no refresh before cycle {early}"),
+                        format!(
+                            "a refresh of {new:#04x} {} cycles after the frame of cycle {last}; period {} + envelope {}",
+                            u - last,
+                            self.cfg.refresh,
+                            self.env.refresh
+                        ),
+                    );
+                }
+            }
+        }
+        let pt = &mut self.ports[i];
+        pt.sent = new;
+        pt.last_frame = Some(u);
+        pt.refresh_reported = false;
+    }
+}
+
+#[cfg(test)]
+mod tests;
