@@ -7,6 +7,8 @@
 
 pub mod block;
 pub mod check;
+pub mod check_wave;
+pub mod cli_check;
 #[cfg(feature = "rtl")]
 pub mod cli_cosim;
 #[cfg(feature = "rtl")]

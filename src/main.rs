@@ -19,6 +19,9 @@ enum Cmd {
     /// the plain Verilog testbench) catch each deliberate bug of the model.
     #[cfg(feature = "rtl")]
     Faults(capfc::cli_faults::FaultsArgs),
+    /// The reference checker: judge an implementation's waveform (any simulator) against the
+    /// paper's rules within its declared timing envelope.
+    Check(capfc::cli_check::CheckArgs),
     /// Run a switch scenario in each flow-control mode and compare them.
     Run(capfc::cli_run::RunArgs),
     /// Step a switch scenario interactively (a REPL; a script on standard input without a terminal).
@@ -33,6 +36,7 @@ fn main() {
     let cli = Cli::parse();
     let result = match cli.cmd {
         Cmd::Headroom(args) => capfc::headroom::run_cli(&args),
+        Cmd::Check(args) => std::process::exit(capfc::cli_check::run(&args)),
         Cmd::Run(args) => capfc::cli_run::run(&args),
         Cmd::Step(args) => capfc::cli_step::run(&args),
         Cmd::Golden(args) => match capfc::cli_golden::run(&args) {

@@ -203,6 +203,7 @@ capfc_top #(
 
 // run state
 string       golden_dir;
+string       dump_path;
 string       stim_path;
 string       expect_path;
 integer      max_reports;
@@ -354,6 +355,12 @@ initial begin
         $fatal(1, "[golden] %0d/%0d lines: this build holds %0d (rebuild with a larger CAPFC_LINES_MAX)",
             STIM_LINES, EXPECT_LINES, STIM_CAP);
 `endif
+    // +DUMP=<file.vcd>: the DUT's ports as a waveform (Icarus; Verilator needs --trace), for
+    // `capfc check --wave` (check/capfc_top.map.toml maps them).
+    if ($value$plusargs("DUMP=%s", dump_path)) begin
+        $dumpfile(dump_path);
+        $dumpvars(1, u_dut);
+    end
     stim_path = $sformatf("%s/stim.hex", golden_dir);
     expect_path = $sformatf("%s/expect.hex", golden_dir);
     load_set();

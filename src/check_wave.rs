@@ -1,0 +1,657 @@
+//! `capfc check --wave`: the reference checker ([`crate::check`]) on a waveform from any simulator.
+//!
+//! A map file (TOML) names the implementation's signals and says how each carries its lanes; the
+//! waveform (VCD or FST, read by the `wellen` crate) is sampled just before every rising edge of
+//! the clock, and each sample becomes one checker cycle. The map format is documented in the
+//! README ("Verify your own block") and in `check/capfc_top.map.toml`.
+
+use std::collections::HashMap;
+
+use serde::Deserialize;
+use wellen::{Hierarchy, SignalRef, SignalValueRef};
+
+use crate::block::cfg::CfgRegs;
+use crate::block::{BlockConfig, BlockParams, NPRIO};
+use crate::check::{Cycle, Frame, Lane, Params};
+
+/// How the configuration reaches the implementation.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "snake_case", tag = "source")]
+pub enum ConfigMap {
+    /// Fixed for the whole run (written before the first lane).
+    Static { values: BlockConfig },
+    /// Register writes in capfc's address map (docs/microarchitecture.md), decoded with `ow`-bit
+    /// thresholds.
+    CapfcRegisters {
+        we: String,
+        addr: String,
+        data: String,
+        ow: u32,
+    },
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArriveMap {
+    pub valid: String,
+    pub prio: String,
+    pub size: String,
+    pub accept: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DepartMap {
+    pub valid: String,
+    pub port: String,
+    pub prio: String,
+    pub size: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EnqueueMap {
+    pub valid: String,
+    pub oport: String,
+    pub prio: String,
+    pub iport: String,
+    pub size: String,
+    pub accept: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DequeueMap {
+    pub valid: String,
+    pub prio: String,
+    pub size: String,
+}
+
+/// Where (port, priority) sits in a packed D bus.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum DOrder {
+    /// bit `i*8 + p`
+    #[default]
+    PortMajor,
+    /// bit `p*NP + i`
+    PrioMajor,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DMap {
+    pub signal: String,
+    #[serde(default)]
+    pub order: DOrder,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PfcMap {
+    /// Per port: a frame is offered (with `ready`) or sent (a pulse, without it).
+    pub valid: String,
+    /// Per port: the MAC takes the offered frame. Absent: a frame is taken whenever valid.
+    pub ready: Option<String>,
+    /// Per port, 8 bits: the class-enable vector. Absent: every class.
+    pub cev: Option<String>,
+    /// Per port, 8 bits: 1 = pause for `quanta`, 0 = resume. Absent: a class pauses when its
+    /// quanta are not 0.
+    pub xoff: Option<String>,
+    /// The pause time: one 16-bit signal for every port and class, or per port 8 x 16 bits
+    /// (class p at bits `p*16 +: 16`).
+    pub quanta: String,
+}
+
+/// The map file. Signal names are relative to `scope`; a name holding `{i}` is one signal per
+/// port (`{i}` replaced by the port number), any other per-port name is a packed bus whose port
+/// i field sits at bits `[i*w +: w]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Map {
+    pub scope: String,
+    pub clock: String,
+    pub reset: Option<String>,
+    #[serde(default)]
+    pub reset_active_low: bool,
+    #[serde(default)]
+    pub reset_clears_config: bool,
+    pub params: Params,
+    pub config: ConfigMap,
+    pub arrive: ArriveMap,
+    pub depart: DepartMap,
+    pub enqueue: EnqueueMap,
+    pub dequeue: DequeueMap,
+    pub d: DMap,
+    pub pfc: PfcMap,
+}
+
+impl Map {
+    pub fn parse(text: &str, path: &str) -> Result<Self, String> {
+        let m: Map = toml::from_str(text).map_err(|e| format!("{path}: {e}"))?;
+        m.params
+            .validate()
+            .map_err(|e| format!("{path}: [params] {e}"))?;
+        Ok(m)
+    }
+}
+
+/// One signal of the waveform, sampled before each clock edge.
+struct Sig {
+    r: SignalRef,
+    width: u32,
+}
+
+/// A field: a whole signal, or bits of one.
+#[derive(Clone, Copy)]
+struct Field {
+    sig: usize,
+    lo: u32,
+    w: u32,
+}
+
+/// The map resolved against a waveform's hierarchy.
+struct Resolved {
+    sigs: Vec<Sig>,
+    fields: HashMap<String, Vec<Field>>,
+}
+
+/// A line of the map file that holds `value` (for error messages), or 0.
+fn line_of(text: &str, value: &str) -> usize {
+    let q = format!("\"{value}\"");
+    text.lines()
+        .position(|l| l.contains(&q))
+        .map_or(0, |n| n + 1)
+}
+
+struct Resolver<'a> {
+    h: &'a Hierarchy,
+    map_text: &'a str,
+    map_path: &'a str,
+    wave_path: &'a str,
+    scope: Vec<String>,
+    np: usize,
+    by_name: HashMap<String, usize>,
+    out: Resolved,
+}
+
+impl Resolver<'_> {
+    fn var(&mut self, key: &str, name: &str) -> Result<usize, String> {
+        if let Some(&s) = self.by_name.get(name) {
+            return Ok(s);
+        }
+        let mut path = self.scope.clone();
+        path.extend(name.split('.').map(String::from));
+        let last = path.pop().unwrap_or_default();
+        let v = self.h.lookup_var(&path, last.clone()).ok_or_else(|| {
+            format!(
+                "{}:{}: {key} = \"{name}\": no signal {}.{last} in {}",
+                self.map_path,
+                line_of(self.map_text, name),
+                path.join("."),
+                self.wave_path
+            )
+        })?;
+        let var = &self.h[v];
+        let width = var.length(self.h).ok_or_else(|| {
+            format!(
+                "{}:{}: {key} = \"{name}\": not a bit vector in {}",
+                self.map_path,
+                line_of(self.map_text, name),
+                self.wave_path
+            )
+        })?;
+        self.out.sigs.push(Sig {
+            r: var.signal_ref(),
+            width,
+        });
+        let n = self.out.sigs.len() - 1;
+        self.by_name.insert(name.to_string(), n);
+        Ok(n)
+    }
+
+    fn bad_width(&self, key: &str, name: &str, got: u32, want: String) -> String {
+        format!(
+            "{}:{}: {key} = \"{name}\": {got} bits in {}, the map needs {want}",
+            self.map_path,
+            line_of(self.map_text, name),
+            self.wave_path
+        )
+    }
+
+    /// A single-lane field: the whole signal, `w` bits exactly when given.
+    fn one(&mut self, key: &str, name: &str, w: Option<u32>) -> Result<(), String> {
+        let s = self.var(key, name)?;
+        let width = self.out.sigs[s].width;
+        if w.is_some_and(|w| w != width) || width > 64 {
+            let want = w.map_or("at most 64".into(), |w| w.to_string());
+            return Err(self.bad_width(key, name, width, want));
+        }
+        self.out.fields.insert(
+            key.into(),
+            vec![Field {
+                sig: s,
+                lo: 0,
+                w: width,
+            }],
+        );
+        Ok(())
+    }
+
+    /// A per-port field of `w` bits per port (None: whatever the width gives, at most 64).
+    fn per_port(&mut self, key: &str, name: &str, w: Option<u32>) -> Result<(), String> {
+        let np = self.np;
+        let mut v = vec![];
+        if name.contains("{i}") {
+            for i in 0..np {
+                let n = name.replace("{i}", &i.to_string());
+                let s = self.var(key, &n)?;
+                let width = self.out.sigs[s].width;
+                if w.is_some_and(|w| w != width) || width > 64 {
+                    let want = w.map_or("at most 64".into(), |w| w.to_string());
+                    return Err(self.bad_width(key, &n, width, want));
+                }
+                v.push(Field {
+                    sig: s,
+                    lo: 0,
+                    w: width,
+                });
+            }
+        } else {
+            let s = self.var(key, name)?;
+            let width = self.out.sigs[s].width;
+            let fw = width / np as u32;
+            let ok = width.is_multiple_of(np as u32) && fw <= 64 && w.is_none_or(|w| w == fw);
+            if !ok {
+                let want = match w {
+                    Some(w) => format!("{} ({np} ports x {w})", np as u32 * w),
+                    None => format!("a multiple of {np} ports"),
+                };
+                return Err(self.bad_width(key, name, width, want));
+            }
+            for i in 0..np {
+                v.push(Field {
+                    sig: s,
+                    lo: i as u32 * fw,
+                    w: fw,
+                });
+            }
+        }
+        self.out.fields.insert(key.into(), v);
+        Ok(())
+    }
+}
+
+/// Bits of a sampled value (LSB first, 64 per word) and whether any was X or Z.
+#[derive(Clone, Default)]
+struct Val {
+    words: Vec<u64>,
+    x: bool,
+}
+
+fn to_val(v: SignalValueRef<'_>, width: u32, out: &mut Val) {
+    let n = (width as usize).div_ceil(64).max(1);
+    out.words.clear();
+    out.words.resize(n, 0);
+    out.x = false;
+    let SignalValueRef::BitVec(b) = v else {
+        out.x = true;
+        return;
+    };
+    if let Some(bytes) = b.be_bytes() {
+        for (k, &byte) in bytes.iter().rev().enumerate() {
+            let bit = k * 8;
+            if bit / 64 < n {
+                out.words[bit / 64] |= u64::from(byte) << (bit % 64);
+            }
+        }
+    } else {
+        for (k, c) in b.iter_lsb_to_msb().enumerate() {
+            match c.as_ascii() {
+                '0' => {}
+                '1' => out.words[k / 64] |= 1 << (k % 64),
+                _ => out.x = true,
+            }
+        }
+    }
+}
+
+fn get(v: &Val, lo: u32, w: u32) -> u64 {
+    let mut r = 0u64;
+    for b in 0..w {
+        let k = (lo + b) as usize;
+        if v.words.get(k / 64).is_some_and(|x| x >> (k % 64) & 1 == 1) {
+            r |= 1 << b;
+        }
+    }
+    r
+}
+
+/// What reading the waveform found besides the cycles.
+#[derive(Debug, Clone, Default)]
+pub struct WaveInfo {
+    /// Rising clock edges found (= cycles).
+    pub edges: u64,
+    /// Samples of a judged signal (valid, accept, D, reset, frame) holding X or Z: read as 0.
+    pub x_samples: u64,
+    /// The waveform's last time and the time of the last edge checked.
+    pub end_time: u64,
+    pub last_edge_time: u64,
+    pub timescale: String,
+}
+
+/// A waveform loaded and resolved against a map: iterate its cycles with [`Wave::cycles`].
+pub struct Wave {
+    w: wellen::simple::Waveform,
+    map: Map,
+    res: Resolved,
+    /// Time-table indices of the rising edges.
+    edges: Vec<u32>,
+    pub info: WaveInfo,
+}
+
+impl Wave {
+    pub fn load(wave_path: &str, map: Map, map_text: &str, map_path: &str) -> Result<Self, String> {
+        std::fs::File::open(wave_path).map_err(|e| format!("{wave_path}: {e}"))?;
+        // A malformed file must give an error, not a panic inside the reader.
+        let hook = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| {}));
+        let read = std::panic::catch_unwind(|| wellen::simple::read(wave_path));
+        std::panic::set_hook(hook);
+        let mut w = match read {
+            Ok(r) => r.map_err(|e| format!("{wave_path}: not a readable VCD or FST: {e}"))?,
+            Err(_) => {
+                return Err(format!(
+                    "{wave_path}: not a readable VCD or FST (the reader gave up)"
+                ))
+            }
+        };
+        let h = w.hierarchy();
+        let mut r = Resolver {
+            h,
+            map_text,
+            map_path,
+            wave_path,
+            scope: map.scope.split('.').map(String::from).collect(),
+            np: map.params.np,
+            by_name: HashMap::new(),
+            out: Resolved {
+                sigs: vec![],
+                fields: HashMap::new(),
+            },
+        };
+        let m = &map;
+        r.one("clock", &m.clock, Some(1))?;
+        if let Some(rst) = &m.reset {
+            r.one("reset", rst, Some(1))?;
+        }
+        if let ConfigMap::CapfcRegisters { we, addr, data, .. } = &m.config {
+            r.one("config.we", we, Some(1))?;
+            r.one("config.addr", addr, None)?;
+            r.one("config.data", data, None)?;
+        }
+        r.per_port("arrive.valid", &m.arrive.valid, Some(1))?;
+        r.per_port("arrive.prio", &m.arrive.prio, Some(3))?;
+        r.per_port("arrive.size", &m.arrive.size, None)?;
+        r.per_port("arrive.accept", &m.arrive.accept, Some(1))?;
+        r.one("depart.valid", &m.depart.valid, Some(1))?;
+        r.one("depart.port", &m.depart.port, None)?;
+        r.one("depart.prio", &m.depart.prio, Some(3))?;
+        r.one("depart.size", &m.depart.size, None)?;
+        r.one("enqueue.valid", &m.enqueue.valid, Some(1))?;
+        r.one("enqueue.oport", &m.enqueue.oport, None)?;
+        r.one("enqueue.prio", &m.enqueue.prio, Some(3))?;
+        r.one("enqueue.iport", &m.enqueue.iport, None)?;
+        r.one("enqueue.size", &m.enqueue.size, None)?;
+        r.one("enqueue.accept", &m.enqueue.accept, Some(1))?;
+        r.per_port("dequeue.valid", &m.dequeue.valid, Some(1))?;
+        r.per_port("dequeue.prio", &m.dequeue.prio, Some(3))?;
+        r.per_port("dequeue.size", &m.dequeue.size, None)?;
+        r.per_port("d", &m.d.signal, Some(8))?;
+        r.per_port("pfc.valid", &m.pfc.valid, Some(1))?;
+        if let Some(s) = &m.pfc.ready {
+            r.per_port("pfc.ready", s, Some(1))?;
+        }
+        if let Some(s) = &m.pfc.cev {
+            r.per_port("pfc.cev", s, Some(8))?;
+        }
+        if let Some(s) = &m.pfc.xoff {
+            r.per_port("pfc.xoff", s, Some(8))?;
+        }
+        // One shared pause time, or 8 x 16 bits per port.
+        let q = &m.pfc.quanta;
+        let shared = !q.contains("{i}")
+            && r.var("pfc.quanta", q)
+                .map(|s| r.out.sigs[s].width == 16)
+                .unwrap_or(false);
+        if shared {
+            r.one("pfc.quanta", q, Some(16))?;
+        } else {
+            r.per_port("pfc.quanta", q, Some(128))?;
+        }
+        let res = r.out;
+        let ids: Vec<SignalRef> = res.sigs.iter().map(|s| s.r).collect();
+        w.load_signals_multi_threaded(&ids);
+        let clock = res.fields["clock"][0].sig;
+        let cs = w.get_signal(res.sigs[clock].r).ok_or("clock: not loaded")?;
+        let mut edges = vec![];
+        let mut prev = None;
+        for (ti, v) in cs.iter_changes() {
+            let now = match v {
+                SignalValueRef::BitVec(b) => b.get_bit(0).as_ascii() == '1',
+                _ => false,
+            };
+            if prev == Some(false) && now && ti > 0 {
+                edges.push(ti);
+            }
+            prev = Some(now);
+        }
+        let tt = w.time_table();
+        let info = WaveInfo {
+            edges: edges.len() as u64,
+            x_samples: 0,
+            end_time: tt.last().copied().unwrap_or(0),
+            last_edge_time: edges.last().map_or(0, |&e| tt[e as usize]),
+            timescale: w
+                .hierarchy()
+                .timescale()
+                .map_or("?".into(), |t| format!("{}{:?}", t.factor, t.unit)),
+        };
+        Ok(Wave {
+            w,
+            map,
+            res,
+            edges,
+            info,
+        })
+    }
+
+    /// The checker parameters the map declares.
+    pub fn params(&self) -> Params {
+        self.map.params
+    }
+
+    /// The configuration before the first cycle.
+    pub fn initial_config(&self) -> BlockConfig {
+        match &self.map.config {
+            ConfigMap::Static { values } => values.clone(),
+            ConfigMap::CapfcRegisters { .. } => BlockConfig::from_regs(&CfgRegs::default()),
+        }
+    }
+
+    pub fn reset_clears_config(&self) -> bool {
+        self.map.reset_clears_config
+    }
+
+    /// Call `f` with every cycle in order; stops early when it returns false.
+    pub fn cycles(&mut self, mut f: impl FnMut(u64, Cycle) -> bool) {
+        let np = self.map.params.np;
+        let mut vals: Vec<Val> = vec![Val::default(); self.res.sigs.len()];
+        let bp = match &self.map.config {
+            ConfigMap::CapfcRegisters { ow, .. } => BlockParams {
+                np,
+                ow: *ow,
+                cut_f: self.map.params.cut_f,
+                ..BlockParams::default()
+            },
+            ConfigMap::Static { .. } => BlockParams::default(),
+        };
+        let mut regs = CfgRegs::default();
+        let edges = std::mem::take(&mut self.edges);
+        for (n, &e) in edges.iter().enumerate() {
+            for (k, s) in self.res.sigs.iter().enumerate() {
+                let sig = self.w.get_signal(s.r).expect("loaded");
+                match sig.get_offset(e - 1) {
+                    Some(off) => to_val(sig.get_value_at(&off, 0), s.width, &mut vals[k]),
+                    None => {
+                        vals[k].words.clear();
+                        vals[k].x = true;
+                    }
+                }
+            }
+            let c = self.cycle(&vals, &bp, &mut regs);
+            if !f(n as u64, c) {
+                break;
+            }
+        }
+        self.edges = edges;
+    }
+
+    fn field(&mut self, vals: &[Val], key: &str, i: usize, judged: bool) -> u64 {
+        let f = self.res.fields[key][i];
+        let v = &vals[f.sig];
+        if judged && v.x {
+            self.info.x_samples += 1;
+        }
+        get(v, f.lo, f.w)
+    }
+
+    fn has(&self, key: &str) -> bool {
+        self.res.fields.contains_key(key)
+    }
+
+    fn cycle(&mut self, vals: &[Val], bp: &BlockParams, regs: &mut CfgRegs) -> Cycle {
+        let np = self.map.params.np;
+        let mut c = Cycle::new(np);
+        if self.has("reset") {
+            c.rst = (self.field(vals, "reset", 0, true) == 1) != self.map.reset_active_low;
+        }
+        if c.rst {
+            if self.map.reset_clears_config {
+                *regs = CfgRegs::default();
+                if matches!(self.map.config, ConfigMap::CapfcRegisters { .. }) {
+                    c.config = Some(BlockConfig::from_regs(regs));
+                }
+            }
+        } else if self.has("config.we") && self.field(vals, "config.we", 0, true) == 1 {
+            let a = self.field(vals, "config.addr", 0, false) as u8;
+            let d = self.field(vals, "config.data", 0, false) as u32;
+            let before = regs.clone();
+            regs.write(bp, a, d, None);
+            if *regs != before {
+                c.config = Some(BlockConfig::from_regs(regs));
+            }
+        }
+        for i in 0..np {
+            if self.field(vals, "arrive.valid", i, true) == 1 {
+                c.lanes.push(Lane::Arrive {
+                    port: i,
+                    prio: self.field(vals, "arrive.prio", i, false) as usize,
+                    size: self.field(vals, "arrive.size", i, false) as u32,
+                });
+                c.accepts
+                    .push(self.field(vals, "arrive.accept", i, true) == 1);
+            }
+        }
+        if self.field(vals, "depart.valid", 0, true) == 1 {
+            let port = self.field(vals, "depart.port", 0, false) as usize;
+            // A lane naming a port that does not exist is not valid.
+            if port < np {
+                c.lanes.push(Lane::Depart {
+                    port,
+                    prio: self.field(vals, "depart.prio", 0, false) as usize,
+                    size: self.field(vals, "depart.size", 0, false) as u32,
+                });
+            }
+        }
+        if self.field(vals, "enqueue.valid", 0, true) == 1 {
+            let oport = self.field(vals, "enqueue.oport", 0, false) as usize;
+            let iport = self.field(vals, "enqueue.iport", 0, false) as usize;
+            if oport < np && iport < np {
+                c.lanes.push(Lane::Enqueue {
+                    oport,
+                    prio: self.field(vals, "enqueue.prio", 0, false) as usize,
+                    iport,
+                    size: self.field(vals, "enqueue.size", 0, false) as u32,
+                });
+                c.accepts
+                    .push(self.field(vals, "enqueue.accept", 0, true) == 1);
+            }
+        }
+        for o in 0..np {
+            if self.field(vals, "dequeue.valid", o, true) == 1 {
+                c.lanes.push(Lane::Dequeue {
+                    oport: o,
+                    prio: self.field(vals, "dequeue.prio", o, false) as usize,
+                    size: self.field(vals, "dequeue.size", o, false) as u32,
+                });
+            }
+        }
+        // D: one 8-bit field per port, or a packed bus in priority-major order.
+        if self.map.d.order == DOrder::PrioMajor {
+            let f = self.res.fields["d"][0];
+            let v = &vals[f.sig];
+            if v.x {
+                self.info.x_samples += 1;
+            }
+            for i in 0..np {
+                let mut b = 0u8;
+                for p in 0..NPRIO {
+                    b |= (get(v, (p * np + i) as u32, 1) as u8) << p;
+                }
+                c.d[i] = b;
+            }
+        } else {
+            for i in 0..np {
+                c.d[i] = self.field(vals, "d", i, true) as u8;
+            }
+        }
+        let mut ready = 0u128;
+        for i in 0..np {
+            let r = !self.has("pfc.ready") || self.field(vals, "pfc.ready", i, false) == 1;
+            if r {
+                ready |= 1 << i;
+            }
+            if !(r && self.field(vals, "pfc.valid", i, true) == 1) {
+                continue;
+            }
+            let cev = if self.has("pfc.cev") {
+                self.field(vals, "pfc.cev", i, true) as u8
+            } else {
+                0xFF
+            };
+            let per_class = self.res.fields["pfc.quanta"].len() > 1;
+            let mut quanta = [None; NPRIO];
+            for (p, q) in quanta.iter_mut().enumerate() {
+                if cev >> p & 1 == 0 {
+                    continue;
+                }
+                let time = if per_class {
+                    let f = self.res.fields["pfc.quanta"][i];
+                    get(&vals[f.sig], f.lo + p as u32 * 16, 16) as u16
+                } else {
+                    self.field(vals, "pfc.quanta", 0, false) as u16
+                };
+                let pause = if self.has("pfc.xoff") {
+                    self.field(vals, "pfc.xoff", i, true) >> p & 1 == 1
+                } else {
+                    time != 0
+                };
+                *q = Some(if pause { time } else { 0 });
+            }
+            c.frames.push(Frame { port: i, quanta });
+        }
+        c.ready = ready;
+        c
+    }
+}
