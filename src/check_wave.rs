@@ -238,7 +238,8 @@ impl Resolver<'_> {
         Ok(())
     }
 
-    /// A per-port field of `w` bits per port (None: whatever the width gives, at most 64).
+    /// A per-port field of `w` bits per port (None: whatever the width gives, at most 64). A field
+    /// wider than 64 bits (the 8 x 16-bit pause times) is read only through `get`.
     fn per_port(&mut self, key: &str, name: &str, w: Option<u32>) -> Result<(), String> {
         let np = self.np;
         let mut v = vec![];
@@ -247,7 +248,7 @@ impl Resolver<'_> {
                 let n = name.replace("{i}", &i.to_string());
                 let s = self.var(key, &n)?;
                 let width = self.out.sigs[s].width;
-                if w.is_some_and(|w| w != width) || width > 64 {
+                if w.map_or(width > 64, |w| w != width) {
                     let want = w.map_or("at most 64".into(), |w| w.to_string());
                     return Err(self.bad_width(key, &n, width, want));
                 }
@@ -261,7 +262,7 @@ impl Resolver<'_> {
             let s = self.var(key, name)?;
             let width = self.out.sigs[s].width;
             let fw = width / np as u32;
-            let ok = width.is_multiple_of(np as u32) && fw <= 64 && w.is_none_or(|w| w == fw);
+            let ok = width.is_multiple_of(np as u32) && w.map_or(fw <= 64, |w| w == fw);
             if !ok {
                 let want = match w {
                     Some(w) => format!("{} ({np} ports x {w})", np as u32 * w),
@@ -279,6 +280,37 @@ impl Resolver<'_> {
         }
         self.out.fields.insert(key.into(), v);
         Ok(())
+    }
+}
+
+/// The scope of the map in the waveform: the path as written, or else the one scope whose path
+/// ends with it (Verilator puts its `TOP` above the testbench; a logic analyser may add its own),
+/// so that one map serves every simulator.
+fn resolve_scope(h: &wellen::Hierarchy, scope: &str) -> Result<Vec<String>, String> {
+    let want: Vec<&str> = scope.split('.').collect();
+    if h.lookup_scope(&want).is_some() {
+        return Ok(want.iter().map(|s| s.to_string()).collect());
+    }
+    let tail = format!(".{scope}");
+    let found: Vec<String> = h
+        .all_scopes()
+        .map(|s| h[s].full_name(h))
+        .filter(|n| n.ends_with(&tail))
+        .collect();
+    match found.as_slice() {
+        [one] => Ok(one.split('.').map(String::from).collect()),
+        [] => {
+            let tops: Vec<String> = h.scopes().map(|s| h[s].full_name(h)).collect();
+            Err(format!(
+                "no such scope (top-level scopes: {})",
+                if tops.is_empty() {
+                    "none".to_string()
+                } else {
+                    tops.join(", ")
+                }
+            ))
+        }
+        many => Err(format!("ambiguous: {}", many.join(", "))),
     }
 }
 
@@ -367,12 +399,19 @@ impl Wave {
             }
         };
         let h = w.hierarchy();
+        let scope = resolve_scope(h, &map.scope).map_err(|e| {
+            format!(
+                "{map_path}:{}: scope = \"{}\": {e} in {wave_path}",
+                line_of(map_text, &map.scope),
+                map.scope
+            )
+        })?;
         let mut r = Resolver {
             h,
             map_text,
             map_path,
             wave_path,
-            scope: map.scope.split('.').map(String::from).collect(),
+            scope,
             np: map.params.np,
             by_name: HashMap::new(),
             out: Resolved {

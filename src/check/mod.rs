@@ -825,30 +825,16 @@ impl Checker {
         }
     }
 
-    /// A dequeue left queue k at or below WARN: C is 0 from the next cycle. Open obligations end
-    /// (a selection from the cleared counters is empty). A selection made before the clear may
-    /// have set E for inputs already paused for another reason: those an open obligation admits
-    /// stay followed as maybe-E.
+    /// A dequeue left queue k at or below WARN: C is 0 from the next cycle. Open obligations stay
+    /// open: a snapshot taken before the clear is still a selection the reference admits (the
+    /// untimed reference selected at the crossing, and a clear of C does not clear E), and one
+    /// taken after it is empty, so nothing is owed any more but a late E from an earlier snapshot
+    /// is explained.
     fn clear_counters(&mut self, t: u64, k: usize) {
-        let p = k % NPRIO;
-        let up: u128 = (0..self.p.np)
-            .filter(|&i| self.d[i] >> p & 1 == 1)
-            .fold(0, |m, i| m | bit(i));
-        if up != 0 {
-            if let Some(first) = self.q[k].obl.front().map(|o| o.t + 1) {
-                let adm = self
-                    .admissible(k, first, u64::MAX)
-                    .iter()
-                    .fold(0u128, |m, &s| m | s);
-                let q = &mut self.q[k];
-                q.e_maybe |= adm & up & !q.e_def & !bit(k / NPRIO);
-            }
-        }
         let q = &mut self.q[k];
         for j in 0..q.c.len() {
             Self::set_counter(q, j, t + 1, 0);
         }
-        q.obl.clear();
     }
 
     /// Counter j of a queue holds `v` from cycle `from`.
@@ -867,10 +853,12 @@ impl Checker {
     }
 
     /// A dequeue left queue k at or below XON_e: every E of the queue is clear; D may show it
-    /// within `e_clear`.
+    /// within `e_clear`. Open obligations end: the reference's selection at their crossing is
+    /// cleared now, so an implementation that had not applied it yet drops it.
     fn clear_e(&mut self, t: u64, k: usize) {
         let (o, p) = (k / NPRIO, k % NPRIO);
         let q = &mut self.q[k];
+        q.obl.clear();
         let was = q.e_def | q.e_maybe;
         q.e_def = 0;
         q.e_maybe = 0;
