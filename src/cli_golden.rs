@@ -52,6 +52,10 @@ pub struct GenArgs {
     /// max or cal.
     #[arg(long, default_value = "cal")]
     pub algo: String,
+    /// With --seed: write the configuration only after a reset, never with traffic in flight (the
+    /// stimulus `capfc check` judges).
+    #[arg(long)]
+    pub steady: bool,
     /// Output directory of a --directed or --seed set.
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -92,6 +96,7 @@ fn gen(a: &GenArgs) -> Result<()> {
                 seed: s,
                 cycles: a.cycles,
                 mode: m,
+                steady: a.steady,
             },
             (None, None) => unreachable!(),
         };

@@ -45,8 +45,16 @@ fn file_err(file: &Path, why: impl Into<String>) -> GoldenError {
 pub enum Source {
     /// A directed corner case of `crate::stimulus`.
     Directed { case: String, mode: Mode },
-    /// The constrained-random generator.
-    Random { seed: u64, cycles: u64, mode: Mode },
+    /// The constrained-random generator. `steady`: the configuration is written only after a
+    /// reset, never rewritten with traffic in flight (what `capfc check` judges: section 3 does not
+    /// say what a lossless mask changed under load means).
+    Random {
+        seed: u64,
+        cycles: u64,
+        mode: Mode,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        steady: bool,
+    },
     /// The block's traffic as the switch model drives it: the first `cycles` switch cycles of a
     /// built-in scenario in a flow-control mode (after its configuration writes).
     Switch {
@@ -347,6 +355,7 @@ pub fn curated() -> Vec<Curated> {
                     seed: 1,
                     cycles,
                     mode,
+                    steady: false,
                 },
             });
         }
@@ -380,8 +389,16 @@ pub fn build_with(
                 directed(p, *mode, case).ok_or_else(|| format!("no directed case '{case}'"))?;
             Ok(generate(set, p, source, &mut s, fault))
         }
-        Source::Random { seed, cycles, mode } => {
+        Source::Random {
+            seed,
+            cycles,
+            mode,
+            steady,
+        } => {
             let mut s = RandomStim::new(p, *mode, *seed, *cycles);
+            if *steady {
+                s.profile.reconfig_rate = 0.0;
+            }
             Ok(generate(set, p, source, &mut s, fault))
         }
         Source::Switch {
