@@ -644,6 +644,7 @@ pub const DIRECTED: &[&str] = &[
     "pending_cleared",
     "cut_min_step",
     "cut_one",
+    "cut_one_held",
     "all_queues_request",
     "xon_during_sort",
     "refresh_expiry",
@@ -680,6 +681,7 @@ pub fn directed_corners(name: &str, mode: Mode) -> Vec<Point> {
         "pending_cleared" => vec![PendingDropped, sorted],
         "cut_min_step" if mode == Mode::StopCal => vec![CutMinStep],
         "cut_one" if mode == Mode::StopCal => vec![CutOne],
+        "cut_one_held" if mode == Mode::StopCal => vec![CutOne, SortCalDone],
         "all_queues_request" => vec![PendingAllLossless, PendingMany, sorted],
         "xon_during_sort" => vec![SortCancelled],
         "refresh_expiry" => vec![FrameRefresh],
@@ -867,7 +869,7 @@ pub fn directed(p: &BlockParams, mode: Mode, name: &str) -> Option<Script> {
             b.settle();
             b.drain_to(0, PR, 0).finish(name)
         }
-        "cut_min_step" | "cut_one" => {
+        "cut_min_step" | "cut_one" | "cut_one_held" => {
             if name == "cut_min_step" {
                 cfg.cut_fixed = 1;
             } else {
@@ -883,6 +885,13 @@ pub fn directed(p: &BlockParams, mode: Mode, name: &str) -> Option<Script> {
             b.fill_to(0, PR, np - 1, t.eg_xoff)
                 .enq(0, PR, np - 1, 1)
                 .settle();
+            if name == "cut_one_held" {
+                // The queue stays above WARN for as long as a sort may take with every counted
+                // class of every port waiting ((NL + 1) sorts, our envelope's Stop-Calibrate
+                // window): a checker can then tell a selection that never came from one that a
+                // clear made empty (the cut_narrow fault: CUT = 1.0 read as 0 selects nothing).
+                b.idle(p.nl * sort_cycles(p));
+            }
             b.drain_to(0, PR, 0).finish(name)
         }
         "clear_at_warn" => {
