@@ -12,7 +12,8 @@ RTL_FILES := $(shell grep -vE '^\s*(//|\#|$$)' rtl/files.f)
 ARGS      ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help deps run test lint lint-rust lint-rtl icarus synth bench golden wave-check soak
+.PHONY: help deps run test lint lint-rust lint-rtl lint-v1 icarus synth bench golden wave-check soak \
+	kill-matrix check-v1-soak
 
 help: ## print this help
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -27,7 +28,7 @@ test: deps lint icarus ## lint, Icarus compile, every cargo test, every golden s
 	$(CARGO) test --release
 	$(MAKE) --no-print-directory replay-all
 
-lint: lint-rust lint-rtl $(if $(filter 1,$(LINT_SLANG)),lint-slang) ## cargo fmt --check, clippy -D warnings, verilator -Wall, slang (LINT_SLANG=1)
+lint: lint-rust lint-rtl lint-v1 $(if $(filter 1,$(LINT_SLANG)),lint-slang) ## cargo fmt --check, clippy -D warnings, verilator -Wall, slang (LINT_SLANG=1)
 
 lint-rust: deps
 	$(CARGO) fmt --all -- --check
@@ -40,6 +41,25 @@ lint-rtl: deps ## verilator --lint-only -Wall at every LINT_PORTS
 	  verilator --lint-only -Wall --top-module capfc_top -GNP=$$np $(RTL_FILES) || exit 1; \
 	  echo "lint-rtl: NP=$$np clean"; \
 	done
+
+# The second, independent implementation that `capfc check` is tried on (check/capfc_v1/README.md):
+# its RTL, its seeded bugs (each a define in the RTL), and team_pfc, the same block under other names.
+V1_RTL  := $(sort $(wildcard check/capfc_v1/rtl/*.sv))
+V1_BUGS := $(sort $(patsubst CAPFC_V1_BUG_%,%,$(shell grep -ohE 'CAPFC_V1_BUG_[A-Z_]+' $(V1_RTL))))
+V1_SOAK_CYCLES ?= 10000000
+V1_SOAK_RUN    ?= 1000000
+
+lint-v1: deps ## verilator -Wall on check/capfc_v1 at 4 and 8 ports, with each seeded bug, and team_pfc
+	@for np in 4 8; do verilator --lint-only -Wall --top-module capfc_v1_top -GNP=$$np $(V1_RTL) || exit 1; done
+	@for b in $(V1_BUGS); do verilator --lint-only -Wall --top-module capfc_v1_top -DCAPFC_V1_BUG_$$b $(V1_RTL) || exit 1; done
+	@verilator --lint-only -Wall --top-module team_pfc $(V1_RTL) check/capfc_v1/team/team_pfc.sv
+	@echo "lint-v1: capfc_v1_top (4, 8 ports; $(words $(V1_BUGS)) seeded bugs) and team_pfc clean"
+
+kill-matrix: deps ## every seeded bug of check/capfc_v1 against capfc check (Icarus): prints the kill matrix
+	$(CARGO) test --release --test check_v1 every_seeded_bug -- --nocapture
+
+check-v1-soak: deps ## capfc check on check/capfc_v1 over V1_SOAK_CYCLES (10^7) random cycles of Verilator FST
+	scripts/check-v1-soak.sh $(V1_SOAK_CYCLES) $(V1_SOAK_RUN)
 
 icarus: deps ## compile the RTL under Icarus Verilog (-g2012) at 4 and 32 ports
 	@mkdir -p build

@@ -1,0 +1,241 @@
+// capfc_v1_top: CaPFC block, congestion-aware PFC for a switch with NP ports and 8 priorities
+//
+// Contract (docs/microarchitecture.md):
+// - Synchronous active-high rst clears every register, configuration included (after reset every
+//   packet is rejected until the thresholds are written through cfg_we/cfg_addr/cfg_wdata).
+// - arr_accept, enq_accept: combinational in the cycle of the request.
+// - Occupancies, I, C and the clears of C and E: visible in cycle t+1.
+// - d_state[i*8+p] = I[i][p] | OR over o != i of E[o][p][i]: combinational from registers (E of an
+//   input's own port never counts).
+// - PFC frame request (pfc_valid/pfc_cev/pfc_quanta, registered) one cycle after a D change.
+// - E after an enqueue above XOFF_e in cycle t, no contention: t+3 (Stop-Max), t+2+NP
+//   (Stop-Calibrate); one sort at a time, round robin over the pending egress queues.
+// - A lane whose port index is >= NP is treated as not valid. Dequeue and departure lanes are
+//   trusted; removing more than a queue holds wraps modulo 2^OW.
+
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+module capfc_v1_top #(
+    // number of ports (2..128)
+    parameter NP = 8,
+    // packet size width in bytes (1..OW)
+    parameter SW = 14,
+    // occupancy and threshold width in units (SW..32)
+    parameter OW = 20,
+    // arrival counter width (1..16)
+    parameter CW = 16,
+    // a unit is 2^CELL_LOG2 bytes (0..12, 0: bytes)
+    parameter CELL_LOG2 = 0,
+    // fractional bits of CUT (1..16)
+    parameter CUT_F = 8,
+    // port index width
+    localparam PW = (NP > 1) ? $clog2(NP) : 1,
+    // number of (port, priority) queues
+    localparam NQ = NP*8
+) (
+    input  wire              clk,
+    input  wire              rst,
+
+    // configuration write port
+    input  wire              cfg_we,
+    input  wire [7:0]        cfg_addr,
+    input  wire [31:0]       cfg_wdata,
+
+    // ingress arrival lanes, one per input port
+    input  wire [NP-1:0]     arr_valid,
+    input  wire [NP*3-1:0]   arr_prio,
+    input  wire [NP*SW-1:0]  arr_size,
+
+    // ingress departure lane (into the pipeline)
+    input  wire              dep_valid,
+    input  wire [PW-1:0]     dep_port,
+    input  wire [2:0]        dep_prio,
+    input  wire [SW-1:0]     dep_size,
+
+    // egress enqueue lane (end of the pipeline)
+    input  wire              enq_valid,
+    input  wire [PW-1:0]     enq_oport,
+    input  wire [2:0]        enq_prio,
+    input  wire [PW-1:0]     enq_iport,
+    input  wire [SW-1:0]     enq_size,
+
+    // egress dequeue lanes, one per output port
+    input  wire [NP-1:0]     deq_valid,
+    input  wire [NP*3-1:0]   deq_prio,
+    input  wire [NP*SW-1:0]  deq_size,
+
+    // admission
+    output wire [NP-1:0]     arr_accept,
+    output wire              enq_accept,
+
+    // PFC frame requests
+    output wire [NP-1:0]     pfc_valid,
+    output wire [NQ-1:0]     pfc_cev,
+    output wire [NQ*16-1:0]  pfc_quanta,
+
+    // combined state D per (input port, priority)
+    output wire [NQ-1:0]     d_state
+);
+
+// queue index width
+localparam QIW = PW + 3;
+
+// parameter check
+if (NP < 2 || NP > 128 || SW < 1 || SW > OW || OW > 32 || CW < 1 || CW > 16 ||
+        CELL_LOG2 < 0 || CELL_LOG2 > 12 || CUT_F < 1 || CUT_F > 16) begin : gen_param_check
+`ifdef __ICARUS__
+    // Icarus 11 has no elaboration-time $error: stop at time 0 instead
+    initial $fatal(1, "capfc_v1_top: illegal parameters NP=%0d SW=%0d OW=%0d CW=%0d CELL_LOG2=%0d CUT_F=%0d",
+        NP, SW, OW, CW, CELL_LOG2, CUT_F);
+`else
+    $error("capfc_v1_top: illegal parameters (see the parameter table in docs/microarchitecture.md)");
+`endif
+end
+
+// configuration
+wire [8*OW-1:0]  cfg_ing_max;
+wire [8*OW-1:0]  cfg_ing_xoff;
+wire [8*OW-1:0]  cfg_ing_xon;
+wire [8*OW-1:0]  cfg_eg_max;
+wire [8*OW-1:0]  cfg_eg_xoff;
+wire [8*OW-1:0]  cfg_eg_xon;
+wire [8*OW-1:0]  cfg_eg_warn;
+wire [7:0]       cfg_lossless;
+wire [1:0]       cfg_mode;
+wire [CUT_F:0]   cfg_cut;
+wire [15:0]      cfg_quanta;
+wire [15:0]      cfg_refresh;
+
+// congestion state
+wire [NQ-1:0]    i_state;
+wire [NQ-1:0]    e_other;
+
+// egress <-> sort
+wire [NQ-1:0]    trig;
+wire [NQ-1:0]    clr_e;
+wire [QIW-1:0]   rd_q;
+wire [NP*CW-1:0] rd_row;
+wire             wr_en;
+wire [QIW-1:0]   wr_q;
+wire [NP-1:0]    wr_mask;
+
+capfc_v1_cfg #(
+    .OW(OW),
+    .CUT_F(CUT_F)
+) u_cfg (
+    .clk(clk),
+    .rst(rst),
+    .cfg_we(cfg_we),
+    .cfg_addr(cfg_addr),
+    .cfg_wdata(cfg_wdata),
+    .cfg_ing_max(cfg_ing_max),
+    .cfg_ing_xoff(cfg_ing_xoff),
+    .cfg_ing_xon(cfg_ing_xon),
+    .cfg_eg_max(cfg_eg_max),
+    .cfg_eg_xoff(cfg_eg_xoff),
+    .cfg_eg_xon(cfg_eg_xon),
+    .cfg_eg_warn(cfg_eg_warn),
+    .cfg_lossless(cfg_lossless),
+    .cfg_mode(cfg_mode),
+    .cfg_cut(cfg_cut),
+    .cfg_quanta(cfg_quanta),
+    .cfg_refresh(cfg_refresh)
+);
+
+capfc_v1_ingress #(
+    .NP(NP),
+    .SW(SW),
+    .OW(OW),
+    .CELL_LOG2(CELL_LOG2)
+) u_ingress (
+    .clk(clk),
+    .rst(rst),
+    .cfg_ing_max(cfg_ing_max),
+    .cfg_ing_xoff(cfg_ing_xoff),
+    .cfg_ing_xon(cfg_ing_xon),
+    .cfg_lossless(cfg_lossless),
+    .arr_valid(arr_valid),
+    .arr_prio(arr_prio),
+    .arr_size(arr_size),
+    .arr_accept(arr_accept),
+    .dep_valid(dep_valid),
+    .dep_port(dep_port),
+    .dep_prio(dep_prio),
+    .dep_size(dep_size),
+    .i_state(i_state)
+);
+
+capfc_v1_egress #(
+    .NP(NP),
+    .SW(SW),
+    .OW(OW),
+    .CW(CW),
+    .CELL_LOG2(CELL_LOG2)
+) u_egress (
+    .clk(clk),
+    .rst(rst),
+    .cfg_eg_max(cfg_eg_max),
+    .cfg_eg_xoff(cfg_eg_xoff),
+    .cfg_eg_xon(cfg_eg_xon),
+    .cfg_eg_warn(cfg_eg_warn),
+    .cfg_lossless(cfg_lossless),
+    .cfg_mode(cfg_mode),
+    .enq_valid(enq_valid),
+    .enq_oport(enq_oport),
+    .enq_prio(enq_prio),
+    .enq_iport(enq_iport),
+    .enq_size(enq_size),
+    .enq_accept(enq_accept),
+    .deq_valid(deq_valid),
+    .deq_prio(deq_prio),
+    .deq_size(deq_size),
+    .trig(trig),
+    .clr_e(clr_e),
+    .rd_q(rd_q),
+    .rd_row(rd_row),
+    .wr_en(wr_en),
+    .wr_q(wr_q),
+    .wr_mask(wr_mask),
+    .e_other(e_other)
+);
+
+capfc_v1_sort #(
+    .NP(NP),
+    .CW(CW),
+    .CUT_F(CUT_F)
+) u_sort (
+    .clk(clk),
+    .rst(rst),
+    .cfg_mode_cal(cfg_mode[1]),
+    .cfg_cut(cfg_cut),
+    .trig(trig),
+    .clr_e(clr_e),
+    .rd_q(rd_q),
+    .rd_row(rd_row),
+    .wr_en(wr_en),
+    .wr_q(wr_q),
+    .wr_mask(wr_mask)
+);
+
+// combined state D: I, or E of the same priority from every other output port (that OR is
+// reduced in u_egress, next to e_q)
+assign d_state = i_state | e_other;
+
+capfc_v1_pfc_gen #(
+    .NP(NP)
+) u_pfc (
+    .clk(clk),
+    .rst(rst),
+    .cfg_quanta(cfg_quanta),
+    .cfg_refresh(cfg_refresh),
+    .d_state(d_state),
+    .pfc_valid(pfc_valid),
+    .pfc_cev(pfc_cev),
+    .pfc_quanta(pfc_quanta)
+);
+
+endmodule
+
+`resetall
