@@ -257,3 +257,141 @@ fn snapshot_json_never_panics_and_an_accepted_one_steps() {
     eprintln!("snapshots: {ok} accepted and stepped, {refused} refused (seed {SEED})");
     assert!(ok > 0 && refused > 100, "{ok} accepted, {refused} refused");
 }
+
+/// `capfc check`'s map and timing envelope: random edits of the checked-in files are accepted or
+/// refused with the file's name, never a panic.
+#[test]
+fn check_map_and_envelope_never_panic() {
+    use capfc::check::Envelope;
+    use capfc::check_wave::Map;
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let maps: Vec<String> = [
+        "check/capfc_top.map.toml",
+        "check/capfc_v1/capfc_v1.map.toml",
+        "check/capfc_v1/team/team_pfc.map.toml",
+    ]
+    .iter()
+    .map(|f| std::fs::read_to_string(root.join(f)).unwrap())
+    .collect();
+    let envs = [
+        std::fs::read_to_string(root.join("check/capfc_v1/capfc_v1.timing.toml")).unwrap(),
+        capfc::check::block::envelope_of(&golden::params_of("np8").unwrap()).to_toml(),
+    ];
+    let (mut ok, mut refused) = (0, 0);
+    for case in 0..2000 {
+        let r = if case % 2 == 0 {
+            let t = mutate(&maps[case / 2 % maps.len()], &mut rng);
+            no_panic("map", case, || Map::parse(&t, "fuzz.map.toml").map(|_| ()))
+        } else {
+            let t = mutate(&envs[case / 2 % envs.len()], &mut rng);
+            no_panic("envelope", case, || {
+                Envelope::parse(&t, "fuzz.timing.toml").map(|_| ())
+            })
+        };
+        match r {
+            Ok(()) => ok += 1,
+            Err(e) => {
+                refused += 1;
+                assert!(e.contains("fuzz."), "case {case}: {e}");
+            }
+        }
+    }
+    eprintln!("check map and envelope: {ok} accepted, {refused} refused (seed {SEED})");
+    assert!(
+        ok > 100 && refused > 500,
+        "{ok} accepted, {refused} refused"
+    );
+}
+
+/// A waveform cut short, with bytes deleted, junk inserted or values changed: loaded and checked
+/// up to where it is readable, or refused with its name, never a panic. The waveform is the second
+/// implementation's (check/capfc_v1) on a short random set, written by Icarus.
+#[test]
+fn check_waveforms_never_panic() {
+    use capfc::check::Checker;
+    use capfc::check_wave::{Map, Wave};
+    use std::process::Command;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fuzz_wave");
+    let set = dir.join("set");
+    let p = golden::params_of("np4").unwrap();
+    let src = golden::Source::Random {
+        seed: 5,
+        cycles: 400,
+        mode: capfc::block::Mode::StopMax,
+        steady: true,
+    };
+    golden::write(&set, &golden::build("fuzz", &p, &src).unwrap()).unwrap();
+    let v1 = root.join("check/capfc_v1");
+    let mut files: Vec<_> = std::fs::read_dir(v1.join("rtl"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    files.push(v1.join("capfc_v1_tb.sv"));
+    let vvp = dir.join("v1.vvp");
+    let vcd = dir.join("v1.vcd");
+    let st = Command::new("iverilog")
+        .args(["-g2012", "-s", "capfc_v1_tb", "-I"])
+        .arg(&set)
+        .arg("-o")
+        .arg(&vvp)
+        .args(&files)
+        .status()
+        .expect("iverilog (make deps installs it)");
+    assert!(st.success());
+    let st = Command::new("vvp")
+        .arg("-n")
+        .arg(&vvp)
+        .arg(format!("+GOLDEN={}", set.display()))
+        .arg(format!("+DUMP={}", vcd.display()))
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let orig = std::fs::read_to_string(&vcd).unwrap();
+    let map_text = std::fs::read_to_string(v1.join("capfc_v1.map.toml")).unwrap();
+    let env_text = std::fs::read_to_string(v1.join("capfc_v1.timing.toml")).unwrap();
+    let env = capfc::check::Envelope::parse(&env_text, "timing").unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED);
+    let bad = dir.join("bad.vcd");
+    let (mut loaded, mut refused) = (0, 0);
+    for case in 0..300 {
+        let t = if case % 3 == 0 {
+            // cut anywhere
+            let cut = rng.gen_range(0..orig.len());
+            orig[..orig.floor_char_boundary(cut)].to_string()
+        } else {
+            mutate(&orig, &mut rng)
+        };
+        std::fs::write(&bad, &t).unwrap();
+        let map = Map::parse(&map_text, "map").unwrap();
+        let r = no_panic("waveform", case, || {
+            Wave::load(&bad.to_string_lossy(), map, &map_text, "map").map(|mut w| {
+                let mut ck =
+                    Checker::new(w.params(), w.initial_config(), env.clone(), true).unwrap();
+                w.cycles(|_, c| {
+                    ck.step(c);
+                    true
+                });
+                ck.finish();
+            })
+        });
+        match r {
+            Ok(()) => loaded += 1,
+            Err(e) => {
+                refused += 1;
+                assert!(
+                    e.contains("bad.vcd") || e.contains("map"),
+                    "case {case}: {e}"
+                );
+            }
+        }
+    }
+    eprintln!("waveforms: {loaded} loaded and checked, {refused} refused (seed {SEED})");
+    assert!(
+        loaded > 50 && refused > 20,
+        "{loaded} loaded, {refused} refused"
+    );
+}

@@ -346,6 +346,9 @@ pub struct Checker {
     /// Per (port, prio): a violation was reported for this episode of D (until D changes).
     quiet: Vec<bool>,
     ports: Vec<Port>,
+    /// The configured pause time of the last `frame.max + 1` cycles, newest last (a frame may
+    /// carry the configuration of the cycle whose D it carries).
+    q_hist: VecDeque<u16>,
     /// This cycle's removals: (egress, queue, units).
     removed: Vec<(bool, usize, u64)>,
     context: VecDeque<(u64, String)>,
@@ -405,6 +408,7 @@ impl Checker {
             hold: vec![0; nq],
             quiet: vec![false; nq],
             ports: vec![Port::default(); p.np],
+            q_hist: VecDeque::new(),
             removed: vec![],
             context: VecDeque::new(),
             summary: Summary::default(),
@@ -1264,6 +1268,10 @@ impl Checker {
 
     fn judge_frames(&mut self, u: u64, cy: &Cycle) {
         let np = self.p.np;
+        self.q_hist.push_back(self.cfg.quanta);
+        while self.q_hist.len() as u64 > self.env.frame.max + 1 {
+            self.q_hist.pop_front();
+        }
         let mut took = 0u128;
         for f in &cy.frames {
             if f.port >= np {
@@ -1341,54 +1349,84 @@ impl Checker {
 
     fn frame(&mut self, u: u64, f: &Frame) {
         let i = f.port;
-        let quanta = self.cfg.quanta;
         let mut cev = 0u8;
-        let mut xoff = 0u8;
         for (p, q) in f.quanta.iter().enumerate() {
-            if let Some(q) = *q {
+            if q.is_some() {
                 cev |= 1 << p;
-                if q != 0 {
-                    xoff |= 1 << p;
-                    if q != quanta {
-                        self.violation(
-                            u,
-                            Kind::FrameContent,
-                            format!("frame[{i}].p{p}"),
-                            format!("quanta {quanta}"),
-                            format!("the configured pause time is {quanta}; the frame says {q}"),
-                        );
+            }
+        }
+        // The frame carries D and the configured pause time of one cycle `lag` before it, lag
+        // within the frame latency (D of this cycle when it is 0). With a pause time of 0
+        // configured a pause reads as a resume on the wire: its pause bits cannot be told, and
+        // the peer is taken to hold what D said.
+        let n_d = self.ports[i].d_hist.len();
+        let n_q = self.q_hist.len();
+        let mut consistent = None;
+        let mut quanta_ok = false;
+        for lag in self.env.frame.min..=self.env.frame.max {
+            let l = lag as usize;
+            let (d, qc) = if l == 0 {
+                (self.d[i], self.cfg.quanta)
+            } else if l <= n_d && l < n_q {
+                (self.ports[i].d_hist[n_d - l], self.q_hist[n_q - 1 - l])
+            } else {
+                continue;
+            };
+            let mut xoff = 0u8;
+            let mut times = true;
+            for (p, q) in f.quanta.iter().enumerate() {
+                if let Some(q) = *q {
+                    if q != 0 {
+                        xoff |= 1 << p;
+                        times &= q == qc;
                     }
                 }
             }
+            quanta_ok |= times;
+            if qc == 0 {
+                xoff = d & cev;
+            }
+            if times && d & cev == xoff {
+                consistent = Some(xoff);
+                break;
+            }
         }
-        // With a pause time of 0 configured a pause reads as a resume on the wire: the frame
-        // cannot be told from D, and the peer is taken to hold what D said.
-        if quanta == 0 {
-            xoff = self.d[i] & cev;
-        }
-        // The classes it announces carry D of a cycle within the frame latency.
-        let pt = &self.ports[i];
-        let n = pt.d_hist.len();
-        let ok = (self.env.frame.min..=self.env.frame.max).any(|lag| {
-            let d = if lag == 0 {
-                self.d[i]
-            } else if (lag as usize) <= n {
-                pt.d_hist[n - lag as usize]
-            } else {
-                return false;
-            };
-            d & cev == xoff
-        });
-        if !ok {
-            let d = self.d[i];
-            self.violation(
-                u,
-                Kind::FrameContent,
-                format!("frame[{i}]"),
-                format!("pause bits {:#04x} for classes {cev:#04x}", d & cev),
-                format!("the frame pauses {xoff:#04x} of {cev:#04x}; D[{i}] = {d:#04x}"),
-            );
-        }
+        let xoff = match consistent {
+            Some(x) => x,
+            None => {
+                let mut xoff = 0u8;
+                for (p, q) in f.quanta.iter().enumerate() {
+                    if let Some(q) = *q {
+                        if q != 0 {
+                            xoff |= 1 << p;
+                            if !quanta_ok && q != self.cfg.quanta {
+                                let quanta = self.cfg.quanta;
+                                self.violation(
+                                    u,
+                                    Kind::FrameContent,
+                                    format!("frame[{i}].p{p}"),
+                                    format!("quanta {quanta}"),
+                                    format!(
+                                        "the configured pause time is {quanta}; the frame says {q}"
+                                    ),
+                                );
+                            }
+                        }
+                    }
+                }
+                if quanta_ok {
+                    let d = self.d[i];
+                    self.violation(
+                        u,
+                        Kind::FrameContent,
+                        format!("frame[{i}]"),
+                        format!("pause bits {:#04x} for classes {cev:#04x}", d & cev),
+                        format!("the frame pauses {xoff:#04x} of {cev:#04x}; D[{i}] = {d:#04x}"),
+                    );
+                }
+                xoff
+            }
+        };
         let pt = &mut self.ports[i];
         let new = (pt.sent & !cev) | (xoff & cev);
         let refresh = new == pt.sent;
