@@ -26,6 +26,7 @@ run: deps ## build, then run the default switch scenario in the four modes, RTL 
 
 test: deps lint icarus ## lint, Icarus compile, every cargo test, every golden set on Verilator and Icarus (CI)
 	$(CARGO) test --release
+	$(CARGO) test --release -p capfc-capi
 	$(MAKE) --no-print-directory replay-all
 
 lint: lint-rust lint-rtl lint-v1 $(if $(filter 1,$(LINT_SLANG)),lint-slang) ## cargo fmt --check, clippy -D warnings, verilator -Wall, slang (LINT_SLANG=1)
@@ -35,6 +36,7 @@ lint-rust: deps
 	@# (one verilated set is enough for clippy, whose build does not share OUT_DIR with cargo test:
 	@# all seven would be verilated and compiled twice, about six minutes on two cores)
 	CAPFC_RTL_CONFIGS=np4 $(CARGO) clippy --release --all-targets -- -D warnings
+	$(CARGO) clippy --release -p capfc-capi --all-targets -- -D warnings
 
 lint-rtl: deps ## verilator --lint-only -Wall at every LINT_PORTS
 	@for np in $(LINT_PORTS); do \

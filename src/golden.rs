@@ -97,10 +97,7 @@ pub struct SetFiles {
     pub expect: String,
 }
 
-/// Bits of a layout's concatenation (every port, no word alignment).
-pub fn concat_bits(l: &Layout) -> usize {
-    l.signals.iter().map(|s| s.width as usize * s.elems).sum()
-}
+pub use crate::block::pack::concat_bits;
 
 /// The packed [`Inputs::idle`]: every input 0 but `pfc_ready`, all ones (every MAC ready). It is
 /// also the mask of the `pfc_ready` bits.
