@@ -13,7 +13,7 @@ ARGS      ?=
 
 .DEFAULT_GOAL := help
 .PHONY: help deps run test lint lint-rust lint-rtl lint-v1 icarus synth bench golden wave-check soak \
-	kill-matrix check-v1-soak
+	kill-matrix check-v1-soak lint-dpi bench-dpi
 
 help: ## print this help
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -29,7 +29,7 @@ test: deps lint icarus ## lint, Icarus compile, every cargo test, every golden s
 	$(CARGO) test --release -p capfc-capi
 	$(MAKE) --no-print-directory replay-all
 
-lint: lint-rust lint-rtl lint-v1 $(if $(filter 1,$(LINT_SLANG)),lint-slang) ## cargo fmt --check, clippy -D warnings, verilator -Wall, slang (LINT_SLANG=1)
+lint: lint-rust lint-rtl lint-v1 lint-dpi $(if $(filter 1,$(LINT_SLANG)),lint-slang) ## cargo fmt --check, clippy -D warnings, verilator -Wall, slang (LINT_SLANG=1)
 
 lint-rust: deps
 	$(CARGO) fmt --all -- --check
@@ -56,6 +56,18 @@ lint-v1: deps ## verilator -Wall on check/capfc_v1 at 4 and 8 ports, with each s
 	@for b in $(V1_BUGS); do verilator --lint-only -Wall --top-module capfc_v1_top -DCAPFC_V1_BUG_$$b $(V1_RTL) || exit 1; done
 	@verilator --lint-only -Wall --top-module team_pfc $(V1_RTL) check/capfc_v1/team/team_pfc.sv
 	@echo "lint-v1: capfc_v1_top (4, 8 ports; $(words $(V1_BUGS)) seeded bugs) and team_pfc clean"
+
+# The DPI-C scoreboard (`capfc gen-sv`) in both testbenches, linted at 4 ports.
+lint-dpi: deps ## verilator -Wall on the generated DPI package and scoreboard inside both testbenches
+	@$(CARGO) run --release -q -- gen-sv --config np4 --out build/sv 2>/dev/null
+	@verilator --lint-only -Wall --timing -DCAPFC_SCOREBOARD --top-module capfc_tb -Igolden/random_max_np4_seed1 \
+	  +define+CAPFC_LINES_MAX=65536 build/sv/capfc_dpi.sv build/sv/capfc_scoreboard.sv $(RTL_FILES) testbench/capfc_tb.sv
+	@verilator --lint-only -Wall --timing -DCAPFC_V1_SCOREBOARD --top-module capfc_v1_tb -Igolden/random_max_np4_seed1 \
+	  build/sv/capfc_dpi.sv build/sv/capfc_scoreboard.sv $(V1_RTL) check/capfc_v1/capfc_v1_tb.sv
+	@echo "lint-dpi: capfc_dpi, capfc_scoreboard in capfc_tb and capfc_v1_tb clean"
+
+bench-dpi: deps ## cycles/s of our block's Verilated testbench without and with the DPI scoreboard
+	scripts/dpi-bench.sh
 
 kill-matrix: deps ## every seeded bug of check/capfc_v1 against capfc check (Icarus): prints the kill matrix
 	$(CARGO) test --release --test check_v1 every_seeded_bug -- --nocapture

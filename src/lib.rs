@@ -13,11 +13,13 @@ pub mod cli_check;
 pub mod cli_cosim;
 #[cfg(feature = "rtl")]
 pub mod cli_faults;
+pub mod cli_gen_sv;
 pub mod cli_golden;
 pub mod cli_run;
 pub mod cli_step;
 #[cfg(feature = "rtl")]
 pub mod cosim;
+pub mod dpi_sv;
 #[cfg(feature = "rtl")]
 pub mod dut;
 #[cfg(feature = "rtl")]

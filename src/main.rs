@@ -22,6 +22,9 @@ enum Cmd {
     /// The reference checker: judge an implementation's waveform (any simulator) against the
     /// paper's rules within its declared timing envelope.
     Check(capfc::cli_check::CheckArgs),
+    /// SystemVerilog for your testbench: the DPI-C package over capfc's C library and a scoreboard
+    /// that checks your block every cycle, for a parameter set.
+    GenSv(capfc::cli_gen_sv::GenSvArgs),
     /// Run a switch scenario in each flow-control mode and compare them.
     Run(capfc::cli_run::RunArgs),
     /// Step a switch scenario interactively (a REPL; a script on standard input without a terminal).
@@ -37,6 +40,7 @@ fn main() {
     let result = match cli.cmd {
         Cmd::Headroom(args) => capfc::headroom::run_cli(&args),
         Cmd::Check(args) => std::process::exit(capfc::cli_check::run(&args)),
+        Cmd::GenSv(args) => capfc::cli_gen_sv::run(&args),
         Cmd::Run(args) => capfc::cli_run::run(&args),
         Cmd::Step(args) => capfc::cli_step::run(&args),
         Cmd::Golden(args) => match capfc::cli_golden::run(&args) {

@@ -216,6 +216,37 @@ integer      reports;
 reg          reset_seen;
 reg          cycle_bad;
 
+`ifdef CAPFC_SCOREBOARD
+// capfc's reference checker beside the block, through DPI-C (`capfc gen-sv`; compile with
+// capfc_dpi.sv and capfc_scoreboard.sv, link libcapfc_capi.a): it judges the block's answers by
+// the paper's rules within capfc_top's own timing, independently of expect.hex. +SB_FLIP=<c>
+// flips D[0].p5 as the scoreboard sees it from its cycle c on (a stand-in for a bug in the block,
+// which the scoreboard must report at cycle c).
+// the scoreboard raises $error itself; its count is there for a testbench that wants it
+/* verilator lint_off UNUSEDSIGNAL */
+longint sb_violations;
+/* verilator lint_on UNUSEDSIGNAL */
+integer sb_flip;
+integer sb_cycle;
+reg [NQ-1:0] sb_d;
+initial begin
+    sb_cycle = 0;
+    if (!$value$plusargs("SB_FLIP=%d", sb_flip)) sb_flip = -1;
+end
+// the scoreboard's cycle count: its edges so far
+always @(posedge clk) sb_cycle <= sb_cycle + 1;
+always @(*) begin
+    sb_d = d_state;
+    if (sb_flip >= 0 && sb_cycle >= sb_flip) sb_d[5] = !d_state[5];
+end
+capfc_scoreboard u_scoreboard (
+    .clk(clk),
+    .in_bits(stim_q),
+    .out_bits({arr_accept, enq_accept, pfc_valid, pfc_cev, pfc_xoff, pfc_quanta, sb_d}),
+    .violations(sb_violations)
+);
+`endif
+
 // Number of data lines in a file (lines whose first character is a hex digit), checking that each
 // is `digits` hex digits after the 8-digit cycle and the underscore. Read in chunks of LINE_CHUNK
 // characters, so a line of any length counts once.

@@ -136,6 +136,28 @@ const char *capfc_checker_report(struct CapfcChecker *c);
 // `c` is NULL or a live handle; `buf` is NULL or a buffer of `len` bytes.
 int32_t capfc_checker_summary(const struct CapfcChecker *c, char *buf, uint32_t len);
 
+// [`capfc_checker_summary`] as a string that stays valid until the next call on this handle (for
+// DPI: `import "DPI-C" function string ...`).
+//
+// # Safety
+// `c` is NULL or a live handle.
+const char *capfc_checker_summary_text(struct CapfcChecker *c);
+
+// [`capfc_checker_new`] for DPI, whose types have no error buffer: `envelope_path` names a TOML
+// file ("" for capfc_top's own envelope); on a refusal the reason goes to stderr, prefixed
+// `capfc:`, and the result is NULL.
+//
+// # Safety
+// `params` and `envelope_path` are NUL-terminated strings.
+struct CapfcChecker *capfc_checker_new_dpi(const char *params, const char *envelope_path);
+
+// [`capfc_model_new`] for DPI: on a refusal the reason goes to stderr, prefixed `capfc:`, and the
+// result is NULL.
+//
+// # Safety
+// `params` is a NUL-terminated string.
+struct CapfcModel *capfc_model_new_dpi(const char *params);
+
 // The reason of the last failure (NUL-terminated, cut to `len` bytes); returns its length, 0
 // when there was none.
 //

@@ -120,6 +120,8 @@ pub struct CapfcChecker {
     reports: VecDeque<String>,
     /// The report last handed out by `capfc_checker_report` (kept alive until the next call).
     last: CString,
+    /// The summary last handed out by `capfc_checker_summary_text`.
+    summary: CString,
     finished: bool,
     error: Option<String>,
 }
@@ -281,6 +283,7 @@ fn new_checker(params: *const c_char, envelope: *const c_char) -> Result<CapfcCh
         p,
         reports: VecDeque::new(),
         last: CString::default(),
+        summary: CString::default(),
         finished: false,
         error: None,
     })
@@ -465,12 +468,89 @@ pub unsafe extern "C" fn capfc_checker_summary(
     let Some(c) = c.as_ref() else {
         return copy_out("NULL checker", buf, len);
     };
+    copy_out(&summary_line(c), buf, len)
+}
+
+fn summary_line(c: &CapfcChecker) -> String {
     let s = c.ck.summary();
-    let line = format!(
+    format!(
         "{} cycles, {} lanes, {} accepts, {} changes of D, {} selections ({} judged at their deadline), {} frames: {} violations",
         s.cycles, s.lanes, s.accepts, s.d_changes, s.obligations, s.judged, s.frames, s.violations
+    )
+}
+
+/// [`capfc_checker_summary`] as a string that stays valid until the next call on this handle (for
+/// DPI: `import "DPI-C" function string ...`).
+///
+/// # Safety
+/// `c` is NULL or a live handle.
+#[no_mangle]
+pub unsafe extern "C" fn capfc_checker_summary_text(c: *mut CapfcChecker) -> *const c_char {
+    static NULL_CHECKER: &[u8] = b"NULL checker\0";
+    let Some(c) = c.as_mut() else {
+        return NULL_CHECKER.as_ptr().cast();
+    };
+    c.summary = CString::new(summary_line(c)).unwrap_or_default();
+    c.summary.as_ptr()
+}
+
+/// [`capfc_checker_new`] for DPI, whose types have no error buffer: `envelope_path` names a TOML
+/// file ("" for capfc_top's own envelope); on a refusal the reason goes to stderr, prefixed
+/// `capfc:`, and the result is NULL.
+///
+/// # Safety
+/// `params` and `envelope_path` are NUL-terminated strings.
+#[no_mangle]
+pub unsafe extern "C" fn capfc_checker_new_dpi(
+    params: *const c_char,
+    envelope_path: *const c_char,
+) -> *mut CapfcChecker {
+    let env = match c_str(envelope_path, "envelope path") {
+        Ok(path) if path.is_empty() => None,
+        Ok(path) => match std::fs::read_to_string(&path) {
+            Ok(text) => match CString::new(text) {
+                Ok(t) => Some(t),
+                Err(_) => {
+                    eprintln!("capfc: {path}: a NUL byte in the envelope");
+                    return std::ptr::null_mut();
+                }
+            },
+            Err(e) => {
+                eprintln!("capfc: {path}: {e}");
+                return std::ptr::null_mut();
+            }
+        },
+        Err(e) => {
+            eprintln!("capfc: {e}");
+            return std::ptr::null_mut();
+        }
+    };
+    let mut err = [0 as c_char; 1024];
+    let c = capfc_checker_new(
+        params,
+        env.as_ref().map_or(std::ptr::null(), |t| t.as_ptr()),
+        err.as_mut_ptr(),
+        err.len() as u32,
     );
-    copy_out(&line, buf, len)
+    if c.is_null() {
+        eprintln!("capfc: {}", CStr::from_ptr(err.as_ptr()).to_string_lossy());
+    }
+    c
+}
+
+/// [`capfc_model_new`] for DPI: on a refusal the reason goes to stderr, prefixed `capfc:`, and the
+/// result is NULL.
+///
+/// # Safety
+/// `params` is a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn capfc_model_new_dpi(params: *const c_char) -> *mut CapfcModel {
+    let mut err = [0 as c_char; 1024];
+    let m = capfc_model_new(params, err.as_mut_ptr(), err.len() as u32);
+    if m.is_null() {
+        eprintln!("capfc: {}", CStr::from_ptr(err.as_ptr()).to_string_lossy());
+    }
+    m
 }
 
 /// The reason of the last failure (NUL-terminated, cut to `len` bytes); returns its length, 0

@@ -188,6 +188,37 @@ capfc_v1_top #(
 );
 `endif
 
+`ifdef CAPFC_V1_SCOREBOARD
+// capfc's reference checker beside the block through DPI-C (`capfc gen-sv` for the set's
+// parameters; link libcapfc_capi.a), with the v1 envelope (+define+CAPFC_V1_ENVELOPE="<path>").
+// The adapter to capfc_top's port layout: the pulse is always taken (pfc_ready all ones), the
+// paused classes are those with a non-zero pause time, and the pause time is the one they carry.
+`ifndef CAPFC_V1_ENVELOPE
+`define CAPFC_V1_ENVELOPE "check/capfc_v1/capfc_v1.timing.toml"
+`endif
+// the scoreboard raises $error itself; its count is there for a testbench that wants it
+/* verilator lint_off UNUSEDSIGNAL */
+longint sb_violations;
+/* verilator lint_on UNUSEDSIGNAL */
+logic [NQ-1:0] sb_xoff;
+logic [15:0] sb_quanta;
+always @(*) begin
+    sb_quanta = '0;
+    for (int q = 0; q < NQ; q = q + 1) begin
+        sb_xoff[q] = pfc_quanta[q*16 +: 16] != 16'd0;
+        sb_quanta = sb_quanta | pfc_quanta[q*16 +: 16];
+    end
+end
+capfc_scoreboard #(
+    .ENVELOPE(`CAPFC_V1_ENVELOPE)
+) u_scoreboard (
+    .clk(clk),
+    .in_bits({stim_q[IN_BITS-1:NP], {NP{1'b1}}}),
+    .out_bits({arr_accept, enq_accept, pfc_valid, pfc_cev, sb_xoff, sb_quanta, d_state}),
+    .violations(sb_violations)
+);
+`endif
+
 string dir;
 string stim_path;
 string dump_path;

@@ -1,0 +1,208 @@
+//! The DPI-C scoreboard (`capfc gen-sv`) inside two testbenches under Verilator: our block's golden
+//! replay testbench and the second implementation's (check/capfc_v1), each once clean and once with
+//! a bug the scoreboard must report with its cycle and signal.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+fn work() -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("dpi");
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn staticlib() -> PathBuf {
+    let lib = std::env::current_exe()
+        .unwrap()
+        .parent()
+        .and_then(Path::parent)
+        .unwrap()
+        .join("libcapfc_capi.a");
+    assert!(lib.exists(), "{} missing", lib.display());
+    lib
+}
+
+/// capfc_dpi.sv and capfc_scoreboard.sv for np4, as `capfc gen-sv --config np4` writes them.
+fn sv() -> (PathBuf, PathBuf) {
+    let p = capfc::golden::params_of("np4").unwrap();
+    let d = work().join("sv");
+    std::fs::create_dir_all(&d).unwrap();
+    let (a, b) = (d.join("capfc_dpi.sv"), d.join("capfc_scoreboard.sv"));
+    std::fs::write(&a, capfc::dpi_sv::package(&p)).unwrap();
+    std::fs::write(&b, capfc::dpi_sv::scoreboard()).unwrap();
+    (a, b)
+}
+
+/// Verilate and build a testbench with the scoreboard; returns the binary.
+fn build(name: &str, top: &str, inc: &Path, defines: &[String], files: &[PathBuf]) -> PathBuf {
+    let mdir = work().join(name);
+    let _ = std::fs::remove_dir_all(&mdir);
+    let (pkg, sb) = sv();
+    let mut c = Command::new("verilator");
+    c.args([
+        "--binary",
+        "-j",
+        "2",
+        "-CFLAGS",
+        "-O0",
+        "-Wno-fatal",
+        "--top-module",
+        top,
+    ])
+    .arg(format!("-I{}", inc.display()))
+    .arg("--Mdir")
+    .arg(&mdir)
+    .args(["-o", "tb"])
+    .args(defines)
+    .arg(&pkg)
+    .arg(&sb)
+    .args(files)
+    .arg(staticlib())
+    .args(["-LDFLAGS", "-lpthread -ldl -lm"]);
+    let o = c.output().expect("verilator runs (make deps installs it)");
+    assert!(
+        o.status.success(),
+        "verilator {name}: {}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    mdir.join("tb")
+}
+
+fn run(bin: &Path, args: &[String]) -> (bool, String) {
+    let o = Command::new(bin)
+        .args(args)
+        .arg("+verilator+error+limit+1000")
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    (o.status.success(), text)
+}
+
+/// The first scoreboard report: "cycle C: kind on signal".
+fn first_report(text: &str) -> Option<String> {
+    text.lines()
+        .find(|l| l.contains("%Error") && l.contains("capfc_scoreboard"))
+        .and_then(|l| l.split(": cycle ").nth(1))
+        .map(|r| format!("cycle {}", r.split(": expected").next().unwrap_or(r)))
+}
+
+fn need_verilator() {
+    assert!(
+        Command::new("verilator").arg("--version").output().is_ok(),
+        "verilator is missing: `make deps` installs it"
+    );
+}
+
+#[test]
+fn the_scoreboard_in_our_golden_testbench() {
+    need_verilator();
+    let r = root();
+    let set = r.join("golden/random_max_np4_seed1");
+    let files: Vec<PathBuf> = std::fs::read_to_string(r.join("rtl/files.f"))
+        .unwrap()
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("//") && !l.starts_with('#'))
+        .map(|l| r.join(l))
+        .chain([r.join("testbench/capfc_tb.sv")])
+        .collect();
+    let bin = build(
+        "ours",
+        "capfc_tb",
+        &set,
+        &["-DCAPFC_SCOREBOARD".into()],
+        &files,
+    );
+    let vh = std::fs::read_to_string(set.join("params.vh")).unwrap();
+    let def = |k: &str| {
+        vh.lines()
+            .find_map(|l| l.strip_prefix(&format!("`define CAPFC_{k} ")))
+            .unwrap()
+            .trim()
+            .to_string()
+    };
+    let args = vec![
+        format!("+GOLDEN={}", set.display()),
+        format!("+CYCLES={}", def("CYCLES")),
+        format!("+STIM_LINES={}", def("STIM_LINES")),
+        format!("+EXPECT_LINES={}", def("EXPECT_LINES")),
+    ];
+    let (ok, text) = run(&bin, &args);
+    assert!(ok && text.contains("1501 passed, 0 failed"), "{text}");
+    assert!(text.contains("frames: 0 violations"), "{text}");
+    assert!(first_report(&text).is_none(), "{text}");
+    // D[0].p5 (not lossless in this set) seen flipped from the scoreboard's cycle 1000 on
+    let mut flip = args.clone();
+    flip.push("+SB_FLIP=1000".into());
+    let (_, text) = run(&bin, &flip);
+    assert_eq!(
+        first_report(&text).as_deref(),
+        Some("cycle 1000: lossy pause on d[0].p5"),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_scoreboard_in_the_second_implementations_testbench() {
+    need_verilator();
+    let r = root();
+    let p = capfc::golden::params_of("np4").unwrap();
+    let set = work().join("set_cal_seed3");
+    let src = capfc::golden::Source::Random {
+        seed: 3,
+        cycles: 6000,
+        mode: capfc::block::Mode::StopCal,
+        steady: true,
+    };
+    capfc::golden::write(&set, &capfc::golden::build("v1", &p, &src).unwrap()).unwrap();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(r.join("check/capfc_v1/rtl"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    files.push(r.join("check/capfc_v1/capfc_v1_tb.sv"));
+    let env = format!(
+        "+define+CAPFC_V1_ENVELOPE=\"{}\"",
+        r.join("check/capfc_v1/capfc_v1.timing.toml").display()
+    );
+    let args = vec![format!("+GOLDEN={}", set.display())];
+    let clean = build(
+        "v1_clean",
+        "capfc_v1_tb",
+        &set,
+        &["-DCAPFC_V1_SCOREBOARD".into(), env.clone()],
+        &files,
+    );
+    let (ok, text) = run(&clean, &args);
+    assert!(ok && text.contains("frames: 0 violations"), "{text}");
+    // LOST_FRAME: the kill matrix's row for this set (tests/check_v1.rs): cycle 1487, frame[2]
+    let bug = build(
+        "v1_lost_frame",
+        "capfc_v1_tb",
+        &set,
+        &[
+            "-DCAPFC_V1_SCOREBOARD".into(),
+            env,
+            "-DCAPFC_V1_BUG_LOST_FRAME".into(),
+        ],
+        &files,
+    );
+    let (_, text) = run(&bug, &args);
+    assert_eq!(
+        first_report(&text).as_deref(),
+        Some("cycle 1487: frame missing on frame[2]"),
+        "{text}"
+    );
+}
