@@ -96,6 +96,8 @@ fn set_digests() {
     cut_min_step_cal_np4                 40b160dc774c2c7b 2128050b1650429a    212 cycles
     cut_one_max_np4                      4d896ae319497022 bd5e3ac7dcb97e70    212 cycles
     cut_one_cal_np4                      1504e5f92fe41238 80a3f282df57dfdf    212 cycles
+    cut_one_held_max_np4                 cfb50506b68d51b0 2e3f10a4f60dd993    406 cycles
+    cut_one_held_cal_np4                 34b9a15c2bf020e2 667b74f1c9953ec9    406 cycles
     all_queues_request_max_np4           b34db0c30706a6df a6278c286d450cef    845 cycles
     all_queues_request_cal_np4           d63435e412a8fafc 31fa4742192d4eee    845 cycles
     xon_during_sort_max_np4              6696a3e35ec3fe00 39ebe930997a8f4f    326 cycles

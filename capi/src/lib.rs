@@ -86,6 +86,21 @@ fn panic_text(e: Box<dyn std::any::Any + Send>) -> String {
     format!("internal error (panic): {m}")
 }
 
+/// A new handle from `make`, or NULL with the reason (or the panic) in the caller's buffer.
+fn handle<T>(make: impl FnOnce() -> Result<T, String>, err: *mut c_char, err_len: u32) -> *mut T {
+    match catch_unwind(AssertUnwindSafe(make)) {
+        Ok(Ok(h)) => Box::into_raw(Box::new(h)),
+        Ok(Err(e)) => {
+            copy_out(&e, err, err_len);
+            std::ptr::null_mut()
+        }
+        Err(e) => {
+            copy_out(&panic_text(e), err, err_len);
+            std::ptr::null_mut()
+        }
+    }
+}
+
 /// Words of a concatenation of `bits` bits.
 fn words(bits: usize) -> usize {
     bits.div_ceil(32)
@@ -159,17 +174,7 @@ pub unsafe extern "C" fn capfc_model_new(
     err: *mut c_char,
     err_len: u32,
 ) -> *mut CapfcModel {
-    match catch_unwind(|| new_model(params)) {
-        Ok(Ok(m)) => Box::into_raw(Box::new(m)),
-        Ok(Err(e)) => {
-            copy_out(&e, err, err_len);
-            std::ptr::null_mut()
-        }
-        Err(e) => {
-            copy_out(&panic_text(e), err, err_len);
-            std::ptr::null_mut()
-        }
-    }
+    handle(|| new_model(params), err, err_len)
 }
 
 /// Release a model (NULL is ignored).
@@ -304,17 +309,7 @@ pub unsafe extern "C" fn capfc_checker_new(
     err: *mut c_char,
     err_len: u32,
 ) -> *mut CapfcChecker {
-    match catch_unwind(|| new_checker(params, envelope)) {
-        Ok(Ok(c)) => Box::into_raw(Box::new(c)),
-        Ok(Err(e)) => {
-            copy_out(&e, err, err_len);
-            std::ptr::null_mut()
-        }
-        Err(e) => {
-            copy_out(&panic_text(e), err, err_len);
-            std::ptr::null_mut()
-        }
-    }
+    handle(|| new_checker(params, envelope), err, err_len)
 }
 
 /// Release a checker (NULL is ignored).
