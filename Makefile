@@ -13,7 +13,7 @@ ARGS      ?=
 
 .DEFAULT_GOAL := help
 .PHONY: help deps run test lint lint-rust lint-rtl lint-v1 icarus synth bench golden wave-check soak \
-	kill-matrix check-v1-soak lint-dpi bench-dpi
+	kill-matrix check-v1-soak lint-dpi bench-dpi lint-sva
 
 help: ## print this help
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -29,7 +29,7 @@ test: deps lint icarus ## lint, Icarus compile, every cargo test, every golden s
 	$(CARGO) test --release -p capfc-capi
 	$(MAKE) --no-print-directory replay-all
 
-lint: lint-rust lint-rtl lint-v1 lint-dpi $(if $(filter 1,$(LINT_SLANG)),lint-slang) ## cargo fmt --check, clippy -D warnings, verilator -Wall, slang (LINT_SLANG=1)
+lint: lint-rust lint-rtl lint-v1 lint-dpi lint-sva $(if $(filter 1,$(LINT_SLANG)),lint-slang) ## cargo fmt --check, clippy -D warnings, verilator -Wall, slang (LINT_SLANG=1)
 
 lint-rust: deps
 	$(CARGO) fmt --all -- --check
@@ -65,6 +65,16 @@ lint-dpi: deps ## verilator -Wall on the generated DPI package and scoreboard in
 	@verilator --lint-only -Wall --timing -DCAPFC_V1_SCOREBOARD --top-module capfc_v1_tb -Igolden/random_max_np4_seed1 \
 	  build/sv/capfc_dpi.sv build/sv/capfc_scoreboard.sv $(V1_RTL) check/capfc_v1/capfc_v1_tb.sv
 	@echo "lint-dpi: capfc_dpi, capfc_scoreboard in capfc_tb and capfc_v1_tb clean"
+
+lint-sva: deps ## the rule assertions (check/sva/capfc_props.sv): verilator -Wall in both testbenches, and Yosys reads them
+	@verilator --lint-only -Wall --top-module capfc_props check/sva/capfc_props.sv
+	@verilator --lint-only -Wall --timing -DCAPFC_PROPS --top-module capfc_tb -Igolden/random_max_np4_seed1 \
+	  +define+CAPFC_LINES_MAX=65536 check/sva/capfc_props.sv $(RTL_FILES) testbench/capfc_tb.sv
+	@verilator --lint-only -Wall --timing -DCAPFC_V1_PROPS --top-module capfc_v1_tb -Igolden/random_max_np4_seed1 \
+	  check/sva/capfc_props.sv $(V1_RTL) check/capfc_v1/capfc_v1_tb.sv
+	@yosys -p "read_verilog -sv check/sva/capfc_props.sv; hierarchy -top capfc_props -chparam NP 4; proc; stat" 2>&1 \
+	  | awk '/\$$assert/ {n=$$2} END {if (n < 1) exit 1; print "lint-sva: Yosys reads capfc_props: " n " assertions at 4 ports"}'
+	@echo "lint-sva: capfc_props clean, and in capfc_tb and capfc_v1_tb"
 
 bench-dpi: deps ## cycles/s of our block's Verilated testbench without and with the DPI scoreboard
 	scripts/dpi-bench.sh

@@ -247,6 +247,33 @@ capfc_scoreboard u_scoreboard (
 );
 `endif
 
+`ifdef CAPFC_PROPS
+// capfc's rule assertions (check/sva/capfc_props.sv) with capfc_top's timing
+int props_errors;
+capfc_props #(
+    .NP(NP),
+    .SW(SW),
+    .OW(OW),
+    .CELL_LOG2(CELL_LOG2),
+    .ING_MIN(1),
+    .ING_MAX(1),
+    .E_CLEAR_MAX(1),
+    .FRAME_MIN(0),
+    .FRAME_MAX(0),
+    .REF_MAX(1)
+) u_props (
+    .clk(clk), .rst(rst), .cfg_we(cfg_we), .cfg_addr(cfg_addr), .cfg_wdata(cfg_wdata),
+    .arr_valid(arr_valid), .arr_prio(arr_prio), .arr_size(arr_size),
+    .dep_valid(dep_valid), .dep_port(dep_port), .dep_prio(dep_prio), .dep_size(dep_size),
+    .enq_valid(enq_valid), .enq_oport(enq_oport), .enq_prio(enq_prio), .enq_iport(enq_iport),
+    .enq_size(enq_size), .deq_valid(deq_valid), .deq_prio(deq_prio), .deq_size(deq_size),
+    .pfc_ready(pfc_ready), .arr_accept(arr_accept), .enq_accept(enq_accept),
+    .pfc_valid(pfc_valid), .pfc_cev(pfc_cev), .pfc_xoff(pfc_xoff), .d_state(d_state),
+    .errors(props_errors)
+);
+final $display("capfc_props: %0d failed checks", props_errors);
+`endif
+
 // Number of data lines in a file (lines whose first character is a hex digit), checking that each
 // is `digits` hex digits after the 8-digit cycle and the underscore. Read in chunks of LINE_CHUNK
 // characters, so a line of any length counts once.

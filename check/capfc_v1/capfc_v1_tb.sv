@@ -189,6 +189,54 @@ capfc_v1_top #(
 `endif
 
 `ifdef CAPFC_V1_SCOREBOARD
+`define CAPFC_V1_ADAPTER
+`endif
+`ifdef CAPFC_V1_PROPS
+`define CAPFC_V1_ADAPTER
+`endif
+`ifdef CAPFC_V1_ADAPTER
+// The adapter to capfc_top's PFC outputs: the paused classes are those with a non-zero pause time,
+// and the pause time is the one they carry.
+logic [NQ-1:0] sb_xoff;
+logic [15:0] sb_quanta;
+always @(*) begin
+    sb_quanta = '0;
+    for (int q = 0; q < NQ; q = q + 1) begin
+        sb_xoff[q] = pfc_quanta[q*16 +: 16] != 16'd0;
+        sb_quanta = sb_quanta | pfc_quanta[q*16 +: 16];
+    end
+end
+`endif
+
+`ifdef CAPFC_V1_PROPS
+// capfc's rule assertions (check/sva/capfc_props.sv) with the v1 timing: the pulse is always
+// taken, a frame carries D of the cycle before.
+int props_errors;
+capfc_props #(
+    .NP(NP),
+    .SW(SW),
+    .OW(OW),
+    .CELL_LOG2(CELL_LOG2),
+    .ING_MIN(1),
+    .ING_MAX(1),
+    .E_CLEAR_MAX(1),
+    .FRAME_MIN(1),
+    .FRAME_MAX(1),
+    .REF_MAX(1)
+) u_props (
+    .clk(clk), .rst(rst), .cfg_we(cfg_we), .cfg_addr(cfg_addr), .cfg_wdata(cfg_wdata),
+    .arr_valid(arr_valid), .arr_prio(arr_prio), .arr_size(arr_size),
+    .dep_valid(dep_valid), .dep_port(dep_port), .dep_prio(dep_prio), .dep_size(dep_size),
+    .enq_valid(enq_valid), .enq_oport(enq_oport), .enq_prio(enq_prio), .enq_iport(enq_iport),
+    .enq_size(enq_size), .deq_valid(deq_valid), .deq_prio(deq_prio), .deq_size(deq_size),
+    .pfc_ready({NP{1'b1}}), .arr_accept(arr_accept), .enq_accept(enq_accept),
+    .pfc_valid(pfc_valid), .pfc_cev(pfc_cev), .pfc_xoff(sb_xoff), .d_state(d_state),
+    .errors(props_errors)
+);
+final $display("capfc_props: %0d failed checks", props_errors);
+`endif
+
+`ifdef CAPFC_V1_SCOREBOARD
 // capfc's reference checker beside the block through DPI-C (`capfc gen-sv` for the set's
 // parameters; link libcapfc_capi.a), with the v1 envelope (+define+CAPFC_V1_ENVELOPE="<path>").
 // The adapter to capfc_top's port layout: the pulse is always taken (pfc_ready all ones), the
@@ -200,15 +248,6 @@ capfc_v1_top #(
 /* verilator lint_off UNUSEDSIGNAL */
 longint sb_violations;
 /* verilator lint_on UNUSEDSIGNAL */
-logic [NQ-1:0] sb_xoff;
-logic [15:0] sb_quanta;
-always @(*) begin
-    sb_quanta = '0;
-    for (int q = 0; q < NQ; q = q + 1) begin
-        sb_xoff[q] = pfc_quanta[q*16 +: 16] != 16'd0;
-        sb_quanta = sb_quanta | pfc_quanta[q*16 +: 16];
-    end
-end
 capfc_scoreboard #(
     .ENVELOPE(`CAPFC_V1_ENVELOPE)
 ) u_scoreboard (
