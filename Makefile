@@ -13,7 +13,7 @@ ARGS      ?=
 
 .DEFAULT_GOAL := help
 .PHONY: help deps run test lint lint-rust lint-rtl lint-v1 icarus synth bench golden wave-check soak \
-	kill-matrix check-v1-soak lint-dpi bench-dpi lint-sva
+	kill-matrix check-v1-soak lint-dpi bench-dpi lint-sva pytest
 
 help: ## print this help
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -27,6 +27,7 @@ run: deps ## build, then run the default switch scenario in the four modes, RTL 
 test: deps lint icarus ## lint, Icarus compile, every cargo test, every golden set on Verilator and Icarus (CI)
 	$(CARGO) test --release
 	$(CARGO) test --release -p capfc-capi
+	$(MAKE) --no-print-directory pytest
 	$(MAKE) --no-print-directory replay-all
 
 lint: lint-rust lint-rtl lint-v1 lint-dpi lint-sva $(if $(filter 1,$(LINT_SLANG)),lint-slang) ## cargo fmt --check, clippy -D warnings, verilator -Wall, slang (LINT_SLANG=1)
@@ -37,6 +38,7 @@ lint-rust: deps
 	@# all seven would be verilated and compiled twice, about six minutes on two cores)
 	CAPFC_RTL_CONFIGS=np4 $(CARGO) clippy --release --all-targets -- -D warnings
 	$(CARGO) clippy --release -p capfc-capi --all-targets -- -D warnings
+	$(CARGO) clippy --release -p capfc-py --all-targets -- -D warnings
 
 lint-rtl: deps ## verilator --lint-only -Wall at every LINT_PORTS
 	@for np in $(LINT_PORTS); do \
@@ -75,6 +77,19 @@ lint-sva: deps ## the rule assertions (check/sva/capfc_props.sv): verilator -Wal
 	@yosys -p "read_verilog -sv check/sva/capfc_props.sv; hierarchy -top capfc_props -chparam NP 4; proc; stat" 2>&1 \
 	  | awk '/\$$assert/ {n=$$2} END {if (n < 1) exit 1; print "lint-sva: Yosys reads capfc_props: " n " assertions at 4 ports"}'
 	@echo "lint-sva: capfc_props clean, and in capfc_tb and capfc_v1_tb"
+
+# The Python package (python/: pyo3 + maturin, built by pip from the repository) and its cocotb
+# scoreboard, tested on Icarus in the virtual environment build/venv (shared with make lint-slang).
+PY_VENV := build/venv
+PY_PIP_COCOTB := cocotb==2.0.1 pytest==8.3.5
+
+pytest: deps ## the Python package's cocotb scoreboard on Icarus: both blocks, clean and with a bug
+	@test -x $(PY_VENV)/bin/python || python3 -m venv $(PY_VENV)
+	@$(PY_VENV)/bin/python -c "import cocotb, pytest" 2>/dev/null \
+	  || $(PY_VENV)/bin/pip install --disable-pip-version-check -q $(PY_PIP_COCOTB)
+	$(CARGO) build --release
+	$(PY_VENV)/bin/pip install --disable-pip-version-check -q ./python
+	cd python && $(CURDIR)/$(PY_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/test_cocotb.py
 
 bench-dpi: deps ## cycles/s of our block's Verilated testbench without and with the DPI scoreboard
 	scripts/dpi-bench.sh

@@ -27,6 +27,7 @@ pub mod faults;
 pub mod golden;
 pub mod headroom;
 pub mod plot;
+pub mod ports;
 pub mod reference;
 pub mod repl;
 pub mod stimulus;

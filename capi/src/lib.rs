@@ -16,10 +16,9 @@
 //!   gives the reason. A panic inside never crosses the boundary: it becomes such an error, and
 //!   the handle refuses further steps.
 
-use capfc::block::pack::{self, Layouts};
-use capfc::block::{BlockParams, CapfcTop, Inputs, Outputs};
-use capfc::check::block::{envelope_of, params_of, Adapter};
-use capfc::check::{Checker, Envelope};
+use capfc::block::BlockParams;
+use capfc::check::Envelope;
+use capfc::ports::{CheckerPorts, ModelPorts};
 use serde::Deserialize;
 use std::collections::VecDeque;
 use std::ffi::{c_char, CStr, CString};
@@ -108,57 +107,24 @@ fn words(bits: usize) -> usize {
 
 /// The cycle model of `capfc_top`.
 pub struct CapfcModel {
-    top: CapfcTop,
-    lay: Layouts,
-    in_bits: usize,
-    out_bits: usize,
-    inw: Vec<u32>,
-    outw: Vec<u32>,
-    inp: Inputs,
-    out: Outputs,
-    p: BlockParams,
+    m: ModelPorts,
     error: Option<String>,
 }
 
 /// The reference checker, fed `capfc_top`'s ports (or a team block's, adapted to them).
 pub struct CapfcChecker {
-    ck: Checker,
-    ad: Adapter,
-    lay: Layouts,
-    in_bits: usize,
-    out_bits: usize,
-    inw: Vec<u32>,
-    outw: Vec<u32>,
-    inp: Inputs,
-    out: Outputs,
-    p: BlockParams,
+    c: CheckerPorts,
     reports: VecDeque<String>,
     /// The report last handed out by `capfc_checker_report` (kept alive until the next call).
     last: CString,
     /// The summary last handed out by `capfc_checker_summary_text`.
     summary: CString,
-    finished: bool,
     error: Option<String>,
 }
 
 fn new_model(params: *const c_char) -> Result<CapfcModel, String> {
-    let p = parse_params(params)?;
-    let top = CapfcTop::new(p).map_err(|e| e.to_string())?;
-    let lay = Layouts::new(&p);
-    let (in_bits, out_bits) = (
-        pack::concat_bits(&lay.inputs),
-        pack::concat_bits(&lay.outputs),
-    );
     Ok(CapfcModel {
-        top,
-        inw: vec![0; lay.inputs.words],
-        outw: vec![0; lay.outputs.words],
-        lay,
-        in_bits,
-        out_bits,
-        inp: Inputs::idle(p.np),
-        out: Outputs::new(p.np),
-        p,
+        m: ModelPorts::new(&parse_params(params)?)?,
         error: None,
     })
 }
@@ -194,7 +160,7 @@ pub unsafe extern "C" fn capfc_model_free(m: *mut CapfcModel) {
 /// `m` is NULL or a live handle.
 #[no_mangle]
 pub unsafe extern "C" fn capfc_model_in_bits(m: *const CapfcModel) -> u32 {
-    m.as_ref().map_or(0, |m| m.in_bits as u32)
+    m.as_ref().map_or(0, |m| m.m.in_bits() as u32)
 }
 
 /// Bits of the output concatenation (0 for NULL).
@@ -203,7 +169,7 @@ pub unsafe extern "C" fn capfc_model_in_bits(m: *const CapfcModel) -> u32 {
 /// `m` is NULL or a live handle.
 #[no_mangle]
 pub unsafe extern "C" fn capfc_model_out_bits(m: *const CapfcModel) -> u32 {
-    m.as_ref().map_or(0, |m| m.out_bits as u32)
+    m.as_ref().map_or(0, |m| m.m.out_bits() as u32)
 }
 
 /// One clock cycle: `in_words` (ceil(in_bits/32) words) are the inputs of the cycle; `out_words`
@@ -226,17 +192,14 @@ pub unsafe extern "C" fn capfc_model_step(
         m.error = Some("capfc_model_step: NULL word buffer".into());
         return -1;
     }
-    let inc = std::slice::from_raw_parts(in_words, words(m.in_bits));
-    let outc = std::slice::from_raw_parts_mut(out_words, words(m.out_bits));
-    let r = catch_unwind(AssertUnwindSafe(|| {
-        pack::from_concat(&m.lay.inputs, inc, &mut m.inw);
-        pack::unpack_inputs(&m.p, &m.lay.inputs, &m.inw, &mut m.inp);
-        m.top.tick_cycle(&m.inp, &mut m.out);
-        pack::pack_outputs(&m.lay.outputs, &m.out, &mut m.outw);
-        pack::to_concat(&m.lay.outputs, &m.outw, outc);
-    }));
-    match r {
-        Ok(()) => 0,
+    let inc = std::slice::from_raw_parts(in_words, words(m.m.in_bits()));
+    let outc = std::slice::from_raw_parts_mut(out_words, words(m.m.out_bits()));
+    match catch_unwind(AssertUnwindSafe(|| m.m.step(inc, outc))) {
+        Ok(Ok(())) => 0,
+        Ok(Err(e)) => {
+            m.error = Some(e);
+            -1
+        }
         Err(e) => {
             m.error = Some(panic_text(e));
             -1
@@ -264,32 +227,15 @@ pub unsafe extern "C" fn capfc_model_error(
 fn new_checker(params: *const c_char, envelope: *const c_char) -> Result<CapfcChecker, String> {
     let p = parse_params(params)?;
     let env = if envelope.is_null() {
-        envelope_of(&p)
+        None
     } else {
-        Envelope::parse(&c_str(envelope, "envelope")?, "envelope")?
+        Some(Envelope::parse(&c_str(envelope, "envelope")?, "envelope")?)
     };
-    let ad = Adapter::new(&p);
-    let ck = Checker::new(params_of(&p), ad.config(), env, true)?;
-    let lay = Layouts::new(&p);
-    let (in_bits, out_bits) = (
-        pack::concat_bits(&lay.inputs),
-        pack::concat_bits(&lay.outputs),
-    );
     Ok(CapfcChecker {
-        ck,
-        ad,
-        inw: vec![0; lay.inputs.words],
-        outw: vec![0; lay.outputs.words],
-        lay,
-        in_bits,
-        out_bits,
-        inp: Inputs::idle(p.np),
-        out: Outputs::new(p.np),
-        p,
+        c: CheckerPorts::new(&p, env)?,
         reports: VecDeque::new(),
         last: CString::default(),
         summary: CString::default(),
-        finished: false,
         error: None,
     })
 }
@@ -329,7 +275,7 @@ pub unsafe extern "C" fn capfc_checker_free(c: *mut CapfcChecker) {
 /// `c` is NULL or a live handle.
 #[no_mangle]
 pub unsafe extern "C" fn capfc_checker_in_bits(c: *const CapfcChecker) -> u32 {
-    c.as_ref().map_or(0, |c| c.in_bits as u32)
+    c.as_ref().map_or(0, |c| c.c.in_bits() as u32)
 }
 
 /// Bits of the output concatenation (0 for NULL).
@@ -338,7 +284,7 @@ pub unsafe extern "C" fn capfc_checker_in_bits(c: *const CapfcChecker) -> u32 {
 /// `c` is NULL or a live handle.
 #[no_mangle]
 pub unsafe extern "C" fn capfc_checker_out_bits(c: *const CapfcChecker) -> u32 {
-    c.as_ref().map_or(0, |c| c.out_bits as u32)
+    c.as_ref().map_or(0, |c| c.c.out_bits() as u32)
 }
 
 fn take(c: &mut CapfcChecker, v: Vec<capfc::check::Violation>) -> i32 {
@@ -363,26 +309,18 @@ pub unsafe extern "C" fn capfc_checker_step(
     if c.error.is_some() {
         return -1;
     }
-    if c.finished {
-        c.error = Some("capfc_checker_step after capfc_checker_finish".into());
-        return -1;
-    }
     if in_words.is_null() || out_words.is_null() {
         c.error = Some("capfc_checker_step: NULL word buffer".into());
         return -1;
     }
-    let inc = std::slice::from_raw_parts(in_words, words(c.in_bits));
-    let outc = std::slice::from_raw_parts(out_words, words(c.out_bits));
-    let r = catch_unwind(AssertUnwindSafe(|| {
-        pack::from_concat(&c.lay.inputs, inc, &mut c.inw);
-        pack::unpack_inputs(&c.p, &c.lay.inputs, &c.inw, &mut c.inp);
-        pack::from_concat(&c.lay.outputs, outc, &mut c.outw);
-        pack::unpack_outputs(&c.lay.outputs, &c.outw, &mut c.out);
-        let cy = c.ad.cycle(&c.inp, &c.out);
-        c.ck.step(cy)
-    }));
-    match r {
-        Ok(v) => take(c, v),
+    let inc = std::slice::from_raw_parts(in_words, words(c.c.in_bits()));
+    let outc = std::slice::from_raw_parts(out_words, words(c.c.out_bits()));
+    match catch_unwind(AssertUnwindSafe(|| c.c.step(inc, outc))) {
+        Ok(Ok(v)) => take(c, v),
+        Ok(Err(e)) => {
+            c.error = Some(format!("capfc_checker_step: {e}"));
+            -1
+        }
         Err(e) => {
             c.error = Some(panic_text(e));
             -1
@@ -401,11 +339,7 @@ pub unsafe extern "C" fn capfc_checker_finish(c: *mut CapfcChecker) -> i32 {
     if c.error.is_some() {
         return -1;
     }
-    if c.finished {
-        return 0;
-    }
-    c.finished = true;
-    match catch_unwind(AssertUnwindSafe(|| c.ck.finish())) {
+    match catch_unwind(AssertUnwindSafe(|| c.c.finish())) {
         Ok(v) => take(c, v),
         Err(e) => {
             c.error = Some(panic_text(e));
@@ -420,7 +354,7 @@ pub unsafe extern "C" fn capfc_checker_finish(c: *mut CapfcChecker) -> i32 {
 /// `c` is NULL or a live handle.
 #[no_mangle]
 pub unsafe extern "C" fn capfc_checker_violations(c: *const CapfcChecker) -> u64 {
-    c.as_ref().map_or(0, |c| c.ck.summary().violations)
+    c.as_ref().map_or(0, |c| c.c.summary().violations)
 }
 
 /// Cycles checked so far (0 for NULL).
@@ -429,7 +363,7 @@ pub unsafe extern "C" fn capfc_checker_violations(c: *const CapfcChecker) -> u64
 /// `c` is NULL or a live handle.
 #[no_mangle]
 pub unsafe extern "C" fn capfc_checker_cycles(c: *const CapfcChecker) -> u64 {
-    c.as_ref().map_or(0, |c| c.ck.summary().cycles)
+    c.as_ref().map_or(0, |c| c.c.summary().cycles)
 }
 
 /// The oldest report not yet taken (cycle, signal, expected window, the reference's reason, the
@@ -467,11 +401,7 @@ pub unsafe extern "C" fn capfc_checker_summary(
 }
 
 fn summary_line(c: &CapfcChecker) -> String {
-    let s = c.ck.summary();
-    format!(
-        "{} cycles, {} lanes, {} accepts, {} changes of D, {} selections ({} judged at their deadline), {} frames: {} violations",
-        s.cycles, s.lanes, s.accepts, s.d_changes, s.obligations, s.judged, s.frames, s.violations
-    )
+    c.c.summary_line()
 }
 
 /// [`capfc_checker_summary`] as a string that stays valid until the next call on this handle (for

@@ -11,6 +11,9 @@ use std::ffi::{CStr, CString};
 use std::path::Path;
 use std::process::Command;
 
+mod common;
+use common::staticlib;
+
 fn params_toml(p: &BlockParams) -> CString {
     CString::new(format!(
         "np = {}\nsw = {}\now = {}\ncw = {}\ncell_log2 = {}\ncut_f = {}\nnl = {}\n",
@@ -231,14 +234,7 @@ fn bad_input_is_refused_with_a_reason() {
 #[test]
 fn the_c_example_builds_and_passes() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let lib_dir = std::env::current_exe()
-        .unwrap()
-        .parent()
-        .and_then(Path::parent)
-        .unwrap()
-        .to_path_buf();
-    let lib = lib_dir.join("libcapfc_capi.a");
-    assert!(lib.exists(), "{} missing", lib.display());
+    let lib = staticlib();
     let exe = Path::new(env!("CARGO_TARGET_TMPDIR")).join("capfc_smoke");
     let st = Command::new("cc")
         .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-I"])

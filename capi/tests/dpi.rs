@@ -5,6 +5,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod common;
+use common::staticlib;
+
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
@@ -16,17 +19,6 @@ fn work() -> PathBuf {
     let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("dpi");
     std::fs::create_dir_all(&d).unwrap();
     d
-}
-
-fn staticlib() -> PathBuf {
-    let lib = std::env::current_exe()
-        .unwrap()
-        .parent()
-        .and_then(Path::parent)
-        .unwrap()
-        .join("libcapfc_capi.a");
-    assert!(lib.exists(), "{} missing", lib.display());
-    lib
 }
 
 /// capfc_dpi.sv and capfc_scoreboard.sv for np4, as `capfc gen-sv --config np4` writes them.

@@ -1,0 +1,24 @@
+//! Helpers shared by the C ABI's tests.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The static library of this crate, built (a no-op when fresh) in this test binary's profile:
+/// `cargo test` builds only the Rust library the tests link.
+pub fn staticlib() -> PathBuf {
+    let dir = std::env::current_exe()
+        .unwrap()
+        .parent()
+        .and_then(Path::parent)
+        .unwrap()
+        .to_path_buf();
+    let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    c.args(["build", "-q", "-p", "capfc-capi"]);
+    if dir.file_name().is_some_and(|n| n == "release") {
+        c.arg("--release");
+    }
+    assert!(c.status().expect("cargo runs").success());
+    let lib = dir.join("libcapfc_capi.a");
+    assert!(lib.exists(), "{} missing", lib.display());
+    lib
+}
