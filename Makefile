@@ -62,7 +62,7 @@ lint-v1: deps ## verilator -Wall on check/capfc_v1 at 4 and 8 ports, with each s
 # The DPI-C scoreboard (`capfc gen-sv`) in both testbenches, linted at 4 ports.
 lint-dpi: deps ## verilator -Wall on the generated DPI package and scoreboard inside both testbenches
 	@$(CARGO) run --release -q -- gen-sv --config np4 --out build/sv 2>/dev/null
-	@verilator --lint-only -Wall --timing -DCAPFC_SCOREBOARD --top-module capfc_tb -Igolden/random_max_np4_seed1 \
+	@verilator --lint-only -Wall --timing -DCAPFC_SCOREBOARD -DCAPFC_SCOREBOARD_TWO --top-module capfc_tb -Igolden/random_max_np4_seed1 \
 	  +define+CAPFC_LINES_MAX=65536 build/sv/capfc_dpi.sv build/sv/capfc_scoreboard.sv $(RTL_FILES) testbench/capfc_tb.sv
 	@verilator --lint-only -Wall --timing -DCAPFC_V1_SCOREBOARD --top-module capfc_v1_tb -Igolden/random_max_np4_seed1 \
 	  build/sv/capfc_dpi.sv build/sv/capfc_scoreboard.sv $(V1_RTL) check/capfc_v1/capfc_v1_tb.sv

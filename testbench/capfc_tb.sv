@@ -245,6 +245,19 @@ capfc_scoreboard u_scoreboard (
     .out_bits({arr_accept, enq_accept, pfc_valid, pfc_cev, pfc_xoff, pfc_quanta, sb_d}),
     .violations(sb_violations)
 );
+`ifdef CAPFC_SCOREBOARD_TWO
+// A second scoreboard in the same simulation, on the unflipped outputs: two checkers side by side
+// must not interfere (it reports nothing while the first reports the flip).
+/* verilator lint_off UNUSEDSIGNAL */
+longint sb2_violations;
+/* verilator lint_on UNUSEDSIGNAL */
+capfc_scoreboard u_scoreboard_2 (
+    .clk(clk),
+    .in_bits(stim_q),
+    .out_bits({arr_accept, enq_accept, pfc_valid, pfc_cev, pfc_xoff, pfc_quanta, d_state}),
+    .violations(sb2_violations)
+);
+`endif
 `endif
 
 `ifdef CAPFC_PROPS

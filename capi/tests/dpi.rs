@@ -114,7 +114,7 @@ fn the_scoreboard_in_our_golden_testbench() {
         "ours",
         "capfc_tb",
         &set,
-        &["-DCAPFC_SCOREBOARD".into()],
+        &["-DCAPFC_SCOREBOARD".into(), "-DCAPFC_SCOREBOARD_TWO".into()],
         &files,
     );
     let vh = std::fs::read_to_string(set.join("params.vh")).unwrap();
@@ -142,6 +142,24 @@ fn the_scoreboard_in_our_golden_testbench() {
     assert_eq!(
         first_report(&text).as_deref(),
         Some("cycle 1000: lossy pause on d[0].p5"),
+        "{text}"
+    );
+    // the second scoreboard of the same simulation, on the unflipped outputs, found nothing
+    let summaries: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("capfc_scoreboard") && l.contains(" cycles, "))
+        .collect();
+    assert_eq!(summaries.len(), 2, "{text}");
+    assert!(
+        summaries
+            .iter()
+            .any(|l| l.contains("u_scoreboard_2:") && l.ends_with("frames: 0 violations")),
+        "{text}"
+    );
+    assert!(
+        summaries
+            .iter()
+            .any(|l| l.contains("u_scoreboard:") && !l.ends_with(": 0 violations")),
         "{text}"
     );
 }
