@@ -395,3 +395,145 @@ fn check_waveforms_never_panic() {
         "{loaded} loaded, {refused} refused"
     );
 }
+
+/// Command-line values: random extremes and junk for the options of the commands that parse
+/// numbers, units and names without running a simulation (`headroom`, `gen-sv`, `check
+/// --envelope`). Every run ends within 20 s with 0, or 1 or 2 and a message on stderr; none panics.
+#[test]
+fn cli_values_never_panic() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let exe = env!("CARGO_BIN_EXE_capfc");
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fuzz_cli");
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED);
+    const UNITS: &[&str] = &[
+        "", "m", "km", "ns", "G", "g", "M", "ps", "s", "bits", "%", "e9",
+    ];
+    const WORDS: &[&str] = &[
+        "",
+        "-",
+        "--",
+        "np4",
+        "np128",
+        "10GBASE-T",
+        "cat6",
+        "fibre",
+        "x",
+        "é",
+        "0x10",
+    ];
+    let value = |rng: &mut ChaCha8Rng| -> String {
+        match rng.gen_range(0..3) {
+            0 => format!(
+                "{}{}",
+                EXTREMES[rng.gen_range(0..EXTREMES.len())],
+                UNITS[rng.gen_range(0..UNITS.len())]
+            ),
+            1 => WORDS[rng.gen_range(0..WORDS.len())].to_string(),
+            _ => (0..rng.gen_range(0..6))
+                .map(|_| rng.gen_range(b' '..=b'~') as char)
+                .collect(),
+        }
+    };
+    let headroom = [
+        "--phy",
+        "--speed",
+        "--cable",
+        "--medium",
+        "--ns-per-m",
+        "--max-frame",
+        "--pfc-frame",
+        "--tx-delay",
+        "--rx-delay",
+        "--hd",
+        "--alpha",
+        "--cell",
+        "--max",
+    ];
+    let gen_sv = [
+        "--config",
+        "--np",
+        "--sw",
+        "--ow",
+        "--cw",
+        "--cell-log2",
+        "--cut-f",
+        "--nl",
+    ];
+    let (mut ok, mut refused) = (0, 0);
+    for case in 0..300 {
+        let mut args: Vec<String> = vec![];
+        match case % 3 {
+            0 => {
+                // a valid command line, then 0 to 2 options with random values
+                args.extend(
+                    ["headroom", "--phy", "10GBASE-T", "--cable", "100m"].map(String::from),
+                );
+                for _ in 0..rng.gen_range(0..3) {
+                    args.push(headroom[rng.gen_range(0..headroom.len())].into());
+                    args.push(value(&mut rng));
+                }
+                if rng.gen_bool(0.15) {
+                    args.push("--measured".into());
+                    for _ in 0..4 {
+                        args.push(value(&mut rng));
+                    }
+                }
+            }
+            1 => {
+                args.extend(["gen-sv", "--config", "np4"].map(String::from));
+                for _ in 0..rng.gen_range(0..3) {
+                    args.push(gen_sv[rng.gen_range(0..gen_sv.len())].into());
+                    args.push(value(&mut rng));
+                }
+                args.push("--out".into());
+                args.push(out.join(format!("c{case}")).to_string_lossy().into_owned());
+            }
+            _ => {
+                let set = if rng.gen_bool(0.4) {
+                    ["np4", "np8", "np6_cw4"][rng.gen_range(0..3)].to_string()
+                } else {
+                    value(&mut rng)
+                };
+                args.extend(["check".into(), "--envelope".into(), set]);
+            }
+        }
+        let mut child = Command::new(exe)
+            .args(&args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let t0 = Instant::now();
+        let status = loop {
+            if let Some(s) = child.try_wait().unwrap() {
+                break s;
+            }
+            if t0.elapsed() > Duration::from_secs(20) {
+                let _ = child.kill();
+                panic!("case {case} (seed {SEED}) hangs: capfc {}", args.join(" "));
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        let mut err = String::new();
+        std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
+        let code = status.code();
+        assert!(
+            !err.contains("panicked") && matches!(code, Some(0..=2)),
+            "case {case} (seed {SEED}): capfc {} exited {code:?}: {err}",
+            args.join(" ")
+        );
+        if code == Some(0) {
+            ok += 1;
+        } else {
+            assert!(
+                !err.trim().is_empty(),
+                "case {case}: capfc {} failed silently",
+                args.join(" ")
+            );
+            refused += 1;
+        }
+    }
+    eprintln!("cli values: {ok} accepted, {refused} refused (seed {SEED})");
+    assert!(ok > 50 && refused > 50, "{ok} accepted, {refused} refused");
+}
