@@ -73,6 +73,7 @@ import "DPI-C" function string capfc_checker_report(input chandle c);
 import "DPI-C" function string capfc_checker_summary_text(input chandle c);
 import "DPI-C" function longint capfc_checker_violations(input chandle c);
 import "DPI-C" function longint capfc_checker_cycles(input chandle c);
+import "DPI-C" function longint capfc_checker_lanes(input chandle c);
 import "DPI-C" function void capfc_checker_free(input chandle c);
 
 // The cycle model of capfc_top: its outputs for the same inputs, in out_bits' layout.
@@ -173,6 +174,11 @@ final begin
         take(n);
     end
     $display("capfc_scoreboard %s: %s", me, capfc_dpi::capfc_checker_summary_text(h));
+    // a run that checked nothing is no pass
+    if (capfc_dpi::capfc_checker_lanes(h) == 0) begin
+        $error("capfc_scoreboard %s: nothing was checked (no lane was valid in any cycle)", me);
+        violations = violations + 1;
+    end
     capfc_dpi::capfc_checker_free(h);
 end
 

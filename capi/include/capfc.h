@@ -115,6 +115,13 @@ int32_t capfc_checker_finish(struct CapfcChecker *c);
 // `c` is NULL or a live handle.
 uint64_t capfc_checker_violations(const struct CapfcChecker *c);
 
+// Lanes (arrivals, departures, enqueues, dequeues) checked so far (0 for NULL): a run with none
+// checked nothing.
+//
+// # Safety
+// `c` is NULL or a live handle.
+uint64_t capfc_checker_lanes(const struct CapfcChecker *c);
+
 // Cycles checked so far (0 for NULL).
 //
 // # Safety

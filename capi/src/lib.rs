@@ -357,6 +357,16 @@ pub unsafe extern "C" fn capfc_checker_violations(c: *const CapfcChecker) -> u64
     c.as_ref().map_or(0, |c| c.c.summary().violations)
 }
 
+/// Lanes (arrivals, departures, enqueues, dequeues) checked so far (0 for NULL): a run with none
+/// checked nothing.
+///
+/// # Safety
+/// `c` is NULL or a live handle.
+#[no_mangle]
+pub unsafe extern "C" fn capfc_checker_lanes(c: *const CapfcChecker) -> u64 {
+    c.as_ref().map_or(0, |c| c.c.summary().lanes)
+}
+
 /// Cycles checked so far (0 for NULL).
 ///
 /// # Safety

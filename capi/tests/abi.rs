@@ -124,6 +124,7 @@ fn the_models_own_outputs_check_clean_and_a_changed_output_is_reported() {
             while a.step(&|_, _| {}) {}
             let (cycles, v) = a.finish();
             assert!(cycles > 19_000);
+            assert!(unsafe { capfc_checker_lanes(a.c) } > 10_000);
             assert_eq!(v, 0, "{config} {}: {:?}", mode.name(), a.first);
         }
     }
@@ -178,6 +179,14 @@ fn two_instances_side_by_side_do_not_interfere() {
 
 #[test]
 fn bad_input_is_refused_with_a_reason() {
+    // a fresh checker has checked nothing: the count a scoreboard fails on
+    {
+        let p = params_toml(&capfc::golden::params_of("np4").unwrap());
+        let mut e = [0i8; 64];
+        let c = unsafe { capfc_checker_new(p.as_ptr(), std::ptr::null(), e.as_mut_ptr(), 64) };
+        assert_eq!(unsafe { capfc_checker_lanes(c) }, 0);
+        unsafe { capfc_checker_free(c) };
+    }
     let mut err = [0i8; 512];
     let text = |e: &[i8]| unsafe { CStr::from_ptr(e.as_ptr()).to_string_lossy().into_owned() };
     for (params, want) in [

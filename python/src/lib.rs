@@ -176,6 +176,11 @@ impl Checker {
         self.c.summary().cycles
     }
 
+    #[getter]
+    fn lanes(&self) -> u64 {
+        self.c.summary().lanes
+    }
+
     /// One line of what was checked.
     fn summary(&self) -> String {
         self.c.summary_line()

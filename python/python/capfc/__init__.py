@@ -108,5 +108,10 @@ class Checker:
     def cycles(self) -> int:
         return self._c.cycles
 
+    @property
+    def lanes(self) -> int:
+        """Lanes checked so far: a run with none checked nothing."""
+        return self._c.lanes
+
     def summary(self) -> str:
         return self._c.summary()

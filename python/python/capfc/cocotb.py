@@ -81,5 +81,7 @@ class Scoreboard:
             self._task.cancel()
         self._take(self.checker.finish())
         self.dut._log.info("capfc scoreboard: %s", self.checker.summary())
+        if raise_on_error and self.checker.lanes == 0:
+            raise AssertionError("capfc scoreboard: nothing was checked (no lane was valid in any cycle)")
         if raise_on_error and self.reports:
             raise AssertionError(f"capfc scoreboard: {len(self.reports)} violations; first: {self.reports[0]}")
