@@ -123,27 +123,14 @@ bench: deps ## benchmarks: the block (model, RTL from Rust, lockstep, RTL from C
 	$(CARGO) bench --bench block
 	$(CARGO) bench --bench switch
 
-# Soak: SOAK_CYCLES of random lockstep over every built parameter set and both algorithms (and
-# every directed case), split into SOAK_SHARDS shards run by GNU parallel, SOAK_JOBS at a time;
-# one summary at the end (scripts/soak_summary.py). The same shards run as a Slurm array, README.
-SOAK_CYCLES      ?= 1000000000
-SOAK_JOB_CYCLES  ?= 1000000
-SOAK_SHARDS      ?= 64
-SOAK_JOBS        ?= $(shell nproc)
-SOAK_DIR         ?= build/soak
-# random jobs: 7 parameter sets x 2 algorithms x seeds
-SOAK_SEEDS        = $(shell echo $$(( ($(SOAK_CYCLES) + 14 * $(SOAK_JOB_CYCLES) - 1) / (14 * $(SOAK_JOB_CYCLES)) )))
-
-soak: deps ## SOAK_CYCLES (10^9) of lockstep in SOAK_SHARDS shards under GNU parallel; one summary; hours
+# Soak: SOAK_CYCLES (10^9) of random lockstep over every built parameter set (a share each, about
+# equal time) and both algorithms, and every directed case, in shards that GNU parallel runs;
+# one summary at the end. scripts/soak.sh says how; `scripts/soak.sh --plan` gives the shard
+# commands for a Slurm array (README).
+soak: deps ## SOAK_CYCLES (10^9) of lockstep in shards under GNU parallel; one summary; about an hour on 2 cores
 	@command -v parallel >/dev/null || apt-get install -y -qq parallel >/dev/null
 	$(CARGO) build --release
-	@rm -rf $(SOAK_DIR) && mkdir -p $(SOAK_DIR)
-	@echo "soak: $(SOAK_CYCLES) cycles: seeds 1..=$(SOAK_SEEDS) x $(SOAK_JOB_CYCLES) cycles x 7 parameter sets x 2 algorithms, and every directed case; $(SOAK_SHARDS) shards, $(SOAK_JOBS) at a time"
-	@start=$$(date +%s); \
-	seq 1 $(SOAK_SHARDS) | parallel --will-cite -j $(SOAK_JOBS) --halt never \
-	  'target/release/capfc cosim --config all --algo both --seeds 1..=$(SOAK_SEEDS) --cycles $(SOAK_JOB_CYCLES) --directed all --shard {}/$(SOAK_SHARDS) --json > $(SOAK_DIR)/shard-{}.json 2> $(SOAK_DIR)/shard-{}.log'; \
-	echo "soak: $$(( $$(date +%s) - start )) s wall clock"; \
-	scripts/soak_summary.py $$(seq -f '$(SOAK_DIR)/shard-%g.json' 1 $(SOAK_SHARDS))
+	scripts/soak.sh
 
 # The plain Verilog testbench that replays golden sets without Rust (make replay, make replay-all).
 include mk/replay.mk

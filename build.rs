@@ -295,6 +295,28 @@ fn gen_ports(name: &str, prefix: &str, np: usize) -> String {
         writeln!(w, "        unpack(w, r->{m});").unwrap();
     }
     writeln!(w, "    }}").unwrap();
+    // The lockstep's cheap view (docs/microarchitecture.md, "Lockstep"): the registers but the RAM
+    // words, and each RAM's write port (we, wa, wd) as it stands before the clock edge.
+    writeln!(
+        w,
+        "    static void read_flops(const {prefix}* t, uint32_t* w) {{\n        const auto* r = t->rootp;"
+    )
+    .unwrap();
+    for m in members.iter().filter(|m| !m.ends_with("__DOT__mem")) {
+        writeln!(w, "        pack(w, r->{m});").unwrap();
+    }
+    writeln!(
+        w,
+        "    }}\n    static void read_writes(const {prefix}* t, uint32_t* w) {{\n        const auto* r = t->rootp;"
+    )
+    .unwrap();
+    for m in members.iter().filter(|m| m.ends_with("__DOT__mem")) {
+        let ram = m.strip_suffix("mem").unwrap();
+        for port in ["we", "wa", "wd"] {
+            writeln!(w, "        pack(w, r->{ram}{port});").unwrap();
+        }
+    }
+    writeln!(w, "    }}").unwrap();
     let count = |w: &mut String, what: &str, f: &dyn Fn(&mut String)| {
         writeln!(w, "    static size_t {what}() {{\n        size_t n = 0;").unwrap();
         f(w);
@@ -317,6 +339,27 @@ fn gen_ports(name: &str, prefix: &str, np: usize) -> String {
                 "        n += words_of<decltype({prefix}___024root::{m})>();"
             )
             .unwrap();
+        }
+    });
+    count(w, "flops_words", &|w| {
+        for m in members.iter().filter(|m| !m.ends_with("__DOT__mem")) {
+            writeln!(
+                w,
+                "        n += words_of<decltype({prefix}___024root::{m})>();"
+            )
+            .unwrap();
+        }
+    });
+    count(w, "writes_words", &|w| {
+        for m in members.iter().filter(|m| m.ends_with("__DOT__mem")) {
+            let ram = m.strip_suffix("mem").unwrap();
+            for port in ["we", "wa", "wd"] {
+                writeln!(
+                    w,
+                    "        n += words_of<decltype({prefix}___024root::{ram}{port})>();"
+                )
+                .unwrap();
+            }
         }
     });
     writeln!(w, "}};\n}}  // namespace\n").unwrap();

@@ -15,8 +15,12 @@ public:
     virtual ~Dut() = default;
     // One clock cycle: apply inputs, settle, sample outputs, rising edge.
     virtual void step(const uint32_t* in, uint32_t* out) = 0;
+    // One clock cycle as `step`, also sampling every RAM's write port (we, wa, wd) before the edge.
+    virtual void step_writes(const uint32_t* in, uint32_t* out, uint32_t* writes) = 0;
     // The architectural state registers, as of now (after the last edge).
     virtual void read_state(uint32_t* state) const = 0;
+    // The same but the RAM words (the lockstep's every-cycle view).
+    virtual void read_flops(uint32_t* flops) const = 0;
     // Overwrite the architectural state registers (the layout of read_state) and settle.
     virtual void write_state(const uint32_t* state) = 0;
     // The baseline for the benchmark: the same work as `step` per cycle, in a C++ loop.
@@ -25,6 +29,8 @@ public:
     virtual size_t input_words() const = 0;
     virtual size_t output_words() const = 0;
     virtual size_t state_words() const = 0;
+    virtual size_t flops_words() const = 0;
+    virtual size_t writes_words() const = 0;
     virtual uint64_t cycle() const = 0;
     // Number the following cycles from `c` in the trace (after a restore).
     virtual void set_cycle(uint64_t c) = 0;

@@ -21,7 +21,12 @@ rust::Vec<rust::String> rtl_configs() {
 void dut_step(Dut& dut, rust::Slice<const uint32_t> in, rust::Slice<uint32_t> out) {
     dut.step(in.data(), out.data());
 }
+void dut_step_writes(Dut& dut, rust::Slice<const uint32_t> in, rust::Slice<uint32_t> out,
+                     rust::Slice<uint32_t> writes) {
+    dut.step_writes(in.data(), out.data(), writes.data());
+}
 void dut_read_state(const Dut& dut, rust::Slice<uint32_t> state) { dut.read_state(state.data()); }
+void dut_read_flops(const Dut& dut, rust::Slice<uint32_t> flops) { dut.read_flops(flops.data()); }
 void dut_write_state(Dut& dut, rust::Slice<const uint32_t> state) {
     dut.write_state(state.data());
 }
@@ -32,6 +37,8 @@ uint64_t dut_run_loop(Dut& dut, rust::Slice<const uint32_t> stim, size_t wpc, si
 size_t dut_input_words(const Dut& dut) { return dut.input_words(); }
 size_t dut_output_words(const Dut& dut) { return dut.output_words(); }
 size_t dut_state_words(const Dut& dut) { return dut.state_words(); }
+size_t dut_flops_words(const Dut& dut) { return dut.flops_words(); }
+size_t dut_writes_words(const Dut& dut) { return dut.writes_words(); }
 bool dut_open_trace(Dut& dut, rust::Str path) { return dut.open_trace(std::string(path)); }
 void dut_close_trace(Dut& dut) { dut.close_trace(); }
 void dut_set_cycle(Dut& dut, uint64_t cycle) { dut.set_cycle(cycle); }

@@ -96,7 +96,21 @@ public:
         ++cycle_;
     }
 
+    void step_writes(const uint32_t* in, uint32_t* out, uint32_t* writes) override {
+        P::set_inputs(top_.get(), in);
+        top_->clk = 0;
+        top_->eval();
+        P::get_outputs(top_.get(), out);
+        P::read_writes(top_.get(), writes);
+        if (trace_) trace_->dump(2 * cycle_);
+        top_->clk = 1;
+        top_->eval();
+        if (trace_) trace_->dump(2 * cycle_ + 1);
+        ++cycle_;
+    }
+
     void read_state(uint32_t* state) const override { P::read_state(top_.get(), state); }
+    void read_flops(uint32_t* flops) const override { P::read_flops(top_.get(), flops); }
 
     // Overwrite every architectural register, then have the next eval settle the whole model again
     // (as at time 0): Verilator only re-evaluates logic whose triggers fired, and writing a register
@@ -127,6 +141,8 @@ public:
     size_t input_words() const override { return P::input_words(); }
     size_t output_words() const override { return P::output_words(); }
     size_t state_words() const override { return P::state_words(); }
+    size_t flops_words() const override { return P::flops_words(); }
+    size_t writes_words() const override { return P::writes_words(); }
     uint64_t cycle() const override { return cycle_; }
     void set_cycle(uint64_t c) override { cycle_ = c; }
 

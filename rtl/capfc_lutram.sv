@@ -23,10 +23,10 @@ module capfc_lutram #(
 ) (
     input  wire              clk,
 
-    // write port
-    input  wire              we,
-    input  wire [AW-1:0]     wa,
-    input  wire [DW-1:0]     wd,
+    // write port (public to the lockstep, which compares each cycle's write instead of the words)
+    input  wire              we /*verilator public_flat_rd*/,
+    input  wire [AW-1:0]     wa /*verilator public_flat_rd*/,
+    input  wire [DW-1:0]     wd /*verilator public_flat_rd*/,
 
     // asynchronous read ports, port k at [k*AW +: AW] / [k*DW +: DW]
     input  wire [RP*AW-1:0]  ra,

@@ -2,9 +2,17 @@
 //! every output and every architectural register is compared after every cycle. The first
 //! difference stops the run with the cycle, each differing signal by its RTL name, the last inputs,
 //! the seed and the command that replays it.
+//!
+//! The RAM words are compared through their writes (docs/microarchitecture.md, "Lockstep"): every
+//! cycle each RAM's write port (`we`, and `wa`, `wd` when written) and every other register; the
+//! words themselves after the first cycle and whenever a write differs. Words equal before a cycle
+//! and written alike in it are equal after it, so this is the every-word comparison, by induction,
+//! at a fraction of its cost. [`Pair::exhaustive`] compares every word every cycle instead.
 
 use crate::block::coverage::Coverage;
-use crate::block::pack::{diff, pack_outputs, pack_state, FieldDiff, Layouts};
+use crate::block::pack::{
+    diff, normalize_writes, pack_outputs, pack_state, pack_writes, FieldDiff, Layouts,
+};
 use crate::block::{BlockParams, CapfcTop, Fault, Inputs, Mode, Outputs};
 use crate::dut::{RtlBlock, RtlError};
 use crate::stimulus::{directed, RandomStim, Stimulus};
@@ -140,12 +148,16 @@ pub struct RunOpts {
     pub history: usize,
     /// Count functional coverage in the model.
     pub coverage: bool,
+    /// Compare every RAM word every cycle ([`Pair::exhaustive`]).
+    pub exhaustive: bool,
 }
 
 /// A run that ended without a mismatch.
 #[derive(Debug, Clone)]
 pub struct Passed {
     pub cycles: u64,
+    /// Cycles after which every RAM word was compared too ([`Pair::full_compares`]).
+    pub full_compares: u64,
     pub coverage: Coverage,
 }
 
@@ -176,6 +188,7 @@ pub fn run_job(job: &Job, opts: &RunOpts) -> Result<Passed, Failure> {
 pub fn lockstep(job: &Job, stim: &mut dyn Stimulus, opts: &RunOpts) -> Result<Passed, Failure> {
     let p = job.params;
     let mut pair = Pair::new(&p, opts.fault, opts.history).map_err(Failure::Rtl)?;
+    pair.exhaustive = opts.exhaustive;
     if opts.coverage {
         pair.model.enable_coverage();
     }
@@ -197,6 +210,7 @@ pub fn lockstep(job: &Job, stim: &mut dyn Stimulus, opts: &RunOpts) -> Result<Pa
     }
     Ok(Passed {
         cycles: pair.cycle,
+        full_compares: pair.full_compares,
         coverage: pair.model.coverage().cloned().unwrap_or_default(),
     })
 }
@@ -207,8 +221,20 @@ pub struct Pair {
     pub model: CapfcTop,
     pub rtl: RtlBlock,
     l: Layouts,
-    bufs: [Vec<u32>; 4],
+    /// Model and RTL: outputs, registers but RAM words, write ports, whole state.
+    out: [Vec<u32>; 2],
+    flops: [Vec<u32>; 2],
+    writes: [Vec<u32>; 2],
+    state: [Vec<u32>; 2],
     ring: Vec<Inputs>,
+    /// Compare every RAM word every cycle (the reference the write-port comparison is tested
+    /// against) instead of the writes.
+    pub exhaustive: bool,
+    /// The next cycle compares every word (the first, and the first after a restore).
+    full_due: bool,
+    /// Cycles whose whole state was compared (in the write-port comparison: the first, and those
+    /// whose writes differed without the words then differing).
+    pub full_compares: u64,
     /// Cycles stepped so far.
     pub cycle: u64,
 }
@@ -242,13 +268,19 @@ impl Pair {
         let mut model = CapfcTop::new(*p).expect("parameters of a built configuration are valid");
         model.inject_fault(fault);
         let l = Layouts::new(p);
-        let (o, st) = (l.outputs.words, l.state.words);
+        let two = |n: usize| [vec![0; n], vec![0; n]];
         Ok(Pair {
             model,
             rtl,
-            bufs: [vec![0; o], vec![0; o], vec![0; st], vec![0; st]],
+            out: two(l.outputs.words),
+            flops: two(l.flops.words),
+            writes: two(l.writes.words),
+            state: two(l.state.words),
             ring: vec![Inputs::idle(p.np); history.max(1)],
             l,
+            exhaustive: false,
+            full_due: true,
+            full_compares: 0,
             cycle: 0,
         })
     }
@@ -265,32 +297,54 @@ impl Pair {
         let fault = self.model.fault();
         self.model = t.clone();
         self.model.inject_fault(fault);
-        let st = &mut self.bufs[2];
+        let st = &mut self.state[0];
         pack_state(&self.model, &self.l.state, st);
         self.rtl.write_state(st);
         self.cycle = cycle;
+        self.full_due = true;
         Ok(())
     }
 
     /// One cycle on both; `out` gets the model's outputs (equal to the RTL's unless this fails).
     pub fn step(&mut self, inp: &Inputs, out: &mut Outputs) -> Result<(), Divergence> {
         let p = self.model.params;
-        let [mw, rw, ms, rs] = &mut self.bufs;
         self.model.tick_cycle(inp, out);
-        pack_outputs(&self.l.outputs, out, mw);
-        self.rtl.step(inp, rw);
+        pack_outputs(&self.l.outputs, out, &mut self.out[0]);
         let hist = self.ring.len() as u64;
         self.ring[(self.cycle % hist) as usize].clone_from(inp);
-        let out_ok = mw == rw;
-        self.rtl.read_state(rs);
-        pack_state(&self.model, &self.l.state, ms);
         let cycle = self.cycle;
         self.cycle += 1;
+        let out_ok = if self.exhaustive {
+            self.rtl.step(inp, &mut self.out[1]);
+            self.out[0] == self.out[1]
+        } else {
+            let [mw, rw] = &mut self.writes;
+            self.rtl.step_writes(inp, &mut self.out[1], rw);
+            let out_ok = self.out[0] == self.out[1];
+            normalize_writes(rw);
+            pack_writes(&self.model, &self.l.writes, mw);
+            let [mf, rf] = &mut self.flops;
+            self.rtl.read_flops(rf);
+            pack_state(&self.model, &self.l.flops, mf);
+            if out_ok && mf == rf && mw == rw && !self.full_due {
+                return Ok(());
+            }
+            out_ok
+        };
+        // every word: always in the exhaustive comparison, else when something differed
+        self.full_due = false;
+        self.full_compares += 1;
+        let [ms, rs] = &mut self.state;
+        self.rtl.read_state(rs);
+        pack_state(&self.model, &self.l.state, ms);
         if out_ok && ms == rs {
             return Ok(());
         }
         let (when, diffs) = if !out_ok {
-            ("outputs", diff(&p, &self.l.outputs, mw, rw))
+            (
+                "outputs",
+                diff(&p, &self.l.outputs, &self.out[0], &self.out[1]),
+            )
         } else {
             (
                 "state after the clock edge",

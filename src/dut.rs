@@ -16,7 +16,14 @@ mod ffi {
         fn new_dut(config: &str) -> Result<UniquePtr<Dut>>;
         fn rtl_configs() -> Vec<String>;
         fn dut_step(dut: Pin<&mut Dut>, inputs: &[u32], outputs: &mut [u32]);
+        fn dut_step_writes(
+            dut: Pin<&mut Dut>,
+            inputs: &[u32],
+            outputs: &mut [u32],
+            writes: &mut [u32],
+        );
         fn dut_read_state(dut: &Dut, state: &mut [u32]);
+        fn dut_read_flops(dut: &Dut, flops: &mut [u32]);
         fn dut_write_state(dut: Pin<&mut Dut>, state: &[u32]);
         fn dut_run_loop(
             dut: Pin<&mut Dut>,
@@ -28,6 +35,8 @@ mod ffi {
         fn dut_input_words(dut: &Dut) -> usize;
         fn dut_output_words(dut: &Dut) -> usize;
         fn dut_state_words(dut: &Dut) -> usize;
+        fn dut_flops_words(dut: &Dut) -> usize;
+        fn dut_writes_words(dut: &Dut) -> usize;
         fn dut_open_trace(dut: Pin<&mut Dut>, path: &str) -> bool;
         fn dut_close_trace(dut: Pin<&mut Dut>);
         fn dut_set_cycle(dut: Pin<&mut Dut>, cycle: u64);
@@ -99,6 +108,8 @@ impl RtlBlock {
                 layouts.outputs.words,
             ),
             ("state", ffi::dut_state_words(&dut), layouts.state.words),
+            ("flops", ffi::dut_flops_words(&dut), layouts.flops.words),
+            ("writes", ffi::dut_writes_words(&dut), layouts.writes.words),
         ] {
             if rtl != rust {
                 return Err(RtlError::Layout {
@@ -130,9 +141,21 @@ impl RtlBlock {
         ffi::dut_step(self.dut.pin_mut(), &self.in_buf, out);
     }
 
+    /// One cycle as [`RtlBlock::step`]; `writes` gets every RAM's write port as it stood before
+    /// the clock edge (the layout `Layouts::writes`).
+    pub fn step_writes(&mut self, inp: &Inputs, out: &mut [u32], writes: &mut [u32]) {
+        pack_inputs(&self.params, &self.layouts.inputs, inp, &mut self.in_buf);
+        ffi::dut_step_writes(self.dut.pin_mut(), &self.in_buf, out, writes);
+    }
+
     /// The architectural state registers, packed.
     pub fn read_state(&self, state: &mut [u32]) {
         ffi::dut_read_state(&self.dut, state);
+    }
+
+    /// The architectural state registers but the RAM words (the layout `Layouts::flops`).
+    pub fn read_flops(&self, flops: &mut [u32]) {
+        ffi::dut_read_flops(&self.dut, flops);
     }
 
     /// Overwrite the architectural state registers (the layout of [`RtlBlock::read_state`], e.g.

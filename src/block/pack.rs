@@ -187,6 +187,11 @@ pub struct Layouts {
     pub inputs: Layout,
     pub outputs: Layout,
     pub state: Layout,
+    /// `state` but the RAM words (`*.mem`): the registers the lockstep compares every cycle.
+    pub flops: Layout,
+    /// Each RAM's write port in `state`'s order, three signals a RAM: `we`, `wa`, `wd` (their
+    /// `reg` is the RAM's `mem`). The lockstep compares these instead of the words.
+    pub writes: Layout,
 }
 
 impl Layouts {
@@ -211,11 +216,29 @@ impl Layouts {
                 items.push((name, w, e, f, i, (*inst, *reg), o));
             }
         }
+        let is_mem = |it: &Item| it.0.ends_with(".mem");
+        let flops = Layout::build(items.iter().filter(|it| !is_mem(it)).cloned().collect());
+        let writes = Layout::build(
+            items
+                .iter()
+                .filter(|it| is_mem(it))
+                .flat_map(|it| {
+                    let ram = it.0.strip_suffix("mem").unwrap_or(&it.0).to_string();
+                    // address width: log2 of the words; data width: the word's
+                    let aw = it.2.trailing_zeros();
+                    [("we", 1), ("wa", aw), ("wd", it.1)].map(|(port, w)| {
+                        (format!("{ram}{port}"), w, 1, w, Index::Scalar, it.5, it.6)
+                    })
+                })
+                .collect(),
+        );
         let state = Layout::build(items);
         Layouts {
             inputs: ports(INPUT_PORTS),
             outputs: ports(OUTPUT_PORTS),
             state,
+            flops,
+            writes,
         }
     }
 }
@@ -237,8 +260,15 @@ impl Writer<'_> {
             // bits, which are 1 bit wide, so this is the common case)
             self.words[k] |= (v as u32) << sh;
         } else {
-            self.words.view_bits_mut::<Lsb0>()[base..base + w].store_le(v);
+            self.put_across(base, w, v);
         }
+    }
+
+    /// A field that crosses a word boundary (rare: kept out of `put`, so that `put` inlines).
+    #[cold]
+    #[inline(never)]
+    fn put_across(&mut self, base: usize, w: usize, v: u64) {
+        self.words.view_bits_mut::<Lsb0>()[base..base + w].store_le(v);
     }
 }
 
@@ -399,6 +429,37 @@ fn put_mask(w: &mut Writer, s: &Signal, elem: usize, mut m: u128) {
     }
 }
 
+/// An array of bit-vector elements (`vld_q`, `e_q`: a row of input bits each): element r is
+/// `rows[r]`, whole words at a time.
+#[inline]
+fn put_rows<T: Copy + Into<u128>>(w: &mut Writer, s: &Signal, rows: &[T]) {
+    debug_assert_eq!(s.field, 1);
+    let wpe = s.words_per_elem();
+    let dst = &mut w.words[s.word..s.word + wpe * rows.len()];
+    if wpe == 1 {
+        let mask = if s.width >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << s.width) - 1
+        };
+        for (d, &r) in dst.iter_mut().zip(rows) {
+            *d = r.into() as u32 & mask;
+        }
+    } else {
+        let mask = if s.width >= 128 {
+            u128::MAX
+        } else {
+            (1u128 << s.width) - 1
+        };
+        for (d, &r) in dst.chunks_exact_mut(wpe).zip(rows) {
+            let r = r.into() & mask;
+            for (k, x) in d.iter_mut().enumerate().take(4) {
+                *x = (r >> (32 * k)) as u32;
+            }
+        }
+    }
+}
+
 /// An array of one-field elements (registers of an unpacked array, RAM words): element k is v[k].
 #[inline]
 fn elems<T: Copy + Into<u64>>(w: &mut Writer, s: &Signal, v: &[T]) {
@@ -428,6 +489,14 @@ fn put_bytes_as_bits(w: &mut Writer, s: &Signal, bytes: &[u8]) {
     }
 }
 
+/// A vector of 8-bit fields (field k is `bytes[k]`), four to a word.
+fn put_bytes(w: &mut Writer, s: &Signal, bytes: &[u8]) {
+    debug_assert_eq!(s.field, 8);
+    for (k, &b) in bytes.iter().enumerate() {
+        w.words[s.word + k / 4] |= u32::from(b) << (8 * (k % 4));
+    }
+}
+
 /// Pack one cycle's outputs.
 pub fn pack_outputs(l: &Layout, out: &Outputs, buf: &mut [u32]) {
     buf.fill(0);
@@ -436,12 +505,8 @@ pub fn pack_outputs(l: &Layout, out: &Outputs, buf: &mut [u32]) {
     put_mask(&mut w, &sig[0], 0, out.arr_accept);
     w.put(&sig[1], 0, 0, u64::from(out.enq_accept));
     put_mask(&mut w, &sig[2], 0, out.pfc_valid);
-    for (i, &c) in out.pfc_cev.iter().enumerate() {
-        w.put(&sig[3], 0, i, u64::from(c));
-    }
-    for (i, &x) in out.pfc_xoff.iter().enumerate() {
-        w.put(&sig[4], 0, i, u64::from(x));
-    }
+    put_bytes(&mut w, &sig[3], &out.pfc_cev);
+    put_bytes(&mut w, &sig[4], &out.pfc_xoff);
     w.put(&sig[5], 0, 0, u64::from(out.pfc_quanta));
     put_bytes_as_bits(&mut w, &sig[6], &out.d_state);
 }
@@ -595,16 +660,8 @@ pub fn pack_state(m: &CapfcTop, l: &Layout, buf: &mut [u32]) {
             Reg::EgressVqQ => put_bytes_as_bits(&mut w, s, &eg.vq_q),
             Reg::EgressUDeqMem => elems(&mut w, s, &eg.deq[o].mem),
             Reg::EgressUEnqMem => elems(&mut w, s, &eg.enq[o].mem),
-            Reg::EgressVldQ => {
-                for (r, &v) in eg.vld_q.iter().enumerate() {
-                    put_mask(&mut w, s, r, v);
-                }
-            }
-            Reg::EgressEQ => {
-                for (r, &v) in eg.e_q.iter().enumerate() {
-                    put_mask(&mut w, s, r, v);
-                }
-            }
+            Reg::EgressVldQ => put_rows(&mut w, s, &eg.vld_q),
+            Reg::EgressEQ => put_rows(&mut w, s, &eg.e_q),
             Reg::EgressIncVQ => one(&mut w, u64::from(eg.inc_v_q)),
             Reg::EgressIncOQ => one(&mut w, u64::from(eg.inc_o_q)),
             Reg::EgressIncLQ => one(&mut w, u64::from(eg.inc_l_q)),
@@ -622,11 +679,7 @@ pub fn pack_state(m: &CapfcTop, l: &Layout, buf: &mut [u32]) {
             }
             Reg::SortUSnapMem => elems(&mut w, s, &so.snap[o].mem),
             Reg::SortUSnapRdQ => one(&mut w, u64::from(so.snap[o].rd_q[0])),
-            Reg::SortPendQ => {
-                for (k, &b) in so.pend_q.iter().enumerate() {
-                    put_mask(&mut w, s, k, u128::from(b));
-                }
-            }
+            Reg::SortPendQ => put_rows(&mut w, s, &so.pend_q),
             Reg::SortRrQ => elems(&mut w, s, &so.rr_q),
             Reg::SortBusyQ => put_mask(&mut w, s, 0, so.busy_q),
             Reg::SortCalQ => put_mask(&mut w, s, 0, so.cal_q),
@@ -640,10 +693,50 @@ pub fn pack_state(m: &CapfcTop, l: &Layout, buf: &mut [u32]) {
             Reg::SortTgtQ => elems(&mut w, s, &so.tgt_q),
             Reg::PfcSentQ => put_bytes_as_bits(&mut w, s, &m.pfc.sent_q),
             Reg::PfcTimerQ => {
-                for k in 0..m.params.np {
-                    w.put(s, k, 0, u64::from(m.pfc.timer(k)));
+                let mut t = [0u16; 128];
+                for (k, x) in t.iter_mut().enumerate().take(m.params.np) {
+                    *x = m.pfc.timer(k);
                 }
+                elems(&mut w, s, &t[..m.params.np]);
             }
+        }
+    }
+}
+
+/// Pack each RAM's write port of the model's last cycle (`Layouts::writes`): `we`, and `wa`, `wd`
+/// when `we` is set (0 when not: [`normalize_writes`] gives the RTL's the same form).
+pub fn pack_writes(m: &CapfcTop, l: &Layout, buf: &mut [u32]) {
+    let np = m.params.np;
+    debug_assert_eq!(l.signals.len() % (3 * np), 0);
+    fn put<T: Copy + Into<u32>>(buf: &mut [u32], wr: Option<(usize, T)>) {
+        let w: [u32; 3] = match wr {
+            Some((a, v)) => [1, a as u32, v.into()],
+            None => [0, 0, 0],
+        };
+        buf.copy_from_slice(&w);
+    }
+    // `state`'s order: one RAM for every port, then the next RAM
+    for (g, s) in l.signals.chunks_exact(3 * np).enumerate() {
+        let dst = buf[3 * np * g..3 * np * (g + 1)].chunks_exact_mut(3);
+        match s[0].reg {
+            Some(Reg::IngressUArrMem) => dst.zip(&m.ingress.arr).for_each(|(d, r)| put(d, r.wr)),
+            Some(Reg::IngressUDepMem) => dst.zip(&m.ingress.dep).for_each(|(d, r)| put(d, r.wr)),
+            Some(Reg::EgressUDeqMem) => dst.zip(&m.egress.deq).for_each(|(d, r)| put(d, r.wr)),
+            Some(Reg::EgressUEnqMem) => dst.zip(&m.egress.enq).for_each(|(d, r)| put(d, r.wr)),
+            Some(Reg::EgressUCntMem) => dst.zip(&m.egress.cnt).for_each(|(d, r)| put(d, r.wr)),
+            Some(Reg::SortUSnapMem) => dst.zip(&m.sort.snap).for_each(|(d, r)| put(d, r.wr)),
+            _ => unreachable!("no model RAM for {}", s[0].name),
+        }
+    }
+}
+
+/// Zero the address and data of every RAM whose `we` is clear (the RTL drives them anyway), so
+/// that two write-port buffers are equal exactly when the same words are written.
+pub fn normalize_writes(buf: &mut [u32]) {
+    for w in buf.chunks_exact_mut(3) {
+        if w[0] == 0 {
+            w[1] = 0;
+            w[2] = 0;
         }
     }
 }

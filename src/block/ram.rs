@@ -8,19 +8,33 @@
 
 use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Ram<T> {
     /// `mem`: the words.
     pub mem: Vec<T>,
     /// `rd_q`: the read-data register of each read port.
     pub rd_q: Vec<T>,
+    /// The write port in the last cycle (`we`, and `wa`, `wd` when set): not state, a record for
+    /// the lockstep, which compares writes instead of every word (docs/microarchitecture.md,
+    /// "Lockstep"). [`CapfcTop::tick_cycle`](super::CapfcTop::tick_cycle) clears it first.
+    #[serde(skip)]
+    pub wr: Option<(usize, T)>,
 }
+
+/// Equal registers and words; the write record is not state.
+impl<T: PartialEq> PartialEq for Ram<T> {
+    fn eq(&self, o: &Self) -> bool {
+        self.mem == o.mem && self.rd_q == o.rd_q
+    }
+}
+impl<T: Eq> Eq for Ram<T> {}
 
 impl<T: Copy + Default> Ram<T> {
     pub fn new(words: usize, read_ports: usize) -> Self {
         Ram {
             mem: vec![T::default(); words],
             rd_q: vec![T::default(); read_ports],
+            wr: None,
         }
     }
 
@@ -34,6 +48,7 @@ impl<T: Copy + Default> Ram<T> {
     #[inline]
     pub fn write(&mut self, addr: usize, v: T) {
         self.mem[addr] = v;
+        self.wr = Some((addr, v));
     }
 }
 
@@ -41,17 +56,36 @@ impl<T: Copy + Default> Ram<T> {
 ///
 /// Contract (docs/microarchitecture.md, "LUT RAM"): a read returns the word as it is before this
 /// cycle's write; a write shows from the next cycle. No reset: its user keeps a valid bit per word.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct LutRam<T> {
     /// `mem`: the words.
     pub mem: Vec<T>,
+    /// The write port in the last cycle, as [`Ram::wr`].
+    #[serde(skip)]
+    pub wr: Option<(usize, T)>,
 }
+
+/// Equal words; the write record is not state.
+impl<T: PartialEq> PartialEq for LutRam<T> {
+    fn eq(&self, o: &Self) -> bool {
+        self.mem == o.mem
+    }
+}
+impl<T: Eq> Eq for LutRam<T> {}
 
 impl<T: Copy + Default> LutRam<T> {
     pub fn new(words: usize) -> Self {
         LutRam {
             mem: vec![T::default(); words],
+            wr: None,
         }
+    }
+
+    /// The write of this cycle: word `addr` holds `v` from the next cycle on.
+    #[inline]
+    pub fn write(&mut self, addr: usize, v: T) {
+        self.mem[addr] = v;
+        self.wr = Some((addr, v));
     }
 }
 
@@ -80,7 +114,7 @@ pub fn live_write(
     p: usize,
     v: u32,
 ) {
-    bank.mem[p] = v;
+    bank.write(p, v);
     if global {
         *sel |= 1 << p;
     } else {

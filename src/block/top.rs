@@ -231,9 +231,22 @@ impl CapfcTop {
         out.d_state.copy_from_slice(&self.d);
     }
 
+    /// Forget the last cycle's RAM writes (`Ram::wr`, `LutRam::wr`): this cycle records its own.
+    fn clear_write_records(&mut self) {
+        for o in 0..self.params.np {
+            self.ingress.arr[o].wr = None;
+            self.ingress.dep[o].wr = None;
+            self.egress.deq[o].wr = None;
+            self.egress.enq[o].wr = None;
+            self.egress.cnt[o].wr = None;
+            self.sort.snap[o].wr = None;
+        }
+    }
+
     /// One clock cycle: writes this cycle's outputs into `out`, then updates the registers.
     pub fn tick_cycle(&mut self, inp: &Inputs, out: &mut Outputs) {
         let p = self.params;
+        self.clear_write_records();
         self.outputs(inp, out);
         let (arr_accept, enq_accept) = (out.arr_accept, out.enq_accept);
 
