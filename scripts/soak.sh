@@ -20,7 +20,7 @@ shards=${SOAK_SHARDS:-8}
 jobs=${SOAK_JOBS:-$(nproc)}
 dir=${SOAK_DIR:-build/soak}
 # weights: lockstep cycles/s of each set on one core (capfc cosim, 2026-11-24, this machine)
-share=${SOAK_SHARE:-"np4:250 np6_cw4:220 np8:150 np8_cell64:150 np16:90 np32:45 np48:22"}
+share=${SOAK_SHARE:-"np4:273 np6_cw4:197 np8:148 np8_cell64:148 np16:90 np32:44 np48:21"}
 capfc=${CAPFC:-target/release/capfc}
 
 die() { echo "soak: $*" >&2; exit 2; }
