@@ -12,7 +12,7 @@ RTL_FILES := $(shell grep -vE '^\s*(//|\#|$$)' rtl/files.f)
 ARGS      ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help deps run test lint lint-rust lint-rtl lint-v1 icarus synth bench golden wave-check soak \
+.PHONY: help deps venv run test lint lint-rust lint-rtl lint-v1 icarus synth bench golden wave-check soak \
 	kill-matrix check-v1-soak lint-dpi bench-dpi lint-sva pytest
 
 help: ## print this help
@@ -24,7 +24,7 @@ deps: ## install verilator, iverilog, yosys and g++ from Debian when missing (ne
 run: deps ## build, then run the default switch scenario in the four modes, RTL in the loop
 	$(CARGO) run --release -- run --dut rtl $(ARGS)
 
-test: deps lint icarus ## lint, Icarus compile, every cargo test, every golden set on Verilator and Icarus (CI)
+test: deps lint icarus venv ## lint, Icarus compile, every cargo test, every golden set on Verilator and Icarus (CI)
 	$(CARGO) test --release
 	$(CARGO) test --release -p capfc-capi
 	$(MAKE) --no-print-directory pytest
@@ -81,12 +81,14 @@ lint-sva: deps ## the rule assertions (check/sva/capfc_props.sv): verilator -Wal
 # The Python package (python/: pyo3 + maturin, built by pip from the repository) and its cocotb
 # scoreboard, tested on Icarus in the virtual environment build/venv (shared with make lint-slang).
 PY_VENV := build/venv
-PY_PIP_COCOTB := cocotb==2.0.1 pytest==8.3.5
+PY_PIP := cocotb==2.0.1 pytest==8.3.5 scapy==2.6.1
 
-pytest: deps ## the Python package's cocotb scoreboard on Icarus: both blocks, clean and with a bug
+venv: deps ## build/venv: cocotb, pytest, and scapy (the pcap test's dissector), installed when missing
 	@test -x $(PY_VENV)/bin/python || python3 -m venv $(PY_VENV)
-	@$(PY_VENV)/bin/python -c "import cocotb, pytest" 2>/dev/null \
-	  || $(PY_VENV)/bin/pip install --disable-pip-version-check -q $(PY_PIP_COCOTB)
+	@$(PY_VENV)/bin/python -c "import cocotb, pytest, scapy" 2>/dev/null \
+	  || $(PY_VENV)/bin/pip install --disable-pip-version-check -q $(PY_PIP)
+
+pytest: deps venv ## the Python package's cocotb scoreboard on Icarus: both blocks, clean and with a bug
 	$(CARGO) build --release
 	$(PY_VENV)/bin/pip install --disable-pip-version-check -q ./python
 	cd python && $(CURDIR)/$(PY_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/test_cocotb.py

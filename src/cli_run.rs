@@ -35,6 +35,31 @@ pub struct RunArgs {
     /// Directory for those waveforms.
     #[arg(long, default_value = ".")]
     pub wave_dir: PathBuf,
+    /// Write each captured port's frames (data both ways, and the switch's PFC frames) as a pcap
+    /// file into this directory: SCENARIO_MODE_portI.pcap.
+    #[arg(long)]
+    pub pcap: Option<PathBuf>,
+    /// With --pcap: the ports to capture, comma-separated (default: every port).
+    #[arg(long)]
+    pub pcap_ports: Option<String>,
+}
+
+/// `--pcap-ports`: port numbers below `ports`, comma-separated, as a bit set.
+pub fn parse_ports(s: &str, ports: usize) -> Result<u128> {
+    let mut m = 0u128;
+    for t in s.split(',').map(str::trim) {
+        let i: usize = t
+            .parse()
+            .with_context(|| format!("--pcap-ports: '{t}' is not a port number"))?;
+        if i >= ports {
+            bail!(
+                "--pcap-ports: port {i} does not exist (the switch has ports 0..={})",
+                ports - 1
+            );
+        }
+        m |= 1u128 << i;
+    }
+    Ok(m)
 }
 
 /// Run `sc` in each of `modes`.
@@ -91,6 +116,8 @@ pub struct RunOptions {
     pub wave_dir: PathBuf,
     /// How the scenario was named on the command line (for the replay command; default its name).
     pub scenario_arg: Option<String>,
+    /// Capture the frames of these ports (bit i: port i) for pcap files.
+    pub capture: Option<u128>,
 }
 
 /// [`run_modes_traced`] with [`RunOptions`].
@@ -105,6 +132,7 @@ pub fn run_modes_with(
         .map(|&m| {
             let mut s = Switch::new(sc, m, dut).with_context(|| format!("scenario {}", sc.name))?;
             s.inject_fault(o.fault);
+            s.capture = o.capture.map(crate::pcap::Capture::new);
             if let Some(e) = o.every {
                 s.trace = Some(crate::switch::Trace { every: e.max(1), ..Default::default() });
             }
@@ -207,6 +235,19 @@ pub fn run(a: &RunArgs) -> Result<()> {
     if a.fault.is_some() && dut != DutKind::Both {
         bail!("--fault needs --dut both: it is there to show the lockstep check catching a bug in the model");
     }
+    let capture = match (&a.pcap, &a.pcap_ports) {
+        (None, Some(_)) => bail!("--pcap-ports needs --pcap DIR"),
+        (None, None) => None,
+        (Some(_), Some(p)) => Some(parse_ports(p, sc.ports)?),
+        (Some(_), None) => Some(if sc.ports >= 128 {
+            u128::MAX
+        } else {
+            (1u128 << sc.ports) - 1
+        }),
+    };
+    if let Some(d) = &a.pcap {
+        std::fs::create_dir_all(d).with_context(|| format!("--pcap {}", d.display()))?;
+    }
     let opts = RunOptions {
         every: a.plot.as_ref().map(|_| 2000),
         progress,
@@ -214,8 +255,27 @@ pub fn run(a: &RunArgs) -> Result<()> {
         wave_window: a.wave_window,
         wave_dir: a.wave_dir.clone(),
         scenario_arg: Some(a.scenario.clone()),
+        capture,
     };
     let runs = run_modes_with(&sc, &modes, dut, &opts)?;
+    if let (Some(d), Some(ports)) = (&a.pcap, capture) {
+        for s in &runs {
+            let c = s.capture.as_ref().expect("captured");
+            let (mut files, mut frames) = (0, 0);
+            for i in (0..sc.ports).filter(|&i| ports >> i & 1 == 1) {
+                let path = d.join(format!("{}_{}_port{i}.pcap", sc.name, s.mode.name()));
+                frames += crate::pcap::write_port(&path, &c.frames, i, sc.cycle_ns)
+                    .map_err(anyhow::Error::msg)?;
+                files += 1;
+            }
+            eprintln!(
+                "run: {} {}: {frames} frames in {files} pcap files in {}",
+                sc.name,
+                s.mode.name(),
+                d.display()
+            );
+        }
+    }
     if let Some(p) = &a.plot {
         crate::plot::plot(p, &runs).map_err(anyhow::Error::msg)?;
         eprintln!("run: plot written to {}", p.display());

@@ -26,6 +26,7 @@ pub mod dut;
 pub mod faults;
 pub mod golden;
 pub mod headroom;
+pub mod pcap;
 pub mod plot;
 pub mod ports;
 pub mod reference;

@@ -369,6 +369,9 @@ pub struct Switch {
     /// Occupancies and pauses sampled every so many cycles, when tracing (plots).
     #[serde(skip)]
     pub trace: Option<Trace>,
+    /// The frames on the chosen ports' wires, when capturing (`capfc run --pcap`).
+    #[serde(skip)]
+    pub capture: Option<crate::pcap::Capture>,
     /// The model's waveform, while one is being written ([`Switch::start_wave`]).
     #[serde(skip)]
     wave: Option<Box<ModelWaveFile>>,
@@ -467,6 +470,7 @@ impl Switch {
             recorded,
             trace: None,
             wave: None,
+            capture: None,
             inp: Inputs::idle(sc.ports),
             out: Outputs::new(sc.ports),
             block_cycle: writes,
@@ -571,6 +575,9 @@ impl Switch {
                     if let Some(pkt) = r {
                         let wire = u64::from(pkt.size) + FRAME_OVERHEAD;
                         self.up[i].push_back((t + wire + prop, pkt));
+                        if let Some(c) = &mut self.capture {
+                            c.data(t, i, crate::pcap::Dir::ToSwitch, pkt);
+                        }
                         self.up_next = self.up_next.min(t + wire + prop);
                         self.stats.sent_bytes += u64::from(pkt.size);
                     }
@@ -651,6 +658,9 @@ impl Switch {
                 });
                 let wire = u64::from(pkt.size) + FRAME_OVERHEAD;
                 self.down[o].push_back((t + wire + prop, pkt));
+                if let Some(c) = &mut self.capture {
+                    c.data(t, o, crate::pcap::Dir::ToHost, pkt);
+                }
                 self.down_next = self.down_next.min(t + wire + prop);
             }
         }
@@ -717,6 +727,9 @@ impl Switch {
             v &= v - 1;
             self.tm.send_control(i, t, PFC_FRAME_BYTES);
             let q: [u16; NPRIO] = std::array::from_fn(|p| self.out.quanta(i, p));
+            if let Some(c) = &mut self.capture {
+                c.pfc(t, i, self.out.pfc_cev[i], q);
+            }
             self.pfc.push_back((
                 t + PFC_FRAME_BYTES + prop + response,
                 i,
