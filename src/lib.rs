@@ -17,6 +17,7 @@ pub mod cli_gen_sv;
 pub mod cli_golden;
 pub mod cli_run;
 pub mod cli_step;
+pub mod cli_topo;
 #[cfg(feature = "rtl")]
 pub mod cosim;
 pub mod dpi_sv;
@@ -26,6 +27,7 @@ pub mod dut;
 pub mod faults;
 pub mod golden;
 pub mod headroom;
+pub mod net;
 pub mod pcap;
 pub mod plot;
 pub mod ports;

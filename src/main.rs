@@ -33,6 +33,9 @@ enum Cmd {
     Golden(capfc::cli_golden::GoldenArgs),
     /// PFC headroom after IEEE 802.1Q Annex N, and the adaptive (measured) variant.
     Headroom(capfc::headroom::HeadroomArgs),
+    /// Network topologies in HPCC's topology.txt format: generate (fat tree, leaf-spine, the
+    /// paper's) or check one, with its flow.txt.
+    Topo(capfc::cli_topo::TopoArgs),
 }
 
 fn main() {
@@ -42,6 +45,7 @@ fn main() {
         Cmd::Check(args) => std::process::exit(capfc::cli_check::run(&args)),
         Cmd::GenSv(args) => capfc::cli_gen_sv::run(&args),
         Cmd::Run(args) => capfc::cli_run::run(&args),
+        Cmd::Topo(args) => capfc::cli_topo::run(&args),
         Cmd::Step(args) => capfc::cli_step::run(&args),
         Cmd::Golden(args) => match capfc::cli_golden::run(&args) {
             Ok(true) => Ok(()),

@@ -1,0 +1,5 @@
+//! The network around many switches (issue 14, in progress): topologies and their files.
+//! [`topology`] reads HPCC's ns-3 `topology.txt` and `flow.txt` as they are, writes topologies
+//! back, and generates fat trees and leaf-spine fabrics.
+
+pub mod topology;
