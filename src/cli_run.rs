@@ -42,6 +42,10 @@ pub struct RunArgs {
     /// With --pcap: the ports to capture, comma-separated (default: every port).
     #[arg(long)]
     pub pcap_ports: Option<String>,
+    /// Write each mode's flow completion times and PFC events in HPCC's ns-3 formats into this
+    /// directory: SCENARIO_MODE_fct.txt, SCENARIO_MODE_pfc.txt.
+    #[arg(long)]
+    pub hpcc: Option<PathBuf>,
 }
 
 /// `--pcap-ports`: port numbers below `ports`, comma-separated, as a bit set.
@@ -118,6 +122,8 @@ pub struct RunOptions {
     pub scenario_arg: Option<String>,
     /// Capture the frames of these ports (bit i: port i) for pcap files.
     pub capture: Option<u128>,
+    /// Log every PFC frame as its sender obeys it (HPCC's pfc.txt).
+    pub pfc_log: bool,
 }
 
 /// [`run_modes_traced`] with [`RunOptions`].
@@ -133,6 +139,7 @@ pub fn run_modes_with(
             let mut s = Switch::new(sc, m, dut).with_context(|| format!("scenario {}", sc.name))?;
             s.inject_fault(o.fault);
             s.capture = o.capture.map(crate::pcap::Capture::new);
+            s.pfc_log = o.pfc_log.then(Vec::new);
             if let Some(e) = o.every {
                 s.trace = Some(crate::switch::Trace { every: e.max(1), ..Default::default() });
             }
@@ -245,8 +252,10 @@ pub fn run(a: &RunArgs) -> Result<()> {
             (1u128 << sc.ports) - 1
         }),
     };
-    if let Some(d) = &a.pcap {
-        std::fs::create_dir_all(d).with_context(|| format!("--pcap {}", d.display()))?;
+    for (flag, d) in [("--pcap", &a.pcap), ("--hpcc", &a.hpcc)] {
+        if let Some(d) = d {
+            std::fs::create_dir_all(d).with_context(|| format!("{flag} {}", d.display()))?;
+        }
     }
     let opts = RunOptions {
         every: a.plot.as_ref().map(|_| 2000),
@@ -256,8 +265,25 @@ pub fn run(a: &RunArgs) -> Result<()> {
         wave_dir: a.wave_dir.clone(),
         scenario_arg: Some(a.scenario.clone()),
         capture,
+        pfc_log: a.hpcc.is_some(),
     };
     let runs = run_modes_with(&sc, &modes, dut, &opts)?;
+    if let Some(d) = &a.hpcc {
+        use crate::switch::hpcc::{fct_txt, pfc_txt};
+        for s in &runs {
+            let base = format!("{}_{}", sc.name, s.mode.name());
+            let log = s.pfc_log.as_deref().unwrap_or_default();
+            for (what, text) in [
+                ("fct", fct_txt(&sc, &s.stats.fct)),
+                ("pfc", pfc_txt(&sc, log)),
+            ] {
+                let path = d.join(format!("{base}_{what}.txt"));
+                std::fs::write(&path, text)
+                    .with_context(|| format!("--hpcc {}", path.display()))?;
+            }
+            eprintln!("run: {base}: HPCC fct.txt and pfc.txt in {}", d.display());
+        }
+    }
     if let (Some(d), Some(ports)) = (&a.pcap, capture) {
         for s in &runs {
             let c = s.capture.as_ref().expect("captured");

@@ -39,6 +39,7 @@
 //! Annex N counts (a maximum frame at each end, the PFC frame, the cable both ways, the response):
 //! see [`scenario::Scenario::auto_headroom`].
 
+pub mod hpcc;
 pub mod inspect;
 pub mod mix;
 pub mod scenario;
@@ -369,6 +370,9 @@ pub struct Switch {
     /// Occupancies and pauses sampled every so many cycles, when tracing (plots).
     #[serde(skip)]
     pub trace: Option<Trace>,
+    /// Every PFC frame as its sender obeys it, when logging (`capfc run --hpcc`: `pfc.txt`).
+    #[serde(skip)]
+    pub pfc_log: Option<Vec<hpcc::PfcEvent>>,
     /// The frames on the chosen ports' wires, when capturing (`capfc run --pcap`).
     #[serde(skip)]
     pub capture: Option<crate::pcap::Capture>,
@@ -471,6 +475,7 @@ impl Switch {
             trace: None,
             wave: None,
             capture: None,
+            pfc_log: None,
             inp: Inputs::idle(sc.ports),
             out: Outputs::new(sc.ports),
             block_cycle: writes,
@@ -564,6 +569,9 @@ impl Switch {
         while self.pfc.front().is_some_and(|f| f.0 <= t) {
             let (_, i, cev, q) = self.pfc.pop_front().unwrap();
             self.senders[i].apply_pfc(t, cev, &q);
+            if let Some(log) = &mut self.pfc_log {
+                log.push((t, i, cev, q));
+            }
             self.sender_wake = self.sender_wake.min(self.senders[i].wake());
         }
         // The senders start frames (only those awake; none are looked at before the first wakes).
