@@ -18,6 +18,33 @@ pub enum TopoCmd {
     Gen(GenArgs),
     /// Read a topology.txt (and a flow.txt against it) and summarise it, or say what is wrong.
     Check(CheckArgs),
+    /// Draw Poisson flows from a flow-size CDF file onto a topology's hosts: HPCC's flow.txt.
+    Flows(FlowsArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct FlowsArgs {
+    /// HPCC's topology.txt whose hosts send and receive.
+    #[arg(long)]
+    pub topology: PathBuf,
+    /// Flow sizes: a CDF file of `size percentile` lines (HPCC's traffic generator's format).
+    #[arg(long)]
+    pub cdf: PathBuf,
+    /// Offered load of each host's link, a fraction in (0, 1].
+    #[arg(long, default_value_t = 0.5)]
+    pub load: f64,
+    /// How long the flows arrive, e.g. 10ms, 100us.
+    #[arg(long, default_value = "10ms")]
+    pub duration: String,
+    /// Seed of the draw (printed; the same seed gives the same file).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Priority (HPCC's pg) of every flow.
+    #[arg(long, default_value_t = 3)]
+    pub prio: u8,
+    /// Write here instead of standard output.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -61,7 +88,43 @@ pub fn run(a: &TopoArgs) -> Result<()> {
     match &a.cmd {
         TopoCmd::Gen(g) => gen(g),
         TopoCmd::Check(c) => check(c),
+        TopoCmd::Flows(f) => flows(f),
     }
+}
+
+fn flows(a: &FlowsArgs) -> Result<()> {
+    use crate::net::traffic::{flows_to_hpcc, poisson_flows, Cdf};
+    let tname = a.topology.display().to_string();
+    let t = Topology::parse_hpcc(
+        &std::fs::read_to_string(&a.topology).with_context(|| tname.clone())?,
+        &tname,
+    )?;
+    let cname = a.cdf.display().to_string();
+    let cdf = Cdf::parse(
+        &std::fs::read_to_string(&a.cdf).with_context(|| cname.clone())?,
+        &cname,
+    )?;
+    let dur = parse_delay(&a.duration)
+        .with_context(|| format!("--duration '{}': not a time (e.g. 10ms)", a.duration))?;
+    if a.prio > 7 {
+        bail!("--prio {}: a priority 0..=7", a.prio);
+    }
+    let f = poisson_flows(&t, &cdf, a.load, dur, a.seed, a.prio).map_err(anyhow::Error::msg)?;
+    eprintln!(
+        "topo flows: seed {}, {} flows, mean size {:.0} B (the CDF's {:.0} B), load {} over {} ns",
+        a.seed,
+        f.len(),
+        f.iter().map(|x| x.size as f64).sum::<f64>() / f.len().max(1) as f64,
+        cdf.mean(),
+        a.load,
+        dur
+    );
+    let text = flows_to_hpcc(&f);
+    match &a.out {
+        Some(p) => std::fs::write(p, text).with_context(|| format!("--out {}", p.display()))?,
+        None => print!("{text}"),
+    }
+    Ok(())
 }
 
 fn gen(g: &GenArgs) -> Result<()> {

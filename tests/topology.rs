@@ -262,3 +262,73 @@ proptest! {
         }
     }
 }
+
+mod traffic {
+    use capfc::net::topology::{parse_hpcc_flows, Topology};
+    use capfc::net::traffic::{flows_to_hpcc, poisson_flows, Cdf};
+
+    const CDF: &str = include_str!("data/cdf_websearch_like.txt");
+
+    #[test]
+    fn a_cdf_file_reads_and_its_sizes_follow_it() {
+        let c = Cdf::parse(CDF, "cdf").unwrap();
+        assert_eq!(c.size_at(0.0), 6000.0);
+        assert_eq!(c.size_at(100.0), 20_000_000.0);
+        assert_eq!(c.size_at(25.0), 16_000.0, "linear between 20 % and 30 %");
+        // the drawn flows' mean size and offered load are the CDF's and the asked load's
+        let t = Topology::fat_tree(4, 1_000_000_000, 1000).unwrap();
+        let f = poisson_flows(&t, &c, 0.4, 2_000_000_000, 11, 3).unwrap();
+        let bytes: u64 = f.iter().map(|x| x.size).sum();
+        let mean = bytes as f64 / f.len() as f64;
+        assert!(
+            (mean / c.mean() - 1.0).abs() < 0.1,
+            "mean {mean} against {}",
+            c.mean()
+        );
+        let load = bytes as f64 * 8.0 / 2.0 / (16.0 * 1e9);
+        assert!((load / 0.4 - 1.0).abs() < 0.1, "offered load {load}");
+        assert!(
+            f.windows(2).all(|w| w[0].start_ns <= w[1].start_ns),
+            "in start order"
+        );
+        assert!(f.iter().all(|x| x.src != x.dst && x.src < 16 && x.dst < 16));
+        // the same seed gives the same file, another seed another
+        let again = flows_to_hpcc(&poisson_flows(&t, &c, 0.4, 2_000_000_000, 11, 3).unwrap());
+        assert_eq!(flows_to_hpcc(&f), again);
+        assert_ne!(
+            flows_to_hpcc(&poisson_flows(&t, &c, 0.4, 2_000_000_000, 12, 3).unwrap()),
+            again
+        );
+        // and what we write, HPCC's reader (ours) reads back
+        let (back, rest) = parse_hpcc_flows(&again, "w", &t).unwrap();
+        assert_eq!((back, rest), (f, 0));
+    }
+
+    #[test]
+    fn malformed_cdf_files_are_refused_with_file_line_and_field() {
+        for (text, says) in [
+            ("100 0\n50 100\n", "c:2: size: 50 after 100"),
+            ("100 50\n200 40\n300 100\n", "c:2: percentile: 40 after 50"),
+            (
+                "100 0\n200 90\n",
+                "c:2: percentile: the last percentile is 90",
+            ),
+            ("100 0\n200 101\n", "c:2: percentile: '101'"),
+            ("0 0\n200 100\n", "c:1: size: '0'"),
+            ("100\n", "c:1: size percentile: expected two numbers"),
+            ("# nothing\n", "c: size percentile: no point"),
+        ] {
+            match Cdf::parse(text, "c") {
+                Ok(c) => panic!("{text:?} accepted: {c:?}"),
+                Err(e) => assert!(
+                    e.to_string().contains(says),
+                    "{text:?}: said {e}, not {says:?}"
+                ),
+            }
+        }
+        let c = Cdf::parse(CDF, "cdf").unwrap();
+        let t = Topology::fat_tree(4, 1_000_000_000, 1000).unwrap();
+        assert!(poisson_flows(&t, &c, 0.0, 1000, 1, 3).is_err());
+        assert!(poisson_flows(&t, &c, 1.5, 1000, 1, 3).is_err());
+    }
+}

@@ -220,9 +220,9 @@ impl Topology {
                 nodes[id] = NodeKind::Switch;
             }
         }
-        let mut links = Vec::with_capacity(nl);
+        // the count is the file's word: room grows with the lines actually there
+        let mut links = Vec::with_capacity(nl.min(1 << 16));
         let mut pairs = HashSet::new();
-        let mut line_of = Vec::with_capacity(nl);
         for k in 0..nl {
             let (ln, f) = lines.next().ok_or_else(|| {
                 err(
@@ -294,7 +294,6 @@ impl Topology {
                 delay_ns,
                 error_rate,
             });
-            line_of.push(ln);
         }
         if let Some((ln, _)) = lines.next() {
             return Err(err(
@@ -519,7 +518,7 @@ pub fn parse_hpcc_flows(
             ))
         }
     };
-    let mut flows = Vec::with_capacity(n.min(1 << 20));
+    let mut flows = Vec::with_capacity(n.min(1 << 16));
     let mut last = 0u64;
     for k in 0..n {
         let (ln, f) = lines.next().ok_or_else(|| {
