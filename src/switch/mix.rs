@@ -21,7 +21,7 @@
 //! Each class draws from its own stream of the seeded ChaCha8 generator, so changing one class (the
 //! short flows' size in scenario 2, say) leaves the others' flows exactly as they were.
 
-use super::scenario::FlowSpec;
+use super::config::FlowSpec;
 use crate::block::NPRIO;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

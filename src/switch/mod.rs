@@ -39,6 +39,7 @@
 //! Annex N counts (a maximum frame at each end, the PFC frame, the cable both ways, the response):
 //! see [`scenario::Scenario::auto_headroom`].
 
+pub mod config;
 pub mod hpcc;
 pub mod inspect;
 pub mod mix;
@@ -522,19 +523,41 @@ impl Switch {
     }
 
     /// One cycle of the whole switch.
+    /// One cycle of the whole switch, unit by unit in the order the hardware sees them: the links
+    /// and the senders before the block is clocked (its lanes), the block, then what its outputs
+    /// decide (admission of arrivals, enqueue, PFC frames taken), then the receivers.
     pub fn tick_cycle(&mut self) {
         let t = self.now;
-        let (np, prop, mtu) = (self.sc.ports, self.sc.prop_delay, self.sc.mtu);
-        let (latency, interval, response) = (
-            self.sc.pipe_latency,
-            self.sc.pipe_interval,
-            self.sc.pfc_response,
-        );
         self.inp.clear();
-        // Frames completing their arrival on the ingress links (the links are looked at only on a
-        // cycle one of them has a frame arriving).
         let mut arrived = std::mem::take(&mut self.arrived);
         arrived.clear();
+        self.links_in(t, &mut arrived);
+        self.retransmit(t);
+        self.pfc_at_senders(t);
+        self.senders_send(t);
+        self.admit(t);
+        let (end, pool_full) = self.pipeline_end(t);
+        self.egress_pauses(t);
+        let reserved = self.macs_reserve(t);
+        self.transmitters(t);
+        // A MAC takes a PFC frame only on a free line: not while a frame is on it, nor in the cycle
+        // its transmitter starts one.
+        self.inp.pfc_ready &= !self.tm.busy_lines(t) | reserved;
+        self.clock_block();
+        self.ingress_accept(t, &arrived);
+        self.arrived = arrived;
+        self.pipeline_enqueue(t, end, pool_full);
+        self.macs_send(t);
+        self.receivers(t);
+        self.sample_trace(t);
+        #[cfg(debug_assertions)]
+        self.check_conservation();
+        self.now += 1;
+    }
+
+    fn links_in(&mut self, t: u64, arrived: &mut Vec<(usize, Packet)>) {
+        // Frames completing their arrival on the ingress links (the links are looked at only on a
+        // cycle one of them has a frame arriving).
         if self.up_next <= t || self.exhaustive {
             self.up_next = u64::MAX;
             for (i, link) in self.up.iter_mut().enumerate() {
@@ -553,6 +576,9 @@ impl Switch {
                 }
             }
         }
+    }
+
+    fn retransmit(&mut self, t: u64) {
         // Retransmission timeouts: the lost bytes go back to their sender.
         while self.retx.front().is_some_and(|r| r.0 <= t) {
             let (_, f, size) = self.retx.pop_front().unwrap();
@@ -565,6 +591,9 @@ impl Switch {
             self.remaining[f] += u64::from(size);
             self.resent[f] += u64::from(size);
         }
+    }
+
+    fn pfc_at_senders(&mut self, t: u64) {
         // PFC frames taking effect at the senders.
         while self.pfc.front().is_some_and(|f| f.0 <= t) {
             let (_, i, cev, q) = self.pfc.pop_front().unwrap();
@@ -574,12 +603,17 @@ impl Switch {
             }
             self.sender_wake = self.sender_wake.min(self.senders[i].wake());
         }
+    }
+
+    fn senders_send(&mut self, t: u64) {
+        let (np, prop) = (self.sc.ports, self.sc.prop_delay);
         // The senders start frames (only those awake; none are looked at before the first wakes).
         if t >= self.sender_wake || self.exhaustive {
             let mut next = u64::MAX;
             for i in 0..np {
                 if t >= self.senders[i].wake() || self.exhaustive {
-                    let r = self.senders[i].tick(t, &self.sc.flows, &mut self.remaining, mtu);
+                    let r =
+                        self.senders[i].tick(t, &self.sc.flows, &mut self.remaining, self.sc.mtu);
                     if let Some(pkt) = r {
                         let wire = u64::from(pkt.size) + FRAME_OVERHEAD;
                         self.up[i].push_back((t + wire + prop, pkt));
@@ -594,6 +628,10 @@ impl Switch {
             }
             self.sender_wake = next;
         }
+    }
+
+    fn admit(&mut self, t: u64) {
+        let (np, latency, interval) = (self.sc.ports, self.sc.pipe_latency, self.sc.pipe_interval);
         // Admission into the pipeline: round robin over input ports, one packet per interval.
         // The first non-empty FIFO at or after the pointer, from the mask of non-empty ones.
         if !self.stalled && t >= self.next_admit && self.ingress_busy != 0 {
@@ -615,6 +653,9 @@ impl Switch {
             self.next_admit = t + interval;
             self.rr = (i + 1) % np;
         }
+    }
+
+    fn pipeline_end(&mut self, t: u64) -> (Option<Packet>, bool) {
         // The end of the pipeline asks for its egress queue.
         let end = self.pipe.front().filter(|(e, _)| *e <= t).map(|&(_, p)| p);
         // A shared-memory buffer's port and pool caps are checked first (tm.rs): a packet they
@@ -628,12 +669,19 @@ impl Switch {
                 size: pkt.size,
             });
         }
+        (end, pool_full)
+    }
+
+    fn egress_pauses(&mut self, t: u64) {
         // Downstream receivers pause egress ports.
         for e in &self.sc.egress_pauses {
             if e.start == t {
                 self.tm.pause(e.port, usize::from(e.prio), t + e.cycles);
             }
         }
+    }
+
+    fn macs_reserve(&mut self, t: u64) -> u128 {
         // The MACs: a PFC frame pending since the last cycle keeps a free line for itself (see the
         // module doc), so the transmitter starts no data frame there this cycle.
         let mut reserved = 0u128;
@@ -646,6 +694,11 @@ impl Switch {
                 reserved |= 1u128 << i;
             }
         }
+        reserved
+    }
+
+    fn transmitters(&mut self, t: u64) {
+        let (np, prop) = (self.sc.ports, self.sc.prop_delay);
         // Egress ports start frames.
         let tm_awake = t >= self.tm.wake_min() || self.exhaustive;
         let mut next = u64::MAX;
@@ -675,10 +728,9 @@ impl Switch {
         if tm_awake {
             self.tm.set_wake_min(next);
         }
-        // A MAC takes a PFC frame only on a free line: not while a frame is on it, nor in the cycle
-        // its transmitter starts one.
-        self.inp.pfc_ready &= !self.tm.busy_lines(t) | reserved;
+    }
 
+    fn clock_block(&mut self) {
         if self.wave.is_some() {
             self.wave_edge(true);
         }
@@ -692,8 +744,10 @@ impl Switch {
         if let Some(r) = self.recorded.as_mut() {
             r.push(self.inp.clone());
         }
+    }
 
-        for &(i, pkt) in &arrived {
+    fn ingress_accept(&mut self, t: u64, arrived: &[(usize, Packet)]) {
+        for &(i, pkt) in arrived {
             if self.out.arr_accept >> i & 1 == 1 {
                 self.ingress[i].push_back(pkt);
                 self.ingress_busy |= 1u128 << i;
@@ -702,7 +756,9 @@ impl Switch {
                 self.lose(t, pkt);
             }
         }
-        self.arrived = arrived;
+    }
+
+    fn pipeline_enqueue(&mut self, t: u64, end: Option<Packet>, pool_full: bool) {
         if let Some(pkt) = end {
             if self.out.enq_accept {
                 self.pipe.pop_front();
@@ -727,6 +783,10 @@ impl Switch {
                 self.lose(t, pkt);
             }
         }
+    }
+
+    fn macs_send(&mut self, t: u64) {
+        let (prop, response) = (self.sc.prop_delay, self.sc.pfc_response);
         // The PFC frames the MACs took: on port i's line for 84 cycles, at the sender when their
         // last bit arrives, obeyed `response` cycles later.
         let mut v = self.out.pfc_valid & self.inp.pfc_ready;
@@ -746,6 +806,10 @@ impl Switch {
             ));
             self.stats.pfc_frames[i] += 1;
         }
+    }
+
+    fn receivers(&mut self, t: u64) {
+        let np = self.sc.ports;
         // Deliveries at the receivers.
         if self.down_next <= t || self.exhaustive {
             self.down_next = u64::MAX;
@@ -764,6 +828,10 @@ impl Switch {
                 }
             }
         }
+    }
+
+    fn sample_trace(&mut self, t: u64) {
+        let np = self.sc.ports;
         if let Some(tr) = self.trace.as_mut() {
             if t.is_multiple_of(tr.every) {
                 let bytes = |q: &VecDeque<Packet>| q.iter().map(|p| u64::from(p.size)).sum::<u64>();
@@ -788,9 +856,6 @@ impl Switch {
                 );
             }
         }
-        #[cfg(debug_assertions)]
-        self.check_conservation();
-        self.now += 1;
     }
 
     /// The whole state, now (between two cycles).

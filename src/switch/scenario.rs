@@ -7,24 +7,7 @@
 use crate::block::{BlockConfig, BlockParams, ConfigError, Mode, PrioThresholds, NPRIO};
 use serde::{Deserialize, Serialize};
 
-/// One flow: `bytes` from input `src` to output `dst` on priority `prio`, starting at `start`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FlowSpec {
-    pub src: usize,
-    pub dst: usize,
-    pub prio: u8,
-    pub bytes: u64,
-    #[serde(default)]
-    pub start: u64,
-    /// Traffic class for the statistics ("incast", "victim", ...).
-    #[serde(default = "default_class")]
-    pub class: String,
-}
-
-fn default_class() -> String {
-    "flow".into()
-}
+pub use super::config::FlowSpec;
 
 /// A scenario that cannot be used: where, and why.
 #[derive(Debug, thiserror::Error)]
@@ -115,7 +98,7 @@ pub struct Scenario {
     pub scheduler: super::sched::SchedConfig,
     /// Shared-memory egress buffering; absent, every queue has its own `thresholds.eg_max` bytes.
     #[serde(default)]
-    pub shared_memory: Option<super::tm::SharedMemory>,
+    pub shared_memory: Option<super::config::SharedMemory>,
     /// Buffer cell size in bytes, a power of two (absent: the block counts bytes). The block then
     /// counts occupancy in cells (a packet takes its size rounded up to whole cells) and the
     /// thresholds, given in bytes here, are rounded down to whole cells.
@@ -486,7 +469,7 @@ impl Scenario {
 
     /// The caps of `[shared_memory]` must nest, and the block's egress MAX must be the per-queue cap
     /// (the block takes the per-queue decision, `tm.rs`).
-    fn validate_shared(&self, sm: &super::tm::SharedMemory) -> Result<(), ConfigError> {
+    fn validate_shared(&self, sm: &super::config::SharedMemory) -> Result<(), ConfigError> {
         let bad = |f: &str, w: String| Err(ConfigError::new(format!("shared_memory.{f}"), w));
         if sm.per_queue == 0 {
             return bad("per_queue", "must be at least 1 byte".into());
