@@ -125,6 +125,51 @@ fn fmt_rate(bps: u64) -> String {
     format!("{bps}bps")
 }
 
+/// The error of `file` at `line` (0: the file as a whole), in `field`.
+pub(crate) fn error_of(file: &str) -> impl Fn(usize, &str, String) -> TopoError + '_ {
+    move |line, field, msg| TopoError {
+        file: file.to_string(),
+        line,
+        field: field.to_string(),
+        msg,
+    }
+}
+
+/// The non-blank lines of `text`: (1-based line number, whitespace-separated fields).
+fn records(text: &str) -> impl Iterator<Item = (usize, Vec<&str>)> {
+    text.lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.split_whitespace().collect::<Vec<_>>()))
+        .filter(|(_, f)| !f.is_empty())
+}
+
+/// Record `k` of the `n` that the field `count` announced, which must have the fields of
+/// `layout` (`what` names one record in the message).
+fn record<'a>(
+    lines: &mut impl Iterator<Item = (usize, Vec<&'a str>)>,
+    err: &impl Fn(usize, &str, String) -> TopoError,
+    (count, n, k): (&str, usize, usize),
+    what: &str,
+    layout: &str,
+) -> Result<(usize, Vec<&'a str>), TopoError> {
+    let (ln, f) = lines.next().ok_or_else(|| {
+        err(
+            0,
+            count,
+            format!("{count} says {n}, the file has {k} {what}s"),
+        )
+    })?;
+    let want = layout.split(' ').count();
+    if f.len() != want {
+        return Err(err(
+            ln,
+            what,
+            format!("expected '{layout}', found {} fields", f.len()),
+        ));
+    }
+    Ok((ln, f))
+}
+
 impl Topology {
     pub fn hosts(&self) -> impl Iterator<Item = usize> + '_ {
         (0..self.nodes.len()).filter(|&i| self.nodes[i] == NodeKind::Host)
@@ -146,18 +191,8 @@ impl Topology {
 
     /// Read HPCC's `topology.txt`; `file` names it in errors.
     pub fn parse_hpcc(text: &str, file: &str) -> Result<Topology, TopoError> {
-        let err = |line: usize, field: &str, msg: String| TopoError {
-            file: file.to_string(),
-            line,
-            field: field.to_string(),
-            msg,
-        };
-        // (line number, fields) of every non-blank line
-        let mut lines = text
-            .lines()
-            .enumerate()
-            .map(|(i, l)| (i + 1, l.split_whitespace().collect::<Vec<_>>()))
-            .filter(|(_, f)| !f.is_empty());
+        let err = error_of(file);
+        let mut lines = records(text);
         let num = |ln: usize, field: &str, s: &str| -> Result<usize, TopoError> {
             s.parse::<usize>()
                 .map_err(|_| err(ln, field, format!("'{s}' is not a non-negative integer")))
@@ -224,23 +259,13 @@ impl Topology {
         let mut links = Vec::with_capacity(nl.min(1 << 16));
         let mut pairs = HashSet::new();
         for k in 0..nl {
-            let (ln, f) = lines.next().ok_or_else(|| {
-                err(
-                    0,
-                    "link_num",
-                    format!("link_num says {nl}, the file has {k} link lines"),
-                )
-            })?;
-            if f.len() != 5 {
-                return Err(err(
-                    ln,
-                    "link",
-                    format!(
-                        "expected 'src dst rate delay error_rate', found {} fields",
-                        f.len()
-                    ),
-                ));
-            }
+            let (ln, f) = record(
+                &mut lines,
+                &err,
+                ("link_num", nl, k),
+                "link",
+                "src dst rate delay error_rate",
+            )?;
             let a = num(ln, "src", f[0])?;
             let b = num(ln, "dst", f[1])?;
             for (field, x) in [("src", a), ("dst", b)] {
@@ -492,17 +517,8 @@ pub fn parse_hpcc_flows(
     file: &str,
     topo: &Topology,
 ) -> Result<(Vec<NetFlow>, usize), TopoError> {
-    let err = |line: usize, field: &str, msg: String| TopoError {
-        file: file.to_string(),
-        line,
-        field: field.to_string(),
-        msg,
-    };
-    let mut lines = text
-        .lines()
-        .enumerate()
-        .map(|(i, l)| (i + 1, l.split_whitespace().collect::<Vec<_>>()))
-        .filter(|(_, f)| !f.is_empty());
+    let err = error_of(file);
+    let mut lines = records(text);
     let (ln, head) = lines
         .next()
         .ok_or_else(|| err(0, "flow_num", "the file is empty".into()))?;
@@ -521,23 +537,13 @@ pub fn parse_hpcc_flows(
     let mut flows = Vec::with_capacity(n.min(1 << 16));
     let mut last = 0u64;
     for k in 0..n {
-        let (ln, f) = lines.next().ok_or_else(|| {
-            err(
-                0,
-                "flow_num",
-                format!("flow_num says {n}, the file has {k} flows"),
-            )
-        })?;
-        if f.len() != 6 {
-            return Err(err(
-                ln,
-                "flow",
-                format!(
-                    "expected 'src dst pg dport size start_time', found {} fields",
-                    f.len()
-                ),
-            ));
-        }
+        let (ln, f) = record(
+            &mut lines,
+            &err,
+            ("flow_num", n, k),
+            "flow",
+            "src dst pg dport size start_time",
+        )?;
         let host = |field: &str, s: &str| -> Result<usize, TopoError> {
             let x: usize = s
                 .parse()

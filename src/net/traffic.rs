@@ -25,12 +25,7 @@ pub struct Cdf {
 impl Cdf {
     /// Read a CDF file; `file` names it in errors.
     pub fn parse(text: &str, file: &str) -> Result<Cdf, TopoError> {
-        let err = |line: usize, field: &str, msg: String| TopoError {
-            file: file.to_string(),
-            line,
-            field: field.to_string(),
-            msg,
-        };
+        let err = super::topology::error_of(file);
         let mut points: Vec<(f64, f64)> = vec![];
         let mut last_line = 0;
         for (i, l) in text.lines().enumerate() {
