@@ -84,29 +84,10 @@ public:
         Verilated::threadContextp(nullptr);
     }
 
-    void step(const uint32_t* in, uint32_t* out) override {
-        P::set_inputs(top_.get(), in);
-        top_->clk = 0;
-        top_->eval();
-        P::get_outputs(top_.get(), out);
-        if (trace_) trace_->dump(2 * cycle_);
-        top_->clk = 1;
-        top_->eval();
-        if (trace_) trace_->dump(2 * cycle_ + 1);
-        ++cycle_;
-    }
+    void step(const uint32_t* in, uint32_t* out) override { cycle_step(in, out, nullptr); }
 
     void step_writes(const uint32_t* in, uint32_t* out, uint32_t* writes) override {
-        P::set_inputs(top_.get(), in);
-        top_->clk = 0;
-        top_->eval();
-        P::get_outputs(top_.get(), out);
-        P::read_writes(top_.get(), writes);
-        if (trace_) trace_->dump(2 * cycle_);
-        top_->clk = 1;
-        top_->eval();
-        if (trace_) trace_->dump(2 * cycle_ + 1);
-        ++cycle_;
+        cycle_step(in, out, writes);
     }
 
     void read_state(uint32_t* state) const override { P::read_state(top_.get(), state); }
@@ -161,6 +142,21 @@ public:
     }
 
 private:
+    // One clock cycle: apply inputs, settle, sample outputs (and, given `writes`, every RAM's
+    // write port as it stands before the edge), rising edge.
+    void cycle_step(const uint32_t* in, uint32_t* out, uint32_t* writes) {
+        P::set_inputs(top_.get(), in);
+        top_->clk = 0;
+        top_->eval();
+        P::get_outputs(top_.get(), out);
+        if (writes) P::read_writes(top_.get(), writes);
+        if (trace_) trace_->dump(2 * cycle_);
+        top_->clk = 1;
+        top_->eval();
+        if (trace_) trace_->dump(2 * cycle_ + 1);
+        ++cycle_;
+    }
+
     std::unique_ptr<VerilatedContext> ctx_;
     std::unique_ptr<V> top_;
     std::unique_ptr<VerilatedVcdC> trace_;
