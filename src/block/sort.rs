@@ -147,6 +147,11 @@ impl Sort {
         }
     }
 
+    /// No engine is sorting and no request is pending.
+    pub fn idle(&self) -> bool {
+        self.busy_q == 0 && self.pending == 0
+    }
+
     /// The clocked update of every engine. Reads the egress registers and RAM read data as they
     /// are before this cycle's update; performs the snap RAM's reads and writes; returns the egress
     /// RAM reads and E writes in `out`. In a reset cycle only the RAM reads happen.

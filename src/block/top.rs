@@ -243,6 +243,28 @@ impl CapfcTop {
         }
     }
 
+    /// Whether a cycle of idle inputs ([`Inputs::is_idle`]) leaves every register and RAM as it is
+    /// and has no PFC frame pending: no sort running or pending, no increment in its pipeline (and
+    /// the pipeline's fields at what an idle cycle loads), D and the D last sent 0 on every port,
+    /// and every refresh timer run out. A switch of a network stops clocking such a block while its
+    /// inputs stay idle (`crate::switch::Switch`); the tests compare that with clocking every
+    /// cycle. Never with a fault injected or coverage counted (they see every cycle).
+    pub fn quiescent(&self) -> bool {
+        self.fault.is_none()
+            && self.cov.is_none()
+            && self.sort.idle()
+            && !self.egress.inc_v_q
+            && !self.egress.wr_v_q
+            && (
+                self.egress.inc_o_q,
+                self.egress.inc_l_q,
+                self.egress.inc_i_q,
+            ) == (0, 0, 0)
+            && self.d.iter().all(|&d| d == 0)
+            && self.pfc.sent_q.iter().all(|&s| s == 0)
+            && (0..self.params.np).all(|i| self.pfc.timer(i) == 0)
+    }
+
     /// One clock cycle: writes this cycle's outputs into `out`, then updates the registers.
     pub fn tick_cycle(&mut self, inp: &Inputs, out: &mut Outputs) {
         let p = self.params;

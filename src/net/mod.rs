@@ -3,5 +3,6 @@
 //! back, and generates fat trees and leaf-spine fabrics; [`traffic`] reads flow-size CDF files and
 //! draws seeded Poisson traffic as `flow.txt`.
 
+pub mod sim;
 pub mod topology;
 pub mod traffic;

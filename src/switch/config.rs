@@ -44,3 +44,65 @@ impl SharedMemory {
         occ.saturating_sub(u64::from(self.dedicated))
     }
 }
+
+/// A link's speed against the clock: one cycle is one byte time of the fastest link of the
+/// network (the clock), and a byte on this link takes `num / den` cycles. `1/1` is a link at the
+/// clock's rate (every link of a single switch); the paper's fat tree, clocked at 1 Gb/s, has
+/// `2/1` for its 500 Mb/s links and `4/1` for its 250 Mb/s ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireRate {
+    pub num: u64,
+    pub den: u64,
+}
+
+impl Default for WireRate {
+    fn default() -> Self {
+        WireRate::CLOCK
+    }
+}
+
+impl WireRate {
+    /// A link at the clock's rate.
+    pub const CLOCK: WireRate = WireRate { num: 1, den: 1 };
+
+    /// A link of `rate_bps` on a clock of `clock_bps` (the fastest link), reduced.
+    pub fn of(rate_bps: u64, clock_bps: u64) -> WireRate {
+        let g = gcd(rate_bps, clock_bps).max(1);
+        WireRate {
+            num: clock_bps / g,
+            den: (rate_bps / g).max(1),
+        }
+    }
+
+    /// A rate from outside (a snapshot): both terms at least 1 and at most 2^20, so that no wire
+    /// time divides by zero or overflows.
+    pub fn check(self) -> Result<(), String> {
+        let ok = |v: u64| (1..=1 << 20).contains(&v);
+        if ok(self.num) && ok(self.den) {
+            Ok(())
+        } else {
+            Err(format!(
+                "rate {}/{}: each term is 1..=2^20",
+                self.num, self.den
+            ))
+        }
+    }
+
+    /// Cycles that `bytes` take on the wire, rounded up.
+    #[inline]
+    pub fn cycles(self, bytes: u64) -> u64 {
+        if self.num == self.den {
+            bytes
+        } else {
+            (bytes * self.num).div_ceil(self.den)
+        }
+    }
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}

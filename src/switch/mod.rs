@@ -289,6 +289,17 @@ impl Dut {
         }
     }
 
+    /// The model's [`CapfcTop::quiescent`] (both sides of a lockstep pair are at the same state);
+    /// never for the RTL alone, whose registers are not read every cycle.
+    fn quiescent(&self) -> bool {
+        match self {
+            Dut::Model(m) => m.quiescent(),
+            #[cfg(feature = "rtl")]
+            Dut::Both(pair) => pair.model.quiescent(),
+            _ => false,
+        }
+    }
+
     /// The architectural registers, packed in the RTL's layout, whichever side holds them.
     fn state_words(&self, layouts: &crate::block::pack::Layouts, buf: &mut Vec<u32>) {
         buf.resize(layouts.state.words, 0);
@@ -339,6 +350,26 @@ pub struct Packet {
     pub dst: u8,
     pub prio: u8,
     pub size: u16,
+}
+
+/// A switch inside a network (`crate::net::sim`): its ports face links that the network owns.
+/// Frames arrive through [`Switch::inject`]; what the switch puts on its output links (`down`),
+/// the PFC frames its MACs send and the packets it drops are taken by the network after each cycle
+/// ([`Switch::take_down`], [`Switch::take_pfc`], [`Switch::take_lost`]). The switch has no senders
+/// or receivers of its own.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Attached {
+    /// Per port: the propagation delay of its link, cycles.
+    pub prop: Vec<u64>,
+    /// Bytes handed to the network on the output links.
+    pub handed_out: u64,
+    /// Bytes this switch dropped.
+    pub lost_bytes: u64,
+    /// Packets dropped and not yet taken by the network: (cycle, packet).
+    lost: Vec<(u64, Packet)>,
+    /// The block was clocked with idle inputs last and sits at a fixed point
+    /// ([`CapfcTop::quiescent`]): while its inputs stay idle, clocking it changes nothing.
+    block_idle: bool,
 }
 
 type ModelWaveFile = crate::wave::ModelWave<std::io::BufWriter<std::fs::File>>;
@@ -426,6 +457,9 @@ pub struct Switch {
     #[serde(skip)]
     arrived: Vec<(usize, Packet)>,
     pub stats: Stats,
+    /// Inside a network: the links are the network's (see [`Attached`]).
+    #[serde(default)]
+    pub attached: Option<Attached>,
 }
 
 impl Switch {
@@ -504,6 +538,7 @@ impl Switch {
             arrived: Vec::with_capacity(sc.ports),
             exhaustive: false,
             stats: Stats::new(sc.ports, nf),
+            attached: None,
         })
     }
 
@@ -717,7 +752,8 @@ impl Switch {
                     prio: pkt.prio,
                     size: pkt.size,
                 });
-                let wire = u64::from(pkt.size) + FRAME_OVERHEAD;
+                let wire = self.tm.wire(o, u64::from(pkt.size) + FRAME_OVERHEAD);
+                let prop = self.attached.as_ref().map_or(prop, |a| a.prop[o]);
                 self.down[o].push_back((t + wire + prop, pkt));
                 if let Some(c) = &mut self.capture {
                     c.data(t, o, crate::pcap::Dir::ToHost, pkt);
@@ -731,6 +767,12 @@ impl Switch {
     }
 
     fn clock_block(&mut self) {
+        let idle_in = self.attached.is_some() && !self.exhaustive && self.inp.is_idle();
+        if idle_in && self.attached.as_ref().is_some_and(|a| a.block_idle) {
+            // A fixed point under idle inputs: the cycle would change nothing (the outputs too are
+            // those of the last, idle, cycle).
+            return;
+        }
         if self.wave.is_some() {
             self.wave_edge(true);
         }
@@ -743,6 +785,12 @@ impl Switch {
         self.block_cycle += 1;
         if let Some(r) = self.recorded.as_mut() {
             r.push(self.inp.clone());
+        }
+        if self.attached.is_some() {
+            let q = idle_in && self.block.quiescent();
+            if let Some(a) = &mut self.attached {
+                a.block_idle = q;
+            }
         }
     }
 
@@ -794,12 +842,13 @@ impl Switch {
             let i = v.trailing_zeros() as usize;
             v &= v - 1;
             self.tm.send_control(i, t, PFC_FRAME_BYTES);
+            let prop = self.attached.as_ref().map_or(prop, |a| a.prop[i]);
             let q: [u16; NPRIO] = std::array::from_fn(|p| self.out.quanta(i, p));
             if let Some(c) = &mut self.capture {
                 c.pfc(t, i, self.out.pfc_cev[i], q);
             }
             self.pfc.push_back((
-                t + PFC_FRAME_BYTES + prop + response,
+                t + self.tm.wire(i, PFC_FRAME_BYTES) + prop + response,
                 i,
                 self.out.pfc_cev[i],
                 q,
@@ -810,8 +859,8 @@ impl Switch {
 
     fn receivers(&mut self, t: u64) {
         let np = self.sc.ports;
-        // Deliveries at the receivers.
-        if self.down_next <= t || self.exhaustive {
+        // Deliveries at the receivers (inside a network, the network takes the frames).
+        if self.attached.is_none() && (self.down_next <= t || self.exhaustive) {
             self.down_next = u64::MAX;
             for o in 0..np {
                 while self.down[o].front().is_some_and(|d| d.0 <= t) {
@@ -1034,6 +1083,11 @@ impl Switch {
 
     /// A packet is lost; a flow whose last bytes are lost completes then.
     fn lose(&mut self, t: u64, pkt: Packet) {
+        if let Some(a) = &mut self.attached {
+            a.lost_bytes += u64::from(pkt.size);
+            a.lost.push((t, pkt));
+            return;
+        }
         let f = pkt.flow as usize;
         self.lost[f] += u64::from(pkt.size);
         if let Some(rto) = self.sc.rto {
@@ -1153,6 +1207,91 @@ impl Switch {
         Ok(())
     }
 
+    /// Put this switch inside a network: port i's link has propagation delay `prop[i]` and speed
+    /// `rates[i]` against the clock; from now on the network brings and takes the frames.
+    pub fn attach(&mut self, prop: Vec<u64>, rates: Vec<config::WireRate>) {
+        assert_eq!(prop.len(), self.sc.ports, "one delay per port");
+        assert_eq!(rates.len(), self.sc.ports, "one rate per port");
+        self.tm.set_rates(rates);
+        self.attached = Some(Attached {
+            prop,
+            ..Attached::default()
+        });
+    }
+
+    /// A frame from the network whose last bit reaches input `port` in cycle `at` (not before the
+    /// switch's current cycle); `pkt.src` is `port` and `pkt.dst` the output port it is routed to.
+    pub fn inject(&mut self, at: u64, port: usize, pkt: Packet) {
+        debug_assert!(at >= self.now && usize::from(pkt.src) == port);
+        self.up[port].push_back((at, pkt));
+        self.up_next = self.up_next.min(at);
+        self.stats.sent_bytes += u64::from(pkt.size);
+    }
+
+    /// The frames put on the output links since the last call: `f(port, arrival cycle at the far
+    /// end, packet)`.
+    pub fn take_down(&mut self, mut f: impl FnMut(usize, u64, Packet)) {
+        if self.down_next == u64::MAX {
+            return;
+        }
+        let a = self
+            .attached
+            .as_mut()
+            .expect("take_down is for a switch in a network");
+        for (o, link) in self.down.iter_mut().enumerate() {
+            for (at, pkt) in link.drain(..) {
+                a.handed_out += u64::from(pkt.size);
+                f(o, at, pkt);
+            }
+        }
+        self.down_next = u64::MAX;
+    }
+
+    /// The PFC frames the MACs sent since the last call: (cycle the peer obeys it, port, class
+    /// enable vector, pause times).
+    pub fn take_pfc(&mut self, mut f: impl FnMut(u64, usize, u8, [u16; NPRIO])) {
+        for (at, i, cev, q) in self.pfc.drain(..) {
+            f(at, i, cev, q);
+        }
+    }
+
+    /// The packets dropped since the last call: (cycle, packet).
+    pub fn take_lost(&mut self, mut f: impl FnMut(u64, Packet)) {
+        if let Some(a) = &mut self.attached {
+            for (t, p) in a.lost.drain(..) {
+                f(t, p);
+            }
+        }
+    }
+
+    /// Nothing can happen in cycle `t` (the network skips the switch's cycle): no frame arrives,
+    /// no packet waits at ingress or in the pipeline, no transmitter can start, no PFC frame is
+    /// pending, and the block sits at its fixed point.
+    pub fn idle(&self, t: u64) -> bool {
+        self.up_next > t
+            && self.ingress_busy == 0
+            && !self.stalled
+            && self.pipe.front().is_none_or(|&(e, _)| e > t)
+            && self.tm.wake_min() > t
+            && self.out.pfc_valid == 0
+            && self.pfc.is_empty()
+            && self.attached.as_ref().is_some_and(|a| a.block_idle)
+            && !self.exhaustive
+    }
+
+    /// The first cycle at which an idle switch ([`Switch::idle`]) has something to do: a frame
+    /// arrives, a packet reaches the end of the pipeline, or a transmitter can start (a pause ends).
+    pub fn next_activity(&self) -> u64 {
+        let pipe = self.pipe.front().map_or(u64::MAX, |&(e, _)| e);
+        self.up_next.min(self.tm.wake_min()).min(pipe)
+    }
+
+    /// Move an idle switch's clock to `t` (the cycles it skipped changed nothing).
+    pub fn skip_to(&mut self, t: u64) {
+        debug_assert!(t >= self.now);
+        self.now = t;
+    }
+
     /// Inject a deliberate bug into the block model (`--dut model` or `both`), to show the lockstep
     /// check catching it. The RTL has none.
     pub fn inject_fault(&mut self, f: Option<crate::block::Fault>) {
@@ -1200,7 +1339,10 @@ impl Switch {
                 .map(|(_, p)| u64::from(p.size))
                 .sum::<u64>()
             + self.tm.queued_bytes();
-        let done: u64 = self.delivered.iter().sum::<u64>() + self.lost.iter().sum::<u64>();
+        let done: u64 = match &self.attached {
+            Some(a) => a.handed_out + a.lost_bytes,
+            None => self.delivered.iter().sum::<u64>() + self.lost.iter().sum::<u64>(),
+        };
         assert_eq!(
             self.stats.sent_bytes,
             done + on_links + inside,

@@ -282,12 +282,8 @@ impl Scenario {
             sc.flows.extend(extra);
         }
         if sc.xoff == Some(XoffSetting::Auto) {
-            let h = sc
-                .auto_headroom()
+            sc.apply_auto_xoff()
                 .map_err(|e| err(format!("field xoff: {e}")))?;
-            let max = u64::from(sc.thresholds.ing_max);
-            let x = crate::headroom::xoff(max, &h).map_err(|e| err(format!("field xoff: {e}")))?;
-            sc.thresholds.ing_xoff = x as u32;
         }
         if sc.flows.is_empty() {
             return Err(err("field flows: the scenario has no flows".into()));
@@ -307,6 +303,15 @@ impl Scenario {
                 ))
             })?;
         Ok(sc)
+    }
+
+    /// `xoff = "auto"`: ingress XOFF at ingress MAX less the Annex N headroom of this scenario's
+    /// links ([`Scenario::auto_headroom`]).
+    pub fn apply_auto_xoff(&mut self) -> Result<(), crate::headroom::HeadroomError> {
+        let h = self.auto_headroom()?;
+        let x = crate::headroom::xoff(u64::from(self.thresholds.ing_max), &h)?;
+        self.thresholds.ing_xoff = x as u32;
+        Ok(())
     }
 
     /// The headroom of IEEE 802.1Q Annex N for this scenario's links, with the same code as

@@ -10,6 +10,7 @@
 //! effect, or resumes it (quanta 0). A frame already being sent is never pre-empted: the pause is
 //! looked at only when the next frame would start.
 
+use super::config::WireRate;
 use super::scenario::{FlowSpec, Scenario};
 use super::sched::{Ets, EtsState, Head};
 use super::{Packet, FRAME_OVERHEAD};
@@ -43,14 +44,24 @@ pub struct Sender {
     /// the paused time is counted per interval, not per cycle.
     paused_acc: [u64; NPRIO],
     paused_from: [u64; NPRIO],
+    /// The speed of this sender's link against the clock (a network's slower links; 1/1 on a
+    /// single switch): a frame's wire time and a pause quantum scale with it.
+    #[serde(default)]
+    rate: WireRate,
 }
 
 impl Sender {
     /// The peer of input `port` in scenario `sc`.
     pub fn for_scenario(port: usize, sc: &Scenario) -> Self {
+        Self::with_flows(port, &sc.flows, sc)
+    }
+
+    /// A sender of its flows among `all` (those whose `src` is `port`) with the scheduler of `sc`
+    /// (a host of a network: `all` are the network's flows).
+    pub fn with_flows(port: usize, all: &[FlowSpec], sc: &Scenario) -> Self {
         Sender {
             ets: sc.scheduler.ets(sc.mtu),
-            ..Self::new(port, &sc.flows)
+            ..Self::new(port, all)
         }
     }
 
@@ -71,7 +82,13 @@ impl Sender {
             blocked_at: None,
             paused_acc: [0; NPRIO],
             paused_from: [0; NPRIO],
+            rate: WireRate::CLOCK,
         }
+    }
+
+    /// This sender's link runs at `rate` against the clock.
+    pub fn set_rate(&mut self, rate: WireRate) {
+        self.rate = rate;
     }
 
     /// Flow `f` of `all` (its start not before any this sender has already started) joins this
@@ -97,11 +114,12 @@ impl Sender {
 
     /// A frame from the switch: pause or resume the classes in `cev`.
     pub fn apply_pfc(&mut self, now: u64, cev: u8, quanta: &[u16; NPRIO]) {
+        let quantum = self.rate.cycles(QUANTUM_CYCLES);
         for (p, (until, &q)) in self.pause_until.iter_mut().zip(quanta).enumerate() {
             if cev >> p & 1 == 1 {
                 self.paused_acc[p] += (*until).min(now).saturating_sub(self.paused_from[p]);
                 self.paused_from[p] = now;
-                *until = now + u64::from(q) * QUANTUM_CYCLES;
+                *until = now + u64::from(q) * quantum;
             }
         }
         self.wake = self.wake.min(now);
@@ -152,7 +170,7 @@ impl Sender {
             self.active[p].push_back(f);
         }
         self.sched.sent(&self.ets, p, self.active[p].is_empty());
-        self.busy_until = now + size + FRAME_OVERHEAD;
+        self.busy_until = now + self.rate.cycles(size + FRAME_OVERHEAD);
         self.wake = self.busy_until.min(next_start);
         let fl = &all[f];
         Some(Packet {
@@ -177,6 +195,7 @@ impl Sender {
 
     /// Check a sender that came from a snapshot: it is port `port`'s and names only flows that exist.
     pub fn check_restored(&self, port: usize, flows: usize) -> Result<(), String> {
+        self.rate.check()?;
         if self.port != port {
             return Err(format!("port {} in the slot of port {port}", self.port));
         }

@@ -1,7 +1,7 @@
 //! What a run measured: drops by reason, PFC frames, paused time, peak occupancies, and per traffic
 //! class the flow completion times and goodput.
 
-use super::scenario::Scenario;
+use super::scenario::{FlowSpec, Scenario};
 use crate::block::NPRIO;
 use serde::{Deserialize, Serialize};
 
@@ -63,42 +63,7 @@ impl Stats {
 
     /// Per-class summaries, once the run is over.
     pub fn finish(&mut self, sc: &Scenario, delivered: &[u64], lost: &[u64]) {
-        let mut names: Vec<&str> = sc.flows.iter().map(|f| f.class.as_str()).collect();
-        names.dedup();
-        names.sort();
-        names.dedup();
-        let us = |c: u64| c as f64 * sc.cycle_ns / 1000.0;
-        self.classes = names
-            .into_iter()
-            .map(|name| {
-                let idx: Vec<usize> = (0..sc.flows.len())
-                    .filter(|&f| sc.flows[f].class == name)
-                    .collect();
-                let mut fcts: Vec<u64> = idx.iter().filter_map(|&f| self.fct[f]).collect();
-                fcts.sort_unstable();
-                let p99 = fcts
-                    .get(((fcts.len() as f64 * 0.99).ceil() as usize).saturating_sub(1))
-                    .copied()
-                    .unwrap_or(0);
-                let goodput: f64 = idx
-                    .iter()
-                    .map(|&f| match self.fct[f] {
-                        Some(t) if t > 0 => delivered[f] as f64 * 8.0 / (t as f64 * sc.cycle_ns),
-                        _ => 0.0,
-                    })
-                    .sum::<f64>()
-                    / idx.len().max(1) as f64;
-                ClassStats {
-                    class: name.to_string(),
-                    flows: idx.len(),
-                    completed: fcts.len(),
-                    with_losses: idx.iter().filter(|&&f| lost[f] > 0).count(),
-                    fct_max_us: us(fcts.last().copied().unwrap_or(0)),
-                    fct_p99_us: us(p99),
-                    goodput_gbps: goodput,
-                }
-            })
-            .collect();
+        self.classes = class_stats(&sc.flows, &self.fct, delivered, lost, sc.cycle_ns);
     }
 
     pub fn class(&self, name: &str) -> Option<&ClassStats> {
@@ -112,4 +77,50 @@ impl Stats {
     pub fn total_paused_us(&self, cycle_ns: f64) -> f64 {
         self.paused.iter().sum::<u64>() as f64 * cycle_ns / 1000.0
     }
+}
+
+/// Per traffic class of `flows` (in name order): completions, flows with losses, the maximum and
+/// 99th-percentile FCT, and the mean goodput (bytes delivered × 8 / FCT).
+pub fn class_stats(
+    flows: &[FlowSpec],
+    fct: &[Option<u64>],
+    delivered: &[u64],
+    lost: &[u64],
+    cycle_ns: f64,
+) -> Vec<ClassStats> {
+    let mut names: Vec<&str> = flows.iter().map(|f| f.class.as_str()).collect();
+    names.sort_unstable();
+    names.dedup();
+    let us = |c: u64| c as f64 * cycle_ns / 1000.0;
+    names
+        .into_iter()
+        .map(|name| {
+            let idx: Vec<usize> = (0..flows.len())
+                .filter(|&f| flows[f].class == name)
+                .collect();
+            let mut fcts: Vec<u64> = idx.iter().filter_map(|&f| fct[f]).collect();
+            fcts.sort_unstable();
+            let p99 = fcts
+                .get(((fcts.len() as f64 * 0.99).ceil() as usize).saturating_sub(1))
+                .copied()
+                .unwrap_or(0);
+            let goodput: f64 = idx
+                .iter()
+                .map(|&f| match fct[f] {
+                    Some(t) if t > 0 => delivered[f] as f64 * 8.0 / (t as f64 * cycle_ns),
+                    _ => 0.0,
+                })
+                .sum::<f64>()
+                / idx.len().max(1) as f64;
+            ClassStats {
+                class: name.to_string(),
+                flows: idx.len(),
+                completed: fcts.len(),
+                with_losses: idx.iter().filter(|&&f| lost[f] > 0).count(),
+                fct_max_us: us(fcts.last().copied().unwrap_or(0)),
+                fct_p99_us: us(p99),
+                goodput_gbps: goodput,
+            }
+        })
+        .collect()
 }

@@ -72,6 +72,10 @@ pub struct Tm {
     line_busy: u128,
     #[serde(skip)]
     line_next: u64,
+    /// Per port, the speed of its link against the clock (empty: every port at the clock's rate,
+    /// as on a single switch).
+    #[serde(default)]
+    rates: Vec<super::config::WireRate>,
 }
 
 impl Tm {
@@ -98,6 +102,7 @@ impl Tm {
             wake_min: 0,
             line_busy: 0,
             line_next: 0,
+            rates: vec![],
         }
     }
 
@@ -176,8 +181,20 @@ impl Tm {
         self.bytes[q] -= u32::from(pkt.size);
         self.account_shared(o, before, self.bytes[q]);
         self.sched[o].sent(&self.ets, p, self.queues[q].is_empty());
-        self.occupy(o, now + u64::from(pkt.size) + FRAME_OVERHEAD);
+        let wire = self.wire(o, u64::from(pkt.size) + FRAME_OVERHEAD);
+        self.occupy(o, now + wire);
         Some(pkt)
+    }
+
+    /// Each port's link speed against the clock (a network's links; see [`super::config::WireRate`]).
+    pub fn set_rates(&mut self, rates: Vec<super::config::WireRate>) {
+        self.rates = rates;
+    }
+
+    /// Cycles that `bytes` (preamble and gap included) take on port o's line.
+    #[inline]
+    pub fn wire(&self, o: usize, bytes: u64) -> u64 {
+        self.rates.get(o).map_or(bytes, |r| r.cycles(bytes))
     }
 
     /// Port o's line is busy until cycle `until` (exclusive); the transmitter wakes then (also when
@@ -249,7 +266,7 @@ impl Tm {
         );
         // The transmitter was consulted in `now` (or would have been, and found nothing).
         self.account_blocked(o, now);
-        self.occupy(o, now + bytes);
+        self.occupy(o, now + self.wire(o, bytes));
     }
 
     /// Check a traffic manager that came from a snapshot: every table has its size for `np` ports.
@@ -264,10 +281,18 @@ impl Tm {
             ("tm.port_shared", self.port_shared.len(), np),
             ("tm.wake", self.wake.len(), np),
             ("tm.blocked_at", self.blocked_at.len(), np),
+            (
+                "tm.rates",
+                self.rates.len(),
+                if self.rates.is_empty() { 0 } else { np },
+            ),
         ] {
             if got != want {
                 return Err(format!("{what}: {got} entries, expected {want}"));
             }
+        }
+        for r in &self.rates {
+            r.check().map_err(|e| format!("tm.rates: {e}"))?;
         }
         // Each queue's byte count is what it holds.
         for (q, (pkts, &b)) in self.queues.iter().zip(&self.bytes).enumerate() {

@@ -1,0 +1,914 @@
+//! A network of switches and hosts, cycle by cycle: every switch is the single-switch model of
+//! [`crate::switch`] (ingress FIFOs, pipeline, traffic manager, MACs) with its own CaPFC block,
+//! every host a NIC that sends its flows and obeys PFC, and every link has its own rate and
+//! propagation delay. One clock for the whole network: a cycle is one byte time of the fastest link
+//! (8 ns in the paper's 1 Gb/s network); a slower link takes `num/den` cycles a byte
+//! ([`WireRate`]), and a pause quantum (512 bit times) scales the same way.
+//!
+//! **Hop-by-hop PFC.** The PFC frames a switch's MAC sends on port i go to the far end of that link:
+//! a host's NIC pauses its classes ([`Sender::apply_pfc`]); a switch pauses the classes of its
+//! egress port on that link ([`crate::switch::tm::Tm::pause`]: a frame already started finishes).
+//! A paused egress queue fills, its block's egress thresholds and (in the CaPFC modes) its sort
+//! engines act, and the switch pauses its own upstream in turn: congestion spreads hop by hop, as
+//! in the paper's fat tree. A frame takes effect `pfc_response` cycles after its last bit arrives,
+//! as on a single switch.
+//!
+//! **Routing** is per switch, over the shortest paths to the destination host (hosts never forward):
+//! [`Routing::Ecmp`] hashes the flow, [`Routing::Detail`] picks by egress occupancy per packet
+//! (DeTail's adaptive load balancing). See [`Routing`].
+//!
+//! **Transport.** Each host's NIC sends its flows' packets at line rate when not paused (the
+//! switch's open-loop [`Sender`], its ETS scheduler included). A packet dropped anywhere is sent
+//! again by its source `rto` cycles later; a flow completes when every byte is delivered.
+//!
+//! **Cost of idleness.** A switch with nothing to do in a cycle (no frame arriving, nothing at
+//! ingress, nothing leaving the pipeline, no transmitter able to start, no PFC frame pending, and
+//! its block at a fixed point: [`crate::block::CapfcTop::quiescent`]) is not looked at; when no
+//! switch, host or link has anything to do the clock jumps to the next event. `exhaustive` looks at
+//! everything every cycle instead, and the tests require identical results both ways.
+
+use super::topology::{NetFlow, NodeKind, Topology};
+use crate::block::NPRIO;
+use crate::switch::config::WireRate;
+use crate::switch::scenario::{FlowSpec, Scenario};
+use crate::switch::sender::{Sender, QUANTUM_CYCLES};
+use crate::switch::stats::{class_stats, ClassStats};
+use crate::switch::{DutKind, FlowMode, Packet, Switch, FRAME_OVERHEAD};
+use std::cmp::Ordering;
+use std::collections::{BinaryHeap, VecDeque};
+
+/// How a switch picks among the output ports on a shortest path to a packet's destination host.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Routing {
+    /// Per-flow ECMP: every packet of flow `f` at switch node `s` takes next hop number
+    /// `splitmix64(seed ^ f · 0x9E3779B97F4A7C15 ^ s · 0xC2B2AE3D27D4EB4F) mod n` of the `n`
+    /// shortest-path next hops (in port order). Hashing the switch too keeps two tiers from making
+    /// the same choice (polarisation).
+    Ecmp,
+    /// DeTail's adaptive load balancing, per packet: among the shortest-path next hops, those whose
+    /// egress queue of the packet's priority holds less than `low` bytes; if none, less than `high`;
+    /// if none, all of them. One of the candidates is drawn by a per-switch counter hashed as for
+    /// ECMP (deterministic; no shared random state). The paper's thresholds are 16 KB and 32 KB.
+    Detail { low: u32, high: u32 },
+}
+
+impl Routing {
+    /// DeTail with the paper's 16 KB / 32 KB thresholds.
+    pub const DETAIL: Routing = Routing::Detail {
+        low: 16 * 1024,
+        high: 32 * 1024,
+    };
+
+    pub fn parse(s: &str) -> Option<Routing> {
+        match s {
+            "ecmp" => Some(Routing::Ecmp),
+            "detail" => Some(Routing::DETAIL),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Routing::Ecmp => "ecmp",
+            Routing::Detail { .. } => "detail",
+        }
+    }
+}
+
+/// splitmix64: the hash of ECMP and of DeTail's draw.
+pub fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// What a network run is given besides its topology and flows.
+#[derive(Debug, Clone)]
+pub struct NetConfig {
+    pub mode: FlowMode,
+    pub routing: Routing,
+    /// Every switch's settings, as for a single switch: thresholds, lossless priorities, CUT,
+    /// quanta, refresh, pipeline, scheduler, MTU, `pfc_response`, `rto`, `max_cycles`, and
+    /// `xoff = "auto"` (then each switch's ingress XOFF leaves Annex N headroom for its longest
+    /// link). Its `ports`, `flows`, `prop_delay` and `cycle_ns` are the network's.
+    pub switch: Scenario,
+    /// ECMP's and DeTail's hash seed.
+    pub seed: u64,
+    /// The block behind the switches named in `dut_nodes` (all switches when empty); the others use
+    /// the model.
+    pub dut: DutKind,
+    pub dut_nodes: Vec<usize>,
+    /// Look at every switch and host every cycle (no skipping, no time jumps).
+    pub exhaustive: bool,
+}
+
+impl NetConfig {
+    /// The paper's switch settings (the single-switch defaults: Table II thresholds, lossless
+    /// priority 3, 25 us pipeline, 10 ms retransmission timeout) in `mode` with `routing`.
+    pub fn paper(mode: FlowMode, routing: Routing) -> NetConfig {
+        let mut switch = Scenario::incast_victims();
+        switch.flows.clear();
+        switch.name = "network".into();
+        NetConfig {
+            mode,
+            routing,
+            switch,
+            seed: 1,
+            dut: DutKind::Model,
+            dut_nodes: vec![],
+            exhaustive: false,
+        }
+    }
+}
+
+/// The far end of a link.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum End {
+    Host(usize),
+    /// Switch index, port.
+    Switch(usize, usize),
+}
+
+/// One port of a switch or a host's NIC: where its link goes, how fast and how long.
+#[derive(Debug, Clone, Copy)]
+struct PortLink {
+    peer: End,
+    rate: WireRate,
+    prop: u64,
+}
+
+struct Host {
+    node: usize,
+    sender: Sender,
+    link: PortLink,
+    /// The last cycle its sender was looked at (a sender is looked at once a cycle at most).
+    last_tick: Option<u64>,
+}
+
+struct NetSwitch {
+    node: usize,
+    sw: Switch,
+    ports: Vec<PortLink>,
+    /// Per (port, class): paused until, and paused cycles counted up to `paused_from`.
+    paused_until: Vec<u64>,
+    paused_acc: Vec<u64>,
+    paused_from: Vec<u64>,
+    /// DeTail's draw counter.
+    draws: u64,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum EvKind {
+    /// A frame's last bit reaches a switch's input port.
+    ToSwitch(usize, usize, Packet),
+    /// A frame's last bit reaches a host.
+    ToHost(Packet),
+    /// A PFC frame takes effect at a switch's egress port: class enable vector, pause times.
+    PfcSwitch(usize, usize, u8, [u16; NPRIO]),
+    /// ... at a host's NIC.
+    PfcHost(usize, u8, [u16; NPRIO]),
+    /// A lost packet's bytes go back to its flow's sender.
+    Retransmit(u32, u16),
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Ev {
+    at: u64,
+    seq: u64,
+    kind: EvKind,
+}
+
+impl PartialEq for Ev {
+    fn eq(&self, o: &Self) -> bool {
+        (self.at, self.seq) == (o.at, o.seq)
+    }
+}
+impl Eq for Ev {}
+impl PartialOrd for Ev {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Ev {
+    /// Earliest first, then in the order scheduled (a max-heap of the reverse).
+    fn cmp(&self, o: &Self) -> Ordering {
+        (o.at, o.seq).cmp(&(self.at, self.seq))
+    }
+}
+
+/// A PFC frame where it takes effect: (cycle, node, port of that node, class enable vector, pause
+/// times). For a host the port is 0 (its NIC).
+pub type NetPfcEvent = (u64, usize, usize, u8, [u16; NPRIO]);
+
+/// Why a network cannot be built.
+#[derive(Debug, thiserror::Error)]
+#[error("[network] {0}")]
+pub struct NetError(pub String);
+
+/// What a run measured.
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct NetStats {
+    pub cycles: u64,
+    pub cycle_ns: f64,
+    pub sent_bytes: u64,
+    pub delivered_bytes: u64,
+    pub ingress_drops: u64,
+    pub egress_drops: u64,
+    /// PFC frames sent, per tier (1: switches next to hosts, 2: the next tier, ...).
+    pub pfc_frames_by_tier: Vec<u64>,
+    /// Paused (port, class) cycles, per tier of the paused node (0: the hosts' NICs).
+    pub paused_cycles_by_tier: Vec<u64>,
+    /// Completion time per flow, cycles.
+    pub fct: Vec<Option<u64>>,
+    pub classes: Vec<ClassStats>,
+}
+
+/// The network: switches, hosts, links, flows.
+pub struct Network {
+    pub cfg: NetConfig,
+    pub topo: Topology,
+    /// The clock: nanoseconds per cycle.
+    pub cycle_ns: f64,
+    pub now: u64,
+    /// Per node: its tier (0 for hosts, 1 for switches next to a host, ...).
+    pub tier: Vec<usize>,
+    switches: Vec<NetSwitch>,
+    hosts: Vec<Host>,
+    /// Per node: its index among the switches or the hosts.
+    index: Vec<usize>,
+    /// Per switch, per destination host: the next-hop ports, `next[s][h]` a range of `hops`.
+    next: Vec<Vec<(u32, u32)>>,
+    hops: Vec<u8>,
+    pub flows: Vec<FlowSpec>,
+    remaining: Vec<u64>,
+    delivered: Vec<u64>,
+    lost: Vec<u64>,
+    fct: Vec<Option<u64>>,
+    done: usize,
+    events: BinaryHeap<Ev>,
+    seq: u64,
+    /// Host wake-ups: (cycle, host), lazily (an entry whose host wakes later is stale).
+    host_wake: BinaryHeap<std::cmp::Reverse<(u64, usize)>>,
+    sent_bytes: u64,
+    /// Every PFC frame where it takes effect, when logging.
+    pub pfc_log: Option<Vec<NetPfcEvent>>,
+    /// Cycles in which a switch was looked at (the cost that idleness saves).
+    pub switch_cycles: u64,
+}
+
+impl Network {
+    /// A network of `topo` carrying `flows` (host node ids, start times in nanoseconds).
+    pub fn new(topo: &Topology, flows: &[NetFlow], cfg: NetConfig) -> Result<Network, NetError> {
+        let err = |m: String| NetError(m);
+        let n = topo.nodes.len();
+        let clock_bps = topo.links.iter().map(|l| l.rate_bps).max().unwrap_or(0);
+        if clock_bps == 0 {
+            return Err(err("the topology has no links".into()));
+        }
+        let cycle_ns = 8e9 / clock_bps as f64;
+        let cycles = |ns: u64| (ns as f64 / cycle_ns).round() as u64;
+        // Port k of a node is its k-th link.
+        let mut ports: Vec<Vec<(usize, usize)>> = vec![vec![]; n]; // (link, far node)
+        for (k, l) in topo.links.iter().enumerate() {
+            ports[l.a].push((k, l.b));
+            ports[l.b].push((k, l.a));
+        }
+        let mut index = vec![usize::MAX; n];
+        let (mut ns, mut nh) = (0, 0);
+        for (i, kind) in topo.nodes.iter().enumerate() {
+            match kind {
+                NodeKind::Switch => {
+                    index[i] = ns;
+                    ns += 1;
+                }
+                NodeKind::Host => {
+                    if ports[i].len() != 1 {
+                        return Err(err(format!(
+                            "host {i} has {} links: a host has one NIC",
+                            ports[i].len()
+                        )));
+                    }
+                    if topo.nodes[ports[i][0].1] != NodeKind::Switch {
+                        return Err(err(format!(
+                            "host {i} is linked to host {}: hosts link to switches",
+                            ports[i][0].1
+                        )));
+                    }
+                    index[i] = nh;
+                    nh += 1;
+                }
+            }
+        }
+        // The port of node `far` whose link is `link`.
+        let port_of = |far: usize, link: usize| {
+            ports[far]
+                .iter()
+                .position(|&(k, _)| k == link)
+                .expect("both ends list the link")
+        };
+        let end_of = |link: usize, far: usize| match topo.nodes[far] {
+            NodeKind::Host => End::Host(index[far]),
+            NodeKind::Switch => End::Switch(index[far], port_of(far, link)),
+        };
+        let port_link = |link: usize, far: usize| {
+            let l = &topo.links[link];
+            PortLink {
+                peer: end_of(link, far),
+                rate: WireRate::of(l.rate_bps, clock_bps),
+                prop: cycles(l.delay_ns),
+            }
+        };
+        let tier = tiers(topo);
+        let mut switches = Vec::with_capacity(ns);
+        for s in topo.switches() {
+            let links: Vec<PortLink> = ports[s].iter().map(|&(k, f)| port_link(k, f)).collect();
+            if links.len() < 2 {
+                return Err(err(format!(
+                    "switch {s} has {} link(s): a switch has 2 to 128 ports",
+                    links.len()
+                )));
+            }
+            if links.len() > 128 {
+                return Err(err(format!(
+                    "switch {s} has {} links: the block takes at most 128 ports",
+                    links.len()
+                )));
+            }
+            let mut sc = cfg.switch.clone();
+            sc.name = format!("switch {s}");
+            sc.ports = links.len();
+            sc.flows.clear();
+            sc.cycle_ns = cycle_ns;
+            sc.prop_delay = links.iter().map(|l| l.prop).max().unwrap_or(0);
+            if sc.xoff.is_some() {
+                sc.apply_auto_xoff()
+                    .map_err(|e| err(format!("switch {s}: xoff: {e}")))?;
+            }
+            let dut = if cfg.dut_nodes.is_empty() || cfg.dut_nodes.contains(&s) {
+                cfg.dut
+            } else {
+                DutKind::Model
+            };
+            let mut sw = Switch::new(&sc, cfg.mode, dut)
+                .map_err(|e| err(format!("switch {s} ({} ports): {e}", sc.ports)))?;
+            sw.attach(
+                links.iter().map(|l| l.prop).collect(),
+                links.iter().map(|l| l.rate).collect(),
+            );
+            sw.exhaustive = cfg.exhaustive;
+            let pq = links.len() * NPRIO;
+            switches.push(NetSwitch {
+                node: s,
+                sw,
+                ports: links,
+                paused_until: vec![0; pq],
+                paused_acc: vec![0; pq],
+                paused_from: vec![0; pq],
+                draws: 0,
+            });
+        }
+        for &d in &cfg.dut_nodes {
+            if d >= n || topo.nodes[d] != NodeKind::Switch {
+                return Err(err(format!("--dut-nodes: node {d} is not a switch")));
+            }
+        }
+        // Flows: host indices, start in cycles, by start time (stable: file order within a time).
+        let mut specs = Vec::with_capacity(flows.len());
+        for (k, f) in flows.iter().enumerate() {
+            for (what, x) in [("src", f.src), ("dst", f.dst)] {
+                if x >= n || topo.nodes[x] != NodeKind::Host {
+                    return Err(err(format!("flow {k}: {what} {x} is not a host")));
+                }
+            }
+            if f.src == f.dst || f.size == 0 || usize::from(f.prio) >= NPRIO {
+                return Err(err(format!(
+                    "flow {k}: needs two different hosts, a size and a priority 0..=7"
+                )));
+            }
+            specs.push(FlowSpec {
+                src: index[f.src],
+                dst: index[f.dst],
+                prio: f.prio,
+                bytes: f.size,
+                start: cycles(f.start_ns),
+                class: "flow".into(),
+            });
+        }
+        let hosts: Vec<Host> = topo
+            .hosts()
+            .map(|h| {
+                let (k, far) = ports[h][0];
+                let link = port_link(k, far);
+                let mut sender = Sender::with_flows(index[h], &specs, &cfg.switch);
+                sender.set_rate(link.rate);
+                Host {
+                    node: h,
+                    sender,
+                    link,
+                    last_tick: None,
+                }
+            })
+            .collect();
+        let (next, hops) = routes(topo, &index, &ports, &switches, nh);
+        let nf = specs.len();
+        let mut net = Network {
+            tier,
+            cycle_ns,
+            now: 0,
+            switches,
+            index,
+            next,
+            hops,
+            remaining: specs.iter().map(|f| f.bytes).collect(),
+            delivered: vec![0; nf],
+            lost: vec![0; nf],
+            fct: vec![None; nf],
+            done: 0,
+            flows: specs,
+            events: BinaryHeap::new(),
+            seq: 0,
+            host_wake: BinaryHeap::new(),
+            sent_bytes: 0,
+            pfc_log: None,
+            switch_cycles: 0,
+            hosts,
+            topo: topo.clone(),
+            cfg,
+        };
+        for h in 0..net.hosts.len() {
+            net.wake_host(h);
+        }
+        Ok(net)
+    }
+
+    /// Host index and switch index of a node, by kind.
+    pub fn index_of(&self, node: usize) -> usize {
+        self.index[node]
+    }
+
+    /// The switch at node `node` (a switch's node id).
+    pub fn switch(&self, node: usize) -> Option<&Switch> {
+        match self.topo.nodes.get(node) {
+            Some(NodeKind::Switch) => Some(&self.switches[self.index[node]].sw),
+            _ => None,
+        }
+    }
+
+    /// Every flow is done (all its bytes delivered; without `rto`, delivered or lost).
+    pub fn finished(&self) -> bool {
+        self.done == self.flows.len()
+    }
+
+    fn push(&mut self, at: u64, kind: EvKind) {
+        self.seq += 1;
+        self.events.push(Ev {
+            at,
+            seq: self.seq,
+            kind,
+        });
+    }
+
+    fn wake_host(&mut self, h: usize) {
+        let w = self.hosts[h].sender.wake();
+        if w != u64::MAX {
+            self.host_wake.push(std::cmp::Reverse((w, h)));
+        }
+    }
+
+    /// Run until every flow is done, the switch settings' `max_cycles`, or a model/RTL difference
+    /// (returned). Returns the first difference of a `--dut both` switch, if any.
+    pub fn run(&mut self) -> Result<(), String> {
+        let limit = self.cfg.switch.max_cycles;
+        while !self.finished() && self.now < limit {
+            let next = self.step()?;
+            if next == u64::MAX {
+                break; // nothing left that can happen (a flow can never finish)
+            }
+            self.now = next.min(limit);
+        }
+        Ok(())
+    }
+
+    /// One cycle of the whole network (cycle `self.now`); returns the next cycle at which anything
+    /// can happen (`now + 1` when exhaustive), u64::MAX when nothing ever will.
+    pub fn step(&mut self) -> Result<u64, String> {
+        let t = self.now;
+        self.deliver_events(t);
+        self.hosts_send(t);
+        let mut next = self.switches_tick(t)?;
+        if let Some(e) = self.events.peek() {
+            next = next.min(e.at);
+        }
+        if let Some(std::cmp::Reverse((w, _))) = self.host_wake.peek() {
+            next = next.min(*w);
+        }
+        #[cfg(debug_assertions)]
+        self.check_conservation();
+        if self.cfg.exhaustive {
+            return Ok(t + 1);
+        }
+        Ok(next.max(t + 1))
+    }
+
+    fn deliver_events(&mut self, t: u64) {
+        while self.events.peek().is_some_and(|e| e.at <= t) {
+            let e = self.events.pop().expect("peeked");
+            match e.kind {
+                EvKind::ToSwitch(s, port, pkt) => {
+                    let mut pkt = pkt;
+                    pkt.src = port as u8;
+                    pkt.dst = self.route(s, &pkt) as u8;
+                    self.switches[s].sw.inject(t, port, pkt);
+                }
+                EvKind::ToHost(pkt) => {
+                    let f = pkt.flow as usize;
+                    self.delivered[f] += u64::from(pkt.size);
+                    self.settle(f, t);
+                }
+                EvKind::PfcSwitch(s, port, cev, q) => {
+                    let ns = &mut self.switches[s];
+                    let quantum = ns.ports[port].rate.cycles(QUANTUM_CYCLES);
+                    for (p, &qp) in q.iter().enumerate() {
+                        if cev >> p & 1 == 1 {
+                            let k = port * NPRIO + p;
+                            ns.paused_acc[k] +=
+                                ns.paused_until[k].min(t).saturating_sub(ns.paused_from[k]);
+                            ns.paused_from[k] = t;
+                            let until = t + u64::from(qp) * quantum;
+                            ns.paused_until[k] = until;
+                            ns.sw.tm.pause(port, p, until);
+                        }
+                    }
+                    if let Some(log) = &mut self.pfc_log {
+                        log.push((t, ns.node, port, cev, q));
+                    }
+                }
+                EvKind::PfcHost(h, cev, q) => {
+                    self.hosts[h].sender.apply_pfc(t, cev, &q);
+                    if let Some(log) = &mut self.pfc_log {
+                        log.push((t, self.hosts[h].node, 0, cev, q));
+                    }
+                    self.wake_host(h);
+                }
+                EvKind::Retransmit(f, size) => {
+                    let f = f as usize;
+                    let h = self.flows[f].src;
+                    if self.remaining[f] == 0 {
+                        self.hosts[h].sender.reactivate(f, self.flows[f].prio, t);
+                        self.wake_host(h);
+                    }
+                    self.remaining[f] += u64::from(size);
+                }
+            }
+        }
+    }
+
+    /// The output port of switch `s` for `pkt` (its flow's destination host).
+    fn route(&mut self, s: usize, pkt: &Packet) -> usize {
+        let f = pkt.flow as usize;
+        let (a, b) = self.next[s][self.flows[f].dst];
+        let cands = &self.hops[a as usize..b as usize];
+        let ns = &mut self.switches[s];
+        let (seed, node) = (self.cfg.seed, ns.node as u64);
+        let salt = |x: u64| {
+            splitmix64(
+                seed ^ x.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                    ^ node.wrapping_mul(0xC2B2_AE3D_27D4_EB4F),
+            )
+        };
+        if cands.len() == 1 {
+            return usize::from(cands[0]);
+        }
+        match self.cfg.routing {
+            Routing::Ecmp => usize::from(cands[(salt(f as u64) % cands.len() as u64) as usize]),
+            Routing::Detail { low, high } => {
+                let occ = |o: u8| {
+                    ns.sw
+                        .tm
+                        .queue_bytes(usize::from(o) * NPRIO + usize::from(pkt.prio))
+                };
+                let mut pick: Vec<u8> = cands.iter().copied().filter(|&o| occ(o) < low).collect();
+                if pick.is_empty() {
+                    pick = cands.iter().copied().filter(|&o| occ(o) < high).collect();
+                }
+                if pick.is_empty() {
+                    pick = cands.to_vec();
+                }
+                ns.draws += 1;
+                let r = salt(ns.draws ^ (1 << 63));
+                usize::from(pick[(r % pick.len() as u64) as usize])
+            }
+        }
+    }
+
+    fn hosts_send(&mut self, t: u64) {
+        let mtu = self.cfg.switch.mtu;
+        while let Some(&std::cmp::Reverse((w, h))) = self.host_wake.peek() {
+            if w > t {
+                break;
+            }
+            self.host_wake.pop();
+            let host = &mut self.hosts[h];
+            if host.last_tick == Some(t) || host.sender.wake() > t {
+                continue; // looked at already, or a stale entry (a later one exists)
+            }
+            host.last_tick = Some(t);
+            let r = host.sender.tick(t, &self.flows, &mut self.remaining, mtu);
+            let link = host.link;
+            if let Some(pkt) = r {
+                let wire = link.rate.cycles(u64::from(pkt.size) + FRAME_OVERHEAD);
+                self.sent_bytes += u64::from(pkt.size);
+                let End::Switch(s, port) = link.peer else {
+                    unreachable!("hosts link to switches")
+                };
+                self.push(t + wire + link.prop, EvKind::ToSwitch(s, port, pkt));
+            }
+            self.wake_host(h);
+        }
+    }
+
+    fn switches_tick(&mut self, t: u64) -> Result<u64, String> {
+        let mut next = u64::MAX;
+        let mut out: Vec<(u64, EvKind)> = vec![];
+        for s in 0..self.switches.len() {
+            let ns = &mut self.switches[s];
+            if ns.sw.idle(t) {
+                next = next.min(ns.sw.next_activity());
+                continue;
+            }
+            self.switch_cycles += 1;
+            ns.sw.skip_to(t);
+            ns.sw.tick_cycle();
+            if let Some(m) = ns.sw.mismatch.take() {
+                return Err(format!("switch {} at cycle {t}: {m}", ns.node));
+            }
+            let ports = &ns.ports;
+            ns.sw.take_down(|o, at, pkt| {
+                let kind = match ports[o].peer {
+                    End::Host(_) => EvKind::ToHost(pkt),
+                    End::Switch(s2, p2) => EvKind::ToSwitch(s2, p2, pkt),
+                };
+                out.push((at, kind));
+            });
+            ns.sw.take_pfc(|at, i, cev, q| {
+                let kind = match ports[i].peer {
+                    End::Host(h) => EvKind::PfcHost(h, cev, q),
+                    End::Switch(s2, p2) => EvKind::PfcSwitch(s2, p2, cev, q),
+                };
+                out.push((at, kind));
+            });
+            let rto = self.cfg.switch.rto;
+            let mut lost = vec![];
+            ns.sw.take_lost(|at, pkt| lost.push((at, pkt)));
+            next = next.min(if ns.sw.idle(t + 1) {
+                ns.sw.next_activity()
+            } else {
+                t + 1
+            });
+            for (at, kind) in out.drain(..) {
+                self.push(at, kind);
+            }
+            for (at, pkt) in lost {
+                let f = pkt.flow as usize;
+                self.lost[f] += u64::from(pkt.size);
+                match rto {
+                    Some(r) => self.push(at + r, EvKind::Retransmit(pkt.flow, pkt.size)),
+                    None => self.settle(f, at),
+                }
+            }
+        }
+        Ok(next)
+    }
+
+    /// Flow f is complete when every byte is delivered (without `rto`, delivered or lost).
+    fn settle(&mut self, f: usize, t: u64) {
+        if self.fct[f].is_some() {
+            return;
+        }
+        let lost = if self.cfg.switch.rto.is_some() {
+            0
+        } else {
+            self.lost[f]
+        };
+        if self.delivered[f] + lost >= self.flows[f].bytes && self.remaining[f] == 0 {
+            self.fct[f] = Some(t + 1 - self.flows[f].start);
+            self.done += 1;
+        }
+    }
+
+    /// Every byte the hosts sent is delivered, lost, on a link or inside a switch; and each switch
+    /// holds what it was given less what it passed on or dropped. Called every cycle in debug
+    /// builds; tests call it directly.
+    pub fn check_conservation(&self) {
+        let mut in_flight = 0u64;
+        for e in &self.events {
+            if let EvKind::ToSwitch(_, _, p) | EvKind::ToHost(p) = e.kind {
+                in_flight += u64::from(p.size);
+            }
+        }
+        let mut inside = 0u64;
+        for ns in &self.switches {
+            ns.sw.check_conservation();
+            let a = ns.sw.attached.as_ref().expect("attached");
+            inside += ns.sw.stats.sent_bytes - a.handed_out - a.lost_bytes;
+        }
+        let delivered: u64 = self.delivered.iter().sum();
+        let lost: u64 = self.lost.iter().sum();
+        assert_eq!(
+            self.sent_bytes,
+            delivered + lost + in_flight + inside,
+            "network conservation broken at cycle {}: sent {} delivered {delivered} lost {lost} on links {in_flight} in switches {inside}",
+            self.now,
+            self.sent_bytes
+        );
+    }
+
+    /// The run's measurements so far.
+    pub fn stats(&self) -> NetStats {
+        let tiers = self.tier.iter().copied().max().unwrap_or(0) + 1;
+        let mut st = NetStats {
+            cycles: self.now,
+            cycle_ns: self.cycle_ns,
+            sent_bytes: self.sent_bytes,
+            delivered_bytes: self.delivered.iter().sum(),
+            pfc_frames_by_tier: vec![0; tiers],
+            paused_cycles_by_tier: vec![0; tiers],
+            fct: self.fct.clone(),
+            ..NetStats::default()
+        };
+        for ns in &self.switches {
+            let s = &ns.sw.stats;
+            st.ingress_drops += s.ingress_drops;
+            st.egress_drops += s.egress_drops + s.shared_drops;
+            st.pfc_frames_by_tier[self.tier[ns.node]] += s.total_pfc_frames();
+            for k in 0..ns.paused_until.len() {
+                st.paused_cycles_by_tier[self.tier[ns.node]] += ns.paused_acc[k]
+                    + ns.paused_until[k]
+                        .min(self.now)
+                        .saturating_sub(ns.paused_from[k]);
+            }
+        }
+        for h in &self.hosts {
+            st.paused_cycles_by_tier[0] += h.sender.paused_cycles(self.now).iter().sum::<u64>();
+        }
+        st.classes = class_stats(
+            &self.flows,
+            &self.fct,
+            &self.delivered,
+            &self.lost,
+            self.cycle_ns,
+        );
+        st
+    }
+
+    /// Which (node, port) egress classes are paused now: per switch node, per port, the bit mask of
+    /// paused classes (hosts: port 0, their NIC).
+    pub fn paused_now(&self) -> Vec<(usize, usize, u8)> {
+        let t = self.now;
+        let mut v = vec![];
+        for ns in &self.switches {
+            for port in 0..ns.ports.len() {
+                let m = (0..NPRIO).fold(0u8, |m, p| {
+                    m | (u8::from(ns.paused_until[port * NPRIO + p] > t) << p)
+                });
+                if m != 0 {
+                    v.push((ns.node, port, m));
+                }
+            }
+        }
+        for h in &self.hosts {
+            let m = (0..NPRIO).fold(0u8, |m, p| m | (u8::from(h.sender.pause_until[p] > t) << p));
+            if m != 0 {
+                v.push((h.node, 0, m));
+            }
+        }
+        v.sort_unstable();
+        v
+    }
+
+    /// Host `h`'s node id.
+    pub fn host_node(&self, h: usize) -> usize {
+        self.hosts[h].node
+    }
+
+    /// The FCT flow `f` would have alone, in cycles: its bytes (with each packet's preamble and gap)
+    /// at the slowest link of its path, one packet's wire time on each other link (store and
+    /// forward), every link's propagation delay and every switch's pipeline latency, on the path
+    /// that routing takes at an empty network (the first next hop at each switch).
+    pub fn standalone_cycles(&self, f: usize) -> u64 {
+        let fl = &self.flows[f];
+        let mtu = u64::from(self.cfg.switch.mtu.max(1));
+        let packets = fl.bytes.div_ceil(mtu);
+        let wire_all = fl.bytes + packets * FRAME_OVERHEAD;
+        let first = fl.bytes.min(mtu) + FRAME_OVERHEAD;
+        let mut links = vec![self.hosts[fl.src].link];
+        let mut at = self.hosts[fl.src].link.peer;
+        let mut switches = 0;
+        while let End::Switch(s, _) = at {
+            switches += 1;
+            let (a, _) = self.next[s][fl.dst];
+            let o = usize::from(self.hops[a as usize]);
+            let l = self.switches[s].ports[o];
+            links.push(l);
+            at = l.peer;
+        }
+        let slowest = links
+            .iter()
+            .map(|l| l.rate)
+            .max_by(|a, b| (a.num * b.den).cmp(&(b.num * a.den)))
+            .expect("a path has links");
+        let others: u64 =
+            links.iter().map(|l| l.rate.cycles(first)).sum::<u64>() - slowest.cycles(first);
+        slowest.cycles(wire_all)
+            + others
+            + links.iter().map(|l| l.prop).sum::<u64>()
+            + switches * self.cfg.switch.pipe_latency
+    }
+
+    /// The PFC frames a switch sent so far, and its drops: (node, frames, ingress drops, egress
+    /// drops), per switch.
+    pub fn switch_counts(&self) -> Vec<(usize, u64, u64, u64)> {
+        self.switches
+            .iter()
+            .map(|ns| {
+                let s = &ns.sw.stats;
+                (
+                    ns.node,
+                    s.total_pfc_frames(),
+                    s.ingress_drops,
+                    s.egress_drops + s.shared_drops,
+                )
+            })
+            .collect()
+    }
+}
+
+/// Per node, its distance in links from the nearest host (hosts 0).
+fn tiers(topo: &Topology) -> Vec<usize> {
+    let n = topo.nodes.len();
+    let adj = topo.ports();
+    let mut d = vec![usize::MAX; n];
+    let mut q = VecDeque::new();
+    for h in topo.hosts() {
+        d[h] = 0;
+        q.push_back(h);
+    }
+    while let Some(x) = q.pop_front() {
+        for &y in &adj[x] {
+            if d[y] == usize::MAX {
+                d[y] = d[x] + 1;
+                q.push_back(y);
+            }
+        }
+    }
+    d.iter()
+        .map(|&x| if x == usize::MAX { 0 } else { x })
+        .collect()
+}
+
+/// Per switch, per destination host, the ports on a shortest path (hosts do not forward).
+fn routes(
+    topo: &Topology,
+    index: &[usize],
+    ports: &[Vec<(usize, usize)>],
+    switches: &[NetSwitch],
+    nh: usize,
+) -> (Vec<Vec<(u32, u32)>>, Vec<u8>) {
+    let n = topo.nodes.len();
+    let mut next = vec![vec![(0u32, 0u32); nh]; switches.len()];
+    let mut hops: Vec<u8> = vec![];
+    let mut dist = vec![usize::MAX; n];
+    let mut q = VecDeque::new();
+    for h in topo.hosts() {
+        dist.iter_mut().for_each(|d| *d = usize::MAX);
+        dist[h] = 0;
+        q.clear();
+        q.push_back(h);
+        while let Some(x) = q.pop_front() {
+            if x != h && topo.nodes[x] == NodeKind::Host {
+                continue;
+            }
+            for &(_, y) in &ports[x] {
+                if dist[y] == usize::MAX {
+                    dist[y] = dist[x] + 1;
+                    q.push_back(y);
+                }
+            }
+        }
+        for (si, ns) in switches.iter().enumerate() {
+            let s = ns.node;
+            let a = hops.len() as u32;
+            if dist[s] != usize::MAX {
+                for (o, &(_, y)) in ports[s].iter().enumerate() {
+                    let via_ok = y == h || topo.nodes[y] == NodeKind::Switch;
+                    if via_ok && dist[y] != usize::MAX && dist[y] + 1 == dist[s] {
+                        hops.push(o as u8);
+                    }
+                }
+            }
+            next[si][index[h]] = (a, hops.len() as u32);
+        }
+    }
+    (next, hops)
+}

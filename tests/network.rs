@@ -1,0 +1,212 @@
+//! Issue 14: a network of switches. Every switch is the single-switch model with its own CaPFC
+//! block; PFC frames travel hop by hop; routing is ECMP or DeTail; idle switches are skipped.
+
+use capfc::net::sim::{NetConfig, Network, Routing};
+use capfc::net::topology::{NetFlow, NodeKind, Topology};
+use capfc::net::traffic::{poisson_flows, Cdf};
+use capfc::switch::FlowMode;
+
+fn flow(src: usize, dst: usize, size: u64, start_ns: u64) -> NetFlow {
+    NetFlow {
+        src,
+        dst,
+        prio: 3,
+        dport: 100,
+        size,
+        start_ns,
+    }
+}
+
+/// Step `net` to the end, checking byte conservation across the whole network at every step.
+fn run_conserving(net: &mut Network) {
+    let limit = net.cfg.switch.max_cycles;
+    while !net.finished() && net.now < limit {
+        let next = net.step().expect("no model/RTL difference");
+        net.check_conservation();
+        if next == u64::MAX {
+            break;
+        }
+        net.now = next.min(limit);
+    }
+}
+
+/// Flow sizes from 1 KB to 300 KB (mean about 60 KB): many flows in a short run.
+fn small_flows() -> Cdf {
+    Cdf::parse(
+        "1000 0\n1000 20\n10000 50\n50000 80\n150000 95\n300000 100\n",
+        "small.cdf",
+    )
+    .unwrap()
+}
+
+/// A k = 4 fat tree (16 hosts, 20 four-port switches) at 40 % load of web-search-like flows:
+/// every byte is delivered, and conservation holds at every step.
+#[test]
+fn fat_tree_delivers_every_byte_and_conserves_them() {
+    let topo = Topology::fat_tree(4, 1_000_000_000, 500).unwrap();
+    let flows = poisson_flows(&topo, &small_flows(), 0.4, 1_000_000, 7, 3).unwrap();
+    assert!(flows.len() > 20, "{} flows", flows.len());
+    for mode in [FlowMode::PfcWstop, FlowMode::CapfcCal] {
+        let mut net = Network::new(&topo, &flows, NetConfig::paper(mode, Routing::Ecmp)).unwrap();
+        run_conserving(&mut net);
+        assert!(net.finished(), "{mode:?}: not every flow finished");
+        let st = net.stats();
+        let bytes: u64 = flows.iter().map(|f| f.size).sum();
+        assert_eq!(st.delivered_bytes, bytes, "{mode:?}");
+        assert!(st.fct.iter().all(Option::is_some));
+        // Nothing beats its standalone time.
+        for f in 0..flows.len() {
+            assert!(
+                st.fct[f].unwrap() >= net.standalone_cycles(f),
+                "flow {f}: {} < {}",
+                st.fct[f].unwrap(),
+                net.standalone_cycles(f)
+            );
+        }
+    }
+}
+
+/// Skipping idle switches and jumping the clock over idle time gives exactly what looking at every
+/// switch and host every cycle gives: FCTs, PFC frames where they took effect, drops.
+#[test]
+fn skipping_idle_switches_changes_nothing() {
+    let topo = Topology::fat_tree(4, 1_000_000_000, 500).unwrap();
+    let mut flows = poisson_flows(&topo, &small_flows(), 0.5, 300_000, 3, 3).unwrap();
+    // An incast too, so that PFC frames flow.
+    for src in [1, 2, 3, 5, 6, 7, 9] {
+        flows.push(flow(src, 0, 200_000, 100_000));
+    }
+    flows.sort_by_key(|f| f.start_ns);
+    for mode in [FlowMode::PfcWstop, FlowMode::CapfcCal, FlowMode::PfcWdrop] {
+        let mut runs = vec![];
+        for exhaustive in [false, true] {
+            let mut cfg = NetConfig::paper(mode, Routing::DETAIL);
+            cfg.exhaustive = exhaustive;
+            let mut net = Network::new(&topo, &flows, cfg).unwrap();
+            net.pfc_log = Some(vec![]);
+            net.run().unwrap();
+            assert!(net.finished(), "{mode:?} exhaustive={exhaustive}");
+            runs.push((net.stats(), net.pfc_log.take().unwrap(), net.switch_cycles));
+        }
+        let (a, b) = (&runs[0], &runs[1]);
+        assert_eq!(a.0.fct, b.0.fct, "{mode:?}: FCTs differ");
+        assert_eq!(a.1, b.1, "{mode:?}: PFC frames differ");
+        assert_eq!(
+            (a.0.ingress_drops, a.0.egress_drops, &a.0.pfc_frames_by_tier),
+            (b.0.ingress_drops, b.0.egress_drops, &b.0.pfc_frames_by_tier)
+        );
+        if mode != FlowMode::PfcWdrop {
+            assert!(
+                !a.1.is_empty(),
+                "{mode:?}: no PFC frame: the test shows nothing"
+            );
+        }
+        assert!(
+            a.2 * 2 < b.2,
+            "{mode:?}: skipping saved little: {} of {} switch cycles",
+            a.2,
+            b.2
+        );
+    }
+}
+
+/// Pauses spread hop by hop. Leaf-spine, 2 leaves, 1 spine, 4 hosts a leaf, hosts at 1 Gb/s and
+/// the fabric at 4 Gb/s (so the clock is 4 Gb/s and a host link takes 4 cycles a byte): the four
+/// hosts of leaf A send to one host of leaf B. Leaf B's port to that host congests; B pauses the spine's port
+/// towards it, the spine's queue fills and it pauses leaf A's uplink, whose queue fills and leaf A
+/// pauses its hosts: in that order, with nothing lost (lossless priority, headroom by Annex N).
+#[test]
+fn pauses_spread_hop_by_hop_to_the_senders() {
+    // Hosts 0..8 (0..4 on leaf 8, 4..8 on leaf 9), spine 10.
+    let topo = Topology::leaf_spine(2, 1, 4, 1_000_000_000, 4_000_000_000, 500).unwrap();
+    let (leaf_a, leaf_b, spine) = (8, 9, 10);
+    assert_eq!(topo.nodes[spine], NodeKind::Switch);
+    let flows: Vec<NetFlow> = (0..4).map(|s| flow(s, 4, 1_000_000, 0)).collect();
+    let mut cfg = NetConfig::paper(FlowMode::PfcWstop, Routing::Ecmp);
+    cfg.switch.xoff = Some(capfc::switch::scenario::XoffSetting::Auto);
+    let mut net = Network::new(&topo, &flows, cfg).unwrap();
+    net.pfc_log = Some(vec![]);
+    net.run().unwrap();
+    assert!(net.finished());
+    let st = net.stats();
+    assert_eq!((st.ingress_drops, st.egress_drops), (0, 0), "lossless");
+    let log = net.pfc_log.as_ref().unwrap();
+    let first_pause = |node: usize| {
+        log.iter()
+            .find(|e| e.1 == node && e.4.iter().any(|&q| q > 0))
+            .map(|e| e.0)
+    };
+    // Where a pause takes effect: at the spine (sent by leaf B), at leaf A (sent by the spine), at
+    // the hosts of leaf A (sent by leaf A).
+    let at_spine = first_pause(spine).expect("leaf B never paused the spine");
+    let at_leaf_a = first_pause(leaf_a).expect("the spine never paused leaf A");
+    let at_host = (0..4)
+        .filter_map(first_pause)
+        .min()
+        .expect("leaf A never paused its hosts");
+    assert!(
+        at_spine < at_leaf_a && at_leaf_a < at_host,
+        "pauses at spine {at_spine}, leaf A {at_leaf_a}, hosts {at_host}: not hop by hop"
+    );
+    assert!(
+        first_pause(leaf_b).is_none(),
+        "nobody sends into leaf B's egress from below"
+    );
+    // Paused time at every tier.
+    assert!(st.paused_cycles_by_tier.iter().all(|&c| c > 0), "{st:?}");
+}
+
+/// ECMP spreads flows over the paths; DeTail spreads one flow's packets when queues build. In a
+/// k = 4 fat tree, 8 flows from pod 0 to pod 1 under ECMP use more than one core switch, and
+/// the same flow always the same one.
+#[test]
+fn ecmp_uses_every_core_and_keeps_a_flow_on_one_path() {
+    let topo = Topology::fat_tree(4, 1_000_000_000, 500).unwrap();
+    // Hosts 0..4 are pod 0, 4..8 pod 1; cores are the last 4 nodes.
+    let n = topo.nodes.len();
+    let cores: Vec<usize> = (n - 4..n).collect();
+    let flows: Vec<NetFlow> = (0..16)
+        .map(|k| flow(k % 4, 4 + (k / 4) % 4, 30_000, k as u64 * 1000))
+        .collect();
+    let mut net = Network::new(
+        &topo,
+        &flows,
+        NetConfig::paper(FlowMode::CapfcCal, Routing::Ecmp),
+    )
+    .unwrap();
+    net.run().unwrap();
+    assert!(net.finished());
+    let used: Vec<usize> = cores
+        .iter()
+        .copied()
+        .filter(|&c| net.switch(c).unwrap().stats.sent_bytes > 0)
+        .collect();
+    assert!(used.len() >= 2, "ECMP used cores {used:?} only");
+}
+
+/// Malformed networks are refused with a reason: a host with two NICs, a switch with one port,
+/// a flow between a host and itself.
+#[test]
+fn networks_that_cannot_run_are_refused() {
+    let mut topo = Topology::leaf_spine(2, 1, 2, 1_000_000_000, 1_000_000_000, 500).unwrap();
+    let cfg = || NetConfig::paper(FlowMode::CapfcCal, Routing::Ecmp);
+    let e = Network::new(&topo, &[flow(0, 0, 100, 0)], cfg())
+        .err()
+        .unwrap();
+    assert!(e.to_string().contains("flow 0"), "{e}");
+    let e = Network::new(&topo, &[flow(0, 5, 100, 0)], cfg())
+        .err()
+        .unwrap();
+    assert!(e.to_string().contains("not a host"), "{e}");
+    topo.links.push(capfc::net::topology::Link {
+        a: 0,
+        b: 5,
+        rate_bps: 1_000_000_000,
+        delay_ns: 10,
+        error_rate: 0.0,
+    });
+    let e = Network::new(&topo, &[flow(0, 1, 100, 0)], cfg())
+        .err()
+        .unwrap();
+    assert!(e.to_string().contains("host 0 has 2 links"), "{e}");
+}
