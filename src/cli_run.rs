@@ -66,6 +66,27 @@ pub fn parse_ports(s: &str, ports: usize) -> Result<u128> {
     Ok(m)
 }
 
+/// `--mode`: `all`, or modes comma-separated.
+pub fn parse_modes(s: &str) -> Result<Vec<FlowMode>> {
+    let modes: Vec<FlowMode> = if s == "all" {
+        FlowMode::ALL.to_vec()
+    } else {
+        s.split(',')
+            .map(|m| {
+                FlowMode::parse(m).with_context(|| {
+                    format!(
+                        "--mode '{m}': expected all, PFC_wdrop, PFC_wstop, CaPFC_max or CaPFC_cal"
+                    )
+                })
+            })
+            .collect::<Result<_>>()?
+    };
+    if modes.is_empty() {
+        bail!("--mode: no mode given");
+    }
+    Ok(modes)
+}
+
 /// Run `sc` in each of `modes`.
 pub fn run_modes(sc: &Scenario, modes: &[FlowMode], dut: DutKind) -> Result<Vec<Switch>> {
     run_modes_traced(sc, modes, dut, None)
@@ -218,23 +239,7 @@ fn write_window(
 
 pub fn run(a: &RunArgs) -> Result<()> {
     let sc = Scenario::load(&a.scenario)?;
-    let modes: Vec<FlowMode> = if a.mode == "all" {
-        FlowMode::ALL.to_vec()
-    } else {
-        a.mode
-            .split(',')
-            .map(|m| {
-                FlowMode::parse(m).with_context(|| {
-                    format!(
-                        "--mode '{m}': expected all, PFC_wdrop, PFC_wstop, CaPFC_max or CaPFC_cal"
-                    )
-                })
-            })
-            .collect::<Result<_>>()?
-    };
-    if modes.is_empty() {
-        bail!("--mode: no mode given");
-    }
+    let modes = parse_modes(&a.mode)?;
     let dut = DutKind::parse(&a.dut)
         .with_context(|| format!("--dut '{}': expected model, rtl or both", a.dut))?;
     // About 600 samples over the default scenario's run.

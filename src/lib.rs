@@ -15,6 +15,7 @@ pub mod cli_cosim;
 pub mod cli_faults;
 pub mod cli_gen_sv;
 pub mod cli_golden;
+pub mod cli_net;
 pub mod cli_run;
 pub mod cli_step;
 pub mod cli_topo;

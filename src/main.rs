@@ -36,6 +36,9 @@ enum Cmd {
     /// Network topologies in HPCC's topology.txt format: generate (fat tree, leaf-spine, the
     /// paper's) or check one, with its flow.txt.
     Topo(capfc::cli_topo::TopoArgs),
+    /// A network of switches (the paper's fat tree by default), each with its own CaPFC block,
+    /// PFC hop by hop, ECMP or DeTail routing; flows from HPCC's flow.txt or a size CDF.
+    Net(capfc::cli_net::NetArgs),
 }
 
 fn main() {
@@ -46,6 +49,7 @@ fn main() {
         Cmd::GenSv(args) => capfc::cli_gen_sv::run(&args),
         Cmd::Run(args) => capfc::cli_run::run(&args),
         Cmd::Topo(args) => capfc::cli_topo::run(&args),
+        Cmd::Net(args) => capfc::cli_net::run(&args),
         Cmd::Step(args) => capfc::cli_step::run(&args),
         Cmd::Golden(args) => match capfc::cli_golden::run(&args) {
             Ok(true) => Ok(()),

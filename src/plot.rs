@@ -157,3 +157,97 @@ pub fn plot(path: &std::path::Path, runs: &[Switch]) -> Result<(), String> {
     root.present().map_err(|e| err(&e))?;
     Ok(())
 }
+
+/// `capfc net --plot FILE.svg`: per mode, one row per place that was ever paused (switch egress
+/// ports and host NICs, grouped by tier, the core on top), a bar per pause interval coloured by
+/// tier: congestion spreading hop by hop shows as bars moving down the tiers.
+pub fn plot_pauses(
+    path: &std::path::Path,
+    runs: &[crate::net::sim::Network],
+) -> Result<(), String> {
+    let err = |e: &dyn std::fmt::Display| format!("[plot] {}: {e}", path.display());
+    let rows = runs.len().max(1) as u32;
+    let root = SVGBackend::new(path, (1400, 420 * rows)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let x_max = runs
+        .iter()
+        .map(|n| us(n.now, n.cycle_ns))
+        .fold(1.0, f64::max);
+    for (area, net) in root.split_evenly((rows as usize, 1)).iter().zip(runs) {
+        let iv = net.pause_intervals();
+        let mut places: Vec<(usize, usize, usize)> =
+            iv.iter().map(|p| (p.tier, p.node, p.port)).collect();
+        places.sort_unstable();
+        places.dedup();
+        let row_of = |p: &crate::net::sim::PauseInterval| {
+            places
+                .binary_search(&(p.tier, p.node, p.port))
+                .expect("listed")
+        };
+        let n = places.len().max(1) as f64;
+        let tiers: Vec<usize> = {
+            let mut t: Vec<usize> = places.iter().map(|p| p.0).collect();
+            t.dedup();
+            t
+        };
+        let mut c = ChartBuilder::on(area)
+            .caption(
+                format!(
+                    "{}: paused places over time ({} places; tier 0 = host NICs)",
+                    net.cfg.mode.name(),
+                    places.len()
+                ),
+                ("sans-serif", 16),
+            )
+            .margin(8)
+            .x_label_area_size(28)
+            .y_label_area_size(60)
+            .build_cartesian_2d(0.0..x_max, -0.5..n - 0.5)
+            .map_err(|e| err(&e))?;
+        c.configure_mesh()
+            .x_desc("time (us)")
+            .y_desc("switch port / host (by tier)")
+            .x_label_formatter(&|v| format!("{v:.0}"))
+            .y_labels(0)
+            .light_line_style(WHITE)
+            .draw()
+            .map_err(|e| err(&e))?;
+        for &t in &tiers {
+            let color = prio_color(t);
+            let bars: Vec<_> = iv
+                .iter()
+                .filter(|p| p.tier == t)
+                .map(|p| {
+                    let y = row_of(p) as f64;
+                    Rectangle::new(
+                        [
+                            (us(p.from, net.cycle_ns), y - 0.4),
+                            (us(p.until, net.cycle_ns), y + 0.4),
+                        ],
+                        color.filled(),
+                    )
+                })
+                .collect();
+            let label = if t == 0 {
+                "tier 0: host NICs".to_string()
+            } else {
+                format!("tier {t}: switch ports")
+            };
+            c.draw_series(bars)
+                .map_err(|e| err(&e))?
+                .label(label)
+                .legend(move |(x, y)| {
+                    Rectangle::new([(x, y - 4), (x + 12, y + 4)], color.filled())
+                });
+        }
+        if !tiers.is_empty() {
+            c.configure_series_labels()
+                .border_style(BLACK)
+                .background_style(WHITE.mix(0.8))
+                .draw()
+                .map_err(|e| err(&e))?;
+        }
+    }
+    root.present().map_err(|e| err(&e))?;
+    Ok(())
+}

@@ -46,8 +46,11 @@ fn fat_tree_delivers_every_byte_and_conserves_them() {
     let topo = Topology::fat_tree(4, 1_000_000_000, 500).unwrap();
     let flows = poisson_flows(&topo, &small_flows(), 0.4, 1_000_000, 7, 3).unwrap();
     assert!(flows.len() > 20, "{} flows", flows.len());
-    for mode in [FlowMode::PfcWstop, FlowMode::CapfcCal] {
-        let mut net = Network::new(&topo, &flows, NetConfig::paper(mode, Routing::Ecmp)).unwrap();
+    for (mode, routing) in [
+        (FlowMode::PfcWstop, Routing::Ecmp),
+        (FlowMode::CapfcCal, Routing::DETAIL),
+    ] {
+        let mut net = Network::new(&topo, &flows, NetConfig::paper(mode, routing)).unwrap();
         run_conserving(&mut net);
         assert!(net.finished(), "{mode:?}: not every flow finished");
         let st = net.stats();

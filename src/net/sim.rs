@@ -201,6 +201,17 @@ impl Ord for Ev {
 /// times). For a host the port is 0 (its NIC).
 pub type NetPfcEvent = (u64, usize, usize, u8, [u16; NPRIO]);
 
+/// A pause that held at one place: see [`Network::pause_intervals`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct PauseInterval {
+    pub node: usize,
+    pub port: usize,
+    pub tier: usize,
+    pub class: u8,
+    pub from: u64,
+    pub until: u64,
+}
+
 /// Why a network cannot be built.
 #[derive(Debug, thiserror::Error)]
 #[error("[network] {0}")]
@@ -234,6 +245,9 @@ pub struct Network {
     /// Per node: its tier (0 for hosts, 1 for switches next to a host, ...).
     pub tier: Vec<usize>,
     switches: Vec<NetSwitch>,
+    /// Per switch: it has nothing to do before this cycle (an event for it brings that forward).
+    /// Kept apart from the switches so that passing over idle ones touches one cache line.
+    sw_wake: Vec<u64>,
     hosts: Vec<Host>,
     /// Per node: its index among the switches or the hosts.
     index: Vec<usize>,
@@ -416,6 +430,7 @@ impl Network {
             tier,
             cycle_ns,
             now: 0,
+            sw_wake: vec![0; switches.len()],
             switches,
             index,
             next,
@@ -520,6 +535,7 @@ impl Network {
                     pkt.src = port as u8;
                     pkt.dst = self.route(s, &pkt) as u8;
                     self.switches[s].sw.inject(t, port, pkt);
+                    self.sw_wake[s] = t;
                 }
                 EvKind::ToHost(pkt) => {
                     let f = pkt.flow as usize;
@@ -540,6 +556,7 @@ impl Network {
                             ns.sw.tm.pause(port, p, until);
                         }
                     }
+                    self.sw_wake[s] = t;
                     if let Some(log) = &mut self.pfc_log {
                         log.push((t, ns.node, port, cev, q));
                     }
@@ -564,40 +581,59 @@ impl Network {
         }
     }
 
+    /// ECMP's pick for flow `f` at switch `s` among `n` next hops.
+    fn ecmp_choice(&self, s: usize, f: usize, n: usize) -> usize {
+        (self.hash(s, f as u64) % n as u64) as usize
+    }
+
+    /// The routing hash of `x` at switch `s` (see [`Routing::Ecmp`]).
+    fn hash(&self, s: usize, x: u64) -> u64 {
+        splitmix64(
+            self.cfg.seed
+                ^ x.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                ^ (self.switches[s].node as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F),
+        )
+    }
+
     /// The output port of switch `s` for `pkt` (its flow's destination host).
     fn route(&mut self, s: usize, pkt: &Packet) -> usize {
         let f = pkt.flow as usize;
         let (a, b) = self.next[s][self.flows[f].dst];
-        let cands = &self.hops[a as usize..b as usize];
-        let ns = &mut self.switches[s];
-        let (seed, node) = (self.cfg.seed, ns.node as u64);
-        let salt = |x: u64| {
-            splitmix64(
-                seed ^ x.wrapping_mul(0x9E37_79B9_7F4A_7C15)
-                    ^ node.wrapping_mul(0xC2B2_AE3D_27D4_EB4F),
-            )
-        };
-        if cands.len() == 1 {
-            return usize::from(cands[0]);
+        let (a, b) = (a as usize, b as usize);
+        if b - a == 1 {
+            return usize::from(self.hops[a]);
         }
         match self.cfg.routing {
-            Routing::Ecmp => usize::from(cands[(salt(f as u64) % cands.len() as u64) as usize]),
+            Routing::Ecmp => usize::from(self.hops[a + self.ecmp_choice(s, f, b - a)]),
             Routing::Detail { low, high } => {
+                let ns = &self.switches[s];
                 let occ = |o: u8| {
                     ns.sw
                         .tm
                         .queue_bytes(usize::from(o) * NPRIO + usize::from(pkt.prio))
                 };
-                let mut pick: Vec<u8> = cands.iter().copied().filter(|&o| occ(o) < low).collect();
-                if pick.is_empty() {
-                    pick = cands.iter().copied().filter(|&o| occ(o) < high).collect();
+                let cands = &self.hops[a..b];
+                // The candidates under `low`; if none, under `high`; if none, all.
+                let (mut below_low, mut below_high) = (0u128, 0u128);
+                for (k, &o) in cands.iter().enumerate() {
+                    let q = occ(o);
+                    below_low |= u128::from(q < low) << k;
+                    below_high |= u128::from(q < high) << k;
                 }
-                if pick.is_empty() {
-                    pick = cands.to_vec();
+                let all = (1u128 << cands.len()) - 1;
+                let set = [below_low, below_high, all]
+                    .into_iter()
+                    .find(|&m| m != 0)
+                    .expect("all is not empty");
+                let draws = self.switches[s].draws + 1;
+                self.switches[s].draws = draws;
+                let mut r = (self.hash(s, draws ^ (1 << 63)) % u64::from(set.count_ones())) as u32;
+                let mut m = set;
+                while r > 0 {
+                    m &= m - 1;
+                    r -= 1;
                 }
-                ns.draws += 1;
-                let r = salt(ns.draws ^ (1 << 63));
-                usize::from(pick[(r % pick.len() as u64) as usize])
+                usize::from(cands[m.trailing_zeros() as usize])
             }
         }
     }
@@ -632,9 +668,15 @@ impl Network {
         let mut next = u64::MAX;
         let mut out: Vec<(u64, EvKind)> = vec![];
         for s in 0..self.switches.len() {
+            // Not before its wake cycle (an event for it brings that forward), and not while idle.
+            if self.sw_wake[s] > t {
+                next = next.min(self.sw_wake[s]);
+                continue;
+            }
             let ns = &mut self.switches[s];
             if ns.sw.idle(t) {
-                next = next.min(ns.sw.next_activity());
+                self.sw_wake[s] = ns.sw.next_activity();
+                next = next.min(self.sw_wake[s]);
                 continue;
             }
             self.switch_cycles += 1;
@@ -661,11 +703,12 @@ impl Network {
             let rto = self.cfg.switch.rto;
             let mut lost = vec![];
             ns.sw.take_lost(|at, pkt| lost.push((at, pkt)));
-            next = next.min(if ns.sw.idle(t + 1) {
+            self.sw_wake[s] = if ns.sw.idle(t + 1) {
                 ns.sw.next_activity()
             } else {
                 t + 1
-            });
+            };
+            next = next.min(self.sw_wake[s]);
             for (at, kind) in out.drain(..) {
                 self.push(at, kind);
             }
@@ -787,41 +830,128 @@ impl Network {
         v
     }
 
+    /// Every pause as an interval: where it held (node, port; a host's NIC is port 0), its tier,
+    /// the class, and the cycles [from, until). A frame with pause time 0 (or a later frame) ends
+    /// the interval a previous frame opened; one still open at the end runs to its expiry.
+    pub fn pause_intervals(&self) -> Vec<PauseInterval> {
+        let mut open: std::collections::HashMap<(usize, usize, usize), (u64, u64)> =
+            std::collections::HashMap::new();
+        let mut v = vec![];
+        for &(t, node, port, cev, q) in self.pfc_log.as_deref().unwrap_or_default() {
+            let rate = match self.topo.nodes[node] {
+                NodeKind::Switch => self.switches[self.index[node]].ports[port].rate,
+                NodeKind::Host => self.hosts[self.index[node]].link.rate,
+            };
+            let quantum = rate.cycles(QUANTUM_CYCLES);
+            for (p, &qp) in q.iter().enumerate() {
+                if cev >> p & 1 == 0 {
+                    continue;
+                }
+                if let Some((from, until)) = open.remove(&(node, port, p)) {
+                    if until.min(t) > from {
+                        v.push(PauseInterval {
+                            node,
+                            port,
+                            tier: self.tier[node],
+                            class: p as u8,
+                            from,
+                            until: until.min(t),
+                        });
+                    }
+                }
+                if qp > 0 {
+                    open.insert((node, port, p), (t, t + u64::from(qp) * quantum));
+                }
+            }
+        }
+        let mut rest: Vec<_> = open.into_iter().collect();
+        rest.sort_unstable();
+        for ((node, port, p), (from, until)) in rest {
+            v.push(PauseInterval {
+                node,
+                port,
+                tier: self.tier[node],
+                class: p as u8,
+                from,
+                until,
+            });
+        }
+        v
+    }
+
     /// Host `h`'s node id.
     pub fn host_node(&self, h: usize) -> usize {
         self.hosts[h].node
     }
 
-    /// The FCT flow `f` would have alone, in cycles: its bytes (with each packet's preamble and gap)
-    /// at the slowest link of its path, one packet's wire time on each other link (store and
-    /// forward), every link's propagation delay and every switch's pipeline latency, on the path
-    /// that routing takes at an empty network (the first next hop at each switch).
+    /// The FCT flow `f` would have alone, in cycles (a lower bound of any run's): its bytes (each
+    /// packet with its preamble and gap) at the flow's bottleneck bandwidth, plus the first packet's
+    /// wire time on every link before the bottleneck and the last packet's on every link after it
+    /// (store and forward), every link's propagation
+    /// delay and every switch's pipeline latency. Under ECMP the path is the one the flow's hash
+    /// takes and the bottleneck its slowest link; under DeTail packets spread over every shortest
+    /// path, so the bottleneck is the least, over the hops, of the summed rates of all shortest-path
+    /// links at that hop (the path for the other terms: the first next hop at each switch).
     pub fn standalone_cycles(&self, f: usize) -> u64 {
         let fl = &self.flows[f];
         let mtu = u64::from(self.cfg.switch.mtu.max(1));
         let packets = fl.bytes.div_ceil(mtu);
         let wire_all = fl.bytes + packets * FRAME_OVERHEAD;
         let first = fl.bytes.min(mtu) + FRAME_OVERHEAD;
+        let bpc = |r: WireRate| r.den as f64 / r.num as f64; // bytes per cycle
         let mut links = vec![self.hosts[fl.src].link];
         let mut at = self.hosts[fl.src].link.peer;
         let mut switches = 0;
+        // DeTail: the switches each hop can reach, and the least summed rate over the hops.
+        let mut stage = vec![];
+        let mut cut = bpc(links[0].rate);
         while let End::Switch(s, _) = at {
             switches += 1;
-            let (a, _) = self.next[s][fl.dst];
-            let o = usize::from(self.hops[a as usize]);
-            let l = self.switches[s].ports[o];
+            let (a, b) = self.next[s][fl.dst];
+            let k = match self.cfg.routing {
+                Routing::Ecmp => self.ecmp_choice(s, f, (b - a) as usize),
+                Routing::Detail { .. } => 0,
+            };
+            let l = self.switches[s].ports[usize::from(self.hops[a as usize + k])];
+            if stage.is_empty() {
+                stage.push(s);
+            }
+            let mut bw = 0.0;
+            let mut next_stage = vec![];
+            for &x in &stage {
+                let (a, b) = self.next[x][fl.dst];
+                for &o in &self.hops[a as usize..b as usize] {
+                    let pl = self.switches[x].ports[usize::from(o)];
+                    bw += bpc(pl.rate);
+                    if let End::Switch(y, _) = pl.peer {
+                        if !next_stage.contains(&y) {
+                            next_stage.push(y);
+                        }
+                    }
+                }
+            }
+            cut = cut.min(bw);
+            stage = next_stage;
             links.push(l);
             at = l.peer;
         }
-        let slowest = links
-            .iter()
-            .map(|l| l.rate)
-            .max_by(|a, b| (a.num * b.den).cmp(&(b.num * a.den)))
+        // The first slowest link is the bottleneck: packets before it go one by one at their first
+        // packet's pace, after it at their last's.
+        let ib = (0..links.len())
+            .max_by(|&x, &y| {
+                let (a, b) = (links[x].rate, links[y].rate);
+                (a.num * b.den).cmp(&(b.num * a.den)).then(y.cmp(&x))
+            })
             .expect("a path has links");
-        let others: u64 =
-            links.iter().map(|l| l.rate.cycles(first)).sum::<u64>() - slowest.cycles(first);
-        slowest.cycles(wire_all)
-            + others
+        let last = fl.bytes - (packets - 1) * mtu + FRAME_OVERHEAD;
+        let bulk = match self.cfg.routing {
+            Routing::Ecmp => links[ib].rate.cycles(wire_all),
+            Routing::Detail { .. } => (wire_all as f64 / cut).ceil() as u64,
+        };
+        let before: u64 = links[..ib].iter().map(|l| l.rate.cycles(first)).sum();
+        let after: u64 = links[ib + 1..].iter().map(|l| l.rate.cycles(last)).sum();
+        bulk + before
+            + after
             + links.iter().map(|l| l.prop).sum::<u64>()
             + switches * self.cfg.switch.pipe_latency
     }

@@ -37,6 +37,38 @@ pub fn standalone_cycles(sc: &Scenario, f: usize) -> u64 {
     bytes + packets * FRAME_OVERHEAD + 2 * sc.prop_delay + sc.pipe_latency
 }
 
+/// One `fct.txt` line: source and destination node, the flow's index (its source port is
+/// `10000 + f % 50000`), size, start, FCT and standalone FCT in nanoseconds.
+pub fn fct_line(src: usize, dst: usize, f: usize, bytes: u64, ns: [u64; 3]) -> String {
+    format!(
+        "{:08x} {:08x} {} {} {} {} {} {}\n",
+        node_ip(src),
+        node_ip(dst),
+        10_000 + f % 50_000,
+        5001,
+        bytes,
+        ns[0],
+        ns[1],
+        ns[2]
+    )
+}
+
+/// The `pfc.txt` lines of one PFC frame taking effect at `time_ns` on `node` (type 0 host, 1
+/// switch), interface `intf`: one per class the frame enables, 1 for a pause, 0 for a resume.
+pub fn pfc_lines(
+    s: &mut String,
+    time_ns: u64,
+    (node, node_type, intf): (usize, u8, usize),
+    cev: u8,
+    quanta: &[u16; NPRIO],
+) {
+    for (p, q) in quanta.iter().enumerate() {
+        if cev >> p & 1 == 1 {
+            *s += &format!("{time_ns} {node} {node_type} {intf} {}\n", u8::from(*q > 0));
+        }
+    }
+}
+
 /// `fct.txt`: one line per completed flow, in flow order.
 pub fn fct_txt(sc: &Scenario, fct: &[Option<u64>]) -> String {
     let ns = |c: u64| (c as f64 * sc.cycle_ns).round() as u64;
@@ -44,16 +76,12 @@ pub fn fct_txt(sc: &Scenario, fct: &[Option<u64>]) -> String {
     for (f, t) in fct.iter().enumerate() {
         let Some(t) = t else { continue };
         let fl = &sc.flows[f];
-        s += &format!(
-            "{:08x} {:08x} {} {} {} {} {} {}\n",
-            node_ip(fl.src),
-            node_ip(fl.dst),
-            10_000 + f % 50_000,
-            5001,
+        s += &fct_line(
+            fl.src,
+            fl.dst,
+            f,
             fl.bytes,
-            ns(fl.start),
-            ns(*t),
-            ns(standalone_cycles(sc, f))
+            [ns(fl.start), ns(*t), ns(standalone_cycles(sc, f))],
         );
     }
     s
@@ -64,11 +92,7 @@ pub fn pfc_txt(sc: &Scenario, events: &[PfcEvent]) -> String {
     let mut s = String::new();
     for &(t, port, cev, quanta) in events {
         let ns = (t as f64 * sc.cycle_ns).round() as u64;
-        for (p, q) in quanta.iter().enumerate() {
-            if cev >> p & 1 == 1 {
-                s += &format!("{ns} {port} 0 1 {}\n", u8::from(*q > 0));
-            }
-        }
+        pfc_lines(&mut s, ns, (port, 0, 1), cev, &quanta);
     }
     s
 }

@@ -367,8 +367,9 @@ pub struct Attached {
     pub lost_bytes: u64,
     /// Packets dropped and not yet taken by the network: (cycle, packet).
     lost: Vec<(u64, Packet)>,
-    /// The block was clocked with idle inputs last and sits at a fixed point
-    /// ([`CapfcTop::quiescent`]): while its inputs stay idle, clocking it changes nothing.
+    /// The block was clocked with idle inputs last and was quiescent before and after
+    /// ([`CapfcTop::quiescent`]): while its inputs stay idle, clocking it changes nothing that an
+    /// output shows, and its outputs are those of the last cycle.
     block_idle: bool,
 }
 
@@ -773,6 +774,9 @@ impl Switch {
             // those of the last, idle, cycle).
             return;
         }
+        // Quiescent before this cycle too: its outputs are then the fixed point's (a cycle that
+        // takes a frame may end quiescent, but its outputs still show the frame).
+        let was_quiescent = idle_in && self.block.quiescent();
         if self.wave.is_some() {
             self.wave_edge(true);
         }
@@ -787,7 +791,7 @@ impl Switch {
             r.push(self.inp.clone());
         }
         if self.attached.is_some() {
-            let q = idle_in && self.block.quiescent();
+            let q = was_quiescent && self.block.quiescent();
             if let Some(a) = &mut self.attached {
                 a.block_idle = q;
             }

@@ -228,6 +228,16 @@ impl Scenario {
 
     /// A built-in scenario's name, or a TOML file's path.
     pub fn load(name_or_file: &str) -> Result<Scenario, ScenarioError> {
+        Self::load_with(name_or_file, true)
+    }
+
+    /// [`Scenario::load`] for the settings alone (every switch of a network takes them): the file
+    /// may have no flows.
+    pub fn load_settings(name_or_file: &str) -> Result<Scenario, ScenarioError> {
+        Self::load_with(name_or_file, false)
+    }
+
+    fn load_with(name_or_file: &str, need_flows: bool) -> Result<Scenario, ScenarioError> {
         if let Some(s) = Self::builtin(name_or_file) {
             return Ok(s);
         }
@@ -238,11 +248,15 @@ impl Scenario {
                 Self::builtin_names().join(", ")
             ),
         })?;
-        Self::from_toml(&text, name_or_file)
+        Self::parse(&text, name_or_file, need_flows)
     }
 
     /// Parse and check a scenario; `origin` names it in errors.
     pub fn from_toml(text: &str, origin: &str) -> Result<Scenario, ScenarioError> {
+        Self::parse(text, origin, true)
+    }
+
+    fn parse(text: &str, origin: &str, need_flows: bool) -> Result<Scenario, ScenarioError> {
         let err = |why: String| ScenarioError {
             origin: origin.to_string(),
             why,
@@ -285,7 +299,7 @@ impl Scenario {
             sc.apply_auto_xoff()
                 .map_err(|e| err(format!("field xoff: {e}")))?;
         }
-        if sc.flows.is_empty() {
+        if need_flows && sc.flows.is_empty() {
             return Err(err("field flows: the scenario has no flows".into()));
         }
         sc.validate()

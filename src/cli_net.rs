@@ -1,0 +1,339 @@
+//! `capfc net`: a network of switches (the paper's fat tree by default) carrying flows from a file
+//! or drawn from a flow-size CDF, in each flow-control mode, the modes side by side.
+
+use crate::net::sim::{NetConfig, NetStats, Network, Routing};
+use crate::net::topology::{parse_delay, parse_hpcc_flows, NetFlow, Topology};
+use crate::net::traffic::{poisson_flows, Cdf};
+use crate::switch::hpcc::{fct_line, pfc_lines};
+use crate::switch::scenario::Scenario;
+use crate::switch::DutKind;
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+pub struct NetArgs {
+    /// paper (the paper's 128-server fat tree, 4:1), fat-tree:K, leaf-spine:LEAVES,SPINES,HOSTS
+    /// (1 Gb/s hosts, 4 Gb/s fabric), or an HPCC topology.txt file.
+    #[arg(long, default_value = "paper")]
+    pub topology: String,
+    /// Propagation delay of every link of a generated topology.
+    #[arg(long, default_value = "500ns")]
+    pub delay: String,
+    /// HPCC's flow.txt. Times count from the first flow's start (HPCC starts at 2 s); fct.txt
+    /// writes the file's own times back.
+    #[arg(long, conflicts_with = "cdf")]
+    pub flows: Option<PathBuf>,
+    /// Draw Poisson flows from this flow-size CDF file (`size percentile` lines, HPCC's traffic
+    /// generator's format). Without --flows or --cdf: a built-in mix of 1 KB to 1 MB flows.
+    #[arg(long)]
+    pub cdf: Option<PathBuf>,
+    /// With the drawn flows: offered load of each host's link, a fraction in (0, 1].
+    #[arg(long, default_value_t = 0.3)]
+    pub load: f64,
+    /// With the drawn flows: how long they arrive, e.g. 2ms.
+    #[arg(long, default_value = "2ms")]
+    pub duration: String,
+    /// Seed of the draw and of ECMP's and DeTail's hash (printed; the same seed gives the same run).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// With the drawn flows: their priority.
+    #[arg(long, default_value_t = 3)]
+    pub prio: u8,
+    /// all, or modes comma-separated: PFC_wdrop, PFC_wstop, CaPFC_max, CaPFC_cal.
+    #[arg(long, default_value = "all")]
+    pub mode: String,
+    /// ecmp (per-flow hash) or detail (DeTail's adaptive load balancing, 16/32 KB).
+    #[arg(long, default_value = "detail")]
+    pub routing: String,
+    /// Every switch's settings from this single-switch scenario (a built-in name or a TOML file):
+    /// thresholds, lossless priorities, CUT, pipeline, scheduler, rto, xoff = "auto". Default: the
+    /// paper's (Table II, lossless priority 3, 25 us pipeline at 1 Mpps, 10 ms retransmission).
+    #[arg(long)]
+    pub switch: Option<String>,
+    /// The block behind the switches: model, rtl or both (lockstep-checked).
+    #[arg(long, default_value = "model")]
+    pub dut: String,
+    /// With --dut rtl or both: only these switches (node ids, comma-separated); the rest use the
+    /// model.
+    #[arg(long)]
+    pub dut_nodes: Option<String>,
+    /// Stop after this much simulated time, e.g. 100ms.
+    #[arg(long, default_value = "1s")]
+    pub max_time: String,
+    /// Write each mode's fct.txt and pfc.txt in HPCC's formats into this directory:
+    /// MODE_fct.txt, MODE_pfc.txt.
+    #[arg(long)]
+    pub hpcc: Option<PathBuf>,
+    /// Draw which switch ports and host NICs are paused over time, one panel per mode (SVG).
+    #[arg(long)]
+    pub plot: Option<PathBuf>,
+    /// The report as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The flow sizes of `capfc net` without --flows or --cdf: 1 KB to 1 MB, mean about 95 KB.
+pub const DEFAULT_CDF: &str = "# capfc net's default flow sizes\n1000 0\n1000 20\n10000 50\n50000 75\n200000 90\n1000000 100\n";
+
+/// `--topology`.
+pub fn topology(spec: &str, delay_ns: u64) -> Result<Topology> {
+    let g = 1_000_000_000;
+    if spec == "paper" {
+        return Ok(Topology::paper_fat_tree(delay_ns));
+    }
+    if let Some(k) = spec.strip_prefix("fat-tree:") {
+        let k: usize = k
+            .parse()
+            .with_context(|| format!("--topology {spec}: K is a number"))?;
+        return Topology::fat_tree(k, g, delay_ns).map_err(anyhow::Error::msg);
+    }
+    if let Some(v) = spec.strip_prefix("leaf-spine:") {
+        let n: Vec<usize> = v
+            .split(',')
+            .map(|x| x.trim().parse::<usize>())
+            .collect::<Result<_, _>>()
+            .ok()
+            .filter(|n: &Vec<usize>| n.len() == 3)
+            .with_context(|| {
+                format!("--topology {spec}: expected leaf-spine:LEAVES,SPINES,HOSTS")
+            })?;
+        return Topology::leaf_spine(n[0], n[1], n[2], g, 4 * g, delay_ns)
+            .map_err(anyhow::Error::msg);
+    }
+    let text = std::fs::read_to_string(spec).with_context(|| {
+        format!("--topology {spec}: not paper, fat-tree:K, leaf-spine:L,S,H or a readable file")
+    })?;
+    Ok(Topology::parse_hpcc(&text, spec)?)
+}
+
+/// The flows of a run, and the time (ns) subtracted from the file's start times.
+fn flows(a: &NetArgs, topo: &Topology) -> Result<(Vec<NetFlow>, u64)> {
+    if let Some(f) = &a.flows {
+        let name = f.display().to_string();
+        let text = std::fs::read_to_string(f).with_context(|| name.clone())?;
+        let (mut v, rest) = parse_hpcc_flows(&text, &name, topo)?;
+        if rest > 0 {
+            eprintln!("net: {name}: {rest} lines after the {} flows that flow_num declares were not read (HPCC reads only those)", v.len());
+        }
+        let t0 = v.first().map_or(0, |f| f.start_ns);
+        for f in &mut v {
+            f.start_ns -= t0;
+        }
+        return Ok((v, t0));
+    }
+    let (text, name) = match &a.cdf {
+        Some(p) => (
+            std::fs::read_to_string(p).with_context(|| p.display().to_string())?,
+            p.display().to_string(),
+        ),
+        None => (DEFAULT_CDF.to_string(), "built-in".into()),
+    };
+    let cdf = Cdf::parse(&text, &name)?;
+    let dur = parse_delay(&a.duration)
+        .with_context(|| format!("--duration '{}': not a time (e.g. 2ms)", a.duration))?;
+    if a.prio > 7 {
+        bail!("--prio {}: a priority 0..=7", a.prio);
+    }
+    let v = poisson_flows(topo, &cdf, a.load, dur, a.seed, a.prio).map_err(anyhow::Error::msg)?;
+    eprintln!(
+        "net: seed {}: {} flows drawn from {name} at load {} over {dur} ns",
+        a.seed,
+        v.len(),
+        a.load
+    );
+    Ok((v, 0))
+}
+
+pub fn run(a: &NetArgs) -> Result<()> {
+    let delay =
+        parse_delay(&a.delay).with_context(|| format!("--delay '{}': not a time", a.delay))?;
+    let topo = topology(&a.topology, delay)?;
+    let (flows, t0) = flows(a, &topo)?;
+    if flows.is_empty() {
+        bail!("no flows to run");
+    }
+    let modes = crate::cli_run::parse_modes(&a.mode)?;
+    let routing = Routing::parse(&a.routing)
+        .with_context(|| format!("--routing '{}': expected ecmp or detail", a.routing))?;
+    let dut = DutKind::parse(&a.dut)
+        .with_context(|| format!("--dut '{}': expected model, rtl or both", a.dut))?;
+    let dut_nodes: Vec<usize> = match &a.dut_nodes {
+        None => vec![],
+        Some(s) => s
+            .split(',')
+            .map(|x| {
+                x.trim()
+                    .parse()
+                    .with_context(|| format!("--dut-nodes: '{x}' is not a node id"))
+            })
+            .collect::<Result<_>>()?,
+    };
+    let max_ns = parse_delay(&a.max_time)
+        .with_context(|| format!("--max-time '{}': not a time", a.max_time))?;
+    let mut runs = vec![];
+    for &mode in &modes {
+        let mut cfg = NetConfig::paper(mode, routing);
+        if let Some(s) = &a.switch {
+            let mut sc = Scenario::load_settings(s)?;
+            sc.flows.clear();
+            cfg.switch = sc;
+        }
+        cfg.seed = a.seed;
+        cfg.dut = dut;
+        cfg.dut_nodes = dut_nodes.clone();
+        let mut net = Network::new(&topo, &flows, cfg)?;
+        net.cfg.switch.max_cycles = (max_ns as f64 / net.cycle_ns).ceil() as u64;
+        net.pfc_log = Some(vec![]);
+        let wall = std::time::Instant::now();
+        net.run().map_err(anyhow::Error::msg)?;
+        let secs = wall.elapsed().as_secs_f64();
+        eprintln!(
+            "net: {} {}: {:.3} ms simulated in {secs:.1} s ({:.2} ms/s; switches active {:.1} % of their cycles), {} of {} flows done",
+            a.topology,
+            mode.name(),
+            net.now as f64 * net.cycle_ns / 1e6,
+            net.now as f64 * net.cycle_ns / 1e6 / secs.max(1e-9),
+            100.0 * net.switch_cycles as f64 / (net.now.max(1) as f64 * topo.switches().count() as f64),
+            net.stats().fct.iter().filter(|f| f.is_some()).count(),
+            flows.len()
+        );
+        runs.push(net);
+    }
+    if let Some(d) = &a.hpcc {
+        std::fs::create_dir_all(d).with_context(|| format!("--hpcc {}", d.display()))?;
+        for net in &runs {
+            let mode = net.cfg.mode.name();
+            for (what, text) in [("fct", fct_txt(net, t0)), ("pfc", pfc_txt(net, t0))] {
+                let path = d.join(format!("{mode}_{what}.txt"));
+                std::fs::write(&path, text)
+                    .with_context(|| format!("--hpcc {}", path.display()))?;
+            }
+        }
+        eprintln!("net: HPCC fct.txt and pfc.txt per mode in {}", d.display());
+    }
+    if let Some(p) = &a.plot {
+        crate::plot::plot_pauses(p, &runs).map_err(anyhow::Error::msg)?;
+        eprintln!("net: pause spreading drawn in {}", p.display());
+    }
+    let stats: Vec<NetStats> = runs.iter().map(Network::stats).collect();
+    if a.json {
+        let v: Vec<_> = runs
+            .iter()
+            .zip(&stats)
+            .map(|(n, s)| serde_json::json!({ "mode": n.cfg.mode.name(), "stats": s }))
+            .collect();
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({
+                "topology": a.topology, "routing": routing.name(), "seed": a.seed, "runs": v
+            }))?
+        );
+        return Ok(());
+    }
+    print!("{}", report(&a.topology, &topo, routing, &runs, &stats));
+    Ok(())
+}
+
+/// `fct.txt` of a network run: one line per completed flow, node ids as in the topology, times
+/// shifted back by `t0` ns.
+pub fn fct_txt(net: &Network, t0: u64) -> String {
+    let ns = |c: u64| (c as f64 * net.cycle_ns).round() as u64;
+    let st = net.stats();
+    let mut s = String::new();
+    for (f, t) in st.fct.iter().enumerate() {
+        let Some(t) = t else { continue };
+        let fl = &net.flows[f];
+        s += &fct_line(
+            net.host_node(fl.src),
+            net.host_node(fl.dst),
+            f,
+            fl.bytes,
+            [t0 + ns(fl.start), ns(*t), ns(net.standalone_cycles(f))],
+        );
+    }
+    s
+}
+
+/// `pfc.txt` of a network run: where each frame took effect (node, type, interface = port + 1).
+pub fn pfc_txt(net: &Network, t0: u64) -> String {
+    let mut s = String::new();
+    for &(t, node, port, cev, q) in net.pfc_log.as_deref().unwrap_or_default() {
+        let ty = u8::from(net.switch(node).is_some());
+        let ns = t0 + (t as f64 * net.cycle_ns).round() as u64;
+        pfc_lines(&mut s, ns, (node, ty, port + 1), cev, &q);
+    }
+    s
+}
+
+/// The human table: one column per mode.
+pub fn report(
+    name: &str,
+    topo: &Topology,
+    routing: Routing,
+    runs: &[Network],
+    stats: &[NetStats],
+) -> String {
+    let mut s = format!(
+        "network {name} ({} hosts, {} switches, {} links), routing {}, {} flows\n",
+        topo.hosts().count(),
+        topo.switches().count(),
+        topo.links.len(),
+        routing.name(),
+        runs.first().map_or(0, |n| n.flows.len())
+    );
+    s += &format!("{:<36}", "");
+    for r in runs {
+        s += &format!("{:>12}", r.cfg.mode.name());
+    }
+    s += "\n";
+    let row = |s: &mut String, label: &str, f: &dyn Fn(&NetStats) -> String| {
+        *s += &format!("{label:<36}");
+        for st in stats {
+            *s += &format!("{:>12}", f(st));
+        }
+        *s += "\n";
+    };
+    row(&mut s, "simulated time (us)", &|st| {
+        format!("{:.0}", st.cycles as f64 * st.cycle_ns / 1000.0)
+    });
+    row(&mut s, "egress drops (packets)", &|st| {
+        st.egress_drops.to_string()
+    });
+    row(&mut s, "ingress overflow (packets)", &|st| {
+        st.ingress_drops.to_string()
+    });
+    let tiers = stats.first().map_or(0, |st| st.pfc_frames_by_tier.len());
+    for k in 1..tiers {
+        row(&mut s, &format!("PFC frames sent, tier {k}"), &|st| {
+            st.pfc_frames_by_tier[k].to_string()
+        });
+    }
+    for k in 0..tiers {
+        let who = if k == 0 { "hosts" } else { "switches" };
+        row(
+            &mut s,
+            &format!("paused, tier {k} {who} (port-us)"),
+            &|st| {
+                format!(
+                    "{:.0}",
+                    st.paused_cycles_by_tier[k] as f64 * st.cycle_ns / 1000.0
+                )
+            },
+        );
+    }
+    for c in stats.first().map_or(&[][..], |st| &st.classes[..]) {
+        let n = c.class.clone();
+        let class = |st: &NetStats| st.classes.iter().find(|k| k.class == n).cloned();
+        row(&mut s, &format!("{n}: completed / flows"), &|st| {
+            class(st).map_or("-".into(), |k| format!("{}/{}", k.completed, k.flows))
+        });
+        row(&mut s, &format!("{n}: FCT p99 (us)"), &|st| {
+            class(st).map_or("-".into(), |k| format!("{:.0}", k.fct_p99_us))
+        });
+        row(&mut s, &format!("{n}: FCT max (us)"), &|st| {
+            class(st).map_or("-".into(), |k| format!("{:.0}", k.fct_max_us))
+        });
+    }
+    s
+}
