@@ -213,3 +213,122 @@ fn networks_that_cannot_run_are_refused() {
         .unwrap();
     assert!(e.to_string().contains("host 0 has 2 links"), "{e}");
 }
+
+/// HPCC's files run as they are: the example topology (100 and 400 Gb/s links, so a 400 Gb/s clock
+/// and 4 cycles a byte on the host links), a flow.txt in HPCC's layout starting at 2 s, and one
+/// written by our generator with HPCC's conventions; `fct.txt` comes back in HPCC's column layout
+/// with the file's own start times and node addresses.
+#[test]
+fn hpcc_topology_and_flow_files_run_and_fct_txt_reads_back() {
+    use capfc::net::topology::parse_hpcc_flows;
+    let topo = Topology::parse_hpcc(
+        include_str!("data/hpcc_topology.txt"),
+        "hpcc_topology.txt",
+    )
+    .unwrap();
+    let (flows, rest) = parse_hpcc_flows(
+        include_str!("data/hpcc_flow_small.txt"),
+        "hpcc_flow_small.txt",
+        &topo,
+    )
+    .unwrap();
+    assert_eq!((flows.len(), rest), (3, 2), "HPCC reads flow_num flows only");
+    let generated = capfc::net::traffic::flows_to_hpcc(
+        &poisson_flows(&topo, &small_flows(), 0.3, 20_000, 5, 3).unwrap(),
+    );
+    let (gen_flows, _) = parse_hpcc_flows(&generated, "generated", &topo).unwrap();
+    assert!(gen_flows.len() > 5);
+    for (name, mut fl) in [("example", flows), ("generated", gen_flows)] {
+        let t0 = fl[0].start_ns;
+        for f in &mut fl {
+            f.start_ns -= t0;
+        }
+        let mut net = Network::new(
+            &topo,
+            &fl,
+            NetConfig::paper(FlowMode::CapfcCal, Routing::Ecmp),
+        )
+        .unwrap();
+        assert!((net.cycle_ns - 0.02).abs() < 1e-12, "400 Gb/s clock");
+        net.cfg.switch.max_cycles = 1 << 40;
+        run_conserving(&mut net);
+        assert!(net.finished(), "{name}: not every flow finished");
+        let fct = capfc::cli_net::fct_txt(&net, t0);
+        assert_eq!(fct.lines().count(), fl.len(), "{name}");
+        for (line, f) in fct.lines().zip(&fl) {
+            let c: Vec<&str> = line.split(' ').collect();
+            assert_eq!(c.len(), 8, "{line}");
+            let sip = u32::from_str_radix(c[0], 16).unwrap();
+            let dip = u32::from_str_radix(c[1], 16).unwrap();
+            assert_eq!(((sip >> 8) & 0xffff) as usize, f.src, "{line}");
+            assert_eq!(((dip >> 8) & 0xffff) as usize, f.dst, "{line}");
+            let n: Vec<u64> = c[2..].iter().map(|x| x.parse().unwrap()).collect();
+            assert_eq!(n[2], f.size, "{line}: size");
+            assert_eq!(n[3], f.start_ns + t0, "{line}: the file's own start time");
+            assert!(n[4] >= n[5] && n[5] > 0, "{line}: slowdown >= 1");
+        }
+    }
+}
+
+/// Headroom in a network: with `xoff = "auto"` (Annex N for each switch's longest link, in byte
+/// times of the clock, the fastest link) an incast through two tiers under PFC_wstop loses nothing
+/// anywhere; with 20 % less headroom some ingress overflows. Hosts at 1 Gb/s, the fabric at 4 Gb/s
+/// (the clock) and 10 us cables (5,000 cycles): leaf B's input from the spine fills at 4 Gb/s while
+/// its stopped pipeline drains nothing, so what is in flight when it pauses lands in the headroom.
+#[test]
+fn network_headroom_suffices_and_20_percent_less_overflows() {
+    let topo = Topology::leaf_spine(2, 1, 4, 1_000_000_000, 4_000_000_000, 10_000).unwrap();
+    let flows: Vec<NetFlow> = (0..4)
+        .map(|s| flow(s, 4, 400_000, 0))
+        .chain((5..8).map(|s| flow(s, 4, 400_000, 0)))
+        .collect();
+    let run = |shrink: Option<f64>| {
+        let mut cfg = NetConfig::paper(FlowMode::PfcWstop, Routing::Ecmp);
+        cfg.switch.xoff = Some(capfc::switch::scenario::XoffSetting::Auto);
+        if let Some(k) = shrink {
+            // The same headroom less 20 %: XOFF raised by a fifth of MAX - XOFF.
+            let mut sc = cfg.switch.clone();
+            sc.prop_delay = 5000;
+            sc.apply_auto_xoff().unwrap();
+            let h = f64::from(sc.thresholds.ing_max - sc.thresholds.ing_xoff);
+            cfg.switch.xoff = None;
+            cfg.switch.thresholds.ing_xoff = sc.thresholds.ing_max - (h * k) as u32;
+        }
+        let mut net = Network::new(&topo, &flows, cfg).unwrap();
+        net.run().unwrap();
+        assert!(net.finished());
+        net.stats()
+    };
+    let ok = run(None);
+    assert_eq!(ok.ingress_drops, 0, "overflow with Annex N headroom");
+    assert!(ok.pfc_frames_by_tier.iter().sum::<u64>() > 0, "no PFC: nothing tested");
+    let short = run(Some(0.8));
+    assert!(short.ingress_drops > 0, "20 % less headroom did not overflow");
+}
+
+/// One switch of the network on the Verilated RTL, lockstep-checked against the model every cycle
+/// (`--dut both` for one node): the run sees no difference and gives the model's results.
+#[cfg(feature = "rtl")]
+#[test]
+fn one_switch_on_the_rtl_in_lockstep_gives_the_models_results() {
+    let topo = Topology::fat_tree(4, 1_000_000_000, 500).unwrap();
+    let mut flows: Vec<NetFlow> = (1..8).map(|s| flow(s, 0, 60_000, 0)).collect();
+    flows.push(flow(9, 2, 100_000, 1000));
+    let edge0 = 16; // the edge switch of hosts 0 and 1
+    let mut runs = vec![];
+    for dut in [capfc::switch::DutKind::Model, capfc::switch::DutKind::Both] {
+        let mut cfg = NetConfig::paper(FlowMode::CapfcCal, Routing::DETAIL);
+        cfg.dut = dut;
+        cfg.dut_nodes = vec![edge0];
+        let mut net = Network::new(&topo, &flows, cfg).unwrap();
+        net.pfc_log = Some(vec![]);
+        net.run().expect("model and RTL agree");
+        assert!(net.finished());
+        assert!(
+            net.switch(edge0).unwrap().stats.total_pfc_frames() > 0,
+            "the RTL switch sent no PFC frame: little was compared"
+        );
+        runs.push((net.stats().fct, net.pfc_log.take().unwrap()));
+    }
+    assert_eq!(runs[0], runs[1]);
+}
