@@ -4,6 +4,7 @@
 use crate::net::sim::{NetConfig, NetStats, Network, Routing};
 use crate::net::topology::{parse_delay, parse_hpcc_flows, NetFlow, Topology};
 use crate::net::traffic::{poisson_flows, Cdf};
+use crate::net::transport::Ecn;
 use crate::switch::hpcc::{fct_line, pfc_lines};
 use crate::switch::scenario::Scenario;
 use crate::switch::DutKind;
@@ -46,6 +47,17 @@ pub struct NetArgs {
     /// ecmp (per-flow hash) or detail (DeTail's adaptive load balancing, 16/32 KB).
     #[arg(long, default_value = "detail")]
     pub routing: String,
+    /// The hosts' transport: tcp (window-based, slow start, fast retransmit, timeout, ECN echo) or
+    /// open (open-loop senders at line rate; lost bytes sent again after the switches' rto).
+    #[arg(long, default_value = "tcp")]
+    pub transport: String,
+    /// With tcp: the reaction to ECN echoes, dctcp or classic (RFC 3168) or off; every egress queue
+    /// marks CE at --ecn-threshold.
+    #[arg(long, default_value = "dctcp")]
+    pub ecn: String,
+    /// With tcp: the ECN marking threshold, bytes (the paper's 20 KB).
+    #[arg(long, default_value_t = 20 * 1024)]
+    pub ecn_threshold: u32,
     /// Every switch's settings from this single-switch scenario (a built-in name or a TOML file):
     /// thresholds, lossless priorities, CUT, pipeline, scheduler, rto, xoff = "auto". Default: the
     /// paper's (Table II, lossless priority 3, 25 us pipeline at 1 Mpps, 10 ms retransmission).
@@ -180,6 +192,18 @@ pub fn run(a: &NetArgs) -> Result<()> {
             cfg.switch = sc;
         }
         cfg.seed = a.seed;
+        match a.transport.as_str() {
+            "tcp" => {
+                cfg = cfg.with_tcp();
+                let t = cfg.transport.as_mut().expect("set");
+                t.ecn = Ecn::parse(&a.ecn).with_context(|| {
+                    format!("--ecn '{}': expected dctcp, classic or off", a.ecn)
+                })?;
+                t.ecn_threshold = Some(a.ecn_threshold);
+            }
+            "open" => {}
+            x => bail!("--transport '{x}': expected tcp or open"),
+        }
         cfg.dut = dut;
         cfg.dut_nodes = dut_nodes.clone();
         let mut net = Network::new(&topo, &flows, cfg)?;
@@ -300,6 +324,15 @@ pub fn report(
     row(&mut s, "egress drops (packets)", &|st| {
         st.egress_drops.to_string()
     });
+    if runs.first().is_some_and(|n| n.cfg.transport.is_some()) {
+        row(&mut s, "TCP timeouts", &|st| st.timeouts.to_string());
+        row(&mut s, "TCP fast retransmits", &|st| {
+            st.fast_retransmits.to_string()
+        });
+        row(&mut s, "TCP window cuts on ECN", &|st| {
+            st.ecn_cuts.to_string()
+        });
+    }
     row(&mut s, "ingress overflow (packets)", &|st| {
         st.ingress_drops.to_string()
     });

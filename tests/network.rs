@@ -80,10 +80,18 @@ fn skipping_idle_switches_changes_nothing() {
         flows.push(flow(src, 0, 200_000, 100_000));
     }
     flows.sort_by_key(|f| f.start_ns);
-    for mode in [FlowMode::PfcWstop, FlowMode::CapfcCal, FlowMode::PfcWdrop] {
+    for (mode, tcp) in [
+        (FlowMode::PfcWstop, false),
+        (FlowMode::CapfcCal, false),
+        (FlowMode::PfcWdrop, false),
+        (FlowMode::CapfcCal, true),
+    ] {
         let mut runs = vec![];
         for exhaustive in [false, true] {
             let mut cfg = NetConfig::paper(mode, Routing::DETAIL);
+            if tcp {
+                cfg = cfg.with_tcp();
+            }
             cfg.exhaustive = exhaustive;
             let mut net = Network::new(&topo, &flows, cfg).unwrap();
             net.pfc_log = Some(vec![]);
@@ -221,18 +229,19 @@ fn networks_that_cannot_run_are_refused() {
 #[test]
 fn hpcc_topology_and_flow_files_run_and_fct_txt_reads_back() {
     use capfc::net::topology::parse_hpcc_flows;
-    let topo = Topology::parse_hpcc(
-        include_str!("data/hpcc_topology.txt"),
-        "hpcc_topology.txt",
-    )
-    .unwrap();
+    let topo =
+        Topology::parse_hpcc(include_str!("data/hpcc_topology.txt"), "hpcc_topology.txt").unwrap();
     let (flows, rest) = parse_hpcc_flows(
         include_str!("data/hpcc_flow_small.txt"),
         "hpcc_flow_small.txt",
         &topo,
     )
     .unwrap();
-    assert_eq!((flows.len(), rest), (3, 2), "HPCC reads flow_num flows only");
+    assert_eq!(
+        (flows.len(), rest),
+        (3, 2),
+        "HPCC reads flow_num flows only"
+    );
     let generated = capfc::net::traffic::flows_to_hpcc(
         &poisson_flows(&topo, &small_flows(), 0.3, 20_000, 5, 3).unwrap(),
     );
@@ -301,9 +310,15 @@ fn network_headroom_suffices_and_20_percent_less_overflows() {
     };
     let ok = run(None);
     assert_eq!(ok.ingress_drops, 0, "overflow with Annex N headroom");
-    assert!(ok.pfc_frames_by_tier.iter().sum::<u64>() > 0, "no PFC: nothing tested");
+    assert!(
+        ok.pfc_frames_by_tier.iter().sum::<u64>() > 0,
+        "no PFC: nothing tested"
+    );
     let short = run(Some(0.8));
-    assert!(short.ingress_drops > 0, "20 % less headroom did not overflow");
+    assert!(
+        short.ingress_drops > 0,
+        "20 % less headroom did not overflow"
+    );
 }
 
 /// One switch of the network on the Verilated RTL, lockstep-checked against the model every cycle
@@ -331,4 +346,68 @@ fn one_switch_on_the_rtl_in_lockstep_gives_the_models_results() {
         runs.push((net.stats().fct, net.pfc_log.take().unwrap()));
     }
     assert_eq!(runs[0], runs[1]);
+}
+
+/// The transport: every flow completes with every byte in order at its receiver, conservation
+/// holds, and where packets are dropped (PFC_wdrop at egress MAX, ECMP so no reordering) TCP finds
+/// the holes and sends them again (fast retransmits).
+#[test]
+fn tcp_delivers_every_byte_through_drops() {
+    let topo = Topology::fat_tree(4, 1_000_000_000, 500).unwrap();
+    let mut flows = poisson_flows(&topo, &small_flows(), 0.3, 500_000, 11, 3).unwrap();
+    // A 7-to-1 incast of 200 KB each: drops under PFC_wdrop.
+    for src in [1, 2, 3, 5, 6, 7, 9] {
+        flows.push(flow(src, 0, 200_000, 50_000));
+    }
+    flows.sort_by_key(|f| f.start_ns);
+    for mode in [FlowMode::PfcWdrop, FlowMode::CapfcCal] {
+        let cfg = NetConfig::paper(mode, Routing::Ecmp).with_tcp();
+        let mut net = Network::new(&topo, &flows, cfg).unwrap();
+        run_conserving(&mut net);
+        assert!(net.finished(), "{mode:?}");
+        let st = net.stats();
+        if mode == FlowMode::PfcWdrop {
+            assert!(st.egress_drops > 0, "no drop: nothing recovered");
+            assert!(st.fast_retransmits > 0, "{st:?}");
+        } else {
+            assert_eq!(
+                st.egress_drops + st.ingress_drops,
+                0,
+                "CaPFC is lossless here"
+            );
+        }
+        for f in 0..flows.len() {
+            assert!(st.fct[f].unwrap() >= net.standalone_cycles(f), "flow {f}");
+        }
+    }
+}
+
+/// ECN at 20 KB: under DCTCP's reaction the incast's senders cut their windows on echoed marks,
+/// and the bottleneck queue stays lower than with the reaction off (so fewer drops under
+/// PFC_wdrop).
+#[test]
+fn ecn_marks_make_dctcp_senders_back_off() {
+    use capfc::net::transport::Ecn;
+    let topo = Topology::leaf_spine(2, 1, 4, 1_000_000_000, 4_000_000_000, 500).unwrap();
+    let flows: Vec<NetFlow> = (0..4)
+        .map(|s| flow(s, 4, 500_000, 0))
+        .chain((5..8).map(|s| flow(s, 4, 500_000, 0)))
+        .collect();
+    let run = |ecn: Ecn| {
+        let mut cfg = NetConfig::paper(FlowMode::PfcWdrop, Routing::Ecmp).with_tcp();
+        cfg.transport.as_mut().unwrap().ecn = ecn;
+        let mut net = Network::new(&topo, &flows, cfg).unwrap();
+        net.run().unwrap();
+        assert!(net.finished(), "{ecn:?}");
+        net.stats()
+    };
+    let (dctcp, off) = (run(Ecn::Dctcp), run(Ecn::Off));
+    assert!(dctcp.ecn_cuts > 0, "no window cut on an echoed mark");
+    assert_eq!(off.ecn_cuts, 0);
+    assert!(
+        dctcp.egress_drops < off.egress_drops,
+        "drops with DCTCP {} not below {} without",
+        dctcp.egress_drops,
+        off.egress_drops
+    );
 }

@@ -27,11 +27,13 @@
 //! switch, host or link has anything to do the clock jumps to the next event. `exhaustive` looks at
 //! everything every cycle instead, and the tests require identical results both ways.
 
+use super::nic::Nic;
 use super::topology::{NetFlow, NodeKind, Topology};
+use super::transport::{TcpConfig, TcpReceiver, TcpSender, ACK_BYTES};
 use crate::block::NPRIO;
 use crate::switch::config::WireRate;
 use crate::switch::scenario::{FlowSpec, Scenario};
-use crate::switch::sender::{Sender, QUANTUM_CYCLES};
+use crate::switch::sender::{Pauses, Sender, QUANTUM_CYCLES};
 use crate::switch::stats::{class_stats, ClassStats};
 use crate::switch::{DutKind, FlowMode, Packet, Switch, FRAME_OVERHEAD};
 use std::cmp::Ordering;
@@ -101,11 +103,28 @@ pub struct NetConfig {
     pub dut_nodes: Vec<usize>,
     /// Look at every switch and host every cycle (no skipping, no time jumps).
     pub exhaustive: bool,
+    /// The hosts' transport: TCP-like with ECN ([`super::transport`]), or None for open-loop
+    /// senders at line rate (lost bytes sent again `rto` cycles later).
+    pub transport: Option<TcpConfig>,
 }
 
 impl NetConfig {
+    /// The same with the paper's transport: TCP with DCTCP's reaction to ECN marked at 20 KB,
+    /// the switches' MTU as segment size and their `rto` as retransmission timeout; no fast
+    /// retransmit under DeTail (its per-packet spreading reorders).
+    pub fn with_tcp(mut self) -> NetConfig {
+        let mut t = TcpConfig::paper(self.switch.rto.unwrap_or(1_250_000));
+        t.mss = u32::from(self.switch.mtu);
+        if matches!(self.routing, Routing::Detail { .. }) {
+            t.dupack_threshold = None;
+        }
+        self.transport = Some(t);
+        self
+    }
+
     /// The paper's switch settings (the single-switch defaults: Table II thresholds, lossless
-    /// priority 3, 25 us pipeline, 10 ms retransmission timeout) in `mode` with `routing`.
+    /// priority 3, 25 us pipeline, 10 ms retransmission timeout) in `mode` with `routing`, and
+    /// open-loop senders ([`NetConfig::with_tcp`] for the transport).
     pub fn paper(mode: FlowMode, routing: Routing) -> NetConfig {
         let mut switch = Scenario::incast_victims();
         switch.flows.clear();
@@ -118,6 +137,7 @@ impl NetConfig {
             dut: DutKind::Model,
             dut_nodes: vec![],
             exhaustive: false,
+            transport: None,
         }
     }
 }
@@ -138,9 +158,17 @@ struct PortLink {
     prop: u64,
 }
 
+/// What sends a host's packets.
+enum Tx {
+    /// Open loop: the switch's sender, at line rate while not paused.
+    Open(Sender),
+    /// The transport's NIC.
+    Tcp(Nic),
+}
+
 struct Host {
     node: usize,
-    sender: Sender,
+    tx: Tx,
     link: PortLink,
     /// The last cycle its sender was looked at (a sender is looked at once a cycle at most).
     last_tick: Option<u64>,
@@ -150,10 +178,8 @@ struct NetSwitch {
     node: usize,
     sw: Switch,
     ports: Vec<PortLink>,
-    /// Per (port, class): paused until, and paused cycles counted up to `paused_from`.
-    paused_until: Vec<u64>,
-    paused_acc: Vec<u64>,
-    paused_from: Vec<u64>,
+    /// Per port: its classes' pauses (as the traffic manager obeys them).
+    pauses: Vec<Pauses>,
     /// DeTail's draw counter.
     draws: u64,
 }
@@ -170,6 +196,10 @@ enum EvKind {
     PfcHost(usize, u8, [u16; NPRIO]),
     /// A lost packet's bytes go back to its flow's sender.
     Retransmit(u32, u16),
+    /// Transport: a flow starts.
+    FlowStart(usize),
+    /// Transport: flow f's retransmission timer was set to fire now (it may have moved since).
+    Rto(usize),
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -177,6 +207,15 @@ struct Ev {
     at: u64,
     seq: u64,
     kind: EvKind,
+}
+
+impl Host {
+    fn pause(&self) -> &Pauses {
+        match &self.tx {
+            Tx::Open(s) => &s.pause,
+            Tx::Tcp(n) => &n.pause,
+        }
+    }
 }
 
 impl PartialEq for Ev {
@@ -230,6 +269,11 @@ pub struct NetStats {
     pub pfc_frames_by_tier: Vec<u64>,
     /// Paused (port, class) cycles, per tier of the paused node (0: the hosts' NICs).
     pub paused_cycles_by_tier: Vec<u64>,
+    /// Transport: retransmission timeouts, fast retransmits and window cuts on ECN echoes, over
+    /// every flow.
+    pub timeouts: u64,
+    pub fast_retransmits: u64,
+    pub ecn_cuts: u64,
     /// Completion time per flow, cycles.
     pub fct: Vec<Option<u64>>,
     pub classes: Vec<ClassStats>,
@@ -265,6 +309,17 @@ pub struct Network {
     /// Host wake-ups: (cycle, host), lazily (an entry whose host wakes later is stale).
     host_wake: BinaryHeap<std::cmp::Reverse<(u64, usize)>>,
     sent_bytes: u64,
+    /// Transport: per flow its sender and receiver, whether it is in its NIC's ready list, and
+    /// whether a timer event is pending for it.
+    tcp: Vec<TcpSender>,
+    rcv: Vec<TcpReceiver>,
+    listed: Vec<bool>,
+    rto_pending: Vec<bool>,
+    prio_of: Vec<u8>,
+    /// Bytes of every packet that reached a host (data, ACKs, copies sent again), and of every
+    /// packet dropped.
+    arrived_bytes: u64,
+    lost_bytes: u64,
     /// Every PFC frame where it takes effect, when logging.
     pub pfc_log: Option<Vec<NetPfcEvent>>,
     /// Cycles in which a switch was looked at (the cost that idleness saves).
@@ -351,6 +406,9 @@ impl Network {
             }
             let mut sc = cfg.switch.clone();
             sc.name = format!("switch {s}");
+            if let Some(t) = &cfg.transport {
+                sc.mtu = sc.mtu.min(t.mss.min(u32::from(u16::MAX - 64)) as u16);
+            }
             sc.ports = links.len();
             sc.flows.clear();
             sc.cycle_ns = cycle_ns;
@@ -371,14 +429,13 @@ impl Network {
                 links.iter().map(|l| l.rate).collect(),
             );
             sw.exhaustive = cfg.exhaustive;
-            let pq = links.len() * NPRIO;
+            sw.tm
+                .set_ecn(cfg.transport.as_ref().and_then(|t| t.ecn_threshold));
             switches.push(NetSwitch {
                 node: s,
                 sw,
+                pauses: vec![Pauses::default(); links.len()],
                 ports: links,
-                paused_until: vec![0; pq],
-                paused_acc: vec![0; pq],
-                paused_from: vec![0; pq],
                 draws: 0,
             });
         }
@@ -394,6 +451,12 @@ impl Network {
                 if x >= n || topo.nodes[x] != NodeKind::Host {
                     return Err(err(format!("flow {k}: {what} {x} is not a host")));
                 }
+            }
+            if cfg.transport.is_some() && f.size > u64::from(u32::MAX) {
+                return Err(err(format!(
+                    "flow {k}: {} bytes; the transport's sequence numbers take at most 2^32 - 1",
+                    f.size
+                )));
             }
             if f.src == f.dst || f.size == 0 || usize::from(f.prio) >= NPRIO {
                 return Err(err(format!(
@@ -414,11 +477,17 @@ impl Network {
             .map(|h| {
                 let (k, far) = ports[h][0];
                 let link = port_link(k, far);
-                let mut sender = Sender::with_flows(index[h], &specs, &cfg.switch);
-                sender.set_rate(link.rate);
+                let ets = cfg.switch.scheduler.ets(cfg.switch.mtu);
+                let tx = if cfg.transport.is_some() {
+                    Tx::Tcp(Nic::new(link.rate, ets))
+                } else {
+                    let mut sender = Sender::with_flows(index[h], &specs, &cfg.switch);
+                    sender.set_rate(link.rate);
+                    Tx::Open(sender)
+                };
                 Host {
                     node: h,
-                    sender,
+                    tx,
                     link,
                     last_tick: None,
                 }
@@ -426,6 +495,14 @@ impl Network {
             .collect();
         let (next, hops) = routes(topo, &index, &ports, &switches, nh);
         let nf = specs.len();
+        let prio_of: Vec<u8> = specs.iter().map(|f| f.prio).collect();
+        let (tcp, rcv) = match &cfg.transport {
+            Some(t) => (
+                specs.iter().map(|f| TcpSender::new(f.bytes, t)).collect(),
+                vec![TcpReceiver::default(); nf],
+            ),
+            None => (vec![], vec![]),
+        };
         let mut net = Network {
             tier,
             cycle_ns,
@@ -445,6 +522,13 @@ impl Network {
             seq: 0,
             host_wake: BinaryHeap::new(),
             sent_bytes: 0,
+            tcp,
+            rcv,
+            listed: vec![false; nf],
+            prio_of,
+            rto_pending: vec![false; nf],
+            arrived_bytes: 0,
+            lost_bytes: 0,
             pfc_log: None,
             switch_cycles: 0,
             hosts,
@@ -453,6 +537,12 @@ impl Network {
         };
         for h in 0..net.hosts.len() {
             net.wake_host(h);
+        }
+        if net.cfg.transport.is_some() {
+            for f in 0..nf {
+                let at = net.flows[f].start;
+                net.push(at, EvKind::FlowStart(f));
+            }
         }
         Ok(net)
     }
@@ -485,7 +575,10 @@ impl Network {
     }
 
     fn wake_host(&mut self, h: usize) {
-        let w = self.hosts[h].sender.wake();
+        let w = match &self.hosts[h].tx {
+            Tx::Open(s) => s.wake(),
+            Tx::Tcp(n) => n.wake(),
+        };
         if w != u64::MAX {
             self.host_wake.push(std::cmp::Reverse((w, h)));
         }
@@ -538,23 +631,22 @@ impl Network {
                     self.sw_wake[s] = t;
                 }
                 EvKind::ToHost(pkt) => {
-                    let f = pkt.flow as usize;
-                    self.delivered[f] += u64::from(pkt.size);
-                    self.settle(f, t);
+                    self.arrived_bytes += u64::from(pkt.size);
+                    if self.cfg.transport.is_some() {
+                        self.transport_arrival(t, pkt);
+                    } else {
+                        let f = pkt.flow as usize;
+                        self.delivered[f] += u64::from(pkt.size);
+                        self.settle(f, t);
+                    }
                 }
                 EvKind::PfcSwitch(s, port, cev, q) => {
                     let ns = &mut self.switches[s];
                     let quantum = ns.ports[port].rate.cycles(QUANTUM_CYCLES);
-                    for (p, &qp) in q.iter().enumerate() {
-                        if cev >> p & 1 == 1 {
-                            let k = port * NPRIO + p;
-                            ns.paused_acc[k] +=
-                                ns.paused_until[k].min(t).saturating_sub(ns.paused_from[k]);
-                            ns.paused_from[k] = t;
-                            let until = t + u64::from(qp) * quantum;
-                            ns.paused_until[k] = until;
-                            ns.sw.tm.pause(port, p, until);
-                        }
+                    let pause = &mut ns.pauses[port];
+                    pause.apply(t, cev, &q, quantum);
+                    for p in (0..NPRIO).filter(|p| cev >> p & 1 == 1) {
+                        ns.sw.tm.pause(port, p, pause.until[p]);
                     }
                     self.sw_wake[s] = t;
                     if let Some(log) = &mut self.pfc_log {
@@ -562,7 +654,10 @@ impl Network {
                     }
                 }
                 EvKind::PfcHost(h, cev, q) => {
-                    self.hosts[h].sender.apply_pfc(t, cev, &q);
+                    match &mut self.hosts[h].tx {
+                        Tx::Open(s) => s.apply_pfc(t, cev, &q),
+                        Tx::Tcp(n) => n.apply_pfc(t, cev, &q),
+                    }
                     if let Some(log) = &mut self.pfc_log {
                         log.push((t, self.hosts[h].node, 0, cev, q));
                     }
@@ -572,10 +667,22 @@ impl Network {
                     let f = f as usize;
                     let h = self.flows[f].src;
                     if self.remaining[f] == 0 {
-                        self.hosts[h].sender.reactivate(f, self.flows[f].prio, t);
+                        if let Tx::Open(s) = &mut self.hosts[h].tx {
+                            s.reactivate(f, self.flows[f].prio, t);
+                        }
                         self.wake_host(h);
                     }
                     self.remaining[f] += u64::from(size);
+                }
+                EvKind::FlowStart(f) => self.tcp_ready(t, f),
+                EvKind::Rto(f) => {
+                    self.rto_pending[f] = false;
+                    let cfg = self.cfg.transport.expect("transport");
+                    if self.tcp[f].rto_at.is_some_and(|x| x <= t) {
+                        self.tcp[f].on_timeout(t, &cfg);
+                        self.tcp_ready(t, f);
+                    }
+                    self.arm_rto(f);
                 }
             }
         }
@@ -598,7 +705,12 @@ impl Network {
     /// The output port of switch `s` for `pkt` (its flow's destination host).
     fn route(&mut self, s: usize, pkt: &Packet) -> usize {
         let f = pkt.flow as usize;
-        let (a, b) = self.next[s][self.flows[f].dst];
+        let to = if pkt.is_ack() {
+            self.flows[f].src
+        } else {
+            self.flows[f].dst
+        };
+        let (a, b) = self.next[s][to];
         let (a, b) = (a as usize, b as usize);
         if b - a == 1 {
             return usize::from(self.hops[a]);
@@ -646,11 +758,21 @@ impl Network {
             }
             self.host_wake.pop();
             let host = &mut self.hosts[h];
-            if host.last_tick == Some(t) || host.sender.wake() > t {
+            let wake = match &host.tx {
+                Tx::Open(sd) => sd.wake(),
+                Tx::Tcp(n) => n.wake(),
+            };
+            if host.last_tick == Some(t) || wake > t {
                 continue; // looked at already, or a stale entry (a later one exists)
             }
             host.last_tick = Some(t);
-            let r = host.sender.tick(t, &self.flows, &mut self.remaining, mtu);
+            let r = match &mut host.tx {
+                Tx::Open(sd) => sd.tick(t, &self.flows, &mut self.remaining, mtu),
+                Tx::Tcp(nic) => {
+                    let cfg = self.cfg.transport.as_ref().expect("transport");
+                    nic.tick(t, &mut self.tcp, &self.prio_of, &mut self.listed, cfg)
+                }
+            };
             let link = host.link;
             if let Some(pkt) = r {
                 let wire = link.rate.cycles(u64::from(pkt.size) + FRAME_OVERHEAD);
@@ -659,6 +781,9 @@ impl Network {
                     unreachable!("hosts link to switches")
                 };
                 self.push(t + wire + link.prop, EvKind::ToSwitch(s, port, pkt));
+                if self.cfg.transport.is_some() && !pkt.is_ack() {
+                    self.arm_rto(pkt.flow as usize);
+                }
             }
             self.wake_host(h);
         }
@@ -714,7 +839,13 @@ impl Network {
             }
             for (at, pkt) in lost {
                 let f = pkt.flow as usize;
-                self.lost[f] += u64::from(pkt.size);
+                if !pkt.is_ack() {
+                    self.lost[f] += u64::from(pkt.size);
+                }
+                self.lost_bytes += u64::from(pkt.size);
+                if self.cfg.transport.is_some() {
+                    continue; // the transport finds out and sends it again
+                }
                 match rto {
                     Some(r) => self.push(at + r, EvKind::Retransmit(pkt.flow, pkt.size)),
                     None => self.settle(f, at),
@@ -722,6 +853,69 @@ impl Network {
             }
         }
         Ok(next)
+    }
+
+    /// Transport: a packet reached its host in cycle `t`. A segment goes to the flow's receiver,
+    /// which answers with an ACK (echoing CE) from its host's NIC; an ACK goes to the flow's sender.
+    fn transport_arrival(&mut self, t: u64, pkt: Packet) {
+        let f = pkt.flow as usize;
+        let cfg = self.cfg.transport.expect("transport");
+        if pkt.is_ack() {
+            self.tcp[f].on_ack(t, u64::from(pkt.seq), pkt.flags & Packet::ECE != 0, &cfg);
+            self.tcp_ready(t, f);
+            self.arm_rto(f);
+            return;
+        }
+        let ack = self.rcv[f].on_data(u64::from(pkt.seq), u64::from(pkt.size));
+        self.delivered[f] = ack;
+        if ack >= self.flows[f].bytes && self.fct[f].is_none() {
+            self.fct[f] = Some(t + 1 - self.flows[f].start);
+            self.done += 1;
+        }
+        let h = self.flows[f].dst;
+        let ece = if pkt.flags & Packet::CE != 0 {
+            Packet::ECE
+        } else {
+            0
+        };
+        if let Tx::Tcp(nic) = &mut self.hosts[h].tx {
+            nic.push_ack(
+                t,
+                Packet {
+                    flow: pkt.flow,
+                    prio: pkt.prio,
+                    size: ACK_BYTES,
+                    seq: ack as u32,
+                    flags: Packet::ACK | ece,
+                    ..Packet::default()
+                },
+            );
+        }
+        self.wake_host(h);
+    }
+
+    /// Transport: flow f's window may have opened (it started, an ACK came, its timer fired).
+    fn tcp_ready(&mut self, t: u64, f: usize) {
+        let cfg = self.cfg.transport.expect("transport");
+        if self.tcp[f].next_segment(&cfg).is_none() {
+            return;
+        }
+        let h = self.flows[f].src;
+        if let Tx::Tcp(nic) = &mut self.hosts[h].tx {
+            nic.make_ready(t, f, self.flows[f].prio, &mut self.listed);
+        }
+        self.wake_host(h);
+    }
+
+    /// Transport: one timer event per flow at most, at its retransmission timer (lazily: when it
+    /// fires early because the timer moved, it is set again).
+    fn arm_rto(&mut self, f: usize) {
+        if let (Some(at), false) = (self.tcp[f].rto_at, self.rto_pending[f]) {
+            if !self.tcp[f].done() {
+                self.rto_pending[f] = true;
+                self.push(at, EvKind::Rto(f));
+            }
+        }
     }
 
     /// Flow f is complete when every byte is delivered (without `rto`, delivered or lost).
@@ -756,8 +950,7 @@ impl Network {
             let a = ns.sw.attached.as_ref().expect("attached");
             inside += ns.sw.stats.sent_bytes - a.handed_out - a.lost_bytes;
         }
-        let delivered: u64 = self.delivered.iter().sum();
-        let lost: u64 = self.lost.iter().sum();
+        let (delivered, lost) = (self.arrived_bytes, self.lost_bytes);
         assert_eq!(
             self.sent_bytes,
             delivered + lost + in_flight + inside,
@@ -785,15 +978,18 @@ impl Network {
             st.ingress_drops += s.ingress_drops;
             st.egress_drops += s.egress_drops + s.shared_drops;
             st.pfc_frames_by_tier[self.tier[ns.node]] += s.total_pfc_frames();
-            for k in 0..ns.paused_until.len() {
-                st.paused_cycles_by_tier[self.tier[ns.node]] += ns.paused_acc[k]
-                    + ns.paused_until[k]
-                        .min(self.now)
-                        .saturating_sub(ns.paused_from[k]);
+            for pause in &ns.pauses {
+                st.paused_cycles_by_tier[self.tier[ns.node]] +=
+                    pause.paused_cycles(self.now).iter().sum::<u64>();
             }
         }
+        for t in &self.tcp {
+            st.timeouts += u64::from(t.timeouts);
+            st.fast_retransmits += u64::from(t.fast_retransmits);
+            st.ecn_cuts += u64::from(t.ecn_cuts);
+        }
         for h in &self.hosts {
-            st.paused_cycles_by_tier[0] += h.sender.paused_cycles(self.now).iter().sum::<u64>();
+            st.paused_cycles_by_tier[0] += h.pause().paused_cycles(self.now).iter().sum::<u64>();
         }
         st.classes = class_stats(
             &self.flows,
@@ -812,16 +1008,14 @@ impl Network {
         let mut v = vec![];
         for ns in &self.switches {
             for port in 0..ns.ports.len() {
-                let m = (0..NPRIO).fold(0u8, |m, p| {
-                    m | (u8::from(ns.paused_until[port * NPRIO + p] > t) << p)
-                });
+                let m = ns.pauses[port].mask(t);
                 if m != 0 {
                     v.push((ns.node, port, m));
                 }
             }
         }
         for h in &self.hosts {
-            let m = (0..NPRIO).fold(0u8, |m, p| m | (u8::from(h.sender.pause_until[p] > t) << p));
+            let m = h.pause().mask(t);
             if m != 0 {
                 v.push((h.node, 0, m));
             }

@@ -292,9 +292,7 @@ impl Session {
             Value::C(o, p) => json!(self.counters(*o, usize::from(*p))),
             Value::Paused(i) => {
                 let s = &self.sw.senders()[*i];
-                prios((0..NPRIO).fold(0, |a, p| {
-                    a | (u8::from(s.pause_until[p] > self.sw.now) << p)
-                }))
+                prios(s.pause.mask(self.sw.now))
             }
             Value::Fifo(i) => json!(self.sw.ingress[*i]
                 .iter()

@@ -115,7 +115,7 @@ pub(super) fn print(s: &Session, what: &Show, o: &mut Out) -> Result<(), String>
                 .filter(|&f| s.sw.flow_progress(f).fct.is_some())
                 .count();
             let paused: Vec<usize> = (0..np)
-                .filter(|&i| s.sw.senders()[i].pause_until.iter().any(|&u| u > now))
+                .filter(|&i| s.sw.senders()[i].pause.until.iter().any(|&u| u > now))
                 .collect();
             let d: Vec<String> = (0..np)
                 .filter(|&i| s.d_bits(i) != 0)
@@ -182,8 +182,8 @@ pub(super) fn print(s: &Session, what: &Show, o: &mut Out) -> Result<(), String>
                 let (n, b) = bytes_of(s.sw.ingress[i].iter());
                 let sender = &s.sw.senders()[i];
                 let paused: Vec<(usize, u64)> = (0..NPRIO)
-                    .filter(|&p| sender.pause_until[p] > now)
-                    .map(|p| (p, sender.pause_until[p] - now))
+                    .filter(|&p| sender.pause.until[p] > now)
+                    .map(|p| (p, sender.pause.until[p] - now))
                     .collect();
                 let cells: String = occ
                     .iter()
@@ -384,7 +384,8 @@ pub(super) fn print(s: &Session, what: &Show, o: &mut Out) -> Result<(), String>
             let mut snd = vec![];
             for (i, sd) in s.sw.senders().iter().enumerate() {
                 let left: Vec<u64> = sd
-                    .pause_until
+                    .pause
+                    .until
                     .iter()
                     .map(|&u| u.saturating_sub(now))
                     .collect();

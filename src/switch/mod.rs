@@ -343,13 +343,33 @@ pub struct Trace {
 }
 
 /// A packet inside the switch model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Packet {
     pub flow: u32,
     pub src: u8,
     pub dst: u8,
     pub prio: u8,
     pub size: u16,
+    /// With a transport (`crate::net::transport`): a data segment's first byte, or an ACK's
+    /// cumulative acknowledgement. 0 for the open-loop senders.
+    #[serde(default)]
+    pub seq: u32,
+    /// [`Packet::ACK`], [`Packet::CE`], [`Packet::ECE`].
+    #[serde(default)]
+    pub flags: u8,
+}
+
+impl Packet {
+    /// An acknowledgement (of flow `flow`, travelling back to its source).
+    pub const ACK: u8 = 1;
+    /// Congestion experienced: an egress queue held more than the ECN threshold when it arrived.
+    pub const CE: u8 = 2;
+    /// ECN echo: the ACK of a segment that arrived with CE.
+    pub const ECE: u8 = 4;
+
+    pub fn is_ack(&self) -> bool {
+        self.flags & Self::ACK != 0
+    }
 }
 
 /// A switch inside a network (`crate::net::sim`): its ports face links that the network owns.
@@ -899,14 +919,8 @@ impl Switch {
                         .collect(),
                 );
                 tr.ingress.push(self.ingress.iter().map(bytes).collect());
-                tr.paused.push(
-                    self.senders
-                        .iter()
-                        .map(|s| {
-                            (0..NPRIO).fold(0u8, |m, p| m | (u8::from(s.pause_until[p] > t) << p))
-                        })
-                        .collect(),
-                );
+                tr.paused
+                    .push(self.senders.iter().map(|s| s.pause.mask(t)).collect());
             }
         }
     }

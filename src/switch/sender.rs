@@ -27,7 +27,9 @@ pub struct Sender {
     flows: Vec<usize>,
     next: usize,
     active: [VecDeque<usize>; NPRIO],
-    pub pause_until: [u64; NPRIO],
+    /// The classes' pauses.
+    #[serde(flatten)]
+    pub pause: Pauses,
     busy_until: u64,
     /// The scheduler's configuration and registers.
     #[serde(default)]
@@ -40,10 +42,6 @@ pub struct Sender {
     /// The cycle of the last call that found nothing to send; the calls skipped since then are
     /// accounted to the scheduler at the next one ([`EtsState::skip_blocked`]).
     blocked_at: Option<u64>,
-    /// Paused cycles per class up to `paused_from`, and the cycle from which `pause_until` holds:
-    /// the paused time is counted per interval, not per cycle.
-    paused_acc: [u64; NPRIO],
-    paused_from: [u64; NPRIO],
     /// The speed of this sender's link against the clock (a network's slower links; 1/1 on a
     /// single switch): a frame's wire time and a pause quantum scale with it.
     #[serde(default)]
@@ -74,14 +72,12 @@ impl Sender {
             flows,
             next: 0,
             active: Default::default(),
-            pause_until: [0; NPRIO],
+            pause: Pauses::default(),
             busy_until: 0,
             ets: Ets::default(),
             sched: EtsState::default(),
             wake: 0,
             blocked_at: None,
-            paused_acc: [0; NPRIO],
-            paused_from: [0; NPRIO],
             rate: WireRate::CLOCK,
         }
     }
@@ -114,14 +110,8 @@ impl Sender {
 
     /// A frame from the switch: pause or resume the classes in `cev`.
     pub fn apply_pfc(&mut self, now: u64, cev: u8, quanta: &[u16; NPRIO]) {
-        let quantum = self.rate.cycles(QUANTUM_CYCLES);
-        for (p, (until, &q)) in self.pause_until.iter_mut().zip(quanta).enumerate() {
-            if cev >> p & 1 == 1 {
-                self.paused_acc[p] += (*until).min(now).saturating_sub(self.paused_from[p]);
-                self.paused_from[p] = now;
-                *until = now + u64::from(q) * quantum;
-            }
-        }
+        self.pause
+            .apply(now, cev, quanta, self.rate.cycles(QUANTUM_CYCLES));
         self.wake = self.wake.min(now);
     }
 
@@ -149,7 +139,7 @@ impl Sender {
             self.wake = self.busy_until.min(next_start);
             return None;
         }
-        let (active, paused) = (&self.active, &self.pause_until);
+        let (active, paused) = (&self.active, &self.pause.until);
         let Some(p) = self.sched.select(&self.ets, |p| match active[p].front() {
             None => Head::Empty,
             Some(_) if paused[p] > now => Head::Blocked,
@@ -159,7 +149,7 @@ impl Sender {
             self.blocked_at = Some(now);
             self.wake = (0..NPRIO)
                 .filter(|&p| !self.active[p].is_empty())
-                .map(|p| self.pause_until[p])
+                .map(|p| self.pause.until[p])
                 .fold(next_start, u64::min);
             return None;
         };
@@ -179,6 +169,7 @@ impl Sender {
             dst: fl.dst as u8,
             prio: fl.prio,
             size: size as u16,
+            ..Packet::default()
         })
     }
 
@@ -219,11 +210,48 @@ impl Sender {
 
     /// Cycles each class has been paused in cycles `0..upto`.
     pub fn paused_cycles(&self, upto: u64) -> [u64; NPRIO] {
-        std::array::from_fn(|p| {
-            self.paused_acc[p]
-                + self.pause_until[p]
-                    .min(upto)
-                    .saturating_sub(self.paused_from[p])
-        })
+        self.pause.paused_cycles(upto)
+    }
+}
+
+/// The pauses of one transmitter's classes (a sender's, a host NIC's, a switch egress port's):
+/// until when each class is paused, and the paused time counted per interval, not per cycle.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Pauses {
+    #[serde(rename = "pause_until")]
+    pub until: [u64; NPRIO],
+    /// Paused cycles per class up to `from`, and the cycle from which `until` holds.
+    #[serde(rename = "paused_acc")]
+    acc: [u64; NPRIO],
+    #[serde(rename = "paused_from")]
+    from: [u64; NPRIO],
+}
+
+impl Pauses {
+    /// A PFC frame takes effect in cycle `now`: each class in `cev` is paused for its pause time
+    /// in quanta of `quantum` cycles (512 bit times at the link's rate), or resumed (0).
+    pub fn apply(&mut self, now: u64, cev: u8, quanta: &[u16; NPRIO], quantum: u64) {
+        for (p, &q) in quanta.iter().enumerate() {
+            if cev >> p & 1 == 1 {
+                self.set(now, p, now + u64::from(q) * quantum);
+            }
+        }
+    }
+
+    /// Class p is paused from `now` until `until` (a resume when `until` is `now`).
+    pub fn set(&mut self, now: u64, p: usize, until: u64) {
+        self.acc[p] += self.until[p].min(now).saturating_sub(self.from[p]);
+        self.from[p] = now;
+        self.until[p] = until;
+    }
+
+    /// The classes paused in cycle `now` (bit p).
+    pub fn mask(&self, now: u64) -> u8 {
+        (0..NPRIO).fold(0u8, |m, p| m | (u8::from(self.until[p] > now) << p))
+    }
+
+    /// Cycles each class has been paused in cycles `0..upto`.
+    pub fn paused_cycles(&self, upto: u64) -> [u64; NPRIO] {
+        std::array::from_fn(|p| self.acc[p] + self.until[p].min(upto).saturating_sub(self.from[p]))
     }
 }

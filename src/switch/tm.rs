@@ -76,6 +76,9 @@ pub struct Tm {
     /// as on a single switch).
     #[serde(default)]
     rates: Vec<super::config::WireRate>,
+    /// ECN marking threshold, bytes (see [`Tm::set_ecn`]).
+    #[serde(default)]
+    ecn: Option<u32>,
 }
 
 impl Tm {
@@ -103,6 +106,7 @@ impl Tm {
             line_busy: 0,
             line_next: 0,
             rates: vec![],
+            ecn: None,
         }
     }
 
@@ -122,10 +126,19 @@ impl Tm {
             && self.total_shared + more <= u64::from(sm.pool)
     }
 
+    /// Mark data packets CE when their egress queue holds at least `k` bytes as they arrive
+    /// (DCTCP's instantaneous marking; the paper's threshold is 20 KB). None: no marking.
+    pub fn set_ecn(&mut self, k: Option<u32>) {
+        self.ecn = k;
+    }
+
     /// Queue a packet; returns the queue's occupancy in bytes after it.
-    pub fn enqueue(&mut self, pkt: Packet) -> u32 {
+    pub fn enqueue(&mut self, mut pkt: Packet) -> u32 {
         let o = usize::from(pkt.dst);
         let q = o * NPRIO + usize::from(pkt.prio);
+        if self.ecn.is_some_and(|k| self.bytes[q] >= k) && !pkt.is_ack() {
+            pkt.flags |= Packet::CE;
+        }
         self.queues[q].push_back(pkt);
         self.wake[o] = 0;
         self.wake_min = 0;
@@ -401,6 +414,7 @@ mod tests {
             dst,
             prio,
             size,
+            ..Packet::default()
         }
     }
 
