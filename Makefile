@@ -121,9 +121,10 @@ wave-check: deps ## a fault in the model: the mismatch's waveform window, both s
 	@command -v vcd2fst >/dev/null || { echo "wave-check: vcd2fst missing (apt-get install gtkwave)"; exit 1; }
 	@for f in target/wave-check/*.vcd; do vcd2fst $$f $${f%.vcd}.fst >/dev/null && echo "gtkwave's vcd2fst read $$f: $$(grep -c '\$$var' $$f) signals"; done
 
-bench: deps ## benchmarks: the block (model, RTL from Rust, lockstep, RTL from C++) and the switch
+bench: deps ## benchmarks: the block (model, RTL from Rust, lockstep, RTL from C++), the switch, the network
 	$(CARGO) bench --bench block
 	$(CARGO) bench --bench switch
+	$(CARGO) bench --bench network
 
 # Soak: SOAK_CYCLES (10^9) of random lockstep over every built parameter set (a share each, about
 # equal time) and both algorithms, and every directed case, in shards that GNU parallel runs;

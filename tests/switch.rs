@@ -920,7 +920,7 @@ fn pfc_frames_go_between_data_frames_on_a_busy_line() {
     // The last frame resumed priority 3, and the sender obeyed it when it arrived.
     let (t_xon, x) = last_take.unwrap();
     assert_eq!(x, 0, "the last frame to input 1 was not an XON");
-    assert_eq!(s.senders()[1].pause_until[3], t_xon + delay);
+    assert_eq!(s.senders()[1].pause.until[3], t_xon + delay);
     assert!(s.now > t_xon + delay);
 
     // The same run looking at every unit every cycle.

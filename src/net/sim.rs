@@ -263,6 +263,8 @@ pub struct NetStats {
     pub cycle_ns: f64,
     pub sent_bytes: u64,
     pub delivered_bytes: u64,
+    /// Packets that reached a host (data, ACKs, copies sent again).
+    pub delivered_packets: u64,
     pub ingress_drops: u64,
     pub egress_drops: u64,
     /// PFC frames sent, per tier (1: switches next to hosts, 2: the next tier, ...).
@@ -319,6 +321,7 @@ pub struct Network {
     /// Bytes of every packet that reached a host (data, ACKs, copies sent again), and of every
     /// packet dropped.
     arrived_bytes: u64,
+    arrived_packets: u64,
     lost_bytes: u64,
     /// Every PFC frame where it takes effect, when logging.
     pub pfc_log: Option<Vec<NetPfcEvent>>,
@@ -528,6 +531,7 @@ impl Network {
             prio_of,
             rto_pending: vec![false; nf],
             arrived_bytes: 0,
+            arrived_packets: 0,
             lost_bytes: 0,
             pfc_log: None,
             switch_cycles: 0,
@@ -632,6 +636,7 @@ impl Network {
                 }
                 EvKind::ToHost(pkt) => {
                     self.arrived_bytes += u64::from(pkt.size);
+                    self.arrived_packets += 1;
                     if self.cfg.transport.is_some() {
                         self.transport_arrival(t, pkt);
                     } else {
@@ -968,6 +973,7 @@ impl Network {
             cycle_ns: self.cycle_ns,
             sent_bytes: self.sent_bytes,
             delivered_bytes: self.delivered.iter().sum(),
+            delivered_packets: self.arrived_packets,
             pfc_frames_by_tier: vec![0; tiers],
             paused_cycles_by_tier: vec![0; tiers],
             fct: self.fct.clone(),
