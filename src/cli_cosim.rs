@@ -2,6 +2,7 @@
 
 use crate::block::coverage::Coverage;
 use crate::block::{Fault, Mode};
+use crate::cli_util::{parse_seeds, parse_shard};
 use crate::cosim::{jobs, run_job, shard, Failure, RunOpts};
 use crate::stimulus::DIRECTED;
 use anyhow::{bail, Context, Result};
@@ -57,24 +58,6 @@ pub struct CosimArgs {
 
 /// `--seeds`: `A..B` (B excluded), `A..=B`, or a count N (seeds 1..=N); any u64, the edges
 /// included. An empty range is an error, not a run of nothing.
-fn parse_seeds(s: &str) -> Result<std::ops::RangeInclusive<u64>> {
-    let bad = || format!("--seeds '{s}': expected A..B, A..=B or a count N (u64 seeds)");
-    let empty = || anyhow::anyhow!("--seeds '{s}': the range selects no seed");
-    if let Some((a, b)) = s.split_once("..=") {
-        let (a, b): (u64, u64) = (a.parse().with_context(bad)?, b.parse().with_context(bad)?);
-        return if a <= b { Ok(a..=b) } else { Err(empty()) };
-    }
-    if let Some((a, b)) = s.split_once("..") {
-        let (a, b): (u64, u64) = (a.parse().with_context(bad)?, b.parse().with_context(bad)?);
-        return if a < b { Ok(a..=b - 1) } else { Err(empty()) };
-    }
-    let n: u64 = s.parse().with_context(bad)?;
-    if n == 0 {
-        return Err(empty());
-    }
-    Ok(1..=n)
-}
-
 /// Seeds in a range (up to 2^64, so u128).
 fn seed_count(r: &std::ops::RangeInclusive<u64>) -> u128 {
     u128::from(r.end() - r.start()) + 1
@@ -154,12 +137,7 @@ pub fn run(a: &CosimArgs) -> Result<bool> {
     let mut js = jobs(&configs, &modes, seeds.clone(), a.cycles, &directed);
     let total_jobs = js.len();
     if let Some(sh) = &a.shard {
-        let bad = || format!("--shard '{sh}': expected K/N with 1 <= K <= N");
-        let (k, n) = sh.split_once('/').with_context(bad)?;
-        let (k, n): (usize, usize) = (k.parse().with_context(bad)?, n.parse().with_context(bad)?);
-        if k == 0 || n == 0 || k > n {
-            bail!(bad());
-        }
+        let (k, n) = parse_shard(sh)?;
         js = shard(js, k, n);
     }
     if js.is_empty() {

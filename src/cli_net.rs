@@ -1,13 +1,14 @@
 //! `capfc net`: a network of switches (the paper's fat tree by default) carrying flows from a file
 //! or drawn from a flow-size CDF, in each flow-control mode, the modes side by side.
 
+use crate::cli_util::{parse_seeds, parse_shard};
 use crate::net::sim::{NetConfig, NetStats, Network, Routing};
 use crate::net::topology::{parse_delay, parse_hpcc_flows, NetFlow, Topology};
 use crate::net::traffic::{poisson_flows, Cdf};
 use crate::net::transport::Ecn;
 use crate::switch::hpcc::{fct_line, pfc_lines};
 use crate::switch::scenario::Scenario;
-use crate::switch::DutKind;
+use crate::switch::{DutKind, FlowMode};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use std::path::PathBuf;
@@ -38,6 +39,14 @@ pub struct NetArgs {
     /// Seed of the draw and of ECMP's and DeTail's hash (printed; the same seed gives the same run).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// A sweep over seeds (A..B, A..=B, or N for 1..=N) × modes: one line per run (one JSON object
+    /// per line with --json), instead of the table.
+    #[arg(long)]
+    pub seeds: Option<String>,
+    /// Run only shard K of N of the sweep's runs (`K/N`, K from 1: run j when j mod N = K-1), for
+    /// GNU parallel or a Slurm array.
+    #[arg(long)]
+    pub shard: Option<String>,
     /// With the drawn flows: their priority.
     #[arg(long, default_value_t = 3)]
     pub prio: u8,
@@ -119,8 +128,8 @@ pub fn topology(spec: &str, delay_ns: u64) -> Result<Topology> {
     Ok(Topology::parse_hpcc(&text, spec)?)
 }
 
-/// The flows of a run, and the time (ns) subtracted from the file's start times.
-fn flows(a: &NetArgs, topo: &Topology) -> Result<(Vec<NetFlow>, u64)> {
+/// The flows of a run with `seed`, and the time (ns) subtracted from the file's start times.
+fn flows(a: &NetArgs, topo: &Topology, seed: u64) -> Result<(Vec<NetFlow>, u64)> {
     if let Some(f) = &a.flows {
         let name = f.display().to_string();
         let text = std::fs::read_to_string(f).with_context(|| name.clone())?;
@@ -147,24 +156,29 @@ fn flows(a: &NetArgs, topo: &Topology) -> Result<(Vec<NetFlow>, u64)> {
     if a.prio > 7 {
         bail!("--prio {}: a priority 0..=7", a.prio);
     }
-    let v = poisson_flows(topo, &cdf, a.load, dur, a.seed, a.prio).map_err(anyhow::Error::msg)?;
+    let v = poisson_flows(topo, &cdf, a.load, dur, seed, a.prio).map_err(anyhow::Error::msg)?;
     eprintln!(
         "net: seed {}: {} flows drawn from {name} at load {} over {dur} ns",
-        a.seed,
+        seed,
         v.len(),
         a.load
     );
     Ok((v, 0))
 }
 
+/// What every run of one `capfc net` shares.
+struct Common {
+    topo: Topology,
+    routing: Routing,
+    dut: DutKind,
+    dut_nodes: Vec<usize>,
+    max_ns: u64,
+}
+
 pub fn run(a: &NetArgs) -> Result<()> {
     let delay =
         parse_delay(&a.delay).with_context(|| format!("--delay '{}': not a time", a.delay))?;
     let topo = topology(&a.topology, delay)?;
-    let (flows, t0) = flows(a, &topo)?;
-    if flows.is_empty() {
-        bail!("no flows to run");
-    }
     let modes = crate::cli_run::parse_modes(&a.mode)?;
     let routing = Routing::parse(&a.routing)
         .with_context(|| format!("--routing '{}': expected ecmp or detail", a.routing))?;
@@ -183,58 +197,87 @@ pub fn run(a: &NetArgs) -> Result<()> {
     };
     let max_ns = parse_delay(&a.max_time)
         .with_context(|| format!("--max-time '{}': not a time", a.max_time))?;
-    let mut runs = vec![];
-    for &mode in &modes {
-        let mut cfg = NetConfig::paper(mode, routing);
-        if let Some(s) = &a.switch {
-            let mut sc = Scenario::load_settings(s)?;
-            sc.flows.clear();
-            cfg.switch = sc;
-        }
-        cfg.seed = a.seed;
-        match a.transport.as_str() {
-            "tcp" => {
-                cfg = cfg.with_tcp();
-                let t = cfg.transport.as_mut().expect("set");
-                t.ecn = Ecn::parse(&a.ecn).with_context(|| {
-                    format!("--ecn '{}': expected dctcp, classic or off", a.ecn)
-                })?;
-                t.ecn_threshold = Some(a.ecn_threshold);
-            }
-            "open" => {}
-            x => bail!("--transport '{x}': expected tcp or open"),
-        }
-        cfg.dut = dut;
-        cfg.dut_nodes = dut_nodes.clone();
-        let mut net = Network::new(&topo, &flows, cfg)?;
-        net.cfg.switch.max_cycles = (max_ns as f64 / net.cycle_ns).ceil() as u64;
-        net.pfc_log = Some(vec![]);
-        let wall = std::time::Instant::now();
-        net.run().map_err(anyhow::Error::msg)?;
-        let secs = wall.elapsed().as_secs_f64();
-        eprintln!(
-            "net: {} {}: {:.3} ms simulated in {secs:.1} s ({:.2} ms/s; switches active {:.1} % of their cycles), {} of {} flows done",
-            a.topology,
-            mode.name(),
-            net.now as f64 * net.cycle_ns / 1e6,
-            net.now as f64 * net.cycle_ns / 1e6 / secs.max(1e-9),
-            100.0 * net.switch_cycles as f64 / (net.now.max(1) as f64 * topo.switches().count() as f64),
-            net.stats().fct.iter().filter(|f| f.is_some()).count(),
-            flows.len()
-        );
-        runs.push(net);
+    let seeds = match &a.seeds {
+        Some(s) => parse_seeds(s)?,
+        None => a.seed..=a.seed,
+    };
+    if seeds.end() - seeds.start() >= 100_000 {
+        bail!("--seeds: more than 100000 seeds in one run; split the range over runs");
     }
+    let mut jobs: Vec<(u64, FlowMode)> = seeds
+        .flat_map(|s| modes.iter().map(move |&m| (s, m)))
+        .collect();
+    let total = jobs.len();
+    if let Some(sh) = &a.shard {
+        let (k, n) = parse_shard(sh)?;
+        jobs = jobs
+            .into_iter()
+            .enumerate()
+            .filter(|(j, _)| j % n == k - 1)
+            .map(|(_, job)| job)
+            .collect();
+    }
+    if jobs.is_empty() {
+        bail!(
+            "no run selected: shard {} of {total} runs",
+            a.shard.as_deref().unwrap_or("-")
+        );
+    }
+    let c = Common {
+        topo,
+        routing,
+        dut,
+        dut_nodes,
+        max_ns,
+    };
     if let Some(d) = &a.hpcc {
         std::fs::create_dir_all(d).with_context(|| format!("--hpcc {}", d.display()))?;
-        for net in &runs {
-            let mode = net.cfg.mode.name();
-            for (what, text) in [("fct", fct_txt(net, t0)), ("pfc", pfc_txt(net, t0))] {
-                let path = d.join(format!("{mode}_{what}.txt"));
+    }
+    let sweep = a.seeds.is_some() || a.shard.is_some();
+    let mut runs = vec![];
+    let mut drawn: Option<(u64, Vec<NetFlow>, u64)> = None;
+    for (seed, mode) in jobs {
+        if drawn.as_ref().is_none_or(|d| d.0 != seed) {
+            let (f, t0) = flows(a, &c.topo, seed)?;
+            if f.is_empty() {
+                bail!("seed {seed}: no flows to run");
+            }
+            drawn = Some((seed, f, t0));
+        }
+        let (_, fl, t0) = drawn.as_ref().expect("drawn");
+        let net = run_one(a, &c, fl, seed, mode)?;
+        if let Some(d) = &a.hpcc {
+            let base = if sweep {
+                format!("{}_seed{seed}", mode.name())
+            } else {
+                mode.name().to_string()
+            };
+            for (what, text) in [("fct", fct_txt(&net, *t0)), ("pfc", pfc_txt(&net, *t0))] {
+                let path = d.join(format!("{base}_{what}.txt"));
                 std::fs::write(&path, text)
                     .with_context(|| format!("--hpcc {}", path.display()))?;
             }
         }
-        eprintln!("net: HPCC fct.txt and pfc.txt per mode in {}", d.display());
+        if sweep {
+            let st = net.stats();
+            if a.json {
+                println!(
+                    "{}",
+                    serde_json::json!({ "topology": a.topology, "routing": routing.name(),
+                        "seed": seed, "mode": mode.name(), "stats": st })
+                );
+            } else {
+                println!("{}", sweep_line(seed, mode, &st));
+            }
+        } else {
+            runs.push(net);
+        }
+    }
+    if let Some(d) = &a.hpcc {
+        eprintln!("net: HPCC fct.txt and pfc.txt per run in {}", d.display());
+    }
+    if sweep {
+        return Ok(());
     }
     if let Some(p) = &a.plot {
         crate::plot::plot_pauses(p, &runs).map_err(anyhow::Error::msg)?;
@@ -255,8 +298,71 @@ pub fn run(a: &NetArgs) -> Result<()> {
         );
         return Ok(());
     }
-    print!("{}", report(&a.topology, &topo, routing, &runs, &stats));
+    print!("{}", report(&a.topology, &c.topo, routing, &runs, &stats));
     Ok(())
+}
+
+/// One run of a sweep in one line.
+fn sweep_line(seed: u64, mode: FlowMode, st: &NetStats) -> String {
+    let done = st.fct.iter().filter(|f| f.is_some()).count();
+    let mut s = format!(
+        "seed {seed} {}: {done}/{} flows, {:.0} us simulated, drops {} egress {} ingress, PFC frames {}",
+        mode.name(),
+        st.fct.len(),
+        st.cycles as f64 * st.cycle_ns / 1000.0,
+        st.egress_drops,
+        st.ingress_drops,
+        st.pfc_frames_by_tier.iter().sum::<u64>()
+    );
+    for c in &st.classes {
+        s += &format!(
+            ", {} FCT p99 {:.0} us max {:.0} us",
+            c.class, c.fct_p99_us, c.fct_max_us
+        );
+    }
+    s
+}
+
+/// One network run: `mode`, flows `fl`, hash seed `seed`.
+fn run_one(a: &NetArgs, c: &Common, fl: &[NetFlow], seed: u64, mode: FlowMode) -> Result<Network> {
+    let mut cfg = NetConfig::paper(mode, c.routing);
+    if let Some(s) = &a.switch {
+        let mut sc = Scenario::load_settings(s)?;
+        sc.flows.clear();
+        cfg.switch = sc;
+    }
+    cfg.seed = seed;
+    match a.transport.as_str() {
+        "tcp" => {
+            cfg = cfg.with_tcp();
+            let t = cfg.transport.as_mut().expect("set");
+            t.ecn = Ecn::parse(&a.ecn)
+                .with_context(|| format!("--ecn '{}': expected dctcp, classic or off", a.ecn))?;
+            t.ecn_threshold = Some(a.ecn_threshold);
+        }
+        "open" => {}
+        x => bail!("--transport '{x}': expected tcp or open"),
+    }
+    cfg.dut = c.dut;
+    cfg.dut_nodes = c.dut_nodes.clone();
+    let mut net = Network::new(&c.topo, fl, cfg)?;
+    net.cfg.switch.max_cycles = (c.max_ns as f64 / net.cycle_ns).ceil() as u64;
+    net.pfc_log = Some(vec![]);
+    let wall = std::time::Instant::now();
+    net.run().map_err(anyhow::Error::msg)?;
+    let secs = wall.elapsed().as_secs_f64();
+    let sim_ms = net.now as f64 * net.cycle_ns / 1e6;
+    eprintln!(
+        "net: {} {} seed {seed}: {sim_ms:.3} ms simulated in {secs:.1} s ({:.2} ms/s; switches active {:.1} % of their cycles), {} of {} flows done",
+        a.topology,
+        mode.name(),
+        sim_ms / secs.max(1e-9),
+        100.0 * net.switch_cycles as f64
+            / (net.now.max(1) as f64 * c.topo.switches().count() as f64),
+        net.stats().fct.iter().filter(|f| f.is_some()).count(),
+        fl.len()
+    );
+    Ok(net)
 }
 
 /// `fct.txt` of a network run: one line per completed flow, node ids as in the topology, times

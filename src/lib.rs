@@ -19,6 +19,7 @@ pub mod cli_net;
 pub mod cli_run;
 pub mod cli_step;
 pub mod cli_topo;
+pub mod cli_util;
 #[cfg(feature = "rtl")]
 pub mod cosim;
 pub mod dpi_sv;

@@ -411,3 +411,103 @@ fn ecn_marks_make_dctcp_senders_back_off() {
         off.egress_drops
     );
 }
+
+fn capfc(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_capfc"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// `capfc net`: the table, HPCC's files and the pause plot; a sweep's shards together give the
+/// whole sweep, line for line (the same seed gives the same run); bad input exits non-zero with
+/// the place named.
+#[test]
+fn the_cli_runs_sweeps_in_shards_and_refuses_bad_input() {
+    let dir = std::env::temp_dir().join(format!("capfc-net-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let svg = dir.join("pauses.svg");
+    let base = [
+        "net",
+        "--topology",
+        "leaf-spine:2,1,4",
+        "--duration",
+        "4ms",
+        "--load",
+        "0.5",
+    ];
+    let mut args = base.to_vec();
+    let (h, p) = (dir.display().to_string(), svg.display().to_string());
+    args.extend(["--mode", "PFC_wstop,CaPFC_cal", "--hpcc", &h, "--plot", &p]);
+    let o = capfc(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let table = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        table.contains("CaPFC_cal") && table.contains("FCT p99"),
+        "{table}"
+    );
+    for m in ["PFC_wstop", "CaPFC_cal"] {
+        let fct = std::fs::read_to_string(dir.join(format!("{m}_fct.txt"))).unwrap();
+        assert!(fct.lines().count() > 5, "{m}: {fct}");
+        assert!(dir.join(format!("{m}_pfc.txt")).exists());
+    }
+    assert!(std::fs::read_to_string(&svg).unwrap().starts_with("<svg"));
+
+    let sweep = |extra: &[&str]| {
+        let mut a = base.to_vec();
+        a.extend(["--seeds", "1..=3", "--mode", "CaPFC_max,CaPFC_cal"]);
+        a.extend(extra);
+        let o = capfc(&a);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let mut v: Vec<String> = String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .map(String::from)
+            .collect();
+        v.sort();
+        v
+    };
+    let all = sweep(&[]);
+    assert_eq!(all.len(), 6, "{all:?}");
+    let mut parts = sweep(&["--shard", "1/2"]);
+    parts.extend(sweep(&["--shard", "2/2"]));
+    parts.sort();
+    assert_eq!(parts, all);
+
+    let bad_topo = dir.join("t.txt");
+    std::fs::write(&bad_topo, "3 1 2\n2\n0 2 1Gbps 1us 0\n1 7 1Gbps 1us 0\n").unwrap();
+    let o = capfc(&["net", "--topology", &bad_topo.display().to_string()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    assert!(err.contains("t.txt:4: dst"), "{err}");
+    let good_topo = dir.join("good.txt");
+    std::fs::write(&good_topo, "3 1 2\n2\n0 2 1Gbps 1us 0\n1 2 1Gbps 1us 0\n").unwrap();
+    let bad_flows = dir.join("f.txt");
+    std::fs::write(&bad_flows, "1\n0 2 3 100 1000 2\n").unwrap();
+    let o = capfc(&[
+        "net",
+        "--topology",
+        &good_topo.display().to_string(),
+        "--flows",
+        &bad_flows.display().to_string(),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    assert!(err.contains("f.txt:2: dst: node 2 is not a host"), "{err}");
+    for (flag, v) in [
+        ("--routing", "spray"),
+        ("--transport", "udp"),
+        ("--ecn", "maybe"),
+        ("--shard", "3/2"),
+        ("--seeds", "5..5"),
+    ] {
+        let mut a = base.to_vec();
+        a.extend([flag, v]);
+        let o = capfc(&a);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            !o.status.success() && err.contains(flag),
+            "{flag} {v}: {err}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
