@@ -15,6 +15,11 @@ use std::path::PathBuf;
 
 #[derive(Args, Debug)]
 pub struct NetArgs {
+    /// A network scenario (built-in paper-fat-1 ... paper-fat-6, or a TOML file with a [network]
+    /// table): its topology, routing, transport, switch settings and [mix] traffic drawn over the
+    /// hosts. Instead of --topology, --routing, --transport, --switch, --flows and --cdf.
+    #[arg(long, conflicts_with_all = ["topology", "routing", "transport", "switch", "flows", "cdf"])]
+    pub scenario: Option<String>,
     /// paper (the paper's 128-server fat tree, 4:1), fat-tree:K, leaf-spine:LEAVES,SPINES,HOSTS
     /// (1 Gb/s hosts, 4 Gb/s fabric), or an HPCC topology.txt file.
     #[arg(long, default_value = "paper")]
@@ -128,8 +133,49 @@ pub fn topology(spec: &str, delay_ns: u64) -> Result<Topology> {
     Ok(Topology::parse_hpcc(&text, spec)?)
 }
 
-/// The flows of a run with `seed`, and the time (ns) subtracted from the file's start times.
-fn flows(a: &NetArgs, topo: &Topology, seed: u64) -> Result<(Vec<NetFlow>, u64)> {
+/// The flows of a run with `seed`, their classes, and the time (ns) subtracted from the file's
+/// start times.
+fn flows(a: &NetArgs, c: &Common, seed: u64) -> Result<(Vec<NetFlow>, Vec<String>, u64)> {
+    let topo = &c.topo;
+    if let Some(sc) = &c.scenario {
+        let mut mix = sc.mix.clone().with_context(|| {
+            format!(
+                "scenario {}: a network scenario draws its traffic from [mix]",
+                sc.name
+            )
+        })?;
+        mix.seed = seed;
+        let hosts: Vec<usize> = topo.hosts().collect();
+        mix.validate(hosts.len())
+            .map_err(|(f, why)| anyhow::anyhow!("scenario {}: field {f}: {why}", sc.name))?;
+        let mut specs = mix.network_flows(hosts.len());
+        specs.sort_by_key(|f| f.start);
+        eprintln!(
+            "net: scenario {} seed {seed}: {} flows over {} hosts",
+            sc.name,
+            specs.len(),
+            hosts.len()
+        );
+        let classes = specs.iter().map(|f| f.class.clone()).collect();
+        let v = specs
+            .iter()
+            .map(|f| NetFlow {
+                src: hosts[f.src],
+                dst: hosts[f.dst],
+                prio: f.prio,
+                dport: 100,
+                size: f.bytes,
+                start_ns: (f.start as f64 * sc.cycle_ns).round() as u64,
+            })
+            .collect();
+        return Ok((v, classes, 0));
+    }
+    let (v, t0) = file_or_drawn_flows(a, topo, seed)?;
+    let classes = vec!["flow".to_string(); v.len()];
+    Ok((v, classes, t0))
+}
+
+fn file_or_drawn_flows(a: &NetArgs, topo: &Topology, seed: u64) -> Result<(Vec<NetFlow>, u64)> {
     if let Some(f) = &a.flows {
         let name = f.display().to_string();
         let text = std::fs::read_to_string(f).with_context(|| name.clone())?;
@@ -168,6 +214,9 @@ fn flows(a: &NetArgs, topo: &Topology, seed: u64) -> Result<(Vec<NetFlow>, u64)>
 
 /// What every run of one `capfc net` shares.
 struct Common {
+    /// The network scenario, if any: every switch's settings and the traffic.
+    scenario: Option<Scenario>,
+    transport: String,
     topo: Topology,
     routing: Routing,
     dut: DutKind,
@@ -176,12 +225,36 @@ struct Common {
 }
 
 pub fn run(a: &NetArgs) -> Result<()> {
-    let delay =
-        parse_delay(&a.delay).with_context(|| format!("--delay '{}': not a time", a.delay))?;
-    let topo = topology(&a.topology, delay)?;
+    let scenario = match &a.scenario {
+        Some(s) => {
+            let sc = Scenario::load_settings(s)?;
+            if sc.network.is_none() {
+                bail!("--scenario {s}: not a network scenario (it has no [network] table; capfc run takes it)");
+            }
+            Some(sc)
+        }
+        None => None,
+    };
+    let (topo_spec, routing_name, transport, delay) =
+        match scenario.as_ref().and_then(|s| s.network.as_ref()) {
+            Some(n) => (
+                n.topology.clone(),
+                n.routing.clone(),
+                n.transport.clone(),
+                n.delay_ns,
+            ),
+            None => (
+                a.topology.clone(),
+                a.routing.clone(),
+                a.transport.clone(),
+                parse_delay(&a.delay)
+                    .with_context(|| format!("--delay '{}': not a time", a.delay))?,
+            ),
+        };
+    let topo = topology(&topo_spec, delay)?;
     let modes = crate::cli_run::parse_modes(&a.mode)?;
-    let routing = Routing::parse(&a.routing)
-        .with_context(|| format!("--routing '{}': expected ecmp or detail", a.routing))?;
+    let routing = Routing::parse(&routing_name)
+        .with_context(|| format!("routing '{routing_name}': expected ecmp or detail"))?;
     let dut = DutKind::parse(&a.dut)
         .with_context(|| format!("--dut '{}': expected model, rtl or both", a.dut))?;
     let dut_nodes: Vec<usize> = match &a.dut_nodes {
@@ -224,6 +297,8 @@ pub fn run(a: &NetArgs) -> Result<()> {
         );
     }
     let c = Common {
+        scenario,
+        transport,
         topo,
         routing,
         dut,
@@ -235,17 +310,17 @@ pub fn run(a: &NetArgs) -> Result<()> {
     }
     let sweep = a.seeds.is_some() || a.shard.is_some();
     let mut runs = vec![];
-    let mut drawn: Option<(u64, Vec<NetFlow>, u64)> = None;
+    let mut drawn: Option<(u64, Vec<NetFlow>, Vec<String>, u64)> = None;
     for (seed, mode) in jobs {
         if drawn.as_ref().is_none_or(|d| d.0 != seed) {
-            let (f, t0) = flows(a, &c.topo, seed)?;
+            let (f, classes, t0) = flows(a, &c, seed)?;
             if f.is_empty() {
                 bail!("seed {seed}: no flows to run");
             }
-            drawn = Some((seed, f, t0));
+            drawn = Some((seed, f, classes, t0));
         }
-        let (_, fl, t0) = drawn.as_ref().expect("drawn");
-        let net = run_one(a, &c, fl, seed, mode)?;
+        let (_, fl, classes, t0) = drawn.as_ref().expect("drawn");
+        let net = run_one(a, &c, fl, classes, seed, mode)?;
         if let Some(d) = &a.hpcc {
             let base = if sweep {
                 format!("{}_seed{seed}", mode.name())
@@ -324,15 +399,26 @@ fn sweep_line(seed: u64, mode: FlowMode, st: &NetStats) -> String {
 }
 
 /// One network run: `mode`, flows `fl`, hash seed `seed`.
-fn run_one(a: &NetArgs, c: &Common, fl: &[NetFlow], seed: u64, mode: FlowMode) -> Result<Network> {
+fn run_one(
+    a: &NetArgs,
+    c: &Common,
+    fl: &[NetFlow],
+    classes: &[String],
+    seed: u64,
+    mode: FlowMode,
+) -> Result<Network> {
     let mut cfg = NetConfig::paper(mode, c.routing);
-    if let Some(s) = &a.switch {
+    if let Some(sc) = &c.scenario {
+        cfg.switch = sc.clone();
+        cfg.switch.flows.clear();
+        cfg.switch.mix = None;
+    } else if let Some(s) = &a.switch {
         let mut sc = Scenario::load_settings(s)?;
         sc.flows.clear();
         cfg.switch = sc;
     }
     cfg.seed = seed;
-    match a.transport.as_str() {
+    match c.transport.as_str() {
         "tcp" => {
             cfg = cfg.with_tcp();
             let t = cfg.transport.as_mut().expect("set");
@@ -346,6 +432,9 @@ fn run_one(a: &NetArgs, c: &Common, fl: &[NetFlow], seed: u64, mode: FlowMode) -
     cfg.dut = c.dut;
     cfg.dut_nodes = c.dut_nodes.clone();
     let mut net = Network::new(&c.topo, fl, cfg)?;
+    for (f, class) in net.flows.iter_mut().zip(classes) {
+        f.class = class.clone();
+    }
     net.cfg.switch.max_cycles = (c.max_ns as f64 / net.cycle_ns).ceil() as u64;
     net.pfc_log = Some(vec![]);
     let wall = std::time::Instant::now();

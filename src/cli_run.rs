@@ -239,6 +239,13 @@ fn write_window(
 
 pub fn run(a: &RunArgs) -> Result<()> {
     let sc = Scenario::load(&a.scenario)?;
+    if sc.network.is_some() {
+        bail!(
+            "--scenario {}: a network scenario (it has a [network] table): capfc net --scenario {} runs it",
+            a.scenario,
+            a.scenario
+        );
+    }
     let modes = parse_modes(&a.mode)?;
     let dut = DutKind::parse(&a.dut)
         .with_context(|| format!("--dut '{}': expected model, rtl or both", a.dut))?;

@@ -202,6 +202,17 @@ impl Mix {
 
     /// The flows this draws for a switch of `ports` ports, classes "long", "short" and "query".
     pub fn flows(&self, ports: usize) -> Vec<FlowSpec> {
+        self.draw(ports, false)
+    }
+
+    /// The flows this draws over a network's `hosts` hosts (`src`, `dst` host indices): as
+    /// [`Mix::flows`], but a query's responders are `responses` distinct hosts drawn uniformly
+    /// among the others (as the paper's 40 randomly chosen servers), not dealt round robin.
+    pub fn network_flows(&self, hosts: usize) -> Vec<FlowSpec> {
+        self.draw(hosts, true)
+    }
+
+    fn draw(&self, ports: usize, random_responders: bool) -> Vec<FlowSpec> {
         let mut v = vec![];
         let rng = |stream: u64| {
             let mut r = ChaCha8Rng::seed_from_u64(self.seed);
@@ -236,9 +247,24 @@ impl Mix {
                     Some(a) => a,
                     None => r.gen_range(0..ports),
                 };
-                for k in 0..q.responses as usize {
+                let responders: Vec<usize> = if random_responders {
+                    let others: Vec<usize> = (0..ports).filter(|&h| h != agg).collect();
+                    rand::seq::index::sample(
+                        &mut r,
+                        others.len(),
+                        (q.responses as usize).min(others.len()),
+                    )
+                    .into_iter()
+                    .map(|i| others[i])
+                    .collect()
+                } else {
+                    (0..q.responses as usize)
+                        .map(|k| (agg + 1 + k % (ports - 1)) % ports)
+                        .collect()
+                };
+                for src in responders {
                     v.push(FlowSpec {
-                        src: (agg + 1 + k % (ports - 1)) % ports,
+                        src,
                         dst: agg,
                         prio: q.prio,
                         bytes: q.bytes,

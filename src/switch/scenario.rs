@@ -109,6 +109,37 @@ pub struct Scenario {
     /// byte is delivered. Absent: no retransmission, a lost byte counts as done.
     #[serde(default)]
     pub rto: Option<u64>,
+    /// A network scenario (`capfc net --scenario`): this file's settings are every switch's, and
+    /// its `[mix]` is drawn over the network's hosts, not over `ports`.
+    #[serde(default)]
+    pub network: Option<NetworkSection>,
+}
+
+/// The `[network]` table of a network scenario.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NetworkSection {
+    /// `paper`, `fat-tree:K`, `leaf-spine:L,S,H` or an HPCC topology.txt (see `capfc net`).
+    pub topology: String,
+    /// `detail` or `ecmp`.
+    #[serde(default = "default_routing")]
+    pub routing: String,
+    /// `tcp` or `open`.
+    #[serde(default = "default_transport")]
+    pub transport: String,
+    /// Propagation delay of every link of a generated topology, nanoseconds.
+    #[serde(default = "default_delay_ns")]
+    pub delay_ns: u64,
+}
+
+fn default_routing() -> String {
+    "detail".into()
+}
+fn default_transport() -> String {
+    "tcp".into()
+}
+fn default_delay_ns() -> u64 {
+    500
 }
 
 /// How the ingress XOFF is set.
@@ -192,6 +223,10 @@ impl Scenario {
         ("paper-4", include_str!("../../scenarios/paper-4.toml")),
         ("paper-5", include_str!("../../scenarios/paper-5.toml")),
         ("paper-6", include_str!("../../scenarios/paper-6.toml")),
+        (
+            "paper-fat-1",
+            include_str!("../../scenarios/paper-fat-1.toml"),
+        ),
         (
             "shared-memory",
             include_str!("../../scenarios/shared-memory.toml"),
@@ -289,12 +324,13 @@ impl Scenario {
             let extra = g.flows(sc.ports);
             sc.flows.extend(extra);
         }
-        if let Some(m) = &sc.mix {
+        if let (Some(m), None) = (&sc.mix, &sc.network) {
             m.validate(sc.ports)
                 .map_err(|(f, why)| err(format!("field {f}: {why}")))?;
             let extra = m.flows(sc.ports);
             sc.flows.extend(extra);
         }
+        let need_flows = need_flows && sc.network.is_none();
         if sc.xoff == Some(XoffSetting::Auto) {
             sc.apply_auto_xoff()
                 .map_err(|e| err(format!("field xoff: {e}")))?;
