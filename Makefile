@@ -12,7 +12,7 @@ RTL_FILES := $(shell grep -vE '^\s*(//|\#|$$)' rtl/files.f)
 ARGS      ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help deps venv run test lint lint-rust lint-rtl lint-v1 icarus synth bench golden wave-check soak \
+.PHONY: help deps venv run test lint lint-rust lint-rtl lint-v1 icarus synth bench golden wave-check soak paper-fat \
 	kill-matrix check-v1-soak lint-dpi bench-dpi lint-sva pytest
 
 help: ## print this help
@@ -120,6 +120,10 @@ wave-check: deps ## a fault in the model: the mismatch's waveform window, both s
 	@! $(CARGO) run --release -q -- cosim --config np4 --algo max --seed 1 --directed none --fault warn_off_by_one --wave-dir target/wave-check
 	@command -v vcd2fst >/dev/null || { echo "wave-check: vcd2fst missing (apt-get install gtkwave)"; exit 1; }
 	@for f in target/wave-check/*.vcd; do vcd2fst $$f $${f%.vcd}.fst >/dev/null && echo "gtkwave's vcd2fst read $$f: $$(grep -c '\$$var' $$f) signals"; done
+
+paper-fat: ## the paper's Table I scenarios on its fat tree in the four modes: the README's table
+	$(CARGO) build --release
+	scripts/paper_fat_table.py target/release/capfc
 
 bench: deps ## benchmarks: the block (model, RTL from Rust, lockstep, RTL from C++), the switch, the network
 	$(CARGO) bench --bench block

@@ -397,8 +397,9 @@ fn check_waveforms_never_panic() {
 }
 
 /// Command-line values: random extremes and junk for the options of the commands that parse
-/// numbers, units and names without running a simulation (`headroom`, `gen-sv`, `check
-/// --envelope`). Every run ends within 20 s with 0, or 1 or 2 and a message on stderr; none panics.
+/// numbers, units and names (`headroom`, `gen-sv`, `check --envelope`, and `capfc net`'s network
+/// options on a short run). Every run ends within 20 s with 0, or 1 or 2 and a message on stderr;
+/// none panics.
 #[test]
 fn cli_values_never_panic() {
     use std::process::{Command, Stdio};
@@ -460,10 +461,57 @@ fn cli_values_never_panic() {
         "--cut-f",
         "--nl",
     ];
+    // capfc net: options that shape the network and its handling, not how long it runs (that is
+    // fixed: 200 us of flows, 2 ms simulated).
+    let net = [
+        "--topology",
+        "--routing",
+        "--transport",
+        "--ecn",
+        "--ecn-threshold",
+        "--shard",
+        "--delay",
+        "--load",
+        "--prio",
+    ];
+    let net_value = |rng: &mut ChaCha8Rng| -> String {
+        match rng.gen_range(0..4) {
+            0 => format!("fat-tree:{}", value(rng)),
+            1 => format!("leaf-spine:{},{},{}", value(rng), value(rng), value(rng)),
+            _ => value(rng),
+        }
+    };
     let (mut ok, mut refused) = (0, 0);
     for case in 0..300 {
         let mut args: Vec<String> = vec![];
-        match case % 3 {
+        match case % 4 {
+            3 => {
+                args.extend(
+                    [
+                        "net",
+                        "--duration",
+                        "200us",
+                        "--max-time",
+                        "2ms",
+                        "--mode",
+                        "CaPFC_cal",
+                    ]
+                    .map(String::from),
+                );
+                let mut used = vec![];
+                for _ in 0..rng.gen_range(0..3) {
+                    let o = net[rng.gen_range(0..net.len())];
+                    if used.contains(&o) {
+                        continue;
+                    }
+                    used.push(o);
+                    args.push(o.into());
+                    args.push(net_value(&mut rng));
+                }
+                if !used.contains(&"--topology") {
+                    args.extend(["--topology".into(), "leaf-spine:2,1,2".into()]);
+                }
+            }
             0 => {
                 // a valid command line, then 0 to 2 options with random values
                 args.extend(

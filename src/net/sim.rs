@@ -161,9 +161,9 @@ struct PortLink {
 /// What sends a host's packets.
 enum Tx {
     /// Open loop: the switch's sender, at line rate while not paused.
-    Open(Sender),
+    Open(Box<Sender>),
     /// The transport's NIC.
-    Tcp(Nic),
+    Tcp(Box<Nic>),
 }
 
 struct Host {
@@ -482,11 +482,11 @@ impl Network {
                 let link = port_link(k, far);
                 let ets = cfg.switch.scheduler.ets(cfg.switch.mtu);
                 let tx = if cfg.transport.is_some() {
-                    Tx::Tcp(Nic::new(link.rate, ets))
+                    Tx::Tcp(Box::new(Nic::new(link.rate, ets)))
                 } else {
                     let mut sender = Sender::with_flows(index[h], &specs, &cfg.switch);
                     sender.set_rate(link.rate);
-                    Tx::Open(sender)
+                    Tx::Open(Box::new(sender))
                 };
                 Host {
                     node: h,

@@ -228,6 +228,26 @@ impl Scenario {
             include_str!("../../scenarios/paper-fat-1.toml"),
         ),
         (
+            "paper-fat-2",
+            include_str!("../../scenarios/paper-fat-2.toml"),
+        ),
+        (
+            "paper-fat-3",
+            include_str!("../../scenarios/paper-fat-3.toml"),
+        ),
+        (
+            "paper-fat-4",
+            include_str!("../../scenarios/paper-fat-4.toml"),
+        ),
+        (
+            "paper-fat-5",
+            include_str!("../../scenarios/paper-fat-5.toml"),
+        ),
+        (
+            "paper-fat-6",
+            include_str!("../../scenarios/paper-fat-6.toml"),
+        ),
+        (
             "shared-memory",
             include_str!("../../scenarios/shared-memory.toml"),
         ),
