@@ -253,8 +253,23 @@ pub fn run(a: &NetArgs) -> Result<()> {
         };
     let topo = topology(&topo_spec, delay)?;
     let modes = crate::cli_run::parse_modes(&a.mode)?;
-    let routing = Routing::parse(&routing_name)
-        .with_context(|| format!("routing '{routing_name}': expected ecmp or detail"))?;
+    // Where a setting came from, for messages: the flag, or the scenario's [network] table.
+    let from = |flag: &str| match &a.scenario {
+        Some(s) => format!("scenario {s}: [network] {}", flag.trim_start_matches('-')),
+        None => flag.to_string(),
+    };
+    let routing = Routing::parse(&routing_name).with_context(|| {
+        format!(
+            "{} '{routing_name}': expected ecmp or detail",
+            from("--routing")
+        )
+    })?;
+    if !["tcp", "open"].contains(&transport.as_str()) {
+        bail!(
+            "{} '{transport}': expected tcp or open",
+            from("--transport")
+        );
+    }
     let dut = DutKind::parse(&a.dut)
         .with_context(|| format!("--dut '{}': expected model, rtl or both", a.dut))?;
     let dut_nodes: Vec<usize> = match &a.dut_nodes {
@@ -426,8 +441,7 @@ fn run_one(
                 .with_context(|| format!("--ecn '{}': expected dctcp, classic or off", a.ecn))?;
             t.ecn_threshold = Some(a.ecn_threshold);
         }
-        "open" => {}
-        x => bail!("--transport '{x}': expected tcp or open"),
+        _ => {} // open (checked before any run)
     }
     cfg.dut = c.dut;
     cfg.dut_nodes = c.dut_nodes.clone();

@@ -23,6 +23,16 @@ fn prio_color(p: usize) -> RGBColor {
     ][p % 8]
 }
 
+/// A chart's legend, framed, over a light background.
+fn legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+    c: &mut ChartContext<'a, DB, CT>,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    c.configure_series_labels()
+        .border_style(BLACK)
+        .background_style(WHITE.mix(0.8))
+        .draw()
+}
+
 /// Draw the runs (each with a [`Trace`]) into an SVG file.
 pub fn plot(path: &std::path::Path, runs: &[Switch]) -> Result<(), String> {
     let err = |e: &dyn std::fmt::Display| format!("[plot] {}: {e}", path.display());
@@ -93,11 +103,7 @@ pub fn plot(path: &std::path::Path, runs: &[Switch]) -> Result<(), String> {
                 .label(format!("ingress {i}"))
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], color));
         }
-        c.configure_series_labels()
-            .border_style(BLACK)
-            .background_style(WHITE.mix(0.8))
-            .draw()
-            .map_err(|e| err(&e))?;
+        legend(&mut c).map_err(|e| err(&e))?;
         // Pause intervals per input port.
         let n = r.sc.ports as f64;
         let mut g = ChartBuilder::on(&right)
@@ -147,11 +153,7 @@ pub fn plot(path: &std::path::Path, runs: &[Switch]) -> Result<(), String> {
                 });
         }
         if !shown.is_empty() {
-            g.configure_series_labels()
-                .border_style(BLACK)
-                .background_style(WHITE.mix(0.8))
-                .draw()
-                .map_err(|e| err(&e))?;
+            legend(&mut g).map_err(|e| err(&e))?;
         }
     }
     root.present().map_err(|e| err(&e))?;
@@ -241,11 +243,7 @@ pub fn plot_pauses(
                 });
         }
         if !tiers.is_empty() {
-            c.configure_series_labels()
-                .border_style(BLACK)
-                .background_style(WHITE.mix(0.8))
-                .draw()
-                .map_err(|e| err(&e))?;
+            legend(&mut c).map_err(|e| err(&e))?;
         }
     }
     root.present().map_err(|e| err(&e))?;

@@ -509,5 +509,24 @@ fn the_cli_runs_sweeps_in_shards_and_refuses_bad_input() {
             "{flag} {v}: {err}"
         );
     }
+    // A network scenario's own settings are checked as well, and named by their table.
+    let sc = dir.join("s.toml");
+    std::fs::write(
+        &sc,
+        "name = \"s\"\nports = 8\n[network]\ntopology = \"fat-tree:4\"\nrouting = \"spray\"\n[mix]\nseed = 1\nduration = 1000\n[mix.short]\nprio = 3\nbytes = 1000\nmean_gap = 100\n",
+    )
+    .unwrap();
+    let o = capfc(&["net", "--scenario", &sc.display().to_string()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !o.status.success() && err.contains("[network] routing 'spray'"),
+        "{err}"
+    );
+    let o = capfc(&["net", "--scenario", "paper-1"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !o.status.success() && err.contains("not a network scenario"),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -1037,6 +1037,14 @@ impl Network {
         let mut open: std::collections::HashMap<(usize, usize, usize), (u64, u64)> =
             std::collections::HashMap::new();
         let mut v = vec![];
+        let interval = |(node, port, p): (usize, usize, usize), from, until| PauseInterval {
+            node,
+            port,
+            tier: self.tier[node],
+            class: p as u8,
+            from,
+            until,
+        };
         for &(t, node, port, cev, q) in self.pfc_log.as_deref().unwrap_or_default() {
             let rate = match self.topo.nodes[node] {
                 NodeKind::Switch => self.switches[self.index[node]].ports[port].rate,
@@ -1049,14 +1057,7 @@ impl Network {
                 }
                 if let Some((from, until)) = open.remove(&(node, port, p)) {
                     if until.min(t) > from {
-                        v.push(PauseInterval {
-                            node,
-                            port,
-                            tier: self.tier[node],
-                            class: p as u8,
-                            from,
-                            until: until.min(t),
-                        });
+                        v.push(interval((node, port, p), from, until.min(t)));
                     }
                 }
                 if qp > 0 {
@@ -1066,15 +1067,8 @@ impl Network {
         }
         let mut rest: Vec<_> = open.into_iter().collect();
         rest.sort_unstable();
-        for ((node, port, p), (from, until)) in rest {
-            v.push(PauseInterval {
-                node,
-                port,
-                tier: self.tier[node],
-                class: p as u8,
-                from,
-                until,
-            });
+        for (place, (from, until)) in rest {
+            v.push(interval(place, from, until));
         }
         v
     }
