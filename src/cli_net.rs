@@ -433,15 +433,13 @@ fn run_one(
         cfg.switch = sc;
     }
     cfg.seed = seed;
-    match c.transport.as_str() {
-        "tcp" => {
-            cfg = cfg.with_tcp();
-            let t = cfg.transport.as_mut().expect("set");
-            t.ecn = Ecn::parse(&a.ecn)
-                .with_context(|| format!("--ecn '{}': expected dctcp, classic or off", a.ecn))?;
-            t.ecn_threshold = Some(a.ecn_threshold);
-        }
-        _ => {} // open (checked before any run)
+    // "tcp" or "open" (checked before any run)
+    if c.transport == "tcp" {
+        cfg = cfg.with_tcp();
+        let t = cfg.transport.as_mut().expect("set");
+        t.ecn = Ecn::parse(&a.ecn)
+            .with_context(|| format!("--ecn '{}': expected dctcp, classic or off", a.ecn))?;
+        t.ecn_threshold = Some(a.ecn_threshold);
     }
     cfg.dut = c.dut;
     cfg.dut_nodes = c.dut_nodes.clone();
