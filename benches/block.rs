@@ -13,17 +13,8 @@ use capfc::dut::RtlBlock;
 use capfc::stimulus::{RandomStim, Script, Stimulus};
 use std::time::Instant;
 
-fn arg(name: &str, default: u64) -> u64 {
-    let a: Vec<String> = std::env::args().collect();
-    a.iter()
-        .position(|x| x == name)
-        .and_then(|i| a.get(i + 1))
-        .map(|v| {
-            v.parse()
-                .unwrap_or_else(|_| panic!("{name} {v}: not a number"))
-        })
-        .unwrap_or(default)
-}
+mod common;
+use common::arg;
 
 /// Record `cycles` cycles of the random generator, closing its feedback loop with the model.
 fn record(p: &BlockParams, seed: u64, cycles: u64) -> Vec<Inputs> {

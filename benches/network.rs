@@ -17,17 +17,8 @@ use capfc::switch::scenario::Scenario;
 use capfc::switch::{DutKind, FlowMode, Switch};
 use std::time::Instant;
 
-fn arg(name: &str, default: u64) -> u64 {
-    let a: Vec<String> = std::env::args().collect();
-    a.iter()
-        .position(|x| x == name)
-        .and_then(|i| a.get(i + 1))
-        .map(|v| {
-            v.parse()
-                .unwrap_or_else(|_| panic!("{name} {v}: not a number"))
-        })
-        .unwrap_or(default)
-}
+mod common;
+use common::arg;
 
 fn main() {
     let (ms, paper_ms, seed) = (arg("--ms", 10), arg("--paper-ms", 100), arg("--seed", 1));
