@@ -549,6 +549,20 @@ pub fn report(
             st.pfc_frames_by_tier[k].to_string()
         });
     }
+    if runs.iter().any(|n| n.cfg.mode.stops()) {
+        for k in 1..tiers {
+            row(
+                &mut s,
+                &format!("pipelines stalled, tier {k} (us)"),
+                &|st| {
+                    format!(
+                        "{:.0}",
+                        st.stall_cycles_by_tier[k] as f64 * st.cycle_ns / 1000.0
+                    )
+                },
+            );
+        }
+    }
     for k in 0..tiers {
         let who = if k == 0 { "hosts" } else { "switches" };
         row(

@@ -314,6 +314,10 @@ fn network_headroom_suffices_and_20_percent_less_overflows() {
         ok.pfc_frames_by_tier.iter().sum::<u64>() > 0,
         "no PFC: nothing tested"
     );
+    assert!(
+        ok.stall_cycles_by_tier[1] > 0,
+        "leaf B's pipeline never stopped under PFC_wstop: {ok:?}"
+    );
     let short = run(Some(0.8));
     assert!(
         short.ingress_drops > 0,

@@ -271,6 +271,8 @@ pub struct NetStats {
     pub pfc_frames_by_tier: Vec<u64>,
     /// Paused (port, class) cycles, per tier of the paused node (0: the hosts' NICs).
     pub paused_cycles_by_tier: Vec<u64>,
+    /// Cycles the switches' pipelines stood still (PFC_wstop), summed per tier.
+    pub stall_cycles_by_tier: Vec<u64>,
     /// Transport: retransmission timeouts, fast retransmits and window cuts on ECN echoes, over
     /// every flow.
     pub timeouts: u64,
@@ -976,6 +978,7 @@ impl Network {
             delivered_packets: self.arrived_packets,
             pfc_frames_by_tier: vec![0; tiers],
             paused_cycles_by_tier: vec![0; tiers],
+            stall_cycles_by_tier: vec![0; tiers],
             fct: self.fct.clone(),
             ..NetStats::default()
         };
@@ -984,6 +987,7 @@ impl Network {
             st.ingress_drops += s.ingress_drops;
             st.egress_drops += s.egress_drops + s.shared_drops;
             st.pfc_frames_by_tier[self.tier[ns.node]] += s.total_pfc_frames();
+            st.stall_cycles_by_tier[self.tier[ns.node]] += s.stall_cycles;
             for pause in &ns.pauses {
                 st.paused_cycles_by_tier[self.tier[ns.node]] +=
                     pause.paused_cycles(self.now).iter().sum::<u64>();
