@@ -17,6 +17,23 @@ fn flow(src: usize, dst: usize, size: u64, start_ns: u64) -> NetFlow {
     }
 }
 
+/// A k = 4 fat tree with Poisson flows of `small_flows` at `load` for `duration_ns` (seed `seed`),
+/// and a 7-to-1 incast of 200 KB to host 0 starting at `incast_ns`, in start order.
+fn fat_tree_with_incast(
+    load: f64,
+    duration_ns: u64,
+    seed: u64,
+    incast_ns: u64,
+) -> (Topology, Vec<NetFlow>) {
+    let topo = Topology::fat_tree(4, 1_000_000_000, 500).unwrap();
+    let mut flows = poisson_flows(&topo, &small_flows(), load, duration_ns, seed, 3).unwrap();
+    for src in [1, 2, 3, 5, 6, 7, 9] {
+        flows.push(flow(src, 0, 200_000, incast_ns));
+    }
+    flows.sort_by_key(|f| f.start_ns);
+    (topo, flows)
+}
+
 /// Step `net` to the end, checking byte conservation across the whole network at every step.
 fn run_conserving(net: &mut Network) {
     let limit = net.cfg.switch.max_cycles;
@@ -73,13 +90,8 @@ fn fat_tree_delivers_every_byte_and_conserves_them() {
 /// switch and host every cycle gives: FCTs, PFC frames where they took effect, drops.
 #[test]
 fn skipping_idle_switches_changes_nothing() {
-    let topo = Topology::fat_tree(4, 1_000_000_000, 500).unwrap();
-    let mut flows = poisson_flows(&topo, &small_flows(), 0.5, 300_000, 3, 3).unwrap();
     // An incast too, so that PFC frames flow.
-    for src in [1, 2, 3, 5, 6, 7, 9] {
-        flows.push(flow(src, 0, 200_000, 100_000));
-    }
-    flows.sort_by_key(|f| f.start_ns);
+    let (topo, flows) = fat_tree_with_incast(0.5, 300_000, 3, 100_000);
     for (mode, tcp) in [
         (FlowMode::PfcWstop, false),
         (FlowMode::CapfcCal, false),
@@ -357,13 +369,8 @@ fn one_switch_on_the_rtl_in_lockstep_gives_the_models_results() {
 /// the holes and sends them again (fast retransmits).
 #[test]
 fn tcp_delivers_every_byte_through_drops() {
-    let topo = Topology::fat_tree(4, 1_000_000_000, 500).unwrap();
-    let mut flows = poisson_flows(&topo, &small_flows(), 0.3, 500_000, 11, 3).unwrap();
     // A 7-to-1 incast of 200 KB each: drops under PFC_wdrop.
-    for src in [1, 2, 3, 5, 6, 7, 9] {
-        flows.push(flow(src, 0, 200_000, 50_000));
-    }
-    flows.sort_by_key(|f| f.start_ns);
+    let (topo, flows) = fat_tree_with_incast(0.3, 500_000, 11, 50_000);
     for mode in [FlowMode::PfcWdrop, FlowMode::CapfcCal] {
         let cfg = NetConfig::paper(mode, Routing::Ecmp).with_tcp();
         let mut net = Network::new(&topo, &flows, cfg).unwrap();
