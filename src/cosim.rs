@@ -308,6 +308,7 @@ impl Pair {
     /// One cycle on both; `out` gets the model's outputs (equal to the RTL's unless this fails).
     pub fn step(&mut self, inp: &Inputs, out: &mut Outputs) -> Result<(), Divergence> {
         let p = self.model.params;
+        self.model.clear_write_records();
         self.model.tick_cycle(inp, out);
         pack_outputs(&self.l.outputs, out, &mut self.out[0]);
         let hist = self.ring.len() as u64;

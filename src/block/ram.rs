@@ -16,7 +16,8 @@ pub struct Ram<T> {
     pub rd_q: Vec<T>,
     /// The write port in the last cycle (`we`, and `wa`, `wd` when set): not state, a record for
     /// the lockstep, which compares writes instead of every word (docs/microarchitecture.md,
-    /// "Lockstep"). [`CapfcTop::tick_cycle`](super::CapfcTop::tick_cycle) clears it first.
+    /// "Lockstep"), which clears it before each cycle
+    /// ([`CapfcTop::clear_write_records`](super::CapfcTop::clear_write_records)).
     #[serde(skip)]
     pub wr: Option<(usize, T)>,
 }

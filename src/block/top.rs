@@ -231,8 +231,11 @@ impl CapfcTop {
         out.d_state.copy_from_slice(&self.d);
     }
 
-    /// Forget the last cycle's RAM writes (`Ram::wr`, `LutRam::wr`): this cycle records its own.
-    fn clear_write_records(&mut self) {
+    /// Forget the RAM writes recorded so far (`Ram::wr`, `LutRam::wr`): the next cycle records its
+    /// own. The lockstep, their only reader, calls it before each cycle; the model alone does not
+    /// (6·NP stores a cycle halved its speed at 128 ports), so outside the lockstep a record may be
+    /// from any earlier cycle.
+    pub fn clear_write_records(&mut self) {
         for o in 0..self.params.np {
             self.ingress.arr[o].wr = None;
             self.ingress.dep[o].wr = None;
@@ -270,7 +273,6 @@ impl CapfcTop {
     /// One clock cycle: writes this cycle's outputs into `out`, then updates the registers.
     pub fn tick_cycle(&mut self, inp: &Inputs, out: &mut Outputs) {
         let p = self.params;
-        self.clear_write_records();
         self.outputs(inp, out);
         let (arr_accept, enq_accept) = (out.arr_accept, out.enq_accept);
 
