@@ -166,7 +166,6 @@ wire  [2*NP*CW-1:0] cnt_rd;
 
 // ---------------------------------------------------------------------------------------------
 // "events" results used by "next_state"
-logic [OW-1:0]     dmid [NP];
 logic [QIW-1:0]    dqi  [NP];
 logic [NR-1:0]     eclr;
 logic              enq_acc;
@@ -194,12 +193,13 @@ logic [NR-1:0]     eclr_t;
 logic [NR-1:0]     rtrig_t;
 logic              e_ok;
 logic [OW-1:0]     e_units;
-logic [OW-1:0]     e_base;
+logic [OW:0]       e_room;
+logic [OW-1:0]     e_delta;
 logic              e_trig;
 logic [CW-1:0]     word0;
 // per-port views for the index muxes (a balanced mux tree, not a chain of NP priority muxes)
 logic [NPB-1:0]    dhit_b;
-logic [OW-1:0]     dmid_b [NPB];
+logic [OW-1:0]     dunits_b [NPB];
 logic [CW-1:0]     word0_b [NPB];
 logic [NP-1:0]     vrow_b [NRB];
 logic              fw_row;
@@ -304,7 +304,6 @@ always_comb begin : events
             d_cur = s_p[d_p] ? oenq_rd[k_o*2*OW +: OW] : odeq_rd[k_o*2*OW +: OW];
         end
         d_mid   = d_cur - OW'({capfc_pkg::units(32'(deq_size[k_o*SW +: SW]), CELL_LOG2)});
-        dmid[k_o] = d_mid;
         odeq_we[k_o] = deq_valid[k_o] && !rst;
         odeq_wd[k_o*OW +: OW] = d_mid;
         d_clr_c = deq_valid[k_o] && cnt_p[d_p] && d_mid <= thr_warn[d_p];
@@ -331,18 +330,24 @@ always_comb begin : events
         end
     end
     e_cur   = ecur_b[enq_oport];
-    enq_acc = e_ok && ({1'b0, e_cur} + {1'b0, e_units} <= {1'b0, thr_max[enq_prio]});
+    // occ + units <= MAX as occ <= MAX - units, the room computed from the inputs and the
+    // configuration beside the occupancy's read (room's top bit: units > MAX, no room)
+    e_room  = {1'b0, thr_max[enq_prio]} - {1'b0, e_units};
+    enq_acc = e_ok && !e_room[OW] && ({1'b0, e_cur} <= e_room);
     // a dequeue lane only ever hits its own port's queues: the lane of port enq_oport, by index
     for (int k_o = 0; k_o < NPB; k_o = k_o + 1) begin
-        dhit_b[k_o] = 1'b0;
-        dmid_b[k_o] = '0;
+        dhit_b[k_o]   = 1'b0;
+        dunits_b[k_o] = '0;
     end
     for (int k_o = 0; k_o < NP; k_o = k_o + 1) begin
-        dhit_b[k_o] = deq_valid[k_o] && deq_prio[k_o*3 +: 3] == enq_prio;
-        dmid_b[k_o] = dmid[k_o];
+        dhit_b[k_o]   = deq_valid[k_o] && deq_prio[k_o*3 +: 3] == enq_prio;
+        dunits_b[k_o] = OW'({capfc_pkg::units(32'(deq_size[k_o*SW +: SW]), CELL_LOG2)});
     end
-    e_base  = dhit_b[enq_oport] ? dmid_b[enq_oport] : e_cur;
-    e_occ  = e_base + e_units;
+    // A dequeue of the same queue read the same word as e_cur (its read port 0 at deq_prio =
+    // enq_prio of port enq_oport): d_mid + units = e_cur + (units - dequeue units), modulo 2^OW as
+    // before; the sizes' mux runs beside the occupancy's read instead of after a subtraction
+    e_delta = dhit_b[enq_oport] ? e_units - dunits_b[enq_oport] : e_units;
+    e_occ   = e_cur + e_delta;
     e_l    = lid_p[enq_prio];
     e_inc  = enq_acc && cnt_p[enq_prio] && e_occ >= thr_warn[enq_prio];
     e_trig = enq_acc && cnt_p[enq_prio] && cfg_mode != 2'd0 && e_occ > thr_xoff[enq_prio];

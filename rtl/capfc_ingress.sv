@@ -103,6 +103,7 @@ logic [OW-1:0]     thr_xon  [NPRIO];
 logic              dep_ok;
 logic [QIW-1:0]    dep_qi;
 logic [OW-1:0]     dep_cur;
+logic [OW-1:0]     dep_units;
 logic [OW-1:0]     dep_mid;
 logic              dep_xon;
 logic [OW-1:0]     dcur_b [NPB];
@@ -115,7 +116,8 @@ logic [2:0]        a_prio;
 logic [QIW-1:0]    a_qi;
 logic [OW-1:0]     a_units;
 logic [OW-1:0]     a_cur;
-logic [OW-1:0]     a_base;
+logic [OW:0]       a_room;
+logic [OW-1:0]     a_delta;
 logic [OW-1:0]     a_occ;
 logic [2:0]        a_prio_t [NP];
 logic [NP-1:0]     a_xoff_t;
@@ -195,8 +197,9 @@ always_comb begin
             dcur_b[k_c] = s_p[dep_prio] ? dep_rd[(k_c*2+1)*OW +: OW] : arr_rd[(k_c*2+1)*OW +: OW];
         end
     end
-    dep_cur = dcur_b[dep_port];
-    dep_mid = dep_cur - OW'({capfc_pkg::units(32'(dep_size), CELL_LOG2)});
+    dep_cur   = dcur_b[dep_port];
+    dep_units = OW'({capfc_pkg::units(32'(dep_size), CELL_LOG2)});
+    dep_mid   = dep_cur - dep_units;
     dep_xon = dep_mid <= thr_xon[dep_prio];
     for (int k_c = 0; k_c < NP; k_c = k_c + 1) begin
         dep_we[k_c] = dep_ok && !rst && dep_port == PW'($unsigned(k_c));
@@ -216,9 +219,15 @@ always_comb begin
         if (v_p[a_prio]) begin
             a_cur = s_p[a_prio] ? dep_rd[k_c*2*OW +: OW] : arr_rd[k_c*2*OW +: OW];
         end
-        acc_t[k_c] = arr_valid[k_c] && ({1'b0, a_cur} + {1'b0, a_units} <= {1'b0, thr_max[a_prio]});
-        a_base = (dep_ok && dep_qi == a_qi) ? dep_mid : a_cur;
-        a_occ  = a_base + a_units;
+        // occ + units <= MAX as occ <= MAX - units, the room computed from the inputs and the
+        // configuration beside the occupancy's read (room's top bit: units > MAX, no room)
+        a_room = {1'b0, thr_max[a_prio]} - {1'b0, a_units};
+        acc_t[k_c] = arr_valid[k_c] && !a_room[OW] && ({1'b0, a_cur} <= a_room);
+        // A departure of the same queue this cycle read the same word (its read port 1 at
+        // dep_prio = a_prio of port dep_port = k_c): dep_mid + units = a_cur + (units - dep
+        // units), modulo 2^OW as before, without the departure's NP-to-1 mux and subtraction
+        a_delta = (dep_ok && dep_qi == a_qi) ? a_units - dep_units : a_units;
+        a_occ  = a_cur + a_delta;
         a_prio_t[k_c] = a_prio;
         a_xoff_t[k_c] = cfg_lossless[a_prio] && a_occ > thr_xoff[a_prio];
         arr_we[k_c] = acc_t[k_c] && !rst;
