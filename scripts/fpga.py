@@ -210,8 +210,13 @@ def flow(res, extra, seed, freq, router, out, pnr=True, luts=True, mapper="abc9"
             "--json", f"{out}/harness.json", "--lpf-allow-unconstrained", "--freq", str(freq),
             "--timing-allow-fail", "--router", router, "--seed", str(seed), "--report", f"{out}/nextpnr_report.json"], log)
     except Failed as e:
-        if re.search(r"than available|Unable to place|not big enough", log.read_text(errors="replace")):
+        text = log.read_text(errors="replace")
+        if re.search(r"than available|Unable to place|not big enough|Unable to find legal placement", text):
             res["status"] = "does not fit"
+            over = [f"{k} {u} of {a} ({int(u) * 100 // int(a)} %)" for k, u, a in
+                    re.findall(r"^Info:\s+(\w+):\s+(\d+)/\s*(\d+)", text, re.M) if int(u) > int(a)]
+            if over:
+                raise Failed(f"nextpnr-ecp5 places no more than the device holds: {', '.join(over)} (log {log})") from e
         raise
     fmax = re.findall(r"Max frequency for clock +'([^']*)': ([0-9.]+) MHz", log.read_text())
     if not fmax:
