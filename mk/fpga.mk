@@ -6,7 +6,7 @@
 # first run of each compiles it (about two minutes for Yosys, cached in ~/.cache/YoWASP).
 #
 #   make fpga PORTS=48 [NL=2] [FPGA_PARAMS="CW=8"]  resources on an ECP5-85F and on 7-series, fmax on the ECP5
-#   make fpga-table [FPGA_PNR=0] [FPGA_LUTS=0] [FPGA_LUT_MAPPER=abc]  the same at FPGA_TABLE_PORTS: build/fpga/table.md
+#   make fpga-table [FPGA_PNR=0] [FPGA_LUTS=0] [FPGA_LUT_MAPPER=abc9|abc]  the same at FPGA_TABLE_PORTS: build/fpga/table.md
 #   make lint-slang                                 slang at SLANG_PORTS, every diagnostic (SLANG_WARNINGS)
 
 FPGA_VENV        := build/venv
@@ -28,9 +28,10 @@ FPGA_PNR         ?= 1
 # route): Yosys 0.70's synth_ecp5 maps LUTs with ABC9 only, which had not finished after 80 minutes
 # at 48 ports on a 2-core machine
 FPGA_LUTS        ?= 1
-# the ECP5 LUT mapper: abc9 (synth_ecp5's own) or abc (the classic ABC between synth_ecp5's steps:
-# 60 s at 16 ports where ABC9 takes minutes, and at 48 ports minutes where ABC9 took hours)
-FPGA_LUT_MAPPER  ?= abc9
+# the ECP5 LUT mapper: abc9 (synth_ecp5's own, timing-driven), abc (the classic ABC between
+# synth_ecp5's steps: 60 s at 16 ports, 9 minutes at 48 where ABC9 had not finished in 80), or auto
+# (abc9 up to 16 ports, abc above)
+FPGA_LUT_MAPPER  ?= auto
 SLANG_PORTS      ?= 4 6 8 16 32 48 64 128
 # slang's warning options: -Weverything is every warning slang has; -Wextra is a softer choice
 SLANG_WARNINGS   ?= -Weverything

