@@ -293,7 +293,10 @@ always_comb begin : events
         lid_p[k_p]    = LW'({capfc_pkg::lidx(cfg_lossless, p_t)});
     end
 
-    // dequeue lanes first
+    // dequeue lanes first (dunits_b: each lane's units, also the enqueue's forward below)
+    for (int k_o = 0; k_o < NPB; k_o = k_o + 1) begin
+        dunits_b[k_o] = '0;
+    end
     for (int k_o = 0; k_o < NP; k_o = k_o + 1) begin
         d_p     = deq_prio[k_o*3 +: 3];
         dqi[k_o] = {PW'(k_o), d_p};
@@ -303,7 +306,8 @@ always_comb begin : events
         if (v_p[d_p]) begin
             d_cur = s_p[d_p] ? oenq_rd[k_o*2*OW +: OW] : odeq_rd[k_o*2*OW +: OW];
         end
-        d_mid   = d_cur - OW'({capfc_pkg::units(32'(deq_size[k_o*SW +: SW]), CELL_LOG2)});
+        dunits_b[k_o] = OW'({capfc_pkg::units(32'(deq_size[k_o*SW +: SW]), CELL_LOG2)});
+        d_mid   = d_cur - dunits_b[k_o];
         odeq_we[k_o] = deq_valid[k_o] && !rst;
         odeq_wd[k_o*OW +: OW] = d_mid;
         d_clr_c = deq_valid[k_o] && cnt_p[d_p] && d_mid <= thr_warn[d_p];
@@ -336,12 +340,10 @@ always_comb begin : events
     enq_acc = e_ok && !e_room[OW] && ({1'b0, e_cur} <= e_room);
     // a dequeue lane only ever hits its own port's queues: the lane of port enq_oport, by index
     for (int k_o = 0; k_o < NPB; k_o = k_o + 1) begin
-        dhit_b[k_o]   = 1'b0;
-        dunits_b[k_o] = '0;
+        dhit_b[k_o] = 1'b0;
     end
     for (int k_o = 0; k_o < NP; k_o = k_o + 1) begin
-        dhit_b[k_o]   = deq_valid[k_o] && deq_prio[k_o*3 +: 3] == enq_prio;
-        dunits_b[k_o] = OW'({capfc_pkg::units(32'(deq_size[k_o*SW +: SW]), CELL_LOG2)});
+        dhit_b[k_o] = deq_valid[k_o] && deq_prio[k_o*3 +: 3] == enq_prio;
     end
     // A dequeue of the same queue read the same word as e_cur (its read port 0 at deq_prio =
     // enq_prio of port enq_oport): d_mid + units = e_cur + (units - dequeue units), modulo 2^OW as
