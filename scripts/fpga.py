@@ -47,9 +47,16 @@ class Failed(Exception):
     pass
 
 
+def rtl_files():
+    """The RTL sources: FILES_F's lines when it names a .f file list, else FILES_F itself (a list)."""
+    if isinstance(FILES_F, str):
+        return [l.strip() for l in open(FILES_F) if l.strip() and not l.strip().startswith(("//", "#"))]
+    return list(FILES_F)
+
+
 def elaborate(overrides):
     """capfc_top's overridable parameters {name: value} and ports [(name, direction, bits, packed)]."""
-    cmd = ["slang", "-f", FILES_F, "--top", TOP] + [f"-G{k}={v}" for k, v in overrides.items()]
+    cmd = ["slang", *rtl_files(), "--top", TOP] + [f"-G{k}={v}" for k, v in overrides.items()]
     d = driver.Driver()
     d.addStandardArgs()
     if not (d.parseCommandLine(shlex.join(cmd), driver.CommandLineOptions()) and d.processOptions()
@@ -155,7 +162,7 @@ def flow(res, extra, seed, freq, router, out, pnr=True, luts=True, mapper="abc9"
     overrides = {"NP": res["NP"], **extra}
     res["params"] = {k: params[k] for k in ["NP", "NL", *extra] if k in params}
     res["times"]["elaborate"] = time.monotonic() - t
-    rtl = [l.strip() for l in open(FILES_F) if l.strip() and not l.strip().startswith(("//", "#"))]
+    rtl = rtl_files()
     files = " ".join(rtl)
     chparam = f"chparam {' '.join(f'-set {k} {v}' for k, v in overrides.items())} {TOP}"
     # LUT mapping: synth_ecp5 maps LUTs with ABC9, which had not finished after 80 minutes at 48 ports
@@ -175,13 +182,13 @@ def flow(res, extra, seed, freq, router, out, pnr=True, luts=True, mapper="abc9"
     res["luts"], res["lut_mapper"] = luts, mapper if luts else None
 
     cells, res["times"]["ecp5 synth"] = yosys(
-        "synth_ecp5 of capfc_top", f"read_verilog -sv {files}; {chparam}; {ecp5(TOP)}",
+        f"synth_ecp5 of {TOP}", f"read_verilog -sv {files}; {chparam}; {ecp5(TOP)}",
         out / "ecp5_block.log", out / "ecp5_block_stat.json", rtl)
     res["ecp5"] = ecp5_counts(cells)
     if not luts:
         res["ecp5"]["LUT4"] = "not mapped"
     cells, res["times"]["xc7 synth"] = yosys(
-        "synth_xilinx of capfc_top",
+        f"synth_xilinx of {TOP}",
         f"read_verilog -sv {files}; {chparam}; synth_xilinx -family xc7 -flatten -noiopad -noclkbuf -top {TOP}{upto}",
         out / "xc7_block.log", out / "xc7_block_stat.json", rtl)
     res["xc7"] = xc7_counts(cells)
@@ -290,6 +297,7 @@ def table(results):
 
 
 def main():
+    global TOP, FILES_F
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--ports", type=int, nargs="+", required=True)
     ap.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
@@ -306,9 +314,15 @@ def main():
                     help="ECP5 LUT mapping: abc9 (synth_ecp5's own), abc (abc -lut 4 between synth_ecp5's "
                          f"steps: minutes where ABC9 takes hours at 48 ports), auto (abc9 up to {AUTO_ABC9_PORTS} "
                          "ports, abc above)")
+    ap.add_argument("--top", default=TOP, help=f"the module to measure (default {TOP}): a unit out of context")
+    ap.add_argument("--files", nargs="+", metavar="FILE",
+                    help=f"its sources in compile order (default: the list in {FILES_F})")
     ap.add_argument("--out", default="build/fpga")
     ap.add_argument("--table", metavar="FILE", help="also write a Markdown table of the runs to FILE")
     args = ap.parse_args()
+    TOP = args.top
+    if args.files:
+        FILES_F = args.files
     sys.stdout.reconfigure(line_buffering=True)  # the summaries and the failures (stderr) in order
     extra = dict(p.split("=", 1) for p in args.param)
     freq = f"{args.freq:g}"
