@@ -24,7 +24,7 @@ deps: ## install verilator, iverilog, yosys and g++ from Debian when missing (ne
 run: deps ## build, then run the default switch scenario in the four modes, RTL in the loop
 	$(CARGO) run --release -- run --dut rtl $(ARGS)
 
-test: deps lint icarus venv ## lint, Icarus compile, every cargo test, every golden set on Verilator and Icarus (CI)
+test: deps lint icarus venv v3-spike ## lint, Icarus compile, the v3 spikes, every cargo test, every golden set on Verilator and Icarus (CI)
 	$(CARGO) test --release
 	$(CARGO) test --release -p capfc-capi
 	$(MAKE) --no-print-directory pytest
@@ -145,3 +145,4 @@ replay replay-all lint-tb: deps
 
 # The open FPGA flow (make fpga, make fpga-table) and the slang lint (make lint-slang).
 include mk/fpga.mk
+include mk/v3.mk

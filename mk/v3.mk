@@ -1,0 +1,37 @@
+# v3.mk: the micro-architecture v3 design spikes (docs/microarchitecture-v3.md), kept clean and
+# tested until they become the block: Verilator -Wall at V3_PORTS, and each spike against a
+# reference written from the v3 contract (testbench/v3) at V3_TB_PORTS: the ingress on Icarus,
+# the egress on Verilator (--binary --timing; Icarus 11 does not get past its first cycle).
+#
+#   make v3-spike [V3_SEED=n] [V3_CYCLES=n]
+#   build/venv/bin/python scripts/fpga.py --ports 48 --top capfc_ingress \
+#       --files rtl/capfc_pkg.sv rtl/capfc_lutram.sv rtl/v3/capfc_ingress.sv --out build/fpga/v3-ingress
+
+V3_PORTS    ?= 4 6 8 16 48 128
+V3_TB_PORTS ?= 4 12 48
+V3_SEED     ?= 1
+V3_CYCLES   ?= 20000
+V3_INGRESS  := rtl/capfc_pkg.sv rtl/capfc_lutram.sv rtl/v3/capfc_ingress.sv
+V3_EGRESS   := rtl/capfc_pkg.sv rtl/capfc_lutram.sv rtl/capfc_ram.sv rtl/v3/capfc_egress.sv
+
+.PHONY: v3-spike
+
+v3-spike: deps ## the v3 design spikes: verilator -Wall, and the ingress spike against its reference (V3_SEED)
+	@for np in $(V3_PORTS); do \
+	  verilator --lint-only -Wall -Wno-UNUSEDPARAM --top-module capfc_ingress -GNP=$$np $(V3_INGRESS) || exit 1; \
+	  verilator --lint-only -Wall -Wno-UNUSEDPARAM --top-module capfc_egress -GNP=$$np $(V3_EGRESS) || exit 1; \
+	done
+	@echo "v3-spike: capfc_ingress and capfc_egress (rtl/v3) clean at NP = $(V3_PORTS) (UNUSEDPARAM waived: capfc_pkg's constants the spikes do not use)"
+	@mkdir -p build/v3
+	@for np in $(V3_TB_PORTS); do \
+	  iverilog -g2012 -DTB_NP=$$np -DTB_CYCLES=$(V3_CYCLES) -o build/v3/ingress_tb_np$$np \
+	    $(V3_INGRESS) testbench/v3/capfc_ingress_v3_tb.sv 2>&1 | grep -v "sorry: constant selects" >&2; \
+	  vvp -n build/v3/ingress_tb_np$$np +SEED=$(V3_SEED) || exit 1; \
+	done
+	@for np in $(V3_TB_PORTS); do \
+	  verilator --binary --timing -Wno-fatal -Wno-lint -Wno-style -DTB_NP=$$np -DTB_CYCLES=$(V3_CYCLES) \
+	    --top-module capfc_egress_v3_tb -Mdir build/v3/egress_tb_np$$np $(V3_EGRESS) \
+	    testbench/v3/capfc_egress_v3_tb.sv > build/v3/egress_tb_np$$np.log 2>&1 \
+	    || { tail -20 build/v3/egress_tb_np$$np.log; exit 1; }; \
+	  build/v3/egress_tb_np$$np/Vcapfc_egress_v3_tb +SEED=$(V3_SEED) || exit 1; \
+	done

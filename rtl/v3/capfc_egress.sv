@@ -1,0 +1,543 @@
+// capfc_egress (v3 design spike, not yet the block's unit): egress occupancy, the counter RAMs,
+// row events, E, with the dequeue lanes shared in time by groups of eight ports
+//
+// Design (docs/microarchitecture-v3.md, "Egress"): the ingress engine's slots and stages A to E,
+// with the dequeue lane of the slot's port for the departure and the enqueue lane, taken in its
+// output port's slot, for the arrival. Stage C moves WARN and XOFF by the sizes too, so that stage
+// D gives, for the slot's port o and with k = (same ? du : 0) - au:
+//   acc  = occ_a <= MAX[ap] + k       trig = occ_a > XOFF[ap] + k   inc = occ_a >= WARN[ap] + k
+//   clrc = occ_d <= WARN[dp] + du     clre = occ_d <= XON[dp] + du
+// Stage E writes the occupancies and raises the row events of port o: rclr (clrc of a counted
+// dp), eclr (clre), rtrig (acc && trig of a counted ap with mode != 0), and an increment
+// (acc && inc, counted) into the group's counter pipeline: F reads port o's counter RAM at
+// {l, iport}, G adds one (saturating, 0 when its bit of the valid bitmap is clear) and writes.
+// A port's next increment is 8 cycles later, and its rows' clears come from its own slot, so the
+// pipeline needs no forwarding of its own; the sort engines' read port forwards the group's last
+// write as in v2. E and the valid bitmaps: as v2. e_other: from per-group partial ORs of E,
+// registered (one cycle later than v2).
+
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+module capfc_egress #(
+    parameter NP = 8,
+    parameter SW = 14,
+    parameter OW = 20,
+    parameter CW = 16,
+    parameter CELL_LOG2 = 0,
+    parameter NL = 2,
+    localparam PW = (NP > 1) ? $clog2(NP) : 1,
+    localparam LW = (NL > 1) ? $clog2(NL) : 1,
+    localparam NQ = NP*8,
+    localparam NR = NP << LW
+) (
+    input  wire              clk,
+    input  wire              rst,
+
+    input  wire [8*OW-1:0]   cfg_eg_max,
+    input  wire [8*OW-1:0]   cfg_eg_xoff,
+    input  wire [8*OW-1:0]   cfg_eg_xon,
+    input  wire [8*OW-1:0]   cfg_eg_warn,
+    input  wire [7:0]        cfg_lossless,
+    input  wire [1:0]        cfg_mode,
+
+    input  wire              enq_valid,
+    input  wire [PW-1:0]     enq_oport,
+    input  wire [2:0]        enq_prio,
+    input  wire [PW-1:0]     enq_iport,
+    input  wire [SW-1:0]     enq_size,
+    output logic             enq_ready,
+    output logic             enq_accept,
+
+    input  wire [NP-1:0]     deq_valid,
+    input  wire [NP*3-1:0]   deq_prio,
+    input  wire [NP*SW-1:0]  deq_size,
+    output logic [NP-1:0]    deq_ready,
+
+    output logic [NR-1:0]    rclr,
+    output logic [NR-1:0]    rtrig,
+
+    input  wire [NP-1:0]     sre,
+    input  wire [NP*LW-1:0]  srow,
+    input  wire [NP*PW-1:0]  sidx,
+    input  wire [NP*PW-1:0]  spidx,
+    output logic [NP*CW-1:0] sval,
+
+    input  wire [NP-1:0]     swr_en,
+    input  wire [NP*LW-1:0]  swr_l,
+    input  wire [NP*PW-1:0]  swr_i,
+
+    output logic [NQ-1:0]    e_other
+);
+
+localparam integer NPRIO = 8;
+localparam integer NG = (NP + 7) / 8;
+localparam integer NPG = NG * 8;
+localparam integer XW = OW + 2;
+localparam integer NLP = 1 << LW;
+localparam integer CAW = LW + PW;
+localparam integer NPB = 1 << PW;
+
+if (NP < 2 || NP > 128 || SW < 1 || SW > OW || OW > 30 || CW < 1 || CW > 16 ||
+        CELL_LOG2 < 0 || CELL_LOG2 > 12 || CELL_LOG2 >= SW || NL < 1 || NL > 8) begin : gen_param_check
+`ifdef __ICARUS__
+    initial $fatal(1, "capfc_egress: illegal parameters");
+`else
+    $error("capfc_egress: illegal parameters");
+`endif
+end
+
+// ---------------------------------------------------------------------------------------------
+// state
+logic [2:0]        gs_q [NG];
+logic [NQ-1:0]     vq_q;
+logic [NP-1:0]     vld_q [NR];
+logic [NP-1:0]     e_q   [NR];
+logic [NP-1:0]     epart_q [NG*NLP];
+// A -> B
+logic [NG-1:0]     av1_q, dv1_q;
+logic [2:0]        s1_q [NG], ap1_q [NG], dp1_q [NG];
+logic [PW-1:0]     ai1_q [NG];
+logic [OW-1:0]     au1_q [NG], du1_q [NG];
+// B -> C
+logic [NG-1:0]     av2_q, dv2_q, ca2_q, cd2_q, cc2_q;
+logic [2:0]        s2_q [NG];
+logic [LW-1:0]     la2_q [NG], ld2_q [NG];
+logic [PW-1:0]     ai2_q [NG];
+logic [8*OW-1:0]   row2_q [NG];
+logic [7:0]        apv2_q [NG], dpv2_q [NG], aoh2_q [NG], doh2_q [NG];
+logic [OW-1:0]     du2_q [NG], delta2_q [NG];
+logic [XW-1:0]     k2_q [NG];
+logic [OW-1:0]     max2_q [NG], xoff2_q [NG], warna2_q [NG], warnd2_q [NG], xon2_q [NG];
+// C -> D
+logic [NG-1:0]     av3_q, dv3_q, ca3_q, cd3_q, cc3_q;
+logic [2:0]        s3_q [NG];
+logic [LW-1:0]     la3_q [NG], ld3_q [NG];
+logic [PW-1:0]     ai3_q [NG];
+logic [7:0]        aoh3_q [NG], doh3_q [NG];
+logic [OW-1:0]     occa3_q [NG], occd3_q [NG], du3_q [NG], delta3_q [NG];
+logic [XW-1:0]     racc3_q [NG], rtrig3_q [NG], rinc3_q [NG], rclrc3_q [NG], rclre3_q [NG];
+// D -> E
+logic [NG-1:0]     acc4_q, trig4_q, inc4_q, clrc4_q, clre4_q, dv4_q;
+logic [2:0]        s4_q [NG];
+logic [7:0]        soh4_q [NG], aoh4_q [NG], doh4_q [NG];
+logic [LW-1:0]     la4_q [NG], ld4_q [NG];
+logic [PW-1:0]     ai4_q [NG];
+logic [OW-1:0]     new4_q [NG], mid4_q [NG];
+// E -> F (increment: read), F -> G (add, write), last write (for the sort engines' reads)
+logic [NG-1:0]     f_v_q, g_v_q, w_v_q, g_vb_q;
+logic [2:0]        f_s_q [NG], g_s_q [NG], w_s_q [NG];
+logic [LW-1:0]     f_l_q [NG], g_l_q [NG], w_l_q [NG];
+logic [PW-1:0]     f_i_q [NG], g_i_q [NG], w_i_q [NG];
+logic [CW-1:0]     w_cnt_q [NG];
+
+logic [2:0]        gs_d [NG];
+logic [NQ-1:0]     vq_d;
+logic [NP-1:0]     vld_d [NR];
+logic [NP-1:0]     e_d   [NR];
+logic [NP-1:0]     epart_d [NG*NLP];
+logic [NG-1:0]     av1_d, dv1_d;
+logic [2:0]        s1_d [NG], ap1_d [NG], dp1_d [NG];
+logic [PW-1:0]     ai1_d [NG];
+logic [OW-1:0]     au1_d [NG], du1_d [NG];
+logic [NG-1:0]     av2_d, dv2_d, ca2_d, cd2_d, cc2_d;
+logic [2:0]        s2_d [NG];
+logic [LW-1:0]     la2_d [NG], ld2_d [NG];
+logic [PW-1:0]     ai2_d [NG];
+logic [8*OW-1:0]   row2_d [NG];
+logic [7:0]        apv2_d [NG], dpv2_d [NG], aoh2_d [NG], doh2_d [NG];
+logic [OW-1:0]     du2_d [NG], delta2_d [NG];
+logic [XW-1:0]     k2_d [NG];
+logic [OW-1:0]     max2_d [NG], xoff2_d [NG], warna2_d [NG], warnd2_d [NG], xon2_d [NG];
+logic [NG-1:0]     av3_d, dv3_d, ca3_d, cd3_d, cc3_d;
+logic [2:0]        s3_d [NG];
+logic [LW-1:0]     la3_d [NG], ld3_d [NG];
+logic [PW-1:0]     ai3_d [NG];
+logic [7:0]        aoh3_d [NG], doh3_d [NG];
+logic [OW-1:0]     occa3_d [NG], occd3_d [NG], du3_d [NG], delta3_d [NG];
+logic [XW-1:0]     racc3_d [NG], rtrig3_d [NG], rinc3_d [NG], rclrc3_d [NG], rclre3_d [NG];
+logic [NG-1:0]     acc4_d, trig4_d, inc4_d, clrc4_d, clre4_d, dv4_d;
+logic [2:0]        s4_d [NG];
+logic [7:0]        soh4_d [NG], aoh4_d [NG], doh4_d [NG];
+logic [LW-1:0]     la4_d [NG], ld4_d [NG];
+logic [PW-1:0]     ai4_d [NG];
+logic [OW-1:0]     new4_d [NG], mid4_d [NG];
+logic [NG-1:0]     f_v_d, g_v_d, w_v_d, g_vb_d;
+logic [2:0]        f_s_d [NG], g_s_d [NG], w_s_d [NG];
+logic [LW-1:0]     f_l_d [NG], g_l_d [NG], w_l_d [NG];
+logic [PW-1:0]     f_i_d [NG], g_i_d [NG], w_i_d [NG];
+logic [CW-1:0]     w_cnt_d [NG];
+
+// RAMs
+logic [NG*8-1:0]    occ_we;
+logic [NG*8*OW-1:0] occ_wd;
+logic [NG*8*OW-1:0] occ_rd;
+logic [NP-1:0]      cnt_we;
+logic [NP-1:0]      cnt_re0;
+logic [CAW-1:0]     cnt_ra0 [NG];
+logic [CAW-1:0]     cnt_wa [NG];
+logic [CW-1:0]      cnt_wd [NG];
+wire  [2*NP*CW-1:0] cnt_rd;
+
+genvar gg, gp, go;
+for (gg = 0; gg < NG; gg = gg + 1) begin : gen_grp
+    for (gp = 0; gp < NPRIO; gp = gp + 1) begin : gen_prio
+        capfc_lutram #(.AW(3), .DW(OW), .RP(1)) u_occ (
+            .clk(clk),
+            .we(occ_we[gg*8+gp]),
+            .wa(s4_q[gg]),
+            .wd(occ_wd[(gg*8+gp)*OW +: OW]),
+            .ra(s1_q[gg]),
+            .rd(occ_rd[(gg*8+gp)*OW +: OW])
+        );
+    end
+end
+for (go = 0; go < NP; go = go + 1) begin : gen_port
+    capfc_ram #(.AW(CAW), .DW(CW), .RP(2)) u_cnt (
+        .clk(clk),
+        .we(cnt_we[go]),
+        .wa(cnt_wa[go / 8]),
+        .wd(cnt_wd[go / 8]),
+        .re({sre[go], cnt_re0[go]}),
+        .ra({srow[go*LW +: LW], sidx[go*PW +: PW], cnt_ra0[go / 8]}),
+        .rd(cnt_rd[go*2*CW +: 2*CW])
+    );
+end
+
+// temporaries
+logic [NPG-1:0]    dv_pad;
+logic [NPG*3-1:0]  dp_pad;
+logic [NPG*SW-1:0] ds_pad;
+logic [NPG*8-1:0]  vq_pad;
+logic [7:0]        row_vq;
+logic [SW-1:0]     d_size;
+logic [7:0]        cnt_p;
+logic [LW-1:0]     lid_p [NPRIO];
+logic [3:0]        lid_t;
+logic              acc, du_same;
+logic [NR-1:0]     rclr_t, eclr_t, rtrig_t;
+logic              acc_t;
+logic [CW-1:0]     word, cur, new_cnt;
+logic [NPG*CW-1:0] rd0_pad;
+logic [NP-1:0]     eacc [NLP];
+logic [NQ-1:0]     eo_t;
+logic [NP*CW-1:0]  sval_t;
+logic [LW-1:0]     a_l;
+logic [PW-1:0]     a_i;
+logic [CW-1:0]     fw_word;
+
+always_comb begin
+    dv_pad = '0;
+    dp_pad = '0;
+    ds_pad = '0;
+    dv_pad[NP-1:0]    = deq_valid;
+    dp_pad[NP*3-1:0]  = deq_prio;
+    ds_pad[NP*SW-1:0] = deq_size;
+    vq_pad = '0;
+    vq_pad[NQ-1:0] = vq_q;
+    rd0_pad = '0;
+    for (int o = 0; o < NP; o = o + 1) begin
+        rd0_pad[o*CW +: CW] = cnt_rd[o*2*CW +: CW];
+    end
+    for (int p = 0; p < NPRIO; p = p + 1) begin
+        lid_t    = capfc_pkg::lidx(cfg_lossless, 3'(p));
+        lid_p[p] = LW'(lid_t);
+        cnt_p[p] = cfg_lossless[p] && 32'(lid_t) < NL;
+    end
+
+    vq_d    = vq_q;
+    occ_we  = '0;
+    occ_wd  = '0;
+    cnt_we  = '0;
+    cnt_re0 = '0;
+    rclr_t  = '0;
+    eclr_t  = '0;
+    rtrig_t = '0;
+    acc_t   = 1'b0;
+    av1_d = '0; dv1_d = '0; av2_d = '0; dv2_d = '0; ca2_d = '0; cd2_d = '0; cc2_d = '0;
+    av3_d = '0; dv3_d = '0; ca3_d = '0; cd3_d = '0; cc3_d = '0;
+    acc4_d = '0; trig4_d = '0; inc4_d = '0; clrc4_d = '0; clre4_d = '0; dv4_d = '0;
+    f_v_d = '0; g_v_d = '0; w_v_d = '0; g_vb_d = '0;
+
+    for (int g = 0; g < NG; g = g + 1) begin
+        gs_d[g] = gs_q[g] + 3'd1;
+
+        // ---- A: the slot's dequeue lane; the enqueue lane when its output port has the slot
+        d_size   = '0;
+        dp1_d[g] = '0;
+        for (int s = 0; s < 8; s = s + 1) begin
+            if (gs_q[g] == 3'(s)) begin
+                dv1_d[g] = dv_pad[g*8 + s];
+                dp1_d[g] = dp_pad[(g*8 + s)*3 +: 3];
+                d_size   = ds_pad[(g*8 + s)*SW +: SW];
+            end
+        end
+        du1_d[g] = OW'({capfc_pkg::units(32'(d_size), CELL_LOG2)});
+        av1_d[g] = enq_valid && 32'(enq_oport) < NP && 32'(enq_iport) < NP &&
+                   32'(enq_oport) / 8 == g && 3'(enq_oport) == gs_q[g];
+        ap1_d[g] = enq_prio;
+        ai1_d[g] = enq_iport;
+        au1_d[g] = OW'({capfc_pkg::units(32'(enq_size), CELL_LOG2)});
+        s1_d[g]  = gs_q[g];
+
+        // ---- B: the port's word of each priority RAM; thresholds, classes, size difference
+        row2_d[g] = occ_rd[g*8*OW +: 8*OW];
+        row_vq = '0;
+        for (int s = 0; s < 8; s = s + 1) begin
+            if (s1_q[g] == 3'(s)) begin
+                row_vq = vq_pad[(g*8 + s)*8 +: 8];
+            end
+        end
+        apv2_d[g] = row_vq & (8'(1) << ap1_q[g]);
+        dpv2_d[g] = row_vq & (8'(1) << dp1_q[g]);
+        aoh2_d[g] = 8'(1) << ap1_q[g];
+        doh2_d[g] = 8'(1) << dp1_q[g];
+        max2_d[g] = '0; xoff2_d[g] = '0; warna2_d[g] = '0; warnd2_d[g] = '0; xon2_d[g] = '0;
+        la2_d[g] = '0; ld2_d[g] = '0;
+        for (int p = 0; p < NPRIO; p = p + 1) begin
+            if (ap1_q[g] == 3'(p)) begin
+                max2_d[g]   = cfg_eg_max[p*OW +: OW];
+                xoff2_d[g]  = cfg_eg_xoff[p*OW +: OW];
+                warna2_d[g] = cfg_eg_warn[p*OW +: OW];
+                la2_d[g]    = lid_p[p];
+                ca2_d[g]    = cnt_p[p] && cfg_mode != 2'd0;
+                cc2_d[g]    = cnt_p[p];
+            end
+            if (dp1_q[g] == 3'(p)) begin
+                warnd2_d[g] = cfg_eg_warn[p*OW +: OW];
+                xon2_d[g]   = cfg_eg_xon[p*OW +: OW];
+                ld2_d[g]    = lid_p[p];
+                cd2_d[g]    = cnt_p[p];
+            end
+        end
+        du_same     = av1_q[g] && dv1_q[g] && ap1_q[g] == dp1_q[g];
+        delta2_d[g] = au1_q[g] - (du_same ? du1_q[g] : '0);
+        k2_d[g]     = XW'({2'b0, (du_same ? du1_q[g] : '0)}) - XW'({2'b0, au1_q[g]});
+        av2_d[g] = av1_q[g]; dv2_d[g] = dv1_q[g]; s2_d[g] = s1_q[g];
+        ai2_d[g] = ai1_q[g]; du2_d[g] = du1_q[g];
+
+        // ---- C: the occupancies; thresholds moved by the sizes
+        occa3_d[g] = '0;
+        occd3_d[g] = '0;
+        for (int p = 0; p < NPRIO; p = p + 1) begin
+            occa3_d[g] = occa3_d[g] | (apv2_q[g][p] ? row2_q[g][p*OW +: OW] : '0);
+            occd3_d[g] = occd3_d[g] | (dpv2_q[g][p] ? row2_q[g][p*OW +: OW] : '0);
+        end
+        racc3_d[g]  = XW'({2'b0, max2_q[g]}) + k2_q[g];
+        rtrig3_d[g] = XW'({2'b0, xoff2_q[g]}) + k2_q[g];
+        rinc3_d[g]  = XW'({2'b0, warna2_q[g]}) + k2_q[g];
+        rclrc3_d[g] = XW'({2'b0, warnd2_q[g]}) + XW'({2'b0, du2_q[g]});
+        rclre3_d[g] = XW'({2'b0, xon2_q[g]}) + XW'({2'b0, du2_q[g]});
+        aoh3_d[g] = aoh2_q[g];
+        doh3_d[g] = dv2_q[g] ? doh2_q[g] : 8'd0;
+        av3_d[g] = av2_q[g]; dv3_d[g] = dv2_q[g]; ca3_d[g] = ca2_q[g]; cc3_d[g] = cc2_q[g]; cd3_d[g] = cd2_q[g];
+        s3_d[g] = s2_q[g]; la3_d[g] = la2_q[g]; ld3_d[g] = ld2_q[g]; ai3_d[g] = ai2_q[g];
+        du3_d[g] = du2_q[g]; delta3_d[g] = delta2_q[g];
+
+        // ---- D: compares and results
+        acc         = av3_q[g] && !racc3_q[g][XW-1] && $signed({2'b0, occa3_q[g]}) <= $signed(racc3_q[g]);
+        acc4_d[g]   = acc;
+        trig4_d[g]  = ca3_q[g] && (rtrig3_q[g][XW-1] || $signed({2'b0, occa3_q[g]}) > $signed(rtrig3_q[g]));
+        inc4_d[g]   = cc3_q[g] && (rinc3_q[g][XW-1] || $signed({2'b0, occa3_q[g]}) >= $signed(rinc3_q[g]));
+        clrc4_d[g]  = dv3_q[g] && cd3_q[g] && $signed({2'b0, occd3_q[g]}) <= $signed(rclrc3_q[g]);
+        clre4_d[g]  = dv3_q[g] && cd3_q[g] && $signed({2'b0, occd3_q[g]}) <= $signed(rclre3_q[g]);
+        dv4_d[g]    = dv3_q[g];
+        new4_d[g]   = occa3_q[g] + delta3_q[g];
+        mid4_d[g]   = occd3_q[g] - du3_q[g];
+        soh4_d[g]   = 8'(1) << s3_q[g];
+        aoh4_d[g]   = aoh3_q[g];
+        doh4_d[g]   = doh3_q[g];
+        s4_d[g] = s3_q[g]; la4_d[g] = la3_q[g]; ld4_d[g] = ld3_q[g]; ai4_d[g] = ai3_q[g];
+
+        // ---- E: write back; the row events of the slot's port; the increment request
+        for (int p = 0; p < NPRIO; p = p + 1) begin
+            occ_we[g*8 + p] = (acc4_q[g] && aoh4_q[g][p]) || (dv4_q[g] && doh4_q[g][p]);
+            occ_wd[(g*8 + p)*OW +: OW] = (acc4_q[g] && aoh4_q[g][p]) ? new4_q[g] : mid4_q[g];
+        end
+        for (int s = 0; s < 8; s = s + 1) begin
+            if (g*8 + s < NP && soh4_q[g][s]) begin
+                for (int p = 0; p < NPRIO; p = p + 1) begin
+                    if ((acc4_q[g] && aoh4_q[g][p]) || (dv4_q[g] && doh4_q[g][p])) begin
+                        vq_d[(g*8 + s)*8 + p] = 1'b1;
+                    end
+                end
+                for (int l = 0; l < NLP; l = l + 1) begin
+                    rclr_t[(g*8 + s)*NLP + l]  = clrc4_q[g] && ld4_q[g] == LW'(l);
+                    eclr_t[(g*8 + s)*NLP + l]  = clre4_q[g] && ld4_q[g] == LW'(l);
+                    rtrig_t[(g*8 + s)*NLP + l] = acc4_q[g] && trig4_q[g] && la4_q[g] == LW'(l);
+                end
+            end
+        end
+        acc_t = acc_t | acc4_q[g];
+        f_v_d[g] = acc4_q[g] && inc4_q[g];
+        f_s_d[g] = s4_q[g]; f_l_d[g] = la4_q[g]; f_i_d[g] = ai4_q[g];
+
+        // ---- F: read the counter word (port g*8+s, address {l, i})
+        for (int s = 0; s < 8; s = s + 1) begin
+            if (g*8 + s < NP) begin
+                cnt_re0[g*8 + s] = f_v_q[g] && f_s_q[g] == 3'(s);
+            end
+        end
+        cnt_ra0[g] = {f_l_q[g], f_i_q[g]};
+        g_v_d[g] = f_v_q[g]; g_s_d[g] = f_s_q[g]; g_l_d[g] = f_l_q[g]; g_i_d[g] = f_i_q[g];
+        // the word's bit of its row's valid bitmap, read beside the RAM (exact: the row's clears
+        // and sets come from the same port's slot, at least eight cycles apart)
+        g_vb_d[g] = 1'b0;
+        for (int s = 0; s < 8; s = s + 1) begin
+            for (int l = 0; l < NLP; l = l + 1) begin
+                if (g*8 + s < NP && f_s_q[g] == 3'(s) && f_l_q[g] == LW'(l)) begin
+                    g_vb_d[g] = 1'(vld_q[(g*8 + s)*NLP + l] >> f_i_q[g]);
+                end
+            end
+        end
+
+        // ---- G: add one and write
+        word = '0;
+        for (int s = 0; s < 8; s = s + 1) begin
+            if (g_s_q[g] == 3'(s)) begin
+                word = rd0_pad[(g*8 + s)*CW +: CW];
+            end
+        end
+        cur     = g_vb_q[g] ? word : '0;
+        new_cnt = (cur == {CW{1'b1}}) ? cur : cur + 1'b1;
+        for (int s = 0; s < 8; s = s + 1) begin
+            if (g*8 + s < NP) begin
+                cnt_we[g*8 + s] = g_v_q[g] && g_s_q[g] == 3'(s);
+            end
+        end
+        cnt_wa[g] = {g_l_q[g], g_i_q[g]};
+        cnt_wd[g] = new_cnt;
+        w_v_d[g] = g_v_q[g];
+        w_s_d[g] = g_v_q[g] ? g_s_q[g] : w_s_q[g];
+        w_l_d[g] = g_v_q[g] ? g_l_q[g] : w_l_q[g];
+        w_i_d[g] = g_v_q[g] ? g_i_q[g] : w_i_q[g];
+        w_cnt_d[g] = g_v_q[g] ? new_cnt : w_cnt_q[g];
+
+        if (rst) begin
+            gs_d[g] = 3'(g);
+        end
+    end
+
+    // valid bitmaps (cleared by a row clear; set by a group's write) and E
+    for (int r = 0; r < NR; r = r + 1) begin
+        vld_d[r] = rclr_t[r] ? '0 : vld_q[r];
+        e_d[r]   = eclr_t[r] ? '0 : e_q[r];
+    end
+    for (int o = 0; o < NP; o = o + 1) begin
+        for (int l = 0; l < NLP; l = l + 1) begin
+            if (!rclr_t[o*NLP + l] && g_v_q[o / 8] && g_s_q[o / 8] == 3'(o % 8) && g_l_q[o / 8] == LW'(l)) begin
+                vld_d[o*NLP + l] = vld_q[o*NLP + l] | (NP'(1) << g_i_q[o / 8]);
+            end
+            if (!eclr_t[o*NLP + l] && swr_en[o] && swr_l[o*LW +: LW] == LW'(l)) begin
+                e_d[o*NLP + l] = e_q[o*NLP + l] | (NP'(1) << swr_i[o*PW +: PW]);
+            end
+        end
+    end
+
+    // per group and class, the OR of its ports' E rows, each without its own port's bit: the
+    // NP x NP transpose of E is wired within a group, and only NG partial ORs cross the block
+    for (int g = 0; g < NG; g = g + 1) begin
+        for (int l = 0; l < NLP; l = l + 1) begin
+            epart_d[g*NLP + l] = '0;
+            for (int s = 0; s < 8; s = s + 1) begin
+                if (g*8 + s < NP) begin
+                    epart_d[g*NLP + l] = epart_d[g*NLP + l] | (e_q[(g*8 + s)*NLP + l] & ~(NP'(1'b1) << (g*8 + s)));
+                end
+            end
+        end
+    end
+
+    if (rst) begin
+        vq_d = '0;
+        for (int r = 0; r < NR; r = r + 1) begin
+            vld_d[r] = '0;
+            e_d[r]   = '0;
+        end
+        av1_d = '0; dv1_d = '0; av2_d = '0; dv2_d = '0; av3_d = '0; dv3_d = '0;
+        acc4_d = '0; clrc4_d = '0; clre4_d = '0; dv4_d = '0; f_v_d = '0; g_v_d = '0; w_v_d = '0;
+    end
+end
+
+// outputs and the sort engines' read port
+always_comb begin
+    for (int o = 0; o < NP; o = o + 1) begin
+        deq_ready[o] = 3'(o % 8) == gs_q[o / 8];
+    end
+    enq_ready = 1'b0;
+    for (int g = 0; g < NG; g = g + 1) begin
+        if (32'(enq_oport) / 8 == g && 32'(enq_oport) < NP && 32'(enq_iport) < NP &&
+                3'(enq_oport) == gs_q[g]) begin
+            enq_ready = 1'b1;
+        end
+    end
+    enq_accept = acc_t;
+    rclr  = rclr_t;
+    rtrig = rtrig_t;
+    for (int o = 0; o < NP; o = o + 1) begin
+        a_l = srow[o*LW +: LW];
+        a_i = spidx[o*PW +: PW];
+        fw_word = (w_v_q[o / 8] && w_s_q[o / 8] == 3'(o % 8) && w_l_q[o / 8] == a_l && w_i_q[o / 8] == a_i) ?
+                  w_cnt_q[o / 8] : cnt_rd[(o*2+1)*CW +: CW];
+        sval_t[o*CW +: CW] = 1'(vld_q[{PW'(o), a_l}] >> a_i) ? fw_word : '0;
+    end
+    sval = sval_t;
+    // E of the other ports: the groups' registered partial ORs (epart_q), ORed over the groups
+    for (int l = 0; l < NLP; l = l + 1) begin
+        eacc[l] = '0;
+        for (int g = 0; g < NG; g = g + 1) begin
+            eacc[l] = eacc[l] | epart_q[g*NLP + l];
+        end
+    end
+    for (int i = 0; i < NP; i = i + 1) begin
+        for (int p = 0; p < NPRIO; p = p + 1) begin
+            eo_t[i*8 + p] = cnt_p[p] && 1'(eacc[lid_p[p]] >> i);
+        end
+    end
+    e_other = eo_t;
+end
+
+always_ff @(posedge clk) begin
+    vq_q <= vq_d;
+    av1_q <= av1_d; dv1_q <= dv1_d; av2_q <= av2_d; dv2_q <= dv2_d; ca2_q <= ca2_d; cd2_q <= cd2_d; cc2_q <= cc2_d;
+    av3_q <= av3_d; dv3_q <= dv3_d; ca3_q <= ca3_d; cd3_q <= cd3_d; cc3_q <= cc3_d;
+    acc4_q <= acc4_d; trig4_q <= trig4_d; inc4_q <= inc4_d; clrc4_q <= clrc4_d; clre4_q <= clre4_d;
+    dv4_q <= dv4_d; f_v_q <= f_v_d; g_v_q <= g_v_d; w_v_q <= w_v_d; g_vb_q <= g_vb_d;
+    for (int g = 0; g < NG; g = g + 1) begin
+        gs_q[g] <= gs_d[g];
+        s1_q[g] <= s1_d[g]; ap1_q[g] <= ap1_d[g]; dp1_q[g] <= dp1_d[g]; ai1_q[g] <= ai1_d[g];
+        au1_q[g] <= au1_d[g]; du1_q[g] <= du1_d[g];
+        s2_q[g] <= s2_d[g]; la2_q[g] <= la2_d[g]; ld2_q[g] <= ld2_d[g]; ai2_q[g] <= ai2_d[g];
+        row2_q[g] <= row2_d[g]; apv2_q[g] <= apv2_d[g]; dpv2_q[g] <= dpv2_d[g]; aoh2_q[g] <= aoh2_d[g]; doh2_q[g] <= doh2_d[g];
+        du2_q[g] <= du2_d[g]; delta2_q[g] <= delta2_d[g]; k2_q[g] <= k2_d[g];
+        max2_q[g] <= max2_d[g]; xoff2_q[g] <= xoff2_d[g]; warna2_q[g] <= warna2_d[g];
+        warnd2_q[g] <= warnd2_d[g]; xon2_q[g] <= xon2_d[g];
+        s3_q[g] <= s3_d[g]; la3_q[g] <= la3_d[g]; ld3_q[g] <= ld3_d[g]; ai3_q[g] <= ai3_d[g];
+        aoh3_q[g] <= aoh3_d[g]; doh3_q[g] <= doh3_d[g];
+        occa3_q[g] <= occa3_d[g]; occd3_q[g] <= occd3_d[g]; du3_q[g] <= du3_d[g]; delta3_q[g] <= delta3_d[g];
+        racc3_q[g] <= racc3_d[g]; rtrig3_q[g] <= rtrig3_d[g]; rinc3_q[g] <= rinc3_d[g];
+        rclrc3_q[g] <= rclrc3_d[g]; rclre3_q[g] <= rclre3_d[g];
+        s4_q[g] <= s4_d[g]; soh4_q[g] <= soh4_d[g]; aoh4_q[g] <= aoh4_d[g]; doh4_q[g] <= doh4_d[g];
+        la4_q[g] <= la4_d[g]; ld4_q[g] <= ld4_d[g]; ai4_q[g] <= ai4_d[g];
+        new4_q[g] <= new4_d[g]; mid4_q[g] <= mid4_d[g];
+        f_s_q[g] <= f_s_d[g]; f_l_q[g] <= f_l_d[g]; f_i_q[g] <= f_i_d[g];
+        g_s_q[g] <= g_s_d[g]; g_l_q[g] <= g_l_d[g]; g_i_q[g] <= g_i_d[g];
+        w_s_q[g] <= w_s_d[g]; w_l_q[g] <= w_l_d[g]; w_i_q[g] <= w_i_d[g]; w_cnt_q[g] <= w_cnt_d[g];
+    end
+    for (int k = 0; k < NG*NLP; k = k + 1) begin
+        epart_q[k] <= epart_d[k];
+    end
+`ifdef VERILATOR
+    vld_q <= vld_d;
+    e_q   <= e_d;
+`else
+    for (int r = 0; r < NR; r = r + 1) begin
+        vld_q[r] <= vld_d[r];
+        e_q[r]   <= e_d[r];
+    end
+`endif
+end
+
+endmodule
+
+`resetall

@@ -1,0 +1,405 @@
+// capfc_ingress (v3 design spike, not yet the block's unit): ingress occupancy and I, with the
+// arrival lanes shared in time by groups of eight ports and a four-stage pipeline
+//
+// Design (docs/microarchitecture-v3.md, "Ingress"):
+// - Slots: group g (ports g*8 .. g*8+7) has a 3-bit slot counter gs_q[g] that counts 0..7, wraps,
+//   and resets to g % 8. Port i = g*8+s is served when gs_q[g] == s: arr_ready[i] = (gs_q[g] == s);
+//   dep_ready = (dep_port < NP && gs_q[dep_port / 8] == dep_port % 8).
+//   A lane is taken when valid and ready in the same cycle; a valid lane that is not ready is not
+//   taken (the environment holds it).
+// - Per group, eight LUT RAMs (one per priority, eight words: word s is port g*8+s), one writer
+//   each (the group's stage D). vq_q[q]: queue q was written since reset (else its occupancy is 0).
+// - Stage A (cycle t, the take): the lanes of the slot's port registered, sizes in units.
+//   Stage B: the port's occupancies read (its RAM word in each priority's RAM), the two the lanes
+//   name registered; same-queue flag, the size difference, the thresholds by priority.
+//   Stage C: the thresholds moved by the sizes (one adder each), so that stage D compares the
+//   occupancy with a register. Stage D (t+3): the departure's and the arrival's results, as v2's
+//   "departure first, then arrival" of one queue, written to the RAMs and to I:
+//     mid  = occ_d - du                       (written when the departure is taken)
+//     xon  = occ_d <= XON[dp] + du            (I of {i, dp} cleared)
+//     k    = (same ? du : 0) - au             (signed)
+//     acc  = occ_a <= MAX[ap] + k             (arr_accept[i] in cycle t+3)
+//     new  = occ_a + au - (same ? du : 0)     (written when accepted; includes the departure)
+//     over = occ_a > XOFF[ap] + k             (I of {i, ap} set when accepted and lossless)
+//   Each equals v2's two-step form whenever the departure removes no more than the queue holds.
+// - No forwarding: a port's next take is eight cycles later, after its stage D.
+// - Synchronous active-high rst: every register 0; RAMs not written while rst is high.
+
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+module capfc_ingress #(
+    parameter NP = 8,
+    parameter SW = 14,
+    parameter OW = 20,
+    parameter CELL_LOG2 = 0,
+    localparam PW = (NP > 1) ? $clog2(NP) : 1,
+    localparam NQ = NP*8
+) (
+    input  wire             clk,
+    input  wire             rst,
+
+    input  wire [8*OW-1:0]  cfg_ing_max,
+    input  wire [8*OW-1:0]  cfg_ing_xoff,
+    input  wire [8*OW-1:0]  cfg_ing_xon,
+    input  wire [7:0]       cfg_lossless,
+
+    input  wire [NP-1:0]    arr_valid,
+    input  wire [NP*3-1:0]  arr_prio,
+    input  wire [NP*SW-1:0] arr_size,
+    output logic [NP-1:0]   arr_ready,
+    output logic [NP-1:0]   arr_accept,
+
+    input  wire             dep_valid,
+    input  wire [PW-1:0]    dep_port,
+    input  wire [2:0]       dep_prio,
+    input  wire [SW-1:0]    dep_size,
+    output logic            dep_ready,
+
+    output wire [NQ-1:0]    i_state
+);
+
+localparam integer NPRIO = 8;
+// groups of eight ports (the last one partial when NP is not a multiple of 8)
+localparam integer NG = (NP + 7) / 8;
+localparam integer NPG = NG * 8;
+// signed width of a threshold moved by a size difference
+localparam integer XW = OW + 2;
+
+if (NP < 2 || NP > 128 || SW < 1 || SW > OW || OW > 30 || CELL_LOG2 < 0 || CELL_LOG2 > 12 ||
+        CELL_LOG2 >= SW) begin : gen_param_check
+`ifdef __ICARUS__
+    // Icarus 11 has no elaboration-time $error: stop at time 0 instead
+    initial $fatal(1, "capfc_ingress: illegal parameters NP=%0d SW=%0d OW=%0d CELL_LOG2=%0d", NP, SW, OW, CELL_LOG2);
+`else
+    $error("capfc_ingress: illegal parameters (NP 2..128, SW 1..OW, OW ..30, CELL_LOG2 0..12 and < SW)");
+`endif
+end
+
+// ---------------------------------------------------------------------------------------------
+// state
+logic [2:0]        gs_q [NG];
+logic [NQ-1:0]     xoff_q;
+logic [NQ-1:0]     vq_q;
+// stage A -> B, per group
+logic [NG-1:0]     av_q, dv_q;
+logic [2:0]        s1_q [NG];
+logic [2:0]        ap1_q [NG], dp1_q [NG];
+logic [OW-1:0]     au1_q [NG], du1_q [NG];
+// stage B -> C
+logic [NG-1:0]     av2_q, dv2_q, ll2_q;
+logic [2:0]        s2_q [NG];
+logic [2:0]        ap2_q [NG], dp2_q [NG];
+logic [8*OW-1:0]   row2_q [NG];
+logic [7:0]        apv2_q [NG], dpv2_q [NG];
+logic [OW-1:0]     du2_q [NG], delta2_q [NG];
+logic [XW-1:0]     k2_q [NG];
+logic [OW-1:0]     max2_q [NG], xoff2_q [NG], xon2_q [NG];
+// stage C -> D
+logic [NG-1:0]     av3_q, dv3_q, ll3_q;
+logic [2:0]        s3_q [NG];
+logic [2:0]        ap3_q [NG], dp3_q [NG];
+logic [OW-1:0]     occa3_q [NG], occd3_q [NG], du3_q [NG], delta3_q [NG];
+logic [XW-1:0]     racc3_q [NG], rover3_q [NG], rxon3_q [NG];
+// stage D -> E
+logic [NG-1:0]     acc4_q;
+logic [2:0]        s4_q [NG];
+logic [7:0]        wa4_q [NG], wd4_q [NG], set4_q [NG], clr4_q [NG], soh4_q [NG];
+logic [OW-1:0]     new4_q [NG], mid4_q [NG];
+
+logic [2:0]        gs_d [NG];
+logic [NQ-1:0]     xoff_d;
+logic [NQ-1:0]     vq_d;
+logic [NG-1:0]     av_d, dv_d;
+logic [2:0]        s1_d [NG];
+logic [2:0]        ap1_d [NG], dp1_d [NG];
+logic [OW-1:0]     au1_d [NG], du1_d [NG];
+logic [NG-1:0]     av2_d, dv2_d, ll2_d;
+logic [2:0]        s2_d [NG];
+logic [2:0]        ap2_d [NG], dp2_d [NG];
+logic [8*OW-1:0]   row2_d [NG];
+logic [7:0]        apv2_d [NG], dpv2_d [NG];
+logic [OW-1:0]     du2_d [NG], delta2_d [NG];
+logic [XW-1:0]     k2_d [NG];
+logic [OW-1:0]     max2_d [NG], xoff2_d [NG], xon2_d [NG];
+logic [NG-1:0]     av3_d, dv3_d, ll3_d;
+logic [2:0]        s3_d [NG];
+logic [2:0]        ap3_d [NG], dp3_d [NG];
+logic [OW-1:0]     occa3_d [NG], occd3_d [NG], du3_d [NG], delta3_d [NG];
+logic [XW-1:0]     racc3_d [NG], rover3_d [NG], rxon3_d [NG];
+logic [NG-1:0]     acc4_d;
+logic [2:0]        s4_d [NG];
+logic [7:0]        wa4_d [NG], wd4_d [NG], set4_d [NG], clr4_d [NG], soh4_d [NG];
+logic [OW-1:0]     new4_d [NG], mid4_d [NG];
+
+// RAM ports: group g, priority p at [g*8+p]
+logic [NG*8-1:0]    occ_we;
+logic [NG*8*OW-1:0] occ_wd;
+logic [NG*8*OW-1:0] occ_rd;
+
+genvar gg, gp;
+for (gg = 0; gg < NG; gg = gg + 1) begin : gen_grp
+    for (gp = 0; gp < NPRIO; gp = gp + 1) begin : gen_prio
+        capfc_lutram #(
+            .AW(3),
+            .DW(OW),
+            .RP(1)
+        ) u_occ (
+            .clk(clk),
+            .we(occ_we[gg*8+gp]),
+            .wa(s4_q[gg]),
+            .wd(occ_wd[(gg*8+gp)*OW +: OW]),
+            .ra(s1_q[gg]),
+            .rd(occ_rd[(gg*8+gp)*OW +: OW])
+        );
+    end
+end
+
+assign i_state = xoff_q;
+
+// inputs padded to whole groups
+logic [NPG-1:0]    av_pad;
+logic [NPG*3-1:0]  ap_pad;
+logic [NPG*SW-1:0] as_pad;
+logic [NPG*8-1:0]  vq_pad;
+logic [7:0]        row_vq;
+logic [SW-1:0]     a_size;
+logic              acc, over, xon;
+logic [NP-1:0]     acc_t;
+
+always_comb begin
+    av_pad = '0;
+    ap_pad = '0;
+    as_pad = '0;
+    av_pad[NP-1:0]    = arr_valid;
+    ap_pad[NP*3-1:0]  = arr_prio;
+    as_pad[NP*SW-1:0] = arr_size;
+    vq_pad = '0;
+    vq_pad[NQ-1:0] = vq_q;
+
+    xoff_d = xoff_q;
+    vq_d   = vq_q;
+    occ_we = '0;
+    occ_wd = '0;
+    acc_t  = '0;
+    av_d   = '0;
+    dv_d   = '0;
+    av2_d  = '0;
+    dv2_d  = '0;
+    ll2_d  = '0;
+    av3_d  = '0;
+    dv3_d  = '0;
+    ll3_d  = '0;
+    acc4_d = '0;
+
+    for (int g = 0; g < NG; g = g + 1) begin
+        // ---- the group's slot: port g*8+s is served when gs_q[g] == s; groups are offset by
+        // their index, so that no two groups share the slot register (its fan-out stays a group's)
+        gs_d[g] = gs_q[g] + 3'd1;
+
+        // ---- stage A: the slot's port (one-hot AND-OR muxes with constant part-selects: no
+        // index arithmetic, no multiply)
+        a_size   = '0;
+        ap1_d[g] = '0;
+        for (int s = 0; s < 8; s = s + 1) begin
+            if (gs_q[g] == 3'(s)) begin
+                av_d[g]  = av_pad[g*8 + s];
+                ap1_d[g] = ap_pad[(g*8 + s)*3 +: 3];
+                a_size   = as_pad[(g*8 + s)*SW +: SW];
+            end
+        end
+        au1_d[g] = OW'({capfc_pkg::units(32'(a_size), CELL_LOG2)});
+        dv_d[g]  = dep_valid && 32'(dep_port) < NP && 32'(dep_port) / 8 == g &&
+                   3'(dep_port) == gs_q[g];
+        dp1_d[g] = dep_prio;
+        du1_d[g] = OW'({capfc_pkg::units(32'(dep_size), CELL_LOG2)});
+        s1_d[g]  = gs_q[g];
+
+        // ---- stage B: the port's word of each priority RAM, registered as read; the thresholds
+        // of the lanes' priorities and the size difference
+        row2_d[g] = occ_rd[g*8*OW +: 8*OW];
+        // the lanes' priorities one-hot, masked by the queues written since reset
+        row_vq = '0;
+        for (int s = 0; s < 8; s = s + 1) begin
+            if (s1_q[g] == 3'(s)) begin
+                row_vq = vq_pad[(g*8 + s)*8 +: 8];
+            end
+        end
+        apv2_d[g] = row_vq & (8'(1) << ap1_q[g]);
+        dpv2_d[g] = row_vq & (8'(1) << dp1_q[g]);
+        max2_d[g]  = '0;
+        xoff2_d[g] = '0;
+        xon2_d[g]  = '0;
+        for (int p = 0; p < NPRIO; p = p + 1) begin
+            if (ap1_q[g] == 3'(p)) begin
+                max2_d[g]  = cfg_ing_max[p*OW +: OW];
+                xoff2_d[g] = cfg_ing_xoff[p*OW +: OW];
+            end
+            if (dp1_q[g] == 3'(p)) begin
+                xon2_d[g]  = cfg_ing_xon[p*OW +: OW];
+            end
+        end
+        delta2_d[g] = au1_q[g] - ((av_q[g] && dv_q[g] && ap1_q[g] == dp1_q[g]) ? du1_q[g] : '0);
+        k2_d[g]     = XW'({2'b0, ((av_q[g] && dv_q[g] && ap1_q[g] == dp1_q[g]) ? du1_q[g] : '0)}) -
+                      XW'({2'b0, au1_q[g]});
+        ll2_d[g]    = cfg_lossless[ap1_q[g]];
+        av2_d[g]    = av_q[g];
+        dv2_d[g]    = dv_q[g];
+        s2_d[g]     = s1_q[g];
+        ap2_d[g]    = ap1_q[g];
+        dp2_d[g]    = dp1_q[g];
+        du2_d[g]    = du1_q[g];
+
+        // ---- stage C: the two occupancies (0 until written since reset); the thresholds moved
+        // by the sizes
+        occa3_d[g] = '0;
+        occd3_d[g] = '0;
+        for (int p = 0; p < NPRIO; p = p + 1) begin
+            occa3_d[g] = occa3_d[g] | ((apv2_q[g][p]) ? row2_q[g][p*OW +: OW] : '0);
+            occd3_d[g] = occd3_d[g] | ((dpv2_q[g][p]) ? row2_q[g][p*OW +: OW] : '0);
+        end
+        racc3_d[g]  = XW'({2'b0, max2_q[g]}) + k2_q[g];
+        rover3_d[g] = XW'({2'b0, xoff2_q[g]}) + k2_q[g];
+        rxon3_d[g]  = XW'({2'b0, xon2_q[g]}) + XW'({2'b0, du2_q[g]});
+        av3_d[g]    = av2_q[g];
+        dv3_d[g]    = dv2_q[g];
+        ll3_d[g]    = ll2_q[g];
+        s3_d[g]     = s2_q[g];
+        ap3_d[g]    = ap2_q[g];
+        dp3_d[g]    = dp2_q[g];
+        du3_d[g]    = du2_q[g];
+        delta3_d[g] = delta2_q[g];
+
+        // ---- stage D: the compares and the two results, registered with the queues they
+        // name decoded (one-hot), so that stage E's per-queue logic is one LUT from registers
+        acc = av3_q[g] && !racc3_q[g][XW-1] && $signed({2'b0, occa3_q[g]}) <= $signed(racc3_q[g]);
+        over = rover3_q[g][XW-1] || $signed({2'b0, occa3_q[g]}) > $signed(rover3_q[g]);
+        xon = $signed({2'b0, occd3_q[g]}) <= $signed(rxon3_q[g]);
+        new4_d[g] = occa3_q[g] + delta3_q[g];
+        mid4_d[g] = occd3_q[g] - du3_q[g];
+        // (the priorities and the slot one-hot, decoded here from registers, beside the compares)
+        wa4_d[g]  = 8'(1) << ap3_q[g];
+        wd4_d[g]  = dv3_q[g] ? 8'(1) << dp3_q[g] : 8'd0;
+        set4_d[g] = {8{ll3_q[g] && over}};
+        clr4_d[g] = {8{xon}};
+        soh4_d[g] = 8'(1) << s3_q[g];
+        acc4_d[g] = acc;
+        s4_d[g]   = s3_q[g];
+
+        // ---- stage E: write back, I, the accept
+        // wa4_q: the arrival's priority one-hot (used with acc4_q), wd4_q: the departure's (0 when
+        // none), set4_q: every bit = lossless && over, clr4_q: every bit = xon
+        for (int p = 0; p < NPRIO; p = p + 1) begin
+            // (not gated by rst: a word written in a reset cycle is not valid afterwards, since
+            // rst clears vq_q; the RAM write enables stay off the reset's fan-out)
+            occ_we[g*8 + p] = (acc4_q[g] && wa4_q[g][p]) || wd4_q[g][p];
+            occ_wd[(g*8 + p)*OW +: OW] = (acc4_q[g] && wa4_q[g][p]) ? new4_q[g] : mid4_q[g];
+        end
+        for (int s = 0; s < 8; s = s + 1) begin
+            for (int p = 0; p < NPRIO; p = p + 1) begin
+                if (g*8 + s < NP && soh4_q[g][s]) begin
+                    if ((acc4_q[g] && wa4_q[g][p]) || wd4_q[g][p]) begin
+                        vq_d[(g*8 + s)*8 + p] = 1'b1;
+                    end
+                    if (acc4_q[g] && wa4_q[g][p] && set4_q[g][p]) begin
+                        xoff_d[(g*8 + s)*8 + p] = 1'b1;
+                    end else if (wd4_q[g][p] && clr4_q[g][p]) begin
+                        xoff_d[(g*8 + s)*8 + p] = 1'b0;
+                    end
+                end
+            end
+            if (g*8 + s < NP && soh4_q[g][s] && acc4_q[g]) begin
+                acc_t[g*8 + s] = 1'b1;
+            end
+        end
+        if (rst) begin
+            gs_d[g]   = 3'(g);
+            wa4_d[g]  = '0;
+            wd4_d[g]  = '0;
+            set4_d[g] = '0;
+            clr4_d[g] = '0;
+        end
+    end
+
+    if (rst) begin
+        xoff_d = '0;
+        vq_d   = '0;
+        av_d   = '0;
+        dv_d   = '0;
+        av2_d  = '0;
+        dv2_d  = '0;
+        av3_d  = '0;
+        dv3_d  = '0;
+        acc4_d = '0;
+    end
+end
+
+always_comb begin
+    for (int i = 0; i < NP; i = i + 1) begin
+        arr_ready[i]  = 3'(i % 8) == gs_q[i / 8];
+        arr_accept[i] = acc_t[i];
+    end
+    dep_ready = 1'b0;
+    for (int g = 0; g < NG; g = g + 1) begin
+        if (32'(dep_port) / 8 == g && 32'(dep_port) < NP && 3'(dep_port) == gs_q[g]) begin
+            dep_ready = 1'b1;
+        end
+    end
+end
+
+always_ff @(posedge clk) begin
+    xoff_q  <= xoff_d;
+    vq_q    <= vq_d;
+    av_q    <= av_d;
+    dv_q    <= dv_d;
+    av2_q   <= av2_d;
+    dv2_q   <= dv2_d;
+    ll2_q   <= ll2_d;
+    av3_q   <= av3_d;
+    dv3_q   <= dv3_d;
+    ll3_q   <= ll3_d;
+    acc4_q  <= acc4_d;
+    for (int g = 0; g < NG; g = g + 1) begin
+        s1_q[g]     <= s1_d[g];
+        ap1_q[g]    <= ap1_d[g];
+        dp1_q[g]    <= dp1_d[g];
+        au1_q[g]    <= au1_d[g];
+        du1_q[g]    <= du1_d[g];
+        s2_q[g]     <= s2_d[g];
+        ap2_q[g]    <= ap2_d[g];
+        dp2_q[g]    <= dp2_d[g];
+        gs_q[g]     <= gs_d[g];
+        row2_q[g]   <= row2_d[g];
+        apv2_q[g]   <= apv2_d[g];
+        dpv2_q[g]   <= dpv2_d[g];
+        du2_q[g]    <= du2_d[g];
+        delta2_q[g] <= delta2_d[g];
+        k2_q[g]     <= k2_d[g];
+        max2_q[g]   <= max2_d[g];
+        xoff2_q[g]  <= xoff2_d[g];
+        xon2_q[g]   <= xon2_d[g];
+        s3_q[g]     <= s3_d[g];
+        ap3_q[g]    <= ap3_d[g];
+        dp3_q[g]    <= dp3_d[g];
+        occa3_q[g]  <= occa3_d[g];
+        occd3_q[g]  <= occd3_d[g];
+        du3_q[g]    <= du3_d[g];
+        delta3_q[g] <= delta3_d[g];
+        racc3_q[g]  <= racc3_d[g];
+        rover3_q[g] <= rover3_d[g];
+        rxon3_q[g]  <= rxon3_d[g];
+        s4_q[g]     <= s4_d[g];
+        wa4_q[g]    <= wa4_d[g];
+        wd4_q[g]    <= wd4_d[g];
+        set4_q[g]   <= set4_d[g];
+        clr4_q[g]   <= clr4_d[g];
+        soh4_q[g]   <= soh4_d[g];
+        new4_q[g]   <= new4_d[g];
+        mid4_q[g]   <= mid4_d[g];
+    end
+end
+
+endmodule
+
+`resetall

@@ -1,0 +1,268 @@
+// capfc_egress_v3_tb: the v3 egress spike (rtl/v3/capfc_egress.sv) against a reference written
+// from its contract (docs/microarchitecture-v3.md), on random lanes, with Icarus (make v3-spike)
+//
+// - Reference at the take (a lane valid and ready): per port, the dequeue first, then the
+//   enqueue. Dequeue: mid = occ - size; a counted priority's row is cleared when mid <= WARN and
+//   its E row when mid <= XON. Enqueue: accepted when occ + size <= MAX; then for a counted
+//   priority the counter C[o][l][iport] counts one when the result >= WARN, and with mode != 0 a
+//   sort request when the result > XOFF. Dequeues are trusted (never more than a queue holds).
+// - Timing of a take in cycle t: enq_accept, rclr and rtrig in t+4; a row clear reaches the sort
+//   engines' reads (sval) from t+5, an increment from t+7; E follows the engines' writes (swr_*,
+//   driven at random here) one cycle later and its row clears from t+5; e_other, one cycle
+//   after E, is checked every cycle, and sval for every port every cycle its row was held for two cycles.
+// - Sizes and thresholds are multiples of 100, so occupancies land on thresholds.
+// - Corners counted and required: results equal to a threshold, refusals, a dequeue and an enqueue of one queue in one take,
+//   row clears, E clears, sort requests, increments seen through sval, held lanes.
+// - +SEED=n (printed) seeds $urandom; $fatal on an error.
+
+`timescale 1ns / 1ps
+`default_nettype none
+
+module capfc_egress_v3_tb;
+localparam integer NP = `TB_NP;
+localparam integer SW = 14;
+localparam integer OW = 20;
+localparam integer CW = 16;
+localparam integer NL = 2;
+localparam integer NQ = NP * 8;
+localparam integer PW = (NP > 1) ? $clog2(NP) : 1;
+localparam integer LW = 1;
+localparam integer NR = NP * 2;
+localparam integer CYCLES = `TB_CYCLES;
+localparam integer H = 8;   // history depth (cycles)
+
+logic clk = 1'b0;
+logic rst = 1'b1;
+logic [8*OW-1:0]  cfg_max, cfg_xoff, cfg_xon, cfg_warn;
+logic [7:0]       cfg_ll;
+logic [1:0]       cfg_mode;
+logic             enq_valid;
+logic [PW-1:0]    enq_oport, enq_iport;
+logic [2:0]       enq_prio;
+logic [SW-1:0]    enq_size;
+logic [NP-1:0]    deq_valid;
+logic [NP*3-1:0]  deq_prio;
+logic [NP*SW-1:0] deq_size;
+logic [NP-1:0]    sre, swr_en;
+logic [NP*LW-1:0] srow, swr_l;
+logic [NP*PW-1:0] sidx, spidx, swr_i;
+wire              enq_ready, enq_accept;
+wire  [NP-1:0]    deq_ready;
+wire  [NR-1:0]    rclr, rtrig;
+wire  [NP*CW-1:0] sval;
+wire  [NQ-1:0]    e_other;
+
+capfc_egress #(.NP(NP), .SW(SW), .OW(OW), .CW(CW), .NL(NL)) dut (
+    .clk(clk), .rst(rst),
+    .cfg_eg_max(cfg_max), .cfg_eg_xoff(cfg_xoff), .cfg_eg_xon(cfg_xon), .cfg_eg_warn(cfg_warn),
+    .cfg_lossless(cfg_ll), .cfg_mode(cfg_mode),
+    .enq_valid(enq_valid), .enq_oport(enq_oport), .enq_prio(enq_prio), .enq_iport(enq_iport),
+    .enq_size(enq_size), .enq_ready(enq_ready), .enq_accept(enq_accept),
+    .deq_valid(deq_valid), .deq_prio(deq_prio), .deq_size(deq_size), .deq_ready(deq_ready),
+    .rclr(rclr), .rtrig(rtrig), .sre(sre), .srow(srow), .sidx(sidx), .spidx(spidx), .sval(sval),
+    .swr_en(swr_en), .swr_l(swr_l), .swr_i(swr_i), .e_other(e_other)
+);
+
+always #5 clk = ~clk;
+
+longint          occ [NQ];
+integer          cref [NR][NP];     // counters as the sort engines' reads see them
+logic [NP-1:0]   eref [NR];
+logic [NP-1:0]   eprev [NR];   // E as it stood a cycle earlier: e_other is registered once more
+// scheduled by the take of cycle t: index (t + k) % H
+logic            acc_due [H];
+logic [NR-1:0]   rclr_due [H], rtrig_due [H], eclr_due [H], vclr_due [H];
+integer          inc_row [H], inc_i [H];
+logic [NP*LW-1:0] srow_prev;
+integer          seed, seed_rng, cyc, errors, pick, p, o, l, r, q;
+integer          n_take, n_acc, n_ref, n_same, n_clr, n_eclr, n_trig, n_inc, n_held, n_sval, n_eq;
+longint          nocc;
+
+function automatic integer lidx(input integer pr);
+    integer c;
+    c = 0;
+    for (int k = 0; k < pr; k = k + 1) begin
+        c = c + cfg_ll[k];
+    end
+    return c;
+endfunction
+
+function automatic logic counted(input integer pr);
+    return cfg_ll[pr] && lidx(pr) < NL;
+endfunction
+
+task automatic fail(input string what);
+    errors = errors + 1;
+    if (errors <= 10) begin
+        $display("capfc_egress_v3_tb: cycle %0d: %s (replay: make v3-spike V3_SEED=%0d)", cyc, what, seed);
+    end
+endtask
+
+initial begin
+    if (!$value$plusargs("SEED=%d", seed)) begin
+        seed = 1;
+    end
+    $display("capfc_egress_v3_tb: NP=%0d seed %0d, %0d cycles", NP, seed, CYCLES);
+    seed_rng = seed;
+    pick = $urandom(seed_rng);
+    for (int k = 0; k < 8; k = k + 1) begin
+        // multiples of 100, as every size: occupancies land on the thresholds (the equality cases)
+        cfg_max[k*OW +: OW]  = OW'(9000 + 100 * k);
+        cfg_xoff[k*OW +: OW] = OW'(6000 + 100 * k);
+        cfg_warn[k*OW +: OW] = OW'(4000 + 100 * k);
+        cfg_xon[k*OW +: OW]  = OW'(3000 - 100 * k);
+    end
+    cfg_ll = 8'b0000_1010;  // priorities 1 and 3: counted classes 0 and 1
+    cfg_mode = 2'd2;
+    for (int k = 0; k < NQ; k = k + 1) occ[k] = 0;
+    for (int k = 0; k < NR; k = k + 1) begin
+        eref[k] = '0;
+        eprev[k] = '0;
+        for (int i = 0; i < NP; i = i + 1) cref[k][i] = 0;
+    end
+    for (int k = 0; k < H; k = k + 1) begin
+        acc_due[k] = 1'b0; rclr_due[k] = '0; rtrig_due[k] = '0; eclr_due[k] = '0; vclr_due[k] = '0;
+        inc_row[k] = -1; inc_i[k] = 0;
+    end
+    n_take = 0; n_acc = 0; n_ref = 0; n_same = 0; n_clr = 0; n_eclr = 0; n_trig = 0; n_inc = 0;
+    n_held = 0; n_sval = 0; n_eq = 0; errors = 0; cyc = 0;
+    enq_valid = 1'b0; enq_oport = '0; enq_iport = '0; enq_prio = '0; enq_size = '0;
+    deq_valid = '0; deq_prio = '0; deq_size = '0;
+    sre = '0; srow = '0; sidx = '0; spidx = '0; swr_en = '0; swr_l = '0; swr_i = '0;
+    srow_prev = '0;
+    repeat (2) @(negedge clk);
+    rst = 1'b0;
+    for (cyc = 0; cyc < CYCLES; cyc = cyc + 1) begin
+        // ---- drive: an enqueue aimed at a port whose slot it is (mostly), dequeues from
+        // non-empty queues of ready ports, the engines' reads and E writes at random
+        enq_valid = ($urandom % 4) != 0;
+        pick = $urandom % NP;
+        for (int k = 0; k < NP; k = k + 1) begin
+            if (deq_ready[(pick + k) % NP] && ($urandom % 8) != 0) enq_oport = PW'((pick + k) % NP);
+        end
+        enq_prio = 3'((($urandom % 2) == 0) ? (($urandom % 2) ? 1 : 3) : $urandom % 8);
+        enq_iport = PW'($urandom % NP);
+        enq_size = SW'(100 * (1 + $urandom % 15));
+        if (enq_valid && !enq_ready) n_held = n_held + 1;
+        for (int i = 0; i < NP; i = i + 1) begin
+            p = (($urandom % 2) == 0) ? (($urandom % 2) ? 1 : 3) : $urandom % 8;
+            deq_prio[i*3 +: 3] = 3'(p);
+            deq_valid[i] = ($urandom % 3) == 0 && occ[i*8 + p] > 0;
+            deq_size[i*SW +: SW] = SW'((occ[i*8 + p] < 1500) ? occ[i*8 + p] : 100 * (1 + $urandom % 15));
+        end
+        srow_prev = srow;
+        spidx = sidx;
+        for (int i = 0; i < NP; i = i + 1) begin
+            sre[i] = 1'b1;
+            if ($urandom % 4 == 0) srow[i*LW +: LW] = LW'($urandom % NL);
+            sidx[i*PW +: PW] = PW'($urandom % NP);
+            swr_en[i] = ($urandom % 16) == 0;
+            swr_l[i*LW +: LW] = LW'($urandom % NL);
+            swr_i[i*PW +: PW] = PW'($urandom % NP);
+        end
+        #1;
+        // ---- the reference's scheduled effects due now
+        r = cyc % H;
+        // E: this cycle's clears and writes (a clear wins), checked next cycle through e_other
+        // counters: clears reach the reads one cycle after rclr, increments when written
+        if (inc_row[r] >= 0) begin
+            if (cref[inc_row[r]][inc_i[r]] < 65535) cref[inc_row[r]][inc_i[r]] = cref[inc_row[r]][inc_i[r]] + 1;
+            n_inc = n_inc + 1;
+        end
+        for (int k = 0; k < NR; k = k + 1) begin
+            if (vclr_due[r][k]) for (int i = 0; i < NP; i = i + 1) cref[k][i] = 0;
+        end
+        // ---- checks
+        if (enq_accept !== acc_due[r]) fail($sformatf("enq_accept = %b, expected %b", enq_accept, acc_due[r]));
+        if (rclr !== rclr_due[r]) fail($sformatf("rclr = %h, expected %h", rclr, rclr_due[r]));
+        if (rtrig !== rtrig_due[r]) fail($sformatf("rtrig = %h, expected %h", rtrig, rtrig_due[r]));
+        for (int i = 0; i < NP; i = i + 1) begin
+            for (int pp = 0; pp < 8; pp = pp + 1) begin
+                logic want;
+                want = 1'b0;
+                if (counted(pp)) begin
+                    for (int oo = 0; oo < NP; oo = oo + 1) begin
+                        if (oo != i && eprev[oo*2 + lidx(pp)][i]) want = 1'b1;
+                    end
+                end
+                if (e_other[i*8 + pp] !== want) fail($sformatf("e_other[%0d.p%0d] = %b, expected %b", i, pp, e_other[i*8 + pp], want));
+            end
+        end
+        for (int i = 0; i < NP; i = i + 1) begin
+            if (cyc > 0 && srow[i*LW +: LW] == srow_prev[i*LW +: LW]) begin
+                n_sval = n_sval + 1;
+                if (sval[i*CW +: CW] !== CW'(cref[i*2 + srow[i*LW +: LW]][spidx[i*PW +: PW]]))
+                    fail($sformatf("sval[%0d] (row %0d, input %0d) = %0d, expected %0d", i, srow[i*LW +: LW],
+                        spidx[i*PW +: PW], sval[i*CW +: CW], cref[i*2 + srow[i*LW +: LW]][spidx[i*PW +: PW]]));
+            end
+        end
+        // E after this cycle: clears first (a clear wins), then the writes
+        for (int k = 0; k < NR; k = k + 1) eprev[k] = eref[k];
+        for (int k = 0; k < NR; k = k + 1) begin
+            if (eclr_due[r][k]) eref[k] = '0;
+        end
+        for (int i = 0; i < NP; i = i + 1) begin
+            if (swr_en[i] && !eclr_due[r][i*2 + swr_l[i*LW +: LW]])
+                eref[i*2 + swr_l[i*LW +: LW]][swr_i[i*PW +: PW]] = 1'b1;
+        end
+        acc_due[r] = 1'b0; rclr_due[r] = '0; rtrig_due[r] = '0; eclr_due[r] = '0; vclr_due[r] = '0;
+        inc_row[r] = -1;
+        // ---- takes of this cycle: per port the dequeue, then the enqueue
+        for (int i = 0; i < NP; i = i + 1) begin
+            if (deq_valid[i] && deq_ready[i]) begin
+                p = deq_prio[i*3 +: 3];
+                q = i * 8 + p;
+                occ[q] = occ[q] - deq_size[i*SW +: SW];
+                if (occ[q] == cfg_warn[p*OW +: OW] || occ[q] == cfg_xon[p*OW +: OW]) n_eq = n_eq + 1;
+                if (counted(p) && occ[q] <= cfg_warn[p*OW +: OW]) begin
+                    rclr_due[(cyc + 4) % H][i*2 + lidx(p)] = 1'b1;
+                    vclr_due[(cyc + 5) % H][i*2 + lidx(p)] = 1'b1;
+                    n_clr = n_clr + 1;
+                end
+                if (counted(p) && occ[q] <= cfg_xon[p*OW +: OW]) begin
+                    eclr_due[(cyc + 4) % H][i*2 + lidx(p)] = 1'b1;
+                    n_eclr = n_eclr + 1;
+                end
+                if (enq_valid && enq_ready && enq_oport == PW'(i) && enq_prio == 3'(p)) n_same = n_same + 1;
+            end
+        end
+        if (enq_valid && enq_ready) begin
+            o = enq_oport;
+            p = enq_prio;
+            q = o * 8 + p;
+            nocc = occ[q] + enq_size;
+            n_take = n_take + 1;
+            if (nocc == cfg_max[p*OW +: OW] || nocc == cfg_warn[p*OW +: OW] || nocc == cfg_xoff[p*OW +: OW]) n_eq = n_eq + 1;
+            if (nocc <= cfg_max[p*OW +: OW]) begin
+                n_acc = n_acc + 1;
+                occ[q] = nocc;
+                acc_due[(cyc + 4) % H] = 1'b1;
+                if (counted(p) && nocc >= cfg_warn[p*OW +: OW]) begin
+                    inc_row[(cyc + 7) % H] = o * 2 + lidx(p);
+                    inc_i[(cyc + 7) % H] = enq_iport;
+                end
+                if (counted(p) && cfg_mode != 0 && nocc > cfg_xoff[p*OW +: OW]) begin
+                    rtrig_due[(cyc + 4) % H][o*2 + lidx(p)] = 1'b1;
+                    n_trig = n_trig + 1;
+                end
+            end else begin
+                n_ref = n_ref + 1;
+            end
+        end
+        @(negedge clk);
+    end
+    $display("capfc_egress_v3_tb: %0d enqueues taken (%0d accepted, %0d refused), %0d with a dequeue of their queue, %0d row clears, %0d E clears, %0d sort requests, %0d increments, %0d sval compared, %0d lanes held, %0d results equal to a threshold",
+        n_take, n_acc, n_ref, n_same, n_clr, n_eclr, n_trig, n_inc, n_sval, n_held, n_eq);
+    if (n_ref == 0 || n_same == 0 || n_clr == 0 || n_eclr == 0 || n_trig == 0 || n_inc == 0 || n_held == 0 || n_eq == 0) begin
+        fail("a corner was not reached");
+    end
+    if (errors != 0) begin
+        $fatal(1, "capfc_egress_v3_tb: %0d errors", errors);
+    end
+    $display("capfc_egress_v3_tb: 1 passed, 0 failed");
+    $finish;
+end
+
+endmodule
+
+`resetall
