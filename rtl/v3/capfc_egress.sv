@@ -10,7 +10,8 @@
 // Stage E writes the occupancies and raises the row events of port o: rclr (clrc of a counted
 // dp), eclr (clre), rtrig (acc && trig of a counted ap with mode != 0), and an increment
 // (acc && inc, counted) into the group's counter pipeline: F reads port o's counter RAM at
-// {l, iport}, G adds one (saturating, 0 when its bit of the valid bitmap is clear) and writes.
+// {l, iport} and its bit of the valid bitmap, G registers the word (0 when that bit is clear), H
+// adds one (saturating) and writes (t+7 for a take in t).
 // A port's next increment is 8 cycles later, and its rows' clears come from its own slot, so the
 // pipeline needs no forwarding of its own; the sort engines' read port forwards the group's last
 // write as in v2. E and the valid bitmaps: as v2. e_other: from per-group partial ORs of E,
@@ -126,7 +127,11 @@ logic [LW-1:0]     la4_q [NG], ld4_q [NG];
 logic [PW-1:0]     ai4_q [NG];
 logic [OW-1:0]     new4_q [NG], mid4_q [NG];
 // E -> F (increment: read), F -> G (add, write), last write (for the sort engines' reads)
-logic [NG-1:0]     f_v_q, g_v_q, w_v_q, g_vb_q;
+logic [NG-1:0]     f_v_q, g_v_q, w_v_q, g_vb_q, h_v_q;
+logic [2:0]        h_s_q [NG];
+logic [LW-1:0]     h_l_q [NG];
+logic [PW-1:0]     h_i_q [NG];
+logic [CW-1:0]     h_cur_q [NG];
 logic [2:0]        f_s_q [NG], g_s_q [NG], w_s_q [NG];
 logic [LW-1:0]     f_l_q [NG], g_l_q [NG], w_l_q [NG];
 logic [PW-1:0]     f_i_q [NG], g_i_q [NG], w_i_q [NG];
@@ -163,7 +168,11 @@ logic [7:0]        soh4_d [NG], aoh4_d [NG], doh4_d [NG];
 logic [LW-1:0]     la4_d [NG], ld4_d [NG];
 logic [PW-1:0]     ai4_d [NG];
 logic [OW-1:0]     new4_d [NG], mid4_d [NG];
-logic [NG-1:0]     f_v_d, g_v_d, w_v_d, g_vb_d;
+logic [NG-1:0]     f_v_d, g_v_d, w_v_d, g_vb_d, h_v_d;
+logic [2:0]        h_s_d [NG];
+logic [LW-1:0]     h_l_d [NG];
+logic [PW-1:0]     h_i_d [NG];
+logic [CW-1:0]     h_cur_d [NG];
 logic [2:0]        f_s_d [NG], g_s_d [NG], w_s_d [NG];
 logic [LW-1:0]     f_l_d [NG], g_l_d [NG], w_l_d [NG];
 logic [PW-1:0]     f_i_d [NG], g_i_d [NG], w_i_d [NG];
@@ -218,7 +227,7 @@ logic [3:0]        lid_t;
 logic              acc, du_same;
 logic [NR-1:0]     rclr_t, eclr_t, rtrig_t;
 logic              acc_t;
-logic [CW-1:0]     word, cur, new_cnt;
+logic [CW-1:0]     word, new_cnt;
 logic [NPG*CW-1:0] rd0_pad;
 logic [NP-1:0]     eacc [NLP];
 logic [NQ-1:0]     eo_t;
@@ -258,7 +267,7 @@ always_comb begin
     av1_d = '0; dv1_d = '0; av2_d = '0; dv2_d = '0; ca2_d = '0; cd2_d = '0; cc2_d = '0;
     av3_d = '0; dv3_d = '0; ca3_d = '0; cd3_d = '0; cc3_d = '0;
     acc4_d = '0; trig4_d = '0; inc4_d = '0; clrc4_d = '0; clre4_d = '0; dv4_d = '0;
-    f_v_d = '0; g_v_d = '0; w_v_d = '0; g_vb_d = '0;
+    f_v_d = '0; g_v_d = '0; w_v_d = '0; g_vb_d = '0; h_v_d = '0;
 
     for (int g = 0; g < NG; g = g + 1) begin
         gs_d[g] = gs_q[g] + 3'd1;
@@ -392,27 +401,30 @@ always_comb begin
             end
         end
 
-        // ---- G: add one and write
+        // ---- G: the word as read (0 when its valid bit is clear), registered
         word = '0;
         for (int s = 0; s < 8; s = s + 1) begin
             if (g_s_q[g] == 3'(s)) begin
                 word = rd0_pad[(g*8 + s)*CW +: CW];
             end
         end
-        cur     = g_vb_q[g] ? word : '0;
-        new_cnt = (cur == {CW{1'b1}}) ? cur : cur + 1'b1;
+        h_cur_d[g] = g_vb_q[g] ? word : '0;
+        h_v_d[g] = g_v_q[g]; h_s_d[g] = g_s_q[g]; h_l_d[g] = g_l_q[g]; h_i_d[g] = g_i_q[g];
+
+        // ---- H: add one (saturating) and write
+        new_cnt = (h_cur_q[g] == {CW{1'b1}}) ? h_cur_q[g] : h_cur_q[g] + 1'b1;
         for (int s = 0; s < 8; s = s + 1) begin
             if (g*8 + s < NP) begin
-                cnt_we[g*8 + s] = g_v_q[g] && g_s_q[g] == 3'(s);
+                cnt_we[g*8 + s] = h_v_q[g] && h_s_q[g] == 3'(s);
             end
         end
-        cnt_wa[g] = {g_l_q[g], g_i_q[g]};
+        cnt_wa[g] = {h_l_q[g], h_i_q[g]};
         cnt_wd[g] = new_cnt;
-        w_v_d[g] = g_v_q[g];
-        w_s_d[g] = g_v_q[g] ? g_s_q[g] : w_s_q[g];
-        w_l_d[g] = g_v_q[g] ? g_l_q[g] : w_l_q[g];
-        w_i_d[g] = g_v_q[g] ? g_i_q[g] : w_i_q[g];
-        w_cnt_d[g] = g_v_q[g] ? new_cnt : w_cnt_q[g];
+        w_v_d[g] = h_v_q[g];
+        w_s_d[g] = h_v_q[g] ? h_s_q[g] : w_s_q[g];
+        w_l_d[g] = h_v_q[g] ? h_l_q[g] : w_l_q[g];
+        w_i_d[g] = h_v_q[g] ? h_i_q[g] : w_i_q[g];
+        w_cnt_d[g] = h_v_q[g] ? new_cnt : w_cnt_q[g];
 
         if (rst) begin
             gs_d[g] = 3'(g);
@@ -426,8 +438,8 @@ always_comb begin
     end
     for (int o = 0; o < NP; o = o + 1) begin
         for (int l = 0; l < NLP; l = l + 1) begin
-            if (!rclr_t[o*NLP + l] && g_v_q[o / 8] && g_s_q[o / 8] == 3'(o % 8) && g_l_q[o / 8] == LW'(l)) begin
-                vld_d[o*NLP + l] = vld_q[o*NLP + l] | (NP'(1) << g_i_q[o / 8]);
+            if (!rclr_t[o*NLP + l] && h_v_q[o / 8] && h_s_q[o / 8] == 3'(o % 8) && h_l_q[o / 8] == LW'(l)) begin
+                vld_d[o*NLP + l] = vld_q[o*NLP + l] | (NP'(1) << h_i_q[o / 8]);
             end
             if (!eclr_t[o*NLP + l] && swr_en[o] && swr_l[o*LW +: LW] == LW'(l)) begin
                 e_d[o*NLP + l] = e_q[o*NLP + l] | (NP'(1) << swr_i[o*PW +: PW]);
@@ -455,7 +467,7 @@ always_comb begin
             e_d[r]   = '0;
         end
         av1_d = '0; dv1_d = '0; av2_d = '0; dv2_d = '0; av3_d = '0; dv3_d = '0;
-        acc4_d = '0; clrc4_d = '0; clre4_d = '0; dv4_d = '0; f_v_d = '0; g_v_d = '0; w_v_d = '0;
+        acc4_d = '0; clrc4_d = '0; clre4_d = '0; dv4_d = '0; f_v_d = '0; g_v_d = '0; w_v_d = '0; h_v_d = '0;
     end
 end
 
@@ -502,7 +514,7 @@ always_ff @(posedge clk) begin
     av1_q <= av1_d; dv1_q <= dv1_d; av2_q <= av2_d; dv2_q <= dv2_d; ca2_q <= ca2_d; cd2_q <= cd2_d; cc2_q <= cc2_d;
     av3_q <= av3_d; dv3_q <= dv3_d; ca3_q <= ca3_d; cd3_q <= cd3_d; cc3_q <= cc3_d;
     acc4_q <= acc4_d; trig4_q <= trig4_d; inc4_q <= inc4_d; clrc4_q <= clrc4_d; clre4_q <= clre4_d;
-    dv4_q <= dv4_d; f_v_q <= f_v_d; g_v_q <= g_v_d; w_v_q <= w_v_d; g_vb_q <= g_vb_d;
+    dv4_q <= dv4_d; f_v_q <= f_v_d; g_v_q <= g_v_d; w_v_q <= w_v_d; g_vb_q <= g_vb_d; h_v_q <= h_v_d;
     for (int g = 0; g < NG; g = g + 1) begin
         gs_q[g] <= gs_d[g];
         s1_q[g] <= s1_d[g]; ap1_q[g] <= ap1_d[g]; dp1_q[g] <= dp1_d[g]; ai1_q[g] <= ai1_d[g];
@@ -522,6 +534,7 @@ always_ff @(posedge clk) begin
         new4_q[g] <= new4_d[g]; mid4_q[g] <= mid4_d[g];
         f_s_q[g] <= f_s_d[g]; f_l_q[g] <= f_l_d[g]; f_i_q[g] <= f_i_d[g];
         g_s_q[g] <= g_s_d[g]; g_l_q[g] <= g_l_d[g]; g_i_q[g] <= g_i_d[g];
+        h_s_q[g] <= h_s_d[g]; h_l_q[g] <= h_l_d[g]; h_i_q[g] <= h_i_d[g]; h_cur_q[g] <= h_cur_d[g];
         w_s_q[g] <= w_s_d[g]; w_l_q[g] <= w_l_d[g]; w_i_q[g] <= w_i_d[g]; w_cnt_q[g] <= w_cnt_d[g];
     end
     for (int k = 0; k < NG*NLP; k = k + 1) begin

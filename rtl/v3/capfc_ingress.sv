@@ -1,29 +1,32 @@
 // capfc_ingress (v3 design spike, not yet the block's unit): ingress occupancy and I, with the
-// arrival lanes shared in time by groups of eight ports and a four-stage pipeline
+// arrival lanes shared in time by groups of eight ports and a five-stage pipeline
 //
-// Design (docs/microarchitecture-v3.md, "Ingress"):
+// Design (docs/microarchitecture-v3.md):
 // - Slots: group g (ports g*8 .. g*8+7) has a 3-bit slot counter gs_q[g] that counts 0..7, wraps,
-//   and resets to g % 8. Port i = g*8+s is served when gs_q[g] == s: arr_ready[i] = (gs_q[g] == s);
-//   dep_ready = (dep_port < NP && gs_q[dep_port / 8] == dep_port % 8).
-//   A lane is taken when valid and ready in the same cycle; a valid lane that is not ready is not
-//   taken (the environment holds it).
+//   and resets to g % 8 (distinct per group, so that no two groups share it and its fan-out stays
+//   in a group). Port i = g*8+s is served when gs_q[g] == s: arr_ready[i] = (gs_q[g] == s);
+//   dep_ready = (dep_port < NP && gs_q[dep_port / 8] == dep_port % 8). A lane is taken when valid
+//   and ready in the same cycle; a valid lane that is not ready is not taken (the environment
+//   holds it).
 // - Per group, eight LUT RAMs (one per priority, eight words: word s is port g*8+s), one writer
-//   each (the group's stage D). vq_q[q]: queue q was written since reset (else its occupancy is 0).
-// - Stage A (cycle t, the take): the lanes of the slot's port registered, sizes in units.
-//   Stage B: the port's occupancies read (its RAM word in each priority's RAM), the two the lanes
-//   name registered; same-queue flag, the size difference, the thresholds by priority.
-//   Stage C: the thresholds moved by the sizes (one adder each), so that stage D compares the
-//   occupancy with a register. Stage D (t+3): the departure's and the arrival's results, as v2's
-//   "departure first, then arrival" of one queue, written to the RAMs and to I:
-//     mid  = occ_d - du                       (written when the departure is taken)
-//     xon  = occ_d <= XON[dp] + du            (I of {i, dp} cleared)
-//     k    = (same ? du : 0) - au             (signed)
-//     acc  = occ_a <= MAX[ap] + k             (arr_accept[i] in cycle t+3)
-//     new  = occ_a + au - (same ? du : 0)     (written when accepted; includes the departure)
-//     over = occ_a > XOFF[ap] + k             (I of {i, ap} set when accepted and lossless)
-//   Each equals v2's two-step form whenever the departure removes no more than the queue holds.
-// - No forwarding: a port's next take is eight cycles later, after its stage D.
-// - Synchronous active-high rst: every register 0; RAMs not written while rst is high.
+//   each (the group's stage E). vq_q[q]: queue q was written since reset (else its occupancy is 0).
+// - Stages, for a take in cycle t:
+//   A (t): the slot's port's lanes muxed in (one-hot AND-OR, no index arithmetic) and registered,
+//     sizes in units.
+//   B: the port's word of every priority RAM registered as read; the lanes' priorities one-hot,
+//     masked by vq; the thresholds of their priorities; k = (same ? du : 0) - au (signed).
+//   C: the two occupancies; the thresholds moved by the sizes (one adder each).
+//   D: the compares, each an occupancy against a register, and the two results:
+//     mid  = occ_d - du                       xon  = occ_d <= XON[dp] + du
+//     acc  = occ_a <= MAX[ap] + k             new  = occ_a + au - (same ? du : 0)
+//     over = occ_a > XOFF[ap] + k
+//   E (t+4): the RAMs written (mid at dp, new at ap when accepted: one write when both name one
+//     queue, new includes the departure), I of {i, dp} cleared on xon, I of {i, ap} set when
+//     accepted, lossless and over (departure first, then arrival, as v2); arr_accept[i] = acc.
+//   Each form equals v2's two-step one whenever a departure removes no more than its queue holds.
+// - No forwarding: a port's next take is eight cycles later, after its stage E.
+// - Synchronous active-high rst: every register 0 (vq_q too, so a RAM word written during a reset
+//   is never read as valid: the RAM write enables are not gated by rst, off its fan-out).
 
 `resetall
 `timescale 1ns / 1ps

@@ -7,7 +7,7 @@
 //   priority the counter C[o][l][iport] counts one when the result >= WARN, and with mode != 0 a
 //   sort request when the result > XOFF. Dequeues are trusted (never more than a queue holds).
 // - Timing of a take in cycle t: enq_accept, rclr and rtrig in t+4; a row clear reaches the sort
-//   engines' reads (sval) from t+5, an increment from t+7; E follows the engines' writes (swr_*,
+//   engines' reads (sval) from t+5, an increment (written in t+7) from t+8; E follows the engines' writes (swr_*,
 //   driven at random here) one cycle later and its row clears from t+5; e_other, one cycle
 //   after E, is checked every cycle, and sval for every port every cycle its row was held for two cycles.
 // - Sizes and thresholds are multiples of 100, so occupancies land on thresholds.
@@ -29,7 +29,7 @@ localparam integer PW = (NP > 1) ? $clog2(NP) : 1;
 localparam integer LW = 1;
 localparam integer NR = NP * 2;
 localparam integer CYCLES = `TB_CYCLES;
-localparam integer H = 8;   // history depth (cycles)
+localparam integer H = 16;  // history depth (cycles)
 
 logic clk = 1'b0;
 logic rst = 1'b1;
@@ -238,8 +238,8 @@ initial begin
                 occ[q] = nocc;
                 acc_due[(cyc + 4) % H] = 1'b1;
                 if (counted(p) && nocc >= cfg_warn[p*OW +: OW]) begin
-                    inc_row[(cyc + 7) % H] = o * 2 + lidx(p);
-                    inc_i[(cyc + 7) % H] = enq_iport;
+                    inc_row[(cyc + 8) % H] = o * 2 + lidx(p);
+                    inc_i[(cyc + 8) % H] = enq_iport;
                 end
                 if (counted(p) && cfg_mode != 0 && nocc > cfg_xoff[p*OW +: OW]) begin
                     rtrig_due[(cyc + 4) % H][o*2 + lidx(p)] = 1'b1;
