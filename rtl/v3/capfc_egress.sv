@@ -127,7 +127,8 @@ logic [LW-1:0]     la4_q [NG], ld4_q [NG];
 logic [PW-1:0]     ai4_q [NG];
 logic [OW-1:0]     new4_q [NG], mid4_q [NG];
 // E -> F (increment: read), F -> G (add, write), last write (for the sort engines' reads)
-logic [NG-1:0]     f_v_q, g_v_q, w_v_q, g_vb_q, h_v_q;
+logic [NG-1:0]     f_v_q, g_v_q, w_v_q, h_v_q;
+logic [NP-1:0]     g_vrow_q [NG];
 logic [2:0]        h_s_q [NG];
 logic [LW-1:0]     h_l_q [NG];
 logic [PW-1:0]     h_i_q [NG];
@@ -168,7 +169,8 @@ logic [7:0]        soh4_d [NG], aoh4_d [NG], doh4_d [NG];
 logic [LW-1:0]     la4_d [NG], ld4_d [NG];
 logic [PW-1:0]     ai4_d [NG];
 logic [OW-1:0]     new4_d [NG], mid4_d [NG];
-logic [NG-1:0]     f_v_d, g_v_d, w_v_d, g_vb_d, h_v_d;
+logic [NG-1:0]     f_v_d, g_v_d, w_v_d, h_v_d;
+logic [NP-1:0]     g_vrow_d [NG];
 logic [2:0]        h_s_d [NG];
 logic [LW-1:0]     h_l_d [NG];
 logic [PW-1:0]     h_i_d [NG];
@@ -267,7 +269,7 @@ always_comb begin
     av1_d = '0; dv1_d = '0; av2_d = '0; dv2_d = '0; ca2_d = '0; cd2_d = '0; cc2_d = '0;
     av3_d = '0; dv3_d = '0; ca3_d = '0; cd3_d = '0; cc3_d = '0;
     acc4_d = '0; trig4_d = '0; inc4_d = '0; clrc4_d = '0; clre4_d = '0; dv4_d = '0;
-    f_v_d = '0; g_v_d = '0; w_v_d = '0; g_vb_d = '0; h_v_d = '0;
+    f_v_d = '0; g_v_d = '0; w_v_d = '0; h_v_d = '0;
 
     for (int g = 0; g < NG; g = g + 1) begin
         gs_d[g] = gs_q[g] + 3'd1;
@@ -390,13 +392,13 @@ always_comb begin
         end
         cnt_ra0[g] = {f_l_q[g], f_i_q[g]};
         g_v_d[g] = f_v_q[g]; g_s_d[g] = f_s_q[g]; g_l_d[g] = f_l_q[g]; g_i_d[g] = f_i_q[g];
-        // the word's bit of its row's valid bitmap, read beside the RAM (exact: the row's clears
-        // and sets come from the same port's slot, at least eight cycles apart)
-        g_vb_d[g] = 1'b0;
+        // the word's row of the valid bitmap, read beside the RAM, its bit selected in G (exact:
+        // the row's clears and sets come from the same port's slot, at least eight cycles apart)
+        g_vrow_d[g] = '0;
         for (int s = 0; s < 8; s = s + 1) begin
             for (int l = 0; l < NLP; l = l + 1) begin
                 if (g*8 + s < NP && f_s_q[g] == 3'(s) && f_l_q[g] == LW'(l)) begin
-                    g_vb_d[g] = 1'(vld_q[(g*8 + s)*NLP + l] >> f_i_q[g]);
+                    g_vrow_d[g] = vld_q[(g*8 + s)*NLP + l];
                 end
             end
         end
@@ -408,7 +410,7 @@ always_comb begin
                 word = rd0_pad[(g*8 + s)*CW +: CW];
             end
         end
-        h_cur_d[g] = g_vb_q[g] ? word : '0;
+        h_cur_d[g] = g_vrow_q[g][g_i_q[g]] ? word : '0;
         h_v_d[g] = g_v_q[g]; h_s_d[g] = g_s_q[g]; h_l_d[g] = g_l_q[g]; h_i_d[g] = g_i_q[g];
 
         // ---- H: add one (saturating) and write
@@ -514,7 +516,7 @@ always_ff @(posedge clk) begin
     av1_q <= av1_d; dv1_q <= dv1_d; av2_q <= av2_d; dv2_q <= dv2_d; ca2_q <= ca2_d; cd2_q <= cd2_d; cc2_q <= cc2_d;
     av3_q <= av3_d; dv3_q <= dv3_d; ca3_q <= ca3_d; cd3_q <= cd3_d; cc3_q <= cc3_d;
     acc4_q <= acc4_d; trig4_q <= trig4_d; inc4_q <= inc4_d; clrc4_q <= clrc4_d; clre4_q <= clre4_d;
-    dv4_q <= dv4_d; f_v_q <= f_v_d; g_v_q <= g_v_d; w_v_q <= w_v_d; g_vb_q <= g_vb_d; h_v_q <= h_v_d;
+    dv4_q <= dv4_d; f_v_q <= f_v_d; g_v_q <= g_v_d; w_v_q <= w_v_d; h_v_q <= h_v_d;
     for (int g = 0; g < NG; g = g + 1) begin
         gs_q[g] <= gs_d[g];
         s1_q[g] <= s1_d[g]; ap1_q[g] <= ap1_d[g]; dp1_q[g] <= dp1_d[g]; ai1_q[g] <= ai1_d[g];
@@ -534,6 +536,7 @@ always_ff @(posedge clk) begin
         new4_q[g] <= new4_d[g]; mid4_q[g] <= mid4_d[g];
         f_s_q[g] <= f_s_d[g]; f_l_q[g] <= f_l_d[g]; f_i_q[g] <= f_i_d[g];
         g_s_q[g] <= g_s_d[g]; g_l_q[g] <= g_l_d[g]; g_i_q[g] <= g_i_d[g];
+        g_vrow_q[g] <= g_vrow_d[g];
         h_s_q[g] <= h_s_d[g]; h_l_q[g] <= h_l_d[g]; h_i_q[g] <= h_i_d[g]; h_cur_q[g] <= h_cur_d[g];
         w_s_q[g] <= w_s_d[g]; w_l_q[g] <= w_l_d[g]; w_i_q[g] <= w_i_d[g]; w_cnt_q[g] <= w_cnt_d[g];
     end
