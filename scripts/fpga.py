@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """fpga.py: capfc_top on FPGAs with open tools (make fpga, make fpga-table).
 
+--top and --files measure another module the same way, out of context (a unit of the block, or a
+design spike: make fpga FPGA_TOP=capfc_ingress FPGA_FILES="..."); capfc_top below stands for it.
+
 For each port count NP:
  1. slang (pyslang) elaborates capfc_top with the parameter overrides and lists its parameters and
     ports; an override the top has no parameter for (NL before v2) is reported and dropped;
@@ -16,6 +19,7 @@ Markdown table too. Exits 1 if a step fails or the block does not fit the device
 
 Usage: fpga.py --ports 8 [16 ...] [--param NL=2 ...] [--seed 1] [--freq 125] [--router router2]
               [--no-pnr] [--no-lut-map] [--lut-mapper auto|abc9|abc] [--table FILE]
+              [--top MODULE --files FILE ...] [--out DIR]
 Runs from the repository root (yowasp tools see only the current directory's tree).
 """
 import argparse
