@@ -97,10 +97,12 @@ initial begin
     repeat (2) @(negedge clk);
     rst = 1'b0;
     for (cyc = 0; cyc < CYCLES; cyc = cyc + 1) begin
-        // lanes: an arrival on a third of the ports; a departure aimed at a port whose slot it is,
-        // from a queue that holds something, half of the cycles
+        // lanes: arrivals at random ports; a departure aimed at a port whose slot it is, from a
+        // queue that holds something, half of the cycles (three in four from twelve ports)
         for (int i = 0; i < NP; i = i + 1) begin
-            arr_valid[i] = ($urandom % 3) == 0;
+            // (the first twelve ports loaded, the others light: at every port count some queues
+            // fill to MAX and back below XON)
+            arr_valid[i] = ($urandom % ((i < 12) ? 3 : 24)) == 0;
             arr_prio[i*3 +: 3] = 3'($urandom % 4);
             arr_size[i*SW +: SW] = SW'(100 * (1 + $urandom % 15));
             if (arr_valid[i] && !arr_ready[i]) begin
@@ -108,7 +110,7 @@ initial begin
             end
         end
         dep_valid = 1'b0;
-        if ($urandom % 2 == 0) begin
+        if ($urandom % 4 < ((NP < 12) ? 2 : 3)) begin
             pick = $urandom % NP;
             for (int k = 0; k < NP; k = k + 1) begin
                 if (arr_ready[(pick + k) % NP] && occ[((pick + k) % NP) * 8 + ($urandom % 4)] > 0) begin
