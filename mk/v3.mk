@@ -27,6 +27,8 @@ v3-spike: deps ## the v3 design spikes: verilator -Wall, and the ingress spike a
 	    $(V3_INGRESS) testbench/v3/capfc_ingress_v3_tb.sv 2>&1 | grep -v "sorry: constant selects" >&2; \
 	  vvp -n build/v3/ingress_tb_np$$np +SEED=$(V3_SEED) || exit 1; \
 	done
+	@# (the testbench is behavioural code, not RTL: -Wno-lint -Wno-style waive the width and style
+	@# warnings of its reference arithmetic in longint; the spikes themselves are linted -Wall above)
 	@for np in $(V3_TB_PORTS); do \
 	  verilator --binary --timing -Wno-fatal -Wno-lint -Wno-style -DTB_NP=$$np -DTB_CYCLES=$(V3_CYCLES) \
 	    --top-module capfc_egress_v3_tb -Mdir build/v3/egress_tb_np$$np $(V3_EGRESS) \
