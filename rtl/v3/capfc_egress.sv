@@ -62,7 +62,6 @@ module capfc_egress #(
     input  wire [NP-1:0]     sre,
     input  wire [NP*LW-1:0]  srow,
     input  wire [NP*PW-1:0]  sidx,
-    input  wire [NP*PW-1:0]  spidx,
     output logic [NP*CW-1:0] sval,
 
     input  wire [NP-1:0]     swr_en,
@@ -126,17 +125,16 @@ logic [7:0]        soh4_q [NG], aoh4_q [NG], doh4_q [NG];
 logic [LW-1:0]     la4_q [NG], ld4_q [NG];
 logic [PW-1:0]     ai4_q [NG];
 logic [OW-1:0]     new4_q [NG], mid4_q [NG];
-// E -> F (increment: read), F -> G (add, write), last write (for the sort engines' reads)
-logic [NG-1:0]     f_v_q, g_v_q, w_v_q, h_v_q;
-logic [NP-1:0]     g_vrow_q [NG];
-logic [2:0]        h_s_q [NG];
-logic [LW-1:0]     h_l_q [NG];
-logic [PW-1:0]     h_i_q [NG];
-logic [CW-1:0]     h_cur_q [NG];
-logic [2:0]        f_s_q [NG], g_s_q [NG], w_s_q [NG];
-logic [LW-1:0]     f_l_q [NG], g_l_q [NG], w_l_q [NG];
-logic [PW-1:0]     f_i_q [NG], g_i_q [NG], w_i_q [NG];
-logic [CW-1:0]     w_cnt_q [NG];
+// E -> F (the group's increment request), then per port: F -> G (word read, its valid bit),
+// G -> H (the word registered); the sort engines' read port: valid bit and forward at the issue
+logic [NG-1:0]     f_v_q;
+logic [2:0]        f_s_q [NG];
+logic [LW-1:0]     f_l_q [NG], g_l_q [NG], h_l_q [NG];
+logic [PW-1:0]     f_i_q [NG], g_i_q [NG], h_i_q [NG];
+logic [NP-1:0]     g_v_q, g_vb_q, h_v_q;
+logic [CW-1:0]     h_cur_q [NP];
+logic [NP-1:0]     sv_vb_q, sv_fw_q;
+logic [CW-1:0]     sv_fwv_q [NP];
 
 logic [2:0]        gs_d [NG];
 logic [NQ-1:0]     vq_d;
@@ -169,16 +167,14 @@ logic [7:0]        soh4_d [NG], aoh4_d [NG], doh4_d [NG];
 logic [LW-1:0]     la4_d [NG], ld4_d [NG];
 logic [PW-1:0]     ai4_d [NG];
 logic [OW-1:0]     new4_d [NG], mid4_d [NG];
-logic [NG-1:0]     f_v_d, g_v_d, w_v_d, h_v_d;
-logic [NP-1:0]     g_vrow_d [NG];
-logic [2:0]        h_s_d [NG];
-logic [LW-1:0]     h_l_d [NG];
-logic [PW-1:0]     h_i_d [NG];
-logic [CW-1:0]     h_cur_d [NG];
-logic [2:0]        f_s_d [NG], g_s_d [NG], w_s_d [NG];
-logic [LW-1:0]     f_l_d [NG], g_l_d [NG], w_l_d [NG];
-logic [PW-1:0]     f_i_d [NG], g_i_d [NG], w_i_d [NG];
-logic [CW-1:0]     w_cnt_d [NG];
+logic [NG-1:0]     f_v_d;
+logic [2:0]        f_s_d [NG];
+logic [LW-1:0]     f_l_d [NG], g_l_d [NG], h_l_d [NG];
+logic [PW-1:0]     f_i_d [NG], g_i_d [NG], h_i_d [NG];
+logic [NP-1:0]     g_v_d, g_vb_d, h_v_d;
+logic [CW-1:0]     h_cur_d [NP];
+logic [NP-1:0]     sv_vb_d, sv_fw_d;
+logic [CW-1:0]     sv_fwv_d [NP];
 
 // RAMs
 logic [NG*8-1:0]    occ_we;
@@ -188,7 +184,7 @@ logic [NP-1:0]      cnt_we;
 logic [NP-1:0]      cnt_re0;
 logic [CAW-1:0]     cnt_ra0 [NG];
 logic [CAW-1:0]     cnt_wa [NG];
-logic [CW-1:0]      cnt_wd [NG];
+logic [CW-1:0]      cnt_wd [NP];
 wire  [2*NP*CW-1:0] cnt_rd;
 
 genvar gg, gp, go;
@@ -209,7 +205,7 @@ for (go = 0; go < NP; go = go + 1) begin : gen_port
         .clk(clk),
         .we(cnt_we[go]),
         .wa(cnt_wa[go / 8]),
-        .wd(cnt_wd[go / 8]),
+        .wd(cnt_wd[go]),
         .re({sre[go], cnt_re0[go]}),
         .ra({srow[go*LW +: LW], sidx[go*PW +: PW], cnt_ra0[go / 8]}),
         .rd(cnt_rd[go*2*CW +: 2*CW])
@@ -229,14 +225,13 @@ logic [3:0]        lid_t;
 logic              acc, du_same;
 logic [NR-1:0]     rclr_t, eclr_t, rtrig_t;
 logic              acc_t;
-logic [CW-1:0]     word, new_cnt;
-logic [NPG*CW-1:0] rd0_pad;
+logic [CW-1:0]     new_cnt [NP];
 logic [NP-1:0]     eacc [NLP];
 logic [NQ-1:0]     eo_t;
 logic [NP*CW-1:0]  sval_t;
 logic [LW-1:0]     a_l;
 logic [PW-1:0]     a_i;
-logic [CW-1:0]     fw_word;
+logic              a_set;
 
 always_comb begin
     dv_pad = '0;
@@ -247,10 +242,6 @@ always_comb begin
     ds_pad[NP*SW-1:0] = deq_size;
     vq_pad = '0;
     vq_pad[NQ-1:0] = vq_q;
-    rd0_pad = '0;
-    for (int o = 0; o < NP; o = o + 1) begin
-        rd0_pad[o*CW +: CW] = cnt_rd[o*2*CW +: CW];
-    end
     for (int p = 0; p < NPRIO; p = p + 1) begin
         lid_t    = capfc_pkg::lidx(cfg_lossless, 3'(p));
         lid_p[p] = LW'(lid_t);
@@ -269,7 +260,7 @@ always_comb begin
     av1_d = '0; dv1_d = '0; av2_d = '0; dv2_d = '0; ca2_d = '0; cd2_d = '0; cc2_d = '0;
     av3_d = '0; dv3_d = '0; ca3_d = '0; cd3_d = '0; cc3_d = '0;
     acc4_d = '0; trig4_d = '0; inc4_d = '0; clrc4_d = '0; clre4_d = '0; dv4_d = '0;
-    f_v_d = '0; g_v_d = '0; w_v_d = '0; h_v_d = '0;
+    f_v_d = '0;
 
     for (int g = 0; g < NG; g = g + 1) begin
         gs_d[g] = gs_q[g] + 3'd1;
@@ -384,63 +375,48 @@ always_comb begin
         f_v_d[g] = acc4_q[g] && inc4_q[g];
         f_s_d[g] = s4_q[g]; f_l_d[g] = la4_q[g]; f_i_d[g] = ai4_q[g];
 
-        // ---- F: read the counter word (port g*8+s, address {l, i})
-        for (int s = 0; s < 8; s = s + 1) begin
-            if (g*8 + s < NP) begin
-                cnt_re0[g*8 + s] = f_v_q[g] && f_s_q[g] == 3'(s);
-            end
-        end
+        // ---- F, G, H: the request handed to its port (per port below); the group's address
         cnt_ra0[g] = {f_l_q[g], f_i_q[g]};
-        g_v_d[g] = f_v_q[g]; g_s_d[g] = f_s_q[g]; g_l_d[g] = f_l_q[g]; g_i_d[g] = f_i_q[g];
-        // the word's row of the valid bitmap, read beside the RAM, its bit selected in G (exact:
-        // the row's clears and sets come from the same port's slot, at least eight cycles apart)
-        g_vrow_d[g] = '0;
-        for (int s = 0; s < 8; s = s + 1) begin
-            for (int l = 0; l < NLP; l = l + 1) begin
-                if (g*8 + s < NP && f_s_q[g] == 3'(s) && f_l_q[g] == LW'(l)) begin
-                    g_vrow_d[g] = vld_q[(g*8 + s)*NLP + l];
-                end
-            end
-        end
-
-        // ---- G: the word as read (0 when its valid bit is clear), registered
-        word = '0;
-        for (int s = 0; s < 8; s = s + 1) begin
-            if (g_s_q[g] == 3'(s)) begin
-                word = rd0_pad[(g*8 + s)*CW +: CW];
-            end
-        end
-        h_cur_d[g] = g_vrow_q[g][g_i_q[g]] ? word : '0;
-        h_v_d[g] = g_v_q[g]; h_s_d[g] = g_s_q[g]; h_l_d[g] = g_l_q[g]; h_i_d[g] = g_i_q[g];
-
-        // ---- H: add one (saturating) and write
-        new_cnt = (h_cur_q[g] == {CW{1'b1}}) ? h_cur_q[g] : h_cur_q[g] + 1'b1;
-        for (int s = 0; s < 8; s = s + 1) begin
-            if (g*8 + s < NP) begin
-                cnt_we[g*8 + s] = h_v_q[g] && h_s_q[g] == 3'(s);
-            end
-        end
-        cnt_wa[g] = {h_l_q[g], h_i_q[g]};
-        cnt_wd[g] = new_cnt;
-        w_v_d[g] = h_v_q[g];
-        w_s_d[g] = h_v_q[g] ? h_s_q[g] : w_s_q[g];
-        w_l_d[g] = h_v_q[g] ? h_l_q[g] : w_l_q[g];
-        w_i_d[g] = h_v_q[g] ? h_i_q[g] : w_i_q[g];
-        w_cnt_d[g] = h_v_q[g] ? new_cnt : w_cnt_q[g];
+        cnt_wa[g]  = {h_l_q[g], h_i_q[g]};
+        g_l_d[g] = f_l_q[g]; g_i_d[g] = f_i_q[g];
+        h_l_d[g] = g_l_q[g]; h_i_d[g] = g_i_q[g];
 
         if (rst) begin
             gs_d[g] = 3'(g);
         end
     end
 
-    // valid bitmaps (cleared by a row clear; set by a group's write) and E
+    // per port o: the increment's stages F (read the word and its valid bit; the port's valid
+    // rows are cleared and set only from its own slot, at least eight cycles apart, so the bit
+    // read in F stands until H), G (the word registered, 0 when its bit is clear), H (add one,
+    // saturating, write, set the bit); and the sort engine's read issue: the valid bit the word
+    // will have after this cycle (a clear wins over H's set, as in the bitmap), and the forward
+    // of H's write of this cycle, both registered beside the RAM's read
+    for (int o = 0; o < NP; o = o + 1) begin
+        g_v_d[o]   = f_v_q[o / 8] && f_s_q[o / 8] == 3'(o % 8);
+        cnt_re0[o] = g_v_d[o];
+        g_vb_d[o]  = 1'(vld_q[{PW'(o), f_l_q[o / 8]}] >> f_i_q[o / 8]);
+        h_v_d[o]   = g_v_q[o];
+        h_cur_d[o] = g_vb_q[o] ? cnt_rd[o*2*CW +: CW] : '0;
+        new_cnt[o] = (h_cur_q[o] == {CW{1'b1}}) ? h_cur_q[o] : h_cur_q[o] + 1'b1;
+        cnt_we[o]  = h_v_q[o];
+        cnt_wd[o]  = new_cnt[o];
+        a_l   = srow[o*LW +: LW];
+        a_i   = sidx[o*PW +: PW];
+        a_set = h_v_q[o] && h_l_q[o / 8] == a_l && h_i_q[o / 8] == a_i;
+        sv_vb_d[o]  = sre[o] ? !rclr_t[o*NLP + 32'(a_l)] && (1'(vld_q[{PW'(o), a_l}] >> a_i) || a_set) : sv_vb_q[o];
+        sv_fw_d[o]  = sre[o] ? a_set : sv_fw_q[o];
+        sv_fwv_d[o] = sre[o] ? new_cnt[o] : sv_fwv_q[o];
+    end
+
+    // valid bitmaps (cleared by a row clear; set by a port's write) and E
     for (int r = 0; r < NR; r = r + 1) begin
         vld_d[r] = rclr_t[r] ? '0 : vld_q[r];
         e_d[r]   = eclr_t[r] ? '0 : e_q[r];
     end
     for (int o = 0; o < NP; o = o + 1) begin
         for (int l = 0; l < NLP; l = l + 1) begin
-            if (!rclr_t[o*NLP + l] && h_v_q[o / 8] && h_s_q[o / 8] == 3'(o % 8) && h_l_q[o / 8] == LW'(l)) begin
+            if (!rclr_t[o*NLP + l] && h_v_q[o] && h_l_q[o / 8] == LW'(l)) begin
                 vld_d[o*NLP + l] = vld_q[o*NLP + l] | (NP'(1) << h_i_q[o / 8]);
             end
             if (!eclr_t[o*NLP + l] && swr_en[o] && swr_l[o*LW +: LW] == LW'(l)) begin
@@ -469,7 +445,8 @@ always_comb begin
             e_d[r]   = '0;
         end
         av1_d = '0; dv1_d = '0; av2_d = '0; dv2_d = '0; av3_d = '0; dv3_d = '0;
-        acc4_d = '0; clrc4_d = '0; clre4_d = '0; dv4_d = '0; f_v_d = '0; g_v_d = '0; w_v_d = '0; h_v_d = '0;
+        acc4_d = '0; clrc4_d = '0; clre4_d = '0; dv4_d = '0; f_v_d = '0; g_v_d = '0; h_v_d = '0;
+        sv_vb_d = '0;
     end
 end
 
@@ -489,11 +466,7 @@ always_comb begin
     rclr  = rclr_t;
     rtrig = rtrig_t;
     for (int o = 0; o < NP; o = o + 1) begin
-        a_l = srow[o*LW +: LW];
-        a_i = spidx[o*PW +: PW];
-        fw_word = (w_v_q[o / 8] && w_s_q[o / 8] == 3'(o % 8) && w_l_q[o / 8] == a_l && w_i_q[o / 8] == a_i) ?
-                  w_cnt_q[o / 8] : cnt_rd[(o*2+1)*CW +: CW];
-        sval_t[o*CW +: CW] = 1'(vld_q[{PW'(o), a_l}] >> a_i) ? fw_word : '0;
+        sval_t[o*CW +: CW] = !sv_vb_q[o] ? '0 : sv_fw_q[o] ? sv_fwv_q[o] : cnt_rd[(o*2+1)*CW +: CW];
     end
     sval = sval_t;
     // E of the other ports: the groups' registered partial ORs (epart_q), ORed over the groups
@@ -516,7 +489,8 @@ always_ff @(posedge clk) begin
     av1_q <= av1_d; dv1_q <= dv1_d; av2_q <= av2_d; dv2_q <= dv2_d; ca2_q <= ca2_d; cd2_q <= cd2_d; cc2_q <= cc2_d;
     av3_q <= av3_d; dv3_q <= dv3_d; ca3_q <= ca3_d; cd3_q <= cd3_d; cc3_q <= cc3_d;
     acc4_q <= acc4_d; trig4_q <= trig4_d; inc4_q <= inc4_d; clrc4_q <= clrc4_d; clre4_q <= clre4_d;
-    dv4_q <= dv4_d; f_v_q <= f_v_d; g_v_q <= g_v_d; w_v_q <= w_v_d; h_v_q <= h_v_d;
+    dv4_q <= dv4_d; f_v_q <= f_v_d; g_v_q <= g_v_d; g_vb_q <= g_vb_d; h_v_q <= h_v_d;
+    sv_vb_q <= sv_vb_d; sv_fw_q <= sv_fw_d;
     for (int g = 0; g < NG; g = g + 1) begin
         gs_q[g] <= gs_d[g];
         s1_q[g] <= s1_d[g]; ap1_q[g] <= ap1_d[g]; dp1_q[g] <= dp1_d[g]; ai1_q[g] <= ai1_d[g];
@@ -535,10 +509,12 @@ always_ff @(posedge clk) begin
         la4_q[g] <= la4_d[g]; ld4_q[g] <= ld4_d[g]; ai4_q[g] <= ai4_d[g];
         new4_q[g] <= new4_d[g]; mid4_q[g] <= mid4_d[g];
         f_s_q[g] <= f_s_d[g]; f_l_q[g] <= f_l_d[g]; f_i_q[g] <= f_i_d[g];
-        g_s_q[g] <= g_s_d[g]; g_l_q[g] <= g_l_d[g]; g_i_q[g] <= g_i_d[g];
-        g_vrow_q[g] <= g_vrow_d[g];
-        h_s_q[g] <= h_s_d[g]; h_l_q[g] <= h_l_d[g]; h_i_q[g] <= h_i_d[g]; h_cur_q[g] <= h_cur_d[g];
-        w_s_q[g] <= w_s_d[g]; w_l_q[g] <= w_l_d[g]; w_i_q[g] <= w_i_d[g]; w_cnt_q[g] <= w_cnt_d[g];
+        g_l_q[g] <= g_l_d[g]; g_i_q[g] <= g_i_d[g];
+        h_l_q[g] <= h_l_d[g]; h_i_q[g] <= h_i_d[g];
+    end
+    for (int o = 0; o < NP; o = o + 1) begin
+        h_cur_q[o] <= h_cur_d[o];
+        sv_fwv_q[o] <= sv_fwv_d[o];
     end
     for (int k = 0; k < NG*NLP; k = k + 1) begin
         epart_q[k] <= epart_d[k];

@@ -59,7 +59,7 @@ capfc_egress #(.NP(NP), .SW(SW), .OW(OW), .CW(CW), .NL(NL)) dut (
     .enq_valid(enq_valid), .enq_oport(enq_oport), .enq_prio(enq_prio), .enq_iport(enq_iport),
     .enq_size(enq_size), .enq_ready(enq_ready), .enq_accept(enq_accept),
     .deq_valid(deq_valid), .deq_prio(deq_prio), .deq_size(deq_size), .deq_ready(deq_ready),
-    .rclr(rclr), .rtrig(rtrig), .sre(sre), .srow(srow), .sidx(sidx), .spidx(spidx), .sval(sval),
+    .rclr(rclr), .rtrig(rtrig), .sre(sre), .srow(srow), .sidx(sidx), .sval(sval),
     .swr_en(swr_en), .swr_l(swr_l), .swr_i(swr_i), .e_other(e_other)
 );
 
@@ -74,8 +74,10 @@ logic            acc_due [H];
 logic [NR-1:0]   rclr_due [H], rtrig_due [H], eclr_due [H], vclr_due [H];
 integer          inc_row [H], inc_i [H];
 logic [NP*LW-1:0] srow_prev;
+logic [NP-1:0]    sre_prev;
+logic [NP*CW-1:0] sval_prev;
 integer          seed, seed_rng, cyc, errors, pick, p, o, l, r, q;
-integer          n_take, n_acc, n_ref, n_same, n_clr, n_eclr, n_trig, n_inc, n_held, n_sval, n_eq;
+integer          n_take, n_acc, n_ref, n_same, n_clr, n_eclr, n_trig, n_inc, n_held, n_sval, n_eq, n_fw, n_rdclr, n_hold;
 longint          nocc;
 
 function automatic integer lidx(input integer pr);
@@ -125,11 +127,13 @@ initial begin
         inc_row[k] = -1; inc_i[k] = 0;
     end
     n_take = 0; n_acc = 0; n_ref = 0; n_same = 0; n_clr = 0; n_eclr = 0; n_trig = 0; n_inc = 0;
-    n_held = 0; n_sval = 0; n_eq = 0; errors = 0; cyc = 0;
+    n_held = 0; n_sval = 0; n_eq = 0; n_fw = 0; n_rdclr = 0; n_hold = 0; errors = 0; cyc = 0;
     enq_valid = 1'b0; enq_oport = '0; enq_iport = '0; enq_prio = '0; enq_size = '0;
     deq_valid = '0; deq_prio = '0; deq_size = '0;
     sre = '0; srow = '0; sidx = '0; spidx = '0; swr_en = '0; swr_l = '0; swr_i = '0;
     srow_prev = '0;
+    sre_prev = '0;
+    sval_prev = '0;
     repeat (2) @(negedge clk);
     rst = 1'b0;
     for (cyc = 0; cyc < CYCLES; cyc = cyc + 1) begin
@@ -141,7 +145,8 @@ initial begin
             if (deq_ready[(pick + k) % NP] && ($urandom % 8) != 0) enq_oport = PW'((pick + k) % NP);
         end
         enq_prio = 3'((($urandom % 2) == 0) ? (($urandom % 2) ? 1 : 3) : $urandom % 8);
-        enq_iport = PW'($urandom % NP);
+        // (inputs 0 to 3 half the time, as the engines' reads below: reads meet writes at 48 ports too)
+        enq_iport = PW'(($urandom % 2) ? $urandom % 4 : $urandom % NP);
         enq_size = SW'(100 * (1 + $urandom % 15));
         if (enq_valid && !enq_ready) n_held = n_held + 1;
         for (int i = 0; i < NP; i = i + 1) begin
@@ -151,11 +156,12 @@ initial begin
             deq_size[i*SW +: SW] = SW'((occ[i*8 + p] < 1500) ? occ[i*8 + p] : 100 * (1 + $urandom % 15));
         end
         srow_prev = srow;
+        sre_prev = sre;
         spidx = sidx;
         for (int i = 0; i < NP; i = i + 1) begin
-            sre[i] = 1'b1;
+            sre[i] = ($urandom % 8) != 0;
             if ($urandom % 4 == 0) srow[i*LW +: LW] = LW'($urandom % NL);
-            sidx[i*PW +: PW] = PW'($urandom % NP);
+            sidx[i*PW +: PW] = PW'(($urandom % 2) ? $urandom % 4 : $urandom % NP);
             swr_en[i] = ($urandom % 16) == 0;
             swr_l[i*LW +: LW] = LW'($urandom % NL);
             swr_i[i*PW +: PW] = PW'($urandom % NP);
@@ -188,14 +194,23 @@ initial begin
                 if (e_other[i*8 + pp] !== want) fail($sformatf("e_other[%0d.p%0d] = %b, expected %b", i, pp, e_other[i*8 + pp], want));
             end
         end
+        // sval: the word read in the last cycle with sre (its row and input as read then), held
+        // while sre is low; counted: a read that met the counter's write or its row's clear
         for (int i = 0; i < NP; i = i + 1) begin
-            if (cyc > 0 && srow[i*LW +: LW] == srow_prev[i*LW +: LW]) begin
+            if (cyc > 0 && !sre_prev[i]) begin
+                n_hold = n_hold + 1;
+                if (sval[i*CW +: CW] !== sval_prev[i*CW +: CW])
+                    fail($sformatf("sval[%0d] = %0d changed without a read (was %0d)", i, sval[i*CW +: CW], sval_prev[i*CW +: CW]));
+            end else if (cyc > 0 && srow[i*LW +: LW] == srow_prev[i*LW +: LW]) begin
                 n_sval = n_sval + 1;
+                if (inc_row[r] == i*2 + srow[i*LW +: LW] && inc_i[r] == spidx[i*PW +: PW]) n_fw = n_fw + 1;
+                if (vclr_due[r][i*2 + srow[i*LW +: LW]]) n_rdclr = n_rdclr + 1;
                 if (sval[i*CW +: CW] !== CW'(cref[i*2 + srow[i*LW +: LW]][spidx[i*PW +: PW]]))
                     fail($sformatf("sval[%0d] (row %0d, input %0d) = %0d, expected %0d", i, srow[i*LW +: LW],
                         spidx[i*PW +: PW], sval[i*CW +: CW], cref[i*2 + srow[i*LW +: LW]][spidx[i*PW +: PW]]));
             end
         end
+        sval_prev = sval;
         // E after this cycle: clears first (a clear wins), then the writes
         for (int k = 0; k < NR; k = k + 1) eprev[k] = eref[k];
         for (int k = 0; k < NR; k = k + 1) begin
@@ -251,9 +266,10 @@ initial begin
         end
         @(negedge clk);
     end
-    $display("capfc_egress_v3_tb: %0d enqueues taken (%0d accepted, %0d refused), %0d with a dequeue of their queue, %0d row clears, %0d E clears, %0d sort requests, %0d increments, %0d sval compared, %0d lanes held, %0d results equal to a threshold",
-        n_take, n_acc, n_ref, n_same, n_clr, n_eclr, n_trig, n_inc, n_sval, n_held, n_eq);
-    if (n_ref == 0 || n_same == 0 || n_clr == 0 || n_eclr == 0 || n_trig == 0 || n_inc == 0 || n_held == 0 || n_eq == 0) begin
+    $display("capfc_egress_v3_tb: %0d enqueues taken (%0d accepted, %0d refused), %0d with a dequeue of their queue, %0d row clears, %0d E clears, %0d sort requests, %0d increments, %0d sval compared (%0d reads met their counter's write, %0d their row's clear, %0d held), %0d lanes held, %0d results equal to a threshold",
+        n_take, n_acc, n_ref, n_same, n_clr, n_eclr, n_trig, n_inc, n_sval, n_fw, n_rdclr, n_hold, n_held, n_eq);
+    if (n_ref == 0 || n_same == 0 || n_clr == 0 || n_eclr == 0 || n_trig == 0 || n_inc == 0 || n_held == 0 || n_eq == 0 ||
+            n_fw == 0 || n_rdclr == 0 || n_hold == 0) begin
         fail("a corner was not reached");
     end
     if (errors != 0) begin
