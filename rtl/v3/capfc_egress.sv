@@ -131,6 +131,9 @@ logic [NG-1:0]     f_v_q;
 logic [2:0]        f_s_q [NG];
 logic [LW-1:0]     f_l_q [NG], g_l_q [NG], h_l_q [NG];
 logic [PW-1:0]     f_i_q [NG], g_i_q [NG], h_i_q [NG];
+logic [NP-1:0]     h_ioh_q [NG];
+logic [NP-1:0]     vrow3_q [NG];
+logic [NG-1:0]     vb4_q, f_vb_q;
 logic [NP-1:0]     g_v_q, g_vb_q, h_v_q;
 logic [CW-1:0]     h_cur_q [NP];
 logic [NP-1:0]     sv_vb_q, sv_fw_q;
@@ -171,6 +174,9 @@ logic [NG-1:0]     f_v_d;
 logic [2:0]        f_s_d [NG];
 logic [LW-1:0]     f_l_d [NG], g_l_d [NG], h_l_d [NG];
 logic [PW-1:0]     f_i_d [NG], g_i_d [NG], h_i_d [NG];
+logic [NP-1:0]     h_ioh_d [NG];
+logic [NP-1:0]     vrow3_d [NG];
+logic [NG-1:0]     vb4_d, f_vb_d;
 logic [NP-1:0]     g_v_d, g_vb_d, h_v_d;
 logic [CW-1:0]     h_cur_d [NP];
 logic [NP-1:0]     sv_vb_d, sv_fw_d;
@@ -248,6 +254,14 @@ always_comb begin
         cnt_p[p] = cfg_lossless[p] && 32'(lid_t) < NL;
     end
 
+    // defaults for the registers written per port or per row below (Verilator 5.006 does not
+    // unroll those loops at 48 ports and more, and would report latches without them)
+    vld_d   = vld_q;
+    e_d     = e_q;
+    epart_d = epart_q;
+    g_v_d   = '0;
+    h_v_d   = '0;
+    sv_vb_d = sv_vb_q;
     vq_d    = vq_q;
     occ_we  = '0;
     occ_wd  = '0;
@@ -351,6 +365,7 @@ always_comb begin
         aoh4_d[g]   = aoh3_q[g];
         doh4_d[g]   = doh3_q[g];
         s4_d[g] = s3_q[g]; la4_d[g] = la3_q[g]; ld4_d[g] = ld3_q[g]; ai4_d[g] = ai3_q[g];
+        vb4_d[g] = vrow3_q[g][ai3_q[g]];
 
         // ---- E: write back; the row events of the slot's port; the increment request
         for (int p = 0; p < NPRIO; p = p + 1) begin
@@ -374,28 +389,30 @@ always_comb begin
         acc_t = acc_t | acc4_q[g];
         f_v_d[g] = acc4_q[g] && inc4_q[g];
         f_s_d[g] = s4_q[g]; f_l_d[g] = la4_q[g]; f_i_d[g] = ai4_q[g];
+        f_vb_d[g] = vb4_q[g] && !(clrc4_q[g] && ld4_q[g] == la4_q[g]);
 
         // ---- F, G, H: the request handed to its port (per port below); the group's address
         cnt_ra0[g] = {f_l_q[g], f_i_q[g]};
         cnt_wa[g]  = {h_l_q[g], h_i_q[g]};
         g_l_d[g] = f_l_q[g]; g_i_d[g] = f_i_q[g];
         h_l_d[g] = g_l_q[g]; h_i_d[g] = g_i_q[g];
+        h_ioh_d[g] = NP'(1) << g_i_q[g];  // H's input one-hot: the valid bit it sets, decoded in G
 
         if (rst) begin
             gs_d[g] = 3'(g);
         end
     end
 
-    // per port o: the increment's stages F (read the word and its valid bit; the port's valid
-    // rows are cleared and set only from its own slot, at least eight cycles apart, so the bit
-    // read in F stands until H), G (the word registered, 0 when its bit is clear), H (add one,
+    // per port o: the increment's stages F (read the word; its valid bit comes from the group's
+    // stages C to E, and stands until H: the port's valid rows are cleared and set only from its
+    // own slot, at least eight cycles apart), G (the word registered, 0 when its bit is clear), H (add one,
     // saturating, write, set the bit); and the sort engine's read issue: the valid bit the word
     // will have after this cycle (a clear wins over H's set, as in the bitmap), and the forward
     // of H's write of this cycle, both registered beside the RAM's read
     for (int o = 0; o < NP; o = o + 1) begin
         g_v_d[o]   = f_v_q[o / 8] && f_s_q[o / 8] == 3'(o % 8);
         cnt_re0[o] = g_v_d[o];
-        g_vb_d[o]  = 1'(vld_q[{PW'(o), f_l_q[o / 8]}] >> f_i_q[o / 8]);
+        g_vb_d[o]  = f_vb_q[o / 8];
         h_v_d[o]   = g_v_q[o];
         h_cur_d[o] = g_vb_q[o] ? cnt_rd[o*2*CW +: CW] : '0;
         new_cnt[o] = (h_cur_q[o] == {CW{1'b1}}) ? h_cur_q[o] : h_cur_q[o] + 1'b1;
@@ -417,7 +434,7 @@ always_comb begin
     for (int o = 0; o < NP; o = o + 1) begin
         for (int l = 0; l < NLP; l = l + 1) begin
             if (!rclr_t[o*NLP + l] && h_v_q[o] && h_l_q[o / 8] == LW'(l)) begin
-                vld_d[o*NLP + l] = vld_q[o*NLP + l] | (NP'(1) << h_i_q[o / 8]);
+                vld_d[o*NLP + l] = vld_q[o*NLP + l] | h_ioh_q[o / 8];
             end
             if (!eclr_t[o*NLP + l] && swr_en[o] && swr_l[o*LW +: LW] == LW'(l)) begin
                 e_d[o*NLP + l] = e_q[o*NLP + l] | (NP'(1) << swr_i[o*PW +: PW]);
@@ -447,6 +464,23 @@ always_comb begin
         av1_d = '0; dv1_d = '0; av2_d = '0; dv2_d = '0; av3_d = '0; dv3_d = '0;
         acc4_d = '0; clrc4_d = '0; clre4_d = '0; dv4_d = '0; f_v_d = '0; g_v_d = '0; h_v_d = '0;
         sv_vb_d = '0;
+    end
+end
+
+// stage C of each group: the valid row of the increment's counter (port s, class la), read two
+// stages ahead of F (the row's last set, the port's previous take in H, is 3 cycles back; the one
+// clear that can come between, this take's dequeue in E, is applied in E). A process of its own:
+// in the main one, Verilator 5.006 stops unrolling at 48 ports and reports false latches
+always_comb begin
+    for (int g = 0; g < NG; g = g + 1) begin
+        vrow3_d[g] = '0;
+        for (int s = 0; s < 8; s = s + 1) begin
+            for (int l = 0; l < NLP; l = l + 1) begin
+                if (g*8 + s < NP && s2_q[g] == 3'(s) && la2_q[g] == LW'(l)) begin
+                    vrow3_d[g] = vld_q[(g*8 + s)*NLP + l];
+                end
+            end
+        end
     end
 end
 
@@ -489,6 +523,7 @@ always_ff @(posedge clk) begin
     av1_q <= av1_d; dv1_q <= dv1_d; av2_q <= av2_d; dv2_q <= dv2_d; ca2_q <= ca2_d; cd2_q <= cd2_d; cc2_q <= cc2_d;
     av3_q <= av3_d; dv3_q <= dv3_d; ca3_q <= ca3_d; cd3_q <= cd3_d; cc3_q <= cc3_d;
     acc4_q <= acc4_d; trig4_q <= trig4_d; inc4_q <= inc4_d; clrc4_q <= clrc4_d; clre4_q <= clre4_d;
+    vb4_q <= vb4_d; f_vb_q <= f_vb_d;
     dv4_q <= dv4_d; f_v_q <= f_v_d; g_v_q <= g_v_d; g_vb_q <= g_vb_d; h_v_q <= h_v_d;
     sv_vb_q <= sv_vb_d; sv_fw_q <= sv_fw_d;
     for (int g = 0; g < NG; g = g + 1) begin
@@ -507,25 +542,29 @@ always_ff @(posedge clk) begin
         rclrc3_q[g] <= rclrc3_d[g]; rclre3_q[g] <= rclre3_d[g];
         s4_q[g] <= s4_d[g]; soh4_q[g] <= soh4_d[g]; aoh4_q[g] <= aoh4_d[g]; doh4_q[g] <= doh4_d[g];
         la4_q[g] <= la4_d[g]; ld4_q[g] <= ld4_d[g]; ai4_q[g] <= ai4_d[g];
+        vrow3_q[g] <= vrow3_d[g];
         new4_q[g] <= new4_d[g]; mid4_q[g] <= mid4_d[g];
         f_s_q[g] <= f_s_d[g]; f_l_q[g] <= f_l_d[g]; f_i_q[g] <= f_i_d[g];
         g_l_q[g] <= g_l_d[g]; g_i_q[g] <= g_i_d[g];
-        h_l_q[g] <= h_l_d[g]; h_i_q[g] <= h_i_d[g];
-    end
-    for (int o = 0; o < NP; o = o + 1) begin
-        h_cur_q[o] <= h_cur_d[o];
-        sv_fwv_q[o] <= sv_fwv_d[o];
+        h_l_q[g] <= h_l_d[g]; h_i_q[g] <= h_i_d[g]; h_ioh_q[g] <= h_ioh_d[g];
     end
     for (int k = 0; k < NG*NLP; k = k + 1) begin
         epart_q[k] <= epart_d[k];
     end
+    // (whole arrays for Verilator, which does not unroll a loop of more than 64 here)
 `ifdef VERILATOR
-    vld_q <= vld_d;
-    e_q   <= e_d;
+    vld_q    <= vld_d;
+    e_q      <= e_d;
+    h_cur_q  <= h_cur_d;
+    sv_fwv_q <= sv_fwv_d;
 `else
     for (int r = 0; r < NR; r = r + 1) begin
         vld_q[r] <= vld_d[r];
         e_q[r]   <= e_d[r];
+    end
+    for (int o = 0; o < NP; o = o + 1) begin
+        h_cur_q[o]  <= h_cur_d[o];
+        sv_fwv_q[o] <= sv_fwv_d[o];
     end
 `endif
 end
