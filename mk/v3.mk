@@ -1,7 +1,8 @@
 # v3.mk: the micro-architecture v3 design spikes (docs/microarchitecture-v3.md), kept clean and
 # tested until they become the block: Verilator -Wall at V3_PORTS, and each spike against a
 # reference written from the v3 contract (testbench/v3) at V3_TB_PORTS: the ingress on Icarus,
-# the egress on Verilator (--binary --timing; Icarus 11 does not get past its first cycle).
+# the egress and the sort engines on Verilator (--binary --timing; Icarus 11 does not get past
+# the egress's first cycle).
 #
 #   make v3-spike [V3_SEED=n] [V3_CYCLES=n]
 #   make fpga PORTS=48 FPGA_TOP=capfc_ingress FPGA_FILES="$(V3_INGRESS)"   (the spike on the FPGA flow)
@@ -12,6 +13,9 @@ V3_SEED     ?= 1
 V3_CYCLES   ?= 20000
 V3_INGRESS  := rtl/capfc_pkg.sv rtl/capfc_lutram.sv rtl/v3/capfc_ingress.sv
 V3_EGRESS   := rtl/capfc_pkg.sv rtl/capfc_lutram.sv rtl/capfc_ram.sv rtl/v3/capfc_egress.sv
+V3_SORT     := rtl/capfc_pkg.sv rtl/capfc_ram.sv rtl/v3/capfc_sort.sv
+# the egress with the v3 sort engines beside it, for the FPGA flow (FPGA_TOP=capfc_egress_sort_oc)
+V3_EGSORT   := rtl/capfc_pkg.sv rtl/capfc_lutram.sv rtl/capfc_ram.sv rtl/v3/capfc_egress.sv rtl/v3/capfc_sort.sv rtl/v3/capfc_egress_sort_oc.sv
 
 .PHONY: v3-spike
 
@@ -19,8 +23,10 @@ v3-spike: deps ## the v3 design spikes: verilator -Wall, and the ingress spike a
 	@for np in $(V3_PORTS); do \
 	  verilator --lint-only -Wall -Wno-UNUSEDPARAM --top-module capfc_ingress -GNP=$$np $(V3_INGRESS) || exit 1; \
 	  verilator --lint-only -Wall -Wno-UNUSEDPARAM --top-module capfc_egress -GNP=$$np $(V3_EGRESS) || exit 1; \
+	  verilator --lint-only -Wall -Wno-UNUSEDPARAM --top-module capfc_sort -GNP=$$np $(V3_SORT) || exit 1; \
+	  verilator --lint-only -Wall -Wno-UNUSEDPARAM --top-module capfc_egress_sort_oc -GNP=$$np $(V3_EGSORT) || exit 1; \
 	done
-	@echo "v3-spike: capfc_ingress and capfc_egress (rtl/v3) clean at NP = $(V3_PORTS) (UNUSEDPARAM waived: capfc_pkg's constants the spikes do not use)"
+	@echo "v3-spike: capfc_ingress, capfc_egress, capfc_sort and the two together (rtl/v3) clean at NP = $(V3_PORTS) (UNUSEDPARAM waived: capfc_pkg's constants the spikes do not use)"
 	@mkdir -p build/v3
 	@for np in $(V3_TB_PORTS); do \
 	  iverilog -g2012 -DTB_NP=$$np -DTB_CYCLES=$(V3_CYCLES) -o build/v3/ingress_tb_np$$np \
@@ -35,4 +41,11 @@ v3-spike: deps ## the v3 design spikes: verilator -Wall, and the ingress spike a
 	    testbench/v3/capfc_egress_v3_tb.sv > build/v3/egress_tb_np$$np.log 2>&1 \
 	    || { tail -20 build/v3/egress_tb_np$$np.log; exit 1; }; \
 	  build/v3/egress_tb_np$$np/Vcapfc_egress_v3_tb +SEED=$(V3_SEED) || exit 1; \
+	done
+	@for np in $(V3_TB_PORTS); do \
+	  verilator --binary --timing -Wno-fatal -Wno-lint -Wno-style -DTB_NP=$$np -DTB_CYCLES=$(V3_CYCLES) \
+	    --top-module capfc_sort_v3_tb -Mdir build/v3/sort_tb_np$$np $(V3_SORT) \
+	    testbench/v3/capfc_sort_v3_tb.sv > build/v3/sort_tb_np$$np.log 2>&1 \
+	    || { tail -20 build/v3/sort_tb_np$$np.log; exit 1; }; \
+	  build/v3/sort_tb_np$$np/Vcapfc_sort_v3_tb +SEED=$(V3_SEED) || exit 1; \
 	done

@@ -257,7 +257,6 @@ always_comb begin
     // defaults for the registers written per port or per row below (Verilator 5.006 does not
     // unroll those loops at 48 ports and more, and would report latches without them)
     vld_d   = vld_q;
-    e_d     = e_q;
     epart_d = epart_q;
     g_v_d   = '0;
     h_v_d   = '0;
@@ -426,18 +425,14 @@ always_comb begin
         sv_fwv_d[o] = sre[o] ? new_cnt[o] : sv_fwv_q[o];
     end
 
-    // valid bitmaps (cleared by a row clear; set by a port's write) and E
+    // valid bitmaps (cleared by a row clear; set by a port's write)
     for (int r = 0; r < NR; r = r + 1) begin
         vld_d[r] = rclr_t[r] ? '0 : vld_q[r];
-        e_d[r]   = eclr_t[r] ? '0 : e_q[r];
     end
     for (int o = 0; o < NP; o = o + 1) begin
         for (int l = 0; l < NLP; l = l + 1) begin
             if (!rclr_t[o*NLP + l] && h_v_q[o] && h_l_q[o / 8] == LW'(l)) begin
                 vld_d[o*NLP + l] = vld_q[o*NLP + l] | h_ioh_q[o / 8];
-            end
-            if (!eclr_t[o*NLP + l] && swr_en[o] && swr_l[o*LW +: LW] == LW'(l)) begin
-                e_d[o*NLP + l] = e_q[o*NLP + l] | (NP'(1) << swr_i[o*PW +: PW]);
             end
         end
     end
@@ -459,11 +454,32 @@ always_comb begin
         vq_d = '0;
         for (int r = 0; r < NR; r = r + 1) begin
             vld_d[r] = '0;
-            e_d[r]   = '0;
         end
         av1_d = '0; dv1_d = '0; av2_d = '0; dv2_d = '0; av3_d = '0; dv3_d = '0;
         acc4_d = '0; clrc4_d = '0; clre4_d = '0; dv4_d = '0; f_v_d = '0; g_v_d = '0; h_v_d = '0;
         sv_vb_d = '0;
+    end
+end
+
+// E: cleared by the row's E clear, set by its sort engine's write (a clear wins). A process of
+// its own: the engines' writes depend on the row clears this unit's main process gives them, so
+// one process would make a false combinational loop through the sort engines
+always_comb begin
+    e_d = e_q;  // (a default for Verilator 5.006, which does not unroll the loops below at 48 ports)
+    for (int r = 0; r < NR; r = r + 1) begin
+        e_d[r] = eclr_t[r] ? '0 : e_q[r];
+    end
+    for (int o = 0; o < NP; o = o + 1) begin
+        for (int l = 0; l < NLP; l = l + 1) begin
+            if (!eclr_t[o*NLP + l] && swr_en[o] && swr_l[o*LW +: LW] == LW'(l)) begin
+                e_d[o*NLP + l] = e_q[o*NLP + l] | (NP'(1) << swr_i[o*PW +: PW]);
+            end
+        end
+    end
+    if (rst) begin
+        for (int r = 0; r < NR; r = r + 1) begin
+            e_d[r] = '0;
+        end
     end
 end
 

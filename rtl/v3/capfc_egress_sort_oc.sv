@@ -1,7 +1,8 @@
 // capfc_egress_sort_oc: a measurement wrapper, not a unit of the block. The v3 egress spike with
-// the sort engines beside it, as they sit in capfc_top, so that the flow measures the egress with
+// the sort engines (the v3 spike's, or v2's rtl/capfc_sort.sv, whose spidx is left open) beside it,
+// as they sit in capfc_top, so that the flow measures the egress with
 // its counter read port and E writes inside (engine to RAM to engine), not through the harness's
-// registers: make fpga PORTS=48 NL=2 FPGA_TOP=capfc_egress_sort_oc FPGA_FILES="..." (mk/v3.mk).
+// registers: make fpga PORTS=48 NL=2 FPGA_TOP=capfc_egress_sort_oc FPGA_FILES="$(V3_EGSORT)" (mk/v3.mk).
 
 `resetall
 `timescale 1ns / 1ps
@@ -50,7 +51,7 @@ module capfc_egress_sort_oc #(
 logic [NR-1:0]    rclr, rtrig;
 logic [NP-1:0]    sre, swr_en;
 logic [NP*LW-1:0] srow, swr_l;
-logic [NP*PW-1:0] sidx, spidx, swr_i;
+logic [NP*PW-1:0] sidx, swr_i;
 logic [NP*CW-1:0] sval;
 
 capfc_egress #(
@@ -74,7 +75,7 @@ capfc_sort #(
     .clk(clk), .rst(rst),
     .cfg_mode_cal(cfg_mode[1]), .cfg_cut(cfg_cut),
     .rclr(rclr), .rtrig(rtrig),
-    .sre(sre), .srow(srow), .sidx(sidx), .spidx(spidx), .sval(sval),
+    .sre(sre), .srow(srow), .sidx(sidx), .sval(sval),
     .swr_en(swr_en), .swr_l(swr_l), .swr_i(swr_i)
 );
 

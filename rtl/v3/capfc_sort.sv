@@ -1,0 +1,397 @@
+// capfc_sort (v3 design spike, not yet the block's unit): one sort engine per output port, with
+// every compare and every sum in a stage of its own
+//
+// Design (docs/microarchitecture-v3.md, "Sort engines"): v2's engines and algorithms (Stop-Max,
+// Stop-Calibrate; the same grants, aborts and selections), with the row's values pipelined:
+// - A pass issues the reads of inputs k = 0..NP-1 in steps k (the counter RAM through the egress's
+//   read port in MAX and COPY, the snap RAM in SRCH, GT and SEL). The word read is in the RAM's
+//   output register at k+1, in x_q at k+2 (raw), in y_q at k+3 with its compares against the
+//   pass's constants (y >= cand, y > v, y == v, y != 0), and is acted on at k+3 (P): one adder or
+//   one compare-and-load per cycle. A pass ends at k = NP+3 (SRCH: the compare of the sum against
+//   the target registered at NP+3, applied at NP+4).
+// - Stop-Max: P keeps the strict maximum (ties: the lowest index); at the pass end the argmax is
+//   written to E if its value is not 0. Busy NP+4 cycles.
+// - Stop-Calibrate: COPY (row into the snap RAM, T = sum), MUL (target = cut * T, in two partial
+//   products registered at k = 0 and summed at k = 1), CW SRCH passes (theta from the top bit),
+//   GT (G = sum of C > theta), CNT (need: the number of inputs equal to theta that SEL takes, the
+//   first j with (G + j*theta) * 2^CUT_F >= target, capped at NP: one add a cycle, its compare
+//   registered a cycle later, so v2's running compare in SEL is off SEL's path), SEL (index order:
+//   C > theta, and C == theta != 0 while fewer than need equal inputs are taken). Busy
+//   (NP+4) + 2 + CW(NP+5) + (NP+4) + (CNT: at most NP+2) + (NP+4) cycles.
+// - E writes leave registered (swr_en one cycle after P found the input); a row clear (rclr) in
+//   the cycle a write leaves cancels it, as it aborts a running sort (busy drops, the pipeline is
+//   emptied).
+
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+module capfc_sort #(
+    parameter NP = 8,
+    parameter CW = 16,
+    parameter CUT_F = 8,
+    parameter NL = 2,
+    localparam PW = (NP > 1) ? $clog2(NP) : 1,
+    localparam LW = (NL > 1) ? $clog2(NL) : 1,
+    localparam NR = NP << LW
+) (
+    input  wire              clk,
+    input  wire              rst,
+
+    input  wire              cfg_mode_cal,
+    input  wire [CUT_F:0]    cfg_cut,
+
+    input  wire [NR-1:0]     rclr,
+    input  wire [NR-1:0]     rtrig,
+
+    // the egress's read port 1, per engine o: address in cycle t (sre), the word in t+1 (sval)
+    output logic [NP-1:0]    sre,
+    output logic [NP*LW-1:0] srow,
+    output logic [NP*PW-1:0] sidx,
+    input  wire [NP*CW-1:0]  sval,
+
+    output logic [NP-1:0]    swr_en,
+    output logic [NP*LW-1:0] swr_l,
+    output logic [NP*PW-1:0] swr_i
+);
+
+localparam integer SUMW = CW + PW;
+localparam integer MW = SUMW + CUT_F + 1;
+localparam integer BW = (CW > 1) ? $clog2(CW) : 1;
+localparam integer KW = $clog2(NP + 6);
+localparam integer NW = PW + 1;            // 0..NP
+localparam integer LO = (SUMW < 18) ? SUMW : 18;  // the multiplier's low operand (one 18x18)
+localparam logic [2:0] PH_MAX = 3'd0, PH_COPY = 3'd1, PH_MUL = 3'd2, PH_SRCH = 3'd3,
+                       PH_GT = 3'd4, PH_CNT = 3'd5, PH_SEL = 3'd6;
+
+if (NP < 2 || NP > 128 || CW < 1 || CW > 16 || CUT_F < 1 || CUT_F > 16 || NL < 1 || NL > 8) begin : gen_param_check
+`ifdef __ICARUS__
+    initial $fatal(1, "capfc_sort: illegal parameters");
+`else
+    $error("capfc_sort: illegal parameters (NP 2..128, CW 1..16, CUT_F 1..16, NL 1..8)");
+`endif
+end
+
+// ---------------------------------------------------------------------------------------------
+// state, per engine
+logic [NL-1:0]   pend_q [NP];
+logic [LW-1:0]   rr_q   [NP];
+logic [NP-1:0]   busy_q, cal_q;
+logic [2:0]      ph_q   [NP];
+logic [LW-1:0]   row_q  [NP];
+logic [KW-1:0]   k_q    [NP];
+logic [BW-1:0]   bit_q  [NP];
+logic [CW-1:0]   v_q    [NP], cand_q [NP];
+logic [PW-1:0]   ix_q   [NP];
+logic [SUMW-1:0] acc_q  [NP];
+logic [MW-1:0]   tgt_q  [NP], plo_q [NP], phi_q [NP];
+logic [NP-1:0]   met_q;
+logic [NW-1:0]   need_q [NP], t_q [NP];
+// the row's word: read issued (r), raw (x), with its compares (y)
+logic [NP-1:0]   rv_q, xv_q, yv_q, ge_q, gt_q, eq_q, nz_q;
+logic [PW-1:0]   ri_q [NP], xi_q [NP], yi_q [NP];
+logic [CW-1:0]   x_q  [NP], y_q [NP];
+// E write, registered
+logic [NP-1:0]   wv_q;
+logic [LW-1:0]   wl_q [NP];
+logic [PW-1:0]   wi_q [NP];
+
+logic [NL-1:0]   pend_d [NP];
+logic [LW-1:0]   rr_d   [NP];
+logic [NP-1:0]   busy_d, cal_d;
+logic [2:0]      ph_d   [NP];
+logic [LW-1:0]   row_d  [NP];
+logic [KW-1:0]   k_d    [NP];
+logic [BW-1:0]   bit_d  [NP];
+logic [CW-1:0]   v_d    [NP], cand_d [NP];
+logic [PW-1:0]   ix_d   [NP];
+logic [SUMW-1:0] acc_d  [NP];
+logic [MW-1:0]   tgt_d  [NP], plo_d [NP], phi_d [NP];
+logic [NP-1:0]   met_d;
+logic [NW-1:0]   need_d [NP], t_d [NP];
+logic [NP-1:0]   rv_d, xv_d, yv_d, ge_d, gt_d, eq_d, nz_d;
+logic [PW-1:0]   ri_d [NP], xi_d [NP], yi_d [NP];
+logic [CW-1:0]   x_d  [NP], y_d [NP];
+logic [NP-1:0]   wv_d;
+logic [LW-1:0]   wl_d [NP];
+logic [PW-1:0]   wi_d [NP];
+
+// snap RAMs (Stop-Calibrate's copy of the row)
+logic [NP-1:0]    snap_re, snap_we;
+logic [NP*PW-1:0] snap_ra, snap_wa;
+logic [NP*CW-1:0] snap_wd;
+wire  [NP*CW-1:0] snap_rd;
+
+genvar go;
+for (go = 0; go < NP; go = go + 1) begin : gen_port
+    capfc_ram #(.AW(PW), .DW(CW), .RP(1)) u_snap (
+        .clk(clk),
+        .we(snap_we[go]),
+        .wa(snap_wa[go*PW +: PW]),
+        .wd(snap_wd[go*CW +: CW]),
+        .re(snap_re[go]),
+        .ra(snap_ra[go*PW +: PW]),
+        .rd(snap_rd[go*CW +: CW])
+    );
+end
+
+// temporaries
+logic [2:0]      ph;
+logic [KW-1:0]   k;
+logic            issue;
+logic            live, pend_end, abort, granted, g_hi_any, take;
+logic [NL-1:0]   rowclr, avail;
+logic [LW-1:0]   g, g_hi, g_lo;
+logic [CW-1:0]   xr;
+logic [NP-1:0]   sre_t, snap_re_t, snap_we_t, swr_en_t;
+logic [NP*LW-1:0] srow_t, swr_l_t;
+logic [NP*PW-1:0] sidx_t, swr_i_t, snap_wa_t;
+logic [NP*CW-1:0] snap_wd_t;
+
+// reads: issued from registers only, in a process of their own (the egress's read port and row
+// events meet here and in its process: one process would make a false combinational loop)
+always_comb begin
+    sre_t = '0; srow_t = '0; sidx_t = '0; snap_re_t = '0;
+    for (int o = 0; o < NP; o = o + 1) begin
+        issue = busy_q[o] && ph_q[o] != PH_MUL && ph_q[o] != PH_CNT && k_q[o] < KW'(NP);
+        sre_t[o] = issue && (ph_q[o] == PH_MAX || ph_q[o] == PH_COPY);
+        snap_re_t[o] = issue && (ph_q[o] == PH_SRCH || ph_q[o] == PH_GT || ph_q[o] == PH_SEL);
+        srow_t[o*LW +: LW] = row_q[o];
+        sidx_t[o*PW +: PW] = PW'(k_q[o]);
+    end
+    sre     = sre_t;
+    srow    = srow_t;
+    sidx    = sidx_t;
+    snap_re = snap_re_t;
+    snap_ra = sidx_t;
+end
+
+always_comb begin
+    // defaults for the arrays written per engine (Verilator 5.006 does not unroll these loops
+    // at 128 engines and would report latches without them)
+    pend_d = pend_q; rr_d = rr_q; busy_d = busy_q; cal_d = cal_q; ph_d = ph_q; row_d = row_q;
+    k_d = k_q; bit_d = bit_q; v_d = v_q; cand_d = cand_q; ix_d = ix_q; acc_d = acc_q;
+    tgt_d = tgt_q; plo_d = plo_q; phi_d = phi_q; met_d = met_q; need_d = need_q; t_d = t_q;
+    rv_d = '0; xv_d = '0; yv_d = '0; ge_d = '0; gt_d = '0; eq_d = '0; nz_d = '0;
+    ri_d = ri_q; xi_d = xi_q; yi_d = yi_q; x_d = x_q; y_d = y_q;
+    wv_d = '0; wl_d = wl_q; wi_d = wi_q;
+    snap_we_t = '0; snap_wa_t = '0;
+    snap_wd_t = '0;
+
+    for (int o = 0; o < NP; o = o + 1) begin
+        ph = ph_q[o];
+        k  = k_q[o];
+        for (int l = 0; l < NL; l = l + 1) begin
+            rowclr[l] = rclr[{PW'(o), LW'(l)}];
+        end
+        abort = busy_q[o] && rclr[{PW'(o), row_q[o]}];
+        live  = busy_q[o] && !abort;
+
+        // ---- the word's pipeline: r (RAM output) -> x (raw) -> y (with its compares)
+        rv_d[o] = (sre_t[o] || snap_re_t[o]) && live;
+        ri_d[o] = PW'(k);
+        xr = (ph == PH_MAX || ph == PH_COPY) ? sval[o*CW +: CW] : snap_rd[o*CW +: CW];
+        xv_d[o] = rv_q[o] && live;
+        xi_d[o] = ri_q[o];
+        x_d[o]  = xr;
+        yv_d[o] = xv_q[o] && live;
+        yi_d[o] = xi_q[o];
+        y_d[o]  = x_q[o];
+        ge_d[o] = x_q[o] >= cand_q[o];
+        gt_d[o] = x_q[o] > v_q[o];
+        eq_d[o] = x_q[o] == v_q[o];
+        nz_d[o] = x_q[o] != '0;
+
+        // ---- grant: the first available class at or after rr_q, wrapping over NL
+        avail    = pend_q[o] & ~rowclr;
+        granted  = !busy_q[o] && (avail != '0);
+        g_hi     = '0;
+        g_lo     = '0;
+        g_hi_any = 1'b0;
+        for (int l = NL-1; l >= 0; l = l - 1) begin
+            if (avail[l]) begin
+                g_lo = LW'($unsigned(l));
+                if (LW'($unsigned(l)) >= rr_q[o]) begin
+                    g_hi     = LW'($unsigned(l));
+                    g_hi_any = 1'b1;
+                end
+            end
+        end
+        g = g_hi_any ? g_hi : g_lo;
+
+        pend_end = k == KW'(NP + 3);
+        take = yv_q[o] && (gt_q[o] || (eq_q[o] && nz_q[o] && t_q[o] < need_q[o]));
+
+        if (!busy_q[o]) begin
+            if (granted) begin
+                rr_d[o]   = (g == LW'($unsigned(NL-1))) ? '0 : g + 1'b1;
+                busy_d[o] = 1'b1;
+                row_d[o]  = g;
+                cal_d[o]  = cfg_mode_cal;
+                ph_d[o]   = cfg_mode_cal ? PH_COPY : PH_MAX;
+                k_d[o]    = '0;
+                v_d[o]    = '0;
+                cand_d[o] = '0;
+                ix_d[o]   = '0;
+                acc_d[o]  = '0;
+            end
+        end else if (abort) begin
+            busy_d[o] = 1'b0;
+        end else begin
+            k_d[o] = k + 1'b1;
+            case (ph)
+                PH_MAX: begin
+                    if (yv_q[o] && y_q[o] > v_q[o]) begin
+                        v_d[o]  = y_q[o];
+                        ix_d[o] = yi_q[o];
+                    end
+                    if (pend_end) begin
+                        wv_d[o]   = v_q[o] != '0;
+                        wl_d[o]   = row_q[o];
+                        wi_d[o]   = ix_q[o];
+                        busy_d[o] = 1'b0;
+                    end
+                end
+                PH_COPY: begin
+                    if (yv_q[o]) begin
+                        snap_we_t[o] = 1'b1;
+                        acc_d[o]     = acc_q[o] + SUMW'(y_q[o]);
+                    end
+                    if (pend_end) begin
+                        ph_d[o] = PH_MUL;
+                        k_d[o]  = '0;
+                    end
+                end
+                PH_MUL: begin
+                    // cut * T as two partial products (DSP-sized), then their sum
+                    if (k == '0) begin
+                        plo_d[o] = MW'(cfg_cut) * MW'(acc_q[o][LO-1:0]);
+                        phi_d[o] = (MW'(cfg_cut) * (MW'(acc_q[o]) >> LO)) << LO;
+                    end else begin
+                        tgt_d[o]  = plo_q[o] + phi_q[o];
+                        acc_d[o]  = '0;
+                        bit_d[o]  = BW'(CW-1);
+                        cand_d[o] = CW'(1) << (CW-1);
+                        ph_d[o]   = PH_SRCH;
+                        k_d[o]    = '0;
+                    end
+                end
+                PH_SRCH: begin
+                    if (yv_q[o] && ge_q[o]) begin
+                        acc_d[o] = acc_q[o] + SUMW'(y_q[o]);
+                    end
+                    met_d[o] = (MW'(acc_q[o]) << CUT_F) >= tgt_q[o];
+                    if (k == KW'(NP + 4)) begin
+                        // met_q: the pass's sum against the target, registered at NP+3
+                        v_d[o]   = met_q[o] ? cand_q[o] : v_q[o];
+                        acc_d[o] = '0;
+                        k_d[o]   = '0;
+                        if (bit_q[o] == '0) begin
+                            ph_d[o] = PH_GT;
+                        end else begin
+                            bit_d[o]  = bit_q[o] - 1'b1;
+                            cand_d[o] = (met_q[o] ? cand_q[o] : v_q[o]) | (CW'(1) << (bit_q[o] - 1'b1));
+                        end
+                    end
+                end
+                PH_GT: begin
+                    if (yv_q[o] && gt_q[o]) begin
+                        acc_d[o] = acc_q[o] + SUMW'(y_q[o]);
+                    end
+                    if (pend_end) begin
+                        ph_d[o] = PH_CNT;
+                        k_d[o]  = '0;
+                    end
+                end
+                PH_CNT: begin
+                    // acc_q = G + k*theta; met_q = its compare a cycle later (j = k-1)
+                    acc_d[o] = acc_q[o] + SUMW'(v_q[o]);
+                    met_d[o] = (MW'(acc_q[o]) << CUT_F) >= tgt_q[o];
+                    if (k != '0 && (met_q[o] || k == KW'(NP + 1))) begin
+                        need_d[o] = NW'(k - 1'b1);
+                        t_d[o]    = '0;
+                        ph_d[o]   = PH_SEL;
+                        k_d[o]    = '0;
+                    end
+                end
+                PH_SEL: begin
+                    if (take) begin
+                        wv_d[o] = 1'b1;
+                        wl_d[o] = row_q[o];
+                        wi_d[o] = yi_q[o];
+                        if (!gt_q[o]) begin
+                            t_d[o] = t_q[o] + 1'b1;
+                        end
+                    end
+                    if (pend_end) begin
+                        busy_d[o] = 1'b0;
+                    end
+                end
+                default: begin
+                    busy_d[o] = 1'b0;
+                end
+            endcase
+        end
+        snap_wa_t[o*PW +: PW] = yi_q[o];
+        snap_wd_t[o*CW +: CW] = y_q[o];
+
+        // pending requests: a clear drops one, a grant consumes one, a request (re)sets one
+        pend_d[o] = (pend_q[o] & ~rowclr & ~((granted ? NL'(32'd1) : NL'(32'd0)) << g)) |
+                    rtrig[o*(1 << LW) +: NL];
+
+        if (rst) begin
+            pend_d[o] = '0;
+            rr_d[o]   = '0;
+            busy_d[o] = 1'b0;
+            wv_d[o]   = 1'b0;
+            rv_d[o]   = 1'b0;
+            xv_d[o]   = 1'b0;
+            yv_d[o]   = 1'b0;
+            snap_we_t[o] = 1'b0;
+        end
+    end
+
+    snap_we = snap_we_t;
+    snap_wa = snap_wa_t;
+    snap_wd = snap_wd_t;
+end
+
+// E writes: last cycle's, registered, leave unless their row is cleared now (a process of its
+// own, as the reads)
+always_comb begin
+    for (int o = 0; o < NP; o = o + 1) begin
+        swr_en_t[o] = wv_q[o] && !rclr[{PW'(o), wl_q[o]}];
+        swr_l_t[o*LW +: LW] = wl_q[o];
+        swr_i_t[o*PW +: PW] = wi_q[o];
+    end
+    swr_en = swr_en_t;
+    swr_l  = swr_l_t;
+    swr_i  = swr_i_t;
+end
+
+always_ff @(posedge clk) begin
+    busy_q <= busy_d; cal_q <= cal_d; met_q <= met_d;
+    rv_q <= rv_d; xv_q <= xv_d; yv_q <= yv_d; ge_q <= ge_d; gt_q <= gt_d; eq_q <= eq_d; nz_q <= nz_d;
+    wv_q <= wv_d;
+    // (whole arrays for Verilator, which does not unroll a loop of more than 64 here; Icarus 11
+    // and Yosys cannot assign a whole unpacked array)
+`ifdef VERILATOR
+    pend_q <= pend_d; rr_q <= rr_d; ph_q <= ph_d; row_q <= row_d; k_q <= k_d; bit_q <= bit_d;
+    v_q <= v_d; cand_q <= cand_d; ix_q <= ix_d; acc_q <= acc_d; tgt_q <= tgt_d; plo_q <= plo_d;
+    phi_q <= phi_d; need_q <= need_d; t_q <= t_d; ri_q <= ri_d; xi_q <= xi_d; yi_q <= yi_d;
+    x_q <= x_d; y_q <= y_d; wl_q <= wl_d; wi_q <= wi_d;
+`else
+    for (int o = 0; o < NP; o = o + 1) begin
+        pend_q[o] <= pend_d[o]; rr_q[o] <= rr_d[o]; ph_q[o] <= ph_d[o]; row_q[o] <= row_d[o];
+        k_q[o] <= k_d[o]; bit_q[o] <= bit_d[o]; v_q[o] <= v_d[o]; cand_q[o] <= cand_d[o];
+        ix_q[o] <= ix_d[o]; acc_q[o] <= acc_d[o]; tgt_q[o] <= tgt_d[o]; plo_q[o] <= plo_d[o];
+        phi_q[o] <= phi_d[o]; need_q[o] <= need_d[o]; t_q[o] <= t_d[o]; ri_q[o] <= ri_d[o];
+        xi_q[o] <= xi_d[o]; yi_q[o] <= yi_d[o]; x_q[o] <= x_d[o]; y_q[o] <= y_d[o];
+        wl_q[o] <= wl_d[o]; wi_q[o] <= wi_d[o];
+    end
+`endif
+end
+
+endmodule
+
+`resetall
