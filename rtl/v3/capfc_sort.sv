@@ -84,12 +84,11 @@ logic [BW-1:0]   bit_q  [NP];
 logic [CW-1:0]   v_q    [NP], cand_q [NP];
 logic [PW-1:0]   ix_q   [NP];
 logic [SUMW-1:0] acc_q  [NP];
-logic [MW-1:0]   tgt_q  [NP], plo_q [NP], phi_q [NP];
+logic [MW-1:0]   tgt_q  [NP];
 logic [NP-1:0]   met_q;
 logic [NW-1:0]   need_q [NP], t_q [NP];
-// the row's word: read issued (r), raw (x), with its compares (y)
-logic [NP-1:0]   rv_q, xv_q, yv_q, ge_q, gt_q, eq_q, nz_q;
-logic [PW-1:0]   ri_q [NP], xi_q [NP], yi_q [NP];
+// the row's word: raw (x), with its compares (y); its index and valid follow from k
+logic [NP-1:0]   ge_q, gt_q, eq_q, nz_q;
 logic [CW-1:0]   x_q  [NP], y_q [NP];
 // E write, registered
 logic [NP-1:0]   wv_q;
@@ -106,11 +105,10 @@ logic [BW-1:0]   bit_d  [NP];
 logic [CW-1:0]   v_d    [NP], cand_d [NP];
 logic [PW-1:0]   ix_d   [NP];
 logic [SUMW-1:0] acc_d  [NP];
-logic [MW-1:0]   tgt_d  [NP], plo_d [NP], phi_d [NP];
+logic [MW-1:0]   tgt_d  [NP];
 logic [NP-1:0]   met_d;
 logic [NW-1:0]   need_d [NP], t_d [NP];
-logic [NP-1:0]   rv_d, xv_d, yv_d, ge_d, gt_d, eq_d, nz_d;
-logic [PW-1:0]   ri_d [NP], xi_d [NP], yi_d [NP];
+logic [NP-1:0]   ge_d, gt_d, eq_d, nz_d;
 logic [CW-1:0]   x_d  [NP], y_d [NP];
 logic [NP-1:0]   wv_d;
 logic [LW-1:0]   wl_d [NP];
@@ -139,7 +137,8 @@ end
 logic [2:0]      ph;
 logic [KW-1:0]   k;
 logic            issue;
-logic            live, pend_end, abort, granted, g_hi_any, take;
+logic            pend_end, abort, granted, g_hi_any, take, yv;
+logic [PW-1:0]   yi;
 logic [NL-1:0]   rowclr, avail;
 logic [LW-1:0]   g, g_hi, g_lo;
 logic [CW-1:0]   xr;
@@ -171,9 +170,8 @@ always_comb begin
     // at 128 engines and would report latches without them)
     pend_d = pend_q; rr_d = rr_q; busy_d = busy_q; cal_d = cal_q; ph_d = ph_q; row_d = row_q;
     k_d = k_q; bit_d = bit_q; v_d = v_q; cand_d = cand_q; ix_d = ix_q; acc_d = acc_q;
-    tgt_d = tgt_q; plo_d = plo_q; phi_d = phi_q; met_d = met_q; need_d = need_q; t_d = t_q;
-    rv_d = '0; xv_d = '0; yv_d = '0; ge_d = '0; gt_d = '0; eq_d = '0; nz_d = '0;
-    ri_d = ri_q; xi_d = xi_q; yi_d = yi_q; x_d = x_q; y_d = y_q;
+    tgt_d = tgt_q; met_d = met_q; need_d = need_q; t_d = t_q;
+    ge_d = '0; gt_d = '0; eq_d = '0; nz_d = '0; x_d = x_q; y_d = y_q;
     wv_d = '0; wl_d = wl_q; wi_d = wi_q;
     snap_we_t = '0; snap_wa_t = '0;
     snap_wd_t = '0;
@@ -185,17 +183,13 @@ always_comb begin
             rowclr[l] = rclr[{PW'(o), LW'(l)}];
         end
         abort = busy_q[o] && rclr[{PW'(o), row_q[o]}];
-        live  = busy_q[o] && !abort;
 
         // ---- the word's pipeline: r (RAM output) -> x (raw) -> y (with its compares)
-        rv_d[o] = (sre_t[o] || snap_re_t[o]) && live;
-        ri_d[o] = PW'(k);
         xr = (ph == PH_MAX || ph == PH_COPY) ? sval[o*CW +: CW] : snap_rd[o*CW +: CW];
-        xv_d[o] = rv_q[o] && live;
-        xi_d[o] = ri_q[o];
         x_d[o]  = xr;
-        yv_d[o] = xv_q[o] && live;
-        yi_d[o] = xi_q[o];
+        // the word in y is input k-3 of the pass (read in k-3, raw in x at k-1)
+        yv = busy_q[o] && ph != PH_MUL && ph != PH_CNT && k >= KW'(3) && k < KW'(NP + 3);
+        yi = PW'(k - KW'(3));
         y_d[o]  = x_q[o];
         ge_d[o] = x_q[o] >= cand_q[o];
         gt_d[o] = x_q[o] > v_q[o];
@@ -220,7 +214,7 @@ always_comb begin
         g = g_hi_any ? g_hi : g_lo;
 
         pend_end = k == KW'(NP + 3);
-        take = yv_q[o] && (gt_q[o] || (eq_q[o] && nz_q[o] && t_q[o] < need_q[o]));
+        take = yv && (gt_q[o] || (eq_q[o] && nz_q[o] && t_q[o] < need_q[o]));
 
         if (!busy_q[o]) begin
             if (granted) begin
@@ -241,9 +235,9 @@ always_comb begin
             k_d[o] = k + 1'b1;
             case (ph)
                 PH_MAX: begin
-                    if (yv_q[o] && y_q[o] > v_q[o]) begin
+                    if (yv && y_q[o] > v_q[o]) begin
                         v_d[o]  = y_q[o];
-                        ix_d[o] = yi_q[o];
+                        ix_d[o] = yi;
                     end
                     if (pend_end) begin
                         wv_d[o]   = v_q[o] != '0;
@@ -253,7 +247,7 @@ always_comb begin
                     end
                 end
                 PH_COPY: begin
-                    if (yv_q[o]) begin
+                    if (yv) begin
                         snap_we_t[o] = 1'b1;
                         acc_d[o]     = acc_q[o] + SUMW'(y_q[o]);
                     end
@@ -264,11 +258,13 @@ always_comb begin
                 end
                 PH_MUL: begin
                     // cut * T as two partial products (DSP-sized), then their sum
+                    // (registered in tgt and acc, idle in MUL; the high one fits in acc, as
+                    // CUT_F + 1 <= LO)
                     if (k == '0) begin
-                        plo_d[o] = MW'(cfg_cut) * MW'(acc_q[o][LO-1:0]);
-                        phi_d[o] = (MW'(cfg_cut) * (MW'(acc_q[o]) >> LO)) << LO;
+                        tgt_d[o] = MW'(cfg_cut) * MW'(acc_q[o][LO-1:0]);
+                        acc_d[o] = SUMW'(MW'(cfg_cut) * (MW'(acc_q[o]) >> LO));
                     end else begin
-                        tgt_d[o]  = plo_q[o] + phi_q[o];
+                        tgt_d[o]  = tgt_q[o] + (MW'(acc_q[o]) << LO);
                         acc_d[o]  = '0;
                         bit_d[o]  = BW'(CW-1);
                         cand_d[o] = CW'(1) << (CW-1);
@@ -277,7 +273,7 @@ always_comb begin
                     end
                 end
                 PH_SRCH: begin
-                    if (yv_q[o] && ge_q[o]) begin
+                    if (yv && ge_q[o]) begin
                         acc_d[o] = acc_q[o] + SUMW'(y_q[o]);
                     end
                     met_d[o] = (MW'(acc_q[o]) << CUT_F) >= tgt_q[o];
@@ -295,7 +291,7 @@ always_comb begin
                     end
                 end
                 PH_GT: begin
-                    if (yv_q[o] && gt_q[o]) begin
+                    if (yv && gt_q[o]) begin
                         acc_d[o] = acc_q[o] + SUMW'(y_q[o]);
                     end
                     if (pend_end) begin
@@ -318,7 +314,7 @@ always_comb begin
                     if (take) begin
                         wv_d[o] = 1'b1;
                         wl_d[o] = row_q[o];
-                        wi_d[o] = yi_q[o];
+                        wi_d[o] = yi;
                         if (!gt_q[o]) begin
                             t_d[o] = t_q[o] + 1'b1;
                         end
@@ -332,7 +328,7 @@ always_comb begin
                 end
             endcase
         end
-        snap_wa_t[o*PW +: PW] = yi_q[o];
+        snap_wa_t[o*PW +: PW] = yi;
         snap_wd_t[o*CW +: CW] = y_q[o];
 
         // pending requests: a clear drops one, a grant consumes one, a request (re)sets one
@@ -344,9 +340,6 @@ always_comb begin
             rr_d[o]   = '0;
             busy_d[o] = 1'b0;
             wv_d[o]   = 1'b0;
-            rv_d[o]   = 1'b0;
-            xv_d[o]   = 1'b0;
-            yv_d[o]   = 1'b0;
             snap_we_t[o] = 1'b0;
         end
     end
@@ -371,22 +364,21 @@ end
 
 always_ff @(posedge clk) begin
     busy_q <= busy_d; cal_q <= cal_d; met_q <= met_d;
-    rv_q <= rv_d; xv_q <= xv_d; yv_q <= yv_d; ge_q <= ge_d; gt_q <= gt_d; eq_q <= eq_d; nz_q <= nz_d;
+    ge_q <= ge_d; gt_q <= gt_d; eq_q <= eq_d; nz_q <= nz_d;
     wv_q <= wv_d;
     // (whole arrays for Verilator, which does not unroll a loop of more than 64 here; Icarus 11
     // and Yosys cannot assign a whole unpacked array)
 `ifdef VERILATOR
     pend_q <= pend_d; rr_q <= rr_d; ph_q <= ph_d; row_q <= row_d; k_q <= k_d; bit_q <= bit_d;
-    v_q <= v_d; cand_q <= cand_d; ix_q <= ix_d; acc_q <= acc_d; tgt_q <= tgt_d; plo_q <= plo_d;
-    phi_q <= phi_d; need_q <= need_d; t_q <= t_d; ri_q <= ri_d; xi_q <= xi_d; yi_q <= yi_d;
+    v_q <= v_d; cand_q <= cand_d; ix_q <= ix_d; acc_q <= acc_d; tgt_q <= tgt_d;
+    need_q <= need_d; t_q <= t_d;
     x_q <= x_d; y_q <= y_d; wl_q <= wl_d; wi_q <= wi_d;
 `else
     for (int o = 0; o < NP; o = o + 1) begin
         pend_q[o] <= pend_d[o]; rr_q[o] <= rr_d[o]; ph_q[o] <= ph_d[o]; row_q[o] <= row_d[o];
         k_q[o] <= k_d[o]; bit_q[o] <= bit_d[o]; v_q[o] <= v_d[o]; cand_q[o] <= cand_d[o];
-        ix_q[o] <= ix_d[o]; acc_q[o] <= acc_d[o]; tgt_q[o] <= tgt_d[o]; plo_q[o] <= plo_d[o];
-        phi_q[o] <= phi_d[o]; need_q[o] <= need_d[o]; t_q[o] <= t_d[o]; ri_q[o] <= ri_d[o];
-        xi_q[o] <= xi_d[o]; yi_q[o] <= yi_d[o]; x_q[o] <= x_d[o]; y_q[o] <= y_d[o];
+        ix_q[o] <= ix_d[o]; acc_q[o] <= acc_d[o]; tgt_q[o] <= tgt_d[o];
+        need_q[o] <= need_d[o]; t_q[o] <= t_d[o]; x_q[o] <= x_d[o]; y_q[o] <= y_d[o];
         wl_q[o] <= wl_d[o]; wi_q[o] <= wi_d[o];
     end
 `endif
