@@ -16,6 +16,9 @@ V3_EGRESS   := rtl/capfc_pkg.sv rtl/capfc_lutram.sv rtl/capfc_ram.sv rtl/v3/capf
 V3_SORT     := rtl/capfc_pkg.sv rtl/capfc_ram.sv rtl/v3/capfc_sort.sv
 # the egress with the v3 sort engines beside it, for the FPGA flow (FPGA_TOP=capfc_egress_sort_oc)
 V3_EGSORT   := rtl/capfc_pkg.sv rtl/capfc_lutram.sv rtl/capfc_ram.sv rtl/v3/capfc_egress.sv rtl/v3/capfc_sort.sv rtl/v3/capfc_egress_sort_oc.sv
+# the v3 block as it will be assembled (v2's capfc_cfg and capfc_pfc_gen, D registered), for the
+# FPGA flow: make fpga PORTS=48 NL=2 FPGA_TOP=capfc_top_oc FPGA_FILES="$(V3_TOP)"
+V3_TOP      := rtl/capfc_pkg.sv rtl/capfc_ram.sv rtl/capfc_lutram.sv rtl/capfc_cfg.sv rtl/v3/capfc_ingress.sv rtl/v3/capfc_egress.sv rtl/v3/capfc_sort.sv rtl/capfc_pfc_gen.sv rtl/v3/capfc_top_oc.sv
 
 .PHONY: v3-spike
 
@@ -25,8 +28,9 @@ v3-spike: deps ## the v3 design spikes: verilator -Wall, and the ingress spike a
 	  verilator --lint-only -Wall -Wno-UNUSEDPARAM --top-module capfc_egress -GNP=$$np $(V3_EGRESS) || exit 1; \
 	  verilator --lint-only -Wall -Wno-UNUSEDPARAM --top-module capfc_sort -GNP=$$np $(V3_SORT) || exit 1; \
 	  verilator --lint-only -Wall -Wno-UNUSEDPARAM --top-module capfc_egress_sort_oc -GNP=$$np $(V3_EGSORT) || exit 1; \
+	  verilator --lint-only -Wall -Wno-UNUSEDPARAM --top-module capfc_top_oc -GNP=$$np $(V3_TOP) || exit 1; \
 	done
-	@echo "v3-spike: capfc_ingress, capfc_egress, capfc_sort and the two together (rtl/v3) clean at NP = $(V3_PORTS) (UNUSEDPARAM waived: capfc_pkg's constants the spikes do not use)"
+	@echo "v3-spike: capfc_ingress, capfc_egress, capfc_sort, the egress with the engines and the assembled block (rtl/v3) clean at NP = $(V3_PORTS) (UNUSEDPARAM waived: capfc_pkg's constants the spikes do not use)"
 	@mkdir -p build/v3
 	@for np in $(V3_TB_PORTS); do \
 	  iverilog -g2012 -DTB_NP=$$np -DTB_CYCLES=$(V3_CYCLES) -o build/v3/ingress_tb_np$$np \
