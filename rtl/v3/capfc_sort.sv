@@ -18,6 +18,8 @@
 //   registered a cycle later, so v2's running compare in SEL is off SEL's path), SEL (index order:
 //   C > theta, and C == theta != 0 while fewer than need equal inputs are taken). Busy
 //   (NP+4) + 2 + CW(NP+5) + (NP+4) + (CNT: at most NP+2) + (NP+4) cycles.
+// - cfg_mode_cal and cfg_cut are registered per group of eight engines: a change reaches the
+//   engines one cycle later.
 // - E writes leave registered (swr_en one cycle after P found the input); a row clear (rclr) in
 //   the cycle a write leaves cancels it, as it aborts a running sort (busy drops, the pipeline is
 //   emptied).
@@ -61,6 +63,7 @@ localparam integer BW = (CW > 1) ? $clog2(CW) : 1;
 localparam integer KW = $clog2(NP + 6);
 localparam integer NW = PW + 1;            // 0..NP
 localparam integer LO = (SUMW < 18) ? SUMW : 18;  // the multiplier's low operand (one 18x18)
+localparam integer NG = (NP + 7) / 8;
 localparam logic [2:0] PH_MAX = 3'd0, PH_COPY = 3'd1, PH_MUL = 3'd2, PH_SRCH = 3'd3,
                        PH_GT = 3'd4, PH_CNT = 3'd5, PH_SEL = 3'd6;
 
@@ -113,6 +116,11 @@ logic [CW-1:0]   x_d  [NP], y_d [NP];
 logic [NP-1:0]   wv_d;
 logic [LW-1:0]   wl_d [NP];
 logic [PW-1:0]   wi_d [NP];
+
+// the configuration, a copy per group of eight engines (a net to all NP engines crosses the die:
+// 18.7 ns of routing at 48 ports); the engines see a change one cycle later
+logic [NG-1:0]   gcal_q, gcal_d;
+logic [CUT_F:0]  gcut_q [NG], gcut_d [NG];
 
 // snap RAMs (Stop-Calibrate's copy of the row)
 logic [NP-1:0]    snap_re, snap_we;
@@ -221,8 +229,8 @@ always_comb begin
                 rr_d[o]   = (g == LW'($unsigned(NL-1))) ? '0 : g + 1'b1;
                 busy_d[o] = 1'b1;
                 row_d[o]  = g;
-                cal_d[o]  = cfg_mode_cal;
-                ph_d[o]   = cfg_mode_cal ? PH_COPY : PH_MAX;
+                cal_d[o]  = gcal_q[o / 8];
+                ph_d[o]   = gcal_q[o / 8] ? PH_COPY : PH_MAX;
                 k_d[o]    = '0;
                 v_d[o]    = '0;
                 cand_d[o] = '0;
@@ -261,8 +269,8 @@ always_comb begin
                     // (registered in tgt and acc, idle in MUL; the high one fits in acc, as
                     // CUT_F + 1 <= LO)
                     if (k == '0) begin
-                        tgt_d[o] = MW'(cfg_cut) * MW'(acc_q[o][LO-1:0]);
-                        acc_d[o] = SUMW'(MW'(cfg_cut) * (MW'(acc_q[o]) >> LO));
+                        tgt_d[o] = MW'(gcut_q[o / 8]) * MW'(acc_q[o][LO-1:0]);
+                        acc_d[o] = SUMW'(MW'(gcut_q[o / 8]) * (MW'(acc_q[o]) >> LO));
                     end else begin
                         tgt_d[o]  = tgt_q[o] + (MW'(acc_q[o]) << LO);
                         acc_d[o]  = '0;
@@ -362,7 +370,18 @@ always_comb begin
     swr_i  = swr_i_t;
 end
 
+always_comb begin
+    for (int gi = 0; gi < NG; gi = gi + 1) begin
+        gcal_d[gi] = cfg_mode_cal;
+        gcut_d[gi] = cfg_cut;
+    end
+end
+
 always_ff @(posedge clk) begin
+    gcal_q <= gcal_d;
+    for (int gi = 0; gi < NG; gi = gi + 1) begin
+        gcut_q[gi] <= gcut_d[gi];
+    end
     busy_q <= busy_d; cal_q <= cal_d; met_q <= met_d;
     ge_q <= ge_d; gt_q <= gt_d; eq_q <= eq_d; nz_q <= nz_d;
     wv_q <= wv_d;
