@@ -84,7 +84,7 @@ logic [2:0]      ph_q   [NP];
 logic [LW-1:0]   row_q  [NP];
 logic [KW-1:0]   k_q    [NP];
 logic [BW-1:0]   bit_q  [NP];
-logic [CW-1:0]   v_q    [NP], cand_q [NP];
+logic [CW-1:0]   v_q    [NP];
 logic [PW-1:0]   ix_q   [NP];
 logic [SUMW-1:0] acc_q  [NP];
 logic [MW-1:0]   tgt_q  [NP];
@@ -105,7 +105,7 @@ logic [2:0]      ph_d   [NP];
 logic [LW-1:0]   row_d  [NP];
 logic [KW-1:0]   k_d    [NP];
 logic [BW-1:0]   bit_d  [NP];
-logic [CW-1:0]   v_d    [NP], cand_d [NP];
+logic [CW-1:0]   v_d    [NP];
 logic [PW-1:0]   ix_d   [NP];
 logic [SUMW-1:0] acc_d  [NP];
 logic [MW-1:0]   tgt_d  [NP];
@@ -147,6 +147,7 @@ logic [KW-1:0]   k;
 logic            issue;
 logic            pend_end, abort, granted, g_hi_any, take, yv;
 logic [PW-1:0]   yi;
+logic [CW-1:0]   cand;
 logic [NL-1:0]   rowclr, avail;
 logic [LW-1:0]   g, g_hi, g_lo;
 logic [CW-1:0]   xr;
@@ -177,7 +178,7 @@ always_comb begin
     // defaults for the arrays written per engine (Verilator 5.006 does not unroll these loops
     // at 128 engines and would report latches without them)
     pend_d = pend_q; rr_d = rr_q; busy_d = busy_q; cal_d = cal_q; ph_d = ph_q; row_d = row_q;
-    k_d = k_q; bit_d = bit_q; v_d = v_q; cand_d = cand_q; ix_d = ix_q; acc_d = acc_q;
+    k_d = k_q; bit_d = bit_q; v_d = v_q; ix_d = ix_q; acc_d = acc_q;
     tgt_d = tgt_q; met_d = met_q; need_d = need_q; t_d = t_q;
     ge_d = '0; gt_d = '0; eq_d = '0; nz_d = '0; x_d = x_q; y_d = y_q;
     wv_d = '0; wl_d = wl_q; wi_d = wi_q;
@@ -199,7 +200,8 @@ always_comb begin
         yv = busy_q[o] && ph != PH_MUL && ph != PH_CNT && k >= KW'(3) && k < KW'(NP + 3);
         yi = PW'(k - KW'(3));
         y_d[o]  = x_q[o];
-        ge_d[o] = x_q[o] >= cand_q[o];
+        cand    = v_q[o] | (CW'(1) << bit_q[o]);  // the search's candidate, from registers
+        ge_d[o] = x_q[o] >= cand;
         gt_d[o] = x_q[o] > v_q[o];
         eq_d[o] = x_q[o] == v_q[o];
         nz_d[o] = x_q[o] != '0;
@@ -233,7 +235,6 @@ always_comb begin
                 ph_d[o]   = gcal_q[o / 8] ? PH_COPY : PH_MAX;
                 k_d[o]    = '0;
                 v_d[o]    = '0;
-                cand_d[o] = '0;
                 ix_d[o]   = '0;
                 acc_d[o]  = '0;
             end
@@ -275,7 +276,6 @@ always_comb begin
                         tgt_d[o]  = tgt_q[o] + (MW'(acc_q[o]) << LO);
                         acc_d[o]  = '0;
                         bit_d[o]  = BW'(CW-1);
-                        cand_d[o] = CW'(1) << (CW-1);
                         ph_d[o]   = PH_SRCH;
                         k_d[o]    = '0;
                     end
@@ -287,14 +287,13 @@ always_comb begin
                     met_d[o] = (MW'(acc_q[o]) << CUT_F) >= tgt_q[o];
                     if (k == KW'(NP + 4)) begin
                         // met_q: the pass's sum against the target, registered at NP+3
-                        v_d[o]   = met_q[o] ? cand_q[o] : v_q[o];
+                        v_d[o]   = met_q[o] ? cand : v_q[o];
                         acc_d[o] = '0;
                         k_d[o]   = '0;
                         if (bit_q[o] == '0) begin
                             ph_d[o] = PH_GT;
                         end else begin
                             bit_d[o]  = bit_q[o] - 1'b1;
-                            cand_d[o] = (met_q[o] ? cand_q[o] : v_q[o]) | (CW'(1) << (bit_q[o] - 1'b1));
                         end
                     end
                 end
@@ -389,13 +388,13 @@ always_ff @(posedge clk) begin
     // and Yosys cannot assign a whole unpacked array)
 `ifdef VERILATOR
     pend_q <= pend_d; rr_q <= rr_d; ph_q <= ph_d; row_q <= row_d; k_q <= k_d; bit_q <= bit_d;
-    v_q <= v_d; cand_q <= cand_d; ix_q <= ix_d; acc_q <= acc_d; tgt_q <= tgt_d;
+    v_q <= v_d; ix_q <= ix_d; acc_q <= acc_d; tgt_q <= tgt_d;
     need_q <= need_d; t_q <= t_d;
     x_q <= x_d; y_q <= y_d; wl_q <= wl_d; wi_q <= wi_d;
 `else
     for (int o = 0; o < NP; o = o + 1) begin
         pend_q[o] <= pend_d[o]; rr_q[o] <= rr_d[o]; ph_q[o] <= ph_d[o]; row_q[o] <= row_d[o];
-        k_q[o] <= k_d[o]; bit_q[o] <= bit_d[o]; v_q[o] <= v_d[o]; cand_q[o] <= cand_d[o];
+        k_q[o] <= k_d[o]; bit_q[o] <= bit_d[o]; v_q[o] <= v_d[o];
         ix_q[o] <= ix_d[o]; acc_q[o] <= acc_d[o]; tgt_q[o] <= tgt_d[o];
         need_q[o] <= need_d[o]; t_q[o] <= t_d[o]; x_q[o] <= x_d[o]; y_q[o] <= y_d[o];
         wl_q[o] <= wl_d[o]; wi_q[o] <= wi_d[o];
