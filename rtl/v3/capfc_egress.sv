@@ -16,6 +16,9 @@
 // pipeline needs no forwarding of its own; the sort engines' read port forwards the group's last
 // write as in v2. E and the valid bitmaps: as v2. e_other: from per-group partial ORs of E,
 // registered (one cycle later than v2).
+// After a reset (synchronous, active high) the occupancy RAMs are scrubbed as in the ingress:
+// rc_q counts the cycles since (to 12), each group writes 0 to its slot's words in cycles 4 to
+// 11, and the lanes are ready from cycle 8.
 
 `resetall
 `timescale 1ns / 1ps
@@ -91,7 +94,7 @@ end
 // ---------------------------------------------------------------------------------------------
 // state
 logic [2:0]        gs_q [NG];
-logic [NQ-1:0]     vq_q;
+logic [3:0]        rc_q;
 logic [NP-1:0]     vld_q [NR];
 logic [NP-1:0]     e_q   [NR];
 logic [NP-1:0]     epart_q [NG*NLP];
@@ -140,7 +143,7 @@ logic [NP-1:0]     sv_vb_q, sv_fw_q;
 logic [CW-1:0]     sv_fwv_q [NP];
 
 logic [2:0]        gs_d [NG];
-logic [NQ-1:0]     vq_d;
+logic [3:0]        rc_d;
 logic [NP-1:0]     vld_d [NR];
 logic [NP-1:0]     e_d   [NR];
 logic [NP-1:0]     epart_d [NG*NLP];
@@ -222,8 +225,7 @@ end
 logic [NPG-1:0]    dv_pad;
 logic [NPG*3-1:0]  dp_pad;
 logic [NPG*SW-1:0] ds_pad;
-logic [NPG*8-1:0]  vq_pad;
-logic [7:0]        row_vq;
+logic              scrub;
 logic [SW-1:0]     d_size;
 logic [7:0]        cnt_p;
 logic [LW-1:0]     lid_p [NPRIO];
@@ -246,8 +248,10 @@ always_comb begin
     dv_pad[NP-1:0]    = deq_valid;
     dp_pad[NP*3-1:0]  = deq_prio;
     ds_pad[NP*SW-1:0] = deq_size;
-    vq_pad = '0;
-    vq_pad[NQ-1:0] = vq_q;
+    // cycles since reset (saturating at 12): the lanes are ready from 8, the occupancy RAMs are
+    // scrubbed (every word of the slot in stage E written 0) in 4 to 11
+    rc_d  = (rc_q == 4'd12) ? rc_q : rc_q + 4'd1;
+    scrub = rc_q[3] ^ rc_q[2];
     for (int p = 0; p < NPRIO; p = p + 1) begin
         lid_t    = capfc_pkg::lidx(cfg_lossless, 3'(p));
         lid_p[p] = LW'(lid_t);
@@ -261,7 +265,6 @@ always_comb begin
     g_v_d   = '0;
     h_v_d   = '0;
     sv_vb_d = sv_vb_q;
-    vq_d    = vq_q;
     occ_we  = '0;
     occ_wd  = '0;
     cnt_we  = '0;
@@ -283,14 +286,14 @@ always_comb begin
         dp1_d[g] = '0;
         for (int s = 0; s < 8; s = s + 1) begin
             if (gs_q[g] == 3'(s)) begin
-                dv1_d[g] = dv_pad[g*8 + s];
+                dv1_d[g] = dv_pad[g*8 + s] && rc_q[3];
                 dp1_d[g] = dp_pad[(g*8 + s)*3 +: 3];
                 d_size   = ds_pad[(g*8 + s)*SW +: SW];
             end
         end
         du1_d[g] = OW'({capfc_pkg::units(32'(d_size), CELL_LOG2)});
         av1_d[g] = enq_valid && 32'(enq_oport) < NP && 32'(enq_iport) < NP &&
-                   32'(enq_oport) / 8 == g && 3'(enq_oport) == gs_q[g];
+                   32'(enq_oport) / 8 == g && 3'(enq_oport) == gs_q[g] && rc_q[3];
         ap1_d[g] = enq_prio;
         ai1_d[g] = enq_iport;
         au1_d[g] = OW'({capfc_pkg::units(32'(enq_size), CELL_LOG2)});
@@ -298,14 +301,8 @@ always_comb begin
 
         // ---- B: the port's word of each priority RAM; thresholds, classes, size difference
         row2_d[g] = occ_rd[g*8*OW +: 8*OW];
-        row_vq = '0;
-        for (int s = 0; s < 8; s = s + 1) begin
-            if (s1_q[g] == 3'(s)) begin
-                row_vq = vq_pad[(g*8 + s)*8 +: 8];
-            end
-        end
-        apv2_d[g] = row_vq & (8'(1) << ap1_q[g]);
-        dpv2_d[g] = row_vq & (8'(1) << dp1_q[g]);
+        apv2_d[g] = 8'(1) << ap1_q[g];  // (every word written since reset: the scrub)
+        dpv2_d[g] = 8'(1) << dp1_q[g];
         aoh2_d[g] = 8'(1) << ap1_q[g];
         doh2_d[g] = 8'(1) << dp1_q[g];
         max2_d[g] = '0; xoff2_d[g] = '0; warna2_d[g] = '0; warnd2_d[g] = '0; xon2_d[g] = '0;
@@ -368,16 +365,11 @@ always_comb begin
 
         // ---- E: write back; the row events of the slot's port; the increment request
         for (int p = 0; p < NPRIO; p = p + 1) begin
-            occ_we[g*8 + p] = (acc4_q[g] && aoh4_q[g][p]) || (dv4_q[g] && doh4_q[g][p]);
-            occ_wd[(g*8 + p)*OW +: OW] = (acc4_q[g] && aoh4_q[g][p]) ? new4_q[g] : mid4_q[g];
+            occ_we[g*8 + p] = scrub || (acc4_q[g] && aoh4_q[g][p]) || (dv4_q[g] && doh4_q[g][p]);
+            occ_wd[(g*8 + p)*OW +: OW] = scrub ? '0 : (acc4_q[g] && aoh4_q[g][p]) ? new4_q[g] : mid4_q[g];
         end
         for (int s = 0; s < 8; s = s + 1) begin
             if (g*8 + s < NP && soh4_q[g][s]) begin
-                for (int p = 0; p < NPRIO; p = p + 1) begin
-                    if ((acc4_q[g] && aoh4_q[g][p]) || (dv4_q[g] && doh4_q[g][p])) begin
-                        vq_d[(g*8 + s)*8 + p] = 1'b1;
-                    end
-                end
                 for (int l = 0; l < NLP; l = l + 1) begin
                     rclr_t[(g*8 + s)*NLP + l]  = clrc4_q[g] && ld4_q[g] == LW'(l);
                     eclr_t[(g*8 + s)*NLP + l]  = clre4_q[g] && ld4_q[g] == LW'(l);
@@ -451,7 +443,7 @@ always_comb begin
     end
 
     if (rst) begin
-        vq_d = '0;
+        rc_d = '0;
         for (int r = 0; r < NR; r = r + 1) begin
             vld_d[r] = '0;
         end
@@ -503,12 +495,12 @@ end
 // outputs and the sort engines' read port
 always_comb begin
     for (int o = 0; o < NP; o = o + 1) begin
-        deq_ready[o] = 3'(o % 8) == gs_q[o / 8];
+        deq_ready[o] = 3'(o % 8) == gs_q[o / 8] && rc_q[3];
     end
     enq_ready = 1'b0;
     for (int g = 0; g < NG; g = g + 1) begin
         if (32'(enq_oport) / 8 == g && 32'(enq_oport) < NP && 32'(enq_iport) < NP &&
-                3'(enq_oport) == gs_q[g]) begin
+                3'(enq_oport) == gs_q[g] && rc_q[3]) begin
             enq_ready = 1'b1;
         end
     end
@@ -535,7 +527,7 @@ always_comb begin
 end
 
 always_ff @(posedge clk) begin
-    vq_q <= vq_d;
+    rc_q <= rc_d;
     av1_q <= av1_d; dv1_q <= dv1_d; av2_q <= av2_d; dv2_q <= dv2_d; ca2_q <= ca2_d; cd2_q <= cd2_d; cc2_q <= cc2_d;
     av3_q <= av3_d; dv3_q <= dv3_d; ca3_q <= ca3_d; cd3_q <= cd3_d; cc3_q <= cc3_d;
     acc4_q <= acc4_d; trig4_q <= trig4_d; inc4_q <= inc4_d; clrc4_q <= clrc4_d; clre4_q <= clre4_d;

@@ -5,16 +5,20 @@
 // - Slots: group g (ports g*8 .. g*8+7) has a 3-bit slot counter gs_q[g] that counts 0..7, wraps,
 //   and resets to g % 8 (distinct per group, so that no two groups share it and its fan-out stays
 //   in a group). Port i = g*8+s is served when gs_q[g] == s: arr_ready[i] = (gs_q[g] == s);
-//   dep_ready = (dep_port < NP && gs_q[dep_port / 8] == dep_port % 8). A lane is taken when valid
+//   dep_ready = (dep_port < NP && gs_q[dep_port / 8] == dep_port % 8); both low for the first
+//   eight cycles after a reset (below). A lane is taken when valid
 //   and ready in the same cycle; a valid lane that is not ready is not taken (the environment
 //   holds it).
 // - Per group, eight LUT RAMs (one per priority, eight words: word s is port g*8+s), one writer
-//   each (the group's stage E). vq_q[q]: queue q was written since reset (else its occupancy is 0).
+//   each (the group's stage E). After a reset the RAMs are scrubbed: rc_q counts the cycles since
+//   (to 12); in cycles 4 to 11 each group's stage E writes 0 to its slot's word of every RAM (the
+//   slot pipeline runs from the reset on), and the lanes are ready from cycle 8, whose takes read
+//   scrubbed words and write after the scrub.
 // - Stages, for a take in cycle t:
 //   A (t): the slot's port's lanes muxed in (one-hot AND-OR, no index arithmetic) and registered,
 //     sizes in units.
-//   B: the port's word of every priority RAM registered as read; the lanes' priorities one-hot,
-//     masked by vq; the thresholds of their priorities; k = (same ? du : 0) - au (signed).
+//   B: the port's word of every priority RAM registered as read; the lanes' priorities one-hot;
+//     the thresholds of their priorities; k = (same ? du : 0) - au (signed).
 //   C: the two occupancies; the thresholds moved by the sizes (one adder each).
 //   D: the compares, each an occupancy against a register, and the two results:
 //     mid  = occ_d - du                       xon  = occ_d <= XON[dp] + du
@@ -25,8 +29,8 @@
 //     accepted, lossless and over (departure first, then arrival, as v2); arr_accept[i] = acc.
 //   Each form equals v2's two-step one whenever a departure removes no more than its queue holds.
 // - No forwarding: a port's next take is eight cycles later, after its stage E.
-// - Synchronous active-high rst: every register 0 (vq_q too, so a RAM word written during a reset
-//   is never read as valid: the RAM write enables are not gated by rst, off its fan-out).
+// - Synchronous active-high rst: every register 0, the slot counters to g % 8; the RAM write
+//   enables are not gated by rst (off its fan-out: a word written in a reset cycle is scrubbed).
 
 `resetall
 `timescale 1ns / 1ps
@@ -84,7 +88,7 @@ end
 // state
 logic [2:0]        gs_q [NG];
 logic [NQ-1:0]     xoff_q;
-logic [NQ-1:0]     vq_q;
+logic [3:0]        rc_q;
 // stage A -> B, per group
 logic [NG-1:0]     av_q, dv_q;
 logic [2:0]        s1_q [NG];
@@ -113,7 +117,7 @@ logic [OW-1:0]     new4_q [NG], mid4_q [NG];
 
 logic [2:0]        gs_d [NG];
 logic [NQ-1:0]     xoff_d;
-logic [NQ-1:0]     vq_d;
+logic [3:0]        rc_d;
 logic [NG-1:0]     av_d, dv_d;
 logic [2:0]        s1_d [NG];
 logic [2:0]        ap1_d [NG], dp1_d [NG];
@@ -165,8 +169,7 @@ assign i_state = xoff_q;
 logic [NPG-1:0]    av_pad;
 logic [NPG*3-1:0]  ap_pad;
 logic [NPG*SW-1:0] as_pad;
-logic [NPG*8-1:0]  vq_pad;
-logic [7:0]        row_vq;
+logic              scrub;
 logic [SW-1:0]     a_size;
 logic              acc, over, xon;
 logic [NP-1:0]     acc_t;
@@ -178,11 +181,12 @@ always_comb begin
     av_pad[NP-1:0]    = arr_valid;
     ap_pad[NP*3-1:0]  = arr_prio;
     as_pad[NP*SW-1:0] = arr_size;
-    vq_pad = '0;
-    vq_pad[NQ-1:0] = vq_q;
+    // cycles since reset (saturating at 12): the lanes are ready from 8, the RAMs are scrubbed
+    // (every word of the slot in stage E written 0) in 4 to 11
+    rc_d  = (rc_q == 4'd12) ? rc_q : rc_q + 4'd1;
+    scrub = rc_q[3] ^ rc_q[2];
 
     xoff_d = xoff_q;
-    vq_d   = vq_q;
     occ_we = '0;
     occ_wd = '0;
     acc_t  = '0;
@@ -207,14 +211,14 @@ always_comb begin
         ap1_d[g] = '0;
         for (int s = 0; s < 8; s = s + 1) begin
             if (gs_q[g] == 3'(s)) begin
-                av_d[g]  = av_pad[g*8 + s];
+                av_d[g]  = av_pad[g*8 + s] && rc_q[3];
                 ap1_d[g] = ap_pad[(g*8 + s)*3 +: 3];
                 a_size   = as_pad[(g*8 + s)*SW +: SW];
             end
         end
         au1_d[g] = OW'({capfc_pkg::units(32'(a_size), CELL_LOG2)});
         dv_d[g]  = dep_valid && 32'(dep_port) < NP && 32'(dep_port) / 8 == g &&
-                   3'(dep_port) == gs_q[g];
+                   3'(dep_port) == gs_q[g] && rc_q[3];
         dp1_d[g] = dep_prio;
         du1_d[g] = OW'({capfc_pkg::units(32'(dep_size), CELL_LOG2)});
         s1_d[g]  = gs_q[g];
@@ -222,15 +226,9 @@ always_comb begin
         // ---- stage B: the port's word of each priority RAM, registered as read; the thresholds
         // of the lanes' priorities and the size difference
         row2_d[g] = occ_rd[g*8*OW +: 8*OW];
-        // the lanes' priorities one-hot, masked by the queues written since reset
-        row_vq = '0;
-        for (int s = 0; s < 8; s = s + 1) begin
-            if (s1_q[g] == 3'(s)) begin
-                row_vq = vq_pad[(g*8 + s)*8 +: 8];
-            end
-        end
-        apv2_d[g] = row_vq & (8'(1) << ap1_q[g]);
-        dpv2_d[g] = row_vq & (8'(1) << dp1_q[g]);
+        // the lanes' priorities one-hot (every word was written since reset: the scrub)
+        apv2_d[g] = 8'(1) << ap1_q[g];
+        dpv2_d[g] = 8'(1) << dp1_q[g];
         max2_d[g]  = '0;
         xoff2_d[g] = '0;
         xon2_d[g]  = '0;
@@ -294,17 +292,14 @@ always_comb begin
         // wa4_q: the arrival's priority one-hot (used with acc4_q), wd4_q: the departure's (0 when
         // none), set4_q: every bit = lossless && over, clr4_q: every bit = xon
         for (int p = 0; p < NPRIO; p = p + 1) begin
-            // (not gated by rst: a word written in a reset cycle is not valid afterwards, since
-            // rst clears vq_q; the RAM write enables stay off the reset's fan-out)
-            occ_we[g*8 + p] = (acc4_q[g] && wa4_q[g][p]) || wd4_q[g][p];
-            occ_wd[(g*8 + p)*OW +: OW] = (acc4_q[g] && wa4_q[g][p]) ? new4_q[g] : mid4_q[g];
+            // (not gated by rst: a word written in a reset cycle is scrubbed afterwards, and the
+            // RAM write enables stay off the reset's fan-out)
+            occ_we[g*8 + p] = scrub || (acc4_q[g] && wa4_q[g][p]) || wd4_q[g][p];
+            occ_wd[(g*8 + p)*OW +: OW] = scrub ? '0 : (acc4_q[g] && wa4_q[g][p]) ? new4_q[g] : mid4_q[g];
         end
         for (int s = 0; s < 8; s = s + 1) begin
             for (int p = 0; p < NPRIO; p = p + 1) begin
                 if (g*8 + s < NP && soh4_q[g][s]) begin
-                    if ((acc4_q[g] && wa4_q[g][p]) || wd4_q[g][p]) begin
-                        vq_d[(g*8 + s)*8 + p] = 1'b1;
-                    end
                     if (acc4_q[g] && wa4_q[g][p] && set4_q[g][p]) begin
                         xoff_d[(g*8 + s)*8 + p] = 1'b1;
                     end else if (wd4_q[g][p] && clr4_q[g][p]) begin
@@ -327,7 +322,7 @@ always_comb begin
 
     if (rst) begin
         xoff_d = '0;
-        vq_d   = '0;
+        rc_d   = '0;
         av_d   = '0;
         dv_d   = '0;
         av2_d  = '0;
@@ -340,12 +335,12 @@ end
 
 always_comb begin
     for (int i = 0; i < NP; i = i + 1) begin
-        arr_ready[i]  = 3'(i % 8) == gs_q[i / 8];
+        arr_ready[i]  = 3'(i % 8) == gs_q[i / 8] && rc_q[3];
         arr_accept[i] = acc_t[i];
     end
     dep_ready = 1'b0;
     for (int g = 0; g < NG; g = g + 1) begin
-        if (32'(dep_port) / 8 == g && 32'(dep_port) < NP && 3'(dep_port) == gs_q[g]) begin
+        if (32'(dep_port) / 8 == g && 32'(dep_port) < NP && 3'(dep_port) == gs_q[g] && rc_q[3]) begin
             dep_ready = 1'b1;
         end
     end
@@ -353,7 +348,7 @@ end
 
 always_ff @(posedge clk) begin
     xoff_q  <= xoff_d;
-    vq_q    <= vq_d;
+    rc_q    <= rc_d;
     av_q    <= av_d;
     dv_q    <= dv_d;
     av2_q   <= av2_d;

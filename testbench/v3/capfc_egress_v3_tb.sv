@@ -10,6 +10,8 @@
 //   engines' reads (sval) from t+5, an increment (written in t+7) from t+8; E follows the engines' writes (swr_*,
 //   driven at random here) one cycle later and its row clears from t+5; e_other, one cycle
 //   after E, is checked every cycle, and sval for every port every cycle its row was held for two cycles.
+// - A second reset halfway: queues, counters and E start again from 0 while the RAMs hold the
+//   first half's words; no lane is taken in the eight cycles after a reset.
 // - Sizes and thresholds are multiples of 100, so occupancies land on thresholds.
 // - Corners counted and required: results equal to a threshold, refusals, a dequeue and an enqueue of one queue in one take,
 //   row clears, E clears, sort requests, increments seen through sval, held lanes.
@@ -139,7 +141,8 @@ initial begin
     for (cyc = 0; cyc < CYCLES; cyc = cyc + 1) begin
         // ---- drive: an enqueue aimed at a port whose slot it is (mostly), dequeues from
         // non-empty queues of ready ports, the engines' reads and E writes at random
-        enq_valid = ($urandom % 4) != 0;
+        // (always in the eight cycles after a reset, when no lane is ready yet)
+        enq_valid = ($urandom % 4) != 0 || cyc < 8 || (cyc > CYCLES / 2 && cyc <= CYCLES / 2 + 8);
         pick = $urandom % NP;
         for (int k = 0; k < NP; k = k + 1) begin
             if (deq_ready[(pick + k) % NP] && ($urandom % 8) != 0) enq_oport = PW'((pick + k) % NP);
@@ -165,6 +168,13 @@ initial begin
             swr_en[i] = ($urandom % 16) == 0;
             swr_l[i*LW +: LW] = LW'($urandom % NL);
             swr_i[i*PW +: PW] = PW'($urandom % NP);
+        end
+        // a second reset halfway, with every lane idle: queues, counters and E start again from 0
+        // (the RAMs still hold the words of the first half)
+        rst = cyc == CYCLES / 2;
+        if (rst) begin
+            enq_valid = 1'b0;
+            deq_valid = '0;
         end
         #1;
         // ---- the reference's scheduled effects due now
@@ -197,7 +207,7 @@ initial begin
         // sval: the word read in the last cycle with sre (its row and input as read then), held
         // while sre is low; counted: a read that met the counter's write or its row's clear
         for (int i = 0; i < NP; i = i + 1) begin
-            if (cyc > 0 && !sre_prev[i]) begin
+            if (cyc > 0 && !sre_prev[i] && cyc != CYCLES / 2 + 1) begin
                 n_hold = n_hold + 1;
                 if (sval[i*CW +: CW] !== sval_prev[i*CW +: CW])
                     fail($sformatf("sval[%0d] = %0d changed without a read (was %0d)", i, sval[i*CW +: CW], sval_prev[i*CW +: CW]));
@@ -222,6 +232,17 @@ initial begin
         end
         acc_due[r] = 1'b0; rclr_due[r] = '0; rtrig_due[r] = '0; eclr_due[r] = '0; vclr_due[r] = '0;
         inc_row[r] = -1;
+        if (rst) begin
+            for (int k = 0; k < NQ; k = k + 1) occ[k] = 0;
+            for (int k = 0; k < NR; k = k + 1) begin
+                eref[k] = '0;
+                for (int i = 0; i < NP; i = i + 1) cref[k][i] = 0;
+            end
+            for (int k = 0; k < H; k = k + 1) begin
+                acc_due[k] = 1'b0; rclr_due[k] = '0; rtrig_due[k] = '0; eclr_due[k] = '0; vclr_due[k] = '0;
+                inc_row[k] = -1;
+            end
+        end
         // ---- takes of this cycle: per port the dequeue, then the enqueue
         for (int i = 0; i < NP; i = i + 1) begin
             if (deq_valid[i] && deq_ready[i]) begin

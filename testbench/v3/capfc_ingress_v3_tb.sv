@@ -8,6 +8,8 @@
 // - Checked every cycle: arr_accept of every port (an arrival taken in t answers in t+4, every
 //   other cycle 0), and I, which shows a take of cycle t from t+5 (so it is compared with the
 //   reference as it stood five cycles before).
+// - A second reset halfway: the queues start again from 0 while the RAMs hold the first half's
+//   words.
 // - Sizes and thresholds are multiples of 100, so occupancies land on thresholds.
 // - Corners counted and required: results equal to a threshold, refusals, departure and arrival on one queue in one take, I set
 //   and cleared, and a lane held because it was not ready. A run that checked none of them fails.
@@ -102,7 +104,9 @@ initial begin
         for (int i = 0; i < NP; i = i + 1) begin
             // (the first twelve ports loaded, the others light: at every port count some queues
             // fill to MAX and back below XON)
-            arr_valid[i] = ($urandom % ((i < 12) ? 3 : 24)) == 0;
+            // (every port in the eight cycles after a reset, when no lane is ready yet)
+            arr_valid[i] = ($urandom % ((i < 12) ? 3 : 24)) == 0 || cyc < 8 ||
+                           (cyc > CYCLES / 2 && cyc <= CYCLES / 2 + 8);
             arr_prio[i*3 +: 3] = 3'($urandom % 4);
             arr_size[i*SW +: SW] = SW'(100 * (1 + $urandom % 15));
             if (arr_valid[i] && !arr_ready[i]) begin
@@ -124,6 +128,13 @@ initial begin
                 dep_size = SW'((occ[q] < 1500) ? occ[q] : 100 * (1 + $urandom % 15));
             end
         end
+        // a second reset halfway, with every lane idle: the queues start again from 0 (the RAMs
+        // still hold the words of the first half)
+        rst = cyc == CYCLES / 2;
+        if (rst) begin
+            arr_valid = '0;
+            dep_valid = 1'b0;
+        end
         #1;
         // answers and I due this cycle
         for (int i = 0; i < NP; i = i + 1) begin
@@ -139,6 +150,14 @@ initial begin
             ihist[k] = ihist[k + 1];
         end
         acc_due[LAT] = '0;
+        if (rst) begin
+            for (int k = 0; k < NQ; k = k + 1) occ[k] = 0;
+            iref = '0;
+            for (int k = 0; k <= LAT; k = k + 1) begin
+                ihist[k] = '0;
+                acc_due[k] = '0;
+            end
+        end
         // the reference takes this cycle's lanes: the departure first
         if (dep_valid && dep_ready) begin
             q = longint'(dep_port) * 8 + dep_prio;
