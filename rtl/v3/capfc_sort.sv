@@ -11,13 +11,13 @@
 //   the target registered at NP+3, applied at NP+4).
 // - Stop-Max: P keeps the strict maximum (ties: the lowest index); at the pass end the argmax is
 //   written to E if its value is not 0. Busy NP+4 cycles.
-// - Stop-Calibrate: COPY (row into the snap RAM, T = sum), MUL (target = cut * T, in two partial
-//   products registered at k = 0 and summed at k = 1), CW SRCH passes (theta from the top bit),
+// - Stop-Calibrate: COPY (row into the snap RAM, T = sum), MUL (target = cut * T by shift and
+//   add, the cut's top bit first, in CUT_F + 1 cycles), CW SRCH passes (theta from the top bit),
 //   GT (G = sum of C > theta), CNT (need: the number of inputs equal to theta that SEL takes, the
 //   first j with (G + j*theta) * 2^CUT_F >= target, capped at NP: one add a cycle, its compare
 //   registered a cycle later, so v2's running compare in SEL is off SEL's path), SEL (index order:
 //   C > theta, and C == theta != 0 while fewer than need equal inputs are taken). Busy
-//   (NP+4) + 2 + CW(NP+5) + (NP+4) + (CNT: at most NP+2) + (NP+4) cycles.
+//   (NP+4) + (CUT_F+1) + CW(NP+5) + (NP+4) + (CNT: at most NP+2) + (NP+4) cycles.
 // - cfg_mode_cal and cfg_cut are registered per group of eight engines: a change reaches the
 //   engines one cycle later.
 // - E writes leave registered (swr_en one cycle after P found the input); a row clear (rclr) in
@@ -60,9 +60,8 @@ module capfc_sort #(
 localparam integer SUMW = CW + PW;
 localparam integer MW = SUMW + CUT_F + 1;
 localparam integer BW = (CW > 1) ? $clog2(CW) : 1;
-localparam integer KW = $clog2(NP + 6);
+localparam integer KW = $clog2(((NP + 6) > (CUT_F + 2)) ? (NP + 6) : (CUT_F + 2));
 localparam integer NW = PW + 1;            // 0..NP
-localparam integer LO = (SUMW < 18) ? SUMW : 18;  // the multiplier's low operand (one 18x18)
 localparam integer NG = (NP + 7) / 8;
 localparam logic [2:0] PH_MAX = 3'd0, PH_COPY = 3'd1, PH_MUL = 3'd2, PH_SRCH = 3'd3,
                        PH_GT = 3'd4, PH_CNT = 3'd5, PH_SEL = 3'd6;
@@ -148,6 +147,7 @@ logic            issue;
 logic            pend_end, abort, granted, g_hi_any, take, yv;
 logic [PW-1:0]   yi;
 logic [CW-1:0]   cand;
+logic            cbit;
 logic [NL-1:0]   rowclr, avail;
 logic [LW-1:0]   g, g_hi, g_lo;
 logic [CW-1:0]   xr;
@@ -224,6 +224,7 @@ always_comb begin
         g = g_hi_any ? g_hi : g_lo;
 
         pend_end = k == KW'(NP + 3);
+        cbit     = 1'b0;
         take = yv && (gt_q[o] || (eq_q[o] && nz_q[o] && t_q[o] < need_q[o]));
 
         if (!busy_q[o]) begin
@@ -261,19 +262,22 @@ always_comb begin
                         acc_d[o]     = acc_q[o] + SUMW'(y_q[o]);
                     end
                     if (pend_end) begin
-                        ph_d[o] = PH_MUL;
-                        k_d[o]  = '0;
+                        ph_d[o]  = PH_MUL;
+                        k_d[o]   = '0;
+                        tgt_d[o] = '0;
                     end
                 end
                 PH_MUL: begin
-                    // cut * T as two partial products (DSP-sized), then their sum
-                    // (registered in tgt and acc, idle in MUL; the high one fits in acc, as
-                    // CUT_F + 1 <= LO)
-                    if (k == '0) begin
-                        tgt_d[o] = MW'(gcut_q[o / 8]) * MW'(acc_q[o][LO-1:0]);
-                        acc_d[o] = SUMW'(MW'(gcut_q[o / 8]) * (MW'(acc_q[o]) >> LO));
-                    end else begin
-                        tgt_d[o]  = tgt_q[o] + (MW'(acc_q[o]) << LO);
+                    // cut * T by shift and add, the cut's top bit first: one add a cycle in
+                    // LUTs beside the engine (a DSP's fixed site is up to half the die away:
+                    // measured, 12.8 ns of routing to and from it)
+                    for (int b = 0; b <= CUT_F; b = b + 1) begin
+                        if (k == KW'(CUT_F - b)) begin
+                            cbit = gcut_q[o / 8][b];
+                        end
+                    end
+                    tgt_d[o] = (tgt_q[o] << 1) + (cbit ? MW'(acc_q[o]) : '0);
+                    if (k == KW'(CUT_F)) begin
                         acc_d[o]  = '0;
                         bit_d[o]  = BW'(CW-1);
                         ph_d[o]   = PH_SRCH;

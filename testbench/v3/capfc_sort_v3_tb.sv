@@ -8,7 +8,7 @@
 // - Each sort (busy_q rising; row_q, cal_q read from the engine) is checked when it ends:
 //   its E writes (swr_*, a cycle after they are found) are the reference's selection in index
 //   order, or a prefix of it when a row clear cut the sort short; a complete sort lasts exactly
-//   NP+4 cycles (Stop-Max) or (NP+4) + 2 + CW(NP+5) + (NP+4) + (need+2) + (NP+4) (Stop-Calibrate,
+//   NP+4 cycles (Stop-Max) or (NP+4) + (CUT_F+1) + CW(NP+5) + (NP+4) + (need+2) + (NP+4) (Stop-Calibrate,
 //   need from the reference).
 // - Requests and grants against a reference (pending per row, round robin from rr), every cycle.
 // - Rows are drawn from few values (ties at theta), zeros, one large input, all zero.
@@ -249,7 +249,7 @@ initial begin
                 on[o] = 1'b0;
                 if (!cut_short[o]) begin
                     len = (s_cal[o] == 0) ? NP + 4 :
-                          (NP + 4) + 2 + CW * (NP + 5) + (NP + 4) + (s_need[o] + 2) + (NP + 4);
+                          (NP + 4) + (CUT_F + 1) + CW * (NP + 5) + (NP + 4) + (s_need[o] + 2) + (NP + 4);
                     if (s_len[o] != len) fail($sformatf("engine %0d row %0d (%s): busy %0d cycles, expected %0d", o, s_row[o],
                         s_cal[o] ? "Stop-Calibrate" : "Stop-Max", s_len[o], len));
                     if (s_nw[o] != s_nexp[o]) fail($sformatf("engine %0d row %0d (%s): %0d E writes, expected %0d", o, s_row[o],
