@@ -147,6 +147,13 @@ initial begin
         for (int k = 0; k < NP; k = k + 1) begin
             if (deq_ready[(pick + k) % NP] && ($urandom % 8) != 0) enq_oport = PW'((pick + k) % NP);
         end
+        // (three in four aimed at the first twelve ports when one is ready: at every port count
+        // some queues fill to MAX)
+        if ($urandom % 4 != 0) begin
+            for (int k = 0; k < NP && k < 12; k = k + 1) begin
+                if (deq_ready[k]) enq_oport = PW'(k);
+            end
+        end
         enq_prio = 3'((($urandom % 2) == 0) ? (($urandom % 2) ? 1 : 3) : $urandom % 8);
         // (inputs 0 to 3 half the time, as the engines' reads below: reads meet writes at 48 ports too)
         enq_iport = PW'(($urandom % 2) ? $urandom % 4 : $urandom % NP);

@@ -202,12 +202,12 @@ initial begin
         if (quiet != 0 && !any_busy) begin
             quiet = 0;
             segment = segment + 1;
-            case (segment % 5)  // each value in turn: more than 1.0 (theta 0) included
-                0: cfg_cut = 9'd64;
-                1: cfg_cut = 9'd128;
-                2: cfg_cut = 9'd256;
-                3: cfg_cut = 9'd300;
-                default: cfg_cut = 9'(1 + $urandom % 511);
+            case (segment % 5)  // each value in turn, more than 1.0 (theta 0) first
+                1: cfg_cut = 9'd300;
+                2: cfg_cut = 9'd64;
+                3: cfg_cut = 9'd128;
+                4: cfg_cut = 9'(1 + $urandom % 511);
+                default: cfg_cut = 9'd256;
             endcase
         end
         if ($urandom % 200 == 0) cfg_mode_cal = !cfg_mode_cal;
