@@ -9,13 +9,16 @@
 //   clrc = occ_d <= WARN[dp] + du     clre = occ_d <= XON[dp] + du
 // Stage E writes the occupancies and raises the row events of port o: rclr (clrc of a counted
 // dp), eclr (clre), rtrig (acc && trig of a counted ap with mode != 0), and an increment
-// (acc && inc, counted) into the group's counter pipeline: F reads port o's counter RAM at
-// {l, iport} and its bit of the valid bitmap, G registers the word (0 when that bit is clear), H
-// adds one (saturating) and writes (t+7 for a take in t).
-// A port's next increment is 8 cycles later, and its rows' clears come from its own slot, so the
-// pipeline needs no forwarding of its own; the sort engines' read port forwards the group's last
-// write as in v2. E and the valid bitmaps: as v2. e_other: from per-group partial ORs of E,
-// registered (one cycle later than v2).
+// (acc && inc, counted) with its counter's valid bit (read in C and D, cleared in E when this
+// take's dequeue clears the row). The increment then runs in port o's own pipeline: F reads its
+// counter RAM at {l, iport}, G registers the word (0 when the bit is clear), H adds one
+// (saturating), writes and sets the bit (t+7 for a take in t). A port's next increment is 8
+// cycles later, and its rows' clears come from its own slot, so the pipeline needs no forwarding
+// of its own. The sort engines' read port is a synchronous read: at the read (sre) the port
+// registers the word's valid bit after this cycle and whether H writes that word now (its value
+// forwarded); sval, a cycle later, is one mux from registers and holds while sre is low.
+// E and the valid bitmaps: as v2, E's update in a process of its own. e_other: from per-group
+// partial ORs of E, registered (one cycle later than v2).
 // After a reset (synchronous, active high) the occupancy RAMs are scrubbed as in the ingress:
 // rc_q counts the cycles since (to 12), each group writes 0 to its slot's words in cycles 4 to
 // 11, and the lanes are ready from cycle 8.

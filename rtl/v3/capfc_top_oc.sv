@@ -4,6 +4,8 @@
 // the lanes' readies added. For the FPGA flow only (make fpga FPGA_TOP=capfc_top_oc
 // FPGA_FILES="$(V3_TOP)", mk/v3.mk): its behaviour is tested unit by unit (make v3-spike), not
 // as a whole.
+// It repeats capfc_top's port list and instances on purpose, with v3's changes: when v3 is built
+// it becomes rtl/capfc_top.sv (one top, not two), as each spike becomes its v2 unit.
 
 `resetall
 `timescale 1ns / 1ps

@@ -1,5 +1,5 @@
 // capfc_egress_v3_tb: the v3 egress spike (rtl/v3/capfc_egress.sv) against a reference written
-// from its contract (docs/microarchitecture-v3.md), on random lanes, with Icarus (make v3-spike)
+// from its contract (docs/microarchitecture-v3.md), on random lanes, with Verilator (make v3-spike)
 //
 // - Reference at the take (a lane valid and ready): per port, the dequeue first, then the
 //   enqueue. Dequeue: mid = occ - size; a counted priority's row is cleared when mid <= WARN and
@@ -9,12 +9,14 @@
 // - Timing of a take in cycle t: enq_accept, rclr and rtrig in t+4; a row clear reaches the sort
 //   engines' reads (sval) from t+5, an increment (written in t+7) from t+8; E follows the engines' writes (swr_*,
 //   driven at random here) one cycle later and its row clears from t+5; e_other, one cycle
-//   after E, is checked every cycle, and sval for every port every cycle its row was held for two cycles.
+//   after E, is checked every cycle. sval, for every port: the word read a cycle earlier (sre,
+//   at random) when its row was held, and unchanged after a cycle without a read.
 // - A second reset halfway: queues, counters and E start again from 0 while the RAMs hold the
 //   first half's words; no lane is taken in the eight cycles after a reset.
 // - Sizes and thresholds are multiples of 100, so occupancies land on thresholds.
 // - Corners counted and required: results equal to a threshold, refusals, a dequeue and an enqueue of one queue in one take,
-//   row clears, E clears, sort requests, increments seen through sval, held lanes.
+//   row clears, E clears, sort requests, increments seen through sval, held lanes, reads that
+//   met their counter's write or their row's clear, reads held.
 // - +SEED=n (printed) seeds $urandom; $fatal on an error.
 
 `timescale 1ns / 1ps
