@@ -124,13 +124,15 @@ logic [PW-1:0]     ai3_q [NG];
 logic [7:0]        aoh3_q [NG], doh3_q [NG];
 logic [OW-1:0]     occa3_q [NG], occd3_q [NG], du3_q [NG], delta3_q [NG];
 logic [XW-1:0]     racc3_q [NG], rtrig3_q [NG], rinc3_q [NG], rclrc3_q [NG], rclre3_q [NG];
+logic [8*NLP-1:0]  rohd3_q [NG], roha3_q [NG];
 // D -> E
-logic [NG-1:0]     acc4_q, trig4_q, inc4_q, clrc4_q, clre4_q, dv4_q;
+logic [NG-1:0]     acc4_q, inc4_q, clrc4_q, dv4_q;
 logic [2:0]        s4_q [NG];
-logic [7:0]        soh4_q [NG], aoh4_q [NG], doh4_q [NG];
+logic [7:0]        aoh4_q [NG], doh4_q [NG];
 logic [LW-1:0]     la4_q [NG], ld4_q [NG];
 logic [PW-1:0]     ai4_q [NG];
 logic [OW-1:0]     new4_q [NG], mid4_q [NG];
+logic [NR-1:0]     rclr4_q, eclr4_q, rtrig4_q;
 // E -> F (the group's increment request), then per port: F -> G (word read, its valid bit),
 // G -> H (the word registered); the sort engines' read port: valid bit and forward at the issue
 logic [NG-1:0]     f_v_q;
@@ -170,12 +172,14 @@ logic [PW-1:0]     ai3_d [NG];
 logic [7:0]        aoh3_d [NG], doh3_d [NG];
 logic [OW-1:0]     occa3_d [NG], occd3_d [NG], du3_d [NG], delta3_d [NG];
 logic [XW-1:0]     racc3_d [NG], rtrig3_d [NG], rinc3_d [NG], rclrc3_d [NG], rclre3_d [NG];
-logic [NG-1:0]     acc4_d, trig4_d, inc4_d, clrc4_d, clre4_d, dv4_d;
+logic [8*NLP-1:0]  rohd3_d [NG], roha3_d [NG];
+logic [NG-1:0]     acc4_d, inc4_d, clrc4_d, dv4_d;
 logic [2:0]        s4_d [NG];
-logic [7:0]        soh4_d [NG], aoh4_d [NG], doh4_d [NG];
+logic [7:0]        aoh4_d [NG], doh4_d [NG];
 logic [LW-1:0]     la4_d [NG], ld4_d [NG];
 logic [PW-1:0]     ai4_d [NG];
 logic [OW-1:0]     new4_d [NG], mid4_d [NG];
+logic [NR-1:0]     rclr4_d, eclr4_d, rtrig4_d;
 logic [NG-1:0]     f_v_d;
 logic [2:0]        f_s_d [NG];
 logic [LW-1:0]     f_l_d [NG], g_l_d [NG], h_l_d [NG];
@@ -233,7 +237,7 @@ logic [SW-1:0]     d_size;
 logic [7:0]        cnt_p;
 logic [LW-1:0]     lid_p [NPRIO];
 logic [3:0]        lid_t;
-logic              acc, du_same;
+logic              acc, trig, clre, du_same;
 logic [NR-1:0]     rclr_t, eclr_t, rtrig_t;
 logic              acc_t;
 logic [CW-1:0]     new_cnt [NP];
@@ -272,13 +276,16 @@ always_comb begin
     occ_wd  = '0;
     cnt_we  = '0;
     cnt_re0 = '0;
-    rclr_t  = '0;
-    eclr_t  = '0;
-    rtrig_t = '0;
+    rclr_t  = rclr4_q;
+    eclr_t  = eclr4_q;
+    rtrig_t = rtrig4_q;
     acc_t   = 1'b0;
+    rclr4_d = '0;
+    eclr4_d = '0;
+    rtrig4_d = '0;
     av1_d = '0; dv1_d = '0; av2_d = '0; dv2_d = '0; ca2_d = '0; cd2_d = '0; cc2_d = '0;
     av3_d = '0; dv3_d = '0; ca3_d = '0; cd3_d = '0; cc3_d = '0;
-    acc4_d = '0; trig4_d = '0; inc4_d = '0; clrc4_d = '0; clre4_d = '0; dv4_d = '0;
+    acc4_d = '0; inc4_d = '0; clrc4_d = '0; dv4_d = '0;
     f_v_d = '0;
 
     for (int g = 0; g < NG; g = g + 1) begin
@@ -345,6 +352,10 @@ always_comb begin
         rclrc3_d[g] = XW'({2'b0, warnd2_q[g]}) + XW'({2'b0, du2_q[g]});
         rclre3_d[g] = XW'({2'b0, xon2_q[g]}) + XW'({2'b0, du2_q[g]});
         aoh3_d[g] = aoh2_q[g];
+        // the rows of the slot's port that this take's row events name, one-hot (the dequeue's
+        // class, the arrival's), so that D registers each row's events by itself
+        rohd3_d[g] = (8*NLP)'(1) << {s2_q[g], LW'(ld2_q[g])};
+        roha3_d[g] = (8*NLP)'(1) << {s2_q[g], LW'(la2_q[g])};
         doh3_d[g] = dv2_q[g] ? doh2_q[g] : 8'd0;
         av3_d[g] = av2_q[g]; dv3_d[g] = dv2_q[g]; ca3_d[g] = ca2_q[g]; cc3_d[g] = cc2_q[g]; cd3_d[g] = cd2_q[g];
         s3_d[g] = s2_q[g]; la3_d[g] = la2_q[g]; ld3_d[g] = ld2_q[g]; ai3_d[g] = ai2_q[g];
@@ -353,32 +364,34 @@ always_comb begin
         // ---- D: compares and results
         acc         = av3_q[g] && !racc3_q[g][XW-1] && $signed({2'b0, occa3_q[g]}) <= $signed(racc3_q[g]);
         acc4_d[g]   = acc;
-        trig4_d[g]  = ca3_q[g] && (rtrig3_q[g][XW-1] || $signed({2'b0, occa3_q[g]}) > $signed(rtrig3_q[g]));
+        trig        = ca3_q[g] && (rtrig3_q[g][XW-1] || $signed({2'b0, occa3_q[g]}) > $signed(rtrig3_q[g]));
         inc4_d[g]   = cc3_q[g] && (rinc3_q[g][XW-1] || $signed({2'b0, occa3_q[g]}) >= $signed(rinc3_q[g]));
         clrc4_d[g]  = dv3_q[g] && cd3_q[g] && $signed({2'b0, occd3_q[g]}) <= $signed(rclrc3_q[g]);
-        clre4_d[g]  = dv3_q[g] && cd3_q[g] && $signed({2'b0, occd3_q[g]}) <= $signed(rclre3_q[g]);
+        clre        = dv3_q[g] && cd3_q[g] && $signed({2'b0, occd3_q[g]}) <= $signed(rclre3_q[g]);
         dv4_d[g]    = dv3_q[g];
         new4_d[g]   = occa3_q[g] + delta3_q[g];
         mid4_d[g]   = occd3_q[g] - du3_q[g];
-        soh4_d[g]   = 8'(1) << s3_q[g];
         aoh4_d[g]   = aoh3_q[g];
         doh4_d[g]   = doh3_q[g];
         s4_d[g] = s3_q[g]; la4_d[g] = la3_q[g]; ld4_d[g] = ld3_q[g]; ai4_d[g] = ai3_q[g];
         vb4_d[g] = vrow3_q[g][ai3_q[g]];
+        // the row events, a register per row: their loads (the port's sort engine, its valid
+        // and E bitmaps) sit wherever the port's logic is placed, and a group's E registers
+        // decoded there crossed the die (measured, 17.2 ns of routing at 48 ports)
+        for (int s = 0; s < 8; s = s + 1) begin
+            if (g*8 + s < NP) begin
+                for (int l = 0; l < NLP; l = l + 1) begin
+                    rclr4_d[(g*8 + s)*NLP + l]  = clrc4_d[g] && rohd3_q[g][s*NLP + l];
+                    eclr4_d[(g*8 + s)*NLP + l]  = clre && rohd3_q[g][s*NLP + l];
+                    rtrig4_d[(g*8 + s)*NLP + l] = acc && trig && roha3_q[g][s*NLP + l];
+                end
+            end
+        end
 
         // ---- E: write back; the row events of the slot's port; the increment request
         for (int p = 0; p < NPRIO; p = p + 1) begin
             occ_we[g*8 + p] = scrub || (acc4_q[g] && aoh4_q[g][p]) || (dv4_q[g] && doh4_q[g][p]);
             occ_wd[(g*8 + p)*OW +: OW] = scrub ? '0 : (acc4_q[g] && aoh4_q[g][p]) ? new4_q[g] : mid4_q[g];
-        end
-        for (int s = 0; s < 8; s = s + 1) begin
-            if (g*8 + s < NP && soh4_q[g][s]) begin
-                for (int l = 0; l < NLP; l = l + 1) begin
-                    rclr_t[(g*8 + s)*NLP + l]  = clrc4_q[g] && ld4_q[g] == LW'(l);
-                    eclr_t[(g*8 + s)*NLP + l]  = clre4_q[g] && ld4_q[g] == LW'(l);
-                    rtrig_t[(g*8 + s)*NLP + l] = acc4_q[g] && trig4_q[g] && la4_q[g] == LW'(l);
-                end
-            end
         end
         acc_t = acc_t | acc4_q[g];
         f_v_d[g] = acc4_q[g] && inc4_q[g];
@@ -451,7 +464,8 @@ always_comb begin
             vld_d[r] = '0;
         end
         av1_d = '0; dv1_d = '0; av2_d = '0; dv2_d = '0; av3_d = '0; dv3_d = '0;
-        acc4_d = '0; clrc4_d = '0; clre4_d = '0; dv4_d = '0; f_v_d = '0; g_v_d = '0; h_v_d = '0;
+        acc4_d = '0; clrc4_d = '0; dv4_d = '0; f_v_d = '0; g_v_d = '0; h_v_d = '0;
+        rclr4_d = '0; eclr4_d = '0; rtrig4_d = '0;
         sv_vb_d = '0;
     end
 end
@@ -533,8 +547,9 @@ always_ff @(posedge clk) begin
     rc_q <= rc_d;
     av1_q <= av1_d; dv1_q <= dv1_d; av2_q <= av2_d; dv2_q <= dv2_d; ca2_q <= ca2_d; cd2_q <= cd2_d; cc2_q <= cc2_d;
     av3_q <= av3_d; dv3_q <= dv3_d; ca3_q <= ca3_d; cd3_q <= cd3_d; cc3_q <= cc3_d;
-    acc4_q <= acc4_d; trig4_q <= trig4_d; inc4_q <= inc4_d; clrc4_q <= clrc4_d; clre4_q <= clre4_d;
+    acc4_q <= acc4_d; inc4_q <= inc4_d; clrc4_q <= clrc4_d;
     vb4_q <= vb4_d; f_vb_q <= f_vb_d;
+    rclr4_q <= rclr4_d; eclr4_q <= eclr4_d; rtrig4_q <= rtrig4_d;
     dv4_q <= dv4_d; f_v_q <= f_v_d; g_v_q <= g_v_d; g_vb_q <= g_vb_d; h_v_q <= h_v_d;
     sv_vb_q <= sv_vb_d; sv_fw_q <= sv_fw_d;
     for (int g = 0; g < NG; g = g + 1) begin
@@ -551,9 +566,10 @@ always_ff @(posedge clk) begin
         occa3_q[g] <= occa3_d[g]; occd3_q[g] <= occd3_d[g]; du3_q[g] <= du3_d[g]; delta3_q[g] <= delta3_d[g];
         racc3_q[g] <= racc3_d[g]; rtrig3_q[g] <= rtrig3_d[g]; rinc3_q[g] <= rinc3_d[g];
         rclrc3_q[g] <= rclrc3_d[g]; rclre3_q[g] <= rclre3_d[g];
-        s4_q[g] <= s4_d[g]; soh4_q[g] <= soh4_d[g]; aoh4_q[g] <= aoh4_d[g]; doh4_q[g] <= doh4_d[g];
+        s4_q[g] <= s4_d[g]; aoh4_q[g] <= aoh4_d[g]; doh4_q[g] <= doh4_d[g];
         la4_q[g] <= la4_d[g]; ld4_q[g] <= ld4_d[g]; ai4_q[g] <= ai4_d[g];
         vrow3_q[g] <= vrow3_d[g];
+        rohd3_q[g] <= rohd3_d[g]; roha3_q[g] <= roha3_d[g];
         new4_q[g] <= new4_d[g]; mid4_q[g] <= mid4_d[g];
         f_s_q[g] <= f_s_d[g]; f_l_q[g] <= f_l_d[g]; f_i_q[g] <= f_i_d[g];
         g_l_q[g] <= g_l_d[g]; g_i_q[g] <= g_i_d[g];
