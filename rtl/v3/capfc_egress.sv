@@ -7,21 +7,27 @@
 // D gives, for the slot's port o and with k = (same ? du : 0) - au:
 //   acc  = occ_a <= MAX[ap] + k       trig = occ_a > XOFF[ap] + k   inc = occ_a >= WARN[ap] + k
 //   clrc = occ_d <= WARN[dp] + du     clre = occ_d <= XON[dp] + du
-// Stage E writes the occupancies and raises the row events of port o: rclr (clrc of a counted
-// dp), eclr (clre), rtrig (acc && trig of a counted ap with mode != 0), and an increment
-// (acc && inc, counted) with its counter's valid bit (read in C and D, cleared in E when this
-// take's dequeue clears the row). The increment then runs in port o's own pipeline: F reads its
-// counter RAM at {l, iport}, G registers the word (0 when the bit is clear), H adds one
-// (saturating), writes and sets the bit (t+7 for a take in t). A port's next increment is 8
-// cycles later, and its rows' clears come from its own slot, so the pipeline needs no forwarding
-// of its own. The sort engines' read port is a synchronous read: at the read (sre) the port
-// registers the word's valid bit after this cycle and whether H writes that word now (its value
-// forwarded); sval, a cycle later, is one mux from registers and holds while sre is low.
-// E and the valid bitmaps: as v2, E's update in a process of its own. e_other: from per-group
-// partial ORs of E, registered (one cycle later than v2).
-// After a reset (synchronous, active high) the occupancy RAMs are scrubbed as in the ingress:
-// rc_q counts the cycles since (to 12), each group writes 0 to its slot's words in cycles 4 to
-// 11, and the lanes are ready from cycle 8.
+// Stage E writes the occupancies and raises the row events of port o, each registered per row in
+// D: rclr (clrc of a counted dp), eclr (clre), rtrig (acc && trig of a counted ap with mode != 0),
+// and an increment (acc && inc, counted).
+// Counters carry generation tags instead of v2's valid bitmaps: a counter word is {tag, count}
+// (TW = CAW + 1 bits of tag), each row (port, class) has a generation gen_q, and a word counts
+// only if its tag is its row's generation; a row clear advances the generation. In the eight-cycle
+// frame of port o's slot (its take in t): the scrub reads word sp_q in t+1 and rewrites it as
+// {generation, 0} in t+3 if its tag is stale (every word visited every 2^CAW frames, before a
+// tag can come round); F reads the increment's word in t+5, G keeps its count if the tag is the
+// generation (after this take's clear, E in t+4) and 0 otherwise, H adds one (saturating) and
+// writes it with the generation in t+7. The port's next take is 8 cycles later and its rows'
+// clears come from its own slot, so nothing needs forwarding. The sort engines' read port is a
+// synchronous read: at the read (sre) the port registers the generation the word's row has after
+// this cycle and whether H writes that word now (its value forwarded); sval, a cycle later, is
+// the word's count if its tag is that generation (else 0) and holds while sre is low.
+// E: as v2, its update in a process of its own. e_other: from per-group partial ORs of E,
+// registered (one cycle later than v2).
+// After a reset (synchronous, active high): rc_q counts the cycles since; each group writes 0 to
+// its slot's occupancy words in cycles 4 to 11, every counter word is written {0, 0} in cycles
+// 0 to NA-1 (NA = 2^CAW words a port), the lanes are ready from cycle max(8, NA) (rdy_q), and
+// a sort read issued before then reads 0.
 
 `resetall
 `timescale 1ns / 1ps
@@ -84,6 +90,16 @@ localparam integer XW = OW + 2;
 localparam integer NLP = 1 << LW;
 localparam integer CAW = LW + PW;
 localparam integer NPB = 1 << PW;
+// counters with generation tags: a word is {tag, count}, valid when its tag is its row's
+// generation; TW = CAW + 1 keeps a word that the scrub visits every 2^CAW frames from wrapping
+localparam integer NA = 1 << CAW;
+localparam integer TW = CAW + 1;
+localparam integer DW = CW + TW;
+// cycles since reset: the occupancy scrub in 4..11, the counter words initialised in 0..NA-1,
+// the lanes ready from RC_RDY
+localparam integer RCW = CAW + 2;
+localparam integer RC_RDY = (NA > 8) ? NA : 8;
+localparam integer RC_SAT = (NA > 12) ? NA : 12;
 
 if (NP < 2 || NP > 128 || SW < 1 || SW > OW || OW > 30 || CW < 1 || CW > 16 ||
         CELL_LOG2 < 0 || CELL_LOG2 > 12 || CELL_LOG2 >= SW || NL < 1 || NL > 8) begin : gen_param_check
@@ -97,8 +113,9 @@ end
 // ---------------------------------------------------------------------------------------------
 // state
 logic [2:0]        gs_q [NG];
-logic [3:0]        rc_q;
-logic [NP-1:0]     vld_q [NR];
+logic [RCW-1:0]    rc_q;
+logic              rdy_q;
+logic [TW-1:0]     gen_q [NR];
 logic [NP-1:0]     e_q   [NR];
 logic [NP-1:0]     epart_q [NG*NLP];
 // A -> B
@@ -119,17 +136,17 @@ logic [OW-1:0]     max2_q [NG], xoff2_q [NG], warna2_q [NG], warnd2_q [NG], xon2
 // C -> D
 logic [NG-1:0]     av3_q, dv3_q, ca3_q, cd3_q, cc3_q;
 logic [2:0]        s3_q [NG];
-logic [LW-1:0]     la3_q [NG], ld3_q [NG];
+logic [LW-1:0]     la3_q [NG];
 logic [PW-1:0]     ai3_q [NG];
 logic [7:0]        aoh3_q [NG], doh3_q [NG];
 logic [OW-1:0]     occa3_q [NG], occd3_q [NG], du3_q [NG], delta3_q [NG];
 logic [XW-1:0]     racc3_q [NG], rtrig3_q [NG], rinc3_q [NG], rclrc3_q [NG], rclre3_q [NG];
 logic [8*NLP-1:0]  rohd3_q [NG], roha3_q [NG];
 // D -> E
-logic [NG-1:0]     acc4_q, inc4_q, clrc4_q, dv4_q;
+logic [NG-1:0]     acc4_q, inc4_q, dv4_q;
 logic [2:0]        s4_q [NG];
 logic [7:0]        aoh4_q [NG], doh4_q [NG];
-logic [LW-1:0]     la4_q [NG], ld4_q [NG];
+logic [LW-1:0]     la4_q [NG];
 logic [PW-1:0]     ai4_q [NG];
 logic [OW-1:0]     new4_q [NG], mid4_q [NG];
 logic [NR-1:0]     rclr4_q, eclr4_q, rtrig4_q;
@@ -139,17 +156,19 @@ logic [NG-1:0]     f_v_q;
 logic [2:0]        f_s_q [NG];
 logic [LW-1:0]     f_l_q [NG], g_l_q [NG], h_l_q [NG];
 logic [PW-1:0]     f_i_q [NG], g_i_q [NG], h_i_q [NG];
-logic [NP-1:0]     h_ioh_q [NG];
-logic [NP-1:0]     vrow3_q [NG];
-logic [NG-1:0]     vb4_q, f_vb_q;
-logic [NP-1:0]     g_v_q, g_vb_q, h_v_q;
+logic [NP-1:0]     g_v_q, h_v_q;
+// the scrub, per port: its word (sp), its read's data due (sc_v), its write's cycle (sc_w), stale
+logic [CAW-1:0]    sp_q [NP];
+logic [NP-1:0]     sc_v_q, sc_w_q, sc_st_q;
 logic [CW-1:0]     h_cur_q [NP];
-logic [NP-1:0]     sv_vb_q, sv_fw_q;
+logic [NP-1:0]     sv_ok_q, sv_fw_q;
+logic [TW-1:0]     sv_exp_q [NP];
 logic [CW-1:0]     sv_fwv_q [NP];
 
 logic [2:0]        gs_d [NG];
-logic [3:0]        rc_d;
-logic [NP-1:0]     vld_d [NR];
+logic [RCW-1:0]    rc_d;
+logic              rdy_d;
+logic [TW-1:0]     gen_d [NR];
 logic [NP-1:0]     e_d   [NR];
 logic [NP-1:0]     epart_d [NG*NLP];
 logic [NG-1:0]     av1_d, dv1_d;
@@ -167,16 +186,16 @@ logic [XW-1:0]     k2_d [NG];
 logic [OW-1:0]     max2_d [NG], xoff2_d [NG], warna2_d [NG], warnd2_d [NG], xon2_d [NG];
 logic [NG-1:0]     av3_d, dv3_d, ca3_d, cd3_d, cc3_d;
 logic [2:0]        s3_d [NG];
-logic [LW-1:0]     la3_d [NG], ld3_d [NG];
+logic [LW-1:0]     la3_d [NG];
 logic [PW-1:0]     ai3_d [NG];
 logic [7:0]        aoh3_d [NG], doh3_d [NG];
 logic [OW-1:0]     occa3_d [NG], occd3_d [NG], du3_d [NG], delta3_d [NG];
 logic [XW-1:0]     racc3_d [NG], rtrig3_d [NG], rinc3_d [NG], rclrc3_d [NG], rclre3_d [NG];
 logic [8*NLP-1:0]  rohd3_d [NG], roha3_d [NG];
-logic [NG-1:0]     acc4_d, inc4_d, clrc4_d, dv4_d;
+logic [NG-1:0]     acc4_d, inc4_d, dv4_d;
 logic [2:0]        s4_d [NG];
 logic [7:0]        aoh4_d [NG], doh4_d [NG];
-logic [LW-1:0]     la4_d [NG], ld4_d [NG];
+logic [LW-1:0]     la4_d [NG];
 logic [PW-1:0]     ai4_d [NG];
 logic [OW-1:0]     new4_d [NG], mid4_d [NG];
 logic [NR-1:0]     rclr4_d, eclr4_d, rtrig4_d;
@@ -184,12 +203,12 @@ logic [NG-1:0]     f_v_d;
 logic [2:0]        f_s_d [NG];
 logic [LW-1:0]     f_l_d [NG], g_l_d [NG], h_l_d [NG];
 logic [PW-1:0]     f_i_d [NG], g_i_d [NG], h_i_d [NG];
-logic [NP-1:0]     h_ioh_d [NG];
-logic [NP-1:0]     vrow3_d [NG];
-logic [NG-1:0]     vb4_d, f_vb_d;
-logic [NP-1:0]     g_v_d, g_vb_d, h_v_d;
+logic [NP-1:0]     g_v_d, h_v_d;
+logic [CAW-1:0]    sp_d [NP];
+logic [NP-1:0]     sc_v_d, sc_w_d, sc_st_d;
 logic [CW-1:0]     h_cur_d [NP];
-logic [NP-1:0]     sv_vb_d, sv_fw_d;
+logic [NP-1:0]     sv_ok_d, sv_fw_d;
+logic [TW-1:0]     sv_exp_d [NP];
 logic [CW-1:0]     sv_fwv_d [NP];
 
 // RAMs
@@ -198,10 +217,10 @@ logic [NG*8*OW-1:0] occ_wd;
 logic [NG*8*OW-1:0] occ_rd;
 logic [NP-1:0]      cnt_we;
 logic [NP-1:0]      cnt_re0;
-logic [CAW-1:0]     cnt_ra0 [NG];
-logic [CAW-1:0]     cnt_wa [NG];
-logic [CW-1:0]      cnt_wd [NP];
-wire  [2*NP*CW-1:0] cnt_rd;
+logic [CAW-1:0]     cnt_ra0 [NP];
+logic [CAW-1:0]     cnt_wa [NP];
+logic [DW-1:0]      cnt_wd [NP];
+wire  [2*NP*DW-1:0] cnt_rd;
 
 genvar gg, gp, go;
 for (gg = 0; gg < NG; gg = gg + 1) begin : gen_grp
@@ -217,14 +236,14 @@ for (gg = 0; gg < NG; gg = gg + 1) begin : gen_grp
     end
 end
 for (go = 0; go < NP; go = go + 1) begin : gen_port
-    capfc_ram #(.AW(CAW), .DW(CW), .RP(2)) u_cnt (
+    capfc_ram #(.AW(CAW), .DW(DW), .RP(2)) u_cnt (
         .clk(clk),
         .we(cnt_we[go]),
-        .wa(cnt_wa[go / 8]),
+        .wa(cnt_wa[go]),
         .wd(cnt_wd[go]),
         .re({sre[go], cnt_re0[go]}),
-        .ra({srow[go*LW +: LW], sidx[go*PW +: PW], cnt_ra0[go / 8]}),
-        .rd(cnt_rd[go*2*CW +: 2*CW])
+        .ra({srow[go*LW +: LW], sidx[go*PW +: PW], cnt_ra0[go]}),
+        .rd(cnt_rd[go*2*DW +: 2*DW])
     );
 end
 
@@ -237,16 +256,21 @@ logic [SW-1:0]     d_size;
 logic [7:0]        cnt_p;
 logic [LW-1:0]     lid_p [NPRIO];
 logic [3:0]        lid_t;
-logic              acc, trig, clre, du_same;
+logic              acc, trig, clrc, clre, du_same;
 logic [NR-1:0]     rclr_t, eclr_t, rtrig_t;
 logic              acc_t;
 logic [CW-1:0]     new_cnt [NP];
 logic [NP-1:0]     eacc [NLP];
 logic [NQ-1:0]     eo_t;
 logic [NP*CW-1:0]  sval_t;
+logic [DW-1:0]     sval_rd;
 logic [LW-1:0]     a_l;
 logic [PW-1:0]     a_i;
 logic              a_set;
+logic [TW-1:0]     g_gen, h_gen, s_gen;
+logic [DW-1:0]     rd0;
+logic [NP-1:0]     eoh;
+logic              eset, cinit;
 
 always_comb begin
     dv_pad = '0;
@@ -255,10 +279,13 @@ always_comb begin
     dv_pad[NP-1:0]    = deq_valid;
     dp_pad[NP*3-1:0]  = deq_prio;
     ds_pad[NP*SW-1:0] = deq_size;
-    // cycles since reset (saturating at 12): the lanes are ready from 8, the occupancy RAMs are
-    // scrubbed (every word of the slot in stage E written 0) in 4 to 11
-    rc_d  = (rc_q == 4'd12) ? rc_q : rc_q + 4'd1;
-    scrub = rc_q[3] ^ rc_q[2];
+    // cycles since reset (saturating): the occupancy RAMs are scrubbed (every word of the slot
+    // in stage E written 0) in 4 to 11, every counter word initialised to {0, 0} in 0 to NA-1,
+    // the lanes ready from RC_RDY (rdy_q)
+    rc_d  = (rc_q == RCW'(RC_SAT)) ? rc_q : rc_q + 1'b1;
+    rdy_d = rc_d >= RCW'(RC_RDY);
+    scrub = rc_q >= RCW'(4) && rc_q < RCW'(12);
+    cinit = rc_q < RCW'(NA);
     for (int p = 0; p < NPRIO; p = p + 1) begin
         lid_t    = capfc_pkg::lidx(cfg_lossless, 3'(p));
         lid_p[p] = LW'(lid_t);
@@ -267,11 +294,17 @@ always_comb begin
 
     // defaults for the registers written per port or per row below (Verilator 5.006 does not
     // unroll those loops at 48 ports and more, and would report latches without them)
-    vld_d   = vld_q;
+    gen_d   = gen_q;
+    sp_d    = sp_q;
+    sc_v_d  = '0;
+    sc_w_d  = '0;
+    sc_st_d = '0;
     epart_d = epart_q;
     g_v_d   = '0;
     h_v_d   = '0;
-    sv_vb_d = sv_vb_q;
+    sv_ok_d = sv_ok_q;
+    sv_fw_d = sv_fw_q;
+    sv_exp_d = sv_exp_q;
     occ_we  = '0;
     occ_wd  = '0;
     cnt_we  = '0;
@@ -285,7 +318,7 @@ always_comb begin
     rtrig4_d = '0;
     av1_d = '0; dv1_d = '0; av2_d = '0; dv2_d = '0; ca2_d = '0; cd2_d = '0; cc2_d = '0;
     av3_d = '0; dv3_d = '0; ca3_d = '0; cd3_d = '0; cc3_d = '0;
-    acc4_d = '0; inc4_d = '0; clrc4_d = '0; dv4_d = '0;
+    acc4_d = '0; inc4_d = '0; dv4_d = '0;
     f_v_d = '0;
 
     for (int g = 0; g < NG; g = g + 1) begin
@@ -296,14 +329,14 @@ always_comb begin
         dp1_d[g] = '0;
         for (int s = 0; s < 8; s = s + 1) begin
             if (gs_q[g] == 3'(s)) begin
-                dv1_d[g] = dv_pad[g*8 + s] && rc_q[3];
+                dv1_d[g] = dv_pad[g*8 + s] && rdy_q;
                 dp1_d[g] = dp_pad[(g*8 + s)*3 +: 3];
                 d_size   = ds_pad[(g*8 + s)*SW +: SW];
             end
         end
         du1_d[g] = OW'({capfc_pkg::units(32'(d_size), CELL_LOG2)});
         av1_d[g] = enq_valid && 32'(enq_oport) < NP && 32'(enq_iport) < NP &&
-                   32'(enq_oport) / 8 == g && 3'(enq_oport) == gs_q[g] && rc_q[3];
+                   32'(enq_oport) / 8 == g && 3'(enq_oport) == gs_q[g] && rdy_q;
         ap1_d[g] = enq_prio;
         ai1_d[g] = enq_iport;
         au1_d[g] = OW'({capfc_pkg::units(32'(enq_size), CELL_LOG2)});
@@ -358,7 +391,7 @@ always_comb begin
         roha3_d[g] = (8*NLP)'(1) << {s2_q[g], LW'(la2_q[g])};
         doh3_d[g] = dv2_q[g] ? doh2_q[g] : 8'd0;
         av3_d[g] = av2_q[g]; dv3_d[g] = dv2_q[g]; ca3_d[g] = ca2_q[g]; cc3_d[g] = cc2_q[g]; cd3_d[g] = cd2_q[g];
-        s3_d[g] = s2_q[g]; la3_d[g] = la2_q[g]; ld3_d[g] = ld2_q[g]; ai3_d[g] = ai2_q[g];
+        s3_d[g] = s2_q[g]; la3_d[g] = la2_q[g]; ai3_d[g] = ai2_q[g];
         du3_d[g] = du2_q[g]; delta3_d[g] = delta2_q[g];
 
         // ---- D: compares and results
@@ -366,22 +399,21 @@ always_comb begin
         acc4_d[g]   = acc;
         trig        = ca3_q[g] && (rtrig3_q[g][XW-1] || $signed({2'b0, occa3_q[g]}) > $signed(rtrig3_q[g]));
         inc4_d[g]   = cc3_q[g] && (rinc3_q[g][XW-1] || $signed({2'b0, occa3_q[g]}) >= $signed(rinc3_q[g]));
-        clrc4_d[g]  = dv3_q[g] && cd3_q[g] && $signed({2'b0, occd3_q[g]}) <= $signed(rclrc3_q[g]);
+        clrc        = dv3_q[g] && cd3_q[g] && $signed({2'b0, occd3_q[g]}) <= $signed(rclrc3_q[g]);
         clre        = dv3_q[g] && cd3_q[g] && $signed({2'b0, occd3_q[g]}) <= $signed(rclre3_q[g]);
         dv4_d[g]    = dv3_q[g];
         new4_d[g]   = occa3_q[g] + delta3_q[g];
         mid4_d[g]   = occd3_q[g] - du3_q[g];
         aoh4_d[g]   = aoh3_q[g];
         doh4_d[g]   = doh3_q[g];
-        s4_d[g] = s3_q[g]; la4_d[g] = la3_q[g]; ld4_d[g] = ld3_q[g]; ai4_d[g] = ai3_q[g];
-        vb4_d[g] = vrow3_q[g][ai3_q[g]];
+        s4_d[g] = s3_q[g]; la4_d[g] = la3_q[g]; ai4_d[g] = ai3_q[g];
         // the row events, a register per row: their loads (the port's sort engine, its valid
         // and E bitmaps) sit wherever the port's logic is placed, and a group's E registers
         // decoded there crossed the die (measured, 17.2 ns of routing at 48 ports)
         for (int s = 0; s < 8; s = s + 1) begin
             if (g*8 + s < NP) begin
                 for (int l = 0; l < NLP; l = l + 1) begin
-                    rclr4_d[(g*8 + s)*NLP + l]  = clrc4_d[g] && rohd3_q[g][s*NLP + l];
+                    rclr4_d[(g*8 + s)*NLP + l]  = clrc && rohd3_q[g][s*NLP + l];
                     eclr4_d[(g*8 + s)*NLP + l]  = clre && rohd3_q[g][s*NLP + l];
                     rtrig4_d[(g*8 + s)*NLP + l] = acc && trig && roha3_q[g][s*NLP + l];
                 end
@@ -396,53 +428,55 @@ always_comb begin
         acc_t = acc_t | acc4_q[g];
         f_v_d[g] = acc4_q[g] && inc4_q[g];
         f_s_d[g] = s4_q[g]; f_l_d[g] = la4_q[g]; f_i_d[g] = ai4_q[g];
-        f_vb_d[g] = vb4_q[g] && !(clrc4_q[g] && ld4_q[g] == la4_q[g]);
 
-        // ---- F, G, H: the request handed to its port (per port below); the group's address
-        cnt_ra0[g] = {f_l_q[g], f_i_q[g]};
-        cnt_wa[g]  = {h_l_q[g], h_i_q[g]};
+        // ---- F, G, H: the request handed to its port (per port below)
         g_l_d[g] = f_l_q[g]; g_i_d[g] = f_i_q[g];
         h_l_d[g] = g_l_q[g]; h_i_d[g] = g_i_q[g];
-        h_ioh_d[g] = NP'(1) << g_i_q[g];  // H's input one-hot: the valid bit it sets, decoded in G
 
         if (rst) begin
             gs_d[g] = 3'(g);
         end
     end
 
-    // per port o: the increment's stages F (read the word; its valid bit comes from the group's
-    // stages C to E, and stands until H: the port's valid rows are cleared and set only from its
-    // own slot, at least eight cycles apart), G (the word registered, 0 when its bit is clear), H (add one,
-    // saturating, write, set the bit); and the sort engine's read issue: the valid bit the word
-    // will have after this cycle (a clear wins over H's set, as in the bitmap), and the forward
-    // of H's write of this cycle, both registered beside the RAM's read
+    // generations: a row clear (stage E) advances its row's, so that every word of the row
+    // reads as 0 until written again
+    for (int r = 0; r < NR; r = r + 1) begin
+        gen_d[r] = rclr_t[r] ? gen_q[r] + 1'b1 : gen_q[r];
+    end
+
+    // per port o, in the eight-cycle frame of its slot (the take in t): the scrub reads word sp
+    // in t+1 and, if its tag is not its row's generation, writes {generation, 0} in t+3; the
+    // increment's F reads in t+5 (after the take's clear in E, t+4), G keeps the count if the
+    // tag is the row's generation (else 0), H adds one (saturating) and writes it with the
+    // generation in t+7. No two of these meet, and every word is visited every 2^CAW frames,
+    // fewer than the 2^TW clears a tag needs to come round. The sort engine's read issue: the
+    // generation the word must carry after this cycle (a clear now counts) and the forward of
+    // H's write of this cycle, registered beside the RAM's read
     for (int o = 0; o < NP; o = o + 1) begin
+        rd0 = cnt_rd[o*2*DW +: DW];
         g_v_d[o]   = f_v_q[o / 8] && f_s_q[o / 8] == 3'(o % 8);
-        cnt_re0[o] = g_v_d[o];
-        g_vb_d[o]  = f_vb_q[o / 8];
+        sc_v_d[o]  = rdy_q && gs_q[o / 8] == 3'(o % 8 + 1);
+        cnt_re0[o] = g_v_d[o] || sc_v_d[o];
+        cnt_ra0[o] = g_v_d[o] ? {f_l_q[o / 8], f_i_q[o / 8]} : sp_q[o];
+        g_gen = gen_q[{PW'(o), g_l_q[o / 8]}];
+        h_cur_d[o] = (rd0[CW +: TW] == g_gen) ? rd0[CW-1:0] : '0;
         h_v_d[o]   = g_v_q[o];
-        h_cur_d[o] = g_vb_q[o] ? cnt_rd[o*2*CW +: CW] : '0;
+        s_gen = gen_q[{PW'(o), sp_q[o][CAW-1 -: LW]}];
+        sc_st_d[o] = sc_v_q[o] && rd0[CW +: TW] != s_gen;
+        sc_w_d[o]  = sc_v_q[o];
+        sp_d[o]    = sc_w_q[o] ? sp_q[o] + 1'b1 : sp_q[o];
         new_cnt[o] = (h_cur_q[o] == {CW{1'b1}}) ? h_cur_q[o] : h_cur_q[o] + 1'b1;
-        cnt_we[o]  = h_v_q[o];
-        cnt_wd[o]  = new_cnt[o];
+        h_gen = gen_q[{PW'(o), h_l_q[o / 8]}];
+        cnt_we[o]  = cinit || h_v_q[o] || (sc_w_q[o] && sc_st_q[o]);
+        cnt_wa[o]  = cinit ? CAW'(rc_q) : h_v_q[o] ? {h_l_q[o / 8], h_i_q[o / 8]} : sp_q[o];
+        cnt_wd[o]  = cinit ? '0 : h_v_q[o] ? {h_gen, new_cnt[o]} : {s_gen, CW'(0)};
         a_l   = srow[o*LW +: LW];
         a_i   = sidx[o*PW +: PW];
         a_set = h_v_q[o] && h_l_q[o / 8] == a_l && h_i_q[o / 8] == a_i;
-        sv_vb_d[o]  = sre[o] ? !rclr_t[o*NLP + 32'(a_l)] && (1'(vld_q[{PW'(o), a_l}] >> a_i) || a_set) : sv_vb_q[o];
+        sv_ok_d[o]  = sre[o] ? rdy_q : sv_ok_q[o];
+        sv_exp_d[o] = sre[o] ? gen_d[{PW'(o), a_l}] : sv_exp_q[o];
         sv_fw_d[o]  = sre[o] ? a_set : sv_fw_q[o];
         sv_fwv_d[o] = sre[o] ? new_cnt[o] : sv_fwv_q[o];
-    end
-
-    // valid bitmaps (cleared by a row clear; set by a port's write)
-    for (int r = 0; r < NR; r = r + 1) begin
-        vld_d[r] = rclr_t[r] ? '0 : vld_q[r];
-    end
-    for (int o = 0; o < NP; o = o + 1) begin
-        for (int l = 0; l < NLP; l = l + 1) begin
-            if (!rclr_t[o*NLP + l] && h_v_q[o] && h_l_q[o / 8] == LW'(l)) begin
-                vld_d[o*NLP + l] = vld_q[o*NLP + l] | h_ioh_q[o / 8];
-            end
-        end
     end
 
     // per group and class, the OR of its ports' E rows, each without its own port's bit: the
@@ -459,14 +493,19 @@ always_comb begin
     end
 
     if (rst) begin
-        rc_d = '0;
+        rc_d  = '0;
+        rdy_d = 1'b0;
         for (int r = 0; r < NR; r = r + 1) begin
-            vld_d[r] = '0;
+            gen_d[r] = '0;
         end
+        for (int o = 0; o < NP; o = o + 1) begin
+            sp_d[o] = '0;
+        end
+        sc_v_d = '0; sc_w_d = '0;
         av1_d = '0; dv1_d = '0; av2_d = '0; dv2_d = '0; av3_d = '0; dv3_d = '0;
-        acc4_d = '0; clrc4_d = '0; dv4_d = '0; f_v_d = '0; g_v_d = '0; h_v_d = '0;
+        acc4_d = '0; dv4_d = '0; f_v_d = '0; g_v_d = '0; h_v_d = '0;
         rclr4_d = '0; eclr4_d = '0; rtrig4_d = '0;
-        sv_vb_d = '0;
+        sv_ok_d = '0; sv_fw_d = '0;
     end
 end
 
@@ -475,14 +514,11 @@ end
 // one process would make a false combinational loop through the sort engines
 always_comb begin
     e_d = e_q;  // (a default for Verilator 5.006, which does not unroll the loops below at 48 ports)
-    for (int r = 0; r < NR; r = r + 1) begin
-        e_d[r] = eclr_t[r] ? '0 : e_q[r];
-    end
     for (int o = 0; o < NP; o = o + 1) begin
+        eoh = NP'(1) << swr_i[o*PW +: PW];  // the engine's input one-hot, shared by its rows
         for (int l = 0; l < NLP; l = l + 1) begin
-            if (!eclr_t[o*NLP + l] && swr_en[o] && swr_l[o*LW +: LW] == LW'(l)) begin
-                e_d[o*NLP + l] = e_q[o*NLP + l] | (NP'(1) << swr_i[o*PW +: PW]);
-            end
+            eset = swr_en[o] && swr_l[o*LW +: LW] == LW'(l);
+            e_d[o*NLP + l] = (e_q[o*NLP + l] | ({NP{eset}} & eoh)) & ~{NP{eclr_t[o*NLP + l]}};
         end
     end
     if (rst) begin
@@ -492,32 +528,15 @@ always_comb begin
     end
 end
 
-// stage C of each group: the valid row of the increment's counter (port s, class la), read two
-// stages ahead of F (the row's last set, the port's previous take in H, is 3 cycles back; the one
-// clear that can come between, this take's dequeue in E, is applied in E). A process of its own:
-// in the main one, Verilator 5.006 stops unrolling at 48 ports and reports false latches
-always_comb begin
-    for (int g = 0; g < NG; g = g + 1) begin
-        vrow3_d[g] = '0;
-        for (int s = 0; s < 8; s = s + 1) begin
-            for (int l = 0; l < NLP; l = l + 1) begin
-                if (g*8 + s < NP && s2_q[g] == 3'(s) && la2_q[g] == LW'(l)) begin
-                    vrow3_d[g] = vld_q[(g*8 + s)*NLP + l];
-                end
-            end
-        end
-    end
-end
-
 // outputs and the sort engines' read port
 always_comb begin
     for (int o = 0; o < NP; o = o + 1) begin
-        deq_ready[o] = 3'(o % 8) == gs_q[o / 8] && rc_q[3];
+        deq_ready[o] = 3'(o % 8) == gs_q[o / 8] && rdy_q;
     end
     enq_ready = 1'b0;
     for (int g = 0; g < NG; g = g + 1) begin
         if (32'(enq_oport) / 8 == g && 32'(enq_oport) < NP && 32'(enq_iport) < NP &&
-                3'(enq_oport) == gs_q[g] && rc_q[3]) begin
+                3'(enq_oport) == gs_q[g] && rdy_q) begin
             enq_ready = 1'b1;
         end
     end
@@ -525,7 +544,11 @@ always_comb begin
     rclr  = rclr_t;
     rtrig = rtrig_t;
     for (int o = 0; o < NP; o = o + 1) begin
-        sval_t[o*CW +: CW] = !sv_vb_q[o] ? '0 : sv_fw_q[o] ? sv_fwv_q[o] : cnt_rd[(o*2+1)*CW +: CW];
+        // (H's write forwarded; else the word, if its tag is the generation its row had after
+        // the read's cycle and the words were initialised then)
+        sval_rd = cnt_rd[(o*2+1)*DW +: DW];
+        sval_t[o*CW +: CW] = sv_fw_q[o] ? sv_fwv_q[o] :
+                             (sv_ok_q[o] && sval_rd[CW +: TW] == sv_exp_q[o]) ? sval_rd[CW-1:0] : '0;
     end
     sval = sval_t;
     // E of the other ports: the groups' registered partial ORs (epart_q), ORed over the groups
@@ -545,13 +568,14 @@ end
 
 always_ff @(posedge clk) begin
     rc_q <= rc_d;
+    rdy_q <= rdy_d;
     av1_q <= av1_d; dv1_q <= dv1_d; av2_q <= av2_d; dv2_q <= dv2_d; ca2_q <= ca2_d; cd2_q <= cd2_d; cc2_q <= cc2_d;
     av3_q <= av3_d; dv3_q <= dv3_d; ca3_q <= ca3_d; cd3_q <= cd3_d; cc3_q <= cc3_d;
-    acc4_q <= acc4_d; inc4_q <= inc4_d; clrc4_q <= clrc4_d;
-    vb4_q <= vb4_d; f_vb_q <= f_vb_d;
+    acc4_q <= acc4_d; inc4_q <= inc4_d;
+    sc_v_q <= sc_v_d; sc_w_q <= sc_w_d; sc_st_q <= sc_st_d;
     rclr4_q <= rclr4_d; eclr4_q <= eclr4_d; rtrig4_q <= rtrig4_d;
-    dv4_q <= dv4_d; f_v_q <= f_v_d; g_v_q <= g_v_d; g_vb_q <= g_vb_d; h_v_q <= h_v_d;
-    sv_vb_q <= sv_vb_d; sv_fw_q <= sv_fw_d;
+    dv4_q <= dv4_d; f_v_q <= f_v_d; g_v_q <= g_v_d; h_v_q <= h_v_d;
+    sv_ok_q <= sv_ok_d; sv_fw_q <= sv_fw_d;
     for (int g = 0; g < NG; g = g + 1) begin
         gs_q[g] <= gs_d[g];
         s1_q[g] <= s1_d[g]; ap1_q[g] <= ap1_d[g]; dp1_q[g] <= dp1_d[g]; ai1_q[g] <= ai1_d[g];
@@ -561,37 +585,40 @@ always_ff @(posedge clk) begin
         du2_q[g] <= du2_d[g]; delta2_q[g] <= delta2_d[g]; k2_q[g] <= k2_d[g];
         max2_q[g] <= max2_d[g]; xoff2_q[g] <= xoff2_d[g]; warna2_q[g] <= warna2_d[g];
         warnd2_q[g] <= warnd2_d[g]; xon2_q[g] <= xon2_d[g];
-        s3_q[g] <= s3_d[g]; la3_q[g] <= la3_d[g]; ld3_q[g] <= ld3_d[g]; ai3_q[g] <= ai3_d[g];
+        s3_q[g] <= s3_d[g]; la3_q[g] <= la3_d[g]; ai3_q[g] <= ai3_d[g];
         aoh3_q[g] <= aoh3_d[g]; doh3_q[g] <= doh3_d[g];
         occa3_q[g] <= occa3_d[g]; occd3_q[g] <= occd3_d[g]; du3_q[g] <= du3_d[g]; delta3_q[g] <= delta3_d[g];
         racc3_q[g] <= racc3_d[g]; rtrig3_q[g] <= rtrig3_d[g]; rinc3_q[g] <= rinc3_d[g];
         rclrc3_q[g] <= rclrc3_d[g]; rclre3_q[g] <= rclre3_d[g];
         s4_q[g] <= s4_d[g]; aoh4_q[g] <= aoh4_d[g]; doh4_q[g] <= doh4_d[g];
-        la4_q[g] <= la4_d[g]; ld4_q[g] <= ld4_d[g]; ai4_q[g] <= ai4_d[g];
-        vrow3_q[g] <= vrow3_d[g];
+        la4_q[g] <= la4_d[g]; ai4_q[g] <= ai4_d[g];
         rohd3_q[g] <= rohd3_d[g]; roha3_q[g] <= roha3_d[g];
         new4_q[g] <= new4_d[g]; mid4_q[g] <= mid4_d[g];
         f_s_q[g] <= f_s_d[g]; f_l_q[g] <= f_l_d[g]; f_i_q[g] <= f_i_d[g];
         g_l_q[g] <= g_l_d[g]; g_i_q[g] <= g_i_d[g];
-        h_l_q[g] <= h_l_d[g]; h_i_q[g] <= h_i_d[g]; h_ioh_q[g] <= h_ioh_d[g];
+        h_l_q[g] <= h_l_d[g]; h_i_q[g] <= h_i_d[g];
     end
     for (int k = 0; k < NG*NLP; k = k + 1) begin
         epart_q[k] <= epart_d[k];
     end
     // (whole arrays for Verilator, which does not unroll a loop of more than 64 here)
 `ifdef VERILATOR
-    vld_q    <= vld_d;
+    gen_q    <= gen_d;
+    sp_q     <= sp_d;
+    sv_exp_q <= sv_exp_d;
     e_q      <= e_d;
     h_cur_q  <= h_cur_d;
     sv_fwv_q <= sv_fwv_d;
 `else
     for (int r = 0; r < NR; r = r + 1) begin
-        vld_q[r] <= vld_d[r];
+        gen_q[r] <= gen_d[r];
         e_q[r]   <= e_d[r];
     end
     for (int o = 0; o < NP; o = o + 1) begin
         h_cur_q[o]  <= h_cur_d[o];
         sv_fwv_q[o] <= sv_fwv_d[o];
+        sp_q[o]     <= sp_d[o];
+        sv_exp_q[o] <= sv_exp_d[o];
     end
 `endif
 end

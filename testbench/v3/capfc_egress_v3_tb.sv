@@ -12,7 +12,11 @@
 //   after E, is checked every cycle. sval, for every port: the word read a cycle earlier (sre,
 //   at random) when its row was held, and unchanged after a cycle without a read.
 // - A second reset halfway: queues, counters and E start again from 0 while the RAMs hold the
-//   first half's words; no lane is taken in the eight cycles after a reset.
+//   first half's words (their tags among them); no lane is taken in the cycles after a reset
+//   until the counter words are initialised (enqueues are offered in the first eight).
+// - Churn, two thousand cycles in three: port 0's priority 1 is kept around its WARN, so that
+//   its row is cleared more than 2^TW times since a reset (required): its generation comes round
+//   while words written generations earlier are stale, which only the scrub keeps from counting.
 // - Sizes and thresholds are multiples of 100, so occupancies land on thresholds.
 // - Corners counted and required: results equal to a threshold, refusals, a dequeue and an enqueue of one queue in one take,
 //   row clears, E clears, sort requests, increments seen through sval, held lanes, reads that
@@ -34,6 +38,9 @@ localparam integer LW = 1;
 localparam integer NR = NP * 2;
 localparam integer CYCLES = `TB_CYCLES;
 localparam integer H = 16;  // history depth (cycles)
+// the counters' generation tags: TW = CAW + 1 bits (CAW = LW + PW), a tag comes round after
+// 2^TW clears of its row
+localparam integer TW = LW + PW + 1;
 
 logic clk = 1'b0;
 logic rst = 1'b1;
@@ -82,6 +89,9 @@ logic [NP-1:0]    sre_prev;
 logic [NP*CW-1:0] sval_prev;
 integer          seed, seed_rng, cyc, errors, pick, p, o, l, r, q;
 integer          n_take, n_acc, n_ref, n_same, n_clr, n_eclr, n_trig, n_inc, n_held, n_sval, n_eq, n_fw, n_rdclr, n_hold;
+integer          n_rowclr [NR];   // row clears since the last reset
+integer          n_wrap;          // the most clears of one row since a reset
+logic            churn;
 longint          nocc;
 
 function automatic integer lidx(input integer pr);
@@ -132,6 +142,8 @@ initial begin
     end
     n_take = 0; n_acc = 0; n_ref = 0; n_same = 0; n_clr = 0; n_eclr = 0; n_trig = 0; n_inc = 0;
     n_held = 0; n_sval = 0; n_eq = 0; n_fw = 0; n_rdclr = 0; n_hold = 0; errors = 0; cyc = 0;
+    n_wrap = 0;
+    for (int k = 0; k < NR; k = k + 1) n_rowclr[k] = 0;
     enq_valid = 1'b0; enq_oport = '0; enq_iport = '0; enq_prio = '0; enq_size = '0;
     deq_valid = '0; deq_prio = '0; deq_size = '0;
     sre = '0; srow = '0; sidx = '0; spidx = '0; swr_en = '0; swr_l = '0; swr_i = '0;
@@ -157,6 +169,15 @@ initial begin
             end
         end
         enq_prio = 3'((($urandom % 2) == 0) ? (($urandom % 2) ? 1 : 3) : $urandom % 8);
+        // churn, two thousand cycles in three: port 0's priority 1 kept around its WARN (4,100)
+        // by every enqueue of its slot and a dequeue whenever it is above 3,600, so that its row
+        // is cleared and written about once a frame: its generation comes round (2^TW clears)
+        // while words written generations ago are still stale, which the scrub must rewrite
+        churn = ((cyc / 1000) % 3) != 0;
+        if (churn && deq_ready[0]) begin
+            enq_oport = '0;
+            enq_prio  = 3'd1;
+        end
         // (inputs 0 to 3 half the time, as the engines' reads below: reads meet writes at 48 ports too)
         enq_iport = PW'(($urandom % 2) ? $urandom % 4 : $urandom % NP);
         enq_size = SW'(100 * (1 + $urandom % 15));
@@ -166,6 +187,11 @@ initial begin
             deq_prio[i*3 +: 3] = 3'(p);
             deq_valid[i] = ($urandom % 3) == 0 && occ[i*8 + p] > 0;
             deq_size[i*SW +: SW] = SW'((occ[i*8 + p] < 1500) ? occ[i*8 + p] : 100 * (1 + $urandom % 15));
+            if (churn && i == 0) begin
+                deq_prio[2:0] = 3'd1;
+                deq_valid[0]  = occ[1] > 3600;
+                deq_size[SW-1:0] = SW'((occ[1] < 1500) ? occ[1] : 100 * (1 + $urandom % 15));
+            end
         end
         srow_prev = srow;
         sre_prev = sre;
@@ -244,6 +270,7 @@ initial begin
         if (rst) begin
             for (int k = 0; k < NQ; k = k + 1) occ[k] = 0;
             for (int k = 0; k < NR; k = k + 1) begin
+                n_rowclr[k] = 0;
                 eref[k] = '0;
                 for (int i = 0; i < NP; i = i + 1) cref[k][i] = 0;
             end
@@ -263,6 +290,8 @@ initial begin
                     rclr_due[(cyc + 4) % H][i*2 + lidx(p)] = 1'b1;
                     vclr_due[(cyc + 5) % H][i*2 + lidx(p)] = 1'b1;
                     n_clr = n_clr + 1;
+                    n_rowclr[i*2 + lidx(p)] = n_rowclr[i*2 + lidx(p)] + 1;
+                    if (n_rowclr[i*2 + lidx(p)] > n_wrap) n_wrap = n_rowclr[i*2 + lidx(p)];
                 end
                 if (counted(p) && occ[q] <= cfg_xon[p*OW +: OW]) begin
                     eclr_due[(cyc + 4) % H][i*2 + lidx(p)] = 1'b1;
@@ -296,10 +325,10 @@ initial begin
         end
         @(negedge clk);
     end
-    $display("capfc_egress_v3_tb: %0d enqueues taken (%0d accepted, %0d refused), %0d with a dequeue of their queue, %0d row clears, %0d E clears, %0d sort requests, %0d increments, %0d sval compared (%0d reads met their counter's write, %0d their row's clear, %0d held), %0d lanes held, %0d results equal to a threshold",
-        n_take, n_acc, n_ref, n_same, n_clr, n_eclr, n_trig, n_inc, n_sval, n_fw, n_rdclr, n_hold, n_held, n_eq);
+    $display("capfc_egress_v3_tb: %0d enqueues taken (%0d accepted, %0d refused), %0d with a dequeue of their queue, %0d row clears (at most %0d of one row since a reset, %0d bring a tag round), %0d E clears, %0d sort requests, %0d increments, %0d sval compared (%0d reads met their counter's write, %0d their row's clear, %0d held), %0d lanes held, %0d results equal to a threshold",
+        n_take, n_acc, n_ref, n_same, n_clr, n_wrap, 1 << TW, n_eclr, n_trig, n_inc, n_sval, n_fw, n_rdclr, n_hold, n_held, n_eq);
     if (n_ref == 0 || n_same == 0 || n_clr == 0 || n_eclr == 0 || n_trig == 0 || n_inc == 0 || n_held == 0 || n_eq == 0 ||
-            n_fw == 0 || n_rdclr == 0 || n_hold == 0) begin
+            n_fw == 0 || n_rdclr == 0 || n_hold == 0 || n_wrap < (1 << TW)) begin
         fail("a corner was not reached");
     end
     if (errors != 0) begin
