@@ -142,6 +142,7 @@ logic [7:0]        aoh3_q [NG], doh3_q [NG];
 logic [OW-1:0]     occa3_q [NG], occd3_q [NG], du3_q [NG], delta3_q [NG];
 logic [XW-1:0]     racc3_q [NG], rtrig3_q [NG], rinc3_q [NG], rclrc3_q [NG], rclre3_q [NG];
 logic [8*NLP-1:0]  rohd3_q [NG], roha3_q [NG];
+logic [TW-1:0]     gn3_q [NG];
 // D -> E
 logic [NG-1:0]     acc4_q, inc4_q, dv4_q;
 logic [2:0]        s4_q [NG];
@@ -149,6 +150,7 @@ logic [7:0]        aoh4_q [NG], doh4_q [NG];
 logic [LW-1:0]     la4_q [NG];
 logic [PW-1:0]     ai4_q [NG];
 logic [OW-1:0]     new4_q [NG], mid4_q [NG];
+logic [TW-1:0]     gn4_q [NG];
 logic [NR-1:0]     rclr4_q, eclr4_q, rtrig4_q;
 // E -> F (the group's increment request), then per port: F -> G (word read, its valid bit),
 // G -> H (the word registered); the sort engines' read port: valid bit and forward at the issue
@@ -192,12 +194,14 @@ logic [7:0]        aoh3_d [NG], doh3_d [NG];
 logic [OW-1:0]     occa3_d [NG], occd3_d [NG], du3_d [NG], delta3_d [NG];
 logic [XW-1:0]     racc3_d [NG], rtrig3_d [NG], rinc3_d [NG], rclrc3_d [NG], rclre3_d [NG];
 logic [8*NLP-1:0]  rohd3_d [NG], roha3_d [NG];
+logic [TW-1:0]     gn3_d [NG];
 logic [NG-1:0]     acc4_d, inc4_d, dv4_d;
 logic [2:0]        s4_d [NG];
 logic [7:0]        aoh4_d [NG], doh4_d [NG];
 logic [LW-1:0]     la4_d [NG];
 logic [PW-1:0]     ai4_d [NG];
 logic [OW-1:0]     new4_d [NG], mid4_d [NG];
+logic [TW-1:0]     gn4_d [NG];
 logic [NR-1:0]     rclr4_d, eclr4_d, rtrig4_d;
 logic [NG-1:0]     f_v_d;
 logic [2:0]        f_s_d [NG];
@@ -269,8 +273,8 @@ logic [PW-1:0]     a_i;
 logic              a_set;
 logic [TW-1:0]     g_gen, h_gen, s_gen;
 logic [DW-1:0]     rd0;
-logic [NP-1:0]     eoh;
-logic              eset, cinit;
+logic              cinit;
+logic [TW-1:0]     gsel;
 
 always_comb begin
     dv_pad = '0;
@@ -388,6 +392,17 @@ always_comb begin
         // the rows of the slot's port that this take's row events name, one-hot (the dequeue's
         // class, the arrival's), so that D registers each row's events by itself
         rohd3_d[g] = (8*NLP)'(1) << {s2_q[g], LW'(ld2_q[g])};
+        // the dequeue row's next generation, one incrementer a group: the row's generation
+        // changes only by this port's own clears, eight cycles apart, so it stands until E
+        gsel = '0;
+        for (int s = 0; s < 8; s = s + 1) begin
+            for (int l = 0; l < NLP; l = l + 1) begin
+                if (g*8 + s < NP && s2_q[g] == 3'(s) && ld2_q[g] == LW'(l)) begin
+                    gsel = gen_q[(g*8 + s)*NLP + l];
+                end
+            end
+        end
+        gn3_d[g] = gsel + 1'b1;
         roha3_d[g] = (8*NLP)'(1) << {s2_q[g], LW'(la2_q[g])};
         doh3_d[g] = dv2_q[g] ? doh2_q[g] : 8'd0;
         av3_d[g] = av2_q[g]; dv3_d[g] = dv2_q[g]; ca3_d[g] = ca2_q[g]; cc3_d[g] = cc2_q[g]; cd3_d[g] = cd2_q[g];
@@ -403,6 +418,7 @@ always_comb begin
         clre        = dv3_q[g] && cd3_q[g] && $signed({2'b0, occd3_q[g]}) <= $signed(rclre3_q[g]);
         dv4_d[g]    = dv3_q[g];
         new4_d[g]   = occa3_q[g] + delta3_q[g];
+        gn4_d[g]    = gn3_q[g];
         mid4_d[g]   = occd3_q[g] - du3_q[g];
         aoh4_d[g]   = aoh3_q[g];
         doh4_d[g]   = doh3_q[g];
@@ -438,10 +454,10 @@ always_comb begin
         end
     end
 
-    // generations: a row clear (stage E) advances its row's, so that every word of the row
-    // reads as 0 until written again
+    // generations: a row clear (stage E) advances its row's (loaded from its group's
+    // incrementer), so that every word of the row reads as 0 until written again
     for (int r = 0; r < NR; r = r + 1) begin
-        gen_d[r] = rclr_t[r] ? gen_q[r] + 1'b1 : gen_q[r];
+        gen_d[r] = rclr_t[r] ? gn4_q[r / NLP / 8] : gen_q[r];
     end
 
     // per port o, in the eight-cycle frame of its slot (the take in t): the scrub reads word sp
@@ -464,17 +480,18 @@ always_comb begin
         s_gen = gen_q[{PW'(o), sp_q[o][CAW-1 -: LW]}];
         sc_st_d[o] = sc_v_q[o] && rd0[CW +: TW] != s_gen;
         sc_w_d[o]  = sc_v_q[o];
-        sp_d[o]    = sc_w_q[o] ? sp_q[o] + 1'b1 : sp_q[o];
+        sp_d[o]    = (sc_w_q[o] || cinit) ? sp_q[o] + 1'b1 : sp_q[o];
         new_cnt[o] = (h_cur_q[o] == {CW{1'b1}}) ? h_cur_q[o] : h_cur_q[o] + 1'b1;
-        h_gen = gen_q[{PW'(o), h_l_q[o / 8]}];
+        h_gen = gen_q[{PW'(o), h_v_q[o] ? h_l_q[o / 8] : sp_q[o][CAW-1 -: LW]}];  // H's row, or the scrub's
         cnt_we[o]  = cinit || h_v_q[o] || (sc_w_q[o] && sc_st_q[o]);
-        cnt_wa[o]  = cinit ? CAW'(rc_q) : h_v_q[o] ? {h_l_q[o / 8], h_i_q[o / 8]} : sp_q[o];
-        cnt_wd[o]  = cinit ? '0 : h_v_q[o] ? {h_gen, new_cnt[o]} : {s_gen, CW'(0)};
+        // (the initialisation is the scrub's write, every cycle, while the generations are 0)
+        cnt_wa[o]  = h_v_q[o] ? {h_l_q[o / 8], h_i_q[o / 8]} : sp_q[o];
+        cnt_wd[o]  = {h_gen, h_v_q[o] ? new_cnt[o] : CW'(0)};
         a_l   = srow[o*LW +: LW];
         a_i   = sidx[o*PW +: PW];
         a_set = h_v_q[o] && h_l_q[o / 8] == a_l && h_i_q[o / 8] == a_i;
         sv_ok_d[o]  = sre[o] ? rdy_q : sv_ok_q[o];
-        sv_exp_d[o] = sre[o] ? gen_d[{PW'(o), a_l}] : sv_exp_q[o];
+        sv_exp_d[o] = !sre[o] ? sv_exp_q[o] : rclr_t[o*NLP + 32'(a_l)] ? gn4_q[o / 8] : gen_q[{PW'(o), a_l}];
         sv_fw_d[o]  = sre[o] ? a_set : sv_fw_q[o];
         sv_fwv_d[o] = sre[o] ? new_cnt[o] : sv_fwv_q[o];
     end
@@ -514,11 +531,14 @@ end
 // one process would make a false combinational loop through the sort engines
 always_comb begin
     e_d = e_q;  // (a default for Verilator 5.006, which does not unroll the loops below at 48 ports)
+    for (int r = 0; r < NR; r = r + 1) begin
+        e_d[r] = eclr_t[r] ? '0 : e_q[r];
+    end
     for (int o = 0; o < NP; o = o + 1) begin
-        eoh = NP'(1) << swr_i[o*PW +: PW];  // the engine's input one-hot, shared by its rows
         for (int l = 0; l < NLP; l = l + 1) begin
-            eset = swr_en[o] && swr_l[o*LW +: LW] == LW'(l);
-            e_d[o*NLP + l] = (e_q[o*NLP + l] | ({NP{eset}} & eoh)) & ~{NP{eclr_t[o*NLP + l]}};
+            if (!eclr_t[o*NLP + l] && swr_en[o] && swr_l[o*LW +: LW] == LW'(l)) begin
+                e_d[o*NLP + l] = e_q[o*NLP + l] | (NP'(1) << swr_i[o*PW +: PW]);
+            end
         end
     end
     if (rst) begin
@@ -593,6 +613,7 @@ always_ff @(posedge clk) begin
         s4_q[g] <= s4_d[g]; aoh4_q[g] <= aoh4_d[g]; doh4_q[g] <= doh4_d[g];
         la4_q[g] <= la4_d[g]; ai4_q[g] <= ai4_d[g];
         rohd3_q[g] <= rohd3_d[g]; roha3_q[g] <= roha3_d[g];
+        gn3_q[g] <= gn3_d[g]; gn4_q[g] <= gn4_d[g];
         new4_q[g] <= new4_d[g]; mid4_q[g] <= mid4_d[g];
         f_s_q[g] <= f_s_d[g]; f_l_q[g] <= f_l_d[g]; f_i_q[g] <= f_i_d[g];
         g_l_q[g] <= g_l_d[g]; g_i_q[g] <= g_i_d[g];
