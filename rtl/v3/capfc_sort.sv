@@ -87,7 +87,7 @@ logic [CW-1:0]   v_q    [NP];
 logic [PW-1:0]   ix_q   [NP];
 logic [SUMW-1:0] acc_q  [NP];
 logic [MW-1:0]   tgt_q  [NP];
-logic [NP-1:0]   met_q;
+logic [NP-1:0]   met_q, cb_q;
 logic [NW-1:0]   need_q [NP], t_q [NP];
 // the row's word: raw (x), with its compares (y); its index and valid follow from k
 logic [NP-1:0]   ge_q, gt_q, eq_q, nz_q;
@@ -108,7 +108,7 @@ logic [CW-1:0]   v_d    [NP];
 logic [PW-1:0]   ix_d   [NP];
 logic [SUMW-1:0] acc_d  [NP];
 logic [MW-1:0]   tgt_d  [NP];
-logic [NP-1:0]   met_d;
+logic [NP-1:0]   met_d, cb_d;
 logic [NW-1:0]   need_d [NP], t_d [NP];
 logic [NP-1:0]   ge_d, gt_d, eq_d, nz_d;
 logic [CW-1:0]   x_d  [NP], y_d [NP];
@@ -188,7 +188,7 @@ always_comb begin
     // at 128 engines and would report latches without them)
     pend_d = pend_q; rr_d = rr_q; busy_d = busy_q; cal_d = cal_q; ph_d = ph_q; row_d = row_q;
     k_d = k_q; bit_d = bit_q; v_d = v_q; ix_d = ix_q; acc_d = acc_q;
-    tgt_d = tgt_q; met_d = met_q; need_d = need_q; t_d = t_q;
+    tgt_d = tgt_q; met_d = met_q; cb_d = cb_q; need_d = need_q; t_d = t_q;
     ge_d = '0; gt_d = '0; eq_d = '0; nz_d = '0; x_d = x_q; y_d = y_q;
     wv_d = '0; wl_d = wl_q; wi_d = wi_q;
     snap_we_t = '0; snap_wa_t = '0;
@@ -274,18 +274,21 @@ always_comb begin
                         ph_d[o]  = PH_MUL;
                         k_d[o]   = '0;
                         tgt_d[o] = '0;
+                        cb_d[o]  = gcut_q[o / 8][CUT_F];
                     end
                 end
                 PH_MUL: begin
                     // cut * T by shift and add, the cut's top bit first: one add a cycle in
                     // LUTs beside the engine (a DSP's fixed site is up to half the die away:
-                    // measured, 12.8 ns of routing to and from it)
-                    for (int b = 0; b <= CUT_F; b = b + 1) begin
-                        if (k == KW'(CUT_F - b)) begin
+                    // measured, 12.8 ns of routing to and from it); the step's bit of the cut
+                    // registered a step ahead (cb_q), off the adder's path
+                    for (int b = 0; b < CUT_F; b = b + 1) begin
+                        if (k == KW'(CUT_F - 1 - b)) begin
                             cbit = gcut_q[o / 8][b];
                         end
                     end
-                    tgt_d[o] = (tgt_q[o] << 1) + (cbit ? MW'(acc_q[o]) : '0);
+                    cb_d[o]  = cbit;
+                    tgt_d[o] = (tgt_q[o] << 1) + (cb_q[o] ? MW'(acc_q[o]) : '0);
                     if (k == KW'(CUT_F)) begin
                         acc_d[o]  = '0;
                         bit_d[o]  = BW'(CW-1);
@@ -394,7 +397,7 @@ always_ff @(posedge clk) begin
     for (int gi = 0; gi < NG; gi = gi + 1) begin
         gcut_q[gi] <= gcut_d[gi];
     end
-    busy_q <= busy_d; cal_q <= cal_d; met_q <= met_d;
+    busy_q <= busy_d; cal_q <= cal_d; met_q <= met_d; cb_q <= cb_d;
     ge_q <= ge_d; gt_q <= gt_d; eq_q <= eq_d; nz_q <= nz_d;
     wv_q <= wv_d;
     // (whole arrays for Verilator, which does not unroll a loop of more than 64 here; Icarus 11
