@@ -16,7 +16,9 @@
 //   until the counter words are initialised (enqueues are offered in the first eight).
 // - Churn, two thousand cycles in three: port 0's priority 1 is kept around its WARN, so that
 //   its row is cleared more than 2^TW times since a reset (required): its generation comes round
-//   while words written generations earlier are stale, which only the scrub keeps from counting.
+//   while words written generations earlier are stale, which only the scrub keeps from counting
+//   (its inputs four at a time, a new four every thousand cycles; port 0's reads at random over
+//   all inputs).
 // - Sizes and thresholds are multiples of 100, so occupancies land on thresholds.
 // - Corners counted and required: results equal to a threshold, refusals, a dequeue and an enqueue of one queue in one take,
 //   row clears, E clears, sort requests, increments seen through sval, held lanes, reads that
@@ -180,6 +182,9 @@ initial begin
         end
         // (inputs 0 to 3 half the time, as the engines' reads below: reads meet writes at 48 ports too)
         enq_iport = PW'(($urandom % 2) ? $urandom % 4 : $urandom % NP);
+        // (in churn, port 0's inputs four at a time, a new four each thousand cycles: the words
+        // of earlier fours are left stale while the row's generation comes round)
+        if (churn && enq_oport == '0) enq_iport = PW'(((cyc / 1000) * 4 + $urandom % 4) % NP);
         enq_size = SW'(100 * (1 + $urandom % 15));
         if (enq_valid && !enq_ready) n_held = n_held + 1;
         for (int i = 0; i < NP; i = i + 1) begin
@@ -199,7 +204,7 @@ initial begin
         for (int i = 0; i < NP; i = i + 1) begin
             sre[i] = ($urandom % 8) != 0;
             if ($urandom % 4 == 0) srow[i*LW +: LW] = LW'($urandom % NL);
-            sidx[i*PW +: PW] = PW'(($urandom % 2) ? $urandom % 4 : $urandom % NP);
+            sidx[i*PW +: PW] = PW'(($urandom % 2 && !(churn && i == 0)) ? $urandom % 4 : $urandom % NP);
             swr_en[i] = ($urandom % 16) == 0;
             swr_l[i*LW +: LW] = LW'($urandom % NL);
             swr_i[i*PW +: PW] = PW'($urandom % NP);
