@@ -89,7 +89,6 @@ localparam integer NPG = NG * 8;
 localparam integer XW = OW + 2;
 localparam integer NLP = 1 << LW;
 localparam integer CAW = LW + PW;
-localparam integer NPB = 1 << PW;
 // counters with generation tags: a word is {tag, count}, valid when its tag is its row's
 // generation; TW = CAW + 1 keeps a word that the scrub visits every 2^CAW frames from wrapping
 localparam integer NA = 1 << CAW;
@@ -152,8 +151,9 @@ logic [PW-1:0]     ai4_q [NG];
 logic [OW-1:0]     new4_q [NG], mid4_q [NG];
 logic [TW-1:0]     gn4_q [NG];
 logic [NR-1:0]     rclr4_q, eclr4_q, rtrig4_q;
-// E -> F (the group's increment request), then per port: F -> G (word read, its valid bit),
-// G -> H (the word registered); the sort engines' read port: valid bit and forward at the issue
+// E -> F (the group's increment request), then per port: F -> G (word read), G -> H (its count,
+// 0 when its tag is stale); the sort engines' read port: the expected generation and the
+// forward, registered at the issue
 logic [NG-1:0]     f_v_q;
 logic [2:0]        f_s_q [NG];
 logic [LW-1:0]     f_l_q [NG], g_l_q [NG], h_l_q [NG];
@@ -271,7 +271,7 @@ logic [DW-1:0]     sval_rd;
 logic [LW-1:0]     a_l;
 logic [PW-1:0]     a_i;
 logic              a_set;
-logic [TW-1:0]     g_gen, h_gen, s_gen;
+logic [TW-1:0]     g_gen, w_gen, s_gen;
 logic [DW-1:0]     rd0;
 logic              cinit;
 logic [TW-1:0]     gsel;
@@ -423,8 +423,8 @@ always_comb begin
         aoh4_d[g]   = aoh3_q[g];
         doh4_d[g]   = doh3_q[g];
         s4_d[g] = s3_q[g]; la4_d[g] = la3_q[g]; ai4_d[g] = ai3_q[g];
-        // the row events, a register per row: their loads (the port's sort engine, its valid
-        // and E bitmaps) sit wherever the port's logic is placed, and a group's E registers
+        // the row events, a register per row: their loads (the port's sort engine, its E rows
+        // and generations) sit wherever the port's logic is placed, and a group's E registers
         // decoded there crossed the die (measured, 17.2 ns of routing at 48 ports)
         for (int s = 0; s < 8; s = s + 1) begin
             if (g*8 + s < NP) begin
@@ -482,16 +482,17 @@ always_comb begin
         sc_w_d[o]  = sc_v_q[o];
         sp_d[o]    = (sc_w_q[o] || cinit) ? sp_q[o] + 1'b1 : sp_q[o];
         new_cnt[o] = (h_cur_q[o] == {CW{1'b1}}) ? h_cur_q[o] : h_cur_q[o] + 1'b1;
-        h_gen = gen_q[{PW'(o), h_v_q[o] ? h_l_q[o / 8] : sp_q[o][CAW-1 -: LW]}];  // H's row, or the scrub's
+        w_gen = gen_q[{PW'(o), h_v_q[o] ? h_l_q[o / 8] : sp_q[o][CAW-1 -: LW]}];  // H's row, or the scrub's
         cnt_we[o]  = cinit || h_v_q[o] || (sc_w_q[o] && sc_st_q[o]);
         // (the initialisation is the scrub's write, every cycle, while the generations are 0)
         cnt_wa[o]  = h_v_q[o] ? {h_l_q[o / 8], h_i_q[o / 8]} : sp_q[o];
-        cnt_wd[o]  = {h_gen, h_v_q[o] ? new_cnt[o] : CW'(0)};
+        cnt_wd[o]  = {w_gen, h_v_q[o] ? new_cnt[o] : CW'(0)};
         a_l   = srow[o*LW +: LW];
         a_i   = sidx[o*PW +: PW];
         a_set = h_v_q[o] && h_l_q[o / 8] == a_l && h_i_q[o / 8] == a_i;
         sv_ok_d[o]  = sre[o] ? rdy_q : sv_ok_q[o];
         sv_exp_d[o] = !sre[o] ? sv_exp_q[o] : rclr_t[o*NLP + 32'(a_l)] ? gn4_q[o / 8] : gen_q[{PW'(o), a_l}];
+        // (the forward needs no clear: H writes in t+7 of its frame, a row clears only in t+4)
         sv_fw_d[o]  = sre[o] ? a_set : sv_fw_q[o];
         sv_fwv_d[o] = sre[o] ? new_cnt[o] : sv_fwv_q[o];
     end
