@@ -20,10 +20,13 @@
 // writes it with the generation in t+7. The port's next take is 8 cycles later and its rows'
 // clears come from its own slot, so nothing needs forwarding. The sort engines' read port is a
 // synchronous read: at the read (sre) the port registers the generation the word's row has after
-// this cycle and whether H writes that word now (its value forwarded); sval, a cycle later, is
-// the word's count if its tag is that generation (else 0) and holds while sre is low.
-// E: as v2, its update in a process of its own. e_other: from per-group partial ORs of E,
-// registered (one cycle later than v2).
+// this cycle and whether H writes that word now (its value forwarded); a cycle later the word
+// leaves the RAM into registers as it is (its count or the forwarded value, its tag), and sval,
+// two cycles after the read, is that count if its tag is that generation (else 0), from
+// registers (the tag compare off the RAM's output path); it holds while sre is low.
+// E: as v2, its update in a process of its own; an engine's write is cancelled in the cycle its
+// row clears (the selection came from counters that are now 0). e_other: from per-group partial
+// ORs of E, registered (one cycle later than v2).
 // After a reset (synchronous, active high): rc_q counts the cycles since; each group writes 0 to
 // its slot's occupancy words in cycles 4 to 11, every counter word is written {0, 0} in cycles
 // 0 to NA-1 (NA = 2^CAW words a port), the lanes are ready from cycle max(8, NA) (rdy_q), and
@@ -166,6 +169,12 @@ logic [CW-1:0]     h_cur_q [NP];
 logic [NP-1:0]     sv_ok_q, sv_fw_q;
 logic [TW-1:0]     sv_exp_q [NP];
 logic [CW-1:0]     sv_fwv_q [NP];
+// and a cycle later, registered straight from the RAM (the tag compare is off the RAM's output
+// path): the word's count (or the forwarded value) and tag, the generation expected, ok (the
+// words were initialised at the read, or the value is forwarded); sv_rd: a read was issued
+logic [NP-1:0]     sv_rd_q, sv_ok2_q;
+logic [CW-1:0]     sv_cnt_q [NP];
+logic [TW-1:0]     sv_tag_q [NP], sv_exp2_q [NP];
 
 logic [2:0]        gs_d [NG];
 logic [RCW-1:0]    rc_d;
@@ -214,6 +223,9 @@ logic [CW-1:0]     h_cur_d [NP];
 logic [NP-1:0]     sv_ok_d, sv_fw_d;
 logic [TW-1:0]     sv_exp_d [NP];
 logic [CW-1:0]     sv_fwv_d [NP];
+logic [NP-1:0]     sv_rd_d, sv_ok2_d;
+logic [CW-1:0]     sv_cnt_d [NP];
+logic [TW-1:0]     sv_tag_d [NP], sv_exp2_d [NP];
 
 // RAMs
 logic [NG*8-1:0]    occ_we;
@@ -309,6 +321,11 @@ always_comb begin
     sv_ok_d = sv_ok_q;
     sv_fw_d = sv_fw_q;
     sv_exp_d = sv_exp_q;
+    sv_rd_d  = sre;
+    sv_ok2_d = sv_ok2_q;
+    sv_cnt_d = sv_cnt_q;
+    sv_tag_d = sv_tag_q;
+    sv_exp2_d = sv_exp2_q;
     occ_we  = '0;
     occ_wd  = '0;
     cnt_we  = '0;
@@ -495,6 +512,14 @@ always_comb begin
         // (the forward needs no clear: H writes in t+7 of its frame, a row clears only in t+4)
         sv_fw_d[o]  = sre[o] ? a_set : sv_fw_q[o];
         sv_fwv_d[o] = sre[o] ? new_cnt[o] : sv_fwv_q[o];
+        // a cycle after the read: the word as read (a forward's value with the expected tag)
+        sval_rd = cnt_rd[(o*2+1)*DW +: DW];
+        if (sv_rd_q[o]) begin
+            sv_cnt_d[o]  = sv_fw_q[o] ? sv_fwv_q[o] : sval_rd[CW-1:0];
+            sv_tag_d[o]  = sv_fw_q[o] ? sv_exp_q[o] : sval_rd[CW +: TW];
+            sv_exp2_d[o] = sv_exp_q[o];
+            sv_ok2_d[o]  = sv_ok_q[o] || sv_fw_q[o];
+        end
     end
 
     // per group and class, the OR of its ports' E rows, each without its own port's bit: the
@@ -523,11 +548,13 @@ always_comb begin
         av1_d = '0; dv1_d = '0; av2_d = '0; dv2_d = '0; av3_d = '0; dv3_d = '0;
         acc4_d = '0; dv4_d = '0; f_v_d = '0; g_v_d = '0; h_v_d = '0;
         rclr4_d = '0; eclr4_d = '0; rtrig4_d = '0;
-        sv_ok_d = '0; sv_fw_d = '0;
+        sv_ok_d = '0; sv_fw_d = '0; sv_rd_d = '0; sv_ok2_d = '0;
     end
 end
 
-// E: cleared by the row's E clear, set by its sort engine's write (a clear wins). A process of
+// E: cleared by the row's E clear, set by its sort engine's write unless the row's counters clear
+// now (the cancel is here, beside E, not in the engine: a row clear's register reached E through
+// the engine in 12.0 ns at 48 ports); a clear wins. A process of
 // its own: the engines' writes depend on the row clears this unit's main process gives them, so
 // one process would make a false combinational loop through the sort engines
 always_comb begin
@@ -537,7 +564,7 @@ always_comb begin
     end
     for (int o = 0; o < NP; o = o + 1) begin
         for (int l = 0; l < NLP; l = l + 1) begin
-            if (!eclr_t[o*NLP + l] && swr_en[o] && swr_l[o*LW +: LW] == LW'(l)) begin
+            if (!eclr_t[o*NLP + l] && !rclr_t[o*NLP + l] && swr_en[o] && swr_l[o*LW +: LW] == LW'(l)) begin
                 e_d[o*NLP + l] = e_q[o*NLP + l] | (NP'(1) << swr_i[o*PW +: PW]);
             end
         end
@@ -565,11 +592,9 @@ always_comb begin
     rclr  = rclr_t;
     rtrig = rtrig_t;
     for (int o = 0; o < NP; o = o + 1) begin
-        // (H's write forwarded; else the word, if its tag is the generation its row had after
-        // the read's cycle and the words were initialised then)
-        sval_rd = cnt_rd[(o*2+1)*DW +: DW];
-        sval_t[o*CW +: CW] = sv_fw_q[o] ? sv_fwv_q[o] :
-                             (sv_ok_q[o] && sval_rd[CW +: TW] == sv_exp_q[o]) ? sval_rd[CW-1:0] : '0;
+        // (the word read two cycles before, or H's write forwarded, if its tag is the generation
+        // its row had after the read's cycle and the words were initialised then; from registers)
+        sval_t[o*CW +: CW] = (sv_ok2_q[o] && sv_tag_q[o] == sv_exp2_q[o]) ? sv_cnt_q[o] : '0;
     end
     sval = sval_t;
     // E of the other ports: the groups' registered partial ORs (epart_q), ORed over the groups
@@ -596,7 +621,7 @@ always_ff @(posedge clk) begin
     sc_v_q <= sc_v_d; sc_w_q <= sc_w_d; sc_st_q <= sc_st_d;
     rclr4_q <= rclr4_d; eclr4_q <= eclr4_d; rtrig4_q <= rtrig4_d;
     dv4_q <= dv4_d; f_v_q <= f_v_d; g_v_q <= g_v_d; h_v_q <= h_v_d;
-    sv_ok_q <= sv_ok_d; sv_fw_q <= sv_fw_d;
+    sv_ok_q <= sv_ok_d; sv_fw_q <= sv_fw_d; sv_rd_q <= sv_rd_d; sv_ok2_q <= sv_ok2_d;
     for (int g = 0; g < NG; g = g + 1) begin
         gs_q[g] <= gs_d[g];
         s1_q[g] <= s1_d[g]; ap1_q[g] <= ap1_d[g]; dp1_q[g] <= dp1_d[g]; ai1_q[g] <= ai1_d[g];
@@ -631,6 +656,9 @@ always_ff @(posedge clk) begin
     e_q      <= e_d;
     h_cur_q  <= h_cur_d;
     sv_fwv_q <= sv_fwv_d;
+    sv_cnt_q <= sv_cnt_d;
+    sv_tag_q <= sv_tag_d;
+    sv_exp2_q <= sv_exp2_d;
 `else
     for (int r = 0; r < NR; r = r + 1) begin
         gen_q[r] <= gen_d[r];
@@ -641,6 +669,9 @@ always_ff @(posedge clk) begin
         sv_fwv_q[o] <= sv_fwv_d[o];
         sp_q[o]     <= sp_d[o];
         sv_exp_q[o] <= sv_exp_d[o];
+        sv_cnt_q[o] <= sv_cnt_d[o];
+        sv_tag_q[o] <= sv_tag_d[o];
+        sv_exp2_q[o] <= sv_exp2_d[o];
     end
 `endif
 end

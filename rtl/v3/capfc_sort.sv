@@ -4,10 +4,11 @@
 // Design (docs/microarchitecture-v3.md, "Sort engines"): v2's engines and algorithms (Stop-Max,
 // Stop-Calibrate; the same grants, aborts and selections), with the row's values pipelined:
 // - A pass issues the reads of inputs k = 0..NP-1 in steps k (the counter RAM through the egress's
-//   read port in MAX and COPY, the snap RAM in SRCH, GT and SEL). The word read is in the RAM's
-//   output register at k+1, in x_q at k+2 (raw), in y_q at k+3 with its compares against the
-//   pass's constants (y >= cand, y > v, y == v, y != 0), and is acted on at k+3 (P): one adder or
-//   one compare-and-load per cycle. A pass ends at k = NP+3 (SRCH: the compare of the sum against
+//   read port in MAX and COPY, the snap RAM in SRCH, GT and SEL). The word read is at k+2 in a
+//   register: the egress's (sval, its tag compared from registers) or x_q (the snap RAM's output
+//   at k+1, registered); in y_q at k+3 with its compares against the pass's constants
+//   (y >= cand, y > v, y == v, y != 0), and is acted on at k+3 (P): one adder or one
+//   compare-and-load per cycle. A pass ends at k = NP+3 (SRCH: the compare of the sum against
 //   the target registered at NP+3, applied at NP+4).
 // - Stop-Max: P keeps the strict maximum (ties: the lowest index); at the pass end the argmax is
 //   written to E if its value is not 0. Busy NP+4 cycles.
@@ -20,9 +21,9 @@
 //   (NP+4) + (CUT_F+1) + CW(NP+5) + (NP+4) + (CNT: at most NP+2) + (NP+4) cycles.
 // - cfg_mode_cal and cfg_cut are registered per group of eight engines: a change reaches the
 //   engines one cycle later.
-// - E writes leave registered (swr_en one cycle after P found the input); a row clear (rclr) in
-//   the cycle a write leaves cancels it, as it aborts a running sort (busy drops, the pipeline is
-//   emptied).
+// - E writes leave registered (swr_en one cycle after P found the input). A row clear (rclr)
+//   aborts a running sort (busy drops, the pipeline is emptied); a write leaving in its cycle
+//   still leaves, and the egress, beside E, cancels it.
 
 `resetall
 `timescale 1ns / 1ps
@@ -46,7 +47,7 @@ module capfc_sort #(
     input  wire [NR-1:0]     rclr,
     input  wire [NR-1:0]     rtrig,
 
-    // the egress's read port 1, per engine o: address in cycle t (sre), the word in t+1 (sval)
+    // the egress's read port 1, per engine o: address in cycle t (sre), the word in t+2 (sval)
     output logic [NP-1:0]    sre,
     output logic [NP*LW-1:0] srow,
     output logic [NP*PW-1:0] sidx,
@@ -196,18 +197,19 @@ always_comb begin
         end
         abort = busy_q[o] && rclr[{PW'(o), row_q[o]}];
 
-        // ---- the word's pipeline: r (RAM output) -> x (raw) -> y (with its compares)
-        xr = (ph == PH_MAX || ph == PH_COPY) ? sval[o*CW +: CW] : snap_rd[o*CW +: CW];
-        x_d[o]  = xr;
-        // the word in y is input k-3 of the pass (read in k-3, raw in x at k-1)
+        // ---- the word's pipeline: the snap RAM's output -> x (raw); x or the egress's sval
+        // (both registered) -> y (with its compares)
+        x_d[o]  = snap_rd[o*CW +: CW];
+        xr = (ph == PH_MAX || ph == PH_COPY) ? sval[o*CW +: CW] : x_q[o];
+        // the word in y is input k-3 of the pass (read in k-3, in x or sval at k-1)
         yv = busy_q[o] && ph != PH_MUL && ph != PH_CNT && k >= KW'(3) && k < KW'(NP + 3);
         yi = PW'(k - KW'(3));
-        y_d[o]  = x_q[o];
+        y_d[o]  = xr;
         cand    = v_q[o] | (CW'(1) << bit_q[o]);  // the search's candidate, from registers
-        ge_d[o] = x_q[o] >= cand;
-        gt_d[o] = x_q[o] > v_q[o];
-        eq_d[o] = x_q[o] == v_q[o];
-        nz_d[o] = x_q[o] != '0;
+        ge_d[o] = xr >= cand;
+        gt_d[o] = xr > v_q[o];
+        eq_d[o] = xr == v_q[o];
+        nz_d[o] = xr != '0;
 
         // ---- grant: the first available class at or after rr_q, wrapping over NL
         avail    = pend_q[o] & ~rowclr;
@@ -366,11 +368,10 @@ always_comb begin
     snap_wd = snap_wd_t;
 end
 
-// E writes: last cycle's, registered, leave unless their row is cleared now (a process of its
-// own, as the reads)
+// E writes: last cycle's, registered (the egress cancels one whose row clears in its cycle)
 always_comb begin
     for (int o = 0; o < NP; o = o + 1) begin
-        swr_en_t[o] = wv_q[o] && !rclr[{PW'(o), wl_q[o]}];
+        swr_en_t[o] = wv_q[o];
         swr_l_t[o*LW +: LW] = wl_q[o];
         swr_i_t[o*PW +: PW] = wi_q[o];
     end

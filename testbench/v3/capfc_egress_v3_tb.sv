@@ -7,10 +7,12 @@
 //   priority the counter C[o][l][iport] counts one when the result >= WARN, and with mode != 0 a
 //   sort request when the result > XOFF. Dequeues are trusted (never more than a queue holds).
 // - Timing of a take in cycle t: enq_accept, rclr and rtrig in t+4; a row clear reaches the sort
-//   engines' reads (sval) from t+5, an increment (written in t+7) from t+8; E follows the engines' writes (swr_*,
-//   driven at random here) one cycle later and its row clears from t+5; e_other, one cycle
-//   after E, is checked every cycle. sval, for every port: the word read a cycle earlier (sre,
-//   at random) when its row was held, and unchanged after a cycle without a read.
+//   engines' reads issued from t+5, an increment (written in t+7) reads issued from t+8; E
+//   follows the engines' writes (swr_*, driven at random here) one cycle later, unless their row's
+//   counters clear in that cycle (rclr: the write is cancelled; required as a corner), and its
+//   row clears from t+5; E (the register) and e_other, one cycle after E, are checked every cycle. sval, for every
+//   port: the word read two cycles earlier (sre, at random) when its row was held, and
+//   unchanged after a cycle without a read.
 // - A second reset halfway: queues, counters and E start again from 0 while the RAMs hold the
 //   first half's words (their tags among them); no lane is taken in the cycles after a reset
 //   until the counter words are initialised (enqueues are offered in the first eight).
@@ -89,10 +91,14 @@ integer          inc_row [H], inc_i [H];
 logic [NP*LW-1:0] srow_prev;
 logic [NP-1:0]    sre_prev;
 logic [NP*CW-1:0] sval_prev;
+// sval's checks, due a cycle after the reference gives them (sval is two cycles after its read)
+logic [NP-1:0]    chk_hold, chk_val;
+integer           chk_exp [NP];
 integer          seed, seed_rng, cyc, errors, pick, p, o, l, r, q;
-integer          n_take, n_acc, n_ref, n_same, n_clr, n_eclr, n_trig, n_inc, n_held, n_sval, n_eq, n_fw, n_rdclr, n_hold;
+integer          n_take, n_acc, n_ref, n_same, n_clr, n_eclr, n_trig, n_inc, n_held, n_sval, n_eq, n_fw, n_rdclr, n_hold, n_wcan;
 integer          n_rowclr [NR];   // row clears since the last reset
 integer          n_wrap;          // the most clears of one row since a reset
+integer          aim;
 logic            churn;
 longint          nocc;
 
@@ -144,7 +150,8 @@ initial begin
     end
     n_take = 0; n_acc = 0; n_ref = 0; n_same = 0; n_clr = 0; n_eclr = 0; n_trig = 0; n_inc = 0;
     n_held = 0; n_sval = 0; n_eq = 0; n_fw = 0; n_rdclr = 0; n_hold = 0; errors = 0; cyc = 0;
-    n_wrap = 0;
+    n_wrap = 0; n_wcan = 0;
+    chk_hold = '0; chk_val = '0;
     for (int k = 0; k < NR; k = k + 1) n_rowclr[k] = 0;
     enq_valid = 1'b0; enq_oport = '0; enq_iport = '0; enq_prio = '0; enq_size = '0;
     deq_valid = '0; deq_prio = '0; deq_size = '0;
@@ -208,6 +215,18 @@ initial begin
             swr_en[i] = ($urandom % 16) == 0;
             swr_l[i*LW +: LW] = LW'($urandom % NL);
             swr_i[i*PW +: PW] = PW'($urandom % NP);
+            // now and then a write aimed at a row whose counters clear now (not its E), at an input
+            // whose E bit is 0, so that a write not cancelled shows in e_other
+            for (int l2 = 0; l2 < NL; l2 = l2 + 1) begin
+                if (rclr_due[cyc % H][i*2 + l2] && !eclr_due[cyc % H][i*2 + l2] && $urandom % 2 == 0) begin
+                    aim = $urandom % NP;
+                    if (!eref[i*2 + l2][aim]) begin
+                        swr_en[i] = 1'b1;
+                        swr_l[i*LW +: LW] = LW'(l2);
+                        swr_i[i*PW +: PW] = PW'(aim);
+                    end
+                end
+            end
         end
         // a second reset halfway, with every lane idle: queues, counters and E start again from 0
         // (the RAMs still hold the words of the first half)
@@ -244,30 +263,47 @@ initial begin
                 if (e_other[i*8 + pp] !== want) fail($sformatf("e_other[%0d.p%0d] = %b, expected %b", i, pp, e_other[i*8 + pp], want));
             end
         end
-        // sval: the word read in the last cycle with sre (its row and input as read then), held
-        // while sre is low; counted: a read that met the counter's write or its row's clear
+        // sval: the word read two cycles before with sre (its row and input as read then), held
+        // while sre is low: checked against the reference as it was a cycle after the read;
+        // counted: a read that met the counter's write or its row's clear
         for (int i = 0; i < NP; i = i + 1) begin
-            if (cyc > 0 && !sre_prev[i] && cyc != CYCLES / 2 + 1) begin
+            if (chk_hold[i] && sval[i*CW +: CW] !== sval_prev[i*CW +: CW])
+                fail($sformatf("sval[%0d] = %0d changed without a read (was %0d)", i, sval[i*CW +: CW], sval_prev[i*CW +: CW]));
+            if (chk_val[i] && sval[i*CW +: CW] !== CW'(chk_exp[i]))
+                fail($sformatf("sval[%0d] = %0d, expected %0d (the read two cycles before)", i, sval[i*CW +: CW], chk_exp[i]));
+        end
+        chk_hold = '0;
+        chk_val = '0;
+        for (int i = 0; i < NP; i = i + 1) begin
+            // (none due after the reset's cycle: the reset empties the read port's registers)
+            if (cyc > 0 && !sre_prev[i] && !rst) begin
                 n_hold = n_hold + 1;
-                if (sval[i*CW +: CW] !== sval_prev[i*CW +: CW])
-                    fail($sformatf("sval[%0d] = %0d changed without a read (was %0d)", i, sval[i*CW +: CW], sval_prev[i*CW +: CW]));
-            end else if (cyc > 0 && srow[i*LW +: LW] == srow_prev[i*LW +: LW]) begin
+                chk_hold[i] = 1'b1;
+            end else if (cyc > 0 && srow[i*LW +: LW] == srow_prev[i*LW +: LW] && !rst) begin
                 n_sval = n_sval + 1;
                 if (inc_row[r] == i*2 + srow[i*LW +: LW] && inc_i[r] == spidx[i*PW +: PW]) n_fw = n_fw + 1;
                 if (vclr_due[r][i*2 + srow[i*LW +: LW]]) n_rdclr = n_rdclr + 1;
-                if (sval[i*CW +: CW] !== CW'(cref[i*2 + srow[i*LW +: LW]][spidx[i*PW +: PW]]))
-                    fail($sformatf("sval[%0d] (row %0d, input %0d) = %0d, expected %0d", i, srow[i*LW +: LW],
-                        spidx[i*PW +: PW], sval[i*CW +: CW], cref[i*2 + srow[i*LW +: LW]][spidx[i*PW +: PW]]));
+                chk_val[i] = 1'b1;
+                chk_exp[i] = cref[i*2 + srow[i*LW +: LW]][spidx[i*PW +: PW]];
             end
         end
         sval_prev = sval;
         // E after this cycle: clears first (a clear wins), then the writes
+        // E itself (the egress's register, row by row): e_other's OR over the other ports hides a
+        // bit that another port's row already has
+        for (int k = 0; k < NR; k = k + 1) begin
+            if (dut.e_q[k] !== eref[k]) fail($sformatf("E row %0d (port %0d class %0d) = %b, expected %b", k, k / 2, k % 2, dut.e_q[k], eref[k]));
+        end
         for (int k = 0; k < NR; k = k + 1) eprev[k] = eref[k];
         for (int k = 0; k < NR; k = k + 1) begin
             if (eclr_due[r][k]) eref[k] = '0;
         end
         for (int i = 0; i < NP; i = i + 1) begin
-            if (swr_en[i] && !eclr_due[r][i*2 + swr_l[i*LW +: LW]])
+            // (an engine's write in the cycle its row's counters clear is cancelled)
+            if (swr_en[i] && rclr_due[r][i*2 + swr_l[i*LW +: LW]] && !eclr_due[r][i*2 + swr_l[i*LW +: LW]] &&
+                    !eref[i*2 + swr_l[i*LW +: LW]][swr_i[i*PW +: PW]])
+                n_wcan = n_wcan + 1;
+            if (swr_en[i] && !eclr_due[r][i*2 + swr_l[i*LW +: LW]] && !rclr_due[r][i*2 + swr_l[i*LW +: LW]])
                 eref[i*2 + swr_l[i*LW +: LW]][swr_i[i*PW +: PW]] = 1'b1;
         end
         acc_due[r] = 1'b0; rclr_due[r] = '0; rtrig_due[r] = '0; eclr_due[r] = '0; vclr_due[r] = '0;
@@ -330,10 +366,10 @@ initial begin
         end
         @(negedge clk);
     end
-    $display("capfc_egress_v3_tb: %0d enqueues taken (%0d accepted, %0d refused), %0d with a dequeue of their queue, %0d row clears (at most %0d of one row since a reset, %0d bring a tag round), %0d E clears, %0d sort requests, %0d increments, %0d sval compared (%0d reads met their counter's write, %0d their row's clear, %0d held), %0d lanes held, %0d results equal to a threshold",
-        n_take, n_acc, n_ref, n_same, n_clr, n_wrap, 1 << TW, n_eclr, n_trig, n_inc, n_sval, n_fw, n_rdclr, n_hold, n_held, n_eq);
+    $display("capfc_egress_v3_tb: %0d enqueues taken (%0d accepted, %0d refused), %0d with a dequeue of their queue, %0d row clears (at most %0d of one row since a reset, %0d bring a tag round), %0d E clears, %0d sort requests, %0d increments, %0d sval compared (%0d reads met their counter's write, %0d their row's clear, %0d held), %0d lanes held, %0d results equal to a threshold, %0d E writes cancelled by a row clear (their E bit 0)",
+        n_take, n_acc, n_ref, n_same, n_clr, n_wrap, 1 << TW, n_eclr, n_trig, n_inc, n_sval, n_fw, n_rdclr, n_hold, n_held, n_eq, n_wcan);
     if (n_ref == 0 || n_same == 0 || n_clr == 0 || n_eclr == 0 || n_trig == 0 || n_inc == 0 || n_held == 0 || n_eq == 0 ||
-            n_fw == 0 || n_rdclr == 0 || n_hold == 0 || n_wrap < (1 << TW)) begin
+            n_fw == 0 || n_rdclr == 0 || n_hold == 0 || n_wcan == 0 || n_wrap < (1 << TW)) begin
         fail("a corner was not reached");
     end
     if (errors != 0) begin

@@ -2,7 +2,7 @@
 // Stop-Max and Stop-Calibrate written from the contract (docs/microarchitecture.md, "Sort engines",
 // and the v3 timing in the spike's header), on random rows, with Verilator (make v3-spike)
 //
-// - The counter RAM's read port is modelled here: sval in t+1 is the row's word addressed in t.
+// - The counter RAM's read port is modelled here: sval in t+2 is the row's word addressed in t.
 //   A row is not changed while its engine sorts it; cfg_cut changes only while every engine is idle
 //   (the engines read it in MUL); cfg_mode_cal at random (sampled at the grant).
 // - Each sort (busy_q rising; row_q, cal_q read from the engine) is checked when it ends:
@@ -12,8 +12,9 @@
 //   need from the reference).
 // - Requests and grants against a reference (pending per row, round robin from rr), every cycle.
 // - Rows are drawn from few values (ties at theta), zeros, one large input, all zero.
-// - A clear in the cycle a write leaves must cancel it (aimed at leaving writes now and then);
-//   an engine whose row is cleared while it sorts is idle the next cycle.
+// - A clear in the cycle a write leaves (aimed at leaving writes now and then) must not stop it:
+//   the egress cancels it beside E; an engine whose row is cleared while it sorts is idle the
+//   next cycle.
 // - Corners counted and required: both algorithms, a Stop-Max of an all-zero row (no write), a
 //   selection that leaves inputs equal to theta untaken, theta = 0, aborts, a request while busy,
 //   both classes pending at one grant.
@@ -51,7 +52,7 @@ capfc_sort #(.NP(NP), .CW(CW), .CUT_F(CUT_F), .NL(NL)) dut (
 always #5 clk = ~clk;
 
 integer          rows [NP][NL][NP];
-logic [NP*CW-1:0] sval_next;
+logic [NP*CW-1:0] sval_next, sval_mid;
 // per engine: the sort being watched
 logic            on [NP], was_busy [NP], cut_short [NP];
 integer          s_row [NP], s_cal [NP], s_len [NP], s_nw [NP], s_nexp [NP], s_need [NP];
@@ -151,13 +152,14 @@ initial begin
     end
     cfg_mode_cal = 1'b0;
     cfg_cut = 9'd256;
-    rclr = '0; rtrig = '0; sval = '0; sval_next = '0;
+    rclr = '0; rtrig = '0; sval = '0; sval_next = '0; sval_mid = '0;
     n_max = 0; n_cal = 0; n_zero = 0; n_tiecut = 0; n_theta0 = 0; n_abort = 0; n_busyreq = 0;
     n_both = 0; n_writes = 0; n_supp = 0; errors = 0; segment = 0; quiet = 0; cyc = 0;
     repeat (2) @(negedge clk);
     rst = 1'b0;
     for (cyc = 0; cyc < CYCLES; cyc = cyc + 1) begin
-        sval = sval_next;
+        sval = sval_mid;
+        sval_mid = sval_next;
         // ---- observe the engines (registers of this cycle)
         any_busy = 1'b0;
         for (int o = 0; o < NP; o = o + 1) begin
@@ -221,7 +223,7 @@ initial begin
                 if ($urandom % (NP * 400) == 0) rclr[o*2 + l] = 1'b1;
                 if (!(dut.busy_q[o] && dut.row_q[o] == LW'(l)) && $urandom % 50 == 0) new_row(o, l);
             end
-            // a clear aimed at a write leaving now (it must cancel it), now and then
+            // a clear aimed at a write leaving now (it must still leave), now and then
             if (dut.wv_q[o] && $urandom % 8 == 0) begin
                 rclr[o*2 + dut.wl_q[o]] = 1'b1;
                 n_supp = n_supp + 1;
@@ -232,8 +234,8 @@ initial begin
         for (int o = 0; o < NP; o = o + 1) begin
             if (on[o] && rclr[o*2 + s_row[o]]) cut_short[o] = 1'b1;
             abort_due[o] = dut.busy_q[o] && rclr[o*2 + dut.row_q[o]];
-            if (swr_en[o] && rclr[o*2 + swr_l[o*LW +: LW]])
-                fail($sformatf("engine %0d writes E (row %0d, input %0d) in the cycle its row is cleared", o, swr_l[o*LW +: LW], swr_i[o*PW +: PW]));
+            if (dut.wv_q[o] && !swr_en[o])
+                fail($sformatf("engine %0d holds back its E write (row %0d, input %0d)", o, dut.wl_q[o], dut.wi_q[o]));
             if (swr_en[o]) begin
                 n_writes = n_writes + 1;
                 if (!on[o]) begin
@@ -278,7 +280,7 @@ initial begin
             end
             pend_ref[o] = avail | rtrig[o*2 +: 2];
         end
-        // ---- the read port: the word addressed now, in sval next cycle
+        // ---- the read port: the word addressed now, in sval two cycles later
         for (int o = 0; o < NP; o = o + 1) begin
             if (sre[o]) sval_next[o*CW +: CW] = CW'(rows[o][srow[o*LW +: LW]][sidx[o*PW +: PW]]);
         end
