@@ -13,12 +13,14 @@
 // - Stop-Max: P keeps the strict maximum (ties: the lowest index); at the pass end the argmax is
 //   written to E if its value is not 0. Busy NP+4 cycles.
 // - Stop-Calibrate: COPY (row into the snap RAM, T = sum), MUL (target = cut * T by shift and
-//   add, the cut's top bit first, in CUT_F + 1 cycles), CW SRCH passes (theta from the top bit),
+//   add, the cut's top bit first, in CUT_F + 1 cycles), ceil(CW/2) SRCH passes (theta two bits a
+//   pass from the top: the sums of the inputs at or above each of the three candidates, the
+//   highest that meets the target taken; the same theta as one bit a pass),
 //   GT (G = sum of C > theta), CNT (need: the number of inputs equal to theta that SEL takes, the
 //   first j with (G + j*theta) * 2^CUT_F >= target, capped at NP: one add a cycle, its compare
 //   registered a cycle later, so v2's running compare in SEL is off SEL's path), SEL (index order:
 //   C > theta, and C == theta != 0 while fewer than need equal inputs are taken). Busy
-//   (NP+4) + (CUT_F+1) + CW(NP+5) + (NP+4) + (CNT: at most NP+2) + (NP+4) cycles.
+//   (NP+4) + (CUT_F+1) + ceil(CW/2)(NP+5) + (NP+4) + (CNT: at most NP+2) + (NP+4) cycles.
 // - cfg_mode_cal and cfg_cut are registered per group of eight engines: a change reaches the
 //   engines one cycle later.
 // - E writes leave registered (swr_en one cycle after P found the input). A row clear (rclr)
@@ -61,6 +63,9 @@ module capfc_sort #(
 localparam integer SUMW = CW + PW;
 localparam integer MW = SUMW + CUT_F + 1;
 localparam integer BW = (CW > 1) ? $clog2(CW) : 1;
+// Stop-Calibrate's search, two bits of theta a pass: NSP passes, the first at bit BSTART
+localparam integer NSP = (CW + 1) / 2;
+localparam integer BSTART = 2 * (NSP - 1);
 localparam integer KW = $clog2(((NP + 6) > (CUT_F + 2)) ? (NP + 6) : (CUT_F + 2));
 localparam integer NW = PW + 1;            // 0..NP
 localparam integer NG = (NP + 7) / 8;
@@ -87,11 +92,12 @@ logic [BW-1:0]   bit_q  [NP];
 logic [CW-1:0]   v_q    [NP];
 logic [PW-1:0]   ix_q   [NP];
 logic [SUMW-1:0] acc_q  [NP];
+logic [SUMW-1:0] acc2_q [NP], acc3_q [NP];   // the search's sums for its second and third candidates
 logic [MW-1:0]   tgt_q  [NP];
-logic [NP-1:0]   met_q, cb_q;
+logic [NP-1:0]   met_q, met2_q, met3_q, cb_q;
 logic [NW-1:0]   need_q [NP], t_q [NP];
 // the row's word: raw (x), with its compares (y); its index and valid follow from k
-logic [NP-1:0]   ge_q, gt_q, eq_q, nz_q;
+logic [NP-1:0]   ge_q, ge2_q, ge3_q, gt_q, eq_q, nz_q;
 logic [CW-1:0]   x_q  [NP], y_q [NP];
 // E write, registered
 logic [NP-1:0]   wv_q;
@@ -108,10 +114,11 @@ logic [BW-1:0]   bit_d  [NP];
 logic [CW-1:0]   v_d    [NP];
 logic [PW-1:0]   ix_d   [NP];
 logic [SUMW-1:0] acc_d  [NP];
+logic [SUMW-1:0] acc2_d [NP], acc3_d [NP];
 logic [MW-1:0]   tgt_d  [NP];
-logic [NP-1:0]   met_d, cb_d;
+logic [NP-1:0]   met_d, met2_d, met3_d, cb_d;
 logic [NW-1:0]   need_d [NP], t_d [NP];
-logic [NP-1:0]   ge_d, gt_d, eq_d, nz_d;
+logic [NP-1:0]   ge_d, ge2_d, ge3_d, gt_d, eq_d, nz_d;
 logic [CW-1:0]   x_d  [NP], y_d [NP];
 logic [NP-1:0]   wv_d;
 logic [LW-1:0]   wl_d [NP];
@@ -150,7 +157,7 @@ logic [KW-1:0]   k;
 logic            issue;
 logic            pend_end, abort, granted, g_hi_any, take, yv;
 logic [PW-1:0]   yi;
-logic [CW-1:0]   cand;
+logic [CW:0]     cand, cand2, cand3;
 logic            cbit;
 logic [NL-1:0]   rowclr, avail;
 logic [LW-1:0]   g, g_hi, g_lo;
@@ -182,9 +189,9 @@ always_comb begin
     // defaults for the arrays written per engine (Verilator 5.006 does not unroll these loops
     // at 128 engines and would report latches without them)
     pend_d = pend_q; rr_d = rr_q; busy_d = busy_q; cal_d = cal_q; ph_d = ph_q; row_d = row_q;
-    k_d = k_q; bit_d = bit_q; v_d = v_q; ix_d = ix_q; acc_d = acc_q;
-    tgt_d = tgt_q; met_d = met_q; cb_d = cb_q; need_d = need_q; t_d = t_q;
-    ge_d = '0; gt_d = '0; eq_d = '0; nz_d = '0; x_d = x_q; y_d = y_q;
+    k_d = k_q; bit_d = bit_q; v_d = v_q; ix_d = ix_q; acc_d = acc_q; acc2_d = acc2_q; acc3_d = acc3_q;
+    tgt_d = tgt_q; met_d = met_q; met2_d = met2_q; met3_d = met3_q; cb_d = cb_q; need_d = need_q; t_d = t_q;
+    ge_d = '0; ge2_d = '0; ge3_d = '0; gt_d = '0; eq_d = '0; nz_d = '0; x_d = x_q; y_d = y_q;
     wv_d = '0; wl_d = wl_q; wi_d = wi_q;
     snap_we_t = '0; snap_wa_t = '0;
     snap_wd_t = '0;
@@ -205,8 +212,14 @@ always_comb begin
         yv = busy_q[o] && ph != PH_MUL && ph != PH_CNT && k >= KW'(3) && k < KW'(NP + 3);
         yi = PW'(k - KW'(3));
         y_d[o]  = xr;
-        cand    = v_q[o] | (CW'(1) << bit_q[o]);  // the search's candidate, from registers
-        ge_d[o] = xr >= cand;
+        // the search's three candidates, theta's two bits at bit_q 01, 10 and 11 (CW+1 bits: with
+        // CW odd the first pass's top bit is above the counters), from registers
+        cand    = {1'b0, v_q[o]} | ((CW+1)'(1) << bit_q[o]);
+        cand2   = {1'b0, v_q[o]} | ((CW+1)'(2) << bit_q[o]);
+        cand3   = {1'b0, v_q[o]} | ((CW+1)'(3) << bit_q[o]);
+        ge_d[o]  = {1'b0, xr} >= cand;
+        ge2_d[o] = {1'b0, xr} >= cand2;
+        ge3_d[o] = {1'b0, xr} >= cand3;
         gt_d[o] = xr > v_q[o];
         eq_d[o] = xr == v_q[o];
         nz_d[o] = xr != '0;
@@ -287,25 +300,44 @@ always_comb begin
                     tgt_d[o] = (tgt_q[o] << 1) + (cb_q[o] ? MW'(acc_q[o]) : '0);
                     if (k == KW'(CUT_F)) begin
                         acc_d[o]  = '0;
-                        bit_d[o]  = BW'(CW-1);
+                        acc2_d[o] = '0;
+                        acc3_d[o] = '0;
+                        bit_d[o]  = BW'(BSTART);
                         ph_d[o]   = PH_SRCH;
                         k_d[o]    = '0;
                     end
                 end
                 PH_SRCH: begin
+                    // a sum per candidate (each the sum of the inputs at or above it), each
+                    // compared against the target a cycle later
                     if (yv && ge_q[o]) begin
                         acc_d[o] = acc_q[o] + SUMW'(y_q[o]);
                     end
-                    met_d[o] = (MW'(acc_q[o]) << CUT_F) >= tgt_q[o];
+                    if (yv && ge2_q[o]) begin
+                        acc2_d[o] = acc2_q[o] + SUMW'(y_q[o]);
+                    end
+                    if (yv && ge3_q[o]) begin
+                        acc3_d[o] = acc3_q[o] + SUMW'(y_q[o]);
+                    end
+                    met_d[o]  = (MW'(acc_q[o]) << CUT_F) >= tgt_q[o];
+                    met2_d[o] = (MW'(acc2_q[o]) << CUT_F) >= tgt_q[o];
+                    met3_d[o] = (MW'(acc3_q[o]) << CUT_F) >= tgt_q[o];
                     if (k == KW'(NP + 4)) begin
-                        // met_q: the pass's sum against the target, registered at NP+3
-                        v_d[o]   = met_q[o] ? cand : v_q[o];
-                        acc_d[o] = '0;
-                        k_d[o]   = '0;
+                        // met*_q: the pass's sums against the target, registered at NP+3; the
+                        // highest candidate met (the sums fall as the candidates rise). A
+                        // candidate above the counters' range (CW odd, the first pass) has a sum
+                        // of 0 and is met only when the target is 0, and then so is the one
+                        // below it, which its low CW bits are
+                        v_d[o]    = met3_q[o] ? CW'(cand3) : met2_q[o] ? CW'(cand2) :
+                                    met_q[o]  ? CW'(cand)  : v_q[o];
+                        acc_d[o]  = '0;
+                        acc2_d[o] = '0;
+                        acc3_d[o] = '0;
+                        k_d[o]    = '0;
                         if (bit_q[o] == '0) begin
                             ph_d[o] = PH_GT;
                         end else begin
-                            bit_d[o]  = bit_q[o] - 1'b1;
+                            bit_d[o]  = bit_q[o] - BW'(2);
                         end
                     end
                 end
@@ -392,21 +424,22 @@ always_ff @(posedge clk) begin
     for (int gi = 0; gi < NG; gi = gi + 1) begin
         gcut_q[gi] <= gcut_d[gi];
     end
-    busy_q <= busy_d; cal_q <= cal_d; met_q <= met_d; cb_q <= cb_d;
-    ge_q <= ge_d; gt_q <= gt_d; eq_q <= eq_d; nz_q <= nz_d;
+    busy_q <= busy_d; cal_q <= cal_d; met_q <= met_d; met2_q <= met2_d; met3_q <= met3_d; cb_q <= cb_d;
+    ge_q <= ge_d; ge2_q <= ge2_d; ge3_q <= ge3_d; gt_q <= gt_d; eq_q <= eq_d; nz_q <= nz_d;
     wv_q <= wv_d;
     // (whole arrays for Verilator, which does not unroll a loop of more than 64 here; Icarus 11
     // and Yosys cannot assign a whole unpacked array)
 `ifdef VERILATOR
     pend_q <= pend_d; rr_q <= rr_d; ph_q <= ph_d; row_q <= row_d; k_q <= k_d; bit_q <= bit_d;
-    v_q <= v_d; ix_q <= ix_d; acc_q <= acc_d; tgt_q <= tgt_d;
+    v_q <= v_d; ix_q <= ix_d; acc_q <= acc_d; acc2_q <= acc2_d; acc3_q <= acc3_d; tgt_q <= tgt_d;
     need_q <= need_d; t_q <= t_d;
     x_q <= x_d; y_q <= y_d; wl_q <= wl_d; wi_q <= wi_d;
 `else
     for (int o = 0; o < NP; o = o + 1) begin
         pend_q[o] <= pend_d[o]; rr_q[o] <= rr_d[o]; ph_q[o] <= ph_d[o]; row_q[o] <= row_d[o];
         k_q[o] <= k_d[o]; bit_q[o] <= bit_d[o]; v_q[o] <= v_d[o];
-        ix_q[o] <= ix_d[o]; acc_q[o] <= acc_d[o]; tgt_q[o] <= tgt_d[o];
+        ix_q[o] <= ix_d[o]; acc_q[o] <= acc_d[o]; acc2_q[o] <= acc2_d[o]; acc3_q[o] <= acc3_d[o];
+        tgt_q[o] <= tgt_d[o];
         need_q[o] <= need_d[o]; t_q[o] <= t_d[o]; x_q[o] <= x_d[o]; y_q[o] <= y_d[o];
         wl_q[o] <= wl_d[o]; wi_q[o] <= wi_d[o];
     end

@@ -8,7 +8,7 @@
 // - Each sort (busy_q rising; row_q, cal_q read from the engine) is checked when it ends:
 //   its E writes (swr_*, a cycle after they are found) are the reference's selection in index
 //   order, or a prefix of it when a row clear cut the sort short; a complete sort lasts exactly
-//   NP+4 cycles (Stop-Max) or (NP+4) + (CUT_F+1) + CW(NP+5) + (NP+4) + (need+2) + (NP+4) (Stop-Calibrate,
+//   NP+4 cycles (Stop-Max) or (NP+4) + (CUT_F+1) + ceil(CW/2)(NP+5) + (NP+4) + (need+2) + (NP+4) (Stop-Calibrate,
 //   need from the reference).
 // - Requests and grants against a reference (pending per row, round robin from rr), every cycle.
 // - Rows are drawn from few values (ties at theta), zeros, one large input, all zero.
@@ -25,7 +25,10 @@
 
 module capfc_sort_v3_tb;
 localparam integer NP = `TB_NP;
-localparam integer CW = 16;
+`ifndef TB_CW
+`define TB_CW 16
+`endif
+localparam integer CW = `TB_CW;
 localparam integer CUT_F = 8;
 localparam integer NL = 2;
 localparam integer LW = 1;
@@ -134,6 +137,7 @@ task automatic new_row(input integer o, input integer l);
             4: rows[o][l][i] = ($urandom % 2) ? a : 0;                               // all equal or 0
             default: rows[o][l][i] = b * ($urandom % 4);
         endcase
+        rows[o][l][i] = rows[o][l][i] % (1 << CW);
     end
 endtask
 
@@ -142,7 +146,7 @@ initial begin
     if (!$value$plusargs("SEED=%d", seed)) begin
         seed = 1;
     end
-    $display("capfc_sort_v3_tb: NP=%0d seed %0d, %0d cycles", NP, seed, CYCLES);
+    $display("capfc_sort_v3_tb: NP=%0d CW=%0d seed %0d, %0d cycles", NP, CW, seed, CYCLES);
     seed_rng = seed;
     n = $urandom(seed_rng);
     for (int o = 0; o < NP; o = o + 1) begin
@@ -251,7 +255,7 @@ initial begin
                 on[o] = 1'b0;
                 if (!cut_short[o]) begin
                     len = (s_cal[o] == 0) ? NP + 4 :
-                          (NP + 4) + (CUT_F + 1) + CW * (NP + 5) + (NP + 4) + (s_need[o] + 2) + (NP + 4);
+                          (NP + 4) + (CUT_F + 1) + (CW + 1) / 2 * (NP + 5) + (NP + 4) + (s_need[o] + 2) + (NP + 4);
                     if (s_len[o] != len) fail($sformatf("engine %0d row %0d (%s): busy %0d cycles, expected %0d", o, s_row[o],
                         s_cal[o] ? "Stop-Calibrate" : "Stop-Max", s_len[o], len));
                     if (s_nw[o] != s_nexp[o]) fail($sformatf("engine %0d row %0d (%s): %0d E writes, expected %0d", o, s_row[o],
