@@ -1,5 +1,5 @@
-// capfc_sort (v3 design spike, not yet the block's unit): one sort engine per output port, with
-// every compare and every sum in a stage of its own
+// capfc_sort (v3 design spike, not yet the block's unit): one sort engine for two output ports,
+// with every compare and every sum in a stage of its own
 //
 // Design (docs/microarchitecture-v3.md, "Sort engines"): v2's engines and algorithms (Stop-Max,
 // Stop-Calibrate; the same grants, aborts and selections), with the row's values pipelined:
@@ -21,6 +21,10 @@
 //   registered a cycle later, so v2's running compare in SEL is off SEL's path), SEL (index order:
 //   C > theta, and C == theta != 0 while fewer than need equal inputs are taken). Busy
 //   (NP+4) + (CUT_F+1) + ceil(CW/2)(NP+5) + (NP+4) + (CNT: at most NP+2) + (NP+4) cycles.
+// - Engine e sorts the rows of ports 2e and 2e+1 (slots 0 and 1; with NP odd the last engine has
+//   one port): its rows j = {slot, class} (2 NL) granted in round robin, one sort at a time, its
+//   reads and E writes to the port of the row's slot. Every row asking at once, the last one's
+//   E is written after 2 NL sorts: with NL = 2, at most about 2,570 cycles at 48 ports (bound 3,125).
 // - cfg_mode_cal and cfg_cut are registered per group of eight engines: a change reaches the
 //   engines one cycle later.
 // - E writes leave registered (swr_en one cycle after P found the input). A row clear (rclr)
@@ -49,7 +53,7 @@ module capfc_sort #(
     input  wire [NR-1:0]     rclr,
     input  wire [NR-1:0]     rtrig,
 
-    // the egress's read port 1, per engine o: address in cycle t (sre), the word in t+2 (sval)
+    // the egress's read port 1, per port: address in cycle t (sre), the word in t+2 (sval)
     output logic [NP-1:0]    sre,
     output logic [NP*LW-1:0] srow,
     output logic [NP*PW-1:0] sidx,
@@ -68,7 +72,13 @@ localparam integer NSP = (CW + 1) / 2;
 localparam integer BSTART = 2 * (NSP - 1);
 localparam integer KW = $clog2(((NP + 6) > (CUT_F + 2)) ? (NP + 6) : (CUT_F + 2));
 localparam integer NW = PW + 1;            // 0..NP
-localparam integer NG = (NP + 7) / 8;
+// engines: one for two ports (engine e sorts the rows of ports 2e and 2e+1, its slots 0 and 1);
+// its rows j = {slot, class}, NJ of them (those of a class >= NL or of a port >= NP never asked)
+localparam integer NE = (NP + 1) / 2;
+localparam integer NP2 = 2 * NE;
+localparam integer JW = LW + 1;
+localparam integer NJ = 1 << JW;
+localparam integer NG = (NE + 7) / 8;
 localparam logic [2:0] PH_MAX = 3'd0, PH_COPY = 3'd1, PH_MUL = 3'd2, PH_SRCH = 3'd3,
                        PH_GT = 3'd4, PH_CNT = 3'd5, PH_SEL = 3'd6;
 
@@ -82,64 +92,65 @@ end
 
 // ---------------------------------------------------------------------------------------------
 // state, per engine
-logic [NL-1:0]   pend_q [NP];
-logic [LW-1:0]   rr_q   [NP];
-logic [NP-1:0]   busy_q, cal_q;
-logic [2:0]      ph_q   [NP];
-logic [LW-1:0]   row_q  [NP];
-logic [KW-1:0]   k_q    [NP];
-logic [BW-1:0]   bit_q  [NP];
-logic [CW-1:0]   v_q    [NP];
-logic [PW-1:0]   ix_q   [NP];
-logic [SUMW-1:0] acc_q  [NP];
-logic [SUMW-1:0] acc2_q [NP], acc3_q [NP];   // the search's sums for its second and third candidates
-logic [MW-1:0]   tgt_q  [NP];
-logic [NP-1:0]   met_q, met2_q, met3_q, cb_q;
-logic [NW-1:0]   need_q [NP], t_q [NP];
+logic [NJ-1:0]   pend_q [NE];   // per row j = {slot, class}
+logic [JW-1:0]   rr_q   [NE];
+logic [NE-1:0]   busy_q, cal_q;
+logic [NE-1:0]   sl_q;           // the slot (port 2e or 2e+1) of the row being sorted
+logic [2:0]      ph_q   [NE];
+logic [LW-1:0]   row_q  [NE];
+logic [KW-1:0]   k_q    [NE];
+logic [BW-1:0]   bit_q  [NE];
+logic [CW-1:0]   v_q    [NE];
+logic [PW-1:0]   ix_q   [NE];
+logic [SUMW-1:0] acc_q  [NE];
+logic [SUMW-1:0] acc2_q [NE], acc3_q [NE];   // the search's sums for its second and third candidates
+logic [MW-1:0]   tgt_q  [NE];
+logic [NE-1:0]   met_q, met2_q, met3_q, cb_q;
+logic [NW-1:0]   need_q [NE], t_q [NE];
 // the row's word: raw (x), with its compares (y); its index and valid follow from k
-logic [NP-1:0]   ge_q, ge2_q, ge3_q, gt_q, eq_q, nz_q;
-logic [CW-1:0]   x_q  [NP], y_q [NP];
+logic [NE-1:0]   ge_q, ge2_q, ge3_q, gt_q, eq_q, nz_q;
+logic [CW-1:0]   x_q  [NE], y_q [NE];
 // E write, registered
-logic [NP-1:0]   wv_q;
-logic [LW-1:0]   wl_q [NP];
-logic [PW-1:0]   wi_q [NP];
+logic [NE-1:0]   wv_q;
+logic [LW-1:0]   wl_q [NE];
+logic [PW-1:0]   wi_q [NE];
 
-logic [NL-1:0]   pend_d [NP];
-logic [LW-1:0]   rr_d   [NP];
-logic [NP-1:0]   busy_d, cal_d;
-logic [2:0]      ph_d   [NP];
-logic [LW-1:0]   row_d  [NP];
-logic [KW-1:0]   k_d    [NP];
-logic [BW-1:0]   bit_d  [NP];
-logic [CW-1:0]   v_d    [NP];
-logic [PW-1:0]   ix_d   [NP];
-logic [SUMW-1:0] acc_d  [NP];
-logic [SUMW-1:0] acc2_d [NP], acc3_d [NP];
-logic [MW-1:0]   tgt_d  [NP];
-logic [NP-1:0]   met_d, met2_d, met3_d, cb_d;
-logic [NW-1:0]   need_d [NP], t_d [NP];
-logic [NP-1:0]   ge_d, ge2_d, ge3_d, gt_d, eq_d, nz_d;
-logic [CW-1:0]   x_d  [NP], y_d [NP];
-logic [NP-1:0]   wv_d;
-logic [LW-1:0]   wl_d [NP];
-logic [PW-1:0]   wi_d [NP];
+logic [NJ-1:0]   pend_d [NE];
+logic [JW-1:0]   rr_d   [NE];
+logic [NE-1:0]   busy_d, cal_d, sl_d;
+logic [2:0]      ph_d   [NE];
+logic [LW-1:0]   row_d  [NE];
+logic [KW-1:0]   k_d    [NE];
+logic [BW-1:0]   bit_d  [NE];
+logic [CW-1:0]   v_d    [NE];
+logic [PW-1:0]   ix_d   [NE];
+logic [SUMW-1:0] acc_d  [NE];
+logic [SUMW-1:0] acc2_d [NE], acc3_d [NE];
+logic [MW-1:0]   tgt_d  [NE];
+logic [NE-1:0]   met_d, met2_d, met3_d, cb_d;
+logic [NW-1:0]   need_d [NE], t_d [NE];
+logic [NE-1:0]   ge_d, ge2_d, ge3_d, gt_d, eq_d, nz_d;
+logic [CW-1:0]   x_d  [NE], y_d [NE];
+logic [NE-1:0]   wv_d;
+logic [LW-1:0]   wl_d [NE];
+logic [PW-1:0]   wi_d [NE];
 
-// the configuration, a copy per group of eight engines (a net to all NP engines crosses the die:
+// the configuration, a copy per group of eight engines (a net to every engine crosses the die:
 // 18.7 ns of routing at 48 ports); the engines see a change one cycle later
 logic [NG-1:0]   gcal_q, gcal_d;
 logic [CUT_F:0]  gcut_q [NG], gcut_d [NG];
 
 // snap RAMs (Stop-Calibrate's copy of the row)
-logic [NP-1:0]    snap_re, snap_we;
-logic [NP*PW-1:0] snap_ra, snap_wa;
-logic [NP*CW-1:0] snap_wd;
-wire  [NP*CW-1:0] snap_rd;
+logic [NE-1:0]    snap_re, snap_we;
+logic [NE*PW-1:0] snap_ra, snap_wa;
+logic [NE*CW-1:0] snap_wd;
+wire  [NE*CW-1:0] snap_rd;
 
 // each engine's snap RAM: LUT RAM beside the engine (12 DPR16X4 at 48 ports). Measured, a block
 // RAM of its own (ram_style "block") saved about 5,000 logic cells but pulled every engine to
 // the DP16KD rows, and the egress with its engines no longer routed at 48 ports
 genvar go;
-for (go = 0; go < NP; go = go + 1) begin : gen_port
+for (go = 0; go < NE; go = go + 1) begin : gen_engine
     capfc_ram #(.AW(PW), .DW(CW), .RP(1)) u_snap (
         .clk(clk),
         .we(snap_we[go]),
@@ -159,55 +170,72 @@ logic            pend_end, abort, granted, g_hi_any, take, yv;
 logic [PW-1:0]   yi;
 logic [CW:0]     cand, cand2, cand3;
 logic            cbit;
-logic [NL-1:0]   rowclr, avail;
-logic [LW-1:0]   g, g_hi, g_lo;
+logic [NJ-1:0]   rowclr, avail;
+logic [JW-1:0]   g, g_hi, g_lo;
 logic [CW-1:0]   xr;
-logic [NP-1:0]   sre_t, snap_re_t, snap_we_t, swr_en_t;
-logic [NP*LW-1:0] srow_t, swr_l_t;
-logic [NP*PW-1:0] sidx_t, swr_i_t, snap_wa_t;
-logic [NP*CW-1:0] snap_wd_t;
+// the ports' side padded to 2*NE ports (NP odd: the last engine's slot 1 has no port, and the
+// padding's bits are written and never read: waived for that reason)
+/* verilator lint_off UNUSEDSIGNAL */
+logic [NP2-1:0]   sre_t, swr_en_t;
+logic [NP2*LW-1:0] srow_t, swr_l_t;
+logic [NP2*PW-1:0] sidx_t, swr_i_t;
+logic [NP2*CW-1:0] sval_p;
+logic [(NP2 << LW)-1:0] rclr_p, rtrig_p;
+/* verilator lint_on UNUSEDSIGNAL */
+logic [NE-1:0]   snap_re_t, snap_we_t;
+logic [NE*PW-1:0] snap_ra_t, snap_wa_t;
+logic [NE*CW-1:0] snap_wd_t;
 
 // reads: issued from registers only, in a process of their own (the egress's read port and row
 // events meet here and in its process: one process would make a false combinational loop)
 always_comb begin
-    sre_t = '0; srow_t = '0; sidx_t = '0; snap_re_t = '0;
-    for (int o = 0; o < NP; o = o + 1) begin
+    sre_t = '0; srow_t = '0; sidx_t = '0; snap_re_t = '0; snap_ra_t = '0;
+    for (int o = 0; o < NE; o = o + 1) begin
         issue = busy_q[o] && ph_q[o] != PH_MUL && ph_q[o] != PH_CNT && k_q[o] < KW'(NP);
-        sre_t[o] = issue && (ph_q[o] == PH_MAX || ph_q[o] == PH_COPY);
+        // the read goes to the port of the row's slot; both ports get the row and index
+        sre_t[2*o + 32'(sl_q[o])] = issue && (ph_q[o] == PH_MAX || ph_q[o] == PH_COPY);
         snap_re_t[o] = issue && (ph_q[o] == PH_SRCH || ph_q[o] == PH_GT || ph_q[o] == PH_SEL);
-        srow_t[o*LW +: LW] = row_q[o];
-        sidx_t[o*PW +: PW] = PW'(k_q[o]);
+        for (int s = 0; s < 2; s = s + 1) begin
+            srow_t[(2*o + s)*LW +: LW] = row_q[o];
+            sidx_t[(2*o + s)*PW +: PW] = PW'(k_q[o]);
+        end
+        snap_ra_t[o*PW +: PW] = PW'(k_q[o]);
     end
-    sre     = sre_t;
-    srow    = srow_t;
-    sidx    = sidx_t;
+    sre     = sre_t[NP-1:0];
+    srow    = srow_t[NP*LW-1:0];
+    sidx    = sidx_t[NP*PW-1:0];
     snap_re = snap_re_t;
-    snap_ra = sidx_t;
+    snap_ra = snap_ra_t;
 end
 
 always_comb begin
     // defaults for the arrays written per engine (Verilator 5.006 does not unroll these loops
     // at 128 engines and would report latches without them)
-    pend_d = pend_q; rr_d = rr_q; busy_d = busy_q; cal_d = cal_q; ph_d = ph_q; row_d = row_q;
+    pend_d = pend_q; rr_d = rr_q; busy_d = busy_q; cal_d = cal_q; sl_d = sl_q; ph_d = ph_q; row_d = row_q;
     k_d = k_q; bit_d = bit_q; v_d = v_q; ix_d = ix_q; acc_d = acc_q; acc2_d = acc2_q; acc3_d = acc3_q;
     tgt_d = tgt_q; met_d = met_q; met2_d = met2_q; met3_d = met3_q; cb_d = cb_q; need_d = need_q; t_d = t_q;
     ge_d = '0; ge2_d = '0; ge3_d = '0; gt_d = '0; eq_d = '0; nz_d = '0; x_d = x_q; y_d = y_q;
     wv_d = '0; wl_d = wl_q; wi_d = wi_q;
+    sval_p = '0; rclr_p = '0; rtrig_p = '0;
+    sval_p[NP*CW-1:0] = sval;
+    rclr_p[NR-1:0]    = rclr;
+    rtrig_p[NR-1:0]   = rtrig;
     snap_we_t = '0; snap_wa_t = '0;
     snap_wd_t = '0;
 
-    for (int o = 0; o < NP; o = o + 1) begin
+    for (int o = 0; o < NE; o = o + 1) begin
         ph = ph_q[o];
         k  = k_q[o];
-        for (int l = 0; l < NL; l = l + 1) begin
-            rowclr[l] = rclr[{PW'(o), LW'(l)}];
+        // the engine's rows j = {slot, class}: port 2o+slot's row class
+        for (int j = 0; j < NJ; j = j + 1) begin
+            rowclr[j] = rclr_p[((2*o + (j >> LW)) << LW) + (j % (1 << LW))];
         end
-        abort = busy_q[o] && rclr[{PW'(o), row_q[o]}];
+        abort = busy_q[o] && rclr_p[((2*o + 32'(sl_q[o])) << LW) + 32'(row_q[o])];
 
         // ---- the word's pipeline: the snap RAM's output -> x (raw); x or the egress's sval
         // (both registered) -> y (with its compares)
         x_d[o]  = snap_rd[o*CW +: CW];
-        xr = (ph == PH_MAX || ph == PH_COPY) ? sval[o*CW +: CW] : x_q[o];
+        xr = (ph == PH_MAX || ph == PH_COPY) ? sval_p[(2*o + 32'(sl_q[o]))*CW +: CW] : x_q[o];
         // the word in y is input k-3 of the pass (read in k-3, in x or sval at k-1)
         yv = busy_q[o] && ph != PH_MUL && ph != PH_CNT && k >= KW'(3) && k < KW'(NP + 3);
         yi = PW'(k - KW'(3));
@@ -224,17 +252,17 @@ always_comb begin
         eq_d[o] = xr == v_q[o];
         nz_d[o] = xr != '0;
 
-        // ---- grant: the first available class at or after rr_q, wrapping over NL
+        // ---- grant: the first available row at or after rr_q, wrapping over the NJ rows
         avail    = pend_q[o] & ~rowclr;
         granted  = !busy_q[o] && (avail != '0);
         g_hi     = '0;
         g_lo     = '0;
         g_hi_any = 1'b0;
-        for (int l = NL-1; l >= 0; l = l - 1) begin
-            if (avail[l]) begin
-                g_lo = LW'($unsigned(l));
-                if (LW'($unsigned(l)) >= rr_q[o]) begin
-                    g_hi     = LW'($unsigned(l));
+        for (int j = NJ-1; j >= 0; j = j - 1) begin
+            if (avail[j]) begin
+                g_lo = JW'($unsigned(j));
+                if (JW'($unsigned(j)) >= rr_q[o]) begin
+                    g_hi     = JW'($unsigned(j));
                     g_hi_any = 1'b1;
                 end
             end
@@ -247,9 +275,10 @@ always_comb begin
 
         if (!busy_q[o]) begin
             if (granted) begin
-                rr_d[o]   = (g == LW'($unsigned(NL-1))) ? '0 : g + 1'b1;
+                rr_d[o]   = g + 1'b1;
                 busy_d[o] = 1'b1;
-                row_d[o]  = g;
+                sl_d[o]   = g[JW-1];
+                row_d[o]  = g[LW-1:0];
                 cal_d[o]  = gcal_q[o / 8];
                 ph_d[o]   = gcal_q[o / 8] ? PH_COPY : PH_MAX;
                 k_d[o]    = '0;
@@ -383,8 +412,11 @@ always_comb begin
         snap_wd_t[o*CW +: CW] = y_q[o];
 
         // pending requests: a clear drops one, a grant consumes one, a request (re)sets one
-        pend_d[o] = (pend_q[o] & ~rowclr & ~((granted ? NL'(32'd1) : NL'(32'd0)) << g)) |
-                    rtrig[o*(1 << LW) +: NL];
+        for (int j = 0; j < NJ; j = j + 1) begin
+            pend_d[o][j] = (pend_q[o][j] && !rowclr[j] && !(granted && g == JW'(j))) ||
+                           ((j % (1 << LW)) < NL && 2*o + (j >> LW) < NP &&
+                            rtrig_p[((2*o + (j >> LW)) << LW) + (j % (1 << LW))]);
+        end
 
         if (rst) begin
             pend_d[o] = '0;
@@ -402,14 +434,19 @@ end
 
 // E writes: last cycle's, registered (the egress cancels one whose row clears in its cycle)
 always_comb begin
-    for (int o = 0; o < NP; o = o + 1) begin
-        swr_en_t[o] = wv_q[o];
-        swr_l_t[o*LW +: LW] = wl_q[o];
-        swr_i_t[o*PW +: PW] = wi_q[o];
+    swr_en_t = '0; swr_l_t = '0; swr_i_t = '0;
+    for (int o = 0; o < NE; o = o + 1) begin
+        // (sl_q is still the write's slot: the last write leaves in the cycle busy drops, and a
+        // grant in that cycle sets the slot a cycle later)
+        swr_en_t[2*o + 32'(sl_q[o])] = wv_q[o];
+        for (int s = 0; s < 2; s = s + 1) begin
+            swr_l_t[(2*o + s)*LW +: LW] = wl_q[o];
+            swr_i_t[(2*o + s)*PW +: PW] = wi_q[o];
+        end
     end
-    swr_en = swr_en_t;
-    swr_l  = swr_l_t;
-    swr_i  = swr_i_t;
+    swr_en = swr_en_t[NP-1:0];
+    swr_l  = swr_l_t[NP*LW-1:0];
+    swr_i  = swr_i_t[NP*PW-1:0];
 end
 
 always_comb begin
@@ -424,7 +461,7 @@ always_ff @(posedge clk) begin
     for (int gi = 0; gi < NG; gi = gi + 1) begin
         gcut_q[gi] <= gcut_d[gi];
     end
-    busy_q <= busy_d; cal_q <= cal_d; met_q <= met_d; met2_q <= met2_d; met3_q <= met3_d; cb_q <= cb_d;
+    busy_q <= busy_d; cal_q <= cal_d; sl_q <= sl_d; met_q <= met_d; met2_q <= met2_d; met3_q <= met3_d; cb_q <= cb_d;
     ge_q <= ge_d; ge2_q <= ge2_d; ge3_q <= ge3_d; gt_q <= gt_d; eq_q <= eq_d; nz_q <= nz_d;
     wv_q <= wv_d;
     // (whole arrays for Verilator, which does not unroll a loop of more than 64 here; Icarus 11
@@ -435,7 +472,7 @@ always_ff @(posedge clk) begin
     need_q <= need_d; t_q <= t_d;
     x_q <= x_d; y_q <= y_d; wl_q <= wl_d; wi_q <= wi_d;
 `else
-    for (int o = 0; o < NP; o = o + 1) begin
+    for (int o = 0; o < NE; o = o + 1) begin
         pend_q[o] <= pend_d[o]; rr_q[o] <= rr_d[o]; ph_q[o] <= ph_d[o]; row_q[o] <= row_d[o];
         k_q[o] <= k_d[o]; bit_q[o] <= bit_d[o]; v_q[o] <= v_d[o];
         ix_q[o] <= ix_d[o]; acc_q[o] <= acc_d[o]; acc2_q[o] <= acc2_d[o]; acc3_q[o] <= acc3_d[o];

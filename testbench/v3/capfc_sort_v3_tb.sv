@@ -5,19 +5,22 @@
 // - The counter RAM's read port is modelled here: sval in t+2 is the row's word addressed in t.
 //   A row is not changed while its engine sorts it; cfg_cut changes only while every engine is idle
 //   (the engines read it in MUL); cfg_mode_cal at random (sampled at the grant).
-// - Each sort (busy_q rising; row_q, cal_q read from the engine) is checked when it ends:
-//   its E writes (swr_*, a cycle after they are found) are the reference's selection in index
+// - An engine sorts the rows of two ports (engine e: ports 2e and 2e+1; the last engine has one
+//   port when NP is odd). Each sort (busy_q rising; sl_q, row_q, cal_q read from the engine) is
+//   checked when it ends: its E writes (swr_* of its port and of no other, a cycle after they
+//   are found) are the reference's selection in index
 //   order, or a prefix of it when a row clear cut the sort short; a complete sort lasts exactly
 //   NP+4 cycles (Stop-Max) or (NP+4) + (CUT_F+1) + ceil(CW/2)(NP+5) + (NP+4) + (need+2) + (NP+4) (Stop-Calibrate,
 //   need from the reference).
-// - Requests and grants against a reference (pending per row, round robin from rr), every cycle.
+// - Requests and grants against a reference (pending per row, round robin from rr over the
+//   engine's four rows, port 2e's two classes first), every cycle.
 // - Rows are drawn from few values (ties at theta), zeros, one large input, all zero.
 // - A clear in the cycle a write leaves (aimed at leaving writes now and then) must not stop it:
 //   the egress cancels it beside E; an engine whose row is cleared while it sorts is idle the
 //   next cycle.
 // - Corners counted and required: both algorithms, a Stop-Max of an all-zero row (no write), a
 //   selection that leaves inputs equal to theta untaken, theta = 0, aborts, a request while busy,
-//   both classes pending at one grant.
+//   several rows pending at one grant, rows of both ports pending at one grant.
 // - +SEED=n (printed) seeds $urandom; $fatal on an error.
 
 `timescale 1ns / 1ps
@@ -34,6 +37,8 @@ localparam integer NL = 2;
 localparam integer LW = 1;
 localparam integer PW = (NP > 1) ? $clog2(NP) : 1;
 localparam integer NR = NP * 2;
+localparam integer NE = (NP + 1) / 2;   // engines: engine e sorts the rows of ports 2e and 2e+1
+localparam integer NJ = 4;              // its rows j = {slot, class}: port 2e + j/2, class j%2
 localparam integer CYCLES = `TB_CYCLES;
 
 logic clk = 1'b0;
@@ -56,16 +61,16 @@ always #5 clk = ~clk;
 
 integer          rows [NP][NL][NP];
 logic [NP*CW-1:0] sval_next, sval_mid;
-// per engine: the sort being watched
-logic            on [NP], was_busy [NP], cut_short [NP];
-integer          s_row [NP], s_cal [NP], s_len [NP], s_nw [NP], s_nexp [NP], s_need [NP];
-integer          s_exp [NP][NP], s_got [NP][NP];
+// per engine: the sort being watched (its port and class)
+logic            on [NE], was_busy [NE], cut_short [NE];
+integer          s_port [NE], s_row [NE], s_cal [NE], s_len [NE], s_nw [NE], s_nexp [NE], s_need [NE];
+integer          s_exp [NE][NP], s_got [NE][NP];
 integer          seed, seed_rng, cyc, errors, segment, quiet;
-integer          n_max, n_cal, n_zero, n_tiecut, n_theta0, n_abort, n_busyreq, n_both, n_writes;
+integer          n_max, n_cal, n_zero, n_tiecut, n_theta0, n_abort, n_busyreq, n_both, n_ports, n_writes;
 logic            any_busy;
-logic [1:0]      pend_ref [NP], avail;
-integer          rr_ref [NP], grant_ref [NP], gsel;
-logic            abort_due [NP];
+logic [NJ-1:0]   pend_ref [NE], avail, rowclr, rowtrig;
+integer          rr_ref [NE], grant_ref [NE], gsel;
+logic            abort_due [NE];
 integer          n_supp;
 
 task automatic fail(input string what);
@@ -76,7 +81,7 @@ task automatic fail(input string what);
 endtask
 
 // the reference: the selection (indices in order) and Stop-Calibrate's need
-task automatic reference(input integer o, input integer l, input integer cal,
+task automatic reference(input integer e, input integer o, input integer l, input integer cal,
                          output integer n, output integer need, output integer theta_out);
     longint t, tgt, a, g, vv, cand;
     integer tk;
@@ -93,7 +98,7 @@ task automatic reference(input integer o, input integer l, input integer cal,
             end
         end
         if (vv != 0) begin
-            s_exp[o][0] = tk;
+            s_exp[e][0] = tk;
             n = 1;
         end
     end else begin
@@ -116,7 +121,7 @@ task automatic reference(input integer o, input integer l, input integer cal,
         for (int i = 0; i < NP; i = i + 1) begin
             if (rows[o][l][i] > vv || (rows[o][l][i] == vv && vv != 0 && tk < need)) begin
                 if (rows[o][l][i] == vv) tk = tk + 1;
-                s_exp[o][n] = i;
+                s_exp[e][n] = i;
                 n = n + 1;
             end
         end
@@ -151,14 +156,16 @@ initial begin
     n = $urandom(seed_rng);
     for (int o = 0; o < NP; o = o + 1) begin
         for (int l = 0; l < NL; l = l + 1) new_row(o, l);
-        on[o] = 1'b0; was_busy[o] = 1'b0; cut_short[o] = 1'b0;
-        pend_ref[o] = '0; rr_ref[o] = 0; grant_ref[o] = -1; abort_due[o] = 1'b0;
+    end
+    for (int e = 0; e < NE; e = e + 1) begin
+        on[e] = 1'b0; was_busy[e] = 1'b0; cut_short[e] = 1'b0;
+        pend_ref[e] = '0; rr_ref[e] = 0; grant_ref[e] = -1; abort_due[e] = 1'b0;
     end
     cfg_mode_cal = 1'b0;
     cfg_cut = 9'd256;
     rclr = '0; rtrig = '0; sval = '0; sval_next = '0; sval_mid = '0;
     n_max = 0; n_cal = 0; n_zero = 0; n_tiecut = 0; n_theta0 = 0; n_abort = 0; n_busyreq = 0;
-    n_both = 0; n_writes = 0; n_supp = 0; errors = 0; segment = 0; quiet = 0; cyc = 0;
+    n_both = 0; n_ports = 0; n_writes = 0; n_supp = 0; errors = 0; segment = 0; quiet = 0; cyc = 0;
     repeat (2) @(negedge clk);
     rst = 1'b0;
     for (cyc = 0; cyc < CYCLES; cyc = cyc + 1) begin
@@ -166,31 +173,33 @@ initial begin
         sval_mid = sval_next;
         // ---- observe the engines (registers of this cycle)
         any_busy = 1'b0;
-        for (int o = 0; o < NP; o = o + 1) begin
-            any_busy = any_busy | dut.busy_q[o];
+        for (int e = 0; e < NE; e = e + 1) begin
+            any_busy = any_busy | dut.busy_q[e];
             // the grant the reference made last cycle, and the requests pending now
-            if (grant_ref[o] >= 0 && !(dut.busy_q[o] && dut.row_q[o] == LW'(grant_ref[o]) && !was_busy[o]))
-                fail($sformatf("engine %0d: busy %b row %0d, expected a grant of row %0d", o, dut.busy_q[o], dut.row_q[o], grant_ref[o]));
-            if (grant_ref[o] < 0 && !was_busy[o] && dut.busy_q[o])
-                fail($sformatf("engine %0d: a grant of row %0d with none expected", o, dut.row_q[o]));
-            if (abort_due[o] && dut.busy_q[o]) fail($sformatf("engine %0d: still busy a cycle after its row's clear", o));
-            if (dut.pend_q[o] !== pend_ref[o]) fail($sformatf("engine %0d: pending %b, expected %b", o, dut.pend_q[o], pend_ref[o]));
-            if (!was_busy[o] && dut.busy_q[o]) begin
-                on[o] = 1'b1;
-                cut_short[o] = 1'b0;
-                s_row[o] = dut.row_q[o];
-                s_cal[o] = dut.cal_q[o];
-                s_len[o] = 0;
-                s_nw[o] = 0;
-                reference(o, s_row[o], s_cal[o], n, need, th);
-                s_nexp[o] = n;
-                s_need[o] = need;
-                if (s_cal[o] != 0) begin
+            if (grant_ref[e] >= 0 && !(dut.busy_q[e] && {dut.sl_q[e], dut.row_q[e]} == 2'(grant_ref[e]) && !was_busy[e]))
+                fail($sformatf("engine %0d: busy %b row %0d of port %0d, expected a grant of row %0d", e, dut.busy_q[e],
+                    dut.row_q[e], 2*e + dut.sl_q[e], grant_ref[e]));
+            if (grant_ref[e] < 0 && !was_busy[e] && dut.busy_q[e])
+                fail($sformatf("engine %0d: a grant of row %0d with none expected", e, dut.row_q[e]));
+            if (abort_due[e] && dut.busy_q[e]) fail($sformatf("engine %0d: still busy a cycle after its row's clear", e));
+            if (dut.pend_q[e] !== pend_ref[e]) fail($sformatf("engine %0d: pending %b, expected %b", e, dut.pend_q[e], pend_ref[e]));
+            if (!was_busy[e] && dut.busy_q[e]) begin
+                on[e] = 1'b1;
+                cut_short[e] = 1'b0;
+                s_port[e] = 2*e + dut.sl_q[e];
+                s_row[e] = dut.row_q[e];
+                s_cal[e] = dut.cal_q[e];
+                s_len[e] = 0;
+                s_nw[e] = 0;
+                reference(e, s_port[e], s_row[e], s_cal[e], n, need, th);
+                s_nexp[e] = n;
+                s_need[e] = need;
+                if (s_cal[e] != 0) begin
                     n_cal = n_cal + 1;
                     if (th == 0) n_theta0 = n_theta0 + 1;
                     len = 0;
                     for (int i = 0; i < NP; i = i + 1) begin
-                        if (rows[o][s_row[o]][i] == th && th != 0) len = len + 1;
+                        if (rows[s_port[e]][s_row[e]][i] == th && th != 0) len = len + 1;
                     end
                     if (len > need) n_tiecut = n_tiecut + 1;
                 end else begin
@@ -198,8 +207,9 @@ initial begin
                     if (n == 0) n_zero = n_zero + 1;
                 end
             end
-            if (dut.busy_q[o]) s_len[o] = s_len[o] + 1;
-            if (!dut.busy_q[o] && dut.pend_q[o] == 2'b11) n_both = n_both + 1;  // a grant between two
+            if (dut.busy_q[e]) s_len[e] = s_len[e] + 1;
+            if (!dut.busy_q[e] && (dut.pend_q[e] & (dut.pend_q[e] - 1'b1)) != 0) n_both = n_both + 1;  // a grant among several
+            if (!dut.busy_q[e] && dut.pend_q[e][1:0] != 0 && dut.pend_q[e][3:2] != 0) n_ports = n_ports + 1;  // both ports
         end
         // ---- drive: requests (none in the quiet spell before a cut change), clears, rows, mode
         rtrig = '0;
@@ -222,67 +232,82 @@ initial begin
             for (int l = 0; l < NL; l = l + 1) begin
                 if (quiet == 0 && $urandom % (NP * 40) == 0) begin
                     rtrig[o*2 + l] = 1'b1;
-                    if (dut.busy_q[o]) n_busyreq = n_busyreq + 1;
+                    if (dut.busy_q[o / 2]) n_busyreq = n_busyreq + 1;
                 end
                 if ($urandom % (NP * 400) == 0) rclr[o*2 + l] = 1'b1;
-                if (!(dut.busy_q[o] && dut.row_q[o] == LW'(l)) && $urandom % 50 == 0) new_row(o, l);
+                if (!(dut.busy_q[o / 2] && 2*(o / 2) + dut.sl_q[o / 2] == o && dut.row_q[o / 2] == LW'(l)) &&
+                        $urandom % 50 == 0) new_row(o, l);
             end
+        end
+        for (int e = 0; e < NE; e = e + 1) begin
             // a clear aimed at a write leaving now (it must still leave), now and then
-            if (dut.wv_q[o] && $urandom % 8 == 0) begin
-                rclr[o*2 + dut.wl_q[o]] = 1'b1;
+            if (dut.wv_q[e] && $urandom % 8 == 0) begin
+                rclr[(2*e + dut.sl_q[e])*2 + dut.wl_q[e]] = 1'b1;
                 n_supp = n_supp + 1;
             end
         end
         #1;
         // ---- E writes leaving now; the sort they belong to; a clear that cuts it short
-        for (int o = 0; o < NP; o = o + 1) begin
-            if (on[o] && rclr[o*2 + s_row[o]]) cut_short[o] = 1'b1;
-            abort_due[o] = dut.busy_q[o] && rclr[o*2 + dut.row_q[o]];
-            if (dut.wv_q[o] && !swr_en[o])
-                fail($sformatf("engine %0d holds back its E write (row %0d, input %0d)", o, dut.wl_q[o], dut.wi_q[o]));
-            if (swr_en[o]) begin
-                n_writes = n_writes + 1;
-                if (!on[o]) begin
-                    fail($sformatf("engine %0d writes E (input %0d) outside a sort", o, swr_i[o*PW +: PW]));
-                end else begin
-                    if (swr_l[o*LW +: LW] != LW'(s_row[o])) fail($sformatf("engine %0d writes row %0d, sorting row %0d", o, swr_l[o*LW +: LW], s_row[o]));
-                    if (s_nw[o] < NP) s_got[o][s_nw[o]] = swr_i[o*PW +: PW];
-                    s_nw[o] = s_nw[o] + 1;
+        for (int e = 0; e < NE; e = e + 1) begin
+            if (on[e] && rclr[s_port[e]*2 + s_row[e]]) cut_short[e] = 1'b1;
+            abort_due[e] = dut.busy_q[e] && rclr[(2*e + dut.sl_q[e])*2 + dut.row_q[e]];
+            if (dut.wv_q[e] && !swr_en[2*e + dut.sl_q[e]])
+                fail($sformatf("engine %0d holds back its E write (port %0d row %0d, input %0d)", e, 2*e + dut.sl_q[e], dut.wl_q[e], dut.wi_q[e]));
+            for (int s2 = 0; s2 < 2; s2 = s2 + 1) begin
+                if (2*e + s2 < NP && swr_en[2*e + s2]) begin
+                    n_writes = n_writes + 1;
+                    if (!on[e]) begin
+                        fail($sformatf("port %0d: E write (input %0d) outside a sort", 2*e + s2, swr_i[(2*e + s2)*PW +: PW]));
+                    end else begin
+                        if (2*e + s2 != s_port[e] || swr_l[(2*e + s2)*LW +: LW] != LW'(s_row[e]))
+                            fail($sformatf("engine %0d writes port %0d row %0d, sorting port %0d row %0d", e, 2*e + s2,
+                                swr_l[(2*e + s2)*LW +: LW], s_port[e], s_row[e]));
+                        if (s_nw[e] < NP) s_got[e][s_nw[e]] = swr_i[(2*e + s2)*PW +: PW];
+                        s_nw[e] = s_nw[e] + 1;
+                    end
                 end
             end
             // a sort closes in the first cycle busy is low (its last write leaves then)
-            if (on[o] && was_busy[o] && !dut.busy_q[o]) begin
-                on[o] = 1'b0;
-                if (!cut_short[o]) begin
-                    len = (s_cal[o] == 0) ? NP + 4 :
-                          (NP + 4) + (CUT_F + 1) + (CW + 1) / 2 * (NP + 5) + (NP + 4) + (s_need[o] + 2) + (NP + 4);
-                    if (s_len[o] != len) fail($sformatf("engine %0d row %0d (%s): busy %0d cycles, expected %0d", o, s_row[o],
-                        s_cal[o] ? "Stop-Calibrate" : "Stop-Max", s_len[o], len));
-                    if (s_nw[o] != s_nexp[o]) fail($sformatf("engine %0d row %0d (%s): %0d E writes, expected %0d", o, s_row[o],
-                        s_cal[o] ? "Stop-Calibrate" : "Stop-Max", s_nw[o], s_nexp[o]));
+            if (on[e] && was_busy[e] && !dut.busy_q[e]) begin
+                on[e] = 1'b0;
+                if (!cut_short[e]) begin
+                    len = (s_cal[e] == 0) ? NP + 4 :
+                          (NP + 4) + (CUT_F + 1) + (CW + 1) / 2 * (NP + 5) + (NP + 4) + (s_need[e] + 2) + (NP + 4);
+                    if (s_len[e] != len) fail($sformatf("engine %0d port %0d row %0d (%s): busy %0d cycles, expected %0d", e, s_port[e], s_row[e],
+                        s_cal[e] ? "Stop-Calibrate" : "Stop-Max", s_len[e], len));
+                    if (s_nw[e] != s_nexp[e]) fail($sformatf("engine %0d port %0d row %0d (%s): %0d E writes, expected %0d", e, s_port[e], s_row[e],
+                        s_cal[e] ? "Stop-Calibrate" : "Stop-Max", s_nw[e], s_nexp[e]));
                 end else begin
                     n_abort = n_abort + 1;
-                    if (s_nw[o] > s_nexp[o]) fail($sformatf("engine %0d row %0d: %0d E writes after a clear, at most %0d expected", o, s_row[o], s_nw[o], s_nexp[o]));
+                    if (s_nw[e] > s_nexp[e]) fail($sformatf("engine %0d port %0d row %0d: %0d E writes after a clear, at most %0d expected", e, s_port[e], s_row[e], s_nw[e], s_nexp[e]));
                 end
-                for (int k = 0; k < s_nw[o] && k < s_nexp[o]; k = k + 1) begin
-                    if (s_got[o][k] != s_exp[o][k]) fail($sformatf("engine %0d row %0d (%s): E write %0d is input %0d, expected %0d", o, s_row[o],
-                        s_cal[o] ? "Stop-Calibrate" : "Stop-Max", k, s_got[o][k], s_exp[o][k]));
+                for (int k = 0; k < s_nw[e] && k < s_nexp[e]; k = k + 1) begin
+                    if (s_got[e][k] != s_exp[e][k]) fail($sformatf("engine %0d port %0d row %0d (%s): E write %0d is input %0d, expected %0d", e, s_port[e], s_row[e],
+                        s_cal[e] ? "Stop-Calibrate" : "Stop-Max", k, s_got[e][k], s_exp[e][k]));
                 end
             end
-            was_busy[o] = dut.busy_q[o];
+            was_busy[e] = dut.busy_q[e];
         end
         // ---- the reference's requests and grants: an idle engine takes the first request at or
-        // after rr (wrapping), not cleared this cycle; a clear drops one, a request (re)sets one
-        for (int o = 0; o < NP; o = o + 1) begin
-            avail = pend_ref[o] & ~rclr[o*2 +: 2];
-            grant_ref[o] = -1;
-            if (!dut.busy_q[o] && avail != 0) begin
-                gsel = avail[rr_ref[o]] ? rr_ref[o] : avail[(rr_ref[o] + 1) % 2] ? (rr_ref[o] + 1) % 2 : rr_ref[o];
-                grant_ref[o] = gsel;
-                rr_ref[o] = (gsel + 1) % 2;
+        // after rr (wrapping over its four rows), not cleared this cycle; a clear drops one, a
+        // request (re)sets one
+        for (int e = 0; e < NE; e = e + 1) begin
+            for (int j = 0; j < NJ; j = j + 1) begin
+                rowclr[j]  = (2*e + j / 2 < NP) ? rclr[(2*e + j / 2)*2 + j % 2] : 1'b0;
+                rowtrig[j] = (2*e + j / 2 < NP) ? rtrig[(2*e + j / 2)*2 + j % 2] : 1'b0;
+            end
+            avail = pend_ref[e] & ~rowclr;
+            grant_ref[e] = -1;
+            if (!dut.busy_q[e] && avail != 0) begin
+                gsel = -1;
+                for (int j = 0; j < NJ; j = j + 1) begin
+                    if (gsel < 0 && avail[(rr_ref[e] + j) % NJ]) gsel = (rr_ref[e] + j) % NJ;
+                end
+                grant_ref[e] = gsel;
+                rr_ref[e] = (gsel + 1) % NJ;
                 avail[gsel] = 1'b0;
             end
-            pend_ref[o] = avail | rtrig[o*2 +: 2];
+            pend_ref[e] = avail | rowtrig;
         end
         // ---- the read port: the word addressed now, in sval two cycles later
         for (int o = 0; o < NP; o = o + 1) begin
@@ -290,10 +315,10 @@ initial begin
         end
         @(negedge clk);
     end
-    $display("capfc_sort_v3_tb: %0d Stop-Max sorts (%0d of an all-zero row), %0d Stop-Calibrate (%0d with theta 0, %0d leaving inputs equal to theta), %0d cut short by a clear, %0d requests while busy, %0d grants with both classes pending, %0d E writes, %0d clears aimed at a write leaving, %0d cut changes",
-        n_max, n_zero, n_cal, n_theta0, n_tiecut, n_abort, n_busyreq, n_both, n_writes, n_supp, segment);
+    $display("capfc_sort_v3_tb: %0d Stop-Max sorts (%0d of an all-zero row), %0d Stop-Calibrate (%0d with theta 0, %0d leaving inputs equal to theta), %0d cut short by a clear, %0d requests while busy, %0d grants among several rows pending (%0d with both ports'), %0d E writes, %0d clears aimed at a write leaving, %0d cut changes",
+        n_max, n_zero, n_cal, n_theta0, n_tiecut, n_abort, n_busyreq, n_both, n_ports, n_writes, n_supp, segment);
     if (n_max == 0 || n_zero == 0 || n_cal == 0 || n_theta0 == 0 || n_tiecut == 0 || n_abort == 0 ||
-            n_busyreq == 0 || n_both == 0 || n_supp == 0) begin
+            n_busyreq == 0 || n_both == 0 || n_ports == 0 || n_supp == 0) begin
         fail("a corner was not reached");
     end
     if (errors != 0) begin
