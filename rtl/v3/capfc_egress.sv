@@ -100,8 +100,14 @@ localparam integer DW = CW + TW;
 // cycles since reset: the occupancy scrub in 4..11, the counter words initialised in 0..NA-1,
 // the lanes ready from RC_RDY
 localparam integer RCW = CAW + 2;
+// (the thresholds' copies are complete at 8 + NG, read by lanes taken from 7 + NG: NA >= 2 NP
+// covers that above 8 ports, 8 up to 8)
 localparam integer RC_RDY = (NA > 8) ? NA : 8;
 localparam integer RC_SAT = (NA > 12) ? NA : 12;
+// the thresholds' copies per group (LUT RAM, a word a priority): the arrival's side (MAX, XOFF,
+// WARN, class, counted with mode != 0, counted) and the departure's (WARN, XON, class, counted)
+localparam integer TAW = 3*OW + LW + 2;
+localparam integer TDW = 2*OW + LW + 1;
 
 if (NP < 2 || NP > 128 || SW < 1 || SW > OW || OW > 30 || CW < 1 || CW > 16 ||
         CELL_LOG2 < 0 || CELL_LOG2 > 12 || CELL_LOG2 >= SW || NL < 1 || NL > 8) begin : gen_param_check
@@ -118,6 +124,15 @@ logic [2:0]        gs_q [NG];
 logic [RCW-1:0]    rc_q;
 logic              rdy_q;
 logic [TW-1:0]     gen_q [NR];
+// the thresholds' refresh: the priority sent (rf), and down a chain of registers, one stage per
+// group, the priority's words (chp, cha, chd) that the group writes into its copies
+logic [2:0]        rf_q;
+logic [2:0]        chp_q [NG];
+logic [TAW-1:0]    cha_q [NG];
+logic [TDW-1:0]    chd_q [NG];
+// the classes (counted, class index), registered for e_other
+logic [7:0]        cntr_q;
+logic [LW-1:0]     lidr_q [NPRIO];
 logic [NP-1:0]     e_q   [NR];
 logic [NP-1:0]     epart_q [NG*NLP];
 // A -> B
@@ -177,6 +192,12 @@ logic [CW-1:0]     sv_cnt_q [NP];
 logic [TW-1:0]     sv_tag_q [NP], sv_exp2_q [NP];
 
 logic [2:0]        gs_d [NG];
+logic [2:0]        rf_d;
+logic [2:0]        chp_d [NG];
+logic [TAW-1:0]    cha_d [NG];
+logic [TDW-1:0]    chd_d [NG];
+logic [7:0]        cntr_d;
+logic [LW-1:0]     lidr_d [NPRIO];
 logic [RCW-1:0]    rc_d;
 logic              rdy_d;
 logic [TW-1:0]     gen_d [NR];
@@ -237,6 +258,8 @@ logic [CAW-1:0]     cnt_ra0 [NP];
 logic [CAW-1:0]     cnt_wa [NP];
 logic [DW-1:0]      cnt_wd [NP];
 wire  [2*NP*DW-1:0] cnt_rd;
+logic [NG*TAW-1:0]  tha_rd;
+logic [NG*TDW-1:0]  thd_rd;
 
 genvar gg, gp, go;
 for (gg = 0; gg < NG; gg = gg + 1) begin : gen_grp
@@ -250,6 +273,24 @@ for (gg = 0; gg < NG; gg = gg + 1) begin : gen_grp
             .rd(occ_rd[(gg*8+gp)*OW +: OW])
         );
     end
+    // the group's copies of the thresholds, read by stage A's priorities (written every cycle
+    // from the group's stage of the refresh chain)
+    capfc_lutram #(.AW(3), .DW(TAW), .RP(1)) u_tha (
+        .clk(clk),
+        .we(1'b1),
+        .wa(chp_q[gg]),
+        .wd(cha_q[gg]),
+        .ra(ap1_q[gg]),
+        .rd(tha_rd[gg*TAW +: TAW])
+    );
+    capfc_lutram #(.AW(3), .DW(TDW), .RP(1)) u_thd (
+        .clk(clk),
+        .we(1'b1),
+        .wa(chp_q[gg]),
+        .wd(chd_q[gg]),
+        .ra(dp1_q[gg]),
+        .rd(thd_rd[gg*TDW +: TDW])
+    );
 end
 for (go = 0; go < NP; go = go + 1) begin : gen_port
     capfc_ram #(.AW(CAW), .DW(DW), .RP(2)) u_cnt (
@@ -302,11 +343,6 @@ always_comb begin
     rdy_d = rc_d >= RCW'(RC_RDY);
     scrub = rc_q >= RCW'(4) && rc_q < RCW'(12);
     cinit = rc_q < RCW'(NA);
-    for (int p = 0; p < NPRIO; p = p + 1) begin
-        lid_t    = capfc_pkg::lidx(cfg_lossless, 3'(p));
-        lid_p[p] = LW'(lid_t);
-        cnt_p[p] = cfg_lossless[p] && 32'(lid_t) < NL;
-    end
 
     // defaults for the registers written per port or per row below (Verilator 5.006 does not
     // unroll those loops at 48 ports and more, and would report latches without them)
@@ -369,24 +405,9 @@ always_comb begin
         dpv2_d[g] = 8'(1) << dp1_q[g];
         aoh2_d[g] = 8'(1) << ap1_q[g];
         doh2_d[g] = 8'(1) << dp1_q[g];
-        max2_d[g] = '0; xoff2_d[g] = '0; warna2_d[g] = '0; warnd2_d[g] = '0; xon2_d[g] = '0;
-        la2_d[g] = '0; ld2_d[g] = '0;
-        for (int p = 0; p < NPRIO; p = p + 1) begin
-            if (ap1_q[g] == 3'(p)) begin
-                max2_d[g]   = cfg_eg_max[p*OW +: OW];
-                xoff2_d[g]  = cfg_eg_xoff[p*OW +: OW];
-                warna2_d[g] = cfg_eg_warn[p*OW +: OW];
-                la2_d[g]    = lid_p[p];
-                ca2_d[g]    = cnt_p[p] && cfg_mode != 2'd0;
-                cc2_d[g]    = cnt_p[p];
-            end
-            if (dp1_q[g] == 3'(p)) begin
-                warnd2_d[g] = cfg_eg_warn[p*OW +: OW];
-                xon2_d[g]   = cfg_eg_xon[p*OW +: OW];
-                ld2_d[g]    = lid_p[p];
-                cd2_d[g]    = cnt_p[p];
-            end
-        end
+        // (from the group's copies, read by the priorities: no threshold crosses the block here)
+        {max2_d[g], xoff2_d[g], warna2_d[g], la2_d[g], ca2_d[g], cc2_d[g]} = tha_rd[g*TAW +: TAW];
+        {warnd2_d[g], xon2_d[g], ld2_d[g], cd2_d[g]} = thd_rd[g*TDW +: TDW];
         du_same     = av1_q[g] && dv1_q[g] && ap1_q[g] == dp1_q[g];
         delta2_d[g] = au1_q[g] - (du_same ? du1_q[g] : '0);
         k2_d[g]     = XW'({2'b0, (du_same ? du1_q[g] : '0)}) - XW'({2'b0, au1_q[g]});
@@ -552,6 +573,30 @@ always_comb begin
     end
 end
 
+// the thresholds' refresh: one priority a cycle (rf_q) leaves the configuration registers into the
+// chain's first stage, which group 0 writes into its copies and passes on to group 1's stage, and
+// so on: a change of the configuration is in every group's copies 8 + NG cycles later (and after
+// a reset before the lanes are ready), and no threshold net crosses the block in one cycle
+always_comb begin
+    for (int p = 0; p < NPRIO; p = p + 1) begin
+        lid_t    = capfc_pkg::lidx(cfg_lossless, 3'(p));
+        lid_p[p] = LW'(lid_t);
+        cnt_p[p] = cfg_lossless[p] && 32'(lid_t) < NL;
+        lidr_d[p] = lid_p[p];
+    end
+    cntr_d = cnt_p;
+    rf_d = rst ? 3'd0 : rf_q + 3'd1;
+    chp_d[0] = rf_q;
+    cha_d[0] = {cfg_eg_max[32'(rf_q)*OW +: OW], cfg_eg_xoff[32'(rf_q)*OW +: OW], cfg_eg_warn[32'(rf_q)*OW +: OW],
+                lid_p[rf_q], cnt_p[rf_q] && cfg_mode != 2'd0, cnt_p[rf_q]};
+    chd_d[0] = {cfg_eg_warn[32'(rf_q)*OW +: OW], cfg_eg_xon[32'(rf_q)*OW +: OW], lid_p[rf_q], cnt_p[rf_q]};
+    for (int g = 1; g < NG; g = g + 1) begin
+        chp_d[g] = chp_q[g-1];
+        cha_d[g] = cha_q[g-1];
+        chd_d[g] = chd_q[g-1];
+    end
+end
+
 // E: cleared by the row's E clear, set by its sort engine's write unless the row's counters clear
 // now (the cancel is here, beside E, not in the engine: a row clear's register reached E through
 // the engine in 12.0 ns at 48 ports); a clear wins. A process of
@@ -606,7 +651,7 @@ always_comb begin
     end
     for (int i = 0; i < NP; i = i + 1) begin
         for (int p = 0; p < NPRIO; p = p + 1) begin
-            eo_t[i*8 + p] = cnt_p[p] && 1'(eacc[lid_p[p]] >> i);
+            eo_t[i*8 + p] = cntr_q[p] && 1'(eacc[lidr_q[p]] >> i);
         end
     end
     e_other = eo_t;
@@ -614,6 +659,11 @@ end
 
 always_ff @(posedge clk) begin
     rc_q <= rc_d;
+    rf_q <= rf_d;
+    cntr_q <= cntr_d;
+    for (int p = 0; p < NPRIO; p = p + 1) begin
+        lidr_q[p] <= lidr_d[p];
+    end
     rdy_q <= rdy_d;
     av1_q <= av1_d; dv1_q <= dv1_d; av2_q <= av2_d; dv2_q <= dv2_d; ca2_q <= ca2_d; cd2_q <= cd2_d; cc2_q <= cc2_d;
     av3_q <= av3_d; dv3_q <= dv3_d; ca3_q <= ca3_d; cd3_q <= cd3_d; cc3_q <= cc3_d;
@@ -624,6 +674,7 @@ always_ff @(posedge clk) begin
     sv_ok_q <= sv_ok_d; sv_fw_q <= sv_fw_d; sv_rd_q <= sv_rd_d; sv_ok2_q <= sv_ok2_d;
     for (int g = 0; g < NG; g = g + 1) begin
         gs_q[g] <= gs_d[g];
+        chp_q[g] <= chp_d[g]; cha_q[g] <= cha_d[g]; chd_q[g] <= chd_d[g];
         s1_q[g] <= s1_d[g]; ap1_q[g] <= ap1_d[g]; dp1_q[g] <= dp1_d[g]; ai1_q[g] <= ai1_d[g];
         au1_q[g] <= au1_d[g]; du1_q[g] <= du1_d[g];
         s2_q[g] <= s2_d[g]; la2_q[g] <= la2_d[g]; ld2_q[g] <= ld2_d[g]; ai2_q[g] <= ai2_d[g];

@@ -13,8 +13,9 @@
 //   row clears from t+5; E (the register) and e_other, one cycle after E, are checked every cycle. sval, for every
 //   port: the word read two cycles earlier (sre, at random) when its row was held, and
 //   unchanged after a cycle without a read.
-// - A second reset halfway: queues, counters and E start again from 0 while the RAMs hold the
-//   first half's words (their tags among them); no lane is taken in the cycles after a reset
+// - A second reset halfway, with new thresholds: queues, counters and E start again from 0 while
+//   the RAMs hold the first half's words (their tags among them), and the groups' copies of the
+//   thresholds must be the new ones when the lanes are ready; no lane is taken in the cycles after a reset
 //   until the counter words are initialised (enqueues are offered in the first eight).
 // - Churn, two thousand cycles in three: port 0's priority 1 is kept around its WARN, so that
 //   its row is cleared more than 2^TW times since a reset (required): its generation comes round
@@ -178,7 +179,8 @@ initial begin
             end
         end
         enq_prio = 3'((($urandom % 2) == 0) ? (($urandom % 2) ? 1 : 3) : $urandom % 8);
-        // churn, two thousand cycles in three: port 0's priority 1 kept around its WARN (4,100)
+        // churn, two thousand cycles in three: port 0's priority 1 kept around its WARN (4,100;
+        // 4,000 after the second reset)
         // by every enqueue of its slot and a dequeue whenever it is above 3,600, so that its row
         // is cleared and written about once a frame: its generation comes round (2^TW clears)
         // while words written generations ago are still stale, which the scrub must rewrite
@@ -234,6 +236,13 @@ initial begin
         if (rst) begin
             enq_valid = 1'b0;
             deq_valid = '0;
+            // and new thresholds, which reach the groups' copies before the lanes are ready
+            for (int k = 0; k < 8; k = k + 1) begin
+                cfg_max[k*OW +: OW]  = OW'(8000 + 100 * k);
+                cfg_xoff[k*OW +: OW] = OW'(5500 + 100 * k);
+                cfg_warn[k*OW +: OW] = OW'(3900 + 100 * k);
+                cfg_xon[k*OW +: OW]  = OW'(2900 - 100 * k);
+            end
         end
         #1;
         // ---- the reference's scheduled effects due now
