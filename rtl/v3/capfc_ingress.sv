@@ -6,19 +6,26 @@
 //   and resets to g % 8 (distinct per group, so that no two groups share it and its fan-out stays
 //   in a group). Port i = g*8+s is served when gs_q[g] == s: arr_ready[i] = (gs_q[g] == s);
 //   dep_ready = (dep_port < NP && gs_q[dep_port / 8] == dep_port % 8); both low for the first
-//   eight cycles after a reset (below). A lane is taken when valid
+//   RC_RDY = max(8, 7 + NG) cycles after a reset (below). A lane is taken when valid
 //   and ready in the same cycle; a valid lane that is not ready is not taken (the environment
 //   holds it).
 // - Per group, eight LUT RAMs (one per priority, eight words: word s is port g*8+s), one writer
 //   each (the group's stage E). After a reset the RAMs are scrubbed: rc_q counts the cycles since
-//   (to 12); in cycles 4 to 11 each group's stage E writes 0 to its slot's word of every RAM (the
-//   slot pipeline runs from the reset on), and the lanes are ready from cycle 8, whose takes read
-//   scrubbed words and write after the scrub.
+//   (saturating); in cycles 4 to 11 each group's stage E writes 0 to its slot's word of every RAM
+//   (the slot pipeline runs from the reset on), and the lanes are ready from cycle RC_RDY (rdy_q),
+//   whose takes read scrubbed words and write after the scrub, and read thresholds' copies that
+//   are complete.
+// - Thresholds: each group keeps its own copy in LUT RAM (a word a priority: MAX, XOFF and
+//   lossless for the arrival, XON for the departure), read in B by the lanes' priorities. A
+//   refresh sends one priority a cycle from the configuration down a chain of registers, a stage
+//   per group, each group writing its stage into its copies: a change is in every copy 8 + NG
+//   cycles later (after a reset, by cycle 8 + NG, read by the lanes taken from 7 + NG), and no
+//   threshold net crosses the block in one cycle.
 // - Stages, for a take in cycle t:
 //   A (t): the slot's port's lanes muxed in (one-hot AND-OR, no index arithmetic) and registered,
 //     sizes in units.
 //   B: the port's word of every priority RAM registered as read; the lanes' priorities one-hot;
-//     the thresholds of their priorities; k = (same ? du : 0) - au (signed).
+//     the thresholds of their priorities (the group's copies); k = (same ? du : 0) - au (signed).
 //   C: the two occupancies; the thresholds moved by the sizes (one adder each).
 //   D: the compares, each an occupancy against a register, and the two results:
 //     mid  = occ_d - du                       xon  = occ_d <= XON[dp] + du
@@ -73,6 +80,11 @@ localparam integer NG = (NP + 7) / 8;
 localparam integer NPG = NG * 8;
 // signed width of a threshold moved by a size difference
 localparam integer XW = OW + 2;
+// cycles since reset: the scrub in 4..11, the lanes ready from RC_RDY
+localparam integer RC_RDY = (7 + NG > 8) ? 7 + NG : 8;
+localparam integer RC_SAT = (RC_RDY > 12) ? RC_RDY : 12;
+// the thresholds' copies: the arrival's side (MAX, XOFF, lossless), the departure's (XON)
+localparam integer TAW = 2*OW + 1;
 
 if (NP < 2 || NP > 128 || SW < 1 || SW > OW || OW > 30 || CELL_LOG2 < 0 || CELL_LOG2 > 12 ||
         CELL_LOG2 >= SW) begin : gen_param_check
@@ -88,7 +100,14 @@ end
 // state
 logic [2:0]        gs_q [NG];
 logic [NQ-1:0]     xoff_q;
-logic [3:0]        rc_q;
+logic [4:0]        rc_q;
+logic              rdy_q;
+// the thresholds' refresh: the priority sent (rf), and down a chain of registers, one stage per
+// group, the priority's words (chp, cha, chd) that the group writes into its copies
+logic [2:0]        rf_q;
+logic [2:0]        chp_q [NG];
+logic [TAW-1:0]    cha_q [NG];
+logic [OW-1:0]     chd_q [NG];
 // stage A -> B, per group
 logic [NG-1:0]     av_q, dv_q;
 logic [2:0]        s1_q [NG];
@@ -117,7 +136,14 @@ logic [OW-1:0]     new4_q [NG], mid4_q [NG];
 
 logic [2:0]        gs_d [NG];
 logic [NQ-1:0]     xoff_d;
-logic [3:0]        rc_d;
+logic [4:0]        rc_d;
+logic              rdy_d;
+logic [2:0]        rf_d;
+logic [2:0]        chp_d [NG];
+logic [TAW-1:0]    cha_d [NG];
+logic [OW-1:0]     chd_d [NG];
+logic [NG*TAW-1:0] tha_rd;
+logic [NG*OW-1:0]  thd_rd;
 logic [NG-1:0]     av_d, dv_d;
 logic [2:0]        s1_d [NG];
 logic [2:0]        ap1_d [NG], dp1_d [NG];
@@ -161,6 +187,24 @@ for (gg = 0; gg < NG; gg = gg + 1) begin : gen_grp
             .rd(occ_rd[(gg*8+gp)*OW +: OW])
         );
     end
+    // the group's copies of the thresholds, read by stage A's priorities (written every cycle
+    // from the group's stage of the refresh chain)
+    capfc_lutram #(.AW(3), .DW(TAW), .RP(1)) u_tha (
+        .clk(clk),
+        .we(1'b1),
+        .wa(chp_q[gg]),
+        .wd(cha_q[gg]),
+        .ra(ap1_q[gg]),
+        .rd(tha_rd[gg*TAW +: TAW])
+    );
+    capfc_lutram #(.AW(3), .DW(OW), .RP(1)) u_thd (
+        .clk(clk),
+        .we(1'b1),
+        .wa(chp_q[gg]),
+        .wd(chd_q[gg]),
+        .ra(dp1_q[gg]),
+        .rd(thd_rd[gg*OW +: OW])
+    );
 end
 
 assign i_state = xoff_q;
@@ -181,10 +225,11 @@ always_comb begin
     av_pad[NP-1:0]    = arr_valid;
     ap_pad[NP*3-1:0]  = arr_prio;
     as_pad[NP*SW-1:0] = arr_size;
-    // cycles since reset (saturating at 12): the lanes are ready from 8, the RAMs are scrubbed
-    // (every word of the slot in stage E written 0) in 4 to 11
-    rc_d  = (rc_q == 4'd12) ? rc_q : rc_q + 4'd1;
-    scrub = rc_q[3] ^ rc_q[2];
+    // cycles since reset (saturating): the lanes are ready from RC_RDY (rdy_q), the RAMs are
+    // scrubbed (every word of the slot in stage E written 0) in 4 to 11
+    rc_d  = (rc_q == 5'(RC_SAT)) ? rc_q : rc_q + 5'd1;
+    rdy_d = rc_d >= 5'(RC_RDY);
+    scrub = rc_q >= 5'd4 && rc_q < 5'd12;
 
     xoff_d = xoff_q;
     occ_we = '0;
@@ -211,14 +256,14 @@ always_comb begin
         ap1_d[g] = '0;
         for (int s = 0; s < 8; s = s + 1) begin
             if (gs_q[g] == 3'(s)) begin
-                av_d[g]  = av_pad[g*8 + s] && rc_q[3];
+                av_d[g]  = av_pad[g*8 + s] && rdy_q;
                 ap1_d[g] = ap_pad[(g*8 + s)*3 +: 3];
                 a_size   = as_pad[(g*8 + s)*SW +: SW];
             end
         end
         au1_d[g] = OW'({capfc_pkg::units(32'(a_size), CELL_LOG2)});
         dv_d[g]  = dep_valid && 32'(dep_port) < NP && 32'(dep_port) / 8 == g &&
-                   3'(dep_port) == gs_q[g] && rc_q[3];
+                   3'(dep_port) == gs_q[g] && rdy_q;
         dp1_d[g] = dep_prio;
         du1_d[g] = OW'({capfc_pkg::units(32'(dep_size), CELL_LOG2)});
         s1_d[g]  = gs_q[g];
@@ -229,22 +274,11 @@ always_comb begin
         // the lanes' priorities one-hot (every word was written since reset: the scrub)
         apv2_d[g] = 8'(1) << ap1_q[g];
         dpv2_d[g] = 8'(1) << dp1_q[g];
-        max2_d[g]  = '0;
-        xoff2_d[g] = '0;
-        xon2_d[g]  = '0;
-        for (int p = 0; p < NPRIO; p = p + 1) begin
-            if (ap1_q[g] == 3'(p)) begin
-                max2_d[g]  = cfg_ing_max[p*OW +: OW];
-                xoff2_d[g] = cfg_ing_xoff[p*OW +: OW];
-            end
-            if (dp1_q[g] == 3'(p)) begin
-                xon2_d[g]  = cfg_ing_xon[p*OW +: OW];
-            end
-        end
+        {max2_d[g], xoff2_d[g], ll2_d[g]} = tha_rd[g*TAW +: TAW];
+        xon2_d[g] = thd_rd[g*OW +: OW];
         delta2_d[g] = au1_q[g] - ((av_q[g] && dv_q[g] && ap1_q[g] == dp1_q[g]) ? du1_q[g] : '0);
         k2_d[g]     = XW'({2'b0, ((av_q[g] && dv_q[g] && ap1_q[g] == dp1_q[g]) ? du1_q[g] : '0)}) -
                       XW'({2'b0, au1_q[g]});
-        ll2_d[g]    = cfg_lossless[ap1_q[g]];
         av2_d[g]    = av_q[g];
         dv2_d[g]    = dv_q[g];
         s2_d[g]     = s1_q[g];
@@ -323,6 +357,7 @@ always_comb begin
     if (rst) begin
         xoff_d = '0;
         rc_d   = '0;
+        rdy_d  = 1'b0;
         av_d   = '0;
         dv_d   = '0;
         av2_d  = '0;
@@ -335,20 +370,35 @@ end
 
 always_comb begin
     for (int i = 0; i < NP; i = i + 1) begin
-        arr_ready[i]  = 3'(i % 8) == gs_q[i / 8] && rc_q[3];
+        arr_ready[i]  = 3'(i % 8) == gs_q[i / 8] && rdy_q;
         arr_accept[i] = acc_t[i];
     end
     dep_ready = 1'b0;
     for (int g = 0; g < NG; g = g + 1) begin
-        if (32'(dep_port) / 8 == g && 32'(dep_port) < NP && 3'(dep_port) == gs_q[g] && rc_q[3]) begin
+        if (32'(dep_port) / 8 == g && 32'(dep_port) < NP && 3'(dep_port) == gs_q[g] && rdy_q) begin
             dep_ready = 1'b1;
         end
+    end
+end
+
+// the thresholds' refresh (see the header)
+always_comb begin
+    rf_d = rst ? 3'd0 : rf_q + 3'd1;
+    chp_d[0] = rf_q;
+    cha_d[0] = {cfg_ing_max[32'(rf_q)*OW +: OW], cfg_ing_xoff[32'(rf_q)*OW +: OW], cfg_lossless[rf_q]};
+    chd_d[0] = cfg_ing_xon[32'(rf_q)*OW +: OW];
+    for (int g = 1; g < NG; g = g + 1) begin
+        chp_d[g] = chp_q[g-1];
+        cha_d[g] = cha_q[g-1];
+        chd_d[g] = chd_q[g-1];
     end
 end
 
 always_ff @(posedge clk) begin
     xoff_q  <= xoff_d;
     rc_q    <= rc_d;
+    rdy_q   <= rdy_d;
+    rf_q    <= rf_d;
     av_q    <= av_d;
     dv_q    <= dv_d;
     av2_q   <= av2_d;
@@ -359,6 +409,9 @@ always_ff @(posedge clk) begin
     ll3_q   <= ll3_d;
     acc4_q  <= acc4_d;
     for (int g = 0; g < NG; g = g + 1) begin
+        chp_q[g]    <= chp_d[g];
+        cha_q[g]    <= cha_d[g];
+        chd_q[g]    <= chd_d[g];
         s1_q[g]     <= s1_d[g];
         ap1_q[g]    <= ap1_d[g];
         dp1_q[g]    <= dp1_d[g];

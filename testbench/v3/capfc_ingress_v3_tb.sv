@@ -8,8 +8,9 @@
 // - Checked every cycle: arr_accept of every port (an arrival taken in t answers in t+4, every
 //   other cycle 0), and I, which shows a take of cycle t from t+5 (so it is compared with the
 //   reference as it stood five cycles before).
-// - A second reset halfway: the queues start again from 0 while the RAMs hold the first half's
-//   words.
+// - A second reset halfway, with new thresholds and lossless classes: the queues start again
+//   from 0 while the RAMs hold the first half's words, and the groups' copies of the thresholds
+//   must be the new ones when the lanes are ready.
 // - Sizes and thresholds are multiples of 100, so occupancies land on thresholds.
 // - Corners counted and required: results equal to a threshold, refusals, departure and arrival on one queue in one take, I set
 //   and cleared, and a lane held because it was not ready. A run that checked none of them fails.
@@ -134,6 +135,14 @@ initial begin
         if (rst) begin
             arr_valid = '0;
             dep_valid = 1'b0;
+            // and new thresholds and lossless classes, which reach the groups' copies before
+            // the lanes are ready
+            for (int k = 0; k < 8; k = k + 1) begin
+                cfg_max[k*OW +: OW]  = OW'(11000 + 100 * k);
+                cfg_xoff[k*OW +: OW] = OW'(7500 + 100 * k);
+                cfg_xon[k*OW +: OW]  = OW'(5200 - 100 * k);
+            end
+            cfg_ll = 8'b0101_0011;
         end
         #1;
         // answers and I due this cycle
