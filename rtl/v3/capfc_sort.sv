@@ -172,7 +172,7 @@ logic [CW:0]     cand, cand2, cand3;
 logic            cbit;
 logic [NJ-1:0]   rowclr, avail;
 logic [JW-1:0]   g, g_hi, g_lo;
-logic [CW-1:0]   xr;
+logic [CW-1:0]   xr, xs;
 // the ports' side padded to 2*NE ports (NP odd: the last engine's slot 1 has no port, and the
 // padding's bits are written and never read: waived for that reason)
 /* verilator lint_off UNUSEDSIGNAL */
@@ -192,8 +192,11 @@ always_comb begin
     sre_t = '0; srow_t = '0; sidx_t = '0; snap_re_t = '0; snap_ra_t = '0;
     for (int o = 0; o < NE; o = o + 1) begin
         issue = busy_q[o] && ph_q[o] != PH_MUL && ph_q[o] != PH_CNT && k_q[o] < KW'(NP);
-        // the read goes to the port of the row's slot; both ports get the row and index
-        sre_t[2*o + 32'(sl_q[o])] = issue && (ph_q[o] == PH_MAX || ph_q[o] == PH_COPY);
+        // the read goes to the port of the row's slot; both ports get the row and index (every
+        // select here and below is a constant part-select and a 2:1 mux by the slot: an index
+        // computed from the slot made Yosys build shifters over every port's bits)
+        sre_t[2*o]     = issue && (ph_q[o] == PH_MAX || ph_q[o] == PH_COPY) && !sl_q[o];
+        sre_t[2*o + 1] = issue && (ph_q[o] == PH_MAX || ph_q[o] == PH_COPY) && sl_q[o];
         snap_re_t[o] = issue && (ph_q[o] == PH_SRCH || ph_q[o] == PH_GT || ph_q[o] == PH_SEL);
         for (int s = 0; s < 2; s = s + 1) begin
             srow_t[(2*o + s)*LW +: LW] = row_q[o];
@@ -230,12 +233,13 @@ always_comb begin
         for (int j = 0; j < NJ; j = j + 1) begin
             rowclr[j] = rclr_p[((2*o + (j >> LW)) << LW) + (j % (1 << LW))];
         end
-        abort = busy_q[o] && rclr_p[((2*o + 32'(sl_q[o])) << LW) + 32'(row_q[o])];
+        abort = busy_q[o] && rowclr[{sl_q[o], row_q[o]}];
 
         // ---- the word's pipeline: the snap RAM's output -> x (raw); x or the egress's sval
         // (both registered) -> y (with its compares)
         x_d[o]  = snap_rd[o*CW +: CW];
-        xr = (ph == PH_MAX || ph == PH_COPY) ? sval_p[(2*o + 32'(sl_q[o]))*CW +: CW] : x_q[o];
+        xs = sl_q[o] ? sval_p[(2*o + 1)*CW +: CW] : sval_p[(2*o)*CW +: CW];
+        xr = (ph == PH_MAX || ph == PH_COPY) ? xs : x_q[o];
         // the word in y is input k-3 of the pass (read in k-3, in x or sval at k-1)
         yv = busy_q[o] && ph != PH_MUL && ph != PH_CNT && k >= KW'(3) && k < KW'(NP + 3);
         yi = PW'(k - KW'(3));
@@ -438,7 +442,8 @@ always_comb begin
     for (int o = 0; o < NE; o = o + 1) begin
         // (sl_q is still the write's slot: the last write leaves in the cycle busy drops, and a
         // grant in that cycle sets the slot a cycle later)
-        swr_en_t[2*o + 32'(sl_q[o])] = wv_q[o];
+        swr_en_t[2*o]     = wv_q[o] && !sl_q[o];
+        swr_en_t[2*o + 1] = wv_q[o] && sl_q[o];
         for (int s = 0; s < 2; s = s + 1) begin
             swr_l_t[(2*o + s)*LW +: LW] = wl_q[o];
             swr_i_t[(2*o + s)*PW +: PW] = wi_q[o];
