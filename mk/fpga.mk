@@ -26,7 +26,9 @@ FPGA_FREQ        ?= 125
 # the LFE5U-85F's speed grade for nextpnr: 6 (the slowest), 7 or 8
 FPGA_SPEED       ?= 6
 # nextpnr's router. router2: v2 at 8 ports 7.5 min, 36.7 MHz; router1 (nextpnr-ecp5's default), v1 at
-# 4 ports: 13 min against router2's 4, and at 8 ports it had not converged after 30 min
+# 4 ports: 13 min against router2's 4, and at 8 ports it had not converged after 30 min; the v3
+# assembled block at 48 ports (capfc_top_oc, session 14's form): router1 routed it in 31 min where
+# router2 did not converge
 FPGA_ROUTER      ?= router2
 FPGA_TABLE_PORTS ?= 8 16 32 48 64
 # 0: resources only (synthesis, no place and route; fmax "not run"), for a quick table
