@@ -27,7 +27,8 @@
 // E: as v2, its update in a process of its own; an engine's write is cancelled in the cycle its
 // row clears (the selection came from counters that are now 0). e_other: from per-group partial
 // ORs of E, registered (one cycle later than v2).
-// After a reset (synchronous, active high): rc_q counts the cycles since; each group writes 0 to
+// After a reset (synchronous, active high): rc_q counts the cycles since (a counter per group,
+// its enables registered beside it: no net from one register reaches every group); each group writes 0 to
 // its slot's occupancy words in cycles 4 to 11, every counter word is written {0, 0} in cycles
 // 0 to NA-1 (NA = 2^CAW words a port), the lanes are ready from cycle max(8, NA) (rdy_q), and
 // a sort read issued before then reads 0.
@@ -121,8 +122,10 @@ end
 // ---------------------------------------------------------------------------------------------
 // state
 logic [2:0]        gs_q [NG];
-logic [RCW-1:0]    rc_q;
-logic              rdy_q;
+// per group (a copy each, so that no net from one register reaches every group): the cycles
+// since reset, the lanes ready, the occupancy scrub's and the counter initialisation's enables
+logic [RCW-1:0]    rc_q [NG];
+logic [NG-1:0]     rdy_q, scr_q, cin_q;
 logic [TW-1:0]     gen_q [NR];
 // the thresholds' refresh: the priority sent (rf), and down a chain of registers, one stage per
 // group, the priority's words (chp, cha, chd) that the group writes into its copies
@@ -198,8 +201,8 @@ logic [TAW-1:0]    cha_d [NG];
 logic [TDW-1:0]    chd_d [NG];
 logic [7:0]        cntr_d;
 logic [LW-1:0]     lidr_d [NPRIO];
-logic [RCW-1:0]    rc_d;
-logic              rdy_d;
+logic [RCW-1:0]    rc_d [NG];
+logic [NG-1:0]     rdy_d, scr_d, cin_d;
 logic [TW-1:0]     gen_d [NR];
 logic [NP-1:0]     e_d   [NR];
 logic [NP-1:0]     epart_d [NG*NLP];
@@ -308,7 +311,6 @@ end
 logic [NPG-1:0]    dv_pad;
 logic [NPG*3-1:0]  dp_pad;
 logic [NPG*SW-1:0] ds_pad;
-logic              scrub;
 logic [SW-1:0]     d_size;
 logic [7:0]        cnt_p;
 logic [LW-1:0]     lid_p [NPRIO];
@@ -326,7 +328,6 @@ logic [PW-1:0]     a_i;
 logic              a_set;
 logic [TW-1:0]     g_gen, w_gen, s_gen;
 logic [DW-1:0]     rd0;
-logic              cinit;
 logic [TW-1:0]     gsel;
 
 always_comb begin
@@ -339,10 +340,16 @@ always_comb begin
     // cycles since reset (saturating): the occupancy RAMs are scrubbed (every word of the slot
     // in stage E written 0) in 4 to 11, every counter word initialised to {0, 0} in 0 to NA-1,
     // the lanes ready from RC_RDY (rdy_q)
-    rc_d  = (rc_q == RCW'(RC_SAT)) ? rc_q : rc_q + 1'b1;
-    rdy_d = rc_d >= RCW'(RC_RDY);
-    scrub = rc_q >= RCW'(4) && rc_q < RCW'(12);
-    cinit = rc_q < RCW'(NA);
+    // (the enables registered: scr_q is rc_q in 4..11, cin_q is rc_q < NA)
+    for (int g = 0; g < NG; g = g + 1) begin
+        rc_d[g]  = (rc_q[g] == RCW'(RC_SAT)) ? rc_q[g] : rc_q[g] + 1'b1;
+        if (rst) begin
+            rc_d[g] = '0;
+        end
+        rdy_d[g] = rc_d[g] >= RCW'(RC_RDY);
+        scr_d[g] = rc_d[g] >= RCW'(4) && rc_d[g] < RCW'(12);
+        cin_d[g] = rc_d[g] < RCW'(NA);
+    end
 
     // defaults for the registers written per port or per row below (Verilator 5.006 does not
     // unroll those loops at 48 ports and more, and would report latches without them)
@@ -386,14 +393,14 @@ always_comb begin
         dp1_d[g] = '0;
         for (int s = 0; s < 8; s = s + 1) begin
             if (gs_q[g] == 3'(s)) begin
-                dv1_d[g] = dv_pad[g*8 + s] && rdy_q;
+                dv1_d[g] = dv_pad[g*8 + s] && rdy_q[g];
                 dp1_d[g] = dp_pad[(g*8 + s)*3 +: 3];
                 d_size   = ds_pad[(g*8 + s)*SW +: SW];
             end
         end
         du1_d[g] = OW'({capfc_pkg::units(32'(d_size), CELL_LOG2)});
         av1_d[g] = enq_valid && 32'(enq_oport) < NP && 32'(enq_iport) < NP &&
-                   32'(enq_oport) / 8 == g && 3'(enq_oport) == gs_q[g] && rdy_q;
+                   32'(enq_oport) / 8 == g && 3'(enq_oport) == gs_q[g] && rdy_q[g];
         ap1_d[g] = enq_prio;
         ai1_d[g] = enq_iport;
         au1_d[g] = OW'({capfc_pkg::units(32'(enq_size), CELL_LOG2)});
@@ -476,8 +483,8 @@ always_comb begin
 
         // ---- E: write back; the row events of the slot's port; the increment request
         for (int p = 0; p < NPRIO; p = p + 1) begin
-            occ_we[g*8 + p] = scrub || (acc4_q[g] && aoh4_q[g][p]) || (dv4_q[g] && doh4_q[g][p]);
-            occ_wd[(g*8 + p)*OW +: OW] = scrub ? '0 : (acc4_q[g] && aoh4_q[g][p]) ? new4_q[g] : mid4_q[g];
+            occ_we[g*8 + p] = scr_q[g] || (acc4_q[g] && aoh4_q[g][p]) || (dv4_q[g] && doh4_q[g][p]);
+            occ_wd[(g*8 + p)*OW +: OW] = scr_q[g] ? '0 : (acc4_q[g] && aoh4_q[g][p]) ? new4_q[g] : mid4_q[g];
         end
         acc_t = acc_t | acc4_q[g];
         f_v_d[g] = acc4_q[g] && inc4_q[g];
@@ -509,7 +516,7 @@ always_comb begin
     for (int o = 0; o < NP; o = o + 1) begin
         rd0 = cnt_rd[o*2*DW +: DW];
         g_v_d[o]   = f_v_q[o / 8] && f_s_q[o / 8] == 3'(o % 8);
-        sc_v_d[o]  = rdy_q && gs_q[o / 8] == 3'(o % 8 + 1);
+        sc_v_d[o]  = rdy_q[o / 8] && gs_q[o / 8] == 3'(o % 8 + 1);
         cnt_re0[o] = g_v_d[o] || sc_v_d[o];
         cnt_ra0[o] = g_v_d[o] ? {f_l_q[o / 8], f_i_q[o / 8]} : sp_q[o];
         g_gen = gen_q[{PW'(o), g_l_q[o / 8]}];
@@ -518,17 +525,17 @@ always_comb begin
         s_gen = gen_q[{PW'(o), sp_q[o][CAW-1 -: LW]}];
         sc_st_d[o] = sc_v_q[o] && rd0[CW +: TW] != s_gen;
         sc_w_d[o]  = sc_v_q[o];
-        sp_d[o]    = (sc_w_q[o] || cinit) ? sp_q[o] + 1'b1 : sp_q[o];
+        sp_d[o]    = (sc_w_q[o] || cin_q[o / 8]) ? sp_q[o] + 1'b1 : sp_q[o];
         new_cnt[o] = (h_cur_q[o] == {CW{1'b1}}) ? h_cur_q[o] : h_cur_q[o] + 1'b1;
         w_gen = gen_q[{PW'(o), h_v_q[o] ? h_l_q[o / 8] : sp_q[o][CAW-1 -: LW]}];  // H's row, or the scrub's
-        cnt_we[o]  = cinit || h_v_q[o] || (sc_w_q[o] && sc_st_q[o]);
+        cnt_we[o]  = cin_q[o / 8] || h_v_q[o] || (sc_w_q[o] && sc_st_q[o]);
         // (the initialisation is the scrub's write, every cycle, while the generations are 0)
         cnt_wa[o]  = h_v_q[o] ? {h_l_q[o / 8], h_i_q[o / 8]} : sp_q[o];
         cnt_wd[o]  = {w_gen, h_v_q[o] ? new_cnt[o] : CW'(0)};
         a_l   = srow[o*LW +: LW];
         a_i   = sidx[o*PW +: PW];
         a_set = h_v_q[o] && h_l_q[o / 8] == a_l && h_i_q[o / 8] == a_i;
-        sv_ok_d[o]  = sre[o] ? rdy_q : sv_ok_q[o];
+        sv_ok_d[o]  = sre[o] ? rdy_q[o / 8] : sv_ok_q[o];
         sv_exp_d[o] = !sre[o] ? sv_exp_q[o] : rclr_t[o*NLP + 32'(a_l)] ? gn4_q[o / 8] : gen_q[{PW'(o), a_l}];
         // (the forward needs no clear: H writes in t+7 of its frame, a row clears only in t+4)
         sv_fw_d[o]  = sre[o] ? a_set : sv_fw_q[o];
@@ -557,8 +564,6 @@ always_comb begin
     end
 
     if (rst) begin
-        rc_d  = '0;
-        rdy_d = 1'b0;
         for (int r = 0; r < NR; r = r + 1) begin
             gen_d[r] = '0;
         end
@@ -624,12 +629,12 @@ end
 // outputs and the sort engines' read port
 always_comb begin
     for (int o = 0; o < NP; o = o + 1) begin
-        deq_ready[o] = 3'(o % 8) == gs_q[o / 8] && rdy_q;
+        deq_ready[o] = 3'(o % 8) == gs_q[o / 8] && rdy_q[o / 8];
     end
     enq_ready = 1'b0;
     for (int g = 0; g < NG; g = g + 1) begin
         if (32'(enq_oport) / 8 == g && 32'(enq_oport) < NP && 32'(enq_iport) < NP &&
-                3'(enq_oport) == gs_q[g] && rdy_q) begin
+                3'(enq_oport) == gs_q[g] && rdy_q[g]) begin
             enq_ready = 1'b1;
         end
     end
@@ -658,13 +663,12 @@ always_comb begin
 end
 
 always_ff @(posedge clk) begin
-    rc_q <= rc_d;
+    rdy_q <= rdy_d; scr_q <= scr_d; cin_q <= cin_d;
     rf_q <= rf_d;
     cntr_q <= cntr_d;
     for (int p = 0; p < NPRIO; p = p + 1) begin
         lidr_q[p] <= lidr_d[p];
     end
-    rdy_q <= rdy_d;
     av1_q <= av1_d; dv1_q <= dv1_d; av2_q <= av2_d; dv2_q <= dv2_d; ca2_q <= ca2_d; cd2_q <= cd2_d; cc2_q <= cc2_d;
     av3_q <= av3_d; dv3_q <= dv3_d; ca3_q <= ca3_d; cd3_q <= cd3_d; cc3_q <= cc3_d;
     acc4_q <= acc4_d; inc4_q <= inc4_d;
@@ -674,6 +678,7 @@ always_ff @(posedge clk) begin
     sv_ok_q <= sv_ok_d; sv_fw_q <= sv_fw_d; sv_rd_q <= sv_rd_d; sv_ok2_q <= sv_ok2_d;
     for (int g = 0; g < NG; g = g + 1) begin
         gs_q[g] <= gs_d[g];
+        rc_q[g] <= rc_d[g];
         chp_q[g] <= chp_d[g]; cha_q[g] <= cha_d[g]; chd_q[g] <= chd_d[g];
         s1_q[g] <= s1_d[g]; ap1_q[g] <= ap1_d[g]; dp1_q[g] <= dp1_d[g]; ai1_q[g] <= ai1_d[g];
         au1_q[g] <= au1_d[g]; du1_q[g] <= du1_d[g];
