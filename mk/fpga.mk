@@ -8,7 +8,7 @@
 #   make fpga PORTS=48 [NL=2] [FPGA_PARAMS="CW=8"]  resources on an ECP5-85F and on 7-series, fmax on the ECP5
 #   make fpga-table [FPGA_PNR=0] [FPGA_LUTS=0] [FPGA_LUT_MAPPER=abc9|abc]  the same at FPGA_TABLE_PORTS: build/fpga/table.md
 #   make lint-slang                                 slang at SLANG_PORTS, every diagnostic (SLANG_WARNINGS)
-#   make fpga PORTS=48 FPGA_TOP=capfc_ingress FPGA_FILES="rtl/capfc_pkg.sv rtl/capfc_lutram.sv rtl/v3/capfc_ingress.sv"
+#   make fpga PORTS=48 FPGA_TOP=capfc_ingress FPGA_FILES="rtl/capfc_pkg.sv rtl/capfc_lutram.sv rtl/v3/capfc_thr_copies.sv rtl/v3/capfc_ingress.sv"
 #                                                   one unit out of context (results under build/fpga/<top>/)
 
 FPGA_VENV        := build/venv

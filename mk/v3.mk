@@ -11,14 +11,14 @@ V3_PORTS    ?= 4 6 8 16 48 128
 V3_TB_PORTS ?= 4 12 48
 V3_SEED     ?= 1
 V3_CYCLES   ?= 20000
-V3_INGRESS  := rtl/capfc_pkg.sv rtl/capfc_lutram.sv rtl/v3/capfc_ingress.sv
-V3_EGRESS   := rtl/capfc_pkg.sv rtl/capfc_lutram.sv rtl/capfc_ram.sv rtl/v3/capfc_egress.sv
+V3_INGRESS  := rtl/capfc_pkg.sv rtl/capfc_lutram.sv rtl/v3/capfc_thr_copies.sv rtl/v3/capfc_ingress.sv
+V3_EGRESS   := rtl/capfc_pkg.sv rtl/capfc_lutram.sv rtl/capfc_ram.sv rtl/v3/capfc_thr_copies.sv rtl/v3/capfc_egress.sv
 V3_SORT     := rtl/capfc_pkg.sv rtl/capfc_ram.sv rtl/v3/capfc_sort.sv
 # the egress with the v3 sort engines beside it, for the FPGA flow (FPGA_TOP=capfc_egress_sort_oc)
-V3_EGSORT   := rtl/capfc_pkg.sv rtl/capfc_lutram.sv rtl/capfc_ram.sv rtl/v3/capfc_egress.sv rtl/v3/capfc_sort.sv rtl/v3/capfc_egress_sort_oc.sv
+V3_EGSORT   := rtl/capfc_pkg.sv rtl/capfc_lutram.sv rtl/capfc_ram.sv rtl/v3/capfc_thr_copies.sv rtl/v3/capfc_egress.sv rtl/v3/capfc_sort.sv rtl/v3/capfc_egress_sort_oc.sv
 # the v3 block as it will be assembled (v2's capfc_cfg and capfc_pfc_gen, D registered), for the
 # FPGA flow: make fpga PORTS=48 NL=2 FPGA_TOP=capfc_top_oc FPGA_FILES="$(V3_TOP)"
-V3_TOP      := rtl/capfc_pkg.sv rtl/capfc_ram.sv rtl/capfc_lutram.sv rtl/capfc_cfg.sv rtl/v3/capfc_ingress.sv rtl/v3/capfc_egress.sv rtl/v3/capfc_sort.sv rtl/capfc_pfc_gen.sv rtl/v3/capfc_top_oc.sv
+V3_TOP      := rtl/capfc_pkg.sv rtl/capfc_ram.sv rtl/capfc_lutram.sv rtl/capfc_cfg.sv rtl/v3/capfc_thr_copies.sv rtl/v3/capfc_ingress.sv rtl/v3/capfc_egress.sv rtl/v3/capfc_sort.sv rtl/capfc_pfc_gen.sv rtl/v3/capfc_top_oc.sv
 
 .PHONY: v3-spike
 

@@ -127,12 +127,6 @@ logic [2:0]        gs_q [NG];
 logic [RCW-1:0]    rc_q [NG];
 logic [NG-1:0]     rdy_q, scr_q, cin_q;
 logic [TW-1:0]     gen_q [NR];
-// the thresholds' refresh: the priority sent (rf), and down a chain of registers, one stage per
-// group, the priority's words (chp, cha, chd) that the group writes into its copies
-logic [2:0]        rf_q;
-logic [2:0]        chp_q [NG];
-logic [TAW-1:0]    cha_q [NG];
-logic [TDW-1:0]    chd_q [NG];
 // the classes (counted, class index), registered for e_other
 logic [7:0]        cntr_q;
 logic [LW-1:0]     lidr_q [NPRIO];
@@ -195,10 +189,6 @@ logic [CW-1:0]     sv_cnt_q [NP];
 logic [TW-1:0]     sv_tag_q [NP], sv_exp2_q [NP];
 
 logic [2:0]        gs_d [NG];
-logic [2:0]        rf_d;
-logic [2:0]        chp_d [NG];
-logic [TAW-1:0]    cha_d [NG];
-logic [TDW-1:0]    chd_d [NG];
 logic [7:0]        cntr_d;
 logic [LW-1:0]     lidr_d [NPRIO];
 logic [RCW-1:0]    rc_d [NG];
@@ -261,6 +251,11 @@ logic [CAW-1:0]     cnt_ra0 [NP];
 logic [CAW-1:0]     cnt_wa [NP];
 logic [DW-1:0]      cnt_wd [NP];
 wire  [2*NP*DW-1:0] cnt_rd;
+// the thresholds' copies (capfc_thr_copies): the priority refreshed now, its words, the reads
+logic [2:0]         rf;
+logic [TAW-1:0]     tha_rec;
+logic [TDW-1:0]     thd_rec;
+logic [NG*3-1:0]    tha_ra, thd_ra;
 logic [NG*TAW-1:0]  tha_rd;
 logic [NG*TDW-1:0]  thd_rd;
 
@@ -276,24 +271,6 @@ for (gg = 0; gg < NG; gg = gg + 1) begin : gen_grp
             .rd(occ_rd[(gg*8+gp)*OW +: OW])
         );
     end
-    // the group's copies of the thresholds, read by stage A's priorities (written every cycle
-    // from the group's stage of the refresh chain)
-    capfc_lutram #(.AW(3), .DW(TAW), .RP(1)) u_tha (
-        .clk(clk),
-        .we(1'b1),
-        .wa(chp_q[gg]),
-        .wd(cha_q[gg]),
-        .ra(ap1_q[gg]),
-        .rd(tha_rd[gg*TAW +: TAW])
-    );
-    capfc_lutram #(.AW(3), .DW(TDW), .RP(1)) u_thd (
-        .clk(clk),
-        .we(1'b1),
-        .wa(chp_q[gg]),
-        .wd(chd_q[gg]),
-        .ra(dp1_q[gg]),
-        .rd(thd_rd[gg*TDW +: TDW])
-    );
 end
 for (go = 0; go < NP; go = go + 1) begin : gen_port
     capfc_ram #(.AW(CAW), .DW(DW), .RP(2)) u_cnt (
@@ -306,6 +283,19 @@ for (go = 0; go < NP; go = go + 1) begin : gen_port
         .rd(cnt_rd[go*2*DW +: 2*DW])
     );
 end
+
+// the thresholds' copies per group (shared with the ingress: rtl/v3/capfc_thr_copies.sv)
+capfc_thr_copies #(.NG(NG), .TAW(TAW), .TDW(TDW)) u_thr (
+    .clk(clk),
+    .rst(rst),
+    .rf(rf),
+    .wa_rec(tha_rec),
+    .wd_rec(thd_rec),
+    .ra_a(tha_ra),
+    .ra_d(thd_ra),
+    .rd_a(tha_rd),
+    .rd_d(thd_rd)
+);
 
 // temporaries
 logic [NPG-1:0]    dv_pad;
@@ -578,10 +568,9 @@ always_comb begin
     end
 end
 
-// the thresholds' refresh: one priority a cycle (rf_q) leaves the configuration registers into the
-// chain's first stage, which group 0 writes into its copies and passes on to group 1's stage, and
-// so on: a change of the configuration is in every group's copies 8 + NG cycles later (and after
-// a reset before the lanes are ready), and no threshold net crosses the block in one cycle
+// the thresholds' refresh (capfc_thr_copies): the words of priority rf for the copies' chain; a
+// change of the configuration is in every group's copies 8 + NG cycles later (and after a reset
+// before the lanes are ready), and no threshold net crosses the block in one cycle
 always_comb begin
     for (int p = 0; p < NPRIO; p = p + 1) begin
         lid_t    = capfc_pkg::lidx(cfg_lossless, 3'(p));
@@ -590,15 +579,12 @@ always_comb begin
         lidr_d[p] = lid_p[p];
     end
     cntr_d = cnt_p;
-    rf_d = rst ? 3'd0 : rf_q + 3'd1;
-    chp_d[0] = rf_q;
-    cha_d[0] = {cfg_eg_max[32'(rf_q)*OW +: OW], cfg_eg_xoff[32'(rf_q)*OW +: OW], cfg_eg_warn[32'(rf_q)*OW +: OW],
-                lid_p[rf_q], cnt_p[rf_q] && cfg_mode != 2'd0, cnt_p[rf_q]};
-    chd_d[0] = {cfg_eg_warn[32'(rf_q)*OW +: OW], cfg_eg_xon[32'(rf_q)*OW +: OW], lid_p[rf_q], cnt_p[rf_q]};
-    for (int g = 1; g < NG; g = g + 1) begin
-        chp_d[g] = chp_q[g-1];
-        cha_d[g] = cha_q[g-1];
-        chd_d[g] = chd_q[g-1];
+    tha_rec = {cfg_eg_max[32'(rf)*OW +: OW], cfg_eg_xoff[32'(rf)*OW +: OW], cfg_eg_warn[32'(rf)*OW +: OW],
+               lid_p[rf], cnt_p[rf] && cfg_mode != 2'd0, cnt_p[rf]};
+    thd_rec = {cfg_eg_warn[32'(rf)*OW +: OW], cfg_eg_xon[32'(rf)*OW +: OW], lid_p[rf], cnt_p[rf]};
+    for (int g = 0; g < NG; g = g + 1) begin
+        tha_ra[g*3 +: 3] = ap1_q[g];
+        thd_ra[g*3 +: 3] = dp1_q[g];
     end
 end
 
@@ -664,7 +650,6 @@ end
 
 always_ff @(posedge clk) begin
     rdy_q <= rdy_d; scr_q <= scr_d; cin_q <= cin_d;
-    rf_q <= rf_d;
     cntr_q <= cntr_d;
     for (int p = 0; p < NPRIO; p = p + 1) begin
         lidr_q[p] <= lidr_d[p];
@@ -679,7 +664,6 @@ always_ff @(posedge clk) begin
     for (int g = 0; g < NG; g = g + 1) begin
         gs_q[g] <= gs_d[g];
         rc_q[g] <= rc_d[g];
-        chp_q[g] <= chp_d[g]; cha_q[g] <= cha_d[g]; chd_q[g] <= chd_d[g];
         s1_q[g] <= s1_d[g]; ap1_q[g] <= ap1_d[g]; dp1_q[g] <= dp1_d[g]; ai1_q[g] <= ai1_d[g];
         au1_q[g] <= au1_d[g]; du1_q[g] <= du1_d[g];
         s2_q[g] <= s2_d[g]; la2_q[g] <= la2_d[g]; ld2_q[g] <= ld2_d[g]; ai2_q[g] <= ai2_d[g];

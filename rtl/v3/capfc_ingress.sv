@@ -102,12 +102,6 @@ logic [2:0]        gs_q [NG];
 logic [NQ-1:0]     xoff_q;
 logic [4:0]        rc_q;
 logic              rdy_q;
-// the thresholds' refresh: the priority sent (rf), and down a chain of registers, one stage per
-// group, the priority's words (chp, cha, chd) that the group writes into its copies
-logic [2:0]        rf_q;
-logic [2:0]        chp_q [NG];
-logic [TAW-1:0]    cha_q [NG];
-logic [OW-1:0]     chd_q [NG];
 // stage A -> B, per group
 logic [NG-1:0]     av_q, dv_q;
 logic [2:0]        s1_q [NG];
@@ -138,10 +132,11 @@ logic [2:0]        gs_d [NG];
 logic [NQ-1:0]     xoff_d;
 logic [4:0]        rc_d;
 logic              rdy_d;
-logic [2:0]        rf_d;
-logic [2:0]        chp_d [NG];
-logic [TAW-1:0]    cha_d [NG];
-logic [OW-1:0]     chd_d [NG];
+// the thresholds' copies (capfc_thr_copies): the priority refreshed now, its words, the reads
+logic [2:0]        rf;
+logic [TAW-1:0]    tha_rec;
+logic [OW-1:0]     thd_rec;
+logic [NG*3-1:0]   tha_ra, thd_ra;
 logic [NG*TAW-1:0] tha_rd;
 logic [NG*OW-1:0]  thd_rd;
 logic [NG-1:0]     av_d, dv_d;
@@ -187,24 +182,6 @@ for (gg = 0; gg < NG; gg = gg + 1) begin : gen_grp
             .rd(occ_rd[(gg*8+gp)*OW +: OW])
         );
     end
-    // the group's copies of the thresholds, read by stage A's priorities (written every cycle
-    // from the group's stage of the refresh chain)
-    capfc_lutram #(.AW(3), .DW(TAW), .RP(1)) u_tha (
-        .clk(clk),
-        .we(1'b1),
-        .wa(chp_q[gg]),
-        .wd(cha_q[gg]),
-        .ra(ap1_q[gg]),
-        .rd(tha_rd[gg*TAW +: TAW])
-    );
-    capfc_lutram #(.AW(3), .DW(OW), .RP(1)) u_thd (
-        .clk(clk),
-        .we(1'b1),
-        .wa(chp_q[gg]),
-        .wd(chd_q[gg]),
-        .ra(dp1_q[gg]),
-        .rd(thd_rd[gg*OW +: OW])
-    );
 end
 
 assign i_state = xoff_q;
@@ -368,6 +345,19 @@ always_comb begin
     end
 end
 
+// the thresholds' copies per group (shared with the egress: rtl/v3/capfc_thr_copies.sv)
+capfc_thr_copies #(.NG(NG), .TAW(TAW), .TDW(OW)) u_thr (
+    .clk(clk),
+    .rst(rst),
+    .rf(rf),
+    .wa_rec(tha_rec),
+    .wd_rec(thd_rec),
+    .ra_a(tha_ra),
+    .ra_d(thd_ra),
+    .rd_a(tha_rd),
+    .rd_d(thd_rd)
+);
+
 always_comb begin
     for (int i = 0; i < NP; i = i + 1) begin
         arr_ready[i]  = 3'(i % 8) == gs_q[i / 8] && rdy_q;
@@ -383,14 +373,11 @@ end
 
 // the thresholds' refresh (see the header)
 always_comb begin
-    rf_d = rst ? 3'd0 : rf_q + 3'd1;
-    chp_d[0] = rf_q;
-    cha_d[0] = {cfg_ing_max[32'(rf_q)*OW +: OW], cfg_ing_xoff[32'(rf_q)*OW +: OW], cfg_lossless[rf_q]};
-    chd_d[0] = cfg_ing_xon[32'(rf_q)*OW +: OW];
-    for (int g = 1; g < NG; g = g + 1) begin
-        chp_d[g] = chp_q[g-1];
-        cha_d[g] = cha_q[g-1];
-        chd_d[g] = chd_q[g-1];
+    tha_rec = {cfg_ing_max[32'(rf)*OW +: OW], cfg_ing_xoff[32'(rf)*OW +: OW], cfg_lossless[rf]};
+    thd_rec = cfg_ing_xon[32'(rf)*OW +: OW];
+    for (int g = 0; g < NG; g = g + 1) begin
+        tha_ra[g*3 +: 3] = ap1_q[g];
+        thd_ra[g*3 +: 3] = dp1_q[g];
     end
 end
 
@@ -398,7 +385,6 @@ always_ff @(posedge clk) begin
     xoff_q  <= xoff_d;
     rc_q    <= rc_d;
     rdy_q   <= rdy_d;
-    rf_q    <= rf_d;
     av_q    <= av_d;
     dv_q    <= dv_d;
     av2_q   <= av2_d;
@@ -409,9 +395,6 @@ always_ff @(posedge clk) begin
     ll3_q   <= ll3_d;
     acc4_q  <= acc4_d;
     for (int g = 0; g < NG; g = g + 1) begin
-        chp_q[g]    <= chp_d[g];
-        cha_q[g]    <= cha_d[g];
-        chd_q[g]    <= chd_d[g];
         s1_q[g]     <= s1_d[g];
         ap1_q[g]    <= ap1_d[g];
         dp1_q[g]    <= dp1_d[g];
