@@ -11,7 +11,8 @@
 //   holds it).
 // - Per group, eight LUT RAMs (one per priority, eight words: word s is port g*8+s), one writer
 //   each (the group's stage E). After a reset the RAMs are scrubbed: rc_q counts the cycles since
-//   (saturating); in cycles 4 to 11 each group's stage E writes 0 to its slot's word of every RAM
+//   (saturating; a counter per group, its enables registered beside it: no net from one register
+//   reaches every group); in cycles 4 to 11 each group's stage E writes 0 to its slot's word of every RAM
 //   (the slot pipeline runs from the reset on), and the lanes are ready from cycle RC_RDY (rdy_q),
 //   whose takes read scrubbed words and write after the scrub, and read thresholds' copies that
 //   are complete.
@@ -100,8 +101,10 @@ end
 // state
 logic [2:0]        gs_q [NG];
 logic [NQ-1:0]     xoff_q;
-logic [4:0]        rc_q;
-logic              rdy_q;
+// per group (a copy each, so that no net from one register reaches every group): the cycles
+// since reset, the lanes ready, the scrub's enable
+logic [4:0]        rc_q [NG];
+logic [NG-1:0]     rdy_q, scr_q;
 // stage A -> B, per group
 logic [NG-1:0]     av_q, dv_q;
 logic [2:0]        s1_q [NG];
@@ -130,8 +133,8 @@ logic [OW-1:0]     new4_q [NG], mid4_q [NG];
 
 logic [2:0]        gs_d [NG];
 logic [NQ-1:0]     xoff_d;
-logic [4:0]        rc_d;
-logic              rdy_d;
+logic [4:0]        rc_d [NG];
+logic [NG-1:0]     rdy_d, scr_d;
 // the thresholds' copies (capfc_thr_copies): the priority refreshed now, its words, the reads
 logic [2:0]        rf;
 logic [TAW-1:0]    tha_rec;
@@ -190,7 +193,6 @@ assign i_state = xoff_q;
 logic [NPG-1:0]    av_pad;
 logic [NPG*3-1:0]  ap_pad;
 logic [NPG*SW-1:0] as_pad;
-logic              scrub;
 logic [SW-1:0]     a_size;
 logic              acc, over, xon;
 logic [NP-1:0]     acc_t;
@@ -202,11 +204,17 @@ always_comb begin
     av_pad[NP-1:0]    = arr_valid;
     ap_pad[NP*3-1:0]  = arr_prio;
     as_pad[NP*SW-1:0] = arr_size;
-    // cycles since reset (saturating): the lanes are ready from RC_RDY (rdy_q), the RAMs are
-    // scrubbed (every word of the slot in stage E written 0) in 4 to 11
-    rc_d  = (rc_q == 5'(RC_SAT)) ? rc_q : rc_q + 5'd1;
-    rdy_d = rc_d >= 5'(RC_RDY);
-    scrub = rc_q >= 5'd4 && rc_q < 5'd12;
+    // cycles since reset (saturating), per group: the lanes are ready from RC_RDY (rdy_q), the
+    // RAMs are scrubbed (every word of the slot in stage E written 0) in 4 to 11 (scr_q: the
+    // enables registered)
+    for (int g = 0; g < NG; g = g + 1) begin
+        rc_d[g] = (rc_q[g] == 5'(RC_SAT)) ? rc_q[g] : rc_q[g] + 5'd1;
+        if (rst) begin
+            rc_d[g] = '0;
+        end
+        rdy_d[g] = rc_d[g] >= 5'(RC_RDY);
+        scr_d[g] = rc_d[g] >= 5'd4 && rc_d[g] < 5'd12;
+    end
 
     xoff_d = xoff_q;
     occ_we = '0;
@@ -233,14 +241,14 @@ always_comb begin
         ap1_d[g] = '0;
         for (int s = 0; s < 8; s = s + 1) begin
             if (gs_q[g] == 3'(s)) begin
-                av_d[g]  = av_pad[g*8 + s] && rdy_q;
+                av_d[g]  = av_pad[g*8 + s] && rdy_q[g];
                 ap1_d[g] = ap_pad[(g*8 + s)*3 +: 3];
                 a_size   = as_pad[(g*8 + s)*SW +: SW];
             end
         end
         au1_d[g] = OW'({capfc_pkg::units(32'(a_size), CELL_LOG2)});
         dv_d[g]  = dep_valid && 32'(dep_port) < NP && 32'(dep_port) / 8 == g &&
-                   3'(dep_port) == gs_q[g] && rdy_q;
+                   3'(dep_port) == gs_q[g] && rdy_q[g];
         dp1_d[g] = dep_prio;
         du1_d[g] = OW'({capfc_pkg::units(32'(dep_size), CELL_LOG2)});
         s1_d[g]  = gs_q[g];
@@ -305,8 +313,8 @@ always_comb begin
         for (int p = 0; p < NPRIO; p = p + 1) begin
             // (not gated by rst: a word written in a reset cycle is scrubbed afterwards, and the
             // RAM write enables stay off the reset's fan-out)
-            occ_we[g*8 + p] = scrub || (acc4_q[g] && wa4_q[g][p]) || wd4_q[g][p];
-            occ_wd[(g*8 + p)*OW +: OW] = scrub ? '0 : (acc4_q[g] && wa4_q[g][p]) ? new4_q[g] : mid4_q[g];
+            occ_we[g*8 + p] = scr_q[g] || (acc4_q[g] && wa4_q[g][p]) || wd4_q[g][p];
+            occ_wd[(g*8 + p)*OW +: OW] = scr_q[g] ? '0 : (acc4_q[g] && wa4_q[g][p]) ? new4_q[g] : mid4_q[g];
         end
         for (int s = 0; s < 8; s = s + 1) begin
             for (int p = 0; p < NPRIO; p = p + 1) begin
@@ -333,8 +341,6 @@ always_comb begin
 
     if (rst) begin
         xoff_d = '0;
-        rc_d   = '0;
-        rdy_d  = 1'b0;
         av_d   = '0;
         dv_d   = '0;
         av2_d  = '0;
@@ -360,12 +366,12 @@ capfc_thr_copies #(.NG(NG), .TAW(TAW), .TDW(OW)) u_thr (
 
 always_comb begin
     for (int i = 0; i < NP; i = i + 1) begin
-        arr_ready[i]  = 3'(i % 8) == gs_q[i / 8] && rdy_q;
+        arr_ready[i]  = 3'(i % 8) == gs_q[i / 8] && rdy_q[i / 8];
         arr_accept[i] = acc_t[i];
     end
     dep_ready = 1'b0;
     for (int g = 0; g < NG; g = g + 1) begin
-        if (32'(dep_port) / 8 == g && 32'(dep_port) < NP && 3'(dep_port) == gs_q[g] && rdy_q) begin
+        if (32'(dep_port) / 8 == g && 32'(dep_port) < NP && 3'(dep_port) == gs_q[g] && rdy_q[g]) begin
             dep_ready = 1'b1;
         end
     end
@@ -383,8 +389,8 @@ end
 
 always_ff @(posedge clk) begin
     xoff_q  <= xoff_d;
-    rc_q    <= rc_d;
     rdy_q   <= rdy_d;
+    scr_q   <= scr_d;
     av_q    <= av_d;
     dv_q    <= dv_d;
     av2_q   <= av2_d;
@@ -395,6 +401,7 @@ always_ff @(posedge clk) begin
     ll3_q   <= ll3_d;
     acc4_q  <= acc4_d;
     for (int g = 0; g < NG; g = g + 1) begin
+        rc_q[g]     <= rc_d[g];
         s1_q[g]     <= s1_d[g];
         ap1_q[g]    <= ap1_d[g];
         dp1_q[g]    <= dp1_d[g];
