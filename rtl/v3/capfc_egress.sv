@@ -3,13 +3,16 @@
 //
 // Design (docs/microarchitecture-v3.md, "Egress"): the ingress engine's slots and stages A to E,
 // with the dequeue lane of the slot's port for the departure and the enqueue lane, taken in its
-// output port's slot, for the arrival. Stage C moves WARN and XOFF by the sizes too, so that stage
-// D gives, for the slot's port o and with k = (same ? du : 0) - au:
+// output port's slot, for the arrival. Unlike the ingress, stage B muxes the two occupancy words
+// out of the RAMs' read and moves every threshold by the sizes (WARN and XOFF too), so that stage
+// C compares registers, for the slot's port o and with k = (same ? du : 0) - au:
 //   acc  = occ_a <= MAX[ap] + k       trig = occ_a > XOFF[ap] + k   inc = occ_a >= WARN[ap] + k
 //   clrc = occ_d <= WARN[dp] + du     clre = occ_d <= XON[dp] + du
-// Stage E writes the occupancies and raises the row events of port o, each registered per row in
-// D: rclr (clrc of a counted dp), eclr (clre), rtrig (acc && trig of a counted ap with mode != 0),
-// and an increment (acc && inc, counted).
+// and stage D only registers the results and decodes the row events of port o, each into a
+// register per row: rclr (clrc of a counted dp), eclr (clre), rtrig (acc && trig of a counted ap
+// with mode != 0); E writes the occupancies and asks for an increment (acc && inc, counted). (A
+// compare and the row decode in one stage, whose registers sit by the rows' loads across the die,
+// was the critical path of the egress with its engines at 48 ports: 14.7 ns, 10 of it routing.)
 // Counters carry generation tags instead of v2's valid bitmaps: a counter word is {tag, count}
 // (TW = CAW + 1 bits of tag), each row (port, class) has a generation gen_q, and a word counts
 // only if its tag is its row's generation; a row clear advances the generation. In the eight-cycle
@@ -119,6 +122,17 @@ if (NP < 2 || NP > 128 || SW < 1 || SW > OW || OW > 30 || CW < 1 || CW > 16 ||
 `endif
 end
 
+// a + b - c in XW bits: one carry-save layer (a LUT a bit) and one adder, the subtraction's +1 in
+// the carry vector's free bit 0
+function automatic logic [XW-1:0] add3m(input logic [XW-1:0] a, input logic [XW-1:0] b,
+                                        input logic [XW-1:0] c);
+    logic [XW-1:0] nc, sm, cy;
+    nc = ~c;
+    sm = a ^ b ^ nc;
+    cy = {((a[XW-2:0] & b[XW-2:0]) | (a[XW-2:0] & nc[XW-2:0]) | (b[XW-2:0] & nc[XW-2:0])), 1'b1};
+    add3m = sm + cy;
+endfunction
+
 // ---------------------------------------------------------------------------------------------
 // state
 logic [2:0]        gs_q [NG];
@@ -142,19 +156,17 @@ logic [NG-1:0]     av2_q, dv2_q, ca2_q, cd2_q, cc2_q;
 logic [2:0]        s2_q [NG];
 logic [LW-1:0]     la2_q [NG], ld2_q [NG];
 logic [PW-1:0]     ai2_q [NG];
-logic [8*OW-1:0]   row2_q [NG];
-logic [7:0]        apv2_q [NG], dpv2_q [NG], aoh2_q [NG], doh2_q [NG];
-logic [OW-1:0]     du2_q [NG], delta2_q [NG];
-logic [XW-1:0]     k2_q [NG];
-logic [OW-1:0]     max2_q [NG], xoff2_q [NG], warna2_q [NG], warnd2_q [NG], xon2_q [NG];
+logic [7:0]        aoh2_q [NG], doh2_q [NG];
+logic [OW-1:0]     occa2_q [NG], occd2_q [NG], du2_q [NG], delta2_q [NG];
+logic [XW-1:0]     racc2_q [NG], rtrig2_q [NG], rinc2_q [NG], rclrc2_q [NG], rclre2_q [NG];
 // C -> D
-logic [NG-1:0]     av3_q, dv3_q, ca3_q, cd3_q, cc3_q;
+logic [NG-1:0]     dv3_q;
 logic [2:0]        s3_q [NG];
 logic [LW-1:0]     la3_q [NG];
 logic [PW-1:0]     ai3_q [NG];
 logic [7:0]        aoh3_q [NG], doh3_q [NG];
-logic [OW-1:0]     occa3_q [NG], occd3_q [NG], du3_q [NG], delta3_q [NG];
-logic [XW-1:0]     racc3_q [NG], rtrig3_q [NG], rinc3_q [NG], rclrc3_q [NG], rclre3_q [NG];
+logic [NG-1:0]     acc3_q, trig3_q, inc3_q, clrc3_q, clre3_q;
+logic [OW-1:0]     new3_q [NG], mid3_q [NG];
 logic [8*NLP-1:0]  rohd3_q [NG], roha3_q [NG];
 logic [TW-1:0]     gn3_q [NG];
 // D -> E
@@ -204,18 +216,16 @@ logic [NG-1:0]     av2_d, dv2_d, ca2_d, cd2_d, cc2_d;
 logic [2:0]        s2_d [NG];
 logic [LW-1:0]     la2_d [NG], ld2_d [NG];
 logic [PW-1:0]     ai2_d [NG];
-logic [8*OW-1:0]   row2_d [NG];
-logic [7:0]        apv2_d [NG], dpv2_d [NG], aoh2_d [NG], doh2_d [NG];
-logic [OW-1:0]     du2_d [NG], delta2_d [NG];
-logic [XW-1:0]     k2_d [NG];
-logic [OW-1:0]     max2_d [NG], xoff2_d [NG], warna2_d [NG], warnd2_d [NG], xon2_d [NG];
-logic [NG-1:0]     av3_d, dv3_d, ca3_d, cd3_d, cc3_d;
+logic [7:0]        aoh2_d [NG], doh2_d [NG];
+logic [OW-1:0]     occa2_d [NG], occd2_d [NG], du2_d [NG], delta2_d [NG];
+logic [XW-1:0]     racc2_d [NG], rtrig2_d [NG], rinc2_d [NG], rclrc2_d [NG], rclre2_d [NG];
+logic [NG-1:0]     dv3_d;
 logic [2:0]        s3_d [NG];
 logic [LW-1:0]     la3_d [NG];
 logic [PW-1:0]     ai3_d [NG];
 logic [7:0]        aoh3_d [NG], doh3_d [NG];
-logic [OW-1:0]     occa3_d [NG], occd3_d [NG], du3_d [NG], delta3_d [NG];
-logic [XW-1:0]     racc3_d [NG], rtrig3_d [NG], rinc3_d [NG], rclrc3_d [NG], rclre3_d [NG];
+logic [NG-1:0]     acc3_d, trig3_d, inc3_d, clrc3_d, clre3_d;
+logic [OW-1:0]     new3_d [NG], mid3_d [NG];
 logic [8*NLP-1:0]  rohd3_d [NG], roha3_d [NG];
 logic [TW-1:0]     gn3_d [NG];
 logic [NG-1:0]     acc4_d, inc4_d, dv4_d;
@@ -305,7 +315,9 @@ logic [SW-1:0]     d_size;
 logic [7:0]        cnt_p;
 logic [LW-1:0]     lid_p [NPRIO];
 logic [3:0]        lid_t;
-logic              acc, trig, clrc, clre, du_same;
+logic              du_same;
+logic [OW-1:0]     max_b, xoff_b, warna_b, warnd_b, xon_b;
+logic [XW-1:0]     dsame_b, nau_b;
 logic [NR-1:0]     rclr_t, eclr_t, rtrig_t;
 logic              acc_t;
 logic [CW-1:0]     new_cnt [NP];
@@ -371,7 +383,8 @@ always_comb begin
     eclr4_d = '0;
     rtrig4_d = '0;
     av1_d = '0; dv1_d = '0; av2_d = '0; dv2_d = '0; ca2_d = '0; cd2_d = '0; cc2_d = '0;
-    av3_d = '0; dv3_d = '0; ca3_d = '0; cd3_d = '0; cc3_d = '0;
+    dv3_d = '0;
+    acc3_d = '0; trig3_d = '0; inc3_d = '0; clrc3_d = '0; clre3_d = '0;
     acc4_d = '0; inc4_d = '0; dv4_d = '0;
     f_v_d = '0;
 
@@ -397,32 +410,42 @@ always_comb begin
         s1_d[g]  = gs_q[g];
 
         // ---- B: the port's word of each priority RAM; thresholds, classes, size difference
-        row2_d[g] = occ_rd[g*8*OW +: 8*OW];
-        apv2_d[g] = 8'(1) << ap1_q[g];  // (every word written since reset: the scrub)
-        dpv2_d[g] = 8'(1) << dp1_q[g];
+        // the arrival's and the departure's occupancy words, muxed from the RAMs' read (every
+        // word written since reset: the scrub)
+        occa2_d[g] = '0;
+        occd2_d[g] = '0;
+        for (int p = 0; p < NPRIO; p = p + 1) begin
+            if (ap1_q[g] == 3'(p)) occa2_d[g] = occ_rd[(g*8 + p)*OW +: OW];
+            if (dp1_q[g] == 3'(p)) occd2_d[g] = occ_rd[(g*8 + p)*OW +: OW];
+        end
         aoh2_d[g] = 8'(1) << ap1_q[g];
         doh2_d[g] = 8'(1) << dp1_q[g];
         // (from the group's copies, read by the priorities: no threshold crosses the block here)
-        {max2_d[g], xoff2_d[g], warna2_d[g], la2_d[g], ca2_d[g], cc2_d[g]} = tha_rd[g*TAW +: TAW];
-        {warnd2_d[g], xon2_d[g], ld2_d[g], cd2_d[g]} = thd_rd[g*TDW +: TDW];
+        {max_b, xoff_b, warna_b, la2_d[g], ca2_d[g], cc2_d[g]} = tha_rd[g*TAW +: TAW];
+        {warnd_b, xon_b, ld2_d[g], cd2_d[g]} = thd_rd[g*TDW +: TDW];
         du_same     = av1_q[g] && dv1_q[g] && ap1_q[g] == dp1_q[g];
         delta2_d[g] = au1_q[g] - (du_same ? du1_q[g] : '0);
-        k2_d[g]     = XW'({2'b0, (du_same ? du1_q[g] : '0)}) - XW'({2'b0, au1_q[g]});
+        // the thresholds moved by the sizes, here so that C compares two registers: the
+        // arrival's by k = (same ? du : 0) - au, each one carry-save layer and one adder
+        // (add3m: a + b - c), the departure's by du
+        dsame_b = XW'({2'b0, (du_same ? du1_q[g] : '0)});
+        nau_b   = XW'({2'b0, au1_q[g]});
+        racc2_d[g]  = add3m(XW'({2'b0, max_b}), dsame_b, nau_b);
+        rtrig2_d[g] = add3m(XW'({2'b0, xoff_b}), dsame_b, nau_b);
+        rinc2_d[g]  = add3m(XW'({2'b0, warna_b}), dsame_b, nau_b);
+        rclrc2_d[g] = XW'({2'b0, warnd_b}) + XW'({2'b0, du1_q[g]});
+        rclre2_d[g] = XW'({2'b0, xon_b}) + XW'({2'b0, du1_q[g]});
         av2_d[g] = av1_q[g]; dv2_d[g] = dv1_q[g]; s2_d[g] = s1_q[g];
         ai2_d[g] = ai1_q[g]; du2_d[g] = du1_q[g];
 
-        // ---- C: the occupancies; thresholds moved by the sizes
-        occa3_d[g] = '0;
-        occd3_d[g] = '0;
-        for (int p = 0; p < NPRIO; p = p + 1) begin
-            occa3_d[g] = occa3_d[g] | (apv2_q[g][p] ? row2_q[g][p*OW +: OW] : '0);
-            occd3_d[g] = occd3_d[g] | (dpv2_q[g][p] ? row2_q[g][p*OW +: OW] : '0);
-        end
-        racc3_d[g]  = XW'({2'b0, max2_q[g]}) + k2_q[g];
-        rtrig3_d[g] = XW'({2'b0, xoff2_q[g]}) + k2_q[g];
-        rinc3_d[g]  = XW'({2'b0, warna2_q[g]}) + k2_q[g];
-        rclrc3_d[g] = XW'({2'b0, warnd2_q[g]}) + XW'({2'b0, du2_q[g]});
-        rclre3_d[g] = XW'({2'b0, xon2_q[g]}) + XW'({2'b0, du2_q[g]});
+        // ---- C: the compares, each an occupancy against a register; the results
+        acc3_d[g]  = av2_q[g] && !racc2_q[g][XW-1] && $signed({2'b0, occa2_q[g]}) <= $signed(racc2_q[g]);
+        trig3_d[g] = ca2_q[g] && (rtrig2_q[g][XW-1] || $signed({2'b0, occa2_q[g]}) > $signed(rtrig2_q[g]));
+        inc3_d[g]  = cc2_q[g] && (rinc2_q[g][XW-1] || $signed({2'b0, occa2_q[g]}) >= $signed(rinc2_q[g]));
+        clrc3_d[g] = dv2_q[g] && cd2_q[g] && $signed({2'b0, occd2_q[g]}) <= $signed(rclrc2_q[g]);
+        clre3_d[g] = dv2_q[g] && cd2_q[g] && $signed({2'b0, occd2_q[g]}) <= $signed(rclre2_q[g]);
+        new3_d[g]  = occa2_q[g] + delta2_q[g];
+        mid3_d[g]  = occd2_q[g] - du2_q[g];
         aoh3_d[g] = aoh2_q[g];
         // the rows of the slot's port that this take's row events name, one-hot (the dequeue's
         // class, the arrival's), so that D registers each row's events by itself
@@ -440,21 +463,16 @@ always_comb begin
         gn3_d[g] = gsel + 1'b1;
         roha3_d[g] = (8*NLP)'(1) << {s2_q[g], LW'(la2_q[g])};
         doh3_d[g] = dv2_q[g] ? doh2_q[g] : 8'd0;
-        av3_d[g] = av2_q[g]; dv3_d[g] = dv2_q[g]; ca3_d[g] = ca2_q[g]; cc3_d[g] = cc2_q[g]; cd3_d[g] = cd2_q[g];
+        dv3_d[g] = dv2_q[g];
         s3_d[g] = s2_q[g]; la3_d[g] = la2_q[g]; ai3_d[g] = ai2_q[g];
-        du3_d[g] = du2_q[g]; delta3_d[g] = delta2_q[g];
 
-        // ---- D: compares and results
-        acc         = av3_q[g] && !racc3_q[g][XW-1] && $signed({2'b0, occa3_q[g]}) <= $signed(racc3_q[g]);
-        acc4_d[g]   = acc;
-        trig        = ca3_q[g] && (rtrig3_q[g][XW-1] || $signed({2'b0, occa3_q[g]}) > $signed(rtrig3_q[g]));
-        inc4_d[g]   = cc3_q[g] && (rinc3_q[g][XW-1] || $signed({2'b0, occa3_q[g]}) >= $signed(rinc3_q[g]));
-        clrc        = dv3_q[g] && cd3_q[g] && $signed({2'b0, occd3_q[g]}) <= $signed(rclrc3_q[g]);
-        clre        = dv3_q[g] && cd3_q[g] && $signed({2'b0, occd3_q[g]}) <= $signed(rclre3_q[g]);
+        // ---- D: the results registered; the row events decoded, a register per row
+        acc4_d[g]   = acc3_q[g];
+        inc4_d[g]   = inc3_q[g];
         dv4_d[g]    = dv3_q[g];
-        new4_d[g]   = occa3_q[g] + delta3_q[g];
+        new4_d[g]   = new3_q[g];
         gn4_d[g]    = gn3_q[g];
-        mid4_d[g]   = occd3_q[g] - du3_q[g];
+        mid4_d[g]   = mid3_q[g];
         aoh4_d[g]   = aoh3_q[g];
         doh4_d[g]   = doh3_q[g];
         s4_d[g] = s3_q[g]; la4_d[g] = la3_q[g]; ai4_d[g] = ai3_q[g];
@@ -464,9 +482,9 @@ always_comb begin
         for (int s = 0; s < 8; s = s + 1) begin
             if (g*8 + s < NP) begin
                 for (int l = 0; l < NLP; l = l + 1) begin
-                    rclr4_d[(g*8 + s)*NLP + l]  = clrc && rohd3_q[g][s*NLP + l];
-                    eclr4_d[(g*8 + s)*NLP + l]  = clre && rohd3_q[g][s*NLP + l];
-                    rtrig4_d[(g*8 + s)*NLP + l] = acc && trig && roha3_q[g][s*NLP + l];
+                    rclr4_d[(g*8 + s)*NLP + l]  = clrc3_q[g] && rohd3_q[g][s*NLP + l];
+                    eclr4_d[(g*8 + s)*NLP + l]  = clre3_q[g] && rohd3_q[g][s*NLP + l];
+                    rtrig4_d[(g*8 + s)*NLP + l] = acc3_q[g] && trig3_q[g] && roha3_q[g][s*NLP + l];
                 end
             end
         end
@@ -561,7 +579,8 @@ always_comb begin
             sp_d[o] = '0;
         end
         sc_v_d = '0; sc_w_d = '0;
-        av1_d = '0; dv1_d = '0; av2_d = '0; dv2_d = '0; av3_d = '0; dv3_d = '0;
+        av1_d = '0; dv1_d = '0; av2_d = '0; dv2_d = '0; dv3_d = '0;
+        acc3_d = '0; clrc3_d = '0; clre3_d = '0;
         acc4_d = '0; dv4_d = '0; f_v_d = '0; g_v_d = '0; h_v_d = '0;
         rclr4_d = '0; eclr4_d = '0; rtrig4_d = '0;
         sv_ok_d = '0; sv_fw_d = '0; sv_rd_d = '0; sv_ok2_d = '0;
@@ -655,7 +674,8 @@ always_ff @(posedge clk) begin
         lidr_q[p] <= lidr_d[p];
     end
     av1_q <= av1_d; dv1_q <= dv1_d; av2_q <= av2_d; dv2_q <= dv2_d; ca2_q <= ca2_d; cd2_q <= cd2_d; cc2_q <= cc2_d;
-    av3_q <= av3_d; dv3_q <= dv3_d; ca3_q <= ca3_d; cd3_q <= cd3_d; cc3_q <= cc3_d;
+    dv3_q <= dv3_d;
+    acc3_q <= acc3_d; trig3_q <= trig3_d; inc3_q <= inc3_d; clrc3_q <= clrc3_d; clre3_q <= clre3_d;
     acc4_q <= acc4_d; inc4_q <= inc4_d;
     sc_v_q <= sc_v_d; sc_w_q <= sc_w_d; sc_st_q <= sc_st_d;
     rclr4_q <= rclr4_d; eclr4_q <= eclr4_d; rtrig4_q <= rtrig4_d;
@@ -667,15 +687,13 @@ always_ff @(posedge clk) begin
         s1_q[g] <= s1_d[g]; ap1_q[g] <= ap1_d[g]; dp1_q[g] <= dp1_d[g]; ai1_q[g] <= ai1_d[g];
         au1_q[g] <= au1_d[g]; du1_q[g] <= du1_d[g];
         s2_q[g] <= s2_d[g]; la2_q[g] <= la2_d[g]; ld2_q[g] <= ld2_d[g]; ai2_q[g] <= ai2_d[g];
-        row2_q[g] <= row2_d[g]; apv2_q[g] <= apv2_d[g]; dpv2_q[g] <= dpv2_d[g]; aoh2_q[g] <= aoh2_d[g]; doh2_q[g] <= doh2_d[g];
-        du2_q[g] <= du2_d[g]; delta2_q[g] <= delta2_d[g]; k2_q[g] <= k2_d[g];
-        max2_q[g] <= max2_d[g]; xoff2_q[g] <= xoff2_d[g]; warna2_q[g] <= warna2_d[g];
-        warnd2_q[g] <= warnd2_d[g]; xon2_q[g] <= xon2_d[g];
+        aoh2_q[g] <= aoh2_d[g]; doh2_q[g] <= doh2_d[g];
+        occa2_q[g] <= occa2_d[g]; occd2_q[g] <= occd2_d[g]; du2_q[g] <= du2_d[g]; delta2_q[g] <= delta2_d[g];
+        racc2_q[g] <= racc2_d[g]; rtrig2_q[g] <= rtrig2_d[g]; rinc2_q[g] <= rinc2_d[g];
+        rclrc2_q[g] <= rclrc2_d[g]; rclre2_q[g] <= rclre2_d[g];
         s3_q[g] <= s3_d[g]; la3_q[g] <= la3_d[g]; ai3_q[g] <= ai3_d[g];
         aoh3_q[g] <= aoh3_d[g]; doh3_q[g] <= doh3_d[g];
-        occa3_q[g] <= occa3_d[g]; occd3_q[g] <= occd3_d[g]; du3_q[g] <= du3_d[g]; delta3_q[g] <= delta3_d[g];
-        racc3_q[g] <= racc3_d[g]; rtrig3_q[g] <= rtrig3_d[g]; rinc3_q[g] <= rinc3_d[g];
-        rclrc3_q[g] <= rclrc3_d[g]; rclre3_q[g] <= rclre3_d[g];
+        new3_q[g] <= new3_d[g]; mid3_q[g] <= mid3_d[g];
         s4_q[g] <= s4_d[g]; aoh4_q[g] <= aoh4_d[g]; doh4_q[g] <= doh4_d[g];
         la4_q[g] <= la4_d[g]; ai4_q[g] <= ai4_d[g];
         rohd3_q[g] <= rohd3_d[g]; roha3_q[g] <= roha3_d[g];
