@@ -186,18 +186,20 @@ logic [2:0]        f_s_q [NG];
 logic [LW-1:0]     f_l_q [NG], g_l_q [NG], h_l_q [NG];
 logic [PW-1:0]     f_i_q [NG], g_i_q [NG], h_i_q [NG];
 logic [NP-1:0]     g_v_q, h_v_q;
-// the scrub, per port: its word (sp), its read's data due (sc_v), its write's cycle (sc_w), stale
+// the scrub, per port: its word (sp), its read's data due (sc_v), its write's cycle (sc_w); the
+// word read on the RAM's port 0 (the scrub's or F's), registered straight from the RAM, every
+// cycle (a block RAM's output costs most of a cycle: no logic between it and a register)
 logic [CAW-1:0]    sp_q [NP];
-logic [NP-1:0]     sc_v_q, sc_w_q, sc_st_q;
-logic [CW-1:0]     h_cur_q [NP];
+logic [NP-1:0]     sc_v_q, sc_w_q;
+logic [DW-1:0]     w0_q [NP];
 logic [NP-1:0]     sv_ok_q, sv_fw_q;
 logic [TW-1:0]     sv_exp_q [NP];
 logic [CW-1:0]     sv_fwv_q [NP];
-// and a cycle later, registered straight from the RAM (the tag compare is off the RAM's output
-// path): the word's count (or the forwarded value) and tag, the generation expected, ok (the
-// words were initialised at the read, or the value is forwarded); sv_rd: a read was issued
+// and a cycle later: the word's count and tag registered straight from the RAM (no logic between
+// them), the generation expected, ok (the words were initialised at the read and the value is not
+// forwarded), the forwarded value (0 when not forwarded); sv_rd: a read was issued
 logic [NP-1:0]     sv_rd_q, sv_ok2_q;
-logic [CW-1:0]     sv_cnt_q [NP];
+logic [CW-1:0]     sv_cnt_q [NP], sv_fwv2_q [NP];
 logic [TW-1:0]     sv_tag_q [NP], sv_exp2_q [NP];
 
 logic [2:0]        gs_d [NG];
@@ -242,13 +244,13 @@ logic [LW-1:0]     f_l_d [NG], g_l_d [NG], h_l_d [NG];
 logic [PW-1:0]     f_i_d [NG], g_i_d [NG], h_i_d [NG];
 logic [NP-1:0]     g_v_d, h_v_d;
 logic [CAW-1:0]    sp_d [NP];
-logic [NP-1:0]     sc_v_d, sc_w_d, sc_st_d;
-logic [CW-1:0]     h_cur_d [NP];
+logic [NP-1:0]     sc_v_d, sc_w_d;
+logic [DW-1:0]     w0_d [NP];
 logic [NP-1:0]     sv_ok_d, sv_fw_d;
 logic [TW-1:0]     sv_exp_d [NP];
 logic [CW-1:0]     sv_fwv_d [NP];
 logic [NP-1:0]     sv_rd_d, sv_ok2_d;
-logic [CW-1:0]     sv_cnt_d [NP];
+logic [CW-1:0]     sv_cnt_d [NP], sv_fwv2_d [NP];
 logic [TW-1:0]     sv_tag_d [NP], sv_exp2_d [NP];
 
 // RAMs
@@ -328,7 +330,9 @@ logic [DW-1:0]     sval_rd;
 logic [LW-1:0]     a_l;
 logic [PW-1:0]     a_i;
 logic              a_set;
-logic [TW-1:0]     g_gen, w_gen, s_gen;
+logic [TW-1:0]     w_gen;
+logic              tag_ok;
+logic [CW-1:0]     w_cnt;
 logic [DW-1:0]     rd0;
 logic [TW-1:0]     gsel;
 
@@ -359,7 +363,6 @@ always_comb begin
     sp_d    = sp_q;
     sc_v_d  = '0;
     sc_w_d  = '0;
-    sc_st_d = '0;
     epart_d = epart_q;
     g_v_d   = '0;
     h_v_d   = '0;
@@ -369,6 +372,7 @@ always_comb begin
     sv_rd_d  = sre;
     sv_ok2_d = sv_ok2_q;
     sv_cnt_d = sv_cnt_q;
+    sv_fwv2_d = sv_fwv2_q;
     sv_tag_d = sv_tag_q;
     sv_exp2_d = sv_exp2_q;
     occ_we  = '0;
@@ -527,16 +531,19 @@ always_comb begin
         sc_v_d[o]  = rdy_q[o / 8] && gs_q[o / 8] == 3'(o % 8 + 1);
         cnt_re0[o] = g_v_d[o] || sc_v_d[o];
         cnt_ra0[o] = g_v_d[o] ? {f_l_q[o / 8], f_i_q[o / 8]} : sp_q[o];
-        g_gen = gen_q[{PW'(o), g_l_q[o / 8]}];
-        h_cur_d[o] = (rd0[CW +: TW] == g_gen) ? rd0[CW-1:0] : '0;
+        // the word read in the cycle before (the scrub's in t+2, F's in t+6), registered as read
+        w0_d[o]    = rd0;
         h_v_d[o]   = g_v_q[o];
-        s_gen = gen_q[{PW'(o), sp_q[o][CAW-1 -: LW]}];
-        sc_st_d[o] = sc_v_q[o] && rd0[CW +: TW] != s_gen;
         sc_w_d[o]  = sc_v_q[o];
         sp_d[o]    = (sc_w_q[o] || cin_q[o / 8]) ? sp_q[o] + 1'b1 : sp_q[o];
-        new_cnt[o] = (h_cur_q[o] == {CW{1'b1}}) ? h_cur_q[o] : h_cur_q[o] + 1'b1;
-        w_gen = gen_q[{PW'(o), h_v_q[o] ? h_l_q[o / 8] : sp_q[o][CAW-1 -: LW]}];  // H's row, or the scrub's
-        cnt_we[o]  = cin_q[o / 8] || h_v_q[o] || (sc_w_q[o] && sc_st_q[o]);
+        // in t+3 (the scrub's write) or t+7 (H's): the word's tag against its row's generation
+        // (no clear comes between the read and this cycle: the port's clears are in t+4)
+        w_gen  = gen_q[{PW'(o), h_v_q[o] ? h_l_q[o / 8] : sp_q[o][CAW-1 -: LW]}];  // H's row, or the scrub's
+        tag_ok = w0_q[o][CW +: TW] == w_gen;
+        w_cnt  = w0_q[o][CW-1:0];
+        // H: the count plus one (saturating), or 1 when the word's tag is stale (its count is 0)
+        new_cnt[o] = !tag_ok ? CW'(1) : (w_cnt == {CW{1'b1}}) ? w_cnt : w_cnt + 1'b1;
+        cnt_we[o]  = cin_q[o / 8] || h_v_q[o] || (sc_w_q[o] && !tag_ok);
         // (the initialisation is the scrub's write, every cycle, while the generations are 0)
         cnt_wa[o]  = h_v_q[o] ? {h_l_q[o / 8], h_i_q[o / 8]} : sp_q[o];
         cnt_wd[o]  = {w_gen, h_v_q[o] ? new_cnt[o] : CW'(0)};
@@ -551,10 +558,11 @@ always_comb begin
         // a cycle after the read: the word as read (a forward's value with the expected tag)
         sval_rd = cnt_rd[(o*2+1)*DW +: DW];
         if (sv_rd_q[o]) begin
-            sv_cnt_d[o]  = sv_fw_q[o] ? sv_fwv_q[o] : sval_rd[CW-1:0];
-            sv_tag_d[o]  = sv_fw_q[o] ? sv_exp_q[o] : sval_rd[CW +: TW];
+            sv_cnt_d[o]  = sval_rd[CW-1:0];
+            sv_tag_d[o]  = sval_rd[CW +: TW];
             sv_exp2_d[o] = sv_exp_q[o];
-            sv_ok2_d[o]  = sv_ok_q[o] || sv_fw_q[o];
+            sv_ok2_d[o]  = sv_ok_q[o] && !sv_fw_q[o];
+            sv_fwv2_d[o] = sv_fw_q[o] ? sv_fwv_q[o] : '0;
         end
     end
 
@@ -576,7 +584,8 @@ always_comb begin
             gen_d[r] = '0;
         end
         for (int o = 0; o < NP; o = o + 1) begin
-            sp_d[o] = '0;
+            sp_d[o]      = '0;
+            sv_fwv2_d[o] = '0;
         end
         sc_v_d = '0; sc_w_d = '0;
         av1_d = '0; dv1_d = '0; av2_d = '0; dv2_d = '0; dv3_d = '0;
@@ -649,7 +658,7 @@ always_comb begin
     for (int o = 0; o < NP; o = o + 1) begin
         // (the word read two cycles before, or H's write forwarded, if its tag is the generation
         // its row had after the read's cycle and the words were initialised then; from registers)
-        sval_t[o*CW +: CW] = (sv_ok2_q[o] && sv_tag_q[o] == sv_exp2_q[o]) ? sv_cnt_q[o] : '0;
+        sval_t[o*CW +: CW] = ((sv_ok2_q[o] && sv_tag_q[o] == sv_exp2_q[o]) ? sv_cnt_q[o] : '0) | sv_fwv2_q[o];
     end
     sval = sval_t;
     // E of the other ports: the groups' registered partial ORs (epart_q), ORed over the groups
@@ -677,7 +686,7 @@ always_ff @(posedge clk) begin
     dv3_q <= dv3_d;
     acc3_q <= acc3_d; trig3_q <= trig3_d; inc3_q <= inc3_d; clrc3_q <= clrc3_d; clre3_q <= clre3_d;
     acc4_q <= acc4_d; inc4_q <= inc4_d;
-    sc_v_q <= sc_v_d; sc_w_q <= sc_w_d; sc_st_q <= sc_st_d;
+    sc_v_q <= sc_v_d; sc_w_q <= sc_w_d;
     rclr4_q <= rclr4_d; eclr4_q <= eclr4_d; rtrig4_q <= rtrig4_d;
     dv4_q <= dv4_d; f_v_q <= f_v_d; g_v_q <= g_v_d; h_v_q <= h_v_d;
     sv_ok_q <= sv_ok_d; sv_fw_q <= sv_fw_d; sv_rd_q <= sv_rd_d; sv_ok2_q <= sv_ok2_d;
@@ -712,7 +721,8 @@ always_ff @(posedge clk) begin
     sp_q     <= sp_d;
     sv_exp_q <= sv_exp_d;
     e_q      <= e_d;
-    h_cur_q  <= h_cur_d;
+    w0_q     <= w0_d;
+    sv_fwv2_q <= sv_fwv2_d;
     sv_fwv_q <= sv_fwv_d;
     sv_cnt_q <= sv_cnt_d;
     sv_tag_q <= sv_tag_d;
@@ -723,7 +733,8 @@ always_ff @(posedge clk) begin
         e_q[r]   <= e_d[r];
     end
     for (int o = 0; o < NP; o = o + 1) begin
-        h_cur_q[o]  <= h_cur_d[o];
+        w0_q[o]     <= w0_d[o];
+        sv_fwv2_q[o] <= sv_fwv2_d[o];
         sv_fwv_q[o] <= sv_fwv_d[o];
         sp_q[o]     <= sp_d[o];
         sv_exp_q[o] <= sv_exp_d[o];
