@@ -16,24 +16,27 @@
 // Counters carry generation tags instead of v2's valid bitmaps: a counter word is {tag, count}
 // (TW = CAW + 1 bits of tag), each row (port, class) has a generation gen_q, and a word counts
 // only if its tag is its row's generation; a row clear advances the generation. In the eight-cycle
-// frame of port o's slot (its take in t): the scrub reads word sp_q in t+1 and rewrites it as
-// {generation, 0} in t+3 if its tag is stale (every word visited every 2^CAW frames, before a
-// tag can come round); F reads the increment's word in t+5, G keeps its count if the tag is the
-// generation (after this take's clear, E in t+4) and 0 otherwise, H adds one (saturating) and
-// writes it with the generation in t+7. The port's next take is 8 cycles later and its rows'
-// clears come from its own slot, so nothing needs forwarding. The sort engines' read port is a
-// synchronous read: at the read (sre) the port registers the generation the word's row has after
-// this cycle and whether H writes that word now (its value forwarded); a cycle later the word
-// leaves the RAM into registers as it is (its count or the forwarded value, its tag), and sval,
-// two cycles after the read, is that count if its tag is that generation (else 0), from
-// registers (the tag compare off the RAM's output path); it holds while sre is low.
+// frame of port o's slot (its take in t): the scrub reads word sp_q in t+1, registers it as read
+// in t+2, and rewrites it as {generation, 0} in t+4 if its tag is stale (every word visited every
+// 2^CAW frames, before a tag can come round); F reads the increment's word in t+5, G registers it
+// in t+6, H in t+7 takes its count if the tag is the generation (after this take's clear, E in
+// t+4) and 0 otherwise and adds one (saturating), and the write, with the generation, is made in
+// t+8 (t+0 of the next frame). Every RAM output goes straight into a register and every RAM
+// input comes straight from one. The port's next take is 8 cycles later and its rows' clears
+// come from its own slot, so nothing needs forwarding. The sort request (rtrig) leaves in t+6,
+// so that an engine's first read (two cycles after it) sees the take's increment. The sort
+// engines' read port is a synchronous read: at the read (sre) the port registers the generation
+// the word's row has after this cycle and whether H's write is made now (its value forwarded); a
+// cycle later the word leaves the RAM into registers as it is, and sval, two cycles after the
+// read, is its count if its tag is that generation and it was not forwarded (else 0), ORed with
+// the forwarded value, from registers; it holds while sre is low.
 // E: as v2, its update in a process of its own; an engine's write is cancelled in the cycle its
 // row clears (the selection came from counters that are now 0). e_other: from per-group partial
 // ORs of E, registered (one cycle later than v2).
 // After a reset (synchronous, active high): rc_q counts the cycles since (a counter per group,
 // its enables registered beside it: no net from one register reaches every group); each group writes 0 to
 // its slot's occupancy words in cycles 4 to 11, every counter word is written {0, 0} in cycles
-// 0 to NA-1 (NA = 2^CAW words a port), the lanes are ready from cycle max(8, NA) (rdy_q), and
+// 1 to NA (NA = 2^CAW words a port), the lanes are ready from cycle max(8, NA + 1) (rdy_q), and
 // a sort read issued before then reads 0.
 
 `resetall
@@ -106,8 +109,9 @@ localparam integer DW = CW + TW;
 localparam integer RCW = CAW + 2;
 // (the thresholds' copies are complete at 8 + NG, read by lanes taken from 7 + NG: NA >= 2 NP
 // covers that above 8 ports, 8 up to 8)
-localparam integer RC_RDY = (NA > 8) ? NA : 8;
-localparam integer RC_SAT = (NA > 12) ? NA : 12;
+// (the last initialisation write, registered, is made in cycle NA: ready from NA + 1)
+localparam integer RC_RDY = (NA + 1 > 8) ? NA + 1 : 8;
+localparam integer RC_SAT = (RC_RDY > 12) ? RC_RDY : 12;
 // the thresholds' copies per group (LUT RAM, a word a priority): the arrival's side (MAX, XOFF,
 // WARN, class, counted with mode != 0, counted) and the departure's (WARN, XON, class, counted)
 localparam integer TAW = 3*OW + LW + 2;
@@ -178,6 +182,11 @@ logic [PW-1:0]     ai4_q [NG];
 logic [OW-1:0]     new4_q [NG], mid4_q [NG];
 logic [TW-1:0]     gn4_q [NG];
 logic [NR-1:0]     rclr4_q, eclr4_q, rtrig4_q;
+// the sort requests two cycles later (t+6), so that the engine's first read (two cycles after
+// the request) comes no earlier than the take's increment's write (t+8, forwarded to a read in
+// its cycle): a sort sees the increment of the take that asked for it, as the contract's order
+// (count, then select) requires
+logic [NR-1:0]     rtrig5_q, rtrig6_q;
 // E -> F (the group's increment request), then per port: F -> G (word read), G -> H (its count,
 // 0 when its tag is stale); the sort engines' read port: the expected generation and the
 // forward, registered at the issue
@@ -192,6 +201,11 @@ logic [NP-1:0]     g_v_q, h_v_q;
 logic [CAW-1:0]    sp_q [NP];
 logic [NP-1:0]     sc_v_q, sc_w_q;
 logic [DW-1:0]     w0_q [NP];
+// the counter RAM's write port, registered (no logic between these and the RAM): the write
+// computed in t+3 (the scrub's) or t+7 (H's) is made in t+4 or t+8; wh: it is H's
+logic [NP-1:0]     ww_q, wh_q;
+logic [CAW-1:0]    wa_q [NP];
+logic [DW-1:0]     wd_q [NP];
 logic [NP-1:0]     sv_ok_q, sv_fw_q;
 logic [TW-1:0]     sv_exp_q [NP];
 logic [CW-1:0]     sv_fwv_q [NP];
@@ -237,7 +251,7 @@ logic [LW-1:0]     la4_d [NG];
 logic [PW-1:0]     ai4_d [NG];
 logic [OW-1:0]     new4_d [NG], mid4_d [NG];
 logic [TW-1:0]     gn4_d [NG];
-logic [NR-1:0]     rclr4_d, eclr4_d, rtrig4_d;
+logic [NR-1:0]     rclr4_d, eclr4_d, rtrig4_d, rtrig5_d, rtrig6_d;
 logic [NG-1:0]     f_v_d;
 logic [2:0]        f_s_d [NG];
 logic [LW-1:0]     f_l_d [NG], g_l_d [NG], h_l_d [NG];
@@ -246,6 +260,9 @@ logic [NP-1:0]     g_v_d, h_v_d;
 logic [CAW-1:0]    sp_d [NP];
 logic [NP-1:0]     sc_v_d, sc_w_d;
 logic [DW-1:0]     w0_d [NP];
+logic [NP-1:0]     ww_d, wh_d;
+logic [CAW-1:0]    wa_d [NP];
+logic [DW-1:0]     wd_d [NP];
 logic [NP-1:0]     sv_ok_d, sv_fw_d;
 logic [TW-1:0]     sv_exp_d [NP];
 logic [CW-1:0]     sv_fwv_d [NP];
@@ -366,6 +383,8 @@ always_comb begin
     epart_d = epart_q;
     g_v_d   = '0;
     h_v_d   = '0;
+    ww_d    = '0;
+    wh_d    = '0;
     sv_ok_d = sv_ok_q;
     sv_fw_d = sv_fw_q;
     sv_exp_d = sv_exp_q;
@@ -381,7 +400,9 @@ always_comb begin
     cnt_re0 = '0;
     rclr_t  = rclr4_q;
     eclr_t  = eclr4_q;
-    rtrig_t = rtrig4_q;
+    rtrig_t = rtrig6_q;
+    rtrig5_d = rtrig4_q;
+    rtrig6_d = rtrig5_q;
     acc_t   = 1'b0;
     rclr4_d = '0;
     eclr4_d = '0;
@@ -518,10 +539,10 @@ always_comb begin
     end
 
     // per port o, in the eight-cycle frame of its slot (the take in t): the scrub reads word sp
-    // in t+1 and, if its tag is not its row's generation, writes {generation, 0} in t+3; the
-    // increment's F reads in t+5 (after the take's clear in E, t+4), G keeps the count if the
-    // tag is the row's generation (else 0), H adds one (saturating) and writes it with the
-    // generation in t+7. No two of these meet, and every word is visited every 2^CAW frames,
+    // in t+1 and, if its tag is not its row's generation, writes {generation, 0} in t+4; the
+    // increment's F reads in t+5 (after the take's clear in E, t+4), G registers the word, H
+    // keeps the count if the tag is the row's generation (else 0) and adds one (saturating),
+    // written with the generation in t+8. No two of these meet, and every word is visited every 2^CAW frames,
     // fewer than the 2^TW clears a tag needs to come round. The sort engine's read issue: the
     // generation the word must carry after this cycle (a clear now counts) and the forward of
     // H's write of this cycle, registered beside the RAM's read
@@ -543,18 +564,23 @@ always_comb begin
         w_cnt  = w0_q[o][CW-1:0];
         // H: the count plus one (saturating), or 1 when the word's tag is stale (its count is 0)
         new_cnt[o] = !tag_ok ? CW'(1) : (w_cnt == {CW{1'b1}}) ? w_cnt : w_cnt + 1'b1;
-        cnt_we[o]  = cin_q[o / 8] || h_v_q[o] || (sc_w_q[o] && !tag_ok);
+        ww_d[o]    = cin_q[o / 8] || h_v_q[o] || (sc_w_q[o] && !tag_ok);
+        wh_d[o]    = h_v_q[o];
         // (the initialisation is the scrub's write, every cycle, while the generations are 0)
-        cnt_wa[o]  = h_v_q[o] ? {h_l_q[o / 8], h_i_q[o / 8]} : sp_q[o];
-        cnt_wd[o]  = {w_gen, h_v_q[o] ? new_cnt[o] : CW'(0)};
+        wa_d[o]    = h_v_q[o] ? {h_l_q[o / 8], h_i_q[o / 8]} : sp_q[o];
+        wd_d[o]    = {w_gen, h_v_q[o] ? new_cnt[o] : CW'(0)};
+        cnt_we[o]  = ww_q[o];
+        cnt_wa[o]  = wa_q[o];
+        cnt_wd[o]  = wd_q[o];
         a_l   = srow[o*LW +: LW];
         a_i   = sidx[o*PW +: PW];
-        a_set = h_v_q[o] && h_l_q[o / 8] == a_l && h_i_q[o / 8] == a_i;
+        a_set = wh_q[o] && wa_q[o] == {a_l, a_i};
         sv_ok_d[o]  = sre[o] ? rdy_q[o / 8] : sv_ok_q[o];
         sv_exp_d[o] = !sre[o] ? sv_exp_q[o] : rclr_t[o*NLP + 32'(a_l)] ? gn4_q[o / 8] : gen_q[{PW'(o), a_l}];
-        // (the forward needs no clear: H writes in t+7 of its frame, a row clears only in t+4)
+        // (the forward needs no clear: H's write is made in t+8 of its frame, t+0 of the next,
+        // and a row clears only in t+4)
         sv_fw_d[o]  = sre[o] ? a_set : sv_fw_q[o];
-        sv_fwv_d[o] = sre[o] ? new_cnt[o] : sv_fwv_q[o];
+        sv_fwv_d[o] = sre[o] ? wd_q[o][CW-1:0] : sv_fwv_q[o];
         // a cycle after the read: the word as read (a forward's value with the expected tag)
         sval_rd = cnt_rd[(o*2+1)*DW +: DW];
         if (sv_rd_q[o]) begin
@@ -591,7 +617,7 @@ always_comb begin
         av1_d = '0; dv1_d = '0; av2_d = '0; dv2_d = '0; dv3_d = '0;
         acc3_d = '0; clrc3_d = '0; clre3_d = '0;
         acc4_d = '0; dv4_d = '0; f_v_d = '0; g_v_d = '0; h_v_d = '0;
-        rclr4_d = '0; eclr4_d = '0; rtrig4_d = '0;
+        rclr4_d = '0; eclr4_d = '0; rtrig4_d = '0; rtrig5_d = '0; rtrig6_d = '0;
         sv_ok_d = '0; sv_fw_d = '0; sv_rd_d = '0; sv_ok2_d = '0;
     end
 end
@@ -686,8 +712,8 @@ always_ff @(posedge clk) begin
     dv3_q <= dv3_d;
     acc3_q <= acc3_d; trig3_q <= trig3_d; inc3_q <= inc3_d; clrc3_q <= clrc3_d; clre3_q <= clre3_d;
     acc4_q <= acc4_d; inc4_q <= inc4_d;
-    sc_v_q <= sc_v_d; sc_w_q <= sc_w_d;
-    rclr4_q <= rclr4_d; eclr4_q <= eclr4_d; rtrig4_q <= rtrig4_d;
+    sc_v_q <= sc_v_d; sc_w_q <= sc_w_d; ww_q <= ww_d; wh_q <= wh_d;
+    rclr4_q <= rclr4_d; eclr4_q <= eclr4_d; rtrig4_q <= rtrig4_d; rtrig5_q <= rtrig5_d; rtrig6_q <= rtrig6_d;
     dv4_q <= dv4_d; f_v_q <= f_v_d; g_v_q <= g_v_d; h_v_q <= h_v_d;
     sv_ok_q <= sv_ok_d; sv_fw_q <= sv_fw_d; sv_rd_q <= sv_rd_d; sv_ok2_q <= sv_ok2_d;
     for (int g = 0; g < NG; g = g + 1) begin
@@ -722,6 +748,8 @@ always_ff @(posedge clk) begin
     sv_exp_q <= sv_exp_d;
     e_q      <= e_d;
     w0_q     <= w0_d;
+    wa_q     <= wa_d;
+    wd_q     <= wd_d;
     sv_fwv2_q <= sv_fwv2_d;
     sv_fwv_q <= sv_fwv_d;
     sv_cnt_q <= sv_cnt_d;
@@ -734,6 +762,8 @@ always_ff @(posedge clk) begin
     end
     for (int o = 0; o < NP; o = o + 1) begin
         w0_q[o]     <= w0_d[o];
+        wa_q[o]     <= wa_d[o];
+        wd_q[o]     <= wd_d[o];
         sv_fwv2_q[o] <= sv_fwv2_d[o];
         sv_fwv_q[o] <= sv_fwv_d[o];
         sp_q[o]     <= sp_d[o];

@@ -6,8 +6,8 @@
 //   its E row when mid <= XON. Enqueue: accepted when occ + size <= MAX; then for a counted
 //   priority the counter C[o][l][iport] counts one when the result >= WARN, and with mode != 0 a
 //   sort request when the result > XOFF. Dequeues are trusted (never more than a queue holds).
-// - Timing of a take in cycle t: enq_accept, rclr and rtrig in t+4; a row clear reaches the sort
-//   engines' reads issued from t+5, an increment (written in t+7) reads issued from t+8; E
+// - Timing of a take in cycle t: enq_accept and rclr in t+4, rtrig in t+6; a row clear reaches the sort
+//   engines' reads issued from t+5, an increment (written in t+8) reads issued from t+9; E
 //   follows the engines' writes (swr_*, driven at random here) one cycle later, unless their row's
 //   counters clear in that cycle (rclr: the write is cancelled; required as a corner), and its
 //   row clears from t+5; E (the register) and e_other, one cycle after E, are checked every cycle. sval, for every
@@ -362,11 +362,11 @@ initial begin
                 occ[q] = nocc;
                 acc_due[(cyc + 4) % H] = 1'b1;
                 if (counted(p) && nocc >= cfg_warn[p*OW +: OW]) begin
-                    inc_row[(cyc + 8) % H] = o * 2 + lidx(p);
-                    inc_i[(cyc + 8) % H] = enq_iport;
+                    inc_row[(cyc + 9) % H] = o * 2 + lidx(p);
+                    inc_i[(cyc + 9) % H] = enq_iport;
                 end
                 if (counted(p) && cfg_mode != 0 && nocc > cfg_xoff[p*OW +: OW]) begin
-                    rtrig_due[(cyc + 4) % H][o*2 + lidx(p)] = 1'b1;
+                    rtrig_due[(cyc + 6) % H][o*2 + lidx(p)] = 1'b1;
                     n_trig = n_trig + 1;
                 end
             end else begin
