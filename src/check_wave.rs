@@ -37,6 +37,9 @@ pub struct ArriveMap {
     pub prio: String,
     pub size: String,
     pub accept: String,
+    /// A lane is taken in a cycle where it is valid and this is 1 (a lane held until its slot).
+    /// Absent: whenever valid.
+    pub ready: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -46,6 +49,9 @@ pub struct DepartMap {
     pub port: String,
     pub prio: String,
     pub size: String,
+    /// A lane is taken in a cycle where it is valid and this is 1 (a lane held until its slot).
+    /// Absent: whenever valid.
+    pub ready: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -57,6 +63,9 @@ pub struct EnqueueMap {
     pub iport: String,
     pub size: String,
     pub accept: String,
+    /// A lane is taken in a cycle where it is valid and this is 1 (a lane held until its slot).
+    /// Absent: whenever valid.
+    pub ready: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -65,6 +74,9 @@ pub struct DequeueMap {
     pub valid: String,
     pub prio: String,
     pub size: String,
+    /// A lane is taken in a cycle where it is valid and this is 1 (a lane held until its slot).
+    /// Absent: whenever valid.
+    pub ready: Option<String>,
 }
 
 /// Where (port, priority) sits in a packed D bus.
@@ -380,6 +392,12 @@ pub struct Wave {
     /// Time-table indices of the rising edges.
     edges: Vec<u32>,
     pub info: WaveInfo,
+    /// The envelope's `accept_latency`: the answers of a cycle's lanes are read this many cycles
+    /// later.
+    accept_latency: usize,
+    /// The lanes waiting for their answers, a cycle each (oldest first): per cycle, the ports of
+    /// its arrivals and whether it had an enqueue, in the order the checker takes their answers.
+    waiting: std::collections::VecDeque<(Vec<usize>, bool)>,
 }
 
 impl Wave {
@@ -433,19 +451,31 @@ impl Wave {
         r.per_port("arrive.prio", &m.arrive.prio, Some(3))?;
         r.per_port("arrive.size", &m.arrive.size, None)?;
         r.per_port("arrive.accept", &m.arrive.accept, Some(1))?;
+        if let Some(s) = &m.arrive.ready {
+            r.per_port("arrive.ready", s, Some(1))?;
+        }
         r.one("depart.valid", &m.depart.valid, Some(1))?;
         r.one("depart.port", &m.depart.port, None)?;
         r.one("depart.prio", &m.depart.prio, Some(3))?;
         r.one("depart.size", &m.depart.size, None)?;
+        if let Some(s) = &m.depart.ready {
+            r.one("depart.ready", s, Some(1))?;
+        }
         r.one("enqueue.valid", &m.enqueue.valid, Some(1))?;
         r.one("enqueue.oport", &m.enqueue.oport, None)?;
         r.one("enqueue.prio", &m.enqueue.prio, Some(3))?;
         r.one("enqueue.iport", &m.enqueue.iport, None)?;
         r.one("enqueue.size", &m.enqueue.size, None)?;
         r.one("enqueue.accept", &m.enqueue.accept, Some(1))?;
+        if let Some(s) = &m.enqueue.ready {
+            r.one("enqueue.ready", s, Some(1))?;
+        }
         r.per_port("dequeue.valid", &m.dequeue.valid, Some(1))?;
         r.per_port("dequeue.prio", &m.dequeue.prio, Some(3))?;
         r.per_port("dequeue.size", &m.dequeue.size, None)?;
+        if let Some(s) = &m.dequeue.ready {
+            r.per_port("dequeue.ready", s, Some(1))?;
+        }
         r.per_port("d", &m.d.signal, Some(8))?;
         r.per_port("pfc.valid", &m.pfc.valid, Some(1))?;
         if let Some(s) = &m.pfc.ready {
@@ -502,7 +532,22 @@ impl Wave {
             res,
             edges,
             info,
+            accept_latency: 0,
+            waiting: std::collections::VecDeque::new(),
         })
+    }
+
+    /// Read the accept answers of a cycle's lanes `cycles` later (the envelope's
+    /// `accept_latency`), on the ports those lanes named. Default 0: in the lanes' own cycle.
+    pub fn set_accept_latency(&mut self, cycles: u64) {
+        self.accept_latency = cycles as usize;
+    }
+
+    /// A lane family's lane of port `i` is taken: valid, and ready when the map names a ready.
+    fn taken(&mut self, vals: &[Val], family: &str, i: usize) -> bool {
+        let valid = self.field(vals, &format!("{family}.valid"), i, true) == 1;
+        let ready = format!("{family}.ready");
+        valid && (!self.has(&ready) || self.field(vals, &ready, i, true) == 1)
     }
 
     /// The checker parameters the map declares.
@@ -536,6 +581,7 @@ impl Wave {
             ConfigMap::Static { .. } => BlockParams::default(),
         };
         let mut regs = CfgRegs::default();
+        self.waiting.clear();
         let edges = std::mem::take(&mut self.edges);
         for (n, &e) in edges.iter().enumerate() {
             for (k, s) in self.res.sigs.iter().enumerate() {
@@ -591,18 +637,18 @@ impl Wave {
                 c.config = Some(BlockConfig::from_regs(regs));
             }
         }
+        let mut arrived = vec![];
         for i in 0..np {
-            if self.field(vals, "arrive.valid", i, true) == 1 {
+            if self.taken(vals, "arrive", i) {
                 c.lanes.push(Lane::Arrive {
                     port: i,
                     prio: self.field(vals, "arrive.prio", i, false) as usize,
                     size: self.field(vals, "arrive.size", i, false) as u32,
                 });
-                c.accepts
-                    .push(self.field(vals, "arrive.accept", i, true) == 1);
+                arrived.push(i);
             }
         }
-        if self.field(vals, "depart.valid", 0, true) == 1 {
+        if self.taken(vals, "depart", 0) {
             let port = self.field(vals, "depart.port", 0, false) as usize;
             // A lane naming a port that does not exist is not valid.
             if port < np {
@@ -613,7 +659,8 @@ impl Wave {
                 });
             }
         }
-        if self.field(vals, "enqueue.valid", 0, true) == 1 {
+        let mut enqueued = false;
+        if self.taken(vals, "enqueue", 0) {
             let oport = self.field(vals, "enqueue.oport", 0, false) as usize;
             let iport = self.field(vals, "enqueue.iport", 0, false) as usize;
             if oport < np && iport < np {
@@ -623,17 +670,30 @@ impl Wave {
                     iport,
                     size: self.field(vals, "enqueue.size", 0, false) as u32,
                 });
-                c.accepts
-                    .push(self.field(vals, "enqueue.accept", 0, true) == 1);
+                enqueued = true;
             }
         }
         for o in 0..np {
-            if self.field(vals, "dequeue.valid", o, true) == 1 {
+            if self.taken(vals, "dequeue", o) {
                 c.lanes.push(Lane::Dequeue {
                     oport: o,
                     prio: self.field(vals, "dequeue.prio", o, false) as usize,
                     size: self.field(vals, "dequeue.size", o, false) as u32,
                 });
+            }
+        }
+        // The answers read now: those of the lanes `accept_latency` cycles ago (this cycle's
+        // when 0), arrivals in port order, then the enqueue.
+        self.waiting.push_back((arrived, enqueued));
+        if self.waiting.len() > self.accept_latency {
+            let (ports, enq) = self.waiting.pop_front().expect("a cycle is waiting");
+            for i in ports {
+                let a = self.field(vals, "arrive.accept", i, true) == 1;
+                c.accepts.push(a);
+            }
+            if enq {
+                let a = self.field(vals, "enqueue.accept", 0, true) == 1;
+                c.accepts.push(a);
             }
         }
         // D: one 8-bit field per port, or a packed bus in priority-major order.

@@ -160,6 +160,7 @@ fn run_inner(a: &CheckArgs) -> Result<i32, String> {
             envelope_of(&bp)
         }
     };
+    w.set_accept_latency(env.accept_latency);
     let load_secs = t0.elapsed().as_secs_f64();
     let mut ck = Checker::new(w.params(), w.initial_config(), env, w.reset_clears_config())?;
     let mut shown = vec![];

@@ -210,3 +210,149 @@ fn a_run_that_checks_nothing_fails() {
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("replay: capfc check --model --config np4 --mode max --seed 3 --cycles 20000 --fault rr_fixed"), "{out}");
 }
+
+/// A waveform written by hand for the v3 map (check/v3/capfc_top_v3.map.toml at 2 ports): one
+/// cycle per entry of `cycles`, each a list of (signal, value) set for that cycle only (every
+/// other signal 0, the reset high in cycle 0).
+fn v3_wave(path: &std::path::Path, cycles: &[&[(&str, u64)]]) {
+    let sigs: [(&str, u32); 28] = [
+        ("clk", 1),
+        ("rst", 1),
+        ("cfg_we", 1),
+        ("cfg_addr", 8),
+        ("cfg_wdata", 32),
+        ("arr_valid", 2),
+        ("arr_prio", 6),
+        ("arr_size", 28),
+        ("arr_accept", 2),
+        ("arr_ready", 2),
+        ("dep_valid", 1),
+        ("dep_port", 1),
+        ("dep_prio", 3),
+        ("dep_size", 14),
+        ("dep_ready", 1),
+        ("enq_valid", 1),
+        ("enq_oport", 1),
+        ("enq_prio", 3),
+        ("enq_iport", 1),
+        ("enq_size", 14),
+        ("enq_accept", 1),
+        ("enq_ready", 1),
+        ("deq_valid", 2),
+        ("deq_prio", 6),
+        ("deq_size", 28),
+        ("deq_ready", 2),
+        ("d_state", 16),
+        ("pfc_valid", 2),
+    ];
+    let extra: [(&str, u32); 4] = [
+        ("pfc_ready", 2),
+        ("pfc_cev", 16),
+        ("pfc_xoff", 16),
+        ("pfc_quanta", 16),
+    ];
+    let all: Vec<(&str, u32)> = sigs.iter().chain(extra.iter()).copied().collect();
+    let id = |k: usize| format!("s{k}");
+    let mut v = String::from("$timescale 1ns $end\n$scope module capfc_top_v3_tb $end\n");
+    v += "$scope module u_dut $end\n";
+    for (k, (n, w)) in all.iter().enumerate() {
+        v += &format!("$var wire {w} {} {n} $end\n", id(k));
+    }
+    v += "$upscope $end\n$upscope $end\n$enddefinitions $end\n";
+    let val = |w: u32, x: u64, k: usize| {
+        if w == 1 {
+            format!("{}{}\n", x & 1, id(k))
+        } else {
+            format!("b{:b} {}\n", x, id(k))
+        }
+    };
+    for (c, set) in cycles.iter().enumerate() {
+        // inputs change at the falling edge (time 10c), the rising edge at 10c + 5
+        v += &format!("#{}\n", 10 * c);
+        for (k, (n, w)) in all.iter().enumerate() {
+            let x = match *n {
+                "clk" => 0,
+                "rst" => u64::from(c == 0),
+                _ => set.iter().find(|(s, _)| s == n).map_or(0, |&(_, x)| x),
+            };
+            v += &val(*w, x, k);
+        }
+        v += &format!("#{}\n1{}\n", 10 * c + 5, id(0));
+    }
+    v += &format!("#{}\n0{}\n", 10 * cycles.len(), id(0));
+    std::fs::write(path, v).unwrap();
+}
+
+/// The lanes' readies and a late accept (the v3 block's interface): a lane counts only in a cycle
+/// where it is valid and ready, and its answer is read `accept_latency` cycles after it. With
+/// every threshold 0 (the configuration after a reset) every arrival must be refused.
+#[test]
+fn lanes_are_taken_when_ready_and_answered_accept_latency_cycles_later() {
+    let dir = std::env::temp_dir().join(format!("capfc-check-v3-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let map_text = std::fs::read_to_string("check/v3/capfc_top_v3.map.toml")
+        .unwrap()
+        .replace("np = 4", "np = 2");
+    let map = dir.join("map.toml");
+    std::fs::write(&map, &map_text).unwrap();
+    let no_ready = dir.join("no_ready.map.toml");
+    std::fs::write(
+        &no_ready,
+        map_text
+            .lines()
+            .filter(|l| !l.starts_with("ready = \"arr_ready\""))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    )
+    .unwrap();
+    let timing = |lat: u64| {
+        let p = dir.join(format!("lat{lat}.timing.toml"));
+        let (code, env) = capfc(&["check", "--envelope", "np4"]);
+        assert_eq!(code, 0);
+        let env = env
+            .lines()
+            .map(|l| {
+                if l.starts_with("accept_latency") {
+                    format!("accept_latency = {lat}")
+                } else {
+                    l.to_string()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        std::fs::write(&p, env).unwrap();
+        p.to_string_lossy().to_string()
+    };
+    // Cycle 2: port 0's arrival waits (not ready); cycle 3: taken, answered (0) in cycle 7. The
+    // accept line is 1 in cycles 3 and 6, where a reader that ignored the latency or the ready
+    // would look for an answer.
+    let arr = [("arr_valid", 1), ("arr_prio", 1), ("arr_size", 100)];
+    let c2: Vec<(&str, u64)> = arr.to_vec();
+    let mut c3: Vec<(&str, u64)> = arr.to_vec();
+    c3.extend([("arr_ready", 1), ("arr_accept", 1)]);
+    let c6 = [("arr_accept", 1)];
+    let cycles: Vec<&[(&str, u64)]> = vec![&[], &[], &c2, &c3, &[], &[], &c6, &[], &[], &[]];
+    let vcd = dir.join("v3.vcd");
+    v3_wave(&vcd, &cycles);
+    let vcd = vcd.to_string_lossy().to_string();
+    let m = map.to_string_lossy().to_string();
+    let run = |map: &str, lat: u64| {
+        let t = timing(lat);
+        capfc(&["check", "--wave", &vcd, "--map", map, "--timing", &t])
+    };
+    let (code, out) = run(&m, 4);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains(" 1 lanes, 1 accepts") && out.contains(" 0 violations"),
+        "{out}"
+    );
+    // The answer read in the lane's own cycle (1): a wrong accept.
+    let (code, out) = run(&m, 0);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("accept on arr_accept[0]"), "{out}");
+    // Without the ready, the waiting cycle is a lane too, answered in cycle 6 (1): wrong.
+    let (code, out) = run(&no_ready.to_string_lossy(), 4);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains(" 2 lanes"), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}

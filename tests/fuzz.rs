@@ -270,6 +270,7 @@ fn check_map_and_envelope_never_panic() {
         "check/capfc_top.map.toml",
         "check/capfc_v1/capfc_v1.map.toml",
         "check/capfc_v1/team/team_pfc.map.toml",
+        "check/v3/capfc_top_v3.map.toml",
     ]
     .iter()
     .map(|f| std::fs::read_to_string(root.join(f)).unwrap())
