@@ -59,3 +59,58 @@ v3-spike: deps ## the v3 design spikes: verilator -Wall, and the ingress spike a
 	    testbench/v3/capfc_sort_v3_tb.sv > build/v3/sort_tb_np5_cw7.log 2>&1 \
 	    || { tail -20 build/v3/sort_tb_np5_cw7.log; exit 1; }
 	@build/v3/sort_tb_np5_cw7/Vcapfc_sort_v3_tb +SEED=$(V3_SEED)
+
+# The assembled v3 block (capfc_top_oc) checked whole against the contract: the testbench drives
+# legal random traffic (lanes held until ready) and writes a waveform, and `capfc check --wave`
+# judges it against shared/domain.md section 3 within v3's timing envelope, written here from
+# docs/microarchitecture-v3.md's latencies (a lane taken in t: accepts in t+4, D from I in t+6;
+# D may stay up 6 cycles after E's clear; a sort requested in t+6 is granted in t+7 and its E
+# shows in D 11 cycles after the request's take plus the sort's busy time: Stop-Max's pass, or
+# at the earliest Stop-Calibrate's COPY, MUL, SRCH and GT before SEL writes its first E; at worst
+# after every other row of its engine, 2 NL - 1 of them, and its own previous sort, each with
+# a grant cycle).
+#
+#   make v3-check [V3_SEED=n] [V3_CHECK_PORTS="4 12"] [V3_CHECK_CYCLES=n]
+
+V3_CHECK_PORTS  ?= 4 12
+V3_CHECK_CYCLES ?= 20000
+V3_CW := 16
+V3_CUT_F := 8
+V3_NL := 2
+
+.PHONY: v3-check v3-faults
+
+v3-faults: ## the named faults of the assembled v3 block that make v3-check must catch (scripts/v3_faults.sh; about 30 s a fault)
+	$(CARGO) build --release --quiet
+	@$(MAKE) --no-print-directory v3-check V3_CHECK_PORTS=4 > /dev/null
+	scripts/v3_faults.sh 4 $(V3_SEED)
+
+v3-check: deps ## the assembled v3 block on random traffic, judged by capfc check from its waveform (V3_SEED)
+	$(CARGO) build --release --quiet
+	@mkdir -p build/v3
+	@for np in $(V3_CHECK_PORTS); do \
+	  verilator --binary -j 2 --timing --trace --trace-depth 2 -Wno-fatal -Wno-lint -Wno-style \
+	    -DTB_NP=$$np -DTB_CYCLES=$(V3_CHECK_CYCLES) --top-module capfc_top_v3_tb \
+	    -Mdir build/v3/top_tb_np$$np $(V3_TOP) testbench/v3/capfc_top_v3_tb.sv \
+	    > build/v3/top_tb_np$$np.log 2>&1 || { tail -20 build/v3/top_tb_np$$np.log; exit 1; }; \
+	  build/v3/top_tb_np$$np/Vcapfc_top_v3_tb +SEED=$(V3_SEED) +DUMP=build/v3/top_np$$np.vcd || exit 1; \
+	  sed "s/^np = .*/np = $$np/" check/v3/capfc_top_v3.map.toml > build/v3/top_np$$np.map.toml; \
+	  nl=$(V3_NL); cw=$(V3_CW); cf=$(V3_CUT_F); \
+	  smax=$$((np + 4)); \
+	  scal=$$(( (np + 4) + (cf + 1) + (cw + 1) / 2 * (np + 5) + (np + 4) )); \
+	  smore=$$(( (np + 2) + (np + 4) )); \
+	  { echo "accept_latency = 4"; \
+	    echo "accept_sees_removals = true"; \
+	    echo "snapshot_stride = 1"; \
+	    echo "ingress = { min = 6, max = 6 }"; \
+	    echo "e_clear = { min = 6, max = 6 }"; \
+	    echo "stop_max = { min = $$((11 + smax)), max = $$((11 + (2 * nl + 1) * (smax + 1))) }"; \
+	    echo "stop_cal = { min = $$((11 + scal)), max = $$((11 + (2 * nl + 1) * (scal + smore + 1))) }"; \
+	    echo "frame = { min = 0, max = 0 }"; \
+	    echo "refresh = { min = 1, max = 1 }"; \
+	    echo "reset = 1"; \
+	    echo "link_bits_per_cycle = 8"; } > build/v3/top_np$$np.timing.toml; \
+	  target/release/capfc check --wave build/v3/top_np$$np.vcd --map build/v3/top_np$$np.map.toml \
+	    --timing build/v3/top_np$$np.timing.toml \
+	    || { echo "v3-check: NP=$$np failed (replay: make v3-check V3_SEED=$(V3_SEED) V3_CHECK_PORTS=$$np)"; exit 1; }; \
+	done
