@@ -51,47 +51,32 @@ logic rst = 1'b1;
 logic             cfg_we = 1'b0;
 logic [7:0]       cfg_addr = '0;
 logic [31:0]      cfg_wdata = '0;
-logic [NP-1:0]    arr_valid = '0;
-logic [NP*3-1:0]  arr_prio = '0;
-logic [NP*SW-1:0] arr_size = '0;
-logic             dep_valid = 1'b0;
-logic [PW-1:0]    dep_port = '0;
-logic [2:0]       dep_prio = '0;
-logic [SW-1:0]    dep_size = '0;
-logic             enq_valid = 1'b0;
-logic [PW-1:0]    enq_oport = '0, enq_iport = '0;
-logic [2:0]       enq_prio = '0;
-logic [SW-1:0]    enq_size = '0;
-logic [NP-1:0]    deq_valid = '0;
-logic [NP*3-1:0]  deq_prio = '0;
-logic [NP*SW-1:0] deq_size = '0;
-logic [NP-1:0]    pfc_ready = '1;
-// what the block sees: the lanes above, applied at the rising edge (nonblocking), so that they
-// change in the same time step as the block's registers (Verilator 5.006 with --timing does not
-// re-evaluate logic on a change of a signal wider than 64 bits made at the falling edge by this
-// process: measured, the arrival's sizes and priorities reached stage A a cycle late)
-logic [NP-1:0]    arr_valid_q = '0;
-logic [NP*3-1:0]  arr_prio_q = '0;
-logic [NP*SW-1:0] arr_size_q = '0;
-logic             dep_valid_q = 1'b0;
-logic [PW-1:0]    dep_port_q = '0;
-logic [2:0]       dep_prio_q = '0;
-logic [SW-1:0]    dep_size_q = '0;
-logic             enq_valid_q = 1'b0;
-logic [PW-1:0]    enq_oport_q = '0, enq_iport_q = '0;
-logic [2:0]       enq_prio_q = '0;
-logic [SW-1:0]    enq_size_q = '0;
-logic [NP-1:0]    deq_valid_q = '0;
-logic [NP*3-1:0]  deq_prio_q = '0;
-logic [NP*SW-1:0] deq_size_q = '0;
-logic [NP-1:0]    pfc_ready_q = '1;
+// the lanes: as the testbench decides them at the falling edge (`ln`), and as the block sees
+// them (`ln_q`), applied at the rising edge (nonblocking), so that they change in the same time
+// step as the block's registers (Verilator 5.006 with --timing does not re-evaluate logic on a
+// change of a signal wider than 64 bits made at the falling edge by this process: measured, the
+// arrival's sizes and priorities reached stage A a cycle late)
+typedef struct packed {
+    logic [NP-1:0]    arr_valid;
+    logic [NP*3-1:0]  arr_prio;
+    logic [NP*SW-1:0] arr_size;
+    logic             dep_valid;
+    logic [PW-1:0]    dep_port;
+    logic [2:0]       dep_prio;
+    logic [SW-1:0]    dep_size;
+    logic             enq_valid;
+    logic [PW-1:0]    enq_oport;
+    logic [PW-1:0]    enq_iport;
+    logic [2:0]       enq_prio;
+    logic [SW-1:0]    enq_size;
+    logic [NP-1:0]    deq_valid;
+    logic [NP*3-1:0]  deq_prio;
+    logic [NP*SW-1:0] deq_size;
+    logic [NP-1:0]    pfc_ready;
+} lanes_t;
+lanes_t ln = '0, ln_q = '0;
 always @(posedge clk) begin
-    arr_valid_q <= arr_valid; arr_prio_q <= arr_prio; arr_size_q <= arr_size;
-    dep_valid_q <= dep_valid; dep_port_q <= dep_port; dep_prio_q <= dep_prio; dep_size_q <= dep_size;
-    enq_valid_q <= enq_valid; enq_oport_q <= enq_oport; enq_iport_q <= enq_iport;
-    enq_prio_q <= enq_prio; enq_size_q <= enq_size;
-    deq_valid_q <= deq_valid; deq_prio_q <= deq_prio; deq_size_q <= deq_size;
-    pfc_ready_q <= pfc_ready;
+    ln_q <= ln;
 end
 wire  [NP-1:0]    arr_ready, deq_ready, arr_accept, pfc_valid;
 wire              dep_ready, enq_ready, enq_accept;
@@ -101,12 +86,13 @@ wire  [15:0]      pfc_quanta;
 capfc_top_oc #(.NP(NP), .SW(SW), .OW(OW), .CW(CW), .CUT_F(CUT_F), .NL(NL)) u_dut (
     .clk(clk), .rst(rst),
     .cfg_we(cfg_we), .cfg_addr(cfg_addr), .cfg_wdata(cfg_wdata),
-    .arr_valid(arr_valid_q), .arr_prio(arr_prio_q), .arr_size(arr_size_q),
-    .dep_valid(dep_valid_q), .dep_port(dep_port_q), .dep_prio(dep_prio_q), .dep_size(dep_size_q),
-    .enq_valid(enq_valid_q), .enq_oport(enq_oport_q), .enq_prio(enq_prio_q), .enq_iport(enq_iport_q),
-    .enq_size(enq_size_q),
-    .deq_valid(deq_valid_q), .deq_prio(deq_prio_q), .deq_size(deq_size_q),
-    .pfc_ready(pfc_ready_q),
+    .arr_valid(ln_q.arr_valid), .arr_prio(ln_q.arr_prio), .arr_size(ln_q.arr_size),
+    .dep_valid(ln_q.dep_valid), .dep_port(ln_q.dep_port), .dep_prio(ln_q.dep_prio),
+    .dep_size(ln_q.dep_size),
+    .enq_valid(ln_q.enq_valid), .enq_oport(ln_q.enq_oport), .enq_prio(ln_q.enq_prio),
+    .enq_iport(ln_q.enq_iport), .enq_size(ln_q.enq_size),
+    .deq_valid(ln_q.deq_valid), .deq_prio(ln_q.deq_prio), .deq_size(ln_q.deq_size),
+    .pfc_ready(ln_q.pfc_ready),
     .arr_ready(arr_ready), .dep_ready(dep_ready), .enq_ready(enq_ready), .deq_ready(deq_ready),
     .arr_accept(arr_accept), .enq_accept(enq_accept),
     .pfc_valid(pfc_valid), .pfc_cev(pfc_cev), .pfc_xoff(pfc_xoff), .pfc_quanta(pfc_quanta),
@@ -175,10 +161,10 @@ endfunction
 task automatic reset_block(input integer mode);
     @(negedge clk);
     rst = 1'b1;
-    arr_valid = '0;
-    dep_valid = 1'b0;
-    enq_valid = 1'b0;
-    deq_valid = '0;
+    ln.arr_valid = '0;
+    ln.dep_valid = 1'b0;
+    ln.enq_valid = 1'b0;
+    ln.deq_valid = '0;
     for (int q = 0; q < NQ; q = q + 1) begin
         iocc[q] = 0;
         eocc[q] = 0;
@@ -199,7 +185,7 @@ logic [NQ-1:0] i_prev = '0;
 always @(posedge clk) begin
     if (!rst) begin
         for (int i = 0; i < NP; i = i + 1) begin
-            if (pfc_valid[i] && pfc_ready_q[i]) begin
+            if (pfc_valid[i] && ln_q.pfc_ready[i]) begin
                 n_frames = n_frames + 1;
             end
         end
@@ -261,24 +247,24 @@ initial begin
             e_due[cyc % 8] = 1'b0;
             // what the coming edge takes (the lanes the block sees now, valid and ready), and
             // the accepts it will bring four cycles later
-            arr_take = arr_valid_q & arr_ready;
-            deq_take = deq_valid_q & deq_ready;
-            dep_take = dep_valid_q && dep_ready;
-            enq_take = enq_valid_q && enq_ready;
+            arr_take = ln_q.arr_valid & arr_ready;
+            deq_take = ln_q.deq_valid & deq_ready;
+            dep_take = ln_q.dep_valid && dep_ready;
+            enq_take = ln_q.enq_valid && enq_ready;
             for (int i = 0; i < NP; i = i + 1) begin
                 if (arr_take[i]) begin
                     n_arr = n_arr + 1;
                     a_due[(cyc + 4) % 8][i] = 1'b1;
-                    a_size_due[(cyc + 4) % 8][i] = int'(arr_size_q[i*SW +: SW]);
-                    a_q_due[(cyc + 4) % 8][i] = i * 8 + int'(arr_prio_q[i*3 +: 3]);
+                    a_size_due[(cyc + 4) % 8][i] = int'(ln_q.arr_size[i*SW +: SW]);
+                    a_q_due[(cyc + 4) % 8][i] = i * 8 + int'(ln_q.arr_prio[i*3 +: 3]);
                 end
                 if (deq_take[i]) begin
                     n_deq = n_deq + 1;
-                    if (deq_prio_q[i*3 +: 3] != 3'd5) begin
-                        if (eocc[i * 8 + int'(deq_prio_q[i*3 +: 3])] <= EG_WARN) begin
+                    if (ln_q.deq_prio[i*3 +: 3] != 3'd5) begin
+                        if (eocc[i * 8 + int'(ln_q.deq_prio[i*3 +: 3])] <= EG_WARN) begin
                             n_rowclr = n_rowclr + 1;
                         end
-                        if (eocc[i * 8 + int'(deq_prio_q[i*3 +: 3])] <= EG_XON) begin
+                        if (eocc[i * 8 + int'(ln_q.deq_prio[i*3 +: 3])] <= EG_XON) begin
                             n_eclr = n_eclr + 1;
                         end
                     end
@@ -290,24 +276,24 @@ initial begin
             if (enq_take) begin
                 n_enq = n_enq + 1;
                 e_due[(cyc + 4) % 8] = 1'b1;
-                e_size_due[(cyc + 4) % 8] = int'(enq_size_q);
-                e_q_due[(cyc + 4) % 8] = int'(enq_oport_q) * 8 + int'(enq_prio_q);
+                e_size_due[(cyc + 4) % 8] = int'(ln_q.enq_size);
+                e_q_due[(cyc + 4) % 8] = int'(ln_q.enq_oport) * 8 + int'(ln_q.enq_prio);
             end
             // lanes taken at the coming edge leave (the block sees the next ones after it); new
             // ones are offered
             for (int i = 0; i < NP; i = i + 1) begin
                 if (arr_take[i]) begin
-                    arr_valid[i] = 1'b0;
+                    ln.arr_valid[i] = 1'b0;
                 end
-                if (!arr_valid[i] && !drain && rnd(100) < 5) begin
-                    arr_valid[i] = 1'b1;
-                    arr_prio[i*3 +: 3] = 3'(prio_pick());
-                    arr_size[i*SW +: SW] = SW'(100 * (1 + rnd(15)));
+                if (!ln.arr_valid[i] && !drain && rnd(100) < 5) begin
+                    ln.arr_valid[i] = 1'b1;
+                    ln.arr_prio[i*3 +: 3] = 3'(prio_pick());
+                    ln.arr_size[i*SW +: SW] = SW'(100 * (1 + rnd(15)));
                 end
                 if (deq_take[i]) begin
-                    deq_valid[i] = 1'b0;
+                    ln.deq_valid[i] = 1'b0;
                 end
-                if (!deq_valid[i] && !drain && rnd(100) < ((i == hot) ? 8 : 70)) begin
+                if (!ln.deq_valid[i] && !drain && rnd(100) < ((i == hot) ? 8 : 70)) begin
                     // a queue of the port that holds something, at most what it holds
                     integer p, q;
                     p = prio_pick();
@@ -318,18 +304,18 @@ initial begin
                         if (s > eocc[q]) begin
                             s = int'(eocc[q]);
                         end
-                        deq_valid[i] = 1'b1;
-                        deq_prio[i*3 +: 3] = 3'(p);
-                        deq_size[i*SW +: SW] = SW'(s);
+                        ln.deq_valid[i] = 1'b1;
+                        ln.deq_prio[i*3 +: 3] = 3'(p);
+                        ln.deq_size[i*SW +: SW] = SW'(s);
                         // counted now: a later accept adds, nothing else removes
                         eocc[q] = eocc[q] - s;
                     end
                 end
             end
             if (dep_take) begin
-                dep_valid = 1'b0;
+                ln.dep_valid = 1'b0;
             end
-            if (!dep_valid && !drain && rnd(100) < 60) begin
+            if (!ln.dep_valid && !drain && rnd(100) < 60) begin
                 // a queue that holds something: from a random (port, priority), the first such
                 // in order
                 integer i0, k0, q, s;
@@ -348,33 +334,33 @@ initial begin
                     if (s > iocc[q]) begin
                         s = int'(iocc[q]);
                     end
-                    dep_valid = 1'b1;
-                    dep_port = PW'(q / 8);
-                    dep_prio = 3'(q % 8);
-                    dep_size = SW'(s);
+                    ln.dep_valid = 1'b1;
+                    ln.dep_port = PW'(q / 8);
+                    ln.dep_prio = 3'(q % 8);
+                    ln.dep_size = SW'(s);
                     iocc[q] = iocc[q] - s;
                 end
             end
             if (enq_take) begin
-                enq_valid = 1'b0;
+                ln.enq_valid = 1'b0;
             end
-            if (!enq_valid && !drain && rnd(100) < 70) begin
-                enq_valid = 1'b1;
-                enq_oport = PW'((rnd(2) == 0) ? hot : rnd(NP));
-                enq_prio = 3'(prio_pick());
-                enq_iport = PW'(rnd(NP));
-                enq_size = SW'(100 * (1 + rnd(15)));
+            if (!ln.enq_valid && !drain && rnd(100) < 70) begin
+                ln.enq_valid = 1'b1;
+                ln.enq_oport = PW'((rnd(2) == 0) ? hot : rnd(NP));
+                ln.enq_prio = 3'(prio_pick());
+                ln.enq_iport = PW'(rnd(NP));
+                ln.enq_size = SW'(100 * (1 + rnd(15)));
             end
             // the MACs: ready most of the time, a long busy spell now and then
             if (busy_left > 0) begin
                 busy_left = busy_left - 1;
-                pfc_ready = '0;
+                ln.pfc_ready = '0;
             end else if (rnd(2000) == 0) begin
                 busy_left = 100 + rnd(300);
-                pfc_ready = '0;
+                ln.pfc_ready = '0;
             end else begin
                 for (int i = 0; i < NP; i = i + 1) begin
-                    pfc_ready[i] = rnd(100) < 80;
+                    ln.pfc_ready[i] = rnd(100) < 80;
                 end
             end
             @(negedge clk);
