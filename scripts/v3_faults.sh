@@ -12,14 +12,15 @@ np=${1:-4}; seed=${2:-1}; shift 2 2>/dev/null || true
 root=$(pwd)
 declare -A FILE SUB
 FILE[rtrig_at_t4]=rtl/v3/capfc_egress.sv;     SUB[rtrig_at_t4]='s/rtrig_t = rtrig6_q;/rtrig_t = rtrig4_q;/'
-FILE[e_write_not_cancelled]=rtl/v3/capfc_egress.sv; SUB[e_write_not_cancelled]='s/!eclr_t\[o\*NLP \+ l\] && !rclr_t\[o\*NLP \+ l\] && swr_en/!eclr_t[o*NLP + l] \&\& swr_en/'
+FILE[e_write_not_cancelled]=rtl/v3/capfc_egress.sv; SUB[e_write_not_cancelled]='s/ && !rclr_t\[o\*NLP \+ l\] && !rclr5_q/ \&\& !rclr5_q/'
+FILE[e_write_not_cancelled_late]=rtl/v3/capfc_egress.sv; SUB[e_write_not_cancelled_late]='s/ && !rclr5_q\[o\*NLP \+ l\]//'
 FILE[sort_not_aborted]=rtl/v3/capfc_sort.sv;  SUB[sort_not_aborted]='s/abort = busy_q\[o\] && rowclr/abort = 1'"'"'b0 \&\& rowclr/'
 FILE[sel_takes_every_tie]=rtl/v3/capfc_sort.sv; SUB[sel_takes_every_tie]='s/t_q\[o\] < need_q\[o\]\)/t_q[o] <= need_q[o])/'
 FILE[max_keeps_last_tie]=rtl/v3/capfc_sort.sv; SUB[max_keeps_last_tie]='s/if \(yv && y_q\[o\] > v_q\[o\]\)/if (yv \&\& y_q[o] >= v_q[o])/'
 FILE[ing_accept_strict]=rtl/v3/capfc_ingress.sv; SUB[ing_accept_strict]='s/\$signed\(\{2.b0, occa3_q\[g\]\}\) <= \$signed\(racc3_q\[g\]\)/\$signed({2'"'"'b0, occa3_q[g]}) < \$signed(racc3_q[g])/'
 FILE[eg_inc_strict]=rtl/v3/capfc_egress.sv;   SUB[eg_inc_strict]='s/\$signed\(\{2.b0, occa2_q\[g\]\}\) >= \$signed\(rinc2_q\[g\]\)/\$signed({2'"'"'b0, occa2_q[g]}) > \$signed(rinc2_q[g])/'
 FILE[d_without_e]=rtl/v3/capfc_top_oc.sv;     SUB[d_without_e]='s/\(i_state \| e_other\)/(i_state)/'
-ALL="rtrig_at_t4 e_write_not_cancelled sort_not_aborted sel_takes_every_tie max_keeps_last_tie ing_accept_strict eg_inc_strict d_without_e"
+ALL="rtrig_at_t4 e_write_not_cancelled e_write_not_cancelled_late sort_not_aborted sel_takes_every_tie max_keeps_last_tie ing_accept_strict eg_inc_strict d_without_e"
 faults=${*:-$ALL}
 top=$(grep '^V3_TOP' mk/v3.mk | sed 's/.*:= //')
 missed=0

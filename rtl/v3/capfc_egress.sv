@@ -31,7 +31,9 @@
 // read, is its count if its tag is that generation and it was not forwarded (else 0), ORed with
 // the forwarded value, from registers; it holds while sre is low.
 // E: as v2, its update in a process of its own; an engine's write is cancelled in the cycle its
-// row clears (the selection came from counters that are now 0). e_other: from per-group partial
+// row clears and in the next (the selection came from counters that are now 0): the engines get
+// the clear (rclr) a cycle after E, from a register of its own (rclr5_q) that the placer can put
+// near them, so a write found before they see it leaves in either cycle. e_other: from per-group partial
 // ORs of E, registered (one cycle later than v2).
 // After a reset (synchronous, active high): rc_q counts the cycles since (a counter per group,
 // its enables registered beside it: no net from one register reaches every group); each group writes 0 to
@@ -182,6 +184,9 @@ logic [PW-1:0]     ai4_q [NG];
 logic [OW-1:0]     new4_q [NG], mid4_q [NG];
 logic [TW-1:0]     gn4_q [NG];
 logic [NR-1:0]     rclr4_q, eclr4_q, rtrig4_q;
+// the row clears once more, for the sort engines (placed near their loads, the engines' pending
+// requests and aborts): the engines see a clear a cycle after E
+logic [NR-1:0]     rclr5_q;
 // the sort requests two cycles later (t+6), so that the engine's first read (two cycles after
 // the request) comes no earlier than the take's increment's write (t+8, forwarded to a read in
 // its cycle): a sort sees the increment of the take that asked for it, as the contract's order
@@ -251,7 +256,7 @@ logic [LW-1:0]     la4_d [NG];
 logic [PW-1:0]     ai4_d [NG];
 logic [OW-1:0]     new4_d [NG], mid4_d [NG];
 logic [TW-1:0]     gn4_d [NG];
-logic [NR-1:0]     rclr4_d, eclr4_d, rtrig4_d, rtrig5_d, rtrig6_d;
+logic [NR-1:0]     rclr4_d, eclr4_d, rtrig4_d, rtrig5_d, rtrig6_d, rclr5_d;
 logic [NG-1:0]     f_v_d;
 logic [2:0]        f_s_d [NG];
 logic [LW-1:0]     f_l_d [NG], g_l_d [NG], h_l_d [NG];
@@ -399,6 +404,7 @@ always_comb begin
     cnt_we  = '0;
     cnt_re0 = '0;
     rclr_t  = rclr4_q;
+    rclr5_d = rclr4_q;
     eclr_t  = eclr4_q;
     rtrig_t = rtrig6_q;
     rtrig5_d = rtrig4_q;
@@ -620,7 +626,7 @@ always_comb begin
         av1_d = '0; dv1_d = '0; av2_d = '0; dv2_d = '0; dv3_d = '0;
         acc3_d = '0; clrc3_d = '0; clre3_d = '0;
         acc4_d = '0; dv4_d = '0; f_v_d = '0; g_v_d = '0; h_v_d = '0;
-        rclr4_d = '0; eclr4_d = '0; rtrig4_d = '0; rtrig5_d = '0; rtrig6_d = '0;
+        rclr4_d = '0; eclr4_d = '0; rtrig4_d = '0; rtrig5_d = '0; rtrig6_d = '0; rclr5_d = '0;
         sv_ok_d = '0; sv_fw_d = '0; sv_rd_d = '0; sv_ok2_d = '0;
     end
 end
@@ -657,7 +663,8 @@ always_comb begin
     end
     for (int o = 0; o < NP; o = o + 1) begin
         for (int l = 0; l < NLP; l = l + 1) begin
-            if (!eclr_t[o*NLP + l] && !rclr_t[o*NLP + l] && swr_en[o] && swr_l[o*LW +: LW] == LW'(l)) begin
+            if (!eclr_t[o*NLP + l] && !rclr_t[o*NLP + l] && !rclr5_q[o*NLP + l] && swr_en[o] &&
+                    swr_l[o*LW +: LW] == LW'(l)) begin
                 e_d[o*NLP + l] = e_q[o*NLP + l] | (NP'(1) << swr_i[o*PW +: PW]);
             end
         end
@@ -682,7 +689,7 @@ always_comb begin
         end
     end
     enq_accept = acc_t;
-    rclr  = rclr_t;
+    rclr  = rclr5_q;
     rtrig = rtrig_t;
     for (int o = 0; o < NP; o = o + 1) begin
         // (the word read two cycles before, or H's write forwarded, if its tag is the generation
@@ -716,7 +723,7 @@ always_ff @(posedge clk) begin
     acc3_q <= acc3_d; trig3_q <= trig3_d; inc3_q <= inc3_d; clrc3_q <= clrc3_d; clre3_q <= clre3_d;
     acc4_q <= acc4_d; inc4_q <= inc4_d;
     sc_v_q <= sc_v_d; sc_w_q <= sc_w_d; ww_q <= ww_d; wh_q <= wh_d;
-    rclr4_q <= rclr4_d; eclr4_q <= eclr4_d; rtrig4_q <= rtrig4_d; rtrig5_q <= rtrig5_d; rtrig6_q <= rtrig6_d;
+    rclr4_q <= rclr4_d; rclr5_q <= rclr5_d; eclr4_q <= eclr4_d; rtrig4_q <= rtrig4_d; rtrig5_q <= rtrig5_d; rtrig6_q <= rtrig6_d;
     dv4_q <= dv4_d; f_v_q <= f_v_d; g_v_q <= g_v_d; h_v_q <= h_v_d;
     sv_ok_q <= sv_ok_d; sv_fw_q <= sv_fw_d; sv_rd_q <= sv_rd_d; sv_ok2_q <= sv_ok2_d;
     for (int g = 0; g < NG; g = g + 1) begin

@@ -6,10 +6,12 @@
 //   its E row when mid <= XON. Enqueue: accepted when occ + size <= MAX; then for a counted
 //   priority the counter C[o][l][iport] counts one when the result >= WARN, and with mode != 0 a
 //   sort request when the result > XOFF. Dequeues are trusted (never more than a queue holds).
-// - Timing of a take in cycle t: enq_accept and rclr in t+4, rtrig in t+6; a row clear reaches the sort
+// - Timing of a take in cycle t: enq_accept in t+4, the row clear in E in t+4 and on rclr (to the
+//   engines) in t+5, rtrig in t+6; a row clear reaches the sort
 //   engines' reads issued from t+5, an increment (written in t+8) reads issued from t+9; E
 //   follows the engines' writes (swr_*, driven at random here) one cycle later, unless their row's
-//   counters clear in that cycle (rclr: the write is cancelled; required as a corner), and its
+//   counters clear in that cycle or the one before (t+4 or t+5: the write is cancelled; required
+//   as a corner), and its
 //   row clears from t+5; E (the register) and e_other, one cycle after E, are checked every cycle. sval, for every
 //   port: the word read two cycles earlier (sre, at random) when its row was held, and
 //   unchanged after a cycle without a read.
@@ -88,6 +90,7 @@ logic [NP-1:0]   eprev [NR];   // E as it stood a cycle earlier: e_other is regi
 // scheduled by the take of cycle t: index (t + k) % H
 logic            acc_due [H];
 logic [NR-1:0]   rclr_due [H], rtrig_due [H], eclr_due [H], vclr_due [H];
+logic [NR-1:0]   rclo_due [H];   // the rclr output: the clear once more, for the engines
 integer          inc_row [H], inc_i [H];
 logic [NP*LW-1:0] srow_prev;
 logic [NP-1:0]    sre_prev;
@@ -146,7 +149,7 @@ initial begin
         for (int i = 0; i < NP; i = i + 1) cref[k][i] = 0;
     end
     for (int k = 0; k < H; k = k + 1) begin
-        acc_due[k] = 1'b0; rclr_due[k] = '0; rtrig_due[k] = '0; eclr_due[k] = '0; vclr_due[k] = '0;
+        acc_due[k] = 1'b0; rclr_due[k] = '0; rtrig_due[k] = '0; eclr_due[k] = '0; vclr_due[k] = '0; rclo_due[k] = '0;
         inc_row[k] = -1; inc_i[k] = 0;
     end
     n_take = 0; n_acc = 0; n_ref = 0; n_same = 0; n_clr = 0; n_eclr = 0; n_trig = 0; n_inc = 0;
@@ -220,7 +223,8 @@ initial begin
             // now and then a write aimed at a row whose counters clear now (not its E), at an input
             // whose E bit is 0, so that a write not cancelled shows in e_other
             for (int l2 = 0; l2 < NL; l2 = l2 + 1) begin
-                if (rclr_due[cyc % H][i*2 + l2] && !eclr_due[cyc % H][i*2 + l2] && $urandom % 2 == 0) begin
+                if ((rclr_due[cyc % H][i*2 + l2] || rclo_due[cyc % H][i*2 + l2]) && !eclr_due[cyc % H][i*2 + l2] &&
+                        $urandom % 2 == 0) begin
                     aim = $urandom % NP;
                     if (!eref[i*2 + l2][aim]) begin
                         swr_en[i] = 1'b1;
@@ -258,7 +262,7 @@ initial begin
         end
         // ---- checks
         if (enq_accept !== acc_due[r]) fail($sformatf("enq_accept = %b, expected %b", enq_accept, acc_due[r]));
-        if (rclr !== rclr_due[r]) fail($sformatf("rclr = %h, expected %h", rclr, rclr_due[r]));
+        if (rclr !== rclo_due[r]) fail($sformatf("rclr = %h, expected %h", rclr, rclo_due[r]));
         if (rtrig !== rtrig_due[r]) fail($sformatf("rtrig = %h, expected %h", rtrig, rtrig_due[r]));
         for (int i = 0; i < NP; i = i + 1) begin
             for (int pp = 0; pp < 8; pp = pp + 1) begin
@@ -309,13 +313,14 @@ initial begin
         end
         for (int i = 0; i < NP; i = i + 1) begin
             // (an engine's write in the cycle its row's counters clear is cancelled)
-            if (swr_en[i] && rclr_due[r][i*2 + swr_l[i*LW +: LW]] && !eclr_due[r][i*2 + swr_l[i*LW +: LW]] &&
-                    !eref[i*2 + swr_l[i*LW +: LW]][swr_i[i*PW +: PW]])
+            if (swr_en[i] && (rclr_due[r][i*2 + swr_l[i*LW +: LW]] || rclo_due[r][i*2 + swr_l[i*LW +: LW]]) &&
+                    !eclr_due[r][i*2 + swr_l[i*LW +: LW]] && !eref[i*2 + swr_l[i*LW +: LW]][swr_i[i*PW +: PW]])
                 n_wcan = n_wcan + 1;
-            if (swr_en[i] && !eclr_due[r][i*2 + swr_l[i*LW +: LW]] && !rclr_due[r][i*2 + swr_l[i*LW +: LW]])
+            if (swr_en[i] && !eclr_due[r][i*2 + swr_l[i*LW +: LW]] && !rclr_due[r][i*2 + swr_l[i*LW +: LW]] &&
+                    !rclo_due[r][i*2 + swr_l[i*LW +: LW]])
                 eref[i*2 + swr_l[i*LW +: LW]][swr_i[i*PW +: PW]] = 1'b1;
         end
-        acc_due[r] = 1'b0; rclr_due[r] = '0; rtrig_due[r] = '0; eclr_due[r] = '0; vclr_due[r] = '0;
+        acc_due[r] = 1'b0; rclr_due[r] = '0; rtrig_due[r] = '0; eclr_due[r] = '0; vclr_due[r] = '0; rclo_due[r] = '0;
         inc_row[r] = -1;
         if (rst) begin
             for (int k = 0; k < NQ; k = k + 1) occ[k] = 0;
@@ -325,7 +330,7 @@ initial begin
                 for (int i = 0; i < NP; i = i + 1) cref[k][i] = 0;
             end
             for (int k = 0; k < H; k = k + 1) begin
-                acc_due[k] = 1'b0; rclr_due[k] = '0; rtrig_due[k] = '0; eclr_due[k] = '0; vclr_due[k] = '0;
+                acc_due[k] = 1'b0; rclr_due[k] = '0; rtrig_due[k] = '0; eclr_due[k] = '0; vclr_due[k] = '0; rclo_due[k] = '0;
                 inc_row[k] = -1;
             end
         end
@@ -338,6 +343,7 @@ initial begin
                 if (occ[q] == cfg_warn[p*OW +: OW] || occ[q] == cfg_xon[p*OW +: OW]) n_eq = n_eq + 1;
                 if (counted(p) && occ[q] <= cfg_warn[p*OW +: OW]) begin
                     rclr_due[(cyc + 4) % H][i*2 + lidx(p)] = 1'b1;
+                    rclo_due[(cyc + 5) % H][i*2 + lidx(p)] = 1'b1;
                     vclr_due[(cyc + 5) % H][i*2 + lidx(p)] = 1'b1;
                     n_clr = n_clr + 1;
                     n_rowclr[i*2 + lidx(p)] = n_rowclr[i*2 + lidx(p)] + 1;
