@@ -96,9 +96,9 @@ v3-check: deps ## the assembled v3 block on random traffic, judged by capfc chec
 	  build/v3/top_tb_np$$np/Vcapfc_top_v3_tb +SEED=$(V3_SEED) +DUMP=build/v3/top_np$$np.vcd || exit 1; \
 	  sed "s/^np = .*/np = $$np/" check/v3/capfc_top_v3.map.toml > build/v3/top_np$$np.map.toml; \
 	  nl=$(V3_NL); cw=$(V3_CW); cf=$(V3_CUT_F); \
-	  smax=$$((np + 4)); \
-	  scal=$$(( (np + 4) + (cf + 1) + (cw + 1) / 2 * (np + 5) + (np + 4) )); \
-	  smore=$$(( (np + 2) + (np + 4) )); \
+	  smax=$$((np + 5)); \
+	  scal=$$(( (np + 5) + (cf + 1) + (cw + 1) / 2 * (np + 6) + (np + 5) )); \
+	  smore=$$(( (np + 2) + (np + 5) )); \
 	  { echo "accept_latency = 4"; \
 	    echo "accept_sees_removals = true"; \
 	    echo "snapshot_stride = 1"; \

@@ -27,9 +27,12 @@
 // so that an engine's first read (two cycles after it) sees the take's increment. The sort
 // engines' read port is a synchronous read: at the read (sre) the port registers the generation
 // the word's row has after this cycle and whether H's write is made now (its value forwarded); a
-// cycle later the word leaves the RAM into registers as it is, and sval, two cycles after the
-// read, is its count if its tag is that generation and it was not forwarded (else 0), ORed with
-// the forwarded value, from registers; it holds while sre is low.
+// cycle later the word leaves the RAM into registers as it is, and a cycle after that its count
+// if its tag is that generation and it was not forwarded (else 0), ORed with the forwarded value,
+// is registered: sval, three cycles after the read, from a register (the port's registers sit
+// by the counter RAM, the engine may be far: with the compare's result driving the engine's
+// compares directly, that net was the assembled block's critical path at 86.1 MHz); it holds
+// while sre is low.
 // E: as v2, its update in a process of its own; an engine's write is cancelled in the cycle its
 // row clears and in the next (the selection came from counters that are now 0): the engines get
 // the clear (rclr) a cycle after E, from a register of its own (rclr5_q) that the placer can put
@@ -347,7 +350,9 @@ logic              acc_t;
 logic [CW-1:0]     new_cnt [NP];
 logic [NP-1:0]     eacc [NLP];
 logic [NQ-1:0]     eo_t;
-logic [NP*CW-1:0]  sval_t;
+logic [NP*CW-1:0]  sval_d;
+// sval from a register: the read port's registers sit by the counter RAM, its engine may be far
+logic [NP*CW-1:0]  sval_q;
 logic [DW-1:0]     sval_rd;
 logic [LW-1:0]     a_l;
 logic [PW-1:0]     a_i;
@@ -694,9 +699,9 @@ always_comb begin
     for (int o = 0; o < NP; o = o + 1) begin
         // (the word read two cycles before, or H's write forwarded, if its tag is the generation
         // its row had after the read's cycle and the words were initialised then; from registers)
-        sval_t[o*CW +: CW] = ((sv_ok2_q[o] && sv_tag_q[o] == sv_exp2_q[o]) ? sv_cnt_q[o] : '0) | sv_fwv2_q[o];
+        sval_d[o*CW +: CW] = ((sv_ok2_q[o] && sv_tag_q[o] == sv_exp2_q[o]) ? sv_cnt_q[o] : '0) | sv_fwv2_q[o];
     end
-    sval = sval_t;
+    sval = sval_q;
     // E of the other ports: the groups' registered partial ORs (epart_q), ORed over the groups
     for (int l = 0; l < NLP; l = l + 1) begin
         eacc[l] = '0;
@@ -723,6 +728,7 @@ always_ff @(posedge clk) begin
     acc3_q <= acc3_d; trig3_q <= trig3_d; inc3_q <= inc3_d; clrc3_q <= clrc3_d; clre3_q <= clre3_d;
     acc4_q <= acc4_d; inc4_q <= inc4_d;
     sc_v_q <= sc_v_d; sc_w_q <= sc_w_d; ww_q <= ww_d; wh_q <= wh_d;
+    sval_q  <= sval_d;
     rclr4_q <= rclr4_d; rclr5_q <= rclr5_d; eclr4_q <= eclr4_d; rtrig4_q <= rtrig4_d; rtrig5_q <= rtrig5_d; rtrig6_q <= rtrig6_d;
     dv4_q <= dv4_d; f_v_q <= f_v_d; g_v_q <= g_v_d; h_v_q <= h_v_d;
     sv_ok_q <= sv_ok_d; sv_fw_q <= sv_fw_d; sv_rd_q <= sv_rd_d; sv_ok2_q <= sv_ok2_d;

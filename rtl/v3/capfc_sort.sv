@@ -4,14 +4,15 @@
 // Design (docs/microarchitecture-v3.md, "Sort engines"): v2's engines and algorithms (Stop-Max,
 // Stop-Calibrate; the same grants, aborts and selections), with the row's values pipelined:
 // - A pass issues the reads of inputs k = 0..NP-1 in steps k (the counter RAM through the egress's
-//   read port in MAX and COPY, the snap RAM in SRCH, GT and SEL). The word read is at k+2 in a
-//   register: the egress's (sval, its tag compared from registers) or x_q (the snap RAM's output
-//   at k+1, registered); in y_q at k+3 with its compares against the pass's constants
-//   (y >= cand, y > v, y == v, y != 0), and is acted on at k+3 (P): one adder or one
-//   compare-and-load per cycle. A pass ends at k = NP+3 (SRCH: the compare of the sum against
-//   the target registered at NP+3, applied at NP+4).
+//   read port in MAX and COPY, the snap RAM in SRCH, GT and SEL). The word read is at k+3 in a
+//   register: the egress's sval (its tag compared from registers, then registered: the port's
+//   registers sit by the counter RAM and the engine may be far) or x2_q (the snap RAM's output at
+//   k+1, registered twice, to keep both paths one length); in y_q at k+4 with its compares
+//   against the pass's constants (y >= cand, y > v, y == v, y != 0), and is acted on at k+4
+//   (P): one adder or one compare-and-load per cycle. A pass ends at k = NP+4 (SRCH: the compare
+//   of the sum against the target registered at NP+4, applied at NP+5).
 // - Stop-Max: P keeps the strict maximum (ties: the lowest index); at the pass end the argmax is
-//   written to E if its value is not 0. Busy NP+4 cycles.
+//   written to E if its value is not 0. Busy NP+5 cycles.
 // - Stop-Calibrate: COPY (row into the snap RAM, T = sum), MUL (target = cut * T by shift and
 //   add, the cut's top bit first, in CUT_F + 1 cycles), ceil(CW/2) SRCH passes (theta two bits a
 //   pass from the top: the sums of the inputs at or above each of the three candidates, the
@@ -20,7 +21,7 @@
 //   first j with (G + j*theta) * 2^CUT_F >= target, capped at NP: one add a cycle, its compare
 //   registered a cycle later, so v2's running compare in SEL is off SEL's path), SEL (index order:
 //   C > theta, and C == theta != 0 while fewer than need equal inputs are taken). Busy
-//   (NP+4) + (CUT_F+1) + ceil(CW/2)(NP+5) + (NP+4) + (CNT: at most NP+2) + (NP+4) cycles.
+//   (NP+5) + (CUT_F+1) + ceil(CW/2)(NP+6) + (NP+5) + (CNT: at most NP+2) + (NP+5) cycles.
 // - Engine e sorts the rows of ports 2e and 2e+1 (slots 0 and 1; with NP odd the last engine has
 //   one port): its rows j = {slot, class} (2 NL) granted in round robin, one sort at a time, its
 //   reads and E writes to the port of the row's slot. Every row asking at once, the last one's
@@ -70,7 +71,7 @@ localparam integer BW = (CW > 1) ? $clog2(CW) : 1;
 // Stop-Calibrate's search, two bits of theta a pass: NSP passes, the first at bit BSTART
 localparam integer NSP = (CW + 1) / 2;
 localparam integer BSTART = 2 * (NSP - 1);
-localparam integer KW = $clog2(((NP + 6) > (CUT_F + 2)) ? (NP + 6) : (CUT_F + 2));
+localparam integer KW = $clog2(((NP + 7) > (CUT_F + 2)) ? (NP + 7) : (CUT_F + 2));
 localparam integer NW = PW + 1;            // 0..NP
 // engines: one for two ports (engine e sorts the rows of ports 2e and 2e+1, its slots 0 and 1);
 // its rows j = {slot, class}, NJ of them (those of a class >= NL or of a port >= NP never asked)
@@ -109,7 +110,7 @@ logic [NE-1:0]   met_q, met2_q, met3_q, cb_q;
 logic [NW-1:0]   need_q [NE], t_q [NE];
 // the row's word: raw (x), with its compares (y); its index and valid follow from k
 logic [NE-1:0]   ge_q, ge2_q, ge3_q, gt_q, eq_q, nz_q;
-logic [CW-1:0]   x_q  [NE], y_q [NE];
+logic [CW-1:0]   x_q  [NE], x2_q [NE], y_q [NE];
 // E write, registered
 logic [NE-1:0]   wv_q;
 logic [LW-1:0]   wl_q [NE];
@@ -130,7 +131,7 @@ logic [MW-1:0]   tgt_d  [NE];
 logic [NE-1:0]   met_d, met2_d, met3_d, cb_d;
 logic [NW-1:0]   need_d [NE], t_d [NE];
 logic [NE-1:0]   ge_d, ge2_d, ge3_d, gt_d, eq_d, nz_d;
-logic [CW-1:0]   x_d  [NE], y_d [NE];
+logic [CW-1:0]   x_d  [NE], x2_d [NE], y_d [NE];
 logic [NE-1:0]   wv_d;
 logic [LW-1:0]   wl_d [NE];
 logic [PW-1:0]   wi_d [NE];
@@ -217,7 +218,7 @@ always_comb begin
     pend_d = pend_q; rr_d = rr_q; busy_d = busy_q; cal_d = cal_q; sl_d = sl_q; ph_d = ph_q; row_d = row_q;
     k_d = k_q; bit_d = bit_q; v_d = v_q; ix_d = ix_q; acc_d = acc_q; acc2_d = acc2_q; acc3_d = acc3_q;
     tgt_d = tgt_q; met_d = met_q; met2_d = met2_q; met3_d = met3_q; cb_d = cb_q; need_d = need_q; t_d = t_q;
-    ge_d = '0; ge2_d = '0; ge3_d = '0; gt_d = '0; eq_d = '0; nz_d = '0; x_d = x_q; y_d = y_q;
+    ge_d = '0; ge2_d = '0; ge3_d = '0; gt_d = '0; eq_d = '0; nz_d = '0; x_d = x_q; x2_d = x2_q; y_d = y_q;
     wv_d = '0; wl_d = wl_q; wi_d = wi_q;
     sval_p = '0; rclr_p = '0; rtrig_p = '0;
     sval_p[NP*CW-1:0] = sval;
@@ -238,11 +239,12 @@ always_comb begin
         // ---- the word's pipeline: the snap RAM's output -> x (raw); x or the egress's sval
         // (both registered) -> y (with its compares)
         x_d[o]  = snap_rd[o*CW +: CW];
+        x2_d[o] = x_q[o];
         xs = sl_q[o] ? sval_p[(2*o + 1)*CW +: CW] : sval_p[(2*o)*CW +: CW];
-        xr = (ph == PH_MAX || ph == PH_COPY) ? xs : x_q[o];
-        // the word in y is input k-3 of the pass (read in k-3, in x or sval at k-1)
-        yv = busy_q[o] && ph != PH_MUL && ph != PH_CNT && k >= KW'(3) && k < KW'(NP + 3);
-        yi = PW'(k - KW'(3));
+        xr = (ph == PH_MAX || ph == PH_COPY) ? xs : x2_q[o];
+        // the word in y is input k-4 of the pass (read in k-4, in x2 or sval at k-1)
+        yv = busy_q[o] && ph != PH_MUL && ph != PH_CNT && k >= KW'(4) && k < KW'(NP + 4);
+        yi = PW'(k - KW'(4));
         y_d[o]  = xr;
         // the search's three candidates, theta's two bits at bit_q 01, 10 and 11 (CW+1 bits: with
         // CW odd the first pass's top bit is above the counters), from registers
@@ -273,7 +275,7 @@ always_comb begin
         end
         g = g_hi_any ? g_hi : g_lo;
 
-        pend_end = k == KW'(NP + 3);
+        pend_end = k == KW'(NP + 4);
         cbit     = 1'b0;
         take = yv && (gt_q[o] || (eq_q[o] && nz_q[o] && t_q[o] < need_q[o]));
 
@@ -355,8 +357,8 @@ always_comb begin
                     met_d[o]  = (MW'(acc_q[o]) << CUT_F) >= tgt_q[o];
                     met2_d[o] = (MW'(acc2_q[o]) << CUT_F) >= tgt_q[o];
                     met3_d[o] = (MW'(acc3_q[o]) << CUT_F) >= tgt_q[o];
-                    if (k == KW'(NP + 4)) begin
-                        // met*_q: the pass's sums against the target, registered at NP+3; the
+                    if (k == KW'(NP + 5)) begin
+                        // met*_q: the pass's sums against the target, registered at NP+4; the
                         // highest candidate met (the sums fall as the candidates rise). A
                         // candidate above the counters' range (CW odd, the first pass) has a sum
                         // of 0 and is met only when the target is 0, and then so is the one
@@ -475,14 +477,14 @@ always_ff @(posedge clk) begin
     pend_q <= pend_d; rr_q <= rr_d; ph_q <= ph_d; row_q <= row_d; k_q <= k_d; bit_q <= bit_d;
     v_q <= v_d; ix_q <= ix_d; acc_q <= acc_d; acc2_q <= acc2_d; acc3_q <= acc3_d; tgt_q <= tgt_d;
     need_q <= need_d; t_q <= t_d;
-    x_q <= x_d; y_q <= y_d; wl_q <= wl_d; wi_q <= wi_d;
+    x_q <= x_d; x2_q <= x2_d; y_q <= y_d; wl_q <= wl_d; wi_q <= wi_d;
 `else
     for (int o = 0; o < NE; o = o + 1) begin
         pend_q[o] <= pend_d[o]; rr_q[o] <= rr_d[o]; ph_q[o] <= ph_d[o]; row_q[o] <= row_d[o];
         k_q[o] <= k_d[o]; bit_q[o] <= bit_d[o]; v_q[o] <= v_d[o];
         ix_q[o] <= ix_d[o]; acc_q[o] <= acc_d[o]; acc2_q[o] <= acc2_d[o]; acc3_q[o] <= acc3_d[o];
         tgt_q[o] <= tgt_d[o];
-        need_q[o] <= need_d[o]; t_q[o] <= t_d[o]; x_q[o] <= x_d[o]; y_q[o] <= y_d[o];
+        need_q[o] <= need_d[o]; t_q[o] <= t_d[o]; x_q[o] <= x_d[o]; x2_q[o] <= x2_d[o]; y_q[o] <= y_d[o];
         wl_q[o] <= wl_d[o]; wi_q[o] <= wi_d[o];
     end
 `endif

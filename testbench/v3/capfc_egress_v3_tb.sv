@@ -13,7 +13,7 @@
 //   counters clear in that cycle or the one before (t+4 or t+5: the write is cancelled; required
 //   as a corner), and its
 //   row clears from t+5; E (the register) and e_other, one cycle after E, are checked every cycle. sval, for every
-//   port: the word read two cycles earlier (sre, at random) when its row was held, and
+//   port: the word read three cycles earlier (sre, at random) when its row was held, and
 //   unchanged after a cycle without a read.
 // - A second reset halfway, with new thresholds: queues, counters and E start again from 0 while
 //   the RAMs hold the first half's words (their tags among them), and the groups' copies of the
@@ -96,8 +96,8 @@ logic [NP*LW-1:0] srow_prev;
 logic [NP-1:0]    sre_prev;
 logic [NP*CW-1:0] sval_prev;
 // sval's checks, due a cycle after the reference gives them (sval is two cycles after its read)
-logic [NP-1:0]    chk_hold, chk_val;
-integer           chk_exp [NP];
+logic [NP-1:0]    chk_hold, chk_val, chk2_hold, chk2_val;
+integer           chk_exp [NP], chk2_exp [NP];
 integer          seed, seed_rng, cyc, errors, pick, p, o, l, r, q;
 integer          n_take, n_acc, n_ref, n_same, n_clr, n_eclr, n_trig, n_inc, n_held, n_sval, n_eq, n_fw, n_rdclr, n_hold, n_wcan;
 integer          n_rowclr [NR];   // row clears since the last reset
@@ -155,7 +155,7 @@ initial begin
     n_take = 0; n_acc = 0; n_ref = 0; n_same = 0; n_clr = 0; n_eclr = 0; n_trig = 0; n_inc = 0;
     n_held = 0; n_sval = 0; n_eq = 0; n_fw = 0; n_rdclr = 0; n_hold = 0; errors = 0; cyc = 0;
     n_wrap = 0; n_wcan = 0;
-    chk_hold = '0; chk_val = '0;
+    chk_hold = '0; chk_val = '0; chk2_hold = '0; chk2_val = '0;
     for (int k = 0; k < NR; k = k + 1) n_rowclr[k] = 0;
     enq_valid = 1'b0; enq_oport = '0; enq_iport = '0; enq_prio = '0; enq_size = '0;
     deq_valid = '0; deq_prio = '0; deq_size = '0;
@@ -276,15 +276,18 @@ initial begin
                 if (e_other[i*8 + pp] !== want) fail($sformatf("e_other[%0d.p%0d] = %b, expected %b", i, pp, e_other[i*8 + pp], want));
             end
         end
-        // sval: the word read two cycles before with sre (its row and input as read then), held
+        // sval: the word read three cycles before with sre (its row and input as read then), held
         // while sre is low: checked against the reference as it was a cycle after the read;
         // counted: a read that met the counter's write or its row's clear
         for (int i = 0; i < NP; i = i + 1) begin
-            if (chk_hold[i] && sval[i*CW +: CW] !== sval_prev[i*CW +: CW])
+            if (chk2_hold[i] && sval[i*CW +: CW] !== sval_prev[i*CW +: CW])
                 fail($sformatf("sval[%0d] = %0d changed without a read (was %0d)", i, sval[i*CW +: CW], sval_prev[i*CW +: CW]));
-            if (chk_val[i] && sval[i*CW +: CW] !== CW'(chk_exp[i]))
-                fail($sformatf("sval[%0d] = %0d, expected %0d (the read two cycles before)", i, sval[i*CW +: CW], chk_exp[i]));
+            if (chk2_val[i] && sval[i*CW +: CW] !== CW'(chk2_exp[i]))
+                fail($sformatf("sval[%0d] = %0d, expected %0d (the read three cycles before)", i, sval[i*CW +: CW], chk2_exp[i]));
         end
+        chk2_hold = chk_hold;
+        chk2_val = chk_val;
+        chk2_exp = chk_exp;
         chk_hold = '0;
         chk_val = '0;
         for (int i = 0; i < NP; i = i + 1) begin
@@ -323,6 +326,8 @@ initial begin
         acc_due[r] = 1'b0; rclr_due[r] = '0; rtrig_due[r] = '0; eclr_due[r] = '0; vclr_due[r] = '0; rclo_due[r] = '0;
         inc_row[r] = -1;
         if (rst) begin
+            chk2_hold = '0;
+            chk2_val = '0;
             for (int k = 0; k < NQ; k = k + 1) occ[k] = 0;
             for (int k = 0; k < NR; k = k + 1) begin
                 n_rowclr[k] = 0;

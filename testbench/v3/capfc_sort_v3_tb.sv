@@ -2,7 +2,7 @@
 // Stop-Max and Stop-Calibrate written from the contract (docs/microarchitecture.md, "Sort engines",
 // and the v3 timing in the spike's header), on random rows, with Verilator (make v3-spike)
 //
-// - The counter RAM's read port is modelled here: sval in t+2 is the row's word addressed in t.
+// - The counter RAM's read port is modelled here: sval in t+3 is the row's word addressed in t.
 //   A row is not changed while its engine sorts it; cfg_cut changes only while every engine is idle
 //   (the engines read it in MUL); cfg_mode_cal at random (sampled at the grant).
 // - An engine sorts the rows of two ports (engine e: ports 2e and 2e+1; the last engine has one
@@ -60,7 +60,7 @@ capfc_sort #(.NP(NP), .CW(CW), .CUT_F(CUT_F), .NL(NL)) dut (
 always #5 clk = ~clk;
 
 integer          rows [NP][NL][NP];
-logic [NP*CW-1:0] sval_next, sval_mid;
+logic [NP*CW-1:0] sval_next, sval_mid, sval_mid2;
 // per engine: the sort being watched (its port and class)
 logic            on [NE], was_busy [NE], cut_short [NE];
 integer          s_port [NE], s_row [NE], s_cal [NE], s_len [NE], s_nw [NE], s_nexp [NE], s_need [NE];
@@ -163,13 +163,14 @@ initial begin
     end
     cfg_mode_cal = 1'b0;
     cfg_cut = 9'd256;
-    rclr = '0; rtrig = '0; sval = '0; sval_next = '0; sval_mid = '0;
+    rclr = '0; rtrig = '0; sval = '0; sval_next = '0; sval_mid = '0; sval_mid2 = '0;
     n_max = 0; n_cal = 0; n_zero = 0; n_tiecut = 0; n_theta0 = 0; n_abort = 0; n_busyreq = 0;
     n_both = 0; n_ports = 0; n_writes = 0; n_supp = 0; errors = 0; segment = 0; quiet = 0; cyc = 0;
     repeat (2) @(negedge clk);
     rst = 1'b0;
     for (cyc = 0; cyc < CYCLES; cyc = cyc + 1) begin
-        sval = sval_mid;
+        sval = sval_mid2;
+        sval_mid2 = sval_mid;
         sval_mid = sval_next;
         // ---- observe the engines (registers of this cycle)
         any_busy = 1'b0;
@@ -271,8 +272,8 @@ initial begin
             if (on[e] && was_busy[e] && !dut.busy_q[e]) begin
                 on[e] = 1'b0;
                 if (!cut_short[e]) begin
-                    len = (s_cal[e] == 0) ? NP + 4 :
-                          (NP + 4) + (CUT_F + 1) + (CW + 1) / 2 * (NP + 5) + (NP + 4) + (s_need[e] + 2) + (NP + 4);
+                    len = (s_cal[e] == 0) ? NP + 5 :
+                          (NP + 5) + (CUT_F + 1) + (CW + 1) / 2 * (NP + 6) + (NP + 5) + (s_need[e] + 2) + (NP + 5);
                     if (s_len[e] != len) fail($sformatf("engine %0d port %0d row %0d (%s): busy %0d cycles, expected %0d", e, s_port[e], s_row[e],
                         s_cal[e] ? "Stop-Calibrate" : "Stop-Max", s_len[e], len));
                     if (s_nw[e] != s_nexp[e]) fail($sformatf("engine %0d port %0d row %0d (%s): %0d E writes, expected %0d", e, s_port[e], s_row[e],
@@ -309,7 +310,7 @@ initial begin
             end
             pend_ref[e] = avail | rowtrig;
         end
-        // ---- the read port: the word addressed now, in sval two cycles later
+        // ---- the read port: the word addressed now, in sval three cycles later
         for (int o = 0; o < NP; o = o + 1) begin
             if (sre[o]) sval_next[o*CW +: CW] = CW'(rows[o][srow[o*LW +: LW]][sidx[o*PW +: PW]]);
         end
