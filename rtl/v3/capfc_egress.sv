@@ -698,7 +698,8 @@ always_comb begin
     rtrig = rtrig_t;
     for (int o = 0; o < NP; o = o + 1) begin
         // (the word read two cycles before, or H's write forwarded, if its tag is the generation
-        // its row had after the read's cycle and the words were initialised then; from registers)
+        // its row had after the read's cycle and the words were initialised then; from
+        // registers, and registered: sval three cycles after the read)
         sval_d[o*CW +: CW] = ((sv_ok2_q[o] && sv_tag_q[o] == sv_exp2_q[o]) ? sv_cnt_q[o] : '0) | sv_fwv2_q[o];
     end
     sval = sval_q;

@@ -54,7 +54,7 @@ module capfc_sort #(
     input  wire [NR-1:0]     rclr,
     input  wire [NR-1:0]     rtrig,
 
-    // the egress's read port 1, per port: address in cycle t (sre), the word in t+2 (sval)
+    // the egress's read port 1, per port: address in cycle t (sre), the word in t+3 (sval)
     output logic [NP-1:0]    sre,
     output logic [NP*LW-1:0] srow,
     output logic [NP*PW-1:0] sidx,

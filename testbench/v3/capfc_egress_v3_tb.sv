@@ -95,7 +95,7 @@ integer          inc_row [H], inc_i [H];
 logic [NP*LW-1:0] srow_prev;
 logic [NP-1:0]    sre_prev;
 logic [NP*CW-1:0] sval_prev;
-// sval's checks, due a cycle after the reference gives them (sval is two cycles after its read)
+// sval's checks, due two cycles after the reference gives them (sval is three cycles after its read)
 logic [NP-1:0]    chk_hold, chk_val, chk2_hold, chk2_val;
 integer           chk_exp [NP], chk2_exp [NP];
 integer          seed, seed_rng, cyc, errors, pick, p, o, l, r, q;
