@@ -543,11 +543,11 @@ impl Wave {
         self.accept_latency = cycles as usize;
     }
 
-    /// A lane family's lane of port `i` is taken: valid, and ready when the map names a ready.
-    fn taken(&mut self, vals: &[Val], family: &str, i: usize) -> bool {
-        let valid = self.field(vals, &format!("{family}.valid"), i, true) == 1;
-        let ready = format!("{family}.ready");
-        valid && (!self.has(&ready) || self.field(vals, &ready, i, true) == 1)
+    /// A lane of port `i` is taken: `valid`, and `ready` when the map names one (the keys of a
+    /// lane family, e.g. "arrive.valid" and "arrive.ready").
+    fn taken(&mut self, vals: &[Val], valid: &str, ready: &str, i: usize) -> bool {
+        self.field(vals, valid, i, true) == 1
+            && (!self.has(ready) || self.field(vals, ready, i, true) == 1)
     }
 
     /// The checker parameters the map declares.
@@ -639,7 +639,7 @@ impl Wave {
         }
         let mut arrived = vec![];
         for i in 0..np {
-            if self.taken(vals, "arrive", i) {
+            if self.taken(vals, "arrive.valid", "arrive.ready", i) {
                 c.lanes.push(Lane::Arrive {
                     port: i,
                     prio: self.field(vals, "arrive.prio", i, false) as usize,
@@ -648,7 +648,7 @@ impl Wave {
                 arrived.push(i);
             }
         }
-        if self.taken(vals, "depart", 0) {
+        if self.taken(vals, "depart.valid", "depart.ready", 0) {
             let port = self.field(vals, "depart.port", 0, false) as usize;
             // A lane naming a port that does not exist is not valid.
             if port < np {
@@ -660,7 +660,7 @@ impl Wave {
             }
         }
         let mut enqueued = false;
-        if self.taken(vals, "enqueue", 0) {
+        if self.taken(vals, "enqueue.valid", "enqueue.ready", 0) {
             let oport = self.field(vals, "enqueue.oport", 0, false) as usize;
             let iport = self.field(vals, "enqueue.iport", 0, false) as usize;
             if oport < np && iport < np {
@@ -674,7 +674,7 @@ impl Wave {
             }
         }
         for o in 0..np {
-            if self.taken(vals, "dequeue", o) {
+            if self.taken(vals, "dequeue.valid", "dequeue.ready", o) {
                 c.lanes.push(Lane::Dequeue {
                     oport: o,
                     prio: self.field(vals, "dequeue.prio", o, false) as usize,

@@ -156,6 +156,13 @@ function automatic integer rnd(input integer n);
     return $urandom % n;
 endfunction
 
+// a removal's size: a multiple of 100 up to 1,500, at most what its queue holds
+function automatic integer removal_size(input longint held);
+    integer s;
+    s = 100 * (1 + rnd(15));
+    return (s > held) ? int'(held) : s;
+endfunction
+
 function automatic integer prio_pick();
     integer r;
     r = rnd(10);
@@ -310,10 +317,7 @@ initial begin
                     q = i * 8 + p;
                     if (eocc[q] >= 100) begin
                         integer s;
-                        s = 100 * (1 + rnd(15));
-                        if (s > eocc[q]) begin
-                            s = int'(eocc[q]);
-                        end
+                        s = removal_size(eocc[q]);
                         ln.deq_valid[i] = 1'b1;
                         ln.deq_prio[i*3 +: 3] = 3'(p);
                         ln.deq_size[i*SW +: SW] = SW'(s);
@@ -340,10 +344,7 @@ initial begin
                     end
                 end
                 if (q >= 0) begin
-                    s = 100 * (1 + rnd(15));
-                    if (s > iocc[q]) begin
-                        s = int'(iocc[q]);
-                    end
+                    s = removal_size(iocc[q]);
                     ln.dep_valid = 1'b1;
                     ln.dep_port = PW'(q / 8);
                     ln.dep_prio = 3'(q % 8);
