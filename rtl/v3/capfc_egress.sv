@@ -373,15 +373,17 @@ always_comb begin
     // cycles since reset (saturating): the occupancy RAMs are scrubbed (every word of the slot
     // in stage E written 0) in 4 to 11, every counter word initialised to {0, 0} in 0 to NA-1,
     // the lanes ready from RC_RDY (rdy_q)
-    // (the enables registered: scr_q is rc_q in 4..11, cin_q is rc_q < NA)
+    // (the enables registered: scr_q is rc_q in 4..11, cin_q is rc_q < NA; each computed from
+    // rc_q, not from rc_d, so that the reset is the last gate before the register and not the
+    // first of the compare: rc_d = rc_q + 1 unless saturated, and RC_SAT >= max(RC_RDY, 12, NA))
     for (int g = 0; g < NG; g = g + 1) begin
         rc_d[g]  = (rc_q[g] == RCW'(RC_SAT)) ? rc_q[g] : rc_q[g] + 1'b1;
         if (rst) begin
             rc_d[g] = '0;
         end
-        rdy_d[g] = rc_d[g] >= RCW'(RC_RDY);
-        scr_d[g] = rc_d[g] >= RCW'(4) && rc_d[g] < RCW'(12);
-        cin_d[g] = rc_d[g] < RCW'(NA);
+        rdy_d[g] = !rst && rc_q[g] >= RCW'(RC_RDY - 1);
+        scr_d[g] = !rst && rc_q[g] >= RCW'(3) && rc_q[g] < RCW'(11);
+        cin_d[g] = rst || rc_q[g] < RCW'(NA - 1);
     end
 
     // defaults for the registers written per port or per row below (Verilator 5.006 does not

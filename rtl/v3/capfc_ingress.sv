@@ -206,14 +206,15 @@ always_comb begin
     as_pad[NP*SW-1:0] = arr_size;
     // cycles since reset (saturating), per group: the lanes are ready from RC_RDY (rdy_q), the
     // RAMs are scrubbed (every word of the slot in stage E written 0) in 4 to 11 (scr_q: the
-    // enables registered)
+    // enables registered, each computed from rc_q, not from rc_d, so that the reset is the last
+    // gate before the register: rc_d = rc_q + 1 unless saturated, and RC_SAT >= max(RC_RDY, 12))
     for (int g = 0; g < NG; g = g + 1) begin
         rc_d[g] = (rc_q[g] == 5'(RC_SAT)) ? rc_q[g] : rc_q[g] + 5'd1;
         if (rst) begin
             rc_d[g] = '0;
         end
-        rdy_d[g] = rc_d[g] >= 5'(RC_RDY);
-        scr_d[g] = rc_d[g] >= 5'd4 && rc_d[g] < 5'd12;
+        rdy_d[g] = !rst && rc_q[g] >= 5'(RC_RDY - 1);
+        scr_d[g] = !rst && rc_q[g] >= 5'd3 && rc_q[g] < 5'd11;
     end
 
     xoff_d = xoff_q;
