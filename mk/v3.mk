@@ -114,3 +114,41 @@ v3-check: deps ## the assembled v3 block on random traffic, judged by capfc chec
 	    --timing build/v3/top_np$$np.timing.toml \
 	    || { echo "v3-check: NP=$$np failed (replay: make v3-check V3_SEED=$(V3_SEED) V3_CHECK_PORTS=$$np)"; exit 1; }; \
 	done
+
+# The v3 units' Rust models (src/v3) against their RTL, register for register and cycle for
+# cycle: the unit's testbench (its own contract checks as in v3-spike) on Verilator with every
+# register and RAM word dumped, and the model replayed on the waveform's inputs
+# (examples/v3_lockstep.rs: every register and output compared every cycle; a register of the
+# RTL the model does not list is an error). Then one RTL mutation the contract cannot see (the
+# scrub a cycle longer, while no lane is ready) that the replay must report.
+#
+#   make v3-lockstep [V3_SEED=n] [V3_LOCKSTEP_PORTS="4 12 48"] [V3_LOCKSTEP_CYCLES=n]
+
+V3_LOCKSTEP_PORTS  ?= 4 12
+V3_LOCKSTEP_CYCLES ?= 20000
+V3_TB_VERILATOR = verilator --binary -j 2 --timing --trace -Wno-fatal -Wno-lint -Wno-style
+
+.PHONY: v3-lockstep
+
+v3-lockstep: deps ## the v3 units' models against their RTL from the units' testbenches' waveforms (V3_SEED)
+	$(CARGO) build --release --quiet --example v3_lockstep
+	@mkdir -p build/v3/mut
+	@for np in $(V3_LOCKSTEP_PORTS); do \
+	  $(V3_TB_VERILATOR) -DTB_NP=$$np -DTB_CYCLES=$(V3_LOCKSTEP_CYCLES) --top-module capfc_ingress_v3_tb \
+	    -Mdir build/v3/ingress_ls_np$$np $(V3_INGRESS) testbench/v3/capfc_ingress_v3_tb.sv \
+	    > build/v3/ingress_ls_np$$np.log 2>&1 || { tail -20 build/v3/ingress_ls_np$$np.log; exit 1; }; \
+	  build/v3/ingress_ls_np$$np/Vcapfc_ingress_v3_tb +SEED=$(V3_SEED) +DUMP=build/v3/ingress_np$$np.vcd || exit 1; \
+	  target/release/examples/v3_lockstep ingress build/v3/ingress_np$$np.vcd $$np \
+	    || { echo "v3-lockstep: capfc_ingress NP=$$np (replay: make v3-lockstep V3_SEED=$(V3_SEED) V3_LOCKSTEP_PORTS=$$np)"; exit 1; }; \
+	  rm -f build/v3/ingress_np$$np.vcd; \
+	done
+	@sed 's/rc_q\[g\] < 5.d11/rc_q[g] < 5'"'"'d12/' rtl/v3/capfc_ingress.sv > build/v3/mut/capfc_ingress.sv
+	@! cmp -s rtl/v3/capfc_ingress.sv build/v3/mut/capfc_ingress.sv || { echo "v3-lockstep: the mutation no longer applies"; exit 1; }
+	@$(V3_TB_VERILATOR) -DTB_NP=4 -DTB_CYCLES=$(V3_LOCKSTEP_CYCLES) --top-module capfc_ingress_v3_tb \
+	    -Mdir build/v3/ingress_ls_mut $(filter-out rtl/v3/capfc_ingress.sv,$(V3_INGRESS)) build/v3/mut/capfc_ingress.sv \
+	    testbench/v3/capfc_ingress_v3_tb.sv > build/v3/ingress_ls_mut.log 2>&1 || { tail -20 build/v3/ingress_ls_mut.log; exit 1; }
+	@build/v3/ingress_ls_mut/Vcapfc_ingress_v3_tb +SEED=$(V3_SEED) +DUMP=build/v3/ingress_mut.vcd > /dev/null; \
+	  target/release/examples/v3_lockstep ingress build/v3/ingress_mut.vcd 4 > build/v3/ingress_mut.txt; rc=$$?; \
+	  rm -f build/v3/ingress_mut.vcd; \
+	  if [ $$rc -eq 1 ]; then echo "v3-lockstep: the scrub a cycle longer (a mutation the contract cannot see): $$(grep -c 'cycle' build/v3/ingress_mut.txt) mismatches listed, first: $$(head -1 build/v3/ingress_mut.txt)"; \
+	  else echo "v3-lockstep: the mutated ingress was not caught (exit $$rc)"; cat build/v3/ingress_mut.txt; exit 1; fi

@@ -37,4 +37,5 @@ pub mod reference;
 pub mod repl;
 pub mod stimulus;
 pub mod switch;
+pub mod v3;
 pub mod wave;

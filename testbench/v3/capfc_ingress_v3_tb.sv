@@ -14,7 +14,8 @@
 // - Sizes and thresholds are multiples of 100, so occupancies land on thresholds.
 // - Corners counted and required: results equal to a threshold, refusals, departure and arrival on one queue in one take, I set
 //   and cleared, and a lane held because it was not ready. A run that checked none of them fails.
-// - +SEED=n (printed) seeds $urandom; the same seed gives the same run. Exit: $fatal on an error.
+// - +SEED=n (printed) seeds $urandom; the same seed gives the same run. +DUMP=file writes the
+//   unit's waveform (every register and RAM word, for the model's replay: make v3-lockstep). Exit: $fatal on an error.
 
 `timescale 1ns / 1ps
 `default_nettype none
@@ -32,6 +33,18 @@ logic clk = 1'b0;
 logic rst = 1'b1;
 logic [8*OW-1:0]  cfg_max, cfg_xoff, cfg_xon;
 logic [7:0]       cfg_ll;
+// (the unit sees the configuration registered at the rising edge: Verilator 5.006 does not
+// re-evaluate the logic reading a signal wider than 64 bits that this testbench's process
+// changes at the falling edge, and the lockstep's replay of this run's waveform (make
+// v3-lockstep) needs the unit simulated right; the configuration changes only with a reset)
+logic [8*OW-1:0]  cfg_max_q, cfg_xoff_q, cfg_xon_q;
+logic [7:0]       cfg_ll_q;
+always @(posedge clk) begin
+    cfg_max_q  <= cfg_max;
+    cfg_xoff_q <= cfg_xoff;
+    cfg_xon_q  <= cfg_xon;
+    cfg_ll_q   <= cfg_ll;
+end
 logic [NP-1:0]    arr_valid;
 logic [NP*3-1:0]  arr_prio;
 logic [NP*SW-1:0] arr_size;
@@ -45,7 +58,7 @@ wire  [NQ-1:0]    i_state;
 
 capfc_ingress #(.NP(NP), .SW(SW), .OW(OW)) dut (
     .clk(clk), .rst(rst),
-    .cfg_ing_max(cfg_max), .cfg_ing_xoff(cfg_xoff), .cfg_ing_xon(cfg_xon), .cfg_lossless(cfg_ll),
+    .cfg_ing_max(cfg_max_q), .cfg_ing_xoff(cfg_xoff_q), .cfg_ing_xon(cfg_xon_q), .cfg_lossless(cfg_ll_q),
     .arr_valid(arr_valid), .arr_prio(arr_prio), .arr_size(arr_size), .arr_ready(arr_ready),
     .arr_accept(arr_accept),
     .dep_valid(dep_valid), .dep_port(dep_port), .dep_prio(dep_prio), .dep_size(dep_size),
@@ -63,6 +76,7 @@ integer          seed, seed_rng, cyc, errors;
 integer          n_take, n_acc, n_ref, n_same, n_set, n_clr, n_held, n_dep, n_eq;
 longint          q, n;
 integer          p, pick;
+string           dump;
 
 task automatic fail(input string what);
     errors = errors + 1;
@@ -74,6 +88,11 @@ endtask
 initial begin
     if (!$value$plusargs("SEED=%d", seed)) begin
         seed = 1;
+    end
+    // (+DUMP=file: the unit's every register and RAM word, for the model's replay, make v3-lockstep)
+    if ($value$plusargs("DUMP=%s", dump)) begin
+        $dumpfile(dump);
+        $dumpvars(0, capfc_ingress_v3_tb.dut);
     end
     $display("capfc_ingress_v3_tb: NP=%0d seed %0d, %0d cycles", NP, seed, CYCLES);
     seed_rng = seed;

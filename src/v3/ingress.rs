@@ -1,0 +1,420 @@
+//! `capfc_ingress` of micro-architecture v3 (`rtl/v3/capfc_ingress.sv`): ingress occupancy and I,
+//! the arrival lanes shared in time by groups of eight ports, a five-stage pipeline per group.
+//!
+//! Register for register (names as in the RTL; `docs/microarchitecture-v3.md` has the design):
+//! - slot `gs_q[g]` (port g*8+s served when it is s; reset to g % 8), the cycles since reset
+//!   `rc_q[g]` with the lanes' ready `rdy_q` and the scrub's enable `scr_q` registered beside it;
+//! - stage A (`*1_q`): the slot's lanes; B (`*2_q`): the port's row of the eight occupancy LUT
+//!   RAMs, the thresholds of the lanes' priorities, the size difference; C (`*3_q`): the two
+//!   occupancies, the thresholds moved by the sizes; D (`*4_q`): the compares' results and the
+//!   queues they name one-hot; E: the RAM writes, I (`xoff_q`) and `arr_accept`;
+//! - the occupancy RAMs `gen_grp[g].gen_prio[p].u_occ.mem[s]` (word s: port g*8+s) and the
+//!   thresholds' copies ([`ThrCopies`], instance `u_thr`).
+//!
+//! Reset (synchronous): the valid bits, `xoff_q`, the stage-D one-hots and the slots; the data
+//! registers and the RAMs keep their contents (the scrub writes every word in cycles 4 to 11).
+
+use super::thr_copies::ThrCopies;
+use super::{bits, signed, trunc, units, Regs};
+
+/// The unit's parameters (the RTL's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IngressParams {
+    pub np: usize,
+    pub sw: u32,
+    pub ow: u32,
+    pub cell_log2: u32,
+}
+
+impl IngressParams {
+    /// Groups of eight ports.
+    pub fn ng(&self) -> usize {
+        self.np.div_ceil(8)
+    }
+    /// The lanes are ready from this many cycles after a reset.
+    pub fn rc_rdy(&self) -> u64 {
+        (7 + self.ng() as u64).max(8)
+    }
+    fn rc_sat(&self) -> u64 {
+        self.rc_rdy().max(12)
+    }
+    fn xw(&self) -> u32 {
+        self.ow + 2
+    }
+    fn taw(&self) -> u32 {
+        2 * self.ow + 1
+    }
+    /// The port-number width of `dep_port`.
+    pub fn pw(&self) -> u32 {
+        if self.np > 1 {
+            usize::BITS - (self.np - 1).leading_zeros()
+        } else {
+            1
+        }
+    }
+}
+
+/// One cycle's inputs.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct IngressIn {
+    pub rst: bool,
+    pub cfg_ing_max: [u64; 8],
+    pub cfg_ing_xoff: [u64; 8],
+    pub cfg_ing_xon: [u64; 8],
+    pub cfg_lossless: u8,
+    pub arr_valid: Vec<bool>,
+    pub arr_prio: Vec<u8>,
+    pub arr_size: Vec<u64>,
+    pub dep_valid: bool,
+    pub dep_port: u64,
+    pub dep_prio: u8,
+    pub dep_size: u64,
+}
+
+/// One cycle's outputs (combinational on the registers and the inputs).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IngressOut {
+    pub arr_ready: Vec<bool>,
+    pub arr_accept: Vec<bool>,
+    pub dep_ready: bool,
+}
+
+/// A group's pipeline registers.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Group {
+    pub gs_q: u8,
+    pub rc_q: u8,
+    pub rdy_q: bool,
+    pub scr_q: bool,
+    // A -> B
+    pub av_q: bool,
+    pub dv_q: bool,
+    pub s1_q: u8,
+    pub ap1_q: u8,
+    pub dp1_q: u8,
+    pub au1_q: u64,
+    pub du1_q: u64,
+    // B -> C
+    pub av2_q: bool,
+    pub dv2_q: bool,
+    pub ll2_q: bool,
+    pub s2_q: u8,
+    pub ap2_q: u8,
+    pub dp2_q: u8,
+    pub row2_q: [u64; 8],
+    pub apv2_q: u8,
+    pub dpv2_q: u8,
+    pub du2_q: u64,
+    pub delta2_q: u64,
+    pub k2_q: u64,
+    pub max2_q: u64,
+    pub xoff2_q: u64,
+    pub xon2_q: u64,
+    // C -> D
+    pub av3_q: bool,
+    pub dv3_q: bool,
+    pub ll3_q: bool,
+    pub s3_q: u8,
+    pub ap3_q: u8,
+    pub dp3_q: u8,
+    pub occa3_q: u64,
+    pub occd3_q: u64,
+    pub du3_q: u64,
+    pub delta3_q: u64,
+    pub racc3_q: u64,
+    pub rover3_q: u64,
+    pub rxon3_q: u64,
+    // D -> E
+    pub acc4_q: bool,
+    pub s4_q: u8,
+    pub wa4_q: u8,
+    pub wd4_q: u8,
+    pub set4_q: u8,
+    pub clr4_q: u8,
+    pub soh4_q: u8,
+    pub new4_q: u64,
+    pub mid4_q: u64,
+    /// `gen_prio[p].u_occ.mem[s]`
+    pub occ: [[u64; 8]; 8],
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ingress {
+    pub p: IngressParams,
+    pub grp: Vec<Group>,
+    /// `xoff_q`: I, bit p of port i at [i]
+    pub xoff_q: Vec<u8>,
+    pub u_thr: ThrCopies,
+}
+
+impl Ingress {
+    /// Every register and RAM word 0 (as Verilator starts a simulation).
+    pub fn new(p: IngressParams) -> Self {
+        let ng = p.ng();
+        Ingress {
+            p,
+            grp: vec![Group::default(); ng],
+            xoff_q: vec![0; p.np],
+            u_thr: ThrCopies::new(ng, p.taw(), p.ow),
+        }
+    }
+
+    /// `i_state`: I of queue (i, p) at bit p of element i.
+    pub fn i_state(&self) -> &[u8] {
+        &self.xoff_q
+    }
+
+    fn dep_slot(&self, inp: &IngressIn, g: usize) -> bool {
+        let gr = &self.grp[g];
+        let port = inp.dep_port;
+        port < self.p.np as u64 && port / 8 == g as u64 && (port & 7) as u8 == gr.gs_q
+    }
+
+    /// The outputs of this cycle.
+    pub fn outputs(&self, inp: &IngressIn) -> IngressOut {
+        let np = self.p.np;
+        let mut arr_ready = vec![false; np];
+        let mut arr_accept = vec![false; np];
+        for (i, (r, a)) in arr_ready.iter_mut().zip(arr_accept.iter_mut()).enumerate() {
+            let g = &self.grp[i / 8];
+            *r = (i % 8) as u8 == g.gs_q && g.rdy_q;
+            *a = g.soh4_q >> (i % 8) & 1 == 1 && g.acc4_q;
+        }
+        let dep_ready = (0..self.grp.len()).any(|g| self.dep_slot(inp, g) && self.grp[g].rdy_q);
+        IngressOut {
+            arr_ready,
+            arr_accept,
+            dep_ready,
+        }
+    }
+
+    /// The clock edge.
+    pub fn tick(&mut self, inp: &IngressIn) {
+        let p = self.p;
+        let (ow, xw) = (p.ow, p.xw());
+        let rst = inp.rst;
+        let rc_sat = p.rc_sat();
+        let mut xoff_d = self.xoff_q.clone();
+        let mut next = self.grp.clone();
+        for (g, gr) in self.grp.iter().enumerate() {
+            let n = &mut next[g];
+            // cycles since reset, the enables from rc_q
+            let rc = u64::from(gr.rc_q);
+            n.rc_q = if rst {
+                0
+            } else if rc == rc_sat {
+                gr.rc_q
+            } else {
+                trunc(rc + 1, 5) as u8
+            };
+            n.rdy_q = !rst && rc >= p.rc_rdy() - 1;
+            n.scr_q = !rst && (3..11).contains(&rc);
+            n.gs_q = if rst {
+                (g % 8) as u8
+            } else {
+                (gr.gs_q + 1) & 7
+            };
+            // stage A
+            let i = g * 8 + usize::from(gr.gs_q);
+            let (av, ap, asz) = if i < p.np {
+                (inp.arr_valid[i], inp.arr_prio[i] & 7, inp.arr_size[i])
+            } else {
+                (false, 0, 0)
+            };
+            n.av_q = !rst && av && gr.rdy_q;
+            n.ap1_q = ap;
+            n.au1_q = trunc(units(trunc(asz, p.sw), p.cell_log2), ow);
+            n.dv_q = !rst && inp.dep_valid && self.dep_slot(inp, g) && gr.rdy_q;
+            n.dp1_q = inp.dep_prio & 7;
+            n.du1_q = trunc(units(trunc(inp.dep_size, p.sw), p.cell_log2), ow);
+            n.s1_q = gr.gs_q;
+            // stage B
+            let s1 = usize::from(gr.s1_q & 7);
+            for q in 0..8 {
+                n.row2_q[q] = gr.occ[q][s1];
+            }
+            n.apv2_q = 1 << (gr.ap1_q & 7);
+            n.dpv2_q = 1 << (gr.dp1_q & 7);
+            let tha = self.u_thr.read_a(g, usize::from(gr.ap1_q));
+            n.ll2_q = tha & 1 == 1;
+            n.xoff2_q = (tha >> 1) as u64 & ((1u64 << ow) - 1);
+            n.max2_q = (tha >> (ow + 1)) as u64 & ((1u64 << ow) - 1);
+            n.xon2_q = self.u_thr.read_d(g, usize::from(gr.dp1_q)) as u64;
+            let same = gr.av_q && gr.dv_q && gr.ap1_q == gr.dp1_q;
+            let dsame = if same { gr.du1_q } else { 0 };
+            n.delta2_q = trunc(gr.au1_q.wrapping_sub(dsame), ow);
+            n.k2_q = trunc(dsame.wrapping_sub(gr.au1_q), xw);
+            n.av2_q = !rst && gr.av_q;
+            n.dv2_q = !rst && gr.dv_q;
+            n.s2_q = gr.s1_q;
+            n.ap2_q = gr.ap1_q;
+            n.dp2_q = gr.dp1_q;
+            n.du2_q = gr.du1_q;
+            // stage C
+            let (mut oa, mut od) = (0, 0);
+            for q in 0..8 {
+                if gr.apv2_q >> q & 1 == 1 {
+                    oa |= gr.row2_q[q];
+                }
+                if gr.dpv2_q >> q & 1 == 1 {
+                    od |= gr.row2_q[q];
+                }
+            }
+            n.occa3_q = oa;
+            n.occd3_q = od;
+            n.racc3_q = trunc(gr.max2_q.wrapping_add(gr.k2_q), xw);
+            n.rover3_q = trunc(gr.xoff2_q.wrapping_add(gr.k2_q), xw);
+            n.rxon3_q = trunc(gr.xon2_q + gr.du2_q, xw);
+            n.av3_q = !rst && gr.av2_q;
+            n.dv3_q = !rst && gr.dv2_q;
+            n.ll3_q = gr.ll2_q;
+            n.s3_q = gr.s2_q;
+            n.ap3_q = gr.ap2_q;
+            n.dp3_q = gr.dp2_q;
+            n.du3_q = gr.du2_q;
+            n.delta3_q = gr.delta2_q;
+            // stage D
+            let occa = gr.occa3_q as i64;
+            let acc = gr.av3_q && gr.racc3_q >> (xw - 1) & 1 == 0 && occa <= signed(gr.racc3_q, xw);
+            let over = gr.rover3_q >> (xw - 1) & 1 == 1 || occa > signed(gr.rover3_q, xw);
+            let xon = (gr.occd3_q as i64) <= signed(gr.rxon3_q, xw);
+            n.new4_q = trunc(gr.occa3_q + gr.delta3_q, ow);
+            n.mid4_q = trunc(gr.occd3_q.wrapping_sub(gr.du3_q), ow);
+            n.wa4_q = if rst { 0 } else { 1 << (gr.ap3_q & 7) };
+            n.wd4_q = if rst || !gr.dv3_q {
+                0
+            } else {
+                1 << (gr.dp3_q & 7)
+            };
+            n.set4_q = if !rst && gr.ll3_q && over { 0xff } else { 0 };
+            n.clr4_q = if !rst && xon { 0xff } else { 0 };
+            n.soh4_q = 1 << (gr.s3_q & 7);
+            n.acc4_q = !rst && acc;
+            n.s4_q = gr.s3_q;
+            // stage E: the RAM writes (not gated by rst), I
+            let s4 = usize::from(gr.s4_q & 7);
+            for q in 0..8 {
+                let wa = gr.acc4_q && gr.wa4_q >> q & 1 == 1;
+                if gr.scr_q || wa || gr.wd4_q >> q & 1 == 1 {
+                    n.occ[q][s4] = if gr.scr_q {
+                        0
+                    } else if wa {
+                        gr.new4_q
+                    } else {
+                        gr.mid4_q
+                    };
+                }
+            }
+            for s in 0..8 {
+                let port = g * 8 + s;
+                if port >= p.np || gr.soh4_q >> s & 1 == 0 {
+                    continue;
+                }
+                for q in 0..8 {
+                    if gr.acc4_q && gr.wa4_q >> q & 1 == 1 && gr.set4_q >> q & 1 == 1 {
+                        xoff_d[port] |= 1 << q;
+                    } else if gr.wd4_q >> q & 1 == 1 && gr.clr4_q >> q & 1 == 1 {
+                        xoff_d[port] &= !(1 << q);
+                    }
+                }
+            }
+        }
+        if rst {
+            xoff_d.fill(0);
+        }
+        // the thresholds' refresh: the words of the priority rf_q names
+        let rf = self.u_thr.rf();
+        let wa_rec = (u128::from(trunc(inp.cfg_ing_max[rf], ow)) << (ow + 1))
+            | (u128::from(trunc(inp.cfg_ing_xoff[rf], ow)) << 1)
+            | u128::from(inp.cfg_lossless >> rf & 1);
+        let wd_rec = u128::from(trunc(inp.cfg_ing_xon[rf], ow));
+        self.u_thr.tick(rst, wa_rec, wd_rec);
+        self.grp = next;
+        self.xoff_q = xoff_d;
+    }
+
+    /// Every register and RAM word under its RTL name (relative to the unit's instance).
+    pub fn regs(&self) -> Regs {
+        let (ow, xw) = (self.p.ow as usize, self.p.xw() as usize);
+        let mut out = Regs::new();
+        let xoff: String = (0..self.p.np)
+            .rev()
+            .map(|i| bits(self.xoff_q[i].into(), 8))
+            .collect();
+        out.push(("xoff_q".into(), xoff));
+        let ng = self.grp.len();
+        let flag = |f: &dyn Fn(&Group) -> bool| -> String {
+            (0..ng)
+                .rev()
+                .map(|g| if f(&self.grp[g]) { '1' } else { '0' })
+                .collect()
+        };
+        out.push(("rdy_q".into(), flag(&|g| g.rdy_q)));
+        out.push(("scr_q".into(), flag(&|g| g.scr_q)));
+        out.push(("av_q".into(), flag(&|g| g.av_q)));
+        out.push(("dv_q".into(), flag(&|g| g.dv_q)));
+        out.push(("av2_q".into(), flag(&|g| g.av2_q)));
+        out.push(("dv2_q".into(), flag(&|g| g.dv2_q)));
+        out.push(("ll2_q".into(), flag(&|g| g.ll2_q)));
+        out.push(("av3_q".into(), flag(&|g| g.av3_q)));
+        out.push(("dv3_q".into(), flag(&|g| g.dv3_q)));
+        out.push(("ll3_q".into(), flag(&|g| g.ll3_q)));
+        out.push(("acc4_q".into(), flag(&|g| g.acc4_q)));
+        for (g, gr) in self.grp.iter().enumerate() {
+            let mut reg = |name: &str, v: u64, w: usize| {
+                out.push((format!("{name}[{g}]"), bits(v.into(), w)));
+            };
+            reg("gs_q", gr.gs_q.into(), 3);
+            reg("rc_q", gr.rc_q.into(), 5);
+            reg("s1_q", gr.s1_q.into(), 3);
+            reg("ap1_q", gr.ap1_q.into(), 3);
+            reg("dp1_q", gr.dp1_q.into(), 3);
+            reg("au1_q", gr.au1_q, ow);
+            reg("du1_q", gr.du1_q, ow);
+            reg("s2_q", gr.s2_q.into(), 3);
+            reg("ap2_q", gr.ap2_q.into(), 3);
+            reg("dp2_q", gr.dp2_q.into(), 3);
+            reg("apv2_q", gr.apv2_q.into(), 8);
+            reg("dpv2_q", gr.dpv2_q.into(), 8);
+            reg("du2_q", gr.du2_q, ow);
+            reg("delta2_q", gr.delta2_q, ow);
+            reg("k2_q", gr.k2_q, xw);
+            reg("max2_q", gr.max2_q, ow);
+            reg("xoff2_q", gr.xoff2_q, ow);
+            reg("xon2_q", gr.xon2_q, ow);
+            reg("s3_q", gr.s3_q.into(), 3);
+            reg("ap3_q", gr.ap3_q.into(), 3);
+            reg("dp3_q", gr.dp3_q.into(), 3);
+            reg("occa3_q", gr.occa3_q, ow);
+            reg("occd3_q", gr.occd3_q, ow);
+            reg("du3_q", gr.du3_q, ow);
+            reg("delta3_q", gr.delta3_q, ow);
+            reg("racc3_q", gr.racc3_q, xw);
+            reg("rover3_q", gr.rover3_q, xw);
+            reg("rxon3_q", gr.rxon3_q, xw);
+            reg("s4_q", gr.s4_q.into(), 3);
+            reg("wa4_q", gr.wa4_q.into(), 8);
+            reg("wd4_q", gr.wd4_q.into(), 8);
+            reg("set4_q", gr.set4_q.into(), 8);
+            reg("clr4_q", gr.clr4_q.into(), 8);
+            reg("soh4_q", gr.soh4_q.into(), 8);
+            reg("new4_q", gr.new4_q, ow);
+            reg("mid4_q", gr.mid4_q, ow);
+            let row: String = (0..8)
+                .rev()
+                .map(|q| bits(gr.row2_q[q].into(), ow))
+                .collect();
+            out.push((format!("row2_q[{g}]"), row));
+            for q in 0..8 {
+                for s in 0..8 {
+                    out.push((
+                        format!("gen_grp[{g}].gen_prio[{q}].u_occ.mem[{s}]"),
+                        bits(gr.occ[q][s].into(), ow),
+                    ));
+                }
+            }
+        }
+        self.u_thr.regs("u_thr.", &mut out);
+        out
+    }
+}

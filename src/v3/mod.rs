@@ -1,0 +1,57 @@
+//! Micro-architecture v3 (`docs/microarchitecture-v3.md`): cycle models of the v3 units, register
+//! for register, written beside `rtl/v3/` while v3 is built into the block (v2, [`crate::block`],
+//! is still the block).
+//!
+//! Each unit's model keeps the RTL's registers under their RTL names (`gs_q[g]`, `row2_q[g]`, the
+//! LUT RAMs' words) and lists them with [`Regs`], so that a waveform of the RTL can be compared
+//! with the model cycle for cycle, every register and output ([`replay`]).
+
+pub mod ingress;
+pub mod replay;
+pub mod thr_copies;
+
+/// A unit's registers and outputs by their RTL names (relative to the unit's instance), each as
+/// the binary string a waveform gives (most significant bit first, the RTL's width).
+pub type Regs = Vec<(String, String)>;
+
+/// `value`'s low `width` bits as a binary string, most significant first.
+pub fn bits(value: u128, width: usize) -> String {
+    (0..width)
+        .rev()
+        .map(|b| {
+            if b < 128 && value >> b & 1 == 1 {
+                '1'
+            } else {
+                '0'
+            }
+        })
+        .collect()
+}
+
+/// `x` truncated to `w` bits (w <= 64).
+#[inline]
+pub fn trunc(x: u64, w: u32) -> u64 {
+    if w >= 64 {
+        x
+    } else {
+        x & ((1u64 << w) - 1)
+    }
+}
+
+/// A `w`-bit two's complement value as a signed number.
+#[inline]
+pub fn signed(x: u64, w: u32) -> i64 {
+    let x = trunc(x, w);
+    if w < 64 && x >> (w - 1) & 1 == 1 {
+        x as i64 - (1i64 << w)
+    } else {
+        x as i64
+    }
+}
+
+/// `capfc_pkg::units`: a size in bytes rounded up to cells of 2^cell_log2 bytes (32-bit result).
+#[inline]
+pub fn units(size: u64, cell_log2: u32) -> u64 {
+    let s = (size & 0xffff_ffff) + (1u64 << cell_log2) - 1;
+    (s >> cell_log2) & 0xffff_ffff
+}

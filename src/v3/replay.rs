@@ -1,0 +1,243 @@
+//! The v3 units' models against their RTL from a waveform: a unit's testbench dumps every
+//! register and RAM word of the unit (Verilator `--trace`, which starts every variable at 0 as
+//! the models do), and the replay drives the model with the inputs sampled just before each
+//! rising edge of the clock and compares, in every cycle, the outputs and every register the
+//! model has with the waveform's value under the same name.
+//!
+//! Nothing is skipped: a register of the model missing from the waveform is an error, and so is
+//! a register of the waveform (a name ending in `_q`, or a RAM word `mem[k]`) that the model does
+//! not list, so that a register added to the RTL cannot go unchecked.
+
+use std::collections::HashMap;
+
+use wellen::{simple::Waveform, SignalRef, TimeTableIdx};
+
+use super::ingress::{Ingress, IngressIn, IngressParams};
+use super::Regs;
+
+/// The outcome of a replay.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Report {
+    /// rising edges replayed
+    pub cycles: u64,
+    /// names compared in every cycle
+    pub names: usize,
+    /// the first mismatches (cycle, name, waveform's value, model's value), at most `limit`
+    pub mismatches: Vec<(u64, String, String, String)>,
+    /// mismatches in all
+    pub total_mismatches: u64,
+}
+
+struct Vcd {
+    w: Waveform,
+    /// the unit's variables by name relative to its instance
+    vars: HashMap<String, SignalRef>,
+    /// time-table indices of the clock's rising edges
+    edges: Vec<TimeTableIdx>,
+}
+
+impl Vcd {
+    fn load(path: &str, instance: &str) -> Result<Self, String> {
+        std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
+        let hook = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| {}));
+        let read = std::panic::catch_unwind(|| wellen::simple::read(path));
+        std::panic::set_hook(hook);
+        let mut w = match read {
+            Ok(r) => r.map_err(|e| format!("{path}: not a readable VCD or FST: {e}"))?,
+            Err(_) => return Err(format!("{path}: not a readable VCD or FST")),
+        };
+        let h = w.hierarchy();
+        let tail = format!(".{instance}.");
+        let mut vars = HashMap::new();
+        let mut clk = None;
+        for v in h.all_vars().map(|r| &h[r]) {
+            let full = v.full_name(h);
+            if let Some(at) = full.find(&tail) {
+                // (wellen names an unpacked array's element `reg.[k]`; the RTL's name is `reg[k]`)
+                let rel = full[at + tail.len()..].replace(".[", "[");
+                if rel == "clk" {
+                    clk = Some(v.signal_ref());
+                }
+                vars.insert(rel, v.signal_ref());
+            }
+        }
+        if vars.is_empty() {
+            return Err(format!(
+                "{path}: no instance {instance} (no variable under *.{instance}.*)"
+            ));
+        }
+        let clk = clk.ok_or_else(|| format!("{path}: no {instance}.clk"))?;
+        let ids: Vec<SignalRef> = vars.values().copied().collect();
+        w.load_signals_multi_threaded(&ids);
+        let cs = w.get_signal(clk).ok_or("clk: not loaded")?;
+        let mut edges = vec![];
+        let mut prev = None;
+        for (ti, v) in cs.iter_changes() {
+            let now = v.to_bit_string().as_deref() == Some("1");
+            if prev == Some(false) && now && ti > 0 {
+                edges.push(ti);
+            }
+            prev = Some(now);
+        }
+        Ok(Vcd { w, vars, edges })
+    }
+
+    /// `name`'s value at time-table index `t` as a binary string (MSB first); None if absent.
+    fn at(&self, name: &str, t: TimeTableIdx) -> Option<String> {
+        let s = self.w.get_signal(*self.vars.get(name)?)?;
+        let off = s.get_offset(t)?;
+        s.get_value_at(&off, 0).to_bit_string()
+    }
+
+    /// Bits `lo .. lo + w` (w <= 64) of `name` at time-table index `t`.
+    fn field(
+        &self,
+        path: &str,
+        name: &str,
+        t: TimeTableIdx,
+        lo: usize,
+        w: usize,
+    ) -> Result<u64, String> {
+        let b = self
+            .at(name, t)
+            .ok_or_else(|| format!("{path}: no signal {name}"))?;
+        let n = b.len();
+        let mut x = 0u64;
+        for i in (lo..lo + w).rev() {
+            let c = if i < n { b.as_bytes()[n - 1 - i] } else { b'0' };
+            x = x << 1
+                | match c {
+                    b'0' => 0,
+                    b'1' => 1,
+                    _ => {
+                        return Err(format!(
+                            "{path}: {name}[{i}] = {} at time index {t}: not 0 or 1",
+                            c as char
+                        ))
+                    }
+                };
+        }
+        Ok(x)
+    }
+}
+
+/// A register of the waveform that a model must list: `*_q`, `*_q[k]` or a RAM word `mem[k]`.
+fn is_register(name: &str) -> bool {
+    let last = name.rsplit('.').next().unwrap_or(name);
+    let base = last.split('[').next().unwrap_or(last);
+    base.ends_with("_q") || base == "mem"
+}
+
+/// Replay `capfc_ingress` (v3) from the waveform at `path`, instance `instance` (e.g.
+/// `capfc_ingress_v3_tb.dut`), and report the first `limit` mismatches.
+pub fn ingress(
+    path: &str,
+    instance: &str,
+    p: IngressParams,
+    limit: usize,
+) -> Result<Report, String> {
+    let v = Vcd::load(path, instance)?;
+    let mut m = Ingress::new(p);
+    let names: Vec<String> = m.regs().into_iter().map(|(n, _)| n).collect();
+    for n in &names {
+        if !v.vars.contains_key(n) {
+            let base = n.split('[').next().unwrap_or(n);
+            let mut like: Vec<&String> = v.vars.keys().filter(|k| k.contains(base)).collect();
+            like.sort();
+            like.truncate(4);
+            return Err(format!(
+                "{path}: the model's register {n} is not in the waveform under {instance} (there: {})",
+                like.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+            ));
+        }
+    }
+    let mut unlisted: Vec<&String> = v
+        .vars
+        .keys()
+        .filter(|k| is_register(k) && !names.contains(k))
+        .collect();
+    unlisted.sort();
+    if let Some(k) = unlisted.first() {
+        return Err(format!(
+            "{path}: register {k} of {instance} is not in the model ({} such)",
+            unlisted.len()
+        ));
+    }
+    if v.edges.is_empty() {
+        return Err(format!(
+            "{path}: no rising edge of {instance}.clk: nothing checked"
+        ));
+    }
+    let mut rep = Report {
+        cycles: 0,
+        names: names.len() + 4,
+        mismatches: vec![],
+        total_mismatches: 0,
+    };
+    let np = p.np;
+    let note = |rep: &mut Report, c: u64, n: &str, got: String, want: String| {
+        rep.total_mismatches += 1;
+        if rep.mismatches.len() < limit {
+            rep.mismatches.push((c, n.to_string(), got, want));
+        }
+    };
+    for (c, &e) in v.edges.iter().enumerate() {
+        let c = c as u64;
+        let t = e - 1;
+        let f = |name: &str, lo: usize, w: u32| v.field(path, name, t, lo, w as usize);
+        let mut inp = IngressIn {
+            rst: f("rst", 0, 1)? == 1,
+            cfg_lossless: f("cfg_lossless", 0, 8)? as u8,
+            dep_valid: f("dep_valid", 0, 1)? == 1,
+            dep_port: f("dep_port", 0, p.pw())?,
+            dep_prio: f("dep_prio", 0, 3)? as u8,
+            dep_size: f("dep_size", 0, p.sw)?,
+            ..IngressIn::default()
+        };
+        let ow = p.ow as usize;
+        for k in 0..8 {
+            inp.cfg_ing_max[k] = f("cfg_ing_max", k * ow, p.ow)?;
+            inp.cfg_ing_xoff[k] = f("cfg_ing_xoff", k * ow, p.ow)?;
+            inp.cfg_ing_xon[k] = f("cfg_ing_xon", k * ow, p.ow)?;
+        }
+        for i in 0..np {
+            inp.arr_valid.push(f("arr_valid", i, 1)? == 1);
+            inp.arr_prio.push(f("arr_prio", 3 * i, 3)? as u8);
+            inp.arr_size.push(f("arr_size", p.sw as usize * i, p.sw)?);
+        }
+        // the registers entering the cycle, then the outputs of the cycle
+        let regs: Regs = m.regs();
+        for (n, want) in &regs {
+            let got = v.at(n, t).unwrap_or_default();
+            if &got != want {
+                note(&mut rep, c, n, got, want.clone());
+            }
+        }
+        let o = m.outputs(&inp);
+        let flags =
+            |f: &[bool]| -> String { f.iter().rev().map(|&b| if b { '1' } else { '0' }).collect() };
+        let outs = [
+            ("arr_ready", flags(&o.arr_ready)),
+            ("arr_accept", flags(&o.arr_accept)),
+            ("dep_ready", flags(&[o.dep_ready])),
+            (
+                "i_state",
+                m.i_state()
+                    .iter()
+                    .rev()
+                    .map(|x| super::bits((*x).into(), 8))
+                    .collect(),
+            ),
+        ];
+        for (n, want) in outs {
+            let got = v.at(n, t).unwrap_or_default();
+            if got != want {
+                note(&mut rep, c, n, got, want);
+            }
+        }
+        m.tick(&inp);
+        rep.cycles += 1;
+    }
+    Ok(rep)
+}

@@ -1,0 +1,120 @@
+//! `capfc_thr_copies` (`rtl/v3/capfc_thr_copies.sv`): the thresholds' copies per group of eight
+//! ports, shared by the ingress and the egress.
+//!
+//! A refresh names one priority a cycle (`rf_q`: 0 after a reset, then counting); its words, given
+//! by the user from the configuration in the same cycle, go down a chain of registers (`chp_q`,
+//! `cha_q`, `chd_q`, a stage per group), and each group writes its stage into its two LUT RAMs
+//! (`u_tha`, `u_thd`, a word a priority) every cycle. The RAMs are read asynchronously (the words
+//! before this cycle's write). No register but `rf_q` is reset.
+
+use super::{bits, trunc, Regs};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ThrCopies {
+    /// groups
+    pub ng: usize,
+    /// the arrival side's word width (TAW) and the departure side's (TDW)
+    pub taw: u32,
+    pub tdw: u32,
+    /// `rf_q`: the priority refreshed in this cycle
+    pub rf_q: u8,
+    /// `chp_q[g]`, `cha_q[g]`, `chd_q[g]`: the chain's stage g (priority, words)
+    pub chp_q: Vec<u8>,
+    pub cha_q: Vec<u128>,
+    pub chd_q: Vec<u128>,
+    /// `gen_grp[g].u_tha.mem[p]`, `gen_grp[g].u_thd.mem[p]`
+    pub tha: Vec<[u128; 8]>,
+    pub thd: Vec<[u128; 8]>,
+}
+
+impl ThrCopies {
+    pub fn new(ng: usize, taw: u32, tdw: u32) -> Self {
+        ThrCopies {
+            ng,
+            taw,
+            tdw,
+            rf_q: 0,
+            chp_q: vec![0; ng],
+            cha_q: vec![0; ng],
+            chd_q: vec![0; ng],
+            tha: vec![[0; 8]; ng],
+            thd: vec![[0; 8]; ng],
+        }
+    }
+
+    /// `rf`: the priority whose words the user gives in this cycle.
+    #[inline]
+    pub fn rf(&self) -> usize {
+        usize::from(self.rf_q)
+    }
+
+    /// `rd_a` of group `g` at priority `p` (asynchronous: the word before this cycle's write).
+    #[inline]
+    pub fn read_a(&self, g: usize, p: usize) -> u128 {
+        self.tha[g][p & 7]
+    }
+
+    /// `rd_d` of group `g` at priority `p`.
+    #[inline]
+    pub fn read_d(&self, g: usize, p: usize) -> u128 {
+        self.thd[g][p & 7]
+    }
+
+    /// The clock edge: every group writes its stage, the chain moves, `rf_q` counts.
+    pub fn tick(&mut self, rst: bool, wa_rec: u128, wd_rec: u128) {
+        for g in 0..self.ng {
+            let p = usize::from(self.chp_q[g] & 7);
+            self.tha[g][p] = self.cha_q[g];
+            self.thd[g][p] = self.chd_q[g];
+        }
+        for g in (1..self.ng).rev() {
+            self.chp_q[g] = self.chp_q[g - 1];
+            self.cha_q[g] = self.cha_q[g - 1];
+            self.chd_q[g] = self.chd_q[g - 1];
+        }
+        self.chp_q[0] = self.rf_q;
+        self.cha_q[0] = wa_rec & mask(self.taw);
+        self.chd_q[0] = wd_rec & mask(self.tdw);
+        self.rf_q = if rst {
+            0
+        } else {
+            trunc(u64::from(self.rf_q) + 1, 3) as u8
+        };
+    }
+
+    /// The registers and RAM words under their RTL names, prefixed by the instance's path.
+    pub fn regs(&self, prefix: &str, out: &mut Regs) {
+        out.push((format!("{prefix}rf_q"), bits(self.rf_q.into(), 3)));
+        for g in 0..self.ng {
+            out.push((format!("{prefix}chp_q[{g}]"), bits(self.chp_q[g].into(), 3)));
+            out.push((
+                format!("{prefix}cha_q[{g}]"),
+                bits(self.cha_q[g], self.taw as usize),
+            ));
+            out.push((
+                format!("{prefix}chd_q[{g}]"),
+                bits(self.chd_q[g], self.tdw as usize),
+            ));
+            for p in 0..8 {
+                out.push((
+                    format!("{prefix}gen_grp[{g}].u_tha.mem[{p}]"),
+                    bits(self.tha[g][p], self.taw as usize),
+                ));
+                out.push((
+                    format!("{prefix}gen_grp[{g}].u_thd.mem[{p}]"),
+                    bits(self.thd[g][p], self.tdw as usize),
+                ));
+            }
+        }
+    }
+}
+
+/// The low `w` bits set (w <= 128).
+#[inline]
+pub fn mask(w: u32) -> u128 {
+    if w >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << w) - 1
+    }
+}

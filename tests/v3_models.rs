@@ -1,0 +1,93 @@
+//! The v3 units' models (src/v3) on their own; their equivalence with the RTL is `make
+//! v3-lockstep` (the units' testbenches' waveforms replayed through the models).
+
+use capfc::v3::ingress::{Ingress, IngressIn, IngressParams};
+use capfc::v3::{bits, replay, signed, units};
+
+fn params(np: usize) -> IngressParams {
+    IngressParams {
+        np,
+        sw: 14,
+        ow: 20,
+        cell_log2: 0,
+    }
+}
+
+fn idle(np: usize, rst: bool) -> IngressIn {
+    let mut i = IngressIn {
+        rst,
+        arr_valid: vec![false; np],
+        arr_prio: vec![0; np],
+        arr_size: vec![0; np],
+        ..IngressIn::default()
+    };
+    for k in 0..8 {
+        i.cfg_ing_max[k] = 1000;
+        i.cfg_ing_xoff[k] = 500;
+        i.cfg_ing_xon[k] = 200;
+    }
+    i.cfg_lossless = 0xff;
+    i
+}
+
+#[test]
+fn helpers_wrap_and_sign_as_the_rtl() {
+    assert_eq!(bits(5, 4), "0101");
+    assert_eq!(bits(u128::MAX, 3), "111");
+    assert_eq!(signed(0b11, 2), -1);
+    assert_eq!(signed(0b01, 2), 1);
+    assert_eq!(units(0, 3), 0);
+    assert_eq!(units(9, 3), 2);
+    assert_eq!(units(8, 3), 1);
+}
+
+#[test]
+fn ingress_lanes_ready_in_their_slot_after_the_reset_and_an_arrival_answers_four_cycles_later() {
+    let np = 12;
+    let p = params(np);
+    let mut m = Ingress::new(p);
+    m.tick(&idle(np, true));
+    let mut c = 0u64;
+    while !m.outputs(&idle(np, false)).arr_ready.iter().any(|&r| r) {
+        m.tick(&idle(np, false));
+        c += 1;
+        assert!(c < 100, "no lane ready 100 cycles after a reset");
+    }
+    // ready when rc_q (0 in the cycle after the reset's edge) reaches RC_RDY, a port a group
+    assert_eq!(c, p.rc_rdy());
+    let o = m.outputs(&idle(np, false));
+    assert_eq!(o.arr_ready.iter().filter(|&&r| r).count(), 2);
+    let port = o.arr_ready.iter().position(|&r| r).unwrap();
+    let mut a = idle(np, false);
+    a.arr_valid[port] = true;
+    a.arr_prio[port] = 3;
+    a.arr_size[port] = 1000;
+    m.tick(&a);
+    for k in 1..=4 {
+        let o = m.outputs(&idle(np, false));
+        assert_eq!(o.arr_accept[port], k == 4, "cycle t+{k}");
+        m.tick(&idle(np, false));
+    }
+    // 1000 units on a lossless queue, over XOFF (500): I set, seen from t+5
+    assert_eq!(m.i_state()[port] >> 3 & 1, 1);
+}
+
+#[test]
+fn the_replay_refuses_a_missing_file_and_a_waveform_without_the_unit() {
+    let e = replay::ingress("no/such.vcd", "tb.dut", params(4), 10).unwrap_err();
+    assert!(e.contains("no/such.vcd"), "{e}");
+    let dir = std::env::temp_dir().join(format!("capfc_v3_replay_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("other.vcd");
+    std::fs::write(
+        &f,
+        "$timescale 1ps $end\n$scope module tb $end\n$var wire 1 ! clk $end\n$upscope $end\n\
+         $enddefinitions $end\n#0\n0!\n#1\n1!\n",
+    )
+    .unwrap();
+    let e = replay::ingress(f.to_str().unwrap(), "tb.dut", params(4), 10).unwrap_err();
+    assert!(e.contains("no instance tb.dut"), "{e}");
+    std::fs::write(&f, "not a waveform\n\0\0").unwrap();
+    assert!(replay::ingress(f.to_str().unwrap(), "tb.dut", params(4), 10).is_err());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
