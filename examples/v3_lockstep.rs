@@ -1,43 +1,87 @@
 //! The v3 units' models against their RTL from a unit testbench's waveform (`make v3-lockstep`):
 //!
 //!     cargo run --release --example v3_lockstep -- ingress WAVE.vcd NP [SW OW CELL_LOG2]
+//!     cargo run --release --example v3_lockstep -- egress WAVE.vcd NP [SW OW CW CELL_LOG2 NL]
 //!
 //! Exit 0 when every register and output agreed in every cycle, 1 on a mismatch, 2 on bad input.
 
-use capfc::v3::ingress::IngressParams;
-use capfc::v3::replay;
+use capfc::v3::egress::{Egress, EgressParams};
+use capfc::v3::ingress::{Ingress, IngressParams};
+use capfc::v3::replay::{self, Unit};
+
+const USAGE: &str = "usage: v3_lockstep ingress WAVE.vcd NP [SW OW CELL_LOG2] | egress WAVE.vcd NP [SW OW CW CELL_LOG2 NL]";
+
+fn bad(msg: String) -> ! {
+    eprintln!("v3_lockstep: {msg} ({USAGE})");
+    std::process::exit(2)
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: v3_lockstep ingress WAVE.vcd NP [SW OW CELL_LOG2]";
-    if args.len() < 3 || args[0] != "ingress" {
-        eprintln!("{usage}");
-        std::process::exit(2);
+    if args.len() < 3 {
+        bad("too few arguments".into());
     }
     let num = |k: usize, name: &str, default: u32| -> u32 {
         match args.get(k) {
             None => default,
-            Some(s) => s.parse().unwrap_or_else(|_| {
-                eprintln!("v3_lockstep: {name} = {s:?}: not a number ({usage})");
-                std::process::exit(2)
-            }),
+            Some(s) => s
+                .parse()
+                .unwrap_or_else(|_| bad(format!("{name} = {s:?}: not a number"))),
         }
     };
-    let p = IngressParams {
-        np: num(2, "NP", 0) as usize,
-        sw: num(3, "SW", 14),
-        ow: num(4, "OW", 20),
-        cell_log2: num(5, "CELL_LOG2", 0),
+    let np = num(2, "NP", 0) as usize;
+    let (mut unit, instance, desc): (Box<dyn Unit>, &str, String) = match args[0].as_str() {
+        "ingress" => {
+            let p = IngressParams {
+                np,
+                sw: num(3, "SW", 14),
+                ow: num(4, "OW", 20),
+                cell_log2: num(5, "CELL_LOG2", 0),
+            };
+            if !(2..=128).contains(&np)
+                || p.sw < 1
+                || p.sw > p.ow
+                || p.ow > 30
+                || p.cell_log2 >= p.sw
+            {
+                bad(format!("illegal parameters {p:?}"));
+            }
+            (
+                Box::new(Ingress::new(p)),
+                "capfc_ingress_v3_tb.dut",
+                format!("{p:?}"),
+            )
+        }
+        "egress" => {
+            let p = EgressParams {
+                np,
+                sw: num(3, "SW", 14),
+                ow: num(4, "OW", 20),
+                cw: num(5, "CW", 16),
+                cell_log2: num(6, "CELL_LOG2", 0),
+                nl: num(7, "NL", 2),
+            };
+            if !(2..=128).contains(&np)
+                || p.sw < 1
+                || p.sw > p.ow
+                || p.ow > 30
+                || !(1..=16).contains(&p.cw)
+                || p.cell_log2 >= p.sw
+                || !(1..=8).contains(&p.nl)
+            {
+                bad(format!("illegal parameters {p:?}"));
+            }
+            (
+                Box::new(Egress::new(p)),
+                "capfc_egress_v3_tb.dut",
+                format!("{p:?}"),
+            )
+        }
+        u => bad(format!("unit {u:?}: ingress or egress")),
     };
-    if p.np < 2 || p.np > 128 || p.sw < 1 || p.sw > p.ow || p.ow > 30 || p.cell_log2 >= p.sw {
-        eprintln!(
-            "v3_lockstep: illegal parameters {p:?} (NP 2..128, SW 1..OW, OW ..30, CELL_LOG2 < SW)"
-        );
-        std::process::exit(2);
-    }
     let wave = &args[1];
     let t0 = std::time::Instant::now();
-    match replay::ingress(wave, "capfc_ingress_v3_tb.dut", p, 10) {
+    match replay::run(wave, instance, unit.as_mut(), 10) {
         Err(e) => {
             eprintln!("v3_lockstep: {e}");
             std::process::exit(2);
@@ -47,8 +91,8 @@ fn main() {
                 println!("v3_lockstep: cycle {c}: {n}: RTL {got}, model {want}");
             }
             println!(
-                "v3_lockstep: capfc_ingress NP={} from {wave}: {} cycles, {} registers and outputs compared every cycle: {} mismatches ({:.1} s)",
-                p.np,
+                "v3_lockstep: capfc_{} {desc} from {wave}: {} cycles, {} registers and outputs compared every cycle: {} mismatches ({:.1} s)",
+                args[0],
                 r.cycles,
                 r.names,
                 r.total_mismatches,

@@ -115,8 +115,8 @@ v3-check: deps ## the assembled v3 block on random traffic, judged by capfc chec
 	    || { echo "v3-check: NP=$$np failed (replay: make v3-check V3_SEED=$(V3_SEED) V3_CHECK_PORTS=$$np)"; exit 1; }; \
 	done
 
-# The v3 units' Rust models (src/v3) against their RTL, register for register and cycle for
-# cycle: the unit's testbench (its own contract checks as in v3-spike) on Verilator with every
+# The v3 units' Rust models (src/v3: the ingress, the egress) against their RTL, register for
+# register and cycle for cycle: each unit's testbench (its own contract checks as in v3-spike) on Verilator with every
 # register and RAM word dumped, and the model replayed on the waveform's inputs
 # (examples/v3_lockstep.rs: every register and output compared every cycle; a register of the
 # RTL the model does not list is an error). Then one RTL mutation the contract cannot see (the
@@ -141,6 +141,13 @@ v3-lockstep: deps ## the v3 units' models against their RTL from the units' test
 	  target/release/examples/v3_lockstep ingress build/v3/ingress_np$$np.vcd $$np \
 	    || { echo "v3-lockstep: capfc_ingress NP=$$np (replay: make v3-lockstep V3_SEED=$(V3_SEED) V3_LOCKSTEP_PORTS=$$np)"; exit 1; }; \
 	  rm -f build/v3/ingress_np$$np.vcd; \
+	  $(V3_TB_VERILATOR) -DTB_NP=$$np -DTB_CYCLES=$(V3_LOCKSTEP_CYCLES) --top-module capfc_egress_v3_tb \
+	    -Mdir build/v3/egress_ls_np$$np $(V3_EGRESS) testbench/v3/capfc_egress_v3_tb.sv \
+	    > build/v3/egress_ls_np$$np.log 2>&1 || { tail -20 build/v3/egress_ls_np$$np.log; exit 1; }; \
+	  build/v3/egress_ls_np$$np/Vcapfc_egress_v3_tb +SEED=$(V3_SEED) +DUMP=build/v3/egress_np$$np.vcd || exit 1; \
+	  target/release/examples/v3_lockstep egress build/v3/egress_np$$np.vcd $$np \
+	    || { echo "v3-lockstep: capfc_egress NP=$$np (replay: make v3-lockstep V3_SEED=$(V3_SEED) V3_LOCKSTEP_PORTS=$$np)"; exit 1; }; \
+	  rm -f build/v3/egress_np$$np.vcd; \
 	done
 	@sed 's/rc_q\[g\] < 5.d11/rc_q[g] < 5'"'"'d12/' rtl/v3/capfc_ingress.sv > build/v3/mut/capfc_ingress.sv
 	@! cmp -s rtl/v3/capfc_ingress.sv build/v3/mut/capfc_ingress.sv || { echo "v3-lockstep: the mutation no longer applies"; exit 1; }

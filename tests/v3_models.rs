@@ -91,3 +91,56 @@ fn the_replay_refuses_a_missing_file_and_a_waveform_without_the_unit() {
     assert!(replay::ingress(f.to_str().unwrap(), "tb.dut", params(4), 10).is_err());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn egress_an_engine_write_sets_e_and_other_ports_see_it_two_cycles_later_never_the_own_port() {
+    use capfc::v3::egress::{Egress, EgressIn, EgressParams};
+    let p = EgressParams {
+        np: 12,
+        sw: 14,
+        ow: 20,
+        cw: 16,
+        cell_log2: 0,
+        nl: 2,
+    };
+    let idle = |rst: bool| {
+        let np = p.np;
+        EgressIn {
+            rst,
+            cfg_lossless: 0b1010, // priorities 1 and 3: counted classes 0 and 1
+            cfg_mode: 2,
+            deq_valid: vec![false; np],
+            deq_prio: vec![0; np],
+            deq_size: vec![0; np],
+            sre: vec![false; np],
+            srow: vec![0; np],
+            sidx: vec![0; np],
+            swr_en: vec![false; np],
+            swr_l: vec![0; np],
+            swr_i: vec![0; np],
+            ..EgressIn::default()
+        }
+    };
+    let mut m = Egress::new(p);
+    m.tick(&idle(true));
+    for _ in 0..40 {
+        m.tick(&idle(false));
+    }
+    // port 9's engine selects input port 2 on its class 1 (priority 3)
+    let mut w = idle(false);
+    w.swr_en[9] = true;
+    w.swr_l[9] = 1;
+    w.swr_i[9] = 2;
+    m.tick(&w);
+    assert_eq!(m.e_q[9 * p.nlp() + 1], 1 << 2);
+    assert!(!m.outputs(&idle(false)).e_other[2 * 8 + 3]);
+    m.tick(&idle(false));
+    // E of port 9 reaches input port 2's D through the group's registered partial OR
+    let o = m.outputs(&idle(false));
+    assert!(
+        o.e_other[2 * 8 + 3],
+        "E[9][class 1] bit 2 not in e_other of port 2, priority 3"
+    );
+    assert!(!o.e_other[2 * 8 + 1], "priority 1 is class 0");
+    assert_eq!(o.e_other.iter().filter(|&&b| b).count(), 1);
+}

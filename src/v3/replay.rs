@@ -12,8 +12,9 @@ use std::collections::HashMap;
 
 use wellen::{simple::Waveform, SignalRef, TimeTableIdx};
 
+use super::egress::{Egress, EgressIn, EgressParams};
 use super::ingress::{Ingress, IngressIn, IngressParams};
-use super::Regs;
+use super::{bits, Regs};
 
 /// The outcome of a replay.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -129,17 +130,144 @@ fn is_register(name: &str) -> bool {
     base.ends_with("_q") || base == "mem"
 }
 
-/// Replay `capfc_ingress` (v3) from the waveform at `path`, instance `instance` (e.g.
-/// `capfc_ingress_v3_tb.dut`), and report the first `limit` mismatches.
-pub fn ingress(
+/// A unit's model as the replay drives it.
+pub trait Unit {
+    /// Every register and RAM word under its RTL name.
+    fn regs(&self) -> Regs;
+    /// This cycle's inputs read with `f(name, lo, width)` (bits lo .. lo + width of the port
+    /// `name`); the outputs of the cycle under the ports' names; then the clock edge.
+    fn cycle(
+        &mut self,
+        f: &dyn Fn(&str, usize, u32) -> Result<u64, String>,
+    ) -> Result<Regs, String>;
+}
+
+fn flags(f: &[bool]) -> String {
+    f.iter().rev().map(|&b| if b { '1' } else { '0' }).collect()
+}
+
+impl Unit for Ingress {
+    fn regs(&self) -> Regs {
+        Ingress::regs(self)
+    }
+
+    fn cycle(
+        &mut self,
+        f: &dyn Fn(&str, usize, u32) -> Result<u64, String>,
+    ) -> Result<Regs, String> {
+        let p = self.p;
+        let mut inp = IngressIn {
+            rst: f("rst", 0, 1)? == 1,
+            cfg_lossless: f("cfg_lossless", 0, 8)? as u8,
+            dep_valid: f("dep_valid", 0, 1)? == 1,
+            dep_port: f("dep_port", 0, p.pw())?,
+            dep_prio: f("dep_prio", 0, 3)? as u8,
+            dep_size: f("dep_size", 0, p.sw)?,
+            ..IngressIn::default()
+        };
+        let ow = p.ow as usize;
+        for k in 0..8 {
+            inp.cfg_ing_max[k] = f("cfg_ing_max", k * ow, p.ow)?;
+            inp.cfg_ing_xoff[k] = f("cfg_ing_xoff", k * ow, p.ow)?;
+            inp.cfg_ing_xon[k] = f("cfg_ing_xon", k * ow, p.ow)?;
+        }
+        for i in 0..p.np {
+            inp.arr_valid.push(f("arr_valid", i, 1)? == 1);
+            inp.arr_prio.push(f("arr_prio", 3 * i, 3)? as u8);
+            inp.arr_size.push(f("arr_size", p.sw as usize * i, p.sw)?);
+        }
+        let o = self.outputs(&inp);
+        let out = vec![
+            ("arr_ready".to_string(), flags(&o.arr_ready)),
+            ("arr_accept".to_string(), flags(&o.arr_accept)),
+            ("dep_ready".to_string(), flags(&[o.dep_ready])),
+            (
+                "i_state".to_string(),
+                self.i_state()
+                    .iter()
+                    .rev()
+                    .map(|x| bits((*x).into(), 8))
+                    .collect(),
+            ),
+        ];
+        self.tick(&inp);
+        Ok(out)
+    }
+}
+
+impl Unit for Egress {
+    fn regs(&self) -> Regs {
+        Egress::regs(self)
+    }
+
+    fn cycle(
+        &mut self,
+        f: &dyn Fn(&str, usize, u32) -> Result<u64, String>,
+    ) -> Result<Regs, String> {
+        let p = self.p;
+        let (pw, lw, sw) = (p.pw(), p.lw(), p.sw);
+        let mut inp = EgressIn {
+            rst: f("rst", 0, 1)? == 1,
+            cfg_lossless: f("cfg_lossless", 0, 8)? as u8,
+            cfg_mode: f("cfg_mode", 0, 2)? as u8,
+            enq_valid: f("enq_valid", 0, 1)? == 1,
+            enq_oport: f("enq_oport", 0, pw)?,
+            enq_prio: f("enq_prio", 0, 3)? as u8,
+            enq_iport: f("enq_iport", 0, pw)?,
+            enq_size: f("enq_size", 0, sw)?,
+            ..EgressIn::default()
+        };
+        let ow = p.ow as usize;
+        for k in 0..8 {
+            inp.cfg_eg_max[k] = f("cfg_eg_max", k * ow, p.ow)?;
+            inp.cfg_eg_xoff[k] = f("cfg_eg_xoff", k * ow, p.ow)?;
+            inp.cfg_eg_xon[k] = f("cfg_eg_xon", k * ow, p.ow)?;
+            inp.cfg_eg_warn[k] = f("cfg_eg_warn", k * ow, p.ow)?;
+        }
+        for o in 0..p.np {
+            inp.deq_valid.push(f("deq_valid", o, 1)? == 1);
+            inp.deq_prio.push(f("deq_prio", 3 * o, 3)? as u8);
+            inp.deq_size.push(f("deq_size", sw as usize * o, sw)?);
+            inp.sre.push(f("sre", o, 1)? == 1);
+            inp.srow.push(f("srow", lw as usize * o, lw)?);
+            inp.sidx.push(f("sidx", pw as usize * o, pw)?);
+            inp.swr_en.push(f("swr_en", o, 1)? == 1);
+            inp.swr_l.push(f("swr_l", lw as usize * o, lw)?);
+            inp.swr_i.push(f("swr_i", pw as usize * o, pw)?);
+        }
+        let o = self.outputs(&inp);
+        let out = vec![
+            ("enq_ready".to_string(), flags(&[o.enq_ready])),
+            ("enq_accept".to_string(), flags(&[o.enq_accept])),
+            ("deq_ready".to_string(), flags(&o.deq_ready)),
+            ("rclr".to_string(), flags(&o.rclr)),
+            ("rtrig".to_string(), flags(&o.rtrig)),
+            (
+                "sval".to_string(),
+                o.sval
+                    .iter()
+                    .rev()
+                    .map(|x| bits((*x).into(), p.cw as usize))
+                    .collect(),
+            ),
+            ("e_other".to_string(), flags(&o.e_other)),
+        ];
+        self.tick(&inp);
+        Ok(out)
+    }
+}
+
+/// Replay `unit` from the waveform at `path`, instance `instance` (e.g.
+/// `capfc_ingress_v3_tb.dut`), from its first rising edge, and report the first `limit`
+/// mismatches.
+pub fn run(
     path: &str,
     instance: &str,
-    p: IngressParams,
+    unit: &mut dyn Unit,
     limit: usize,
 ) -> Result<Report, String> {
     let v = Vcd::load(path, instance)?;
-    let mut m = Ingress::new(p);
-    let names: Vec<String> = m.regs().into_iter().map(|(n, _)| n).collect();
+    let names: Vec<String> = unit.regs().into_iter().map(|(n, _)| n).collect();
     for n in &names {
         if !v.vars.contains_key(n) {
             let base = n.split('[').next().unwrap_or(n);
@@ -171,11 +299,10 @@ pub fn ingress(
     }
     let mut rep = Report {
         cycles: 0,
-        names: names.len() + 4,
+        names: names.len(),
         mismatches: vec![],
         total_mismatches: 0,
     };
-    let np = p.np;
     let note = |rep: &mut Report, c: u64, n: &str, got: String, want: String| {
         rep.total_mismatches += 1;
         if rep.mismatches.len() < limit {
@@ -184,60 +311,43 @@ pub fn ingress(
     };
     for (c, &e) in v.edges.iter().enumerate() {
         let c = c as u64;
+        // the registers entering the cycle and the cycle's inputs and outputs: just before the edge
         let t = e - 1;
-        let f = |name: &str, lo: usize, w: u32| v.field(path, name, t, lo, w as usize);
-        let mut inp = IngressIn {
-            rst: f("rst", 0, 1)? == 1,
-            cfg_lossless: f("cfg_lossless", 0, 8)? as u8,
-            dep_valid: f("dep_valid", 0, 1)? == 1,
-            dep_port: f("dep_port", 0, p.pw())?,
-            dep_prio: f("dep_prio", 0, 3)? as u8,
-            dep_size: f("dep_size", 0, p.sw)?,
-            ..IngressIn::default()
-        };
-        let ow = p.ow as usize;
-        for k in 0..8 {
-            inp.cfg_ing_max[k] = f("cfg_ing_max", k * ow, p.ow)?;
-            inp.cfg_ing_xoff[k] = f("cfg_ing_xoff", k * ow, p.ow)?;
-            inp.cfg_ing_xon[k] = f("cfg_ing_xon", k * ow, p.ow)?;
-        }
-        for i in 0..np {
-            inp.arr_valid.push(f("arr_valid", i, 1)? == 1);
-            inp.arr_prio.push(f("arr_prio", 3 * i, 3)? as u8);
-            inp.arr_size.push(f("arr_size", p.sw as usize * i, p.sw)?);
-        }
-        // the registers entering the cycle, then the outputs of the cycle
-        let regs: Regs = m.regs();
-        for (n, want) in &regs {
-            let got = v.at(n, t).unwrap_or_default();
-            if &got != want {
-                note(&mut rep, c, n, got, want.clone());
-            }
-        }
-        let o = m.outputs(&inp);
-        let flags =
-            |f: &[bool]| -> String { f.iter().rev().map(|&b| if b { '1' } else { '0' }).collect() };
-        let outs = [
-            ("arr_ready", flags(&o.arr_ready)),
-            ("arr_accept", flags(&o.arr_accept)),
-            ("dep_ready", flags(&[o.dep_ready])),
-            (
-                "i_state",
-                m.i_state()
-                    .iter()
-                    .rev()
-                    .map(|x| super::bits((*x).into(), 8))
-                    .collect(),
-            ),
-        ];
-        for (n, want) in outs {
-            let got = v.at(n, t).unwrap_or_default();
+        for (n, want) in unit.regs() {
+            let got = v.at(&n, t).unwrap_or_default();
             if got != want {
-                note(&mut rep, c, n, got, want);
+                note(&mut rep, c, &n, got, want);
             }
         }
-        m.tick(&inp);
+        let f = |name: &str, lo: usize, w: u32| v.field(path, name, t, lo, w as usize);
+        let outs = unit.cycle(&f)?;
+        if c == 0 {
+            rep.names += outs.len();
+        }
+        for (n, want) in outs {
+            let got = v
+                .at(&n, t)
+                .ok_or_else(|| format!("{path}: no output {n} under {instance}"))?;
+            if got != want {
+                note(&mut rep, c, &n, got, want);
+            }
+        }
         rep.cycles += 1;
     }
     Ok(rep)
+}
+
+/// Replay `capfc_ingress` (v3); see [`run`].
+pub fn ingress(
+    path: &str,
+    instance: &str,
+    p: IngressParams,
+    limit: usize,
+) -> Result<Report, String> {
+    run(path, instance, &mut Ingress::new(p), limit)
+}
+
+/// Replay `capfc_egress` (v3); see [`run`].
+pub fn egress(path: &str, instance: &str, p: EgressParams, limit: usize) -> Result<Report, String> {
+    run(path, instance, &mut Egress::new(p), limit)
 }

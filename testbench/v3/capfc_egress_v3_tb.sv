@@ -99,6 +99,7 @@ logic [NP*CW-1:0] sval_prev;
 logic [NP-1:0]    chk_hold, chk_val, chk2_hold, chk2_val;
 integer           chk_exp [NP], chk2_exp [NP];
 integer          seed, seed_rng, cyc, errors, pick, p, o, l, r, q;
+string           dump;
 integer          n_take, n_acc, n_ref, n_same, n_clr, n_eclr, n_trig, n_inc, n_held, n_sval, n_eq, n_fw, n_rdclr, n_hold, n_wcan;
 integer          n_rowclr [NR];   // row clears since the last reset
 integer          n_wrap;          // the most clears of one row since a reset
@@ -129,6 +130,11 @@ endtask
 initial begin
     if (!$value$plusargs("SEED=%d", seed)) begin
         seed = 1;
+    end
+    // (+DUMP=file: the unit's every register and RAM word, for the model's replay, make v3-lockstep)
+    if ($value$plusargs("DUMP=%s", dump)) begin
+        $dumpfile(dump);
+        $dumpvars(0, capfc_egress_v3_tb.dut);
     end
     $display("capfc_egress_v3_tb: NP=%0d seed %0d, %0d cycles", NP, seed, CYCLES);
     seed_rng = seed;

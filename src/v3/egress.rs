@@ -1,0 +1,860 @@
+//! `capfc_egress` of micro-architecture v3 (`rtl/v3/capfc_egress.sv`): egress occupancy, the
+//! counter RAMs with generation tags, the row events, E and the sort engines' read port, the
+//! dequeue lanes shared in time by groups of eight ports.
+//!
+//! Register for register under the RTL's names (`docs/microarchitecture-v3.md`, "Egress", and the
+//! RTL's header have the design): per group the slot, the reset count and its enables and the
+//! stages A to E (`*1_q` .. `*4_q`) and F to H of the increment; per row (port, class) its
+//! generation `gen_q`, E `e_q` and the row events `rclr4_q`, `eclr4_q`, `rtrig4_q` .. `rtrig6_q`,
+//! `rclr5_q`; per port the scrub, the counter RAM's registered write port and read port 0, and
+//! the engines' read port (`sv_*`, `sval_q`); the occupancy LUT RAMs, the counter RAMs
+//! (`gen_port[o].u_cnt`: synchronous reads, read before write) and the thresholds' copies.
+
+use super::thr_copies::ThrCopies;
+use super::{bits, signed, trunc, units, Regs};
+
+/// The unit's parameters (the RTL's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EgressParams {
+    pub np: usize,
+    pub sw: u32,
+    pub ow: u32,
+    pub cw: u32,
+    pub cell_log2: u32,
+    pub nl: u32,
+}
+
+fn clog2(x: usize) -> u32 {
+    usize::BITS - (x - 1).leading_zeros()
+}
+
+impl EgressParams {
+    pub fn ng(&self) -> usize {
+        self.np.div_ceil(8)
+    }
+    pub fn pw(&self) -> u32 {
+        if self.np > 1 {
+            clog2(self.np)
+        } else {
+            1
+        }
+    }
+    pub fn lw(&self) -> u32 {
+        if self.nl > 1 {
+            clog2(self.nl as usize)
+        } else {
+            1
+        }
+    }
+    pub fn nlp(&self) -> usize {
+        1 << self.lw()
+    }
+    pub fn nr(&self) -> usize {
+        self.np << self.lw()
+    }
+    fn caw(&self) -> u32 {
+        self.lw() + self.pw()
+    }
+    fn na(&self) -> usize {
+        1 << self.caw()
+    }
+    fn tw(&self) -> u32 {
+        self.caw() + 1
+    }
+    fn dw(&self) -> u32 {
+        self.cw + self.tw()
+    }
+    fn rcw(&self) -> u32 {
+        self.caw() + 2
+    }
+    /// The lanes are ready from this many cycles after a reset.
+    pub fn rc_rdy(&self) -> u64 {
+        (self.na() as u64 + 1).max(8)
+    }
+    fn rc_sat(&self) -> u64 {
+        self.rc_rdy().max(12)
+    }
+    fn xw(&self) -> u32 {
+        self.ow + 2
+    }
+    fn taw(&self) -> u32 {
+        3 * self.ow + self.lw() + 2
+    }
+    fn tdw(&self) -> u32 {
+        2 * self.ow + self.lw() + 1
+    }
+}
+
+/// One cycle's inputs.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct EgressIn {
+    pub rst: bool,
+    pub cfg_eg_max: [u64; 8],
+    pub cfg_eg_xoff: [u64; 8],
+    pub cfg_eg_xon: [u64; 8],
+    pub cfg_eg_warn: [u64; 8],
+    pub cfg_lossless: u8,
+    pub cfg_mode: u8,
+    pub enq_valid: bool,
+    pub enq_oport: u64,
+    pub enq_prio: u8,
+    pub enq_iport: u64,
+    pub enq_size: u64,
+    pub deq_valid: Vec<bool>,
+    pub deq_prio: Vec<u8>,
+    pub deq_size: Vec<u64>,
+    /// the sort engines' read port and writes, per port
+    pub sre: Vec<bool>,
+    pub srow: Vec<u64>,
+    pub sidx: Vec<u64>,
+    pub swr_en: Vec<bool>,
+    pub swr_l: Vec<u64>,
+    pub swr_i: Vec<u64>,
+}
+
+/// One cycle's outputs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EgressOut {
+    pub enq_ready: bool,
+    pub enq_accept: bool,
+    pub deq_ready: Vec<bool>,
+    /// per row
+    pub rclr: Vec<bool>,
+    pub rtrig: Vec<bool>,
+    /// per port
+    pub sval: Vec<u64>,
+    /// per queue (i*8+p)
+    pub e_other: Vec<bool>,
+}
+
+/// A group's registers and occupancy RAMs.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Group {
+    pub gs_q: u8,
+    pub rc_q: u64,
+    pub rdy_q: bool,
+    pub scr_q: bool,
+    pub cin_q: bool,
+    // A -> B
+    pub av1_q: bool,
+    pub dv1_q: bool,
+    pub s1_q: u8,
+    pub ap1_q: u8,
+    pub dp1_q: u8,
+    pub ai1_q: u64,
+    pub au1_q: u64,
+    pub du1_q: u64,
+    // B -> C
+    pub av2_q: bool,
+    pub dv2_q: bool,
+    pub ca2_q: bool,
+    pub cd2_q: bool,
+    pub cc2_q: bool,
+    pub s2_q: u8,
+    pub la2_q: u64,
+    pub ld2_q: u64,
+    pub ai2_q: u64,
+    pub aoh2_q: u8,
+    pub doh2_q: u8,
+    pub occa2_q: u64,
+    pub occd2_q: u64,
+    pub du2_q: u64,
+    pub delta2_q: u64,
+    pub racc2_q: u64,
+    pub rtrig2_q: u64,
+    pub rinc2_q: u64,
+    pub rclrc2_q: u64,
+    pub rclre2_q: u64,
+    // C -> D
+    pub dv3_q: bool,
+    pub s3_q: u8,
+    pub la3_q: u64,
+    pub ai3_q: u64,
+    pub aoh3_q: u8,
+    pub doh3_q: u8,
+    pub acc3_q: bool,
+    pub trig3_q: bool,
+    pub inc3_q: bool,
+    pub clrc3_q: bool,
+    pub clre3_q: bool,
+    pub new3_q: u64,
+    pub mid3_q: u64,
+    pub rohd3_q: u64,
+    pub roha3_q: u64,
+    pub gn3_q: u64,
+    // D -> E
+    pub acc4_q: bool,
+    pub inc4_q: bool,
+    pub dv4_q: bool,
+    pub s4_q: u8,
+    pub aoh4_q: u8,
+    pub doh4_q: u8,
+    pub la4_q: u64,
+    pub ai4_q: u64,
+    pub new4_q: u64,
+    pub mid4_q: u64,
+    pub gn4_q: u64,
+    // E -> F -> G -> H
+    pub f_v_q: bool,
+    pub f_s_q: u8,
+    pub f_l_q: u64,
+    pub f_i_q: u64,
+    pub g_l_q: u64,
+    pub g_i_q: u64,
+    pub h_l_q: u64,
+    pub h_i_q: u64,
+    /// `gen_prio[p].u_occ.mem[s]`
+    pub occ: [[u64; 8]; 8],
+}
+
+/// A port's registers and its counter RAM.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Port {
+    pub g_v_q: bool,
+    pub h_v_q: bool,
+    pub sp_q: u64,
+    pub sc_v_q: bool,
+    pub sc_w_q: bool,
+    pub w0_q: u64,
+    pub ww_q: bool,
+    pub wh_q: bool,
+    pub wa_q: u64,
+    pub wd_q: u64,
+    pub sv_ok_q: bool,
+    pub sv_fw_q: bool,
+    pub sv_exp_q: u64,
+    pub sv_fwv_q: u64,
+    pub sv_rd_q: bool,
+    pub sv_ok2_q: bool,
+    pub sv_cnt_q: u64,
+    pub sv_fwv2_q: u64,
+    pub sv_tag_q: u64,
+    pub sv_exp2_q: u64,
+    pub sval_q: u64,
+    /// `gen_port[o].u_cnt.mem`, and its read registers `rd_q` (port 0, port 1)
+    pub mem: Vec<u64>,
+    pub rd_q: [u64; 2],
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Egress {
+    pub p: EgressParams,
+    pub grp: Vec<Group>,
+    pub port: Vec<Port>,
+    pub cntr_q: u8,
+    pub lidr_q: [u64; 8],
+    /// per row r = o * NLP + l
+    pub gen_q: Vec<u64>,
+    pub e_q: Vec<u128>,
+    pub rclr4_q: Vec<bool>,
+    pub eclr4_q: Vec<bool>,
+    pub rtrig4_q: Vec<bool>,
+    pub rclr5_q: Vec<bool>,
+    pub rtrig5_q: Vec<bool>,
+    pub rtrig6_q: Vec<bool>,
+    /// per group and class
+    pub epart_q: Vec<u128>,
+    pub u_thr: ThrCopies,
+}
+
+/// `capfc_pkg::lidx`: the rank of priority p among the lossless priorities.
+fn lidx(lossless: u8, p: usize) -> u64 {
+    u64::from((lossless & ((1u16 << p) - 1) as u8).count_ones())
+}
+
+impl Egress {
+    /// Every register and RAM word 0 (as Verilator starts a simulation).
+    pub fn new(p: EgressParams) -> Self {
+        let (ng, np, nr) = (p.ng(), p.np, p.nr());
+        Egress {
+            p,
+            grp: vec![Group::default(); ng],
+            port: vec![
+                Port {
+                    mem: vec![0; p.na()],
+                    ..Port::default()
+                };
+                np
+            ],
+            cntr_q: 0,
+            lidr_q: [0; 8],
+            gen_q: vec![0; nr],
+            e_q: vec![0; nr],
+            rclr4_q: vec![false; nr],
+            eclr4_q: vec![false; nr],
+            rtrig4_q: vec![false; nr],
+            rclr5_q: vec![false; nr],
+            rtrig5_q: vec![false; nr],
+            rtrig6_q: vec![false; nr],
+            epart_q: vec![0; ng * p.nlp()],
+            u_thr: ThrCopies::new(ng, p.taw(), p.tdw()),
+        }
+    }
+
+    fn enq_slot(&self, inp: &EgressIn, g: usize) -> bool {
+        let np = self.p.np as u64;
+        inp.enq_oport < np
+            && inp.enq_iport < np
+            && inp.enq_oport / 8 == g as u64
+            && (inp.enq_oport & 7) as u8 == self.grp[g].gs_q
+    }
+
+    /// The outputs of this cycle.
+    pub fn outputs(&self, inp: &EgressIn) -> EgressOut {
+        let p = self.p;
+        let (np, nlp) = (p.np, p.nlp());
+        let deq_ready = (0..np)
+            .map(|o| {
+                let g = &self.grp[o / 8];
+                (o % 8) as u8 == g.gs_q && g.rdy_q
+            })
+            .collect();
+        let enq_ready = (0..self.grp.len()).any(|g| self.enq_slot(inp, g) && self.grp[g].rdy_q);
+        let enq_accept = self.grp.iter().any(|g| g.acc4_q);
+        let sval = self.port.iter().map(|s| s.sval_q).collect();
+        let mut eacc = vec![0u128; nlp];
+        for (l, e) in eacc.iter_mut().enumerate() {
+            for g in 0..self.grp.len() {
+                *e |= self.epart_q[g * nlp + l];
+            }
+        }
+        let mut e_other = vec![false; np * 8];
+        for i in 0..np {
+            for q in 0..8 {
+                e_other[i * 8 + q] =
+                    self.cntr_q >> q & 1 == 1 && eacc[self.lidr_q[q] as usize % nlp] >> i & 1 == 1;
+            }
+        }
+        EgressOut {
+            enq_ready,
+            enq_accept,
+            deq_ready,
+            rclr: self.rclr5_q.clone(),
+            rtrig: self.rtrig6_q.clone(),
+            sval,
+            e_other,
+        }
+    }
+
+    /// The clock edge.
+    pub fn tick(&mut self, inp: &EgressIn) {
+        let p = self.p;
+        let (np, nlp, nr) = (p.np, p.nlp(), p.nr());
+        let (ow, xw, cw, tw, pw, lw, caw) = (p.ow, p.xw(), p.cw, p.tw(), p.pw(), p.lw(), p.caw());
+        let rst = inp.rst;
+        let rc_sat = p.rc_sat();
+        let rclr_t = &self.rclr4_q;
+        let eclr_t = &self.eclr4_q;
+        let mut next = self.grp.clone();
+        let mut rclr4_d = vec![false; nr];
+        let mut eclr4_d = vec![false; nr];
+        let mut rtrig4_d = vec![false; nr];
+        for (g, gr) in self.grp.iter().enumerate() {
+            let n = &mut next[g];
+            n.gs_q = if rst {
+                (g & 7) as u8
+            } else {
+                (gr.gs_q + 1) & 7
+            };
+            let rc = gr.rc_q;
+            n.rc_q = if rst {
+                0
+            } else if rc == rc_sat {
+                rc
+            } else {
+                trunc(rc + 1, p.rcw())
+            };
+            n.rdy_q = !rst && rc >= p.rc_rdy() - 1;
+            n.scr_q = !rst && (3..11).contains(&rc);
+            n.cin_q = rst || rc < p.na() as u64 - 1;
+            // A
+            let o = g * 8 + usize::from(gr.gs_q);
+            let (dv, dp, dsz) = if o < np {
+                (inp.deq_valid[o], inp.deq_prio[o] & 7, inp.deq_size[o])
+            } else {
+                (false, 0, 0)
+            };
+            n.dv1_q = !rst && dv && gr.rdy_q;
+            n.dp1_q = dp;
+            n.du1_q = trunc(units(trunc(dsz, p.sw), p.cell_log2), ow);
+            n.av1_q = !rst && inp.enq_valid && self.enq_slot(inp, g) && gr.rdy_q;
+            n.ap1_q = inp.enq_prio & 7;
+            n.ai1_q = trunc(inp.enq_iport, pw);
+            n.au1_q = trunc(units(trunc(inp.enq_size, p.sw), p.cell_log2), ow);
+            n.s1_q = gr.gs_q;
+            // B
+            let s1 = usize::from(gr.s1_q & 7);
+            n.occa2_q = gr.occ[usize::from(gr.ap1_q & 7)][s1];
+            n.occd2_q = gr.occ[usize::from(gr.dp1_q & 7)][s1];
+            n.aoh2_q = 1 << (gr.ap1_q & 7);
+            n.doh2_q = 1 << (gr.dp1_q & 7);
+            let tha = self.u_thr.read_a(g, usize::from(gr.ap1_q));
+            let thd = self.u_thr.read_d(g, usize::from(gr.dp1_q));
+            let f = |w: u128, lo: u32, n: u32| (w >> lo) as u64 & ((1u64 << n) - 1);
+            n.cc2_q = tha & 1 == 1;
+            n.ca2_q = tha >> 1 & 1 == 1;
+            n.la2_q = f(tha, 2, lw);
+            let warna = f(tha, lw + 2, ow);
+            let xoff = f(tha, ow + lw + 2, ow);
+            let max = f(tha, 2 * ow + lw + 2, ow);
+            n.cd2_q = thd & 1 == 1;
+            n.ld2_q = f(thd, 1, lw);
+            let xon = f(thd, lw + 1, ow);
+            let warnd = f(thd, ow + lw + 1, ow);
+            let same = gr.av1_q && gr.dv1_q && gr.ap1_q == gr.dp1_q;
+            let dsame = if same { gr.du1_q } else { 0 };
+            n.delta2_q = trunc(gr.au1_q.wrapping_sub(dsame), ow);
+            let add3m = |a: u64| trunc(a.wrapping_add(dsame).wrapping_sub(gr.au1_q), xw);
+            n.racc2_q = add3m(max);
+            n.rtrig2_q = add3m(xoff);
+            n.rinc2_q = add3m(warna);
+            n.rclrc2_q = trunc(warnd + gr.du1_q, xw);
+            n.rclre2_q = trunc(xon + gr.du1_q, xw);
+            n.av2_q = !rst && gr.av1_q;
+            n.dv2_q = !rst && gr.dv1_q;
+            n.s2_q = gr.s1_q;
+            n.ai2_q = gr.ai1_q;
+            n.du2_q = gr.du1_q;
+            // C
+            let oa = gr.occa2_q as i64;
+            let od = gr.occd2_q as i64;
+            let neg = |x: u64| x >> (xw - 1) & 1 == 1;
+            n.acc3_q = !rst && gr.av2_q && !neg(gr.racc2_q) && oa <= signed(gr.racc2_q, xw);
+            n.trig3_q = gr.ca2_q && (neg(gr.rtrig2_q) || oa > signed(gr.rtrig2_q, xw));
+            n.inc3_q = gr.cc2_q && (neg(gr.rinc2_q) || oa >= signed(gr.rinc2_q, xw));
+            n.clrc3_q = !rst && gr.dv2_q && gr.cd2_q && od <= signed(gr.rclrc2_q, xw);
+            n.clre3_q = !rst && gr.dv2_q && gr.cd2_q && od <= signed(gr.rclre2_q, xw);
+            n.new3_q = trunc(gr.occa2_q + gr.delta2_q, ow);
+            n.mid3_q = trunc(gr.occd2_q.wrapping_sub(gr.du2_q), ow);
+            n.aoh3_q = gr.aoh2_q;
+            let rw = 8 * nlp as u32;
+            let oh = |s: u8, l: u64| {
+                let k = (u64::from(s) << lw) | trunc(l, lw);
+                if k < u64::from(rw) {
+                    1u64 << k
+                } else {
+                    0
+                }
+            };
+            n.rohd3_q = oh(gr.s2_q, gr.ld2_q);
+            let mut gsel = 0;
+            for s in 0..8 {
+                if g * 8 + s < np {
+                    for l in 0..nlp {
+                        if n.rohd3_q >> (s * nlp + l) & 1 == 1 {
+                            gsel |= self.gen_q[(g * 8 + s) * nlp + l];
+                        }
+                    }
+                }
+            }
+            n.gn3_q = gsel;
+            n.roha3_q = oh(gr.s2_q, gr.la2_q);
+            n.doh3_q = if gr.dv2_q { gr.doh2_q } else { 0 };
+            n.dv3_q = !rst && gr.dv2_q;
+            n.s3_q = gr.s2_q;
+            n.la3_q = gr.la2_q;
+            n.ai3_q = gr.ai2_q;
+            // D
+            n.acc4_q = !rst && gr.acc3_q;
+            n.inc4_q = gr.inc3_q;
+            n.dv4_q = !rst && gr.dv3_q;
+            n.new4_q = gr.new3_q;
+            n.gn4_q = trunc(gr.gn3_q + 1, tw);
+            n.mid4_q = gr.mid3_q;
+            n.aoh4_q = gr.aoh3_q;
+            n.doh4_q = gr.doh3_q;
+            n.s4_q = gr.s3_q;
+            n.la4_q = gr.la3_q;
+            n.ai4_q = gr.ai3_q;
+            if !rst {
+                for s in 0..8 {
+                    if g * 8 + s < np {
+                        for l in 0..nlp {
+                            let r = (g * 8 + s) * nlp + l;
+                            let k = s * nlp + l;
+                            rclr4_d[r] = gr.clrc3_q && gr.rohd3_q >> k & 1 == 1;
+                            eclr4_d[r] = gr.clre3_q && gr.rohd3_q >> k & 1 == 1;
+                            rtrig4_d[r] = gr.acc3_q && gr.trig3_q && gr.roha3_q >> k & 1 == 1;
+                        }
+                    }
+                }
+            }
+            // E
+            let s4 = usize::from(gr.s4_q & 7);
+            for q in 0..8 {
+                let wa = gr.acc4_q && gr.aoh4_q >> q & 1 == 1;
+                if gr.scr_q || wa || (gr.dv4_q && gr.doh4_q >> q & 1 == 1) {
+                    n.occ[q][s4] = if gr.scr_q {
+                        0
+                    } else if wa {
+                        gr.new4_q
+                    } else {
+                        gr.mid4_q
+                    };
+                }
+            }
+            n.f_v_q = !rst && gr.acc4_q && gr.inc4_q;
+            n.f_s_q = gr.s4_q;
+            n.f_l_q = gr.la4_q;
+            n.f_i_q = gr.ai4_q;
+            n.g_l_q = gr.f_l_q;
+            n.g_i_q = gr.f_i_q;
+            n.h_l_q = gr.g_l_q;
+            n.h_i_q = gr.g_i_q;
+        }
+
+        // generations
+        let gen_d: Vec<u64> = (0..nr)
+            .map(|r| {
+                if rst {
+                    0
+                } else if rclr_t[r] {
+                    self.grp[r / nlp / 8].gn4_q
+                } else {
+                    self.gen_q[r]
+                }
+            })
+            .collect();
+
+        // per port
+        let mut pnext = self.port.clone();
+        for (o, po) in self.port.iter().enumerate() {
+            let g = o / 8;
+            let gr = &self.grp[g];
+            let n = &mut pnext[o];
+            let g_v = gr.f_v_q && gr.f_s_q == (o % 8) as u8;
+            let sc_v = gr.rdy_q && gr.gs_q == ((o % 8 + 1) & 7) as u8;
+            // (the read enable is not gated by the reset)
+            let re0 = g_v || sc_v;
+            let ra0 = if g_v {
+                (gr.f_l_q << pw) | gr.f_i_q
+            } else {
+                po.sp_q
+            };
+            n.g_v_q = !rst && g_v;
+            n.sc_v_q = !rst && sc_v;
+            n.w0_q = po.rd_q[0];
+            n.h_v_q = !rst && po.g_v_q;
+            n.sc_w_q = !rst && po.sc_v_q;
+            n.sp_q = if rst {
+                0
+            } else if po.sc_w_q || gr.cin_q {
+                trunc(po.sp_q + 1, caw)
+            } else {
+                po.sp_q
+            };
+            let wl = if po.h_v_q { gr.h_l_q } else { po.sp_q >> pw };
+            let w_gen = self.gen_q[(o << lw) | trunc(wl, lw) as usize];
+            let tag_ok = trunc(po.w0_q >> cw, tw) == w_gen;
+            let w_cnt = trunc(po.w0_q, cw);
+            let new_cnt = if !tag_ok {
+                1
+            } else if w_cnt == (1 << cw) - 1 {
+                w_cnt
+            } else {
+                w_cnt + 1
+            };
+            n.ww_q = gr.cin_q || po.h_v_q || (po.sc_w_q && !tag_ok);
+            n.wh_q = po.h_v_q;
+            n.wa_q = if po.h_v_q {
+                (gr.h_l_q << pw) | gr.h_i_q
+            } else {
+                po.sp_q
+            };
+            n.wd_q = (w_gen << cw) | if po.h_v_q { new_cnt } else { 0 };
+            let a_l = trunc(inp.srow[o], lw);
+            let a_i = trunc(inp.sidx[o], pw);
+            let sre = inp.sre[o];
+            let a_set = po.wh_q && po.wa_q == (a_l << pw | a_i);
+            n.sv_ok_q = !rst && if sre { gr.rdy_q } else { po.sv_ok_q };
+            n.sv_exp_q = if !sre {
+                po.sv_exp_q
+            } else if rclr_t[o * nlp + a_l as usize] {
+                gr.gn4_q
+            } else {
+                self.gen_q[(o << lw) | a_l as usize]
+            };
+            n.sv_fw_q = !rst && if sre { a_set } else { po.sv_fw_q };
+            n.sv_fwv_q = if sre { trunc(po.wd_q, cw) } else { po.sv_fwv_q };
+            n.sv_rd_q = !rst && sre;
+            if po.sv_rd_q {
+                n.sv_cnt_q = trunc(po.rd_q[1], cw);
+                n.sv_tag_q = trunc(po.rd_q[1] >> cw, tw);
+                n.sv_exp2_q = po.sv_exp_q;
+                n.sv_ok2_q = po.sv_ok_q && !po.sv_fw_q;
+                n.sv_fwv2_q = if po.sv_fw_q { po.sv_fwv_q } else { 0 };
+            }
+            if rst {
+                n.sv_ok2_q = false;
+                n.sv_fwv2_q = 0;
+            }
+            n.sval_q = (if po.sv_ok2_q && po.sv_tag_q == po.sv_exp2_q {
+                po.sv_cnt_q
+            } else {
+                0
+            }) | po.sv_fwv2_q;
+            // the counter RAM: reads before the write
+            if re0 {
+                n.rd_q[0] = po.mem[ra0 as usize];
+            }
+            if sre {
+                n.rd_q[1] = po.mem[(a_l << pw | a_i) as usize];
+            }
+            if po.ww_q {
+                n.mem[po.wa_q as usize] = po.wd_q;
+            }
+        }
+
+        // E's partial ORs per group and class
+        let ng = self.grp.len();
+        let mut epart_d = vec![0u128; ng * nlp];
+        for g in 0..ng {
+            for l in 0..nlp {
+                for s in 0..8 {
+                    let o = g * 8 + s;
+                    if o < np {
+                        epart_d[g * nlp + l] |= self.e_q[o * nlp + l] & !(1u128 << o);
+                    }
+                }
+            }
+        }
+        // E
+        let mut e_d: Vec<u128> = (0..nr)
+            .map(|r| if eclr_t[r] { 0 } else { self.e_q[r] })
+            .collect();
+        for o in 0..np {
+            for l in 0..nlp {
+                let r = o * nlp + l;
+                if !eclr_t[r]
+                    && !rclr_t[r]
+                    && !self.rclr5_q[r]
+                    && inp.swr_en[o]
+                    && trunc(inp.swr_l[o], lw) == l as u64
+                {
+                    let i = trunc(inp.swr_i[o], pw);
+                    let bit = if i < np as u64 { 1u128 << i } else { 0 };
+                    e_d[r] = self.e_q[r] | bit;
+                }
+            }
+        }
+        if rst {
+            e_d.fill(0);
+        }
+
+        // the thresholds' refresh
+        let lid: Vec<u64> = (0..8).map(|q| lidx(inp.cfg_lossless, q)).collect();
+        let cnt: Vec<bool> = (0..8)
+            .map(|q| inp.cfg_lossless >> q & 1 == 1 && lid[q] < u64::from(p.nl))
+            .collect();
+        let rf = self.u_thr.rf();
+        let w = |x: u64| u128::from(trunc(x, ow));
+        let wa_rec = (w(inp.cfg_eg_max[rf]) << (2 * ow + lw + 2))
+            | (w(inp.cfg_eg_xoff[rf]) << (ow + lw + 2))
+            | (w(inp.cfg_eg_warn[rf]) << (lw + 2))
+            | (u128::from(trunc(lid[rf], lw)) << 2)
+            | (u128::from(cnt[rf] && inp.cfg_mode & 3 != 0) << 1)
+            | u128::from(cnt[rf]);
+        let wd_rec = (w(inp.cfg_eg_warn[rf]) << (ow + lw + 1))
+            | (w(inp.cfg_eg_xon[rf]) << (lw + 1))
+            | (u128::from(trunc(lid[rf], lw)) << 1)
+            | u128::from(cnt[rf]);
+        self.u_thr.tick(rst, wa_rec, wd_rec);
+        self.cntr_q = (0..8).fold(0u8, |a, q| a | (u8::from(cnt[q]) << q));
+        for (r, l) in self.lidr_q.iter_mut().zip(&lid) {
+            *r = trunc(*l, lw);
+        }
+
+        // the row events' later registers (from this cycle's, before they move)
+        let rclr4_q = std::mem::replace(
+            &mut self.rclr4_q,
+            if rst { vec![false; nr] } else { rclr4_d },
+        );
+        self.rclr5_q = if rst { vec![false; nr] } else { rclr4_q };
+        self.eclr4_q = if rst { vec![false; nr] } else { eclr4_d };
+        let rtrig4_q = std::mem::replace(
+            &mut self.rtrig4_q,
+            if rst { vec![false; nr] } else { rtrig4_d },
+        );
+        let rtrig5_q = std::mem::replace(
+            &mut self.rtrig5_q,
+            if rst { vec![false; nr] } else { rtrig4_q },
+        );
+        self.rtrig6_q = if rst { vec![false; nr] } else { rtrig5_q };
+        self.gen_q = gen_d;
+        self.e_q = e_d;
+        self.epart_q = epart_d;
+        self.grp = next;
+        self.port = pnext;
+    }
+
+    /// Every register and RAM word under its RTL name (relative to the unit's instance).
+    pub fn regs(&self) -> Regs {
+        let p = self.p;
+        let (ow, xw, cw, tw, pw, lw) = (
+            p.ow as usize,
+            p.xw() as usize,
+            p.cw as usize,
+            p.tw() as usize,
+            p.pw() as usize,
+            p.lw() as usize,
+        );
+        let (caw, dw, nlp) = (p.caw() as usize, p.dw() as usize, p.nlp());
+        let mut out = Regs::new();
+        let flags = |v: Vec<bool>| -> String {
+            v.iter().rev().map(|&b| if b { '1' } else { '0' }).collect()
+        };
+        let gf = |f: &dyn Fn(&Group) -> bool| flags(self.grp.iter().map(f).collect());
+        let pf = |f: &dyn Fn(&Port) -> bool| flags(self.port.iter().map(f).collect());
+        for (n, v) in [
+            ("rdy_q", gf(&|g| g.rdy_q)),
+            ("scr_q", gf(&|g| g.scr_q)),
+            ("cin_q", gf(&|g| g.cin_q)),
+            ("av1_q", gf(&|g| g.av1_q)),
+            ("dv1_q", gf(&|g| g.dv1_q)),
+            ("av2_q", gf(&|g| g.av2_q)),
+            ("dv2_q", gf(&|g| g.dv2_q)),
+            ("ca2_q", gf(&|g| g.ca2_q)),
+            ("cd2_q", gf(&|g| g.cd2_q)),
+            ("cc2_q", gf(&|g| g.cc2_q)),
+            ("dv3_q", gf(&|g| g.dv3_q)),
+            ("acc3_q", gf(&|g| g.acc3_q)),
+            ("trig3_q", gf(&|g| g.trig3_q)),
+            ("inc3_q", gf(&|g| g.inc3_q)),
+            ("clrc3_q", gf(&|g| g.clrc3_q)),
+            ("clre3_q", gf(&|g| g.clre3_q)),
+            ("acc4_q", gf(&|g| g.acc4_q)),
+            ("inc4_q", gf(&|g| g.inc4_q)),
+            ("dv4_q", gf(&|g| g.dv4_q)),
+            ("f_v_q", gf(&|g| g.f_v_q)),
+            ("g_v_q", pf(&|s| s.g_v_q)),
+            ("h_v_q", pf(&|s| s.h_v_q)),
+            ("sc_v_q", pf(&|s| s.sc_v_q)),
+            ("sc_w_q", pf(&|s| s.sc_w_q)),
+            ("ww_q", pf(&|s| s.ww_q)),
+            ("wh_q", pf(&|s| s.wh_q)),
+            ("sv_ok_q", pf(&|s| s.sv_ok_q)),
+            ("sv_fw_q", pf(&|s| s.sv_fw_q)),
+            ("sv_rd_q", pf(&|s| s.sv_rd_q)),
+            ("sv_ok2_q", pf(&|s| s.sv_ok2_q)),
+            ("rclr4_q", flags(self.rclr4_q.clone())),
+            ("eclr4_q", flags(self.eclr4_q.clone())),
+            ("rtrig4_q", flags(self.rtrig4_q.clone())),
+            ("rclr5_q", flags(self.rclr5_q.clone())),
+            ("rtrig5_q", flags(self.rtrig5_q.clone())),
+            ("rtrig6_q", flags(self.rtrig6_q.clone())),
+            ("cntr_q", bits(self.cntr_q.into(), 8)),
+            (
+                "sval_q",
+                self.port
+                    .iter()
+                    .rev()
+                    .map(|s| bits(s.sval_q.into(), cw))
+                    .collect(),
+            ),
+        ] {
+            out.push((n.to_string(), v));
+        }
+        for q in 0..8 {
+            out.push((format!("lidr_q[{q}]"), bits(self.lidr_q[q].into(), lw)));
+        }
+        for (g, gr) in self.grp.iter().enumerate() {
+            let mut reg = |name: &str, v: u64, w: usize| {
+                out.push((format!("{name}[{g}]"), bits(v.into(), w)));
+            };
+            reg("gs_q", gr.gs_q.into(), 3);
+            reg("rc_q", gr.rc_q, p.rcw() as usize);
+            reg("s1_q", gr.s1_q.into(), 3);
+            reg("ap1_q", gr.ap1_q.into(), 3);
+            reg("dp1_q", gr.dp1_q.into(), 3);
+            reg("ai1_q", gr.ai1_q, pw);
+            reg("au1_q", gr.au1_q, ow);
+            reg("du1_q", gr.du1_q, ow);
+            reg("s2_q", gr.s2_q.into(), 3);
+            reg("la2_q", gr.la2_q, lw);
+            reg("ld2_q", gr.ld2_q, lw);
+            reg("ai2_q", gr.ai2_q, pw);
+            reg("aoh2_q", gr.aoh2_q.into(), 8);
+            reg("doh2_q", gr.doh2_q.into(), 8);
+            reg("occa2_q", gr.occa2_q, ow);
+            reg("occd2_q", gr.occd2_q, ow);
+            reg("du2_q", gr.du2_q, ow);
+            reg("delta2_q", gr.delta2_q, ow);
+            reg("racc2_q", gr.racc2_q, xw);
+            reg("rtrig2_q", gr.rtrig2_q, xw);
+            reg("rinc2_q", gr.rinc2_q, xw);
+            reg("rclrc2_q", gr.rclrc2_q, xw);
+            reg("rclre2_q", gr.rclre2_q, xw);
+            reg("s3_q", gr.s3_q.into(), 3);
+            reg("la3_q", gr.la3_q, lw);
+            reg("ai3_q", gr.ai3_q, pw);
+            reg("aoh3_q", gr.aoh3_q.into(), 8);
+            reg("doh3_q", gr.doh3_q.into(), 8);
+            reg("new3_q", gr.new3_q, ow);
+            reg("mid3_q", gr.mid3_q, ow);
+            reg("rohd3_q", gr.rohd3_q, 8 * nlp);
+            reg("roha3_q", gr.roha3_q, 8 * nlp);
+            reg("gn3_q", gr.gn3_q, tw);
+            reg("s4_q", gr.s4_q.into(), 3);
+            reg("aoh4_q", gr.aoh4_q.into(), 8);
+            reg("doh4_q", gr.doh4_q.into(), 8);
+            reg("la4_q", gr.la4_q, lw);
+            reg("ai4_q", gr.ai4_q, pw);
+            reg("new4_q", gr.new4_q, ow);
+            reg("mid4_q", gr.mid4_q, ow);
+            reg("gn4_q", gr.gn4_q, tw);
+            reg("f_s_q", gr.f_s_q.into(), 3);
+            reg("f_l_q", gr.f_l_q, lw);
+            reg("f_i_q", gr.f_i_q, pw);
+            reg("g_l_q", gr.g_l_q, lw);
+            reg("g_i_q", gr.g_i_q, pw);
+            reg("h_l_q", gr.h_l_q, lw);
+            reg("h_i_q", gr.h_i_q, pw);
+            for q in 0..8 {
+                for s in 0..8 {
+                    out.push((
+                        format!("gen_grp[{g}].gen_prio[{q}].u_occ.mem[{s}]"),
+                        bits(gr.occ[q][s].into(), ow),
+                    ));
+                }
+            }
+        }
+        for (o, po) in self.port.iter().enumerate() {
+            let mut reg = |name: &str, v: u64, w: usize| {
+                out.push((format!("{name}[{o}]"), bits(v.into(), w)));
+            };
+            reg("sp_q", po.sp_q, caw);
+            reg("w0_q", po.w0_q, dw);
+            reg("wa_q", po.wa_q, caw);
+            reg("wd_q", po.wd_q, dw);
+            reg("sv_exp_q", po.sv_exp_q, tw);
+            reg("sv_fwv_q", po.sv_fwv_q, cw);
+            reg("sv_cnt_q", po.sv_cnt_q, cw);
+            reg("sv_fwv2_q", po.sv_fwv2_q, cw);
+            reg("sv_tag_q", po.sv_tag_q, tw);
+            reg("sv_exp2_q", po.sv_exp2_q, tw);
+            for (k, w) in po.mem.iter().enumerate() {
+                out.push((
+                    format!("gen_port[{o}].u_cnt.mem[{k}]"),
+                    bits((*w).into(), dw),
+                ));
+            }
+            out.push((
+                format!("gen_port[{o}].u_cnt.rd_q"),
+                format!(
+                    "{}{}",
+                    bits(po.rd_q[1].into(), dw),
+                    bits(po.rd_q[0].into(), dw)
+                ),
+            ));
+        }
+        for r in 0..p.nr() {
+            out.push((format!("gen_q[{r}]"), bits(self.gen_q[r].into(), tw)));
+            out.push((format!("e_q[{r}]"), bits(self.e_q[r], p.np)));
+        }
+        for (k, e) in self.epart_q.iter().enumerate() {
+            out.push((format!("epart_q[{k}]"), bits(*e, p.np)));
+        }
+        self.u_thr.regs("u_thr.", &mut out);
+        out
+    }
+}
