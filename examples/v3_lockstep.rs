@@ -2,14 +2,16 @@
 //!
 //!     cargo run --release --example v3_lockstep -- ingress WAVE.vcd NP [SW OW CELL_LOG2]
 //!     cargo run --release --example v3_lockstep -- egress WAVE.vcd NP [SW OW CW CELL_LOG2 NL]
+//!     cargo run --release --example v3_lockstep -- sort WAVE.vcd NP [CW CUT_F NL]
 //!
 //! Exit 0 when every register and output agreed in every cycle, 1 on a mismatch, 2 on bad input.
 
 use capfc::v3::egress::{Egress, EgressParams};
 use capfc::v3::ingress::{Ingress, IngressParams};
 use capfc::v3::replay::{self, Unit};
+use capfc::v3::sort::{Sort, SortParams};
 
-const USAGE: &str = "usage: v3_lockstep ingress WAVE.vcd NP [SW OW CELL_LOG2] | egress WAVE.vcd NP [SW OW CW CELL_LOG2 NL]";
+const USAGE: &str = "usage: v3_lockstep ingress WAVE.vcd NP [SW OW CELL_LOG2] | egress WAVE.vcd NP [SW OW CW CELL_LOG2 NL] | sort WAVE.vcd NP [CW CUT_F NL]";
 
 fn bad(msg: String) -> ! {
     eprintln!("v3_lockstep: {msg} ({USAGE})");
@@ -77,7 +79,27 @@ fn main() {
                 format!("{p:?}"),
             )
         }
-        u => bad(format!("unit {u:?}: ingress or egress")),
+        "sort" => {
+            let p = SortParams {
+                np,
+                cw: num(3, "CW", 16),
+                cut_f: num(4, "CUT_F", 8),
+                nl: num(5, "NL", 2),
+            };
+            if !(2..=128).contains(&np)
+                || !(1..=16).contains(&p.cw)
+                || !(1..=16).contains(&p.cut_f)
+                || !(1..=8).contains(&p.nl)
+            {
+                bad(format!("illegal parameters {p:?}"));
+            }
+            (
+                Box::new(Sort::new(p)),
+                "capfc_sort_v3_tb.dut",
+                format!("{p:?}"),
+            )
+        }
+        u => bad(format!("unit {u:?}: ingress, egress or sort")),
     };
     let wave = &args[1];
     let t0 = std::time::Instant::now();

@@ -115,16 +115,19 @@ v3-check: deps ## the assembled v3 block on random traffic, judged by capfc chec
 	    || { echo "v3-check: NP=$$np failed (replay: make v3-check V3_SEED=$(V3_SEED) V3_CHECK_PORTS=$$np)"; exit 1; }; \
 	done
 
-# The v3 units' Rust models (src/v3: the ingress, the egress) against their RTL, register for
+# The v3 units' Rust models (src/v3: the ingress, the egress, the sort engines) against their RTL, register for
 # register and cycle for cycle: each unit's testbench (its own contract checks as in v3-spike) on Verilator with every
 # register and RAM word dumped, and the model replayed on the waveform's inputs
 # (examples/v3_lockstep.rs: every register and output compared every cycle; a register of the
 # RTL the model does not list is an error). Then one RTL mutation the contract cannot see (the
 # scrub a cycle longer, while no lane is ready) that the replay must report.
 #
-#   make v3-lockstep [V3_SEED=n] [V3_LOCKSTEP_PORTS="4 12 48"] [V3_LOCKSTEP_CYCLES=n]
+#   make v3-lockstep [V3_SEED=n] [V3_LOCKSTEP_PORTS="4 12 48"] [V3_LOCKSTEP_SORT="12:16 5:7"] [V3_LOCKSTEP_CYCLES=n]
 
 V3_LOCKSTEP_PORTS  ?= 4 12
+# the sort engines at NP:CW (5:7: the last engine with one port, the search's first pass above
+# the counters' range)
+V3_LOCKSTEP_SORT   ?= 12:16 5:7
 V3_LOCKSTEP_CYCLES ?= 20000
 V3_TB_VERILATOR = verilator --binary -j 2 --timing --trace -Wno-fatal -Wno-lint -Wno-style
 
@@ -148,6 +151,16 @@ v3-lockstep: deps ## the v3 units' models against their RTL from the units' test
 	  target/release/examples/v3_lockstep egress build/v3/egress_np$$np.vcd $$np \
 	    || { echo "v3-lockstep: capfc_egress NP=$$np (replay: make v3-lockstep V3_SEED=$(V3_SEED) V3_LOCKSTEP_PORTS=$$np)"; exit 1; }; \
 	  rm -f build/v3/egress_np$$np.vcd; \
+	done
+	@for pc in $(V3_LOCKSTEP_SORT); do \
+	  np=$${pc%:*}; cw=$${pc#*:}; \
+	  $(V3_TB_VERILATOR) -DTB_NP=$$np -DTB_CW=$$cw -DTB_CYCLES=$(V3_LOCKSTEP_CYCLES) --top-module capfc_sort_v3_tb \
+	    -Mdir build/v3/sort_ls_np$${np}_cw$$cw $(V3_SORT) testbench/v3/capfc_sort_v3_tb.sv \
+	    > build/v3/sort_ls_np$${np}_cw$$cw.log 2>&1 || { tail -20 build/v3/sort_ls_np$${np}_cw$$cw.log; exit 1; }; \
+	  build/v3/sort_ls_np$${np}_cw$$cw/Vcapfc_sort_v3_tb +SEED=$(V3_SEED) +DUMP=build/v3/sort_np$${np}_cw$$cw.vcd || exit 1; \
+	  target/release/examples/v3_lockstep sort build/v3/sort_np$${np}_cw$$cw.vcd $$np $$cw \
+	    || { echo "v3-lockstep: capfc_sort NP=$$np CW=$$cw (replay: make v3-lockstep V3_SEED=$(V3_SEED) V3_LOCKSTEP_SORT=$$np:$$cw)"; exit 1; }; \
+	  rm -f build/v3/sort_np$${np}_cw$$cw.vcd; \
 	done
 	@sed 's/rc_q\[g\] < 5.d11/rc_q[g] < 5'"'"'d12/' rtl/v3/capfc_ingress.sv > build/v3/mut/capfc_ingress.sv
 	@! cmp -s rtl/v3/capfc_ingress.sv build/v3/mut/capfc_ingress.sv || { echo "v3-lockstep: the mutation no longer applies"; exit 1; }

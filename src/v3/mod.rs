@@ -9,6 +9,7 @@
 pub mod egress;
 pub mod ingress;
 pub mod replay;
+pub mod sort;
 pub mod thr_copies;
 
 /// A unit's registers and outputs by their RTL names (relative to the unit's instance), each as

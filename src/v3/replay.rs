@@ -14,6 +14,7 @@ use wellen::{simple::Waveform, SignalRef, TimeTableIdx};
 
 use super::egress::{Egress, EgressIn, EgressParams};
 use super::ingress::{Ingress, IngressIn, IngressParams};
+use super::sort::{Sort, SortIn, SortParams};
 use super::{bits, Regs};
 
 /// The outcome of a replay.
@@ -257,6 +258,50 @@ impl Unit for Egress {
     }
 }
 
+impl Unit for Sort {
+    fn regs(&self) -> Regs {
+        Sort::regs(self)
+    }
+
+    fn cycle(
+        &mut self,
+        f: &dyn Fn(&str, usize, u32) -> Result<u64, String>,
+    ) -> Result<Regs, String> {
+        let p = self.p;
+        let (np, nr, lw, pw, cw) = (p.np, p.nr(), p.lw(), p.pw(), p.cw);
+        let mut inp = SortIn {
+            rst: f("rst", 0, 1)? == 1,
+            cfg_mode_cal: f("cfg_mode_cal", 0, 1)? == 1,
+            cfg_cut: f("cfg_cut", 0, p.cut_f + 1)?,
+            ..SortIn::default()
+        };
+        for r in 0..nr {
+            inp.rclr.push(f("rclr", r, 1)? == 1);
+            inp.rtrig.push(f("rtrig", r, 1)? == 1);
+        }
+        for o in 0..np {
+            inp.sval.push(f("sval", cw as usize * o, cw)?);
+        }
+        let o = self.outputs();
+        let vals = |v: &[u64], w: u32| -> String {
+            v.iter()
+                .rev()
+                .map(|x| bits((*x).into(), w as usize))
+                .collect()
+        };
+        let out = vec![
+            ("sre".to_string(), flags(&o.sre)),
+            ("srow".to_string(), vals(&o.srow, lw)),
+            ("sidx".to_string(), vals(&o.sidx, pw)),
+            ("swr_en".to_string(), flags(&o.swr_en)),
+            ("swr_l".to_string(), vals(&o.swr_l, lw)),
+            ("swr_i".to_string(), vals(&o.swr_i, pw)),
+        ];
+        self.tick(&inp);
+        Ok(out)
+    }
+}
+
 /// Replay `unit` from the waveform at `path`, instance `instance` (e.g.
 /// `capfc_ingress_v3_tb.dut`), from its first rising edge, and report the first `limit`
 /// mismatches.
@@ -350,4 +395,9 @@ pub fn ingress(
 /// Replay `capfc_egress` (v3); see [`run`].
 pub fn egress(path: &str, instance: &str, p: EgressParams, limit: usize) -> Result<Report, String> {
     run(path, instance, &mut Egress::new(p), limit)
+}
+
+/// Replay `capfc_sort` (v3); see [`run`].
+pub fn sort(path: &str, instance: &str, p: SortParams, limit: usize) -> Result<Report, String> {
+    run(path, instance, &mut Sort::new(p), limit)
 }

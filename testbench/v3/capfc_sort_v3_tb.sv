@@ -66,6 +66,7 @@ logic            on [NE], was_busy [NE], cut_short [NE];
 integer          s_port [NE], s_row [NE], s_cal [NE], s_len [NE], s_nw [NE], s_nexp [NE], s_need [NE];
 integer          s_exp [NE][NP], s_got [NE][NP];
 integer          seed, seed_rng, cyc, errors, segment, quiet;
+string           dump;
 integer          n_max, n_cal, n_zero, n_tiecut, n_theta0, n_abort, n_busyreq, n_both, n_ports, n_writes;
 logic            any_busy;
 logic [NJ-1:0]   pend_ref [NE], avail, rowclr, rowtrig;
@@ -150,6 +151,11 @@ initial begin
     integer n, need, th, len;
     if (!$value$plusargs("SEED=%d", seed)) begin
         seed = 1;
+    end
+    // (+DUMP=file: the unit's every register and RAM word, for the model's replay, make v3-lockstep)
+    if ($value$plusargs("DUMP=%s", dump)) begin
+        $dumpfile(dump);
+        $dumpvars(0, capfc_sort_v3_tb.dut);
     end
     $display("capfc_sort_v3_tb: NP=%0d CW=%0d seed %0d, %0d cycles", NP, CW, seed, CYCLES);
     seed_rng = seed;

@@ -1,0 +1,527 @@
+//! `capfc_sort` of micro-architecture v3 (`rtl/v3/capfc_sort.sv`): one sort engine for two
+//! output ports, every compare and every sum in a stage of its own.
+//!
+//! Register for register under the RTL's names (the RTL's header and
+//! `docs/microarchitecture-v3.md`, "Sort engines", have the design): per engine its pending rows
+//! and round robin, the pass's phase and step, the running value, index, sums and target, the
+//! word's pipeline (`x_q`, `x2_q`, `y_q` with its compares), the registered E write and its snap
+//! RAM (`gen_engine[e].u_snap`: a synchronous read); per group of eight engines the
+//! configuration's copy (`gcal_q`, `gcut_q`).
+
+use super::{bits, trunc, Regs};
+
+pub const PH_MAX: u8 = 0;
+pub const PH_COPY: u8 = 1;
+pub const PH_MUL: u8 = 2;
+pub const PH_SRCH: u8 = 3;
+pub const PH_GT: u8 = 4;
+pub const PH_CNT: u8 = 5;
+pub const PH_SEL: u8 = 6;
+
+/// The unit's parameters (the RTL's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SortParams {
+    pub np: usize,
+    pub cw: u32,
+    pub cut_f: u32,
+    pub nl: u32,
+}
+
+fn clog2(x: usize) -> u32 {
+    if x <= 1 {
+        0
+    } else {
+        usize::BITS - (x - 1).leading_zeros()
+    }
+}
+
+impl SortParams {
+    pub fn pw(&self) -> u32 {
+        if self.np > 1 {
+            clog2(self.np)
+        } else {
+            1
+        }
+    }
+    pub fn lw(&self) -> u32 {
+        if self.nl > 1 {
+            clog2(self.nl as usize)
+        } else {
+            1
+        }
+    }
+    pub fn nr(&self) -> usize {
+        self.np << self.lw()
+    }
+    /// engines: one for two ports
+    pub fn ne(&self) -> usize {
+        self.np.div_ceil(2)
+    }
+    fn ng(&self) -> usize {
+        self.ne().div_ceil(8)
+    }
+    fn sumw(&self) -> u32 {
+        self.cw + self.pw()
+    }
+    fn mw(&self) -> u32 {
+        self.sumw() + self.cut_f + 1
+    }
+    fn bw(&self) -> u32 {
+        if self.cw > 1 {
+            clog2(self.cw as usize)
+        } else {
+            1
+        }
+    }
+    fn bstart(&self) -> u64 {
+        2 * ((u64::from(self.cw) + 1) / 2 - 1)
+    }
+    fn kw(&self) -> u32 {
+        clog2((self.np + 7).max(self.cut_f as usize + 2))
+    }
+    fn nw(&self) -> u32 {
+        self.pw() + 1
+    }
+    fn jw(&self) -> u32 {
+        self.lw() + 1
+    }
+    fn nj(&self) -> usize {
+        1 << self.jw()
+    }
+}
+
+/// One cycle's inputs.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SortIn {
+    pub rst: bool,
+    pub cfg_mode_cal: bool,
+    pub cfg_cut: u64,
+    /// per row (port * 2^LW + class)
+    pub rclr: Vec<bool>,
+    pub rtrig: Vec<bool>,
+    /// per port: the egress's read port's word
+    pub sval: Vec<u64>,
+}
+
+/// One cycle's outputs (from registers only), per port.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SortOut {
+    pub sre: Vec<bool>,
+    pub srow: Vec<u64>,
+    pub sidx: Vec<u64>,
+    pub swr_en: Vec<bool>,
+    pub swr_l: Vec<u64>,
+    pub swr_i: Vec<u64>,
+}
+
+/// An engine's registers and snap RAM.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Engine {
+    pub pend_q: u64,
+    pub rr_q: u64,
+    pub busy_q: bool,
+    pub cal_q: bool,
+    pub sl_q: bool,
+    pub ph_q: u8,
+    pub row_q: u64,
+    pub k_q: u64,
+    pub bit_q: u64,
+    pub v_q: u64,
+    pub ix_q: u64,
+    pub acc_q: u64,
+    pub acc2_q: u64,
+    pub acc3_q: u64,
+    pub tgt_q: u64,
+    pub met_q: bool,
+    pub met2_q: bool,
+    pub met3_q: bool,
+    pub cb_q: bool,
+    pub need_q: u64,
+    pub t_q: u64,
+    pub ge_q: bool,
+    pub ge2_q: bool,
+    pub ge3_q: bool,
+    pub gt_q: bool,
+    pub eq_q: bool,
+    pub nz_q: bool,
+    pub x_q: u64,
+    pub x2_q: u64,
+    pub y_q: u64,
+    pub wv_q: bool,
+    pub wl_q: u64,
+    pub wi_q: u64,
+    /// `gen_engine[e].u_snap.mem` and its read register `rd_q`
+    pub snap: Vec<u64>,
+    pub snap_rd_q: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sort {
+    pub p: SortParams,
+    pub eng: Vec<Engine>,
+    pub gcal_q: Vec<bool>,
+    pub gcut_q: Vec<u64>,
+}
+
+impl Sort {
+    /// Every register and RAM word 0 (as Verilator starts a simulation).
+    pub fn new(p: SortParams) -> Self {
+        Sort {
+            p,
+            eng: vec![
+                Engine {
+                    snap: vec![0; 1 << p.pw()],
+                    ..Engine::default()
+                };
+                p.ne()
+            ],
+            gcal_q: vec![false; p.ng()],
+            gcut_q: vec![0; p.ng()],
+        }
+    }
+
+    fn issue(&self, e: &Engine) -> bool {
+        e.busy_q && e.ph_q != PH_MUL && e.ph_q != PH_CNT && e.k_q < self.p.np as u64
+    }
+
+    /// The outputs of this cycle.
+    pub fn outputs(&self) -> SortOut {
+        let p = self.p;
+        let np2 = 2 * p.ne();
+        let mut o = SortOut {
+            sre: vec![false; np2],
+            srow: vec![0; np2],
+            sidx: vec![0; np2],
+            swr_en: vec![false; np2],
+            swr_l: vec![0; np2],
+            swr_i: vec![0; np2],
+        };
+        for (k, e) in self.eng.iter().enumerate() {
+            let rd = self.issue(e) && (e.ph_q == PH_MAX || e.ph_q == PH_COPY);
+            o.sre[2 * k] = rd && !e.sl_q;
+            o.sre[2 * k + 1] = rd && e.sl_q;
+            o.swr_en[2 * k] = e.wv_q && !e.sl_q;
+            o.swr_en[2 * k + 1] = e.wv_q && e.sl_q;
+            for s in 0..2 {
+                o.srow[2 * k + s] = e.row_q;
+                o.sidx[2 * k + s] = trunc(e.k_q, p.pw());
+                o.swr_l[2 * k + s] = e.wl_q;
+                o.swr_i[2 * k + s] = e.wi_q;
+            }
+        }
+        for v in [&mut o.srow, &mut o.sidx, &mut o.swr_l, &mut o.swr_i] {
+            v.truncate(p.np);
+        }
+        o.sre.truncate(p.np);
+        o.swr_en.truncate(p.np);
+        o
+    }
+
+    /// The clock edge.
+    pub fn tick(&mut self, inp: &SortIn) {
+        let p = self.p;
+        let (np, cw, pw, lw, kw) = (p.np, p.cw, p.pw(), p.lw(), p.kw());
+        let (sumw, mw, nw, jw, nj) = (p.sumw(), p.mw(), p.nw(), p.jw(), p.nj());
+        let nlp = 1usize << lw;
+        let cut_f = p.cut_f;
+        let rst = inp.rst;
+        let rclr = |r: usize| r < p.nr() && inp.rclr[r];
+        let rtrig = |r: usize| r < p.nr() && inp.rtrig[r];
+        let sval = |o: usize| if o < np { inp.sval[o] } else { 0 };
+        let mut next = self.eng.clone();
+        for (o, e) in self.eng.iter().enumerate() {
+            let n = &mut next[o];
+            let (ph, k) = (e.ph_q, e.k_q);
+            let gi = o / 8;
+            let row_of = |j: usize| ((2 * o + (j >> lw)) << lw) + (j % nlp);
+            let rowclr: Vec<bool> = (0..nj).map(|j| rclr(row_of(j))).collect();
+            let abort = e.busy_q && rowclr[((e.sl_q as usize) << lw) | e.row_q as usize];
+            // the word's pipeline
+            n.x_q = e.snap_rd_q;
+            n.x2_q = e.x_q;
+            let xs = sval(2 * o + e.sl_q as usize);
+            let xr = if ph == PH_MAX || ph == PH_COPY {
+                xs
+            } else {
+                e.x2_q
+            };
+            let yv = e.busy_q && ph != PH_MUL && ph != PH_CNT && k >= 4 && k < np as u64 + 4;
+            let yi = trunc(k.wrapping_sub(4), pw);
+            n.y_q = xr;
+            let c1 = trunc(e.v_q | (1 << e.bit_q), cw + 1);
+            let c2 = trunc(e.v_q | (2 << e.bit_q), cw + 1);
+            let c3 = trunc(e.v_q | (3 << e.bit_q), cw + 1);
+            n.ge_q = xr >= c1;
+            n.ge2_q = xr >= c2;
+            n.ge3_q = xr >= c3;
+            n.gt_q = xr > e.v_q;
+            n.eq_q = xr == e.v_q;
+            n.nz_q = xr != 0;
+            // grant
+            let avail: Vec<bool> = (0..nj)
+                .map(|j| e.pend_q >> j & 1 == 1 && !rowclr[j])
+                .collect();
+            let granted = !e.busy_q && avail.iter().any(|&a| a);
+            let g = (0..nj)
+                .find(|&j| avail[j] && j as u64 >= e.rr_q)
+                .or_else(|| (0..nj).find(|&j| avail[j]))
+                .unwrap_or(0) as u64;
+            let pend_end = k == np as u64 + 4;
+            let take = yv && (e.gt_q || (e.eq_q && e.nz_q && e.t_q < e.need_q));
+            n.wv_q = false;
+            let mut snap_we = false;
+            let gcut = self.gcut_q[gi];
+            if !e.busy_q {
+                if granted {
+                    n.rr_q = trunc(g + 1, jw);
+                    n.busy_q = true;
+                    n.sl_q = g >> lw & 1 == 1;
+                    n.row_q = trunc(g, lw);
+                    n.cal_q = self.gcal_q[gi];
+                    n.ph_q = if self.gcal_q[gi] { PH_COPY } else { PH_MAX };
+                    n.k_q = 0;
+                    n.v_q = 0;
+                    n.ix_q = 0;
+                    n.acc_q = 0;
+                }
+            } else if abort {
+                n.busy_q = false;
+            } else {
+                n.k_q = trunc(k + 1, kw);
+                match ph {
+                    PH_MAX => {
+                        if yv && e.y_q > e.v_q {
+                            n.v_q = e.y_q;
+                            n.ix_q = yi;
+                        }
+                        if pend_end {
+                            n.wv_q = e.v_q != 0;
+                            n.wl_q = e.row_q;
+                            n.wi_q = e.ix_q;
+                            n.busy_q = false;
+                        }
+                    }
+                    PH_COPY => {
+                        if yv {
+                            snap_we = true;
+                            n.acc_q = trunc(e.acc_q + e.y_q, sumw);
+                        }
+                        if pend_end {
+                            n.ph_q = PH_MUL;
+                            n.k_q = 0;
+                            n.tgt_q = 0;
+                            n.cb_q = gcut >> cut_f & 1 == 1;
+                        }
+                    }
+                    PH_MUL => {
+                        let mut cbit = false;
+                        for b in 0..u64::from(cut_f) {
+                            if k == u64::from(cut_f) - 1 - b {
+                                cbit = gcut >> b & 1 == 1;
+                            }
+                        }
+                        n.cb_q = cbit;
+                        n.tgt_q = trunc((e.tgt_q << 1) + if e.cb_q { e.acc_q } else { 0 }, mw);
+                        if k == u64::from(cut_f) {
+                            n.acc_q = 0;
+                            n.acc2_q = 0;
+                            n.acc3_q = 0;
+                            n.bit_q = p.bstart();
+                            n.ph_q = PH_SRCH;
+                            n.k_q = 0;
+                        }
+                    }
+                    PH_SRCH => {
+                        if yv && e.ge_q {
+                            n.acc_q = trunc(e.acc_q + e.y_q, sumw);
+                        }
+                        if yv && e.ge2_q {
+                            n.acc2_q = trunc(e.acc2_q + e.y_q, sumw);
+                        }
+                        if yv && e.ge3_q {
+                            n.acc3_q = trunc(e.acc3_q + e.y_q, sumw);
+                        }
+                        n.met_q = trunc(e.acc_q << cut_f, mw) >= e.tgt_q;
+                        n.met2_q = trunc(e.acc2_q << cut_f, mw) >= e.tgt_q;
+                        n.met3_q = trunc(e.acc3_q << cut_f, mw) >= e.tgt_q;
+                        if k == np as u64 + 5 {
+                            n.v_q = if e.met3_q {
+                                trunc(c3, cw)
+                            } else if e.met2_q {
+                                trunc(c2, cw)
+                            } else if e.met_q {
+                                trunc(c1, cw)
+                            } else {
+                                e.v_q
+                            };
+                            n.acc_q = 0;
+                            n.acc2_q = 0;
+                            n.acc3_q = 0;
+                            n.k_q = 0;
+                            if e.bit_q == 0 {
+                                n.ph_q = PH_GT;
+                            } else {
+                                n.bit_q = trunc(e.bit_q.wrapping_sub(2), p.bw());
+                            }
+                        }
+                    }
+                    PH_GT => {
+                        if yv && e.gt_q {
+                            n.acc_q = trunc(e.acc_q + e.y_q, sumw);
+                        }
+                        if pend_end {
+                            n.ph_q = PH_CNT;
+                            n.k_q = 0;
+                        }
+                    }
+                    PH_CNT => {
+                        n.acc_q = trunc(e.acc_q + e.v_q, sumw);
+                        n.met_q = trunc(e.acc_q << cut_f, mw) >= e.tgt_q;
+                        if k != 0 && (e.met_q || k == np as u64 + 1) {
+                            n.need_q = trunc(k - 1, nw);
+                            n.t_q = 0;
+                            n.ph_q = PH_SEL;
+                            n.k_q = 0;
+                        }
+                    }
+                    PH_SEL => {
+                        if take {
+                            n.wv_q = true;
+                            n.wl_q = e.row_q;
+                            n.wi_q = yi;
+                            if !e.gt_q {
+                                n.t_q = trunc(e.t_q + 1, nw);
+                            }
+                        }
+                        if pend_end {
+                            n.busy_q = false;
+                        }
+                    }
+                    _ => n.busy_q = false,
+                }
+            }
+            // pending requests
+            let mut pend = 0u64;
+            for j in 0..nj {
+                let keep = e.pend_q >> j & 1 == 1 && !rowclr[j] && !(granted && g == j as u64);
+                let req = ((j % nlp) as u32) < p.nl && 2 * o + (j >> lw) < np && rtrig(row_of(j));
+                if keep || req {
+                    pend |= 1 << j;
+                }
+            }
+            n.pend_q = pend;
+            if rst {
+                n.pend_q = 0;
+                n.rr_q = 0;
+                n.busy_q = false;
+                n.wv_q = false;
+                snap_we = false;
+            }
+            // the snap RAM: its read (issued from registers) before its write
+            let snap_re = self.issue(e) && (ph == PH_SRCH || ph == PH_GT || ph == PH_SEL);
+            if snap_re {
+                n.snap_rd_q = e.snap[trunc(k, pw) as usize];
+            }
+            if snap_we {
+                n.snap[yi as usize] = e.y_q;
+            }
+        }
+        self.eng = next;
+        self.gcal_q.fill(inp.cfg_mode_cal);
+        let cut = trunc(inp.cfg_cut, cut_f + 1);
+        self.gcut_q.fill(cut);
+    }
+
+    /// Every register and RAM word under its RTL name (relative to the unit's instance).
+    pub fn regs(&self) -> Regs {
+        let p = self.p;
+        let (cw, pw, lw, kw) = (
+            p.cw as usize,
+            p.pw() as usize,
+            p.lw() as usize,
+            p.kw() as usize,
+        );
+        let (sumw, mw, nw, jw, bw) = (
+            p.sumw() as usize,
+            p.mw() as usize,
+            p.nw() as usize,
+            p.jw() as usize,
+            p.bw() as usize,
+        );
+        let mut out = Regs::new();
+        let ef = |f: &dyn Fn(&Engine) -> bool| -> String {
+            self.eng
+                .iter()
+                .rev()
+                .map(|e| if f(e) { '1' } else { '0' })
+                .collect()
+        };
+        for (n, v) in [
+            ("busy_q", ef(&|e| e.busy_q)),
+            ("cal_q", ef(&|e| e.cal_q)),
+            ("sl_q", ef(&|e| e.sl_q)),
+            ("met_q", ef(&|e| e.met_q)),
+            ("met2_q", ef(&|e| e.met2_q)),
+            ("met3_q", ef(&|e| e.met3_q)),
+            ("cb_q", ef(&|e| e.cb_q)),
+            ("ge_q", ef(&|e| e.ge_q)),
+            ("ge2_q", ef(&|e| e.ge2_q)),
+            ("ge3_q", ef(&|e| e.ge3_q)),
+            ("gt_q", ef(&|e| e.gt_q)),
+            ("eq_q", ef(&|e| e.eq_q)),
+            ("nz_q", ef(&|e| e.nz_q)),
+            ("wv_q", ef(&|e| e.wv_q)),
+            (
+                "gcal_q",
+                self.gcal_q
+                    .iter()
+                    .rev()
+                    .map(|&b| if b { '1' } else { '0' })
+                    .collect(),
+            ),
+        ] {
+            out.push((n.to_string(), v));
+        }
+        for (gi, c) in self.gcut_q.iter().enumerate() {
+            out.push((
+                format!("gcut_q[{gi}]"),
+                bits((*c).into(), p.cut_f as usize + 1),
+            ));
+        }
+        for (o, e) in self.eng.iter().enumerate() {
+            let mut reg = |name: &str, v: u64, w: usize| {
+                out.push((format!("{name}[{o}]"), bits(v.into(), w)));
+            };
+            reg("pend_q", e.pend_q, p.nj());
+            reg("rr_q", e.rr_q, jw);
+            reg("ph_q", e.ph_q.into(), 3);
+            reg("row_q", e.row_q, lw);
+            reg("k_q", e.k_q, kw);
+            reg("bit_q", e.bit_q, bw);
+            reg("v_q", e.v_q, cw);
+            reg("ix_q", e.ix_q, pw);
+            reg("acc_q", e.acc_q, sumw);
+            reg("acc2_q", e.acc2_q, sumw);
+            reg("acc3_q", e.acc3_q, sumw);
+            reg("tgt_q", e.tgt_q, mw);
+            reg("need_q", e.need_q, nw);
+            reg("t_q", e.t_q, nw);
+            reg("x_q", e.x_q, cw);
+            reg("x2_q", e.x2_q, cw);
+            reg("y_q", e.y_q, cw);
+            reg("wl_q", e.wl_q, lw);
+            reg("wi_q", e.wi_q, pw);
+            for (k, w) in e.snap.iter().enumerate() {
+                out.push((
+                    format!("gen_engine[{o}].u_snap.mem[{k}]"),
+                    bits((*w).into(), cw),
+                ));
+            }
+            out.push((
+                format!("gen_engine[{o}].u_snap.rd_q"),
+                bits(e.snap_rd_q.into(), cw),
+            ));
+        }
+        out
+    }
+}
