@@ -74,7 +74,7 @@ impl SortParams {
         }
     }
     fn bstart(&self) -> u64 {
-        2 * ((u64::from(self.cw) + 1) / 2 - 1)
+        2 * (u64::from(self.cw).div_ceil(2) - 1)
     }
     fn kw(&self) -> u32 {
         clog2((self.np + 7).max(self.cut_f as usize + 2))
@@ -402,8 +402,8 @@ impl Sort {
             }
             // pending requests
             let mut pend = 0u64;
-            for j in 0..nj {
-                let keep = e.pend_q >> j & 1 == 1 && !rowclr[j] && !(granted && g == j as u64);
+            for (j, &clr) in rowclr.iter().enumerate() {
+                let keep = e.pend_q >> j & 1 == 1 && !clr && !(granted && g == j as u64);
                 let req = ((j % nlp) as u32) < p.nl && 2 * o + (j >> lw) < np && rtrig(row_of(j));
                 if keep || req {
                     pend |= 1 << j;
