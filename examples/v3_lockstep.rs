@@ -3,15 +3,18 @@
 //!     cargo run --release --example v3_lockstep -- ingress WAVE.vcd NP [SW OW CELL_LOG2]
 //!     cargo run --release --example v3_lockstep -- egress WAVE.vcd NP [SW OW CW CELL_LOG2 NL]
 //!     cargo run --release --example v3_lockstep -- sort WAVE.vcd NP [CW CUT_F NL]
+//!     cargo run --release --example v3_lockstep -- top WAVE.vcd NP [SW OW CW CELL_LOG2 CUT_F NL]
 //!
 //! Exit 0 when every register and output agreed in every cycle, 1 on a mismatch, 2 on bad input.
 
+use capfc::block::BlockParams;
 use capfc::v3::egress::{Egress, EgressParams};
 use capfc::v3::ingress::{Ingress, IngressParams};
 use capfc::v3::replay::{self, Unit};
 use capfc::v3::sort::{Sort, SortParams};
+use capfc::v3::top::Top;
 
-const USAGE: &str = "usage: v3_lockstep ingress WAVE.vcd NP [SW OW CELL_LOG2] | egress WAVE.vcd NP [SW OW CW CELL_LOG2 NL] | sort WAVE.vcd NP [CW CUT_F NL]";
+const USAGE: &str = "usage: v3_lockstep ingress WAVE.vcd NP [SW OW CELL_LOG2] | egress WAVE.vcd NP [SW OW CW CELL_LOG2 NL] | sort WAVE.vcd NP [CW CUT_F NL] | top WAVE.vcd NP [SW OW CW CELL_LOG2 CUT_F NL]";
 
 fn bad(msg: String) -> ! {
     eprintln!("v3_lockstep: {msg} ({USAGE})");
@@ -99,7 +102,34 @@ fn main() {
                 format!("{p:?}"),
             )
         }
-        u => bad(format!("unit {u:?}: ingress, egress or sort")),
+        "top" => {
+            let p = BlockParams {
+                np,
+                sw: num(3, "SW", 14),
+                ow: num(4, "OW", 20),
+                cw: num(5, "CW", 16),
+                cell_log2: num(6, "CELL_LOG2", 0),
+                cut_f: num(7, "CUT_F", 8),
+                nl: num(8, "NL", 2) as usize,
+            };
+            if !(2..=128).contains(&np)
+                || p.sw < 1
+                || p.sw > p.ow
+                || p.ow > 30
+                || !(1..=16).contains(&p.cw)
+                || p.cell_log2 >= p.sw
+                || !(1..=16).contains(&p.cut_f)
+                || !(1..=8).contains(&p.nl)
+            {
+                bad(format!("illegal parameters {p:?}"));
+            }
+            (
+                Box::new(Top::new(p)),
+                "capfc_top_v3_tb.u_dut",
+                format!("{p:?}"),
+            )
+        }
+        u => bad(format!("unit {u:?}: ingress, egress, sort or top")),
     };
     let wave = &args[1];
     let t0 = std::time::Instant::now();

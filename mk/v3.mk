@@ -70,6 +70,9 @@ v3-spike: deps ## the v3 design spikes: verilator -Wall, and the ingress spike a
 # after every other row of its engine, 2 NL - 1 of them, and its own previous sort, each with
 # a grant cycle).
 #
+# The same waveform (every register and RAM word dumped) then replays the block's Rust model
+# (src/v3/top.rs, examples/v3_lockstep.rs): every register and output compared every cycle.
+#
 #   make v3-check [V3_SEED=n] [V3_CHECK_PORTS="4 12"] [V3_CHECK_CYCLES=n]
 
 V3_CHECK_PORTS  ?= 4 12
@@ -85,15 +88,16 @@ v3-faults: ## the named faults of the assembled v3 block that make v3-check must
 	@$(MAKE) --no-print-directory v3-check V3_CHECK_PORTS=4 > /dev/null
 	scripts/v3_faults.sh 4 $(V3_SEED)
 
-v3-check: deps ## the assembled v3 block on random traffic, judged by capfc check from its waveform (V3_SEED)
+v3-check: deps ## the assembled v3 block on random traffic, judged by capfc check from its waveform, and its model in lockstep (V3_SEED)
 	$(CARGO) build --release --quiet
+	$(CARGO) build --release --quiet --example v3_lockstep
 	@mkdir -p build/v3
 	@for np in $(V3_CHECK_PORTS); do \
-	  verilator --binary -j 2 --timing --trace --trace-depth 2 -Wno-fatal -Wno-lint -Wno-style \
+	  verilator --binary -j 2 --timing --trace -Wno-fatal -Wno-lint -Wno-style \
 	    -DTB_NP=$$np -DTB_CYCLES=$(V3_CHECK_CYCLES) --top-module capfc_top_v3_tb \
 	    -Mdir build/v3/top_tb_np$$np $(V3_TOP) testbench/v3/capfc_top_v3_tb.sv \
 	    > build/v3/top_tb_np$$np.log 2>&1 || { tail -20 build/v3/top_tb_np$$np.log; exit 1; }; \
-	  build/v3/top_tb_np$$np/Vcapfc_top_v3_tb +SEED=$(V3_SEED) +DUMP=build/v3/top_np$$np.vcd || exit 1; \
+	  build/v3/top_tb_np$$np/Vcapfc_top_v3_tb +SEED=$(V3_SEED) +DUMPALL=build/v3/top_np$$np.vcd || exit 1; \
 	  sed "s/^np = .*/np = $$np/" check/v3/capfc_top_v3.map.toml > build/v3/top_np$$np.map.toml; \
 	  nl=$(V3_NL); cw=$(V3_CW); cf=$(V3_CUT_F); \
 	  smax=$$((np + 5)); \
@@ -113,6 +117,9 @@ v3-check: deps ## the assembled v3 block on random traffic, judged by capfc chec
 	  target/release/capfc check --wave build/v3/top_np$$np.vcd --map build/v3/top_np$$np.map.toml \
 	    --timing build/v3/top_np$$np.timing.toml \
 	    || { echo "v3-check: NP=$$np failed (replay: make v3-check V3_SEED=$(V3_SEED) V3_CHECK_PORTS=$$np)"; exit 1; }; \
+	  target/release/examples/v3_lockstep top build/v3/top_np$$np.vcd $$np 14 20 $(V3_CW) 0 $(V3_CUT_F) $(V3_NL) \
+	    || { echo "v3-check: NP=$$np: the block's model and its RTL differ (replay: make v3-check V3_SEED=$(V3_SEED) V3_CHECK_PORTS=$$np)"; exit 1; }; \
+	  rm -f build/v3/top_np$$np.vcd; \
 	done
 
 # The v3 units' Rust models (src/v3: the ingress, the egress, the sort engines) against their RTL, register for

@@ -11,6 +11,7 @@ pub mod ingress;
 pub mod replay;
 pub mod sort;
 pub mod thr_copies;
+pub mod top;
 
 /// A unit's registers and outputs by their RTL names (relative to the unit's instance), each as
 /// the binary string a waveform gives (most significant bit first, the RTL's width).

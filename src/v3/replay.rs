@@ -15,7 +15,9 @@ use wellen::{simple::Waveform, SignalRef, TimeTableIdx};
 use super::egress::{Egress, EgressIn, EgressParams};
 use super::ingress::{Ingress, IngressIn, IngressParams};
 use super::sort::{Sort, SortIn, SortParams};
+use super::top::{Top, TopIn};
 use super::{bits, Regs};
+use crate::block::BlockParams;
 
 /// The outcome of a replay.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -302,6 +304,65 @@ impl Unit for Sort {
     }
 }
 
+impl Unit for Top {
+    fn regs(&self) -> Regs {
+        Top::regs(self)
+    }
+
+    fn cycle(
+        &mut self,
+        f: &dyn Fn(&str, usize, u32) -> Result<u64, String>,
+    ) -> Result<Regs, String> {
+        let p = self.p;
+        let (np, sw) = (p.np, p.sw);
+        let pw = if np > 1 {
+            usize::BITS - (np - 1).leading_zeros()
+        } else {
+            1
+        };
+        let mut inp = TopIn {
+            rst: f("rst", 0, 1)? == 1,
+            cfg_we: f("cfg_we", 0, 1)? == 1,
+            cfg_addr: f("cfg_addr", 0, 8)? as u8,
+            cfg_wdata: f("cfg_wdata", 0, 32)? as u32,
+            dep_valid: f("dep_valid", 0, 1)? == 1,
+            dep_port: f("dep_port", 0, pw)?,
+            dep_prio: f("dep_prio", 0, 3)? as u8,
+            dep_size: f("dep_size", 0, sw)?,
+            enq_valid: f("enq_valid", 0, 1)? == 1,
+            enq_oport: f("enq_oport", 0, pw)?,
+            enq_prio: f("enq_prio", 0, 3)? as u8,
+            enq_iport: f("enq_iport", 0, pw)?,
+            enq_size: f("enq_size", 0, sw)?,
+            ..TopIn::default()
+        };
+        for i in 0..np {
+            inp.arr_valid.push(f("arr_valid", i, 1)? == 1);
+            inp.arr_prio.push(f("arr_prio", 3 * i, 3)? as u8);
+            inp.arr_size.push(f("arr_size", sw as usize * i, sw)?);
+            inp.deq_valid.push(f("deq_valid", i, 1)? == 1);
+            inp.deq_prio.push(f("deq_prio", 3 * i, 3)? as u8);
+            inp.deq_size.push(f("deq_size", sw as usize * i, sw)?);
+            inp.pfc_ready.push(f("pfc_ready", i, 1)? == 1);
+        }
+        let o = Top::cycle(self, &inp);
+        let bytes = |v: &[u8]| -> String { v.iter().rev().map(|x| bits((*x).into(), 8)).collect() };
+        Ok(vec![
+            ("arr_ready".to_string(), flags(&o.arr_ready)),
+            ("dep_ready".to_string(), flags(&[o.dep_ready])),
+            ("enq_ready".to_string(), flags(&[o.enq_ready])),
+            ("deq_ready".to_string(), flags(&o.deq_ready)),
+            ("arr_accept".to_string(), flags(&o.arr_accept)),
+            ("enq_accept".to_string(), flags(&[o.enq_accept])),
+            ("pfc_valid".to_string(), flags(&o.pfc_valid)),
+            ("pfc_cev".to_string(), bytes(&o.pfc_cev)),
+            ("pfc_xoff".to_string(), bytes(&o.pfc_xoff)),
+            ("pfc_quanta".to_string(), bits(o.pfc_quanta.into(), 16)),
+            ("d_state".to_string(), bytes(&o.d_state)),
+        ])
+    }
+}
+
 /// Replay `unit` from the waveform at `path`, instance `instance` (e.g.
 /// `capfc_ingress_v3_tb.dut`), from its first rising edge, and report the first `limit`
 /// mismatches.
@@ -400,4 +461,9 @@ pub fn egress(path: &str, instance: &str, p: EgressParams, limit: usize) -> Resu
 /// Replay `capfc_sort` (v3); see [`run`].
 pub fn sort(path: &str, instance: &str, p: SortParams, limit: usize) -> Result<Report, String> {
     run(path, instance, &mut Sort::new(p), limit)
+}
+
+/// Replay the assembled v3 block (`capfc_top_oc`); see [`run`].
+pub fn top(path: &str, instance: &str, p: BlockParams, limit: usize) -> Result<Report, String> {
+    run(path, instance, &mut Top::new(p), limit)
 }

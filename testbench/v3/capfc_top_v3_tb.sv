@@ -27,7 +27,8 @@
 //   not required: an engine's E write leaving in its row's clear cycle (the egress cancels it; at
 //   4 ports Stop-Max's writes and the clears fall in different cycles of the slot frame, so this
 //   traffic seldom has one: the egress's testbench requires it).
-// - +SEED=n (printed) seeds $urandom; +DUMP=file writes the waveform (VCD).
+// - +SEED=n (printed) seeds $urandom; +DUMP=file writes the waveform (VCD) of the block's ports,
+//   +DUMPALL=file of every register and RAM word (the model's replay: make v3-lockstep).
 
 `timescale 1ns / 1ps
 `default_nettype none
@@ -219,6 +220,12 @@ initial begin
     if ($value$plusargs("DUMP=%s", dump)) begin
         $dumpfile(dump);
         $dumpvars(1, capfc_top_v3_tb.u_dut);
+    end
+    // (+DUMPALL=file: every register and RAM word of the block, for the model's replay, make
+    // v3-lockstep; built without --trace-depth)
+    if ($value$plusargs("DUMPALL=%s", dump)) begin
+        $dumpfile(dump);
+        $dumpvars(0, capfc_top_v3_tb.u_dut);
     end
     $display("capfc_top_v3_tb: NP=%0d seed %0d, %0d cycles", NP, seed, CYCLES);
     seed_rng = seed;

@@ -1,0 +1,251 @@
+//! The v3 block as assembled in `rtl/v3/capfc_top_oc.sv`: v2's configuration registers
+//! ([`CfgRegs`], instance `u_cfg`), the v3 ingress, egress and sort engines, D registered (`d_q`)
+//! and v2's PFC generator (`u_pfc`: `sent_q`, `timer_q`), register for register.
+
+use super::egress::{Egress, EgressIn, EgressParams};
+use super::ingress::{Ingress, IngressIn, IngressParams};
+use super::sort::{Sort, SortIn, SortParams};
+use super::{bits, Regs};
+use crate::block::cfg::CfgRegs;
+use crate::block::BlockParams;
+
+/// One cycle's inputs (`capfc_top_oc`'s ports).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TopIn {
+    pub rst: bool,
+    pub cfg_we: bool,
+    pub cfg_addr: u8,
+    pub cfg_wdata: u32,
+    pub arr_valid: Vec<bool>,
+    pub arr_prio: Vec<u8>,
+    pub arr_size: Vec<u64>,
+    pub dep_valid: bool,
+    pub dep_port: u64,
+    pub dep_prio: u8,
+    pub dep_size: u64,
+    pub enq_valid: bool,
+    pub enq_oport: u64,
+    pub enq_prio: u8,
+    pub enq_iport: u64,
+    pub enq_size: u64,
+    pub deq_valid: Vec<bool>,
+    pub deq_prio: Vec<u8>,
+    pub deq_size: Vec<u64>,
+    pub pfc_ready: Vec<bool>,
+}
+
+/// One cycle's outputs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TopOut {
+    pub arr_ready: Vec<bool>,
+    pub dep_ready: bool,
+    pub enq_ready: bool,
+    pub deq_ready: Vec<bool>,
+    pub arr_accept: Vec<bool>,
+    pub enq_accept: bool,
+    pub pfc_valid: Vec<bool>,
+    /// per port, a bit a priority
+    pub pfc_cev: Vec<u8>,
+    pub pfc_xoff: Vec<u8>,
+    pub pfc_quanta: u16,
+    pub d_state: Vec<u8>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Top {
+    pub p: BlockParams,
+    pub u_cfg: CfgRegs,
+    pub u_ingress: Ingress,
+    pub u_egress: Egress,
+    pub u_sort: Sort,
+    /// D, registered: per input port, a bit a priority
+    pub d_q: Vec<u8>,
+    /// `u_pfc.sent_q`, `u_pfc.timer_q`
+    pub sent_q: Vec<u8>,
+    pub timer_q: Vec<u16>,
+}
+
+impl Top {
+    /// Every register and RAM word 0 (as Verilator starts a simulation).
+    pub fn new(p: BlockParams) -> Self {
+        let np = p.np;
+        Top {
+            p,
+            u_cfg: CfgRegs::default(),
+            u_ingress: Ingress::new(IngressParams {
+                np,
+                sw: p.sw,
+                ow: p.ow,
+                cell_log2: p.cell_log2,
+            }),
+            u_egress: Egress::new(EgressParams {
+                np,
+                sw: p.sw,
+                ow: p.ow,
+                cw: p.cw,
+                cell_log2: p.cell_log2,
+                nl: p.nl as u32,
+            }),
+            u_sort: Sort::new(SortParams {
+                np,
+                cw: p.cw,
+                cut_f: p.cut_f,
+                nl: p.nl as u32,
+            }),
+            d_q: vec![0; np],
+            sent_q: vec![0; np],
+            timer_q: vec![0; np],
+        }
+    }
+
+    fn thr(a: &[u32; 8]) -> [u64; 8] {
+        a.map(u64::from)
+    }
+
+    /// One cycle: the outputs, then the clock edge.
+    pub fn cycle(&mut self, inp: &TopIn) -> TopOut {
+        let np = self.p.np;
+        let c = &self.u_cfg;
+        let ing_in = IngressIn {
+            rst: inp.rst,
+            cfg_ing_max: Self::thr(&c.ing_max_q),
+            cfg_ing_xoff: Self::thr(&c.ing_xoff_q),
+            cfg_ing_xon: Self::thr(&c.ing_xon_q),
+            cfg_lossless: c.lossless_q,
+            arr_valid: inp.arr_valid.clone(),
+            arr_prio: inp.arr_prio.clone(),
+            arr_size: inp.arr_size.clone(),
+            dep_valid: inp.dep_valid,
+            dep_port: inp.dep_port,
+            dep_prio: inp.dep_prio,
+            dep_size: inp.dep_size,
+        };
+        let so = self.u_sort.outputs();
+        let eg_in = EgressIn {
+            rst: inp.rst,
+            cfg_eg_max: Self::thr(&c.eg_max_q),
+            cfg_eg_xoff: Self::thr(&c.eg_xoff_q),
+            cfg_eg_xon: Self::thr(&c.eg_xon_q),
+            cfg_eg_warn: Self::thr(&c.eg_warn_q),
+            cfg_lossless: c.lossless_q,
+            cfg_mode: c.mode_q.value(),
+            enq_valid: inp.enq_valid,
+            enq_oport: inp.enq_oport,
+            enq_prio: inp.enq_prio,
+            enq_iport: inp.enq_iport,
+            enq_size: inp.enq_size,
+            deq_valid: inp.deq_valid.clone(),
+            deq_prio: inp.deq_prio.clone(),
+            deq_size: inp.deq_size.clone(),
+            sre: so.sre,
+            srow: so.srow,
+            sidx: so.sidx,
+            swr_en: so.swr_en,
+            swr_l: so.swr_l,
+            swr_i: so.swr_i,
+        };
+        let io = self.u_ingress.outputs(&ing_in);
+        let eo = self.u_egress.outputs(&eg_in);
+        let sort_in = SortIn {
+            rst: inp.rst,
+            cfg_mode_cal: c.mode_q.value() >> 1 & 1 == 1,
+            cfg_cut: u64::from(c.cut_q),
+            rclr: eo.rclr.clone(),
+            rtrig: eo.rtrig.clone(),
+            sval: eo.sval.clone(),
+        };
+        // D and the PFC generator
+        let i_state = self.u_ingress.i_state().to_vec();
+        let d_d: Vec<u8> = (0..np)
+            .map(|i| {
+                if inp.rst {
+                    0
+                } else {
+                    i_state[i] | (0..8).fold(0u8, |a, q| a | (u8::from(eo.e_other[i * 8 + q]) << q))
+                }
+            })
+            .collect();
+        let mut out = TopOut {
+            arr_ready: io.arr_ready,
+            dep_ready: io.dep_ready,
+            enq_ready: eo.enq_ready,
+            deq_ready: eo.deq_ready.clone(),
+            arr_accept: io.arr_accept,
+            enq_accept: eo.enq_accept,
+            pfc_valid: vec![false; np],
+            pfc_cev: vec![0; np],
+            pfc_xoff: self.d_q.clone(),
+            pfc_quanta: c.quanta_q,
+            d_state: self.d_q.clone(),
+        };
+        let refresh = c.refresh_q;
+        for i in 0..np {
+            let (d, s, t) = (self.d_q[i], self.sent_q[i], self.timer_q[i]);
+            let v = d != s || (d != 0 && t == 0);
+            let take = v && inp.pfc_ready[i];
+            out.pfc_valid[i] = v;
+            out.pfc_cev[i] = d | s;
+            if inp.rst {
+                self.sent_q[i] = 0;
+                self.timer_q[i] = 0;
+            } else {
+                self.sent_q[i] = if take { d } else { s };
+                self.timer_q[i] = if take { refresh } else { t.saturating_sub(1) };
+            }
+        }
+        self.d_q = d_d;
+        // the units' edges, then the configuration's
+        self.u_ingress.tick(&ing_in);
+        self.u_egress.tick(&eg_in);
+        self.u_sort.tick(&sort_in);
+        if inp.rst {
+            self.u_cfg = CfgRegs::default();
+        } else if inp.cfg_we {
+            self.u_cfg.write(&self.p, inp.cfg_addr, inp.cfg_wdata, None);
+        }
+        out
+    }
+
+    /// Every register and RAM word under its RTL name (relative to the block's instance).
+    pub fn regs(&self) -> Regs {
+        let ow = self.p.ow as usize;
+        let mut out = Regs::new();
+        let c = &self.u_cfg;
+        for (name, a) in [
+            ("ing_max_q", &c.ing_max_q),
+            ("ing_xoff_q", &c.ing_xoff_q),
+            ("ing_xon_q", &c.ing_xon_q),
+            ("eg_max_q", &c.eg_max_q),
+            ("eg_xoff_q", &c.eg_xoff_q),
+            ("eg_xon_q", &c.eg_xon_q),
+            ("eg_warn_q", &c.eg_warn_q),
+        ] {
+            for (k, v) in a.iter().enumerate() {
+                out.push((format!("u_cfg.{name}[{k}]"), bits((*v).into(), ow)));
+            }
+        }
+        out.push(("u_cfg.lossless_q".into(), bits(c.lossless_q.into(), 8)));
+        out.push(("u_cfg.mode_q".into(), bits(c.mode_q.value().into(), 2)));
+        out.push((
+            "u_cfg.cut_q".into(),
+            bits(c.cut_q.into(), self.p.cut_f as usize + 1),
+        ));
+        out.push(("u_cfg.quanta_q".into(), bits(c.quanta_q.into(), 16)));
+        out.push(("u_cfg.refresh_q".into(), bits(c.refresh_q.into(), 16)));
+        for (prefix, regs) in [
+            ("u_ingress.", self.u_ingress.regs()),
+            ("u_egress.", self.u_egress.regs()),
+            ("u_sort.", self.u_sort.regs()),
+        ] {
+            out.extend(regs.into_iter().map(|(n, v)| (format!("{prefix}{n}"), v)));
+        }
+        let per_port =
+            |v: &[u8]| -> String { v.iter().rev().map(|x| bits((*x).into(), 8)).collect() };
+        out.push(("d_q".into(), per_port(&self.d_q)));
+        out.push(("u_pfc.sent_q".into(), per_port(&self.sent_q)));
+        for (i, t) in self.timer_q.iter().enumerate() {
+            out.push((format!("u_pfc.timer_q[{i}]"), bits((*t).into(), 16)));
+        }
+        out
+    }
+}
