@@ -22,7 +22,7 @@ V3_TOP      := rtl/capfc_pkg.sv rtl/capfc_ram.sv rtl/capfc_lutram.sv rtl/capfc_c
 
 .PHONY: v3-spike
 
-v3-spike: deps ## the v3 design spikes: verilator -Wall, and the ingress spike against its reference (V3_SEED)
+v3-spike: deps $(FPGA_VENV)/.slang ## the v3 design spikes: verilator -Wall, slang, and the ingress spike against its reference (V3_SEED)
 	@for np in $(V3_PORTS); do \
 	  verilator --lint-only -Wall -Wno-UNUSEDPARAM --top-module capfc_ingress -GNP=$$np $(V3_INGRESS) || exit 1; \
 	  verilator --lint-only -Wall -Wno-UNUSEDPARAM --top-module capfc_egress -GNP=$$np $(V3_EGRESS) || exit 1; \
@@ -31,6 +31,11 @@ v3-spike: deps ## the v3 design spikes: verilator -Wall, and the ingress spike a
 	  verilator --lint-only -Wall -Wno-UNUSEDPARAM --top-module capfc_top_oc -GNP=$$np $(V3_TOP) || exit 1; \
 	done
 	@echo "v3-spike: capfc_ingress, capfc_egress, capfc_sort, the egress with the engines and the assembled block (rtl/v3) clean at NP = $(V3_PORTS) (UNUSEDPARAM waived: capfc_pkg's constants the spikes do not use)"
+	@mkdir -p build/v3 && echo "$(V3_TOP)" | tr ' ' '\n' > build/v3/files_top.f
+	@# (slang -Weverything on the assembled block; capfc_pkg's unused constants and function waived:
+	@# the package serves v2's units too until v3 replaces them)
+	@$(FPGA_PY) scripts/lint_slang.py --top capfc_top_oc -f build/v3/files_top.f --out build/lint-slang-v3 \
+	  --ports $(V3_PORTS) -Weverything -Wno-unused-package-parameter -Wno-unused-package-subroutine
 	@mkdir -p build/v3
 	@for np in $(V3_TB_PORTS); do \
 	  iverilog -g2012 -DTB_NP=$$np -DTB_CYCLES=$(V3_CYCLES) -o build/v3/ingress_tb_np$$np \

@@ -362,6 +362,9 @@ logic              tag_ok;
 logic [CW-1:0]     w_cnt;
 logic [DW-1:0]     rd0;
 logic [TW-1:0]     gsel;
+// the enqueue lane names ports (< NP) with its output port in group g's slot
+logic [NG-1:0]     enq_g;
+logic [PW+2:0]     enq_pad;
 
 always_comb begin
     dv_pad = '0;
@@ -370,6 +373,11 @@ always_comb begin
     dv_pad[NP-1:0]    = deq_valid;
     dp_pad[NP*3-1:0]  = deq_prio;
     ds_pad[NP*SW-1:0] = deq_size;
+    enq_pad = {3'b0, enq_oport};
+    for (int g = 0; g < NG; g = g + 1) begin
+        enq_g[g] = {1'b0, enq_oport} < (PW+1)'($unsigned(NP)) && {1'b0, enq_iport} < (PW+1)'($unsigned(NP)) &&
+                   (enq_pad >> 3) == (PW+3)'($unsigned(g)) && enq_pad[2:0] == gs_q[g];
+    end
     // cycles since reset (saturating): the occupancy RAMs are scrubbed (every word of the slot
     // in stage E written 0) in 4 to 11, every counter word initialised to {0, 0} in 0 to NA-1,
     // the lanes ready from RC_RDY (rdy_q)
@@ -377,13 +385,13 @@ always_comb begin
     // rc_q, not from rc_d, so that the reset is the last gate before the register and not the
     // first of the compare: rc_d = rc_q + 1 unless saturated, and RC_SAT >= max(RC_RDY, 12, NA))
     for (int g = 0; g < NG; g = g + 1) begin
-        rc_d[g]  = (rc_q[g] == RCW'(RC_SAT)) ? rc_q[g] : rc_q[g] + 1'b1;
+        rc_d[g]  = (rc_q[g] == RCW'($unsigned(RC_SAT))) ? rc_q[g] : rc_q[g] + 1'b1;
         if (rst) begin
             rc_d[g] = '0;
         end
-        rdy_d[g] = !rst && rc_q[g] >= RCW'(RC_RDY - 1);
-        scr_d[g] = !rst && rc_q[g] >= RCW'(3) && rc_q[g] < RCW'(11);
-        cin_d[g] = rst || rc_q[g] < RCW'(NA - 1);
+        rdy_d[g] = !rst && rc_q[g] >= RCW'($unsigned(RC_RDY - 1));
+        scr_d[g] = !rst && rc_q[g] >= RCW'(3'd3) && rc_q[g] < RCW'(4'd11);
+        cin_d[g] = rst || rc_q[g] < RCW'($unsigned(NA - 1));
     end
 
     // defaults for the registers written per port or per row below (Verilator 5.006 does not
@@ -433,15 +441,14 @@ always_comb begin
         d_size   = '0;
         dp1_d[g] = '0;
         for (int s = 0; s < 8; s = s + 1) begin
-            if (gs_q[g] == 3'(s)) begin
+            if (gs_q[g] == 3'($unsigned(s))) begin
                 dv1_d[g] = dv_pad[g*8 + s] && rdy_q[g];
                 dp1_d[g] = dp_pad[(g*8 + s)*3 +: 3];
                 d_size   = ds_pad[(g*8 + s)*SW +: SW];
             end
         end
         du1_d[g] = OW'({capfc_pkg::units(32'(d_size), CELL_LOG2)});
-        av1_d[g] = enq_valid && 32'(enq_oport) < NP && 32'(enq_iport) < NP &&
-                   32'(enq_oport) / 8 == g && 3'(enq_oport) == gs_q[g] && rdy_q[g];
+        av1_d[g] = enq_valid && enq_g[g] && rdy_q[g];
         ap1_d[g] = enq_prio;
         ai1_d[g] = enq_iport;
         au1_d[g] = OW'({capfc_pkg::units(32'(enq_size), CELL_LOG2)});
@@ -453,11 +460,11 @@ always_comb begin
         occa2_d[g] = '0;
         occd2_d[g] = '0;
         for (int p = 0; p < NPRIO; p = p + 1) begin
-            if (ap1_q[g] == 3'(p)) occa2_d[g] = occ_rd[(g*8 + p)*OW +: OW];
-            if (dp1_q[g] == 3'(p)) occd2_d[g] = occ_rd[(g*8 + p)*OW +: OW];
+            if (ap1_q[g] == 3'($unsigned(p))) occa2_d[g] = occ_rd[(g*8 + p)*OW +: OW];
+            if (dp1_q[g] == 3'($unsigned(p))) occd2_d[g] = occ_rd[(g*8 + p)*OW +: OW];
         end
-        aoh2_d[g] = 8'(1) << ap1_q[g];
-        doh2_d[g] = 8'(1) << dp1_q[g];
+        aoh2_d[g] = 8'd1 << ap1_q[g];
+        doh2_d[g] = 8'd1 << dp1_q[g];
         // (from the group's copies, read by the priorities: no threshold crosses the block here)
         {max_b, xoff_b, warna_b, la2_d[g], ca2_d[g], cc2_d[g]} = tha_rd[g*TAW +: TAW];
         {warnd_b, xon_b, ld2_d[g], cd2_d[g]} = thd_rd[g*TDW +: TDW];
@@ -466,13 +473,13 @@ always_comb begin
         // the thresholds moved by the sizes, here so that C compares two registers: the
         // arrival's by k = (same ? du : 0) - au, each one carry-save layer and one adder
         // (add3m: a + b - c), the departure's by du
-        dsame_b = XW'({2'b0, (du_same ? du1_q[g] : '0)});
-        nau_b   = XW'({2'b0, au1_q[g]});
-        racc2_d[g]  = add3m(XW'({2'b0, max_b}), dsame_b, nau_b);
-        rtrig2_d[g] = add3m(XW'({2'b0, xoff_b}), dsame_b, nau_b);
-        rinc2_d[g]  = add3m(XW'({2'b0, warna_b}), dsame_b, nau_b);
-        rclrc2_d[g] = XW'({2'b0, warnd_b}) + XW'({2'b0, du1_q[g]});
-        rclre2_d[g] = XW'({2'b0, xon_b}) + XW'({2'b0, du1_q[g]});
+        dsame_b = {2'b0, (du_same ? du1_q[g] : '0)};
+        nau_b   = {2'b0, au1_q[g]};
+        racc2_d[g]  = add3m({2'b0, max_b}, dsame_b, nau_b);
+        rtrig2_d[g] = add3m({2'b0, xoff_b}, dsame_b, nau_b);
+        rinc2_d[g]  = add3m({2'b0, warna_b}, dsame_b, nau_b);
+        rclrc2_d[g] = {2'b0, warnd_b} + {2'b0, du1_q[g]};
+        rclre2_d[g] = {2'b0, xon_b} + {2'b0, du1_q[g]};
         av2_d[g] = av1_q[g]; dv2_d[g] = dv1_q[g]; s2_d[g] = s1_q[g];
         ai2_d[g] = ai1_q[g]; du2_d[g] = du1_q[g];
 
@@ -487,7 +494,7 @@ always_comb begin
         aoh3_d[g] = aoh2_q[g];
         // the rows of the slot's port that this take's row events name, one-hot (the dequeue's
         // class, the arrival's), so that D registers each row's events by itself
-        rohd3_d[g] = (8*NLP)'(1) << {s2_q[g], LW'(ld2_q[g])};
+        rohd3_d[g] = (8*NLP)'(1'b1) << {s2_q[g], ld2_q[g]};
         // the dequeue row's generation (its next one is made in D, one incrementer a group):
         // the row's generation changes only by this port's own clears, eight cycles apart, so it
         // stands until E. An AND-OR over the group's rows with their one-hot (an if-chain over
@@ -502,7 +509,7 @@ always_comb begin
             end
         end
         gn3_d[g] = gsel;
-        roha3_d[g] = (8*NLP)'(1) << {s2_q[g], LW'(la2_q[g])};
+        roha3_d[g] = (8*NLP)'(1'b1) << {s2_q[g], la2_q[g]};
         doh3_d[g] = dv2_q[g] ? doh2_q[g] : 8'd0;
         dv3_d[g] = dv2_q[g];
         s3_d[g] = s2_q[g]; la3_d[g] = la2_q[g]; ai3_d[g] = ai2_q[g];
@@ -544,7 +551,7 @@ always_comb begin
         h_l_d[g] = g_l_q[g]; h_i_d[g] = g_i_q[g];
 
         if (rst) begin
-            gs_d[g] = 3'(g);
+            gs_d[g] = 3'($unsigned(g));
         end
     end
 
@@ -564,8 +571,8 @@ always_comb begin
     // H's write of this cycle, registered beside the RAM's read
     for (int o = 0; o < NP; o = o + 1) begin
         rd0 = cnt_rd[o*2*DW +: DW];
-        g_v_d[o]   = f_v_q[o / 8] && f_s_q[o / 8] == 3'(o % 8);
-        sc_v_d[o]  = rdy_q[o / 8] && gs_q[o / 8] == 3'(o % 8 + 1);
+        g_v_d[o]   = f_v_q[o / 8] && f_s_q[o / 8] == 3'($unsigned(o % 8));
+        sc_v_d[o]  = rdy_q[o / 8] && gs_q[o / 8] == 3'($unsigned(o % 8 + 1));
         cnt_re0[o] = g_v_d[o] || sc_v_d[o];
         cnt_ra0[o] = g_v_d[o] ? {f_l_q[o / 8], f_i_q[o / 8]} : sp_q[o];
         // the word read in the cycle before (the scrub's in t+2, F's in t+6), registered as read
@@ -592,7 +599,7 @@ always_comb begin
         a_i   = sidx[o*PW +: PW];
         a_set = wh_q[o] && wa_q[o] == {a_l, a_i};
         sv_ok_d[o]  = sre[o] ? rdy_q[o / 8] : sv_ok_q[o];
-        sv_exp_d[o] = !sre[o] ? sv_exp_q[o] : rclr_t[o*NLP + 32'(a_l)] ? gn4_q[o / 8] : gen_q[{PW'(o), a_l}];
+        sv_exp_d[o] = !sre[o] ? sv_exp_q[o] : rclr_t[{PW'($unsigned(o)), a_l}] ? gn4_q[o / 8] : gen_q[{PW'($unsigned(o)), a_l}];
         // (the forward needs no clear: H's write is made in t+8 of its frame, t+0 of the next,
         // and a row clears only in t+4)
         sv_fw_d[o]  = sre[o] ? a_set : sv_fw_q[o];
@@ -643,15 +650,22 @@ end
 // before the lanes are ready), and no threshold net crosses the block in one cycle
 always_comb begin
     for (int p = 0; p < NPRIO; p = p + 1) begin
-        lid_t    = capfc_pkg::lidx(cfg_lossless, 3'(p));
+        lid_t    = capfc_pkg::lidx(cfg_lossless, 3'($unsigned(p)));
         lid_p[p] = LW'(lid_t);
-        cnt_p[p] = cfg_lossless[p] && 32'(lid_t) < NL;
+        cnt_p[p] = cfg_lossless[p] && {1'b0, lid_t} < 5'($unsigned(NL));
         lidr_d[p] = lid_p[p];
     end
     cntr_d = cnt_p;
-    tha_rec = {cfg_eg_max[32'(rf)*OW +: OW], cfg_eg_xoff[32'(rf)*OW +: OW], cfg_eg_warn[32'(rf)*OW +: OW],
-               lid_p[rf], cnt_p[rf] && cfg_mode != 2'd0, cnt_p[rf]};
-    thd_rec = {cfg_eg_warn[32'(rf)*OW +: OW], cfg_eg_xon[32'(rf)*OW +: OW], lid_p[rf], cnt_p[rf]};
+    // (a mux over the priorities: each a constant part-select)
+    tha_rec = '0;
+    thd_rec = '0;
+    for (int p = 0; p < NPRIO; p = p + 1) begin
+        if (rf == 3'($unsigned(p))) begin
+            tha_rec = {cfg_eg_max[p*OW +: OW], cfg_eg_xoff[p*OW +: OW], cfg_eg_warn[p*OW +: OW],
+                       lid_p[p], cnt_p[p] && cfg_mode != 2'd0, cnt_p[p]};
+            thd_rec = {cfg_eg_warn[p*OW +: OW], cfg_eg_xon[p*OW +: OW], lid_p[p], cnt_p[p]};
+        end
+    end
     for (int g = 0; g < NG; g = g + 1) begin
         tha_ra[g*3 +: 3] = ap1_q[g];
         thd_ra[g*3 +: 3] = dp1_q[g];
@@ -671,8 +685,8 @@ always_comb begin
     for (int o = 0; o < NP; o = o + 1) begin
         for (int l = 0; l < NLP; l = l + 1) begin
             if (!eclr_t[o*NLP + l] && !rclr_t[o*NLP + l] && !rclr5_q[o*NLP + l] && swr_en[o] &&
-                    swr_l[o*LW +: LW] == LW'(l)) begin
-                e_d[o*NLP + l] = e_q[o*NLP + l] | (NP'(1) << swr_i[o*PW +: PW]);
+                    swr_l[o*LW +: LW] == LW'($unsigned(l))) begin
+                e_d[o*NLP + l] = e_q[o*NLP + l] | (NP'(1'b1) << swr_i[o*PW +: PW]);
             end
         end
     end
@@ -686,12 +700,11 @@ end
 // outputs and the sort engines' read port
 always_comb begin
     for (int o = 0; o < NP; o = o + 1) begin
-        deq_ready[o] = 3'(o % 8) == gs_q[o / 8] && rdy_q[o / 8];
+        deq_ready[o] = 3'($unsigned(o % 8)) == gs_q[o / 8] && rdy_q[o / 8];
     end
     enq_ready = 1'b0;
     for (int g = 0; g < NG; g = g + 1) begin
-        if (32'(enq_oport) / 8 == g && 32'(enq_oport) < NP && 32'(enq_iport) < NP &&
-                3'(enq_oport) == gs_q[g] && rdy_q[g]) begin
+        if (enq_g[g] && rdy_q[g]) begin
             enq_ready = 1'b1;
         end
     end

@@ -196,6 +196,9 @@ logic [NPG*SW-1:0] as_pad;
 logic [SW-1:0]     a_size;
 logic              acc, over, xon;
 logic [NP-1:0]     acc_t;
+// the departure lane names a port (< NP) of group g in its slot
+logic [NG-1:0]     dep_g;
+logic [PW+2:0]     dep_pad;
 
 always_comb begin
     av_pad = '0;
@@ -204,16 +207,21 @@ always_comb begin
     av_pad[NP-1:0]    = arr_valid;
     ap_pad[NP*3-1:0]  = arr_prio;
     as_pad[NP*SW-1:0] = arr_size;
+    dep_pad = {3'b0, dep_port};
+    for (int g = 0; g < NG; g = g + 1) begin
+        dep_g[g] = {1'b0, dep_port} < (PW+1)'($unsigned(NP)) && (dep_pad >> 3) == (PW+3)'($unsigned(g)) &&
+                   dep_pad[2:0] == gs_q[g];
+    end
     // cycles since reset (saturating), per group: the lanes are ready from RC_RDY (rdy_q), the
     // RAMs are scrubbed (every word of the slot in stage E written 0) in 4 to 11 (scr_q: the
     // enables registered, each computed from rc_q, not from rc_d, so that the reset is the last
     // gate before the register: rc_d = rc_q + 1 unless saturated, and RC_SAT >= max(RC_RDY, 12))
     for (int g = 0; g < NG; g = g + 1) begin
-        rc_d[g] = (rc_q[g] == 5'(RC_SAT)) ? rc_q[g] : rc_q[g] + 5'd1;
+        rc_d[g] = (rc_q[g] == 5'($unsigned(RC_SAT))) ? rc_q[g] : rc_q[g] + 5'd1;
         if (rst) begin
             rc_d[g] = '0;
         end
-        rdy_d[g] = !rst && rc_q[g] >= 5'(RC_RDY - 1);
+        rdy_d[g] = !rst && rc_q[g] >= 5'($unsigned(RC_RDY - 1));
         scr_d[g] = !rst && rc_q[g] >= 5'd3 && rc_q[g] < 5'd11;
     end
 
@@ -241,15 +249,14 @@ always_comb begin
         a_size   = '0;
         ap1_d[g] = '0;
         for (int s = 0; s < 8; s = s + 1) begin
-            if (gs_q[g] == 3'(s)) begin
+            if (gs_q[g] == 3'($unsigned(s))) begin
                 av_d[g]  = av_pad[g*8 + s] && rdy_q[g];
                 ap1_d[g] = ap_pad[(g*8 + s)*3 +: 3];
                 a_size   = as_pad[(g*8 + s)*SW +: SW];
             end
         end
         au1_d[g] = OW'({capfc_pkg::units(32'(a_size), CELL_LOG2)});
-        dv_d[g]  = dep_valid && 32'(dep_port) < NP && 32'(dep_port) / 8 == g &&
-                   3'(dep_port) == gs_q[g] && rdy_q[g];
+        dv_d[g]  = dep_valid && dep_g[g] && rdy_q[g];
         dp1_d[g] = dep_prio;
         du1_d[g] = OW'({capfc_pkg::units(32'(dep_size), CELL_LOG2)});
         s1_d[g]  = gs_q[g];
@@ -258,13 +265,13 @@ always_comb begin
         // of the lanes' priorities and the size difference
         row2_d[g] = occ_rd[g*8*OW +: 8*OW];
         // the lanes' priorities one-hot (every word was written since reset: the scrub)
-        apv2_d[g] = 8'(1) << ap1_q[g];
-        dpv2_d[g] = 8'(1) << dp1_q[g];
+        apv2_d[g] = 8'd1 << ap1_q[g];
+        dpv2_d[g] = 8'd1 << dp1_q[g];
         {max2_d[g], xoff2_d[g], ll2_d[g]} = tha_rd[g*TAW +: TAW];
         xon2_d[g] = thd_rd[g*OW +: OW];
         delta2_d[g] = au1_q[g] - ((av_q[g] && dv_q[g] && ap1_q[g] == dp1_q[g]) ? du1_q[g] : '0);
-        k2_d[g]     = XW'({2'b0, ((av_q[g] && dv_q[g] && ap1_q[g] == dp1_q[g]) ? du1_q[g] : '0)}) -
-                      XW'({2'b0, au1_q[g]});
+        k2_d[g]     = {2'b0, ((av_q[g] && dv_q[g] && ap1_q[g] == dp1_q[g]) ? du1_q[g] : '0)} -
+                      {2'b0, au1_q[g]};
         av2_d[g]    = av_q[g];
         dv2_d[g]    = dv_q[g];
         s2_d[g]     = s1_q[g];
@@ -280,9 +287,9 @@ always_comb begin
             occa3_d[g] = occa3_d[g] | ((apv2_q[g][p]) ? row2_q[g][p*OW +: OW] : '0);
             occd3_d[g] = occd3_d[g] | ((dpv2_q[g][p]) ? row2_q[g][p*OW +: OW] : '0);
         end
-        racc3_d[g]  = XW'({2'b0, max2_q[g]}) + k2_q[g];
-        rover3_d[g] = XW'({2'b0, xoff2_q[g]}) + k2_q[g];
-        rxon3_d[g]  = XW'({2'b0, xon2_q[g]}) + XW'({2'b0, du2_q[g]});
+        racc3_d[g]  = {2'b0, max2_q[g]} + k2_q[g];
+        rover3_d[g] = {2'b0, xoff2_q[g]} + k2_q[g];
+        rxon3_d[g]  = {2'b0, xon2_q[g]} + {2'b0, du2_q[g]};
         av3_d[g]    = av2_q[g];
         dv3_d[g]    = dv2_q[g];
         ll3_d[g]    = ll2_q[g];
@@ -300,11 +307,11 @@ always_comb begin
         new4_d[g] = occa3_q[g] + delta3_q[g];
         mid4_d[g] = occd3_q[g] - du3_q[g];
         // (the priorities and the slot one-hot, decoded here from registers, beside the compares)
-        wa4_d[g]  = 8'(1) << ap3_q[g];
+        wa4_d[g]  = 8'd1 << ap3_q[g];
         wd4_d[g]  = dv3_q[g] ? 8'(1) << dp3_q[g] : 8'd0;
         set4_d[g] = {8{ll3_q[g] && over}};
         clr4_d[g] = {8{xon}};
-        soh4_d[g] = 8'(1) << s3_q[g];
+        soh4_d[g] = 8'd1 << s3_q[g];
         acc4_d[g] = acc;
         s4_d[g]   = s3_q[g];
 
@@ -332,7 +339,7 @@ always_comb begin
             end
         end
         if (rst) begin
-            gs_d[g]   = 3'(g);
+            gs_d[g]   = 3'($unsigned(g));
             wa4_d[g]  = '0;
             wd4_d[g]  = '0;
             set4_d[g] = '0;
@@ -367,12 +374,12 @@ capfc_thr_copies #(.NG(NG), .TAW(TAW), .TDW(OW)) u_thr (
 
 always_comb begin
     for (int i = 0; i < NP; i = i + 1) begin
-        arr_ready[i]  = 3'(i % 8) == gs_q[i / 8] && rdy_q[i / 8];
+        arr_ready[i]  = 3'($unsigned(i % 8)) == gs_q[i / 8] && rdy_q[i / 8];
         arr_accept[i] = acc_t[i];
     end
     dep_ready = 1'b0;
     for (int g = 0; g < NG; g = g + 1) begin
-        if (32'(dep_port) / 8 == g && 32'(dep_port) < NP && 3'(dep_port) == gs_q[g] && rdy_q[g]) begin
+        if (dep_g[g] && rdy_q[g]) begin
             dep_ready = 1'b1;
         end
     end
@@ -380,8 +387,15 @@ end
 
 // the thresholds' refresh (see the header)
 always_comb begin
-    tha_rec = {cfg_ing_max[32'(rf)*OW +: OW], cfg_ing_xoff[32'(rf)*OW +: OW], cfg_lossless[rf]};
-    thd_rec = cfg_ing_xon[32'(rf)*OW +: OW];
+    // (a mux over the priorities: each a constant part-select)
+    tha_rec = '0;
+    thd_rec = '0;
+    for (int p = 0; p < NPRIO; p = p + 1) begin
+        if (rf == 3'($unsigned(p))) begin
+            tha_rec = {cfg_ing_max[p*OW +: OW], cfg_ing_xoff[p*OW +: OW], cfg_lossless[p]};
+            thd_rec = cfg_ing_xon[p*OW +: OW];
+        end
+    end
     for (int g = 0; g < NG; g = g + 1) begin
         tha_ra[g*3 +: 3] = ap1_q[g];
         thd_ra[g*3 +: 3] = dp1_q[g];

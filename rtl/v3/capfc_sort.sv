@@ -169,6 +169,12 @@ logic [KW-1:0]   k;
 logic            issue;
 logic            pend_end, abort, granted, g_hi_any, take, yv;
 logic [PW-1:0]   yi;
+// k - 4 (the input index of the word in y) and k - 1 (CNT's need), wider than the index and the
+// count they give (PW <= KW, NW <= KW + 1): their top bits are not used, by design
+/* verilator lint_off UNUSEDSIGNAL */
+logic [KW-1:0]   km4;
+logic [KW:0]     km1;
+/* verilator lint_on UNUSEDSIGNAL */
 logic [CW:0]     cand, cand2, cand3;
 logic            cbit;
 logic [NJ-1:0]   rowclr, avail;
@@ -192,7 +198,7 @@ logic [NE*CW-1:0] snap_wd_t;
 always_comb begin
     sre_t = '0; srow_t = '0; sidx_t = '0; snap_re_t = '0; snap_ra_t = '0;
     for (int o = 0; o < NE; o = o + 1) begin
-        issue = busy_q[o] && ph_q[o] != PH_MUL && ph_q[o] != PH_CNT && k_q[o] < KW'(NP);
+        issue = busy_q[o] && ph_q[o] != PH_MUL && ph_q[o] != PH_CNT && k_q[o] < KW'($unsigned(NP));
         // the read goes to the port of the row's slot; both ports get the row and index (every
         // select here and below is a constant part-select and a 2:1 mux by the slot: an index
         // computed from the slot made Yosys build shifters over every port's bits)
@@ -201,9 +207,9 @@ always_comb begin
         snap_re_t[o] = issue && (ph_q[o] == PH_SRCH || ph_q[o] == PH_GT || ph_q[o] == PH_SEL);
         for (int s = 0; s < 2; s = s + 1) begin
             srow_t[(2*o + s)*LW +: LW] = row_q[o];
-            sidx_t[(2*o + s)*PW +: PW] = PW'(k_q[o]);
+            sidx_t[(2*o + s)*PW +: PW] = k_q[o][PW-1:0];
         end
-        snap_ra_t[o*PW +: PW] = PW'(k_q[o]);
+        snap_ra_t[o*PW +: PW] = k_q[o][PW-1:0];
     end
     sre     = sre_t[NP-1:0];
     srow    = srow_t[NP*LW-1:0];
@@ -232,7 +238,7 @@ always_comb begin
         k  = k_q[o];
         // the engine's rows j = {slot, class}: port 2o+slot's row class
         for (int j = 0; j < NJ; j = j + 1) begin
-            rowclr[j] = rclr_p[((2*o + (j >> LW)) << LW) + (j % (1 << LW))];
+            rowclr[j] = rclr_p[((2*o + j / (1 << LW)) << LW) + (j % (1 << LW))];
         end
         abort = busy_q[o] && rowclr[{sl_q[o], row_q[o]}];
 
@@ -243,14 +249,16 @@ always_comb begin
         xs = sl_q[o] ? sval_p[(2*o + 1)*CW +: CW] : sval_p[(2*o)*CW +: CW];
         xr = (ph == PH_MAX || ph == PH_COPY) ? xs : x2_q[o];
         // the word in y is input k-4 of the pass (read in k-4, in x2 or sval at k-1)
-        yv = busy_q[o] && ph != PH_MUL && ph != PH_CNT && k >= KW'(4) && k < KW'(NP + 4);
-        yi = PW'(k - KW'(4));
+        yv = busy_q[o] && ph != PH_MUL && ph != PH_CNT && k >= KW'(3'd4) && k < KW'($unsigned(NP + 4));
+        km4 = k - KW'(3'd4);
+        yi  = km4[PW-1:0];
+        km1 = {1'b0, k} - 1'b1;
         y_d[o]  = xr;
         // the search's three candidates, theta's two bits at bit_q 01, 10 and 11 (CW+1 bits: with
         // CW odd the first pass's top bit is above the counters), from registers
-        cand    = {1'b0, v_q[o]} | ((CW+1)'(1) << bit_q[o]);
-        cand2   = {1'b0, v_q[o]} | ((CW+1)'(2) << bit_q[o]);
-        cand3   = {1'b0, v_q[o]} | ((CW+1)'(3) << bit_q[o]);
+        cand    = {1'b0, v_q[o]} | ((CW+1)'(2'd1) << bit_q[o]);
+        cand2   = {1'b0, v_q[o]} | ((CW+1)'(2'd2) << bit_q[o]);
+        cand3   = {1'b0, v_q[o]} | ((CW+1)'(2'd3) << bit_q[o]);
         ge_d[o]  = {1'b0, xr} >= cand;
         ge2_d[o] = {1'b0, xr} >= cand2;
         ge3_d[o] = {1'b0, xr} >= cand3;
@@ -275,7 +283,7 @@ always_comb begin
         end
         g = g_hi_any ? g_hi : g_lo;
 
-        pend_end = k == KW'(NP + 4);
+        pend_end = k == KW'($unsigned(NP + 4));
         cbit     = 1'b0;
         take = yv && (gt_q[o] || (eq_q[o] && nz_q[o] && t_q[o] < need_q[o]));
 
@@ -327,13 +335,13 @@ always_comb begin
                     // measured, 12.8 ns of routing to and from it); the step's bit of the cut
                     // registered a step ahead (cb_q), off the adder's path
                     for (int b = 0; b < CUT_F; b = b + 1) begin
-                        if (k == KW'(CUT_F - 1 - b)) begin
+                        if (k == KW'($unsigned(CUT_F - 1 - b))) begin
                             cbit = gcut_q[o / 8][b];
                         end
                     end
                     cb_d[o]  = cbit;
                     tgt_d[o] = (tgt_q[o] << 1) + (cb_q[o] ? MW'(acc_q[o]) : '0);
-                    if (k == KW'(CUT_F)) begin
+                    if (k == KW'($unsigned(CUT_F))) begin
                         acc_d[o]  = '0;
                         acc2_d[o] = '0;
                         acc3_d[o] = '0;
@@ -357,7 +365,7 @@ always_comb begin
                     met_d[o]  = (MW'(acc_q[o]) << CUT_F) >= tgt_q[o];
                     met2_d[o] = (MW'(acc2_q[o]) << CUT_F) >= tgt_q[o];
                     met3_d[o] = (MW'(acc3_q[o]) << CUT_F) >= tgt_q[o];
-                    if (k == KW'(NP + 5)) begin
+                    if (k == KW'($unsigned(NP + 5))) begin
                         // met*_q: the pass's sums against the target, registered at NP+4; the
                         // highest candidate met (the sums fall as the candidates rise). A
                         // candidate above the counters' range (CW odd, the first pass) has a sum
@@ -372,7 +380,7 @@ always_comb begin
                         if (bit_q[o] == '0) begin
                             ph_d[o] = PH_GT;
                         end else begin
-                            bit_d[o]  = bit_q[o] - BW'(2);
+                            bit_d[o]  = bit_q[o] - BW'(2'd2);
                         end
                     end
                 end
@@ -389,8 +397,8 @@ always_comb begin
                     // acc_q = G + k*theta; met_q = its compare a cycle later (j = k-1)
                     acc_d[o] = acc_q[o] + SUMW'(v_q[o]);
                     met_d[o] = (MW'(acc_q[o]) << CUT_F) >= tgt_q[o];
-                    if (k != '0 && (met_q[o] || k == KW'(NP + 1))) begin
-                        need_d[o] = NW'(k - 1'b1);
+                    if (k != '0 && (met_q[o] || k == KW'($unsigned(NP + 1)))) begin
+                        need_d[o] = km1[NW-1:0];
                         t_d[o]    = '0;
                         ph_d[o]   = PH_SEL;
                         k_d[o]    = '0;
@@ -419,9 +427,9 @@ always_comb begin
 
         // pending requests: a clear drops one, a grant consumes one, a request (re)sets one
         for (int j = 0; j < NJ; j = j + 1) begin
-            pend_d[o][j] = (pend_q[o][j] && !rowclr[j] && !(granted && g == JW'(j))) ||
-                           ((j % (1 << LW)) < NL && 2*o + (j >> LW) < NP &&
-                            rtrig_p[((2*o + (j >> LW)) << LW) + (j % (1 << LW))]);
+            pend_d[o][j] = (pend_q[o][j] && !rowclr[j] && !(granted && g == JW'($unsigned(j)))) ||
+                           ((j % (1 << LW)) < NL && 2*o + j / (1 << LW) < NP &&
+                            rtrig_p[((2*o + j / (1 << LW)) << LW) + (j % (1 << LW))]);
         end
 
         if (rst) begin
