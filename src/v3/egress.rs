@@ -11,7 +11,7 @@
 //! (`gen_port[o].u_cnt`: synchronous reads, read before write) and the thresholds' copies.
 
 use super::thr_copies::ThrCopies;
-use super::{bits, signed, trunc, units, Regs};
+use super::{bits, class_width, port_width, signed, trunc, units, Regs};
 
 /// The unit's parameters (the RTL's).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,27 +24,15 @@ pub struct EgressParams {
     pub nl: u32,
 }
 
-fn clog2(x: usize) -> u32 {
-    usize::BITS - (x - 1).leading_zeros()
-}
-
 impl EgressParams {
     pub fn ng(&self) -> usize {
         self.np.div_ceil(8)
     }
     pub fn pw(&self) -> u32 {
-        if self.np > 1 {
-            clog2(self.np)
-        } else {
-            1
-        }
+        port_width(self.np)
     }
     pub fn lw(&self) -> u32 {
-        if self.nl > 1 {
-            clog2(self.nl as usize)
-        } else {
-            1
-        }
+        class_width(self.nl)
     }
     pub fn nlp(&self) -> usize {
         1 << self.lw()

@@ -46,11 +46,7 @@ impl IngressParams {
     }
     /// The port-number width of `dep_port`.
     pub fn pw(&self) -> u32 {
-        if self.np > 1 {
-            usize::BITS - (self.np - 1).leading_zeros()
-        } else {
-            1
-        }
+        super::port_width(self.np)
     }
 }
 

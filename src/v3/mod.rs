@@ -58,3 +58,30 @@ pub fn units(size: u64, cell_log2: u32) -> u64 {
     let s = (size & 0xffff_ffff) + (1u64 << cell_log2) - 1;
     (s >> cell_log2) & 0xffff_ffff
 }
+
+/// `$clog2(x)`.
+pub fn clog2(x: usize) -> u32 {
+    if x <= 1 {
+        0
+    } else {
+        usize::BITS - (x - 1).leading_zeros()
+    }
+}
+
+/// PW: the port index's width, `(NP > 1) ? $clog2(NP) : 1`.
+pub fn port_width(np: usize) -> u32 {
+    if np > 1 {
+        clog2(np)
+    } else {
+        1
+    }
+}
+
+/// LW: the class index's width, `(NL > 1) ? $clog2(NL) : 1`.
+pub fn class_width(nl: u32) -> u32 {
+    if nl > 1 {
+        clog2(nl as usize)
+    } else {
+        1
+    }
+}

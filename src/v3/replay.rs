@@ -315,11 +315,7 @@ impl Unit for Top {
     ) -> Result<Regs, String> {
         let p = self.p;
         let (np, sw) = (p.np, p.sw);
-        let pw = if np > 1 {
-            usize::BITS - (np - 1).leading_zeros()
-        } else {
-            1
-        };
+        let pw = super::port_width(np);
         let mut inp = TopIn {
             rst: f("rst", 0, 1)? == 1,
             cfg_we: f("cfg_we", 0, 1)? == 1,

@@ -8,7 +8,7 @@
 //! RAM (`gen_engine[e].u_snap`: a synchronous read); per group of eight engines the
 //! configuration's copy (`gcal_q`, `gcut_q`).
 
-use super::{bits, trunc, Regs};
+use super::{bits, class_width, clog2, port_width, trunc, Regs};
 
 pub const PH_MAX: u8 = 0;
 pub const PH_COPY: u8 = 1;
@@ -27,28 +27,12 @@ pub struct SortParams {
     pub nl: u32,
 }
 
-fn clog2(x: usize) -> u32 {
-    if x <= 1 {
-        0
-    } else {
-        usize::BITS - (x - 1).leading_zeros()
-    }
-}
-
 impl SortParams {
     pub fn pw(&self) -> u32 {
-        if self.np > 1 {
-            clog2(self.np)
-        } else {
-            1
-        }
+        port_width(self.np)
     }
     pub fn lw(&self) -> u32 {
-        if self.nl > 1 {
-            clog2(self.nl as usize)
-        } else {
-            1
-        }
+        class_width(self.nl)
     }
     pub fn nr(&self) -> usize {
         self.np << self.lw()
