@@ -9,6 +9,9 @@
 
 V3_PORTS    ?= 4 6 8 16 48 128
 V3_TB_PORTS ?= 4 12 48
+# the units' testbenches whose waveforms the units' models replay (make v3-lockstep)
+V3_LOCKSTEP_PORTS ?= 12
+V3_TB_VERILATOR = verilator --binary -j 2 --timing --trace -Wno-fatal -Wno-lint -Wno-style
 V3_SEED     ?= 1
 V3_CYCLES   ?= 20000
 V3_INGRESS  := rtl/capfc_pkg.sv rtl/capfc_lutram.sv rtl/v3/capfc_thr_copies.sv rtl/v3/capfc_ingress.sv
@@ -36,6 +39,7 @@ v3-spike: deps $(FPGA_VENV)/.slang ## the v3 design spikes: verilator -Wall, sla
 	@# the package serves v2's units too until v3 replaces them)
 	@$(FPGA_PY) scripts/lint_slang.py --top capfc_top_oc -f build/v3/files_top.f --out build/lint-slang-v3 \
 	  --ports $(V3_PORTS) -Weverything -Wno-unused-package-parameter -Wno-unused-package-subroutine
+	$(CARGO) build --release --quiet --example v3_lockstep
 	@mkdir -p build/v3
 	@for np in $(V3_TB_PORTS); do \
 	  iverilog -g2012 -DTB_NP=$$np -DTB_CYCLES=$(V3_CYCLES) -o build/v3/ingress_tb_np$$np \
@@ -44,26 +48,60 @@ v3-spike: deps $(FPGA_VENV)/.slang ## the v3 design spikes: verilator -Wall, sla
 	done
 	@# (the testbench is behavioural code, not RTL: -Wno-lint -Wno-style waive the width and style
 	@# warnings of its reference arithmetic in longint; the spikes themselves are linted -Wall above)
+	@# (each Verilator testbench built with --trace: at V3_LOCKSTEP_PORTS its run dumps every
+	@# register of the unit and the unit's Rust model replays it, below)
 	@for np in $(V3_TB_PORTS); do \
-	  verilator --binary --timing -Wno-fatal -Wno-lint -Wno-style -DTB_NP=$$np -DTB_CYCLES=$(V3_CYCLES) \
+	  $(V3_TB_VERILATOR) -DTB_NP=$$np -DTB_CYCLES=$(V3_CYCLES) \
 	    --top-module capfc_egress_v3_tb -Mdir build/v3/egress_tb_np$$np $(V3_EGRESS) \
 	    testbench/v3/capfc_egress_v3_tb.sv > build/v3/egress_tb_np$$np.log 2>&1 \
 	    || { tail -20 build/v3/egress_tb_np$$np.log; exit 1; }; \
-	  build/v3/egress_tb_np$$np/Vcapfc_egress_v3_tb +SEED=$(V3_SEED) || exit 1; \
+	  case " $(V3_LOCKSTEP_PORTS) " in \
+	    *" $$np "*) build/v3/egress_tb_np$$np/Vcapfc_egress_v3_tb +SEED=$(V3_SEED) +DUMP=build/v3/egress_np$$np.vcd || exit 1; \
+	      target/release/examples/v3_lockstep egress build/v3/egress_np$$np.vcd $$np \
+	        || { echo "v3-spike: capfc_egress's model, NP=$$np (replay: make v3-spike V3_SEED=$(V3_SEED))"; exit 1; }; \
+	      rm -f build/v3/egress_np$$np.vcd;; \
+	    *) build/v3/egress_tb_np$$np/Vcapfc_egress_v3_tb +SEED=$(V3_SEED) || exit 1;; \
+	  esac; \
 	done
-	@for np in $(V3_TB_PORTS); do \
-	  verilator --binary --timing -Wno-fatal -Wno-lint -Wno-style -DTB_NP=$$np -DTB_CYCLES=$(V3_CYCLES) \
-	    --top-module capfc_sort_v3_tb -Mdir build/v3/sort_tb_np$$np $(V3_SORT) \
-	    testbench/v3/capfc_sort_v3_tb.sv > build/v3/sort_tb_np$$np.log 2>&1 \
-	    || { tail -20 build/v3/sort_tb_np$$np.log; exit 1; }; \
-	  build/v3/sort_tb_np$$np/Vcapfc_sort_v3_tb +SEED=$(V3_SEED) || exit 1; \
+	@# (the sort engines also at NP = 5 with CW = 7: the last engine with one port, and the search's
+	@# first pass with a candidate above the counters' range)
+	@for pc in $(addsuffix :16,$(V3_TB_PORTS)) 5:7; do \
+	  np=$${pc%:*}; cw=$${pc#*:}; d=build/v3/sort_tb_np$${np}_cw$$cw; \
+	  $(V3_TB_VERILATOR) -DTB_NP=$$np -DTB_CW=$$cw -DTB_CYCLES=$(V3_CYCLES) \
+	    --top-module capfc_sort_v3_tb -Mdir $$d $(V3_SORT) \
+	    testbench/v3/capfc_sort_v3_tb.sv > $$d.log 2>&1 || { tail -20 $$d.log; exit 1; }; \
+	  case " $(V3_LOCKSTEP_PORTS) 5 " in \
+	    *" $$np "*) $$d/Vcapfc_sort_v3_tb +SEED=$(V3_SEED) +DUMP=$$d.vcd || exit 1; \
+	      target/release/examples/v3_lockstep sort $$d.vcd $$np $$cw \
+	        || { echo "v3-spike: capfc_sort's model, NP=$$np CW=$$cw (replay: make v3-spike V3_SEED=$(V3_SEED))"; exit 1; }; \
+	      rm -f $$d.vcd;; \
+	    *) $$d/Vcapfc_sort_v3_tb +SEED=$(V3_SEED) || exit 1;; \
+	  esac; \
 	done
-	@# (and at NP = 5 with CW = 7: the last engine with one port, and the search's first pass with a candidate above the counters' range)
-	@verilator --binary --timing -Wno-fatal -Wno-lint -Wno-style -DTB_NP=5 -DTB_CW=7 -DTB_CYCLES=$(V3_CYCLES) \
-	    --top-module capfc_sort_v3_tb -Mdir build/v3/sort_tb_np5_cw7 $(V3_SORT) \
-	    testbench/v3/capfc_sort_v3_tb.sv > build/v3/sort_tb_np5_cw7.log 2>&1 \
-	    || { tail -20 build/v3/sort_tb_np5_cw7.log; exit 1; }
-	@build/v3/sort_tb_np5_cw7/Vcapfc_sort_v3_tb +SEED=$(V3_SEED)
+	@# (the ingress on Verilator at V3_LOCKSTEP_PORTS, for its model's replay; its checks ran on
+	@# Icarus above)
+	@for np in $(V3_LOCKSTEP_PORTS); do \
+	  $(V3_TB_VERILATOR) -DTB_NP=$$np -DTB_CYCLES=$(V3_CYCLES) --top-module capfc_ingress_v3_tb \
+	    -Mdir build/v3/ingress_ls_np$$np $(V3_INGRESS) testbench/v3/capfc_ingress_v3_tb.sv \
+	    > build/v3/ingress_ls_np$$np.log 2>&1 || { tail -20 build/v3/ingress_ls_np$$np.log; exit 1; }; \
+	  build/v3/ingress_ls_np$$np/Vcapfc_ingress_v3_tb +SEED=$(V3_SEED) +DUMP=build/v3/ingress_np$$np.vcd > /dev/null || exit 1; \
+	  target/release/examples/v3_lockstep ingress build/v3/ingress_np$$np.vcd $$np \
+	    || { echo "v3-spike: capfc_ingress's model, NP=$$np (replay: make v3-spike V3_SEED=$(V3_SEED))"; exit 1; }; \
+	  rm -f build/v3/ingress_np$$np.vcd; \
+	done
+	@# (an RTL mutation the contract cannot see, the scrub a cycle longer while no lane is ready,
+	@# which the replay must report: the comparison can fail)
+	@mkdir -p build/v3/mut
+	@sed 's/rc_q\[g\] >= 5.d3 \&\& rc_q\[g\] < 5.d11/rc_q[g] >= 5'"'"'d3 \&\& rc_q[g] < 5'"'"'d12/' rtl/v3/capfc_ingress.sv > build/v3/mut/capfc_ingress.sv
+	@! cmp -s rtl/v3/capfc_ingress.sv build/v3/mut/capfc_ingress.sv || { echo "v3-spike: the mutation no longer applies"; exit 1; }
+	@$(V3_TB_VERILATOR) -DTB_NP=4 -DTB_CYCLES=$(V3_CYCLES) --top-module capfc_ingress_v3_tb \
+	    -Mdir build/v3/ingress_ls_mut $(filter-out rtl/v3/capfc_ingress.sv,$(V3_INGRESS)) build/v3/mut/capfc_ingress.sv \
+	    testbench/v3/capfc_ingress_v3_tb.sv > build/v3/ingress_ls_mut.log 2>&1 || { tail -20 build/v3/ingress_ls_mut.log; exit 1; }
+	@build/v3/ingress_ls_mut/Vcapfc_ingress_v3_tb +SEED=$(V3_SEED) +DUMP=build/v3/ingress_mut.vcd > /dev/null; \
+	  target/release/examples/v3_lockstep ingress build/v3/ingress_mut.vcd 4 > build/v3/ingress_mut.txt; rc=$$?; \
+	  rm -f build/v3/ingress_mut.vcd; \
+	  if [ $$rc -eq 1 ]; then echo "v3-spike: the ingress's scrub a cycle longer (a mutation the contract cannot see): caught by its model's replay, first: $$(head -1 build/v3/ingress_mut.txt)"; \
+	  else echo "v3-spike: the mutated ingress was not caught by its model's replay (exit $$rc)"; cat build/v3/ingress_mut.txt; exit 1; fi
 
 # The assembled v3 block (capfc_top_oc) checked whole against the contract: the testbench drives
 # legal random traffic (lanes held until ready) and writes a waveform, and `capfc check --wave`
@@ -127,60 +165,17 @@ v3-check: deps ## the assembled v3 block on random traffic, judged by capfc chec
 	  rm -f build/v3/top_np$$np.vcd; \
 	done
 
-# The v3 units' Rust models (src/v3: the ingress, the egress, the sort engines) against their RTL, register for
-# register and cycle for cycle: each unit's testbench (its own contract checks as in v3-spike) on Verilator with every
-# register and RAM word dumped, and the model replayed on the waveform's inputs
-# (examples/v3_lockstep.rs: every register and output compared every cycle; a register of the
-# RTL the model does not list is an error). Then one RTL mutation the contract cannot see (the
-# scrub a cycle longer, while no lane is ready) that the replay must report.
+# The v3 units' Rust models (src/v3: the ingress, the egress, the sort engines) against their
+# RTL, register for register and cycle for cycle, run by v3-spike: each unit's testbench (its own
+# contract checks) runs on Verilator with every register and RAM word dumped, at
+# V3_LOCKSTEP_PORTS (and the sort engines at 5 ports with CW = 7), and the unit's model replays
+# the waveform's inputs (examples/v3_lockstep.rs: every register and output compared every cycle;
+# a register of the RTL the model does not list is an error); then one RTL mutation the contract
+# cannot see, which the replay must report. (At 4 and 12 ports every unit is replayed inside the
+# whole block too, by v3-check.)
 #
-#   make v3-lockstep [V3_SEED=n] [V3_LOCKSTEP_PORTS="4 12 48"] [V3_LOCKSTEP_SORT="12:16 5:7"] [V3_LOCKSTEP_CYCLES=n]
-
-V3_LOCKSTEP_PORTS  ?= 4 12
-# the sort engines at NP:CW (5:7: the last engine with one port, the search's first pass above
-# the counters' range)
-V3_LOCKSTEP_SORT   ?= 12:16 5:7
-V3_LOCKSTEP_CYCLES ?= 20000
-V3_TB_VERILATOR = verilator --binary -j 2 --timing --trace -Wno-fatal -Wno-lint -Wno-style
+#   make v3-lockstep [V3_SEED=n] [V3_LOCKSTEP_PORTS="12 48"]     (the same as make v3-spike)
 
 .PHONY: v3-lockstep
 
-v3-lockstep: deps ## the v3 units' models against their RTL from the units' testbenches' waveforms (V3_SEED)
-	$(CARGO) build --release --quiet --example v3_lockstep
-	@mkdir -p build/v3/mut
-	@for np in $(V3_LOCKSTEP_PORTS); do \
-	  $(V3_TB_VERILATOR) -DTB_NP=$$np -DTB_CYCLES=$(V3_LOCKSTEP_CYCLES) --top-module capfc_ingress_v3_tb \
-	    -Mdir build/v3/ingress_ls_np$$np $(V3_INGRESS) testbench/v3/capfc_ingress_v3_tb.sv \
-	    > build/v3/ingress_ls_np$$np.log 2>&1 || { tail -20 build/v3/ingress_ls_np$$np.log; exit 1; }; \
-	  build/v3/ingress_ls_np$$np/Vcapfc_ingress_v3_tb +SEED=$(V3_SEED) +DUMP=build/v3/ingress_np$$np.vcd || exit 1; \
-	  target/release/examples/v3_lockstep ingress build/v3/ingress_np$$np.vcd $$np \
-	    || { echo "v3-lockstep: capfc_ingress NP=$$np (replay: make v3-lockstep V3_SEED=$(V3_SEED) V3_LOCKSTEP_PORTS=$$np)"; exit 1; }; \
-	  rm -f build/v3/ingress_np$$np.vcd; \
-	  $(V3_TB_VERILATOR) -DTB_NP=$$np -DTB_CYCLES=$(V3_LOCKSTEP_CYCLES) --top-module capfc_egress_v3_tb \
-	    -Mdir build/v3/egress_ls_np$$np $(V3_EGRESS) testbench/v3/capfc_egress_v3_tb.sv \
-	    > build/v3/egress_ls_np$$np.log 2>&1 || { tail -20 build/v3/egress_ls_np$$np.log; exit 1; }; \
-	  build/v3/egress_ls_np$$np/Vcapfc_egress_v3_tb +SEED=$(V3_SEED) +DUMP=build/v3/egress_np$$np.vcd || exit 1; \
-	  target/release/examples/v3_lockstep egress build/v3/egress_np$$np.vcd $$np \
-	    || { echo "v3-lockstep: capfc_egress NP=$$np (replay: make v3-lockstep V3_SEED=$(V3_SEED) V3_LOCKSTEP_PORTS=$$np)"; exit 1; }; \
-	  rm -f build/v3/egress_np$$np.vcd; \
-	done
-	@for pc in $(V3_LOCKSTEP_SORT); do \
-	  np=$${pc%:*}; cw=$${pc#*:}; \
-	  $(V3_TB_VERILATOR) -DTB_NP=$$np -DTB_CW=$$cw -DTB_CYCLES=$(V3_LOCKSTEP_CYCLES) --top-module capfc_sort_v3_tb \
-	    -Mdir build/v3/sort_ls_np$${np}_cw$$cw $(V3_SORT) testbench/v3/capfc_sort_v3_tb.sv \
-	    > build/v3/sort_ls_np$${np}_cw$$cw.log 2>&1 || { tail -20 build/v3/sort_ls_np$${np}_cw$$cw.log; exit 1; }; \
-	  build/v3/sort_ls_np$${np}_cw$$cw/Vcapfc_sort_v3_tb +SEED=$(V3_SEED) +DUMP=build/v3/sort_np$${np}_cw$$cw.vcd || exit 1; \
-	  target/release/examples/v3_lockstep sort build/v3/sort_np$${np}_cw$$cw.vcd $$np $$cw \
-	    || { echo "v3-lockstep: capfc_sort NP=$$np CW=$$cw (replay: make v3-lockstep V3_SEED=$(V3_SEED) V3_LOCKSTEP_SORT=$$np:$$cw)"; exit 1; }; \
-	  rm -f build/v3/sort_np$${np}_cw$$cw.vcd; \
-	done
-	@sed 's/rc_q\[g\] < 5.d11/rc_q[g] < 5'"'"'d12/' rtl/v3/capfc_ingress.sv > build/v3/mut/capfc_ingress.sv
-	@! cmp -s rtl/v3/capfc_ingress.sv build/v3/mut/capfc_ingress.sv || { echo "v3-lockstep: the mutation no longer applies"; exit 1; }
-	@$(V3_TB_VERILATOR) -DTB_NP=4 -DTB_CYCLES=$(V3_LOCKSTEP_CYCLES) --top-module capfc_ingress_v3_tb \
-	    -Mdir build/v3/ingress_ls_mut $(filter-out rtl/v3/capfc_ingress.sv,$(V3_INGRESS)) build/v3/mut/capfc_ingress.sv \
-	    testbench/v3/capfc_ingress_v3_tb.sv > build/v3/ingress_ls_mut.log 2>&1 || { tail -20 build/v3/ingress_ls_mut.log; exit 1; }
-	@build/v3/ingress_ls_mut/Vcapfc_ingress_v3_tb +SEED=$(V3_SEED) +DUMP=build/v3/ingress_mut.vcd > /dev/null; \
-	  target/release/examples/v3_lockstep ingress build/v3/ingress_mut.vcd 4 > build/v3/ingress_mut.txt; rc=$$?; \
-	  rm -f build/v3/ingress_mut.vcd; \
-	  if [ $$rc -eq 1 ]; then echo "v3-lockstep: the scrub a cycle longer (a mutation the contract cannot see): $$(grep -c 'cycle' build/v3/ingress_mut.txt) mismatches listed, first: $$(head -1 build/v3/ingress_mut.txt)"; \
-	  else echo "v3-lockstep: the mutated ingress was not caught (exit $$rc)"; cat build/v3/ingress_mut.txt; exit 1; fi
+v3-lockstep: v3-spike ## the v3 units' models against their RTL, register for register (run by v3-spike)
