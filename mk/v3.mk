@@ -11,7 +11,9 @@ V3_PORTS    ?= 4 6 8 16 48 128
 V3_TB_PORTS ?= 4 12 48
 # the units' testbenches whose waveforms the units' models replay (make v3-lockstep)
 V3_LOCKSTEP_PORTS ?= 12
-V3_TB_VERILATOR = verilator --binary -j 2 --timing --trace -Wno-fatal -Wno-lint -Wno-style
+# (--trace-max-array/-width: Verilator leaves out of a waveform arrays of more than 32 elements and
+# signals wider than 256 bits, and the replay refuses a waveform that lacks a register)
+V3_TB_VERILATOR = verilator --binary -j 2 --timing --trace --trace-max-array 4096 --trace-max-width 4096 -Wno-fatal -Wno-lint -Wno-style
 V3_SEED     ?= 1
 V3_CYCLES   ?= 20000
 V3_INGRESS  := rtl/capfc_pkg.sv rtl/capfc_lutram.sv rtl/v3/capfc_thr_copies.sv rtl/v3/capfc_ingress.sv
@@ -136,7 +138,7 @@ v3-check: deps ## the assembled v3 block on random traffic, judged by capfc chec
 	$(CARGO) build --release --quiet --example v3_lockstep
 	@mkdir -p build/v3
 	@for np in $(V3_CHECK_PORTS); do \
-	  verilator --binary -j 2 --timing --trace -Wno-fatal -Wno-lint -Wno-style \
+	  verilator --binary -j 2 --timing --trace --trace-max-array 4096 --trace-max-width 4096 -Wno-fatal -Wno-lint -Wno-style \
 	    -DTB_NP=$$np -DTB_CYCLES=$(V3_CHECK_CYCLES) --top-module capfc_top_v3_tb \
 	    -Mdir build/v3/top_tb_np$$np $(V3_TOP) testbench/v3/capfc_top_v3_tb.sv \
 	    > build/v3/top_tb_np$$np.log 2>&1 || { tail -20 build/v3/top_tb_np$$np.log; exit 1; }; \
