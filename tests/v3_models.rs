@@ -87,6 +87,16 @@ fn the_replay_refuses_a_missing_file_and_a_waveform_without_the_unit() {
     .unwrap();
     let e = replay::ingress(f.to_str().unwrap(), "tb.dut", params(4), 10).unwrap_err();
     assert!(e.contains("no instance tb.dut"), "{e}");
+    // the unit is there but a register of the model is not: refused by name, nothing skipped
+    std::fs::write(
+        &f,
+        "$timescale 1ps $end\n$scope module tb $end\n$scope module dut $end\n\
+         $var wire 1 ! clk $end\n$var wire 1 \" rst $end\n$upscope $end\n$upscope $end\n\
+         $enddefinitions $end\n#0\n0!\n1\"\n#1\n1!\n",
+    )
+    .unwrap();
+    let e = replay::ingress(f.to_str().unwrap(), "tb.dut", params(4), 10).unwrap_err();
+    assert!(e.contains("is not in the waveform"), "{e}");
     std::fs::write(&f, "not a waveform\n\0\0").unwrap();
     assert!(replay::ingress(f.to_str().unwrap(), "tb.dut", params(4), 10).is_err());
     std::fs::remove_dir_all(&dir).unwrap();

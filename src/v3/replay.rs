@@ -56,7 +56,8 @@ impl Vcd {
         let mut vars = HashMap::new();
         let mut clk = None;
         for v in h.all_vars().map(|r| &h[r]) {
-            let full = v.full_name(h);
+            // (a leading dot, so that an instance at the top of the hierarchy matches as well)
+            let full = format!(".{}", v.full_name(h));
             if let Some(at) = full.find(&tail) {
                 // (wellen names an unpacked array's element `reg.[k]`; the RTL's name is `reg[k]`)
                 let rel = full[at + tail.len()..].replace(".[", "[");
