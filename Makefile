@@ -16,7 +16,7 @@ ARGS      ?=
 	kill-matrix check-v1-soak lint-dpi bench-dpi lint-sva pytest
 
 help: ## print this help
-	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
 
 deps: ## install verilator, iverilog, yosys and g++ from Debian when missing (needs root)
 	@scripts/deps.sh

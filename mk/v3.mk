@@ -27,7 +27,7 @@ V3_TOP      := rtl/capfc_pkg.sv rtl/capfc_ram.sv rtl/capfc_lutram.sv rtl/capfc_c
 
 .PHONY: v3-spike
 
-v3-spike: deps $(FPGA_VENV)/.slang ## the v3 design spikes: verilator -Wall, slang, and the ingress spike against its reference (V3_SEED)
+v3-spike: deps $(FPGA_VENV)/.slang ## the v3 units: verilator -Wall, slang, each against its reference, and their models in lockstep (V3_SEED)
 	@for np in $(V3_PORTS); do \
 	  verilator --lint-only -Wall -Wno-UNUSEDPARAM --top-module capfc_ingress -GNP=$$np $(V3_INGRESS) || exit 1; \
 	  verilator --lint-only -Wall -Wno-UNUSEDPARAM --top-module capfc_egress -GNP=$$np $(V3_EGRESS) || exit 1; \
