@@ -43,14 +43,8 @@ fn main() {
                 ow: num(4, "OW", 20),
                 cell_log2: num(5, "CELL_LOG2", 0),
             };
-            if !(2..=128).contains(&np)
-                || p.sw < 1
-                || p.sw > p.ow
-                || p.ow > 30
-                || p.cell_log2 >= p.sw
-            {
-                bad(format!("illegal parameters {p:?}"));
-            }
+            capfc::v3::check_params(np, p.sw, p.ow, 16, p.cell_log2, 8, 2)
+                .unwrap_or_else(|e| bad(e));
             (
                 Box::new(Ingress::new(p)),
                 "capfc_ingress_v3_tb.dut",
@@ -66,16 +60,8 @@ fn main() {
                 cell_log2: num(6, "CELL_LOG2", 0),
                 nl: num(7, "NL", 2),
             };
-            if !(2..=128).contains(&np)
-                || p.sw < 1
-                || p.sw > p.ow
-                || p.ow > 30
-                || !(1..=16).contains(&p.cw)
-                || p.cell_log2 >= p.sw
-                || !(1..=8).contains(&p.nl)
-            {
-                bad(format!("illegal parameters {p:?}"));
-            }
+            capfc::v3::check_params(np, p.sw, p.ow, p.cw, p.cell_log2, 8, p.nl)
+                .unwrap_or_else(|e| bad(e));
             (
                 Box::new(Egress::new(p)),
                 "capfc_egress_v3_tb.dut",
@@ -89,13 +75,7 @@ fn main() {
                 cut_f: num(4, "CUT_F", 8),
                 nl: num(5, "NL", 2),
             };
-            if !(2..=128).contains(&np)
-                || !(1..=16).contains(&p.cw)
-                || !(1..=16).contains(&p.cut_f)
-                || !(1..=8).contains(&p.nl)
-            {
-                bad(format!("illegal parameters {p:?}"));
-            }
+            capfc::v3::check_params(np, 14, 20, p.cw, 0, p.cut_f, p.nl).unwrap_or_else(|e| bad(e));
             (
                 Box::new(Sort::new(p)),
                 "capfc_sort_v3_tb.dut",
@@ -112,17 +92,8 @@ fn main() {
                 cut_f: num(7, "CUT_F", 8),
                 nl: num(8, "NL", 2) as usize,
             };
-            if !(2..=128).contains(&np)
-                || p.sw < 1
-                || p.sw > p.ow
-                || p.ow > 30
-                || !(1..=16).contains(&p.cw)
-                || p.cell_log2 >= p.sw
-                || !(1..=16).contains(&p.cut_f)
-                || !(1..=8).contains(&p.nl)
-            {
-                bad(format!("illegal parameters {p:?}"));
-            }
+            capfc::v3::check_params(np, p.sw, p.ow, p.cw, p.cell_log2, p.cut_f, p.nl as u32)
+                .unwrap_or_else(|e| bad(e));
             (
                 Box::new(Top::new(p)),
                 "capfc_top_v3_tb.u_dut",

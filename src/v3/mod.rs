@@ -85,3 +85,32 @@ pub fn class_width(nl: u32) -> u32 {
         1
     }
 }
+
+/// The v3 RTL's parameter check (each unit's `gen_param_check`, the union of their ranges): NP
+/// 2..128, SW 1..OW, OW ..30, CW 1..16, CELL_LOG2 0..12 and < SW, CUT_F 1..16, NL 1..8.
+pub fn check_params(
+    np: usize,
+    sw: u32,
+    ow: u32,
+    cw: u32,
+    cell_log2: u32,
+    cut_f: u32,
+    nl: u32,
+) -> Result<(), String> {
+    let ok = (2..=128).contains(&np)
+        && (1..=ow).contains(&sw)
+        && ow <= 30
+        && (1..=16).contains(&cw)
+        && cell_log2 <= 12
+        && cell_log2 < sw
+        && (1..=16).contains(&cut_f)
+        && (1..=8).contains(&nl);
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "illegal parameters NP={np} SW={sw} OW={ow} CW={cw} CELL_LOG2={cell_log2} CUT_F={cut_f} NL={nl} \
+             (NP 2..128, SW 1..OW, OW ..30, CW 1..16, CELL_LOG2 0..12 and < SW, CUT_F 1..16, NL 1..8)"
+        ))
+    }
+}
