@@ -12,8 +12,8 @@ np=${1:-4}; seed=${2:-1}; shift 2 2>/dev/null || true
 root=$(pwd)
 declare -A FILE SUB
 FILE[rtrig_at_t4]=rtl/v3/capfc_egress.sv;     SUB[rtrig_at_t4]='s/rtrig_t = rtrig6_q;/rtrig_t = rtrig4_q;/'
-FILE[e_write_not_cancelled]=rtl/v3/capfc_egress.sv; SUB[e_write_not_cancelled]='s/ && !rclr_t\[o\*NLP \+ l\] && !rclr5_q/ \&\& !rclr5_q/'
-FILE[e_write_not_cancelled_late]=rtl/v3/capfc_egress.sv; SUB[e_write_not_cancelled_late]='s/ && !rclr5_q\[o\*NLP \+ l\]//'
+FILE[e_write_not_cancelled]=rtl/v3/capfc_egress.sv; SUB[e_write_not_cancelled]='s/\n *!rclr_t\[\{PW.\(\$unsigned\(o\)\), ew_l_d\[o\]\}\] && / /'
+FILE[e_write_not_cancelled_late]=rtl/v3/capfc_egress.sv; SUB[e_write_not_cancelled_late]='s/ && !rclr5_q\[\{PW.\(\$unsigned\(o\)\), ew_l_d\[o\]\}\]//'
 FILE[sort_not_aborted]=rtl/v3/capfc_sort.sv;  SUB[sort_not_aborted]='s/abort = busy_q\[o\] && rowclr/abort = 1'"'"'b0 \&\& rowclr/'
 FILE[sel_takes_every_tie]=rtl/v3/capfc_sort.sv; SUB[sel_takes_every_tie]='s/t_q\[o\] < need_q\[o\]\)/t_q[o] <= need_q[o])/'
 FILE[max_keeps_last_tie]=rtl/v3/capfc_sort.sv; SUB[max_keeps_last_tie]='s/if \(yv && y_q\[o\] > v_q\[o\]\)/if (yv \&\& y_q[o] >= v_q[o])/'

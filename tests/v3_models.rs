@@ -142,9 +142,14 @@ fn egress_an_engine_write_sets_e_and_other_ports_see_it_two_cycles_later_never_t
     w.swr_l[9] = 1;
     w.swr_i[9] = 2;
     m.tick(&w);
-    assert_eq!(m.e_q[9 * p.nlp() + 1], 1 << 2);
+    // registered beside E first (E takes it a cycle later), E's partial ORs see it already
+    assert_eq!(m.e_q[9 * p.nlp() + 1], 0);
+    let pw = &m.port[9];
+    assert!(pw.ew_v_q && pw.ew_l_q == 1 && pw.ew_i_q == 2);
     assert!(!m.outputs(&idle(false)).e_other[2 * 8 + 3]);
     m.tick(&idle(false));
+    assert_eq!(m.e_q[9 * p.nlp() + 1], 1 << 2);
+    assert!(!m.port[9].ew_v_q);
     // E of port 9 reaches input port 2's D through the group's registered partial OR
     let o = m.outputs(&idle(false));
     assert!(

@@ -36,8 +36,10 @@
 // E: as v2, its update in a process of its own; an engine's write is cancelled in the cycle its
 // row clears and in the next (the selection came from counters that are now 0): the engines get
 // the clear (rclr) a cycle after E, from a register of its own (rclr5_q) that the placer can put
-// near them, so a write found before they see it leaves in either cycle. e_other: from per-group partial
-// ORs of E, registered (one cycle later than v2).
+// near them, so a write found before they see it leaves in either cycle. The write is registered
+// beside E (ew_*_q, the cancel applied on the way in) and made in E a cycle later; E's partial
+// ORs see it already, so E as the rest of the block sees it is v2's. e_other: from per-group
+// partial ORs of E, registered (one cycle later than v2).
 // After a reset (synchronous, active high): rc_q counts the cycles since (a counter per group,
 // its enables registered beside it: no net from one register reaches every group); each group writes 0 to
 // its slot's occupancy words in cycles 4 to 11, every counter word is written {0, 0} in cycles
@@ -142,6 +144,12 @@ function automatic logic [XW-1:0] add3m(input logic [XW-1:0] a, input logic [XW-
     add3m = sm + cy;
 endfunction
 
+// a registered E write's bit in row (its port, class l) of E: 0 if none or for another class
+function automatic logic [NP-1:0] ewb(input logic v, input logic [LW-1:0] wl, input logic [PW-1:0] wi,
+                                      input logic [LW-1:0] l);
+    ewb = (v && wl == l) ? NP'(1'b1) << wi : '0;
+endfunction
+
 // ---------------------------------------------------------------------------------------------
 // state
 logic [2:0]        gs_q [NG];
@@ -155,6 +163,12 @@ logic [7:0]        cntr_q;
 logic [LW-1:0]     lidr_q [NPRIO];
 logic [NP-1:0]     e_q   [NR];
 logic [NP-1:0]     epart_q [NG*NLP];
+// the engines' E writes, registered beside E as they arrive (already cancelled by the row's
+// clears of their cycle), made in E a cycle later: E as v2 has it is e_q with
+// the registered write's bit (ewb)
+logic [NP-1:0]     ew_v_q;
+logic [LW-1:0]     ew_l_q [NP];
+logic [PW-1:0]     ew_i_q [NP];
 // A -> B
 logic [NG-1:0]     av1_q, dv1_q;
 logic [2:0]        s1_q [NG], ap1_q [NG], dp1_q [NG];
@@ -232,6 +246,9 @@ logic [NG-1:0]     rdy_d, scr_d, cin_d;
 logic [TW-1:0]     gen_d [NR];
 logic [NP-1:0]     e_d   [NR];
 logic [NP-1:0]     epart_d [NG*NLP];
+logic [NP-1:0]     ew_v_d;
+logic [LW-1:0]     ew_l_d [NP];
+logic [PW-1:0]     ew_i_d [NP];
 logic [NG-1:0]     av1_d, dv1_d;
 logic [2:0]        s1_d [NG], ap1_d [NG], dp1_d [NG];
 logic [PW-1:0]     ai1_d [NG];
@@ -622,7 +639,9 @@ always_comb begin
             epart_d[g*NLP + l] = '0;
             for (int s = 0; s < 8; s = s + 1) begin
                 if (g*8 + s < NP) begin
-                    epart_d[g*NLP + l] = epart_d[g*NLP + l] | (e_q[(g*8 + s)*NLP + l] & ~(NP'(1'b1) << (g*8 + s)));
+                    epart_d[g*NLP + l] = epart_d[g*NLP + l] |
+                        ((e_q[(g*8 + s)*NLP + l] | ewb(ew_v_q[g*8 + s], ew_l_q[g*8 + s], ew_i_q[g*8 + s], LW'($unsigned(l)))) &
+                         ~(NP'(1'b1) << (g*8 + s)));
                 end
             end
         end
@@ -672,28 +691,29 @@ always_comb begin
     end
 end
 
-// E: cleared by the row's E clear, set by its sort engine's write unless the row's counters clear
-// now (the cancel is here, beside E, not in the engine: a row clear's register reached E through
-// the engine in 12.0 ns at 48 ports); a clear wins. A process of
-// its own: the engines' writes depend on the row clears this unit's main process gives them, so
-// one process would make a false combinational loop through the sort engines
+// E: an engine's write is registered beside E as it arrives (the engines sit by their counter
+// RAMs, across the die: the write's net into E's decode was the critical path at 96.7 MHz), unless
+// its row clears now (the cancel is here, beside E, not in the engine: a row clear's register
+// reached E through the engine in 12.0 ns at 48 ports); E takes it a cycle later, and a clear of
+// that cycle wins. E's partial ORs include the registered write (ewb), so e_other is as if E had
+// taken it at once. A process of its own: the engines' writes depend on the row clears this unit's
+// main process gives them, so one process would make a false combinational loop through the sort engines
 always_comb begin
     e_d = e_q;  // (a default for Verilator 5.006, which does not unroll the loops below at 48 ports)
     for (int r = 0; r < NR; r = r + 1) begin
-        e_d[r] = eclr_t[r] ? '0 : e_q[r];
+        e_d[r] = eclr_t[r] ? '0 : e_q[r] | ewb(ew_v_q[r / NLP], ew_l_q[r / NLP], ew_i_q[r / NLP], LW'($unsigned(r % NLP)));
     end
     for (int o = 0; o < NP; o = o + 1) begin
-        for (int l = 0; l < NLP; l = l + 1) begin
-            if (!eclr_t[o*NLP + l] && !rclr_t[o*NLP + l] && !rclr5_q[o*NLP + l] && swr_en[o] &&
-                    swr_l[o*LW +: LW] == LW'($unsigned(l))) begin
-                e_d[o*NLP + l] = e_q[o*NLP + l] | (NP'(1'b1) << swr_i[o*PW +: PW]);
-            end
-        end
+        ew_l_d[o] = swr_l[o*LW +: LW];
+        ew_i_d[o] = swr_i[o*PW +: PW];
+        ew_v_d[o] = swr_en[o] && !eclr_t[{PW'($unsigned(o)), ew_l_d[o]}] &&
+                    !rclr_t[{PW'($unsigned(o)), ew_l_d[o]}] && !rclr5_q[{PW'($unsigned(o)), ew_l_d[o]}];
     end
     if (rst) begin
         for (int r = 0; r < NR; r = r + 1) begin
             e_d[r] = '0;
         end
+        ew_v_d = '0;
     end
 end
 
@@ -773,12 +793,15 @@ always_ff @(posedge clk) begin
     for (int k = 0; k < NG*NLP; k = k + 1) begin
         epart_q[k] <= epart_d[k];
     end
+    ew_v_q <= ew_v_d;
     // (whole arrays for Verilator, which does not unroll a loop of more than 64 here)
 `ifdef VERILATOR
     gen_q    <= gen_d;
     sp_q     <= sp_d;
     sv_exp_q <= sv_exp_d;
     e_q      <= e_d;
+    ew_l_q   <= ew_l_d;
+    ew_i_q   <= ew_i_d;
     w0_q     <= w0_d;
     wa_q     <= wa_d;
     wd_q     <= wd_d;
@@ -793,6 +816,8 @@ always_ff @(posedge clk) begin
         e_q[r]   <= e_d[r];
     end
     for (int o = 0; o < NP; o = o + 1) begin
+        ew_l_q[o]   <= ew_l_d[o];
+        ew_i_q[o]   <= ew_i_d[o];
         w0_q[o]     <= w0_d[o];
         wa_q[o]     <= wa_d[o];
         wd_q[o]     <= wd_d[o];

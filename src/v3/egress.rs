@@ -7,7 +7,8 @@
 //! stages A to E (`*1_q` .. `*4_q`) and F to H of the increment; per row (port, class) its
 //! generation `gen_q`, E `e_q` and the row events `rclr4_q`, `eclr4_q`, `rtrig4_q` .. `rtrig6_q`,
 //! `rclr5_q`; per port the scrub, the counter RAM's registered write port and read port 0, and
-//! the engines' read port (`sv_*`, `sval_q`); the occupancy LUT RAMs, the counter RAMs
+//! the engines' read port (`sv_*`, `sval_q`) and E write registered beside E (`ew_*_q`, made in
+//! `e_q` a cycle later, seen by E's partial ORs at once); the occupancy LUT RAMs, the counter RAMs
 //! (`gen_port[o].u_cnt`: synchronous reads, read before write) and the thresholds' copies.
 
 use super::thr_copies::ThrCopies;
@@ -219,6 +220,10 @@ pub struct Port {
     pub sv_tag_q: u64,
     pub sv_exp2_q: u64,
     pub sval_q: u64,
+    /// the engines' E write, registered beside E (`ew_v_q`, `ew_l_q`, `ew_i_q`)
+    pub ew_v_q: bool,
+    pub ew_l_q: u64,
+    pub ew_i_q: u64,
     /// `gen_port[o].u_cnt.mem`, and its read registers `rd_q` (port 0, port 1)
     pub mem: Vec<u64>,
     pub rd_q: [u64; 2],
@@ -593,7 +598,16 @@ impl Egress {
             }
         }
 
-        // E's partial ORs per group and class
+        // the registered E writes' bits per row (`ewb_t`)
+        let mut ewb = vec![0u128; nr];
+        for (o, po) in self.port.iter().enumerate() {
+            if po.ew_v_q {
+                let i = trunc(po.ew_i_q, pw);
+                ewb[o * nlp + trunc(po.ew_l_q, lw) as usize] =
+                    if i < np as u64 { 1u128 << i } else { 0 };
+            }
+        }
+        // E's partial ORs per group and class (E with the registered writes)
         let ng = self.grp.len();
         let mut epart_d = vec![0u128; ng * nlp];
         for g in 0..ng {
@@ -601,29 +615,23 @@ impl Egress {
                 for s in 0..8 {
                     let o = g * 8 + s;
                     if o < np {
-                        epart_d[g * nlp + l] |= self.e_q[o * nlp + l] & !(1u128 << o);
+                        let r = o * nlp + l;
+                        epart_d[g * nlp + l] |= (self.e_q[r] | ewb[r]) & !(1u128 << o);
                     }
                 }
             }
         }
-        // E
+        // E takes last cycle's registered writes; a clear wins
         let mut e_d: Vec<u128> = (0..nr)
-            .map(|r| if eclr_t[r] { 0 } else { self.e_q[r] })
+            .map(|r| if eclr_t[r] { 0 } else { self.e_q[r] | ewb[r] })
             .collect();
-        for o in 0..np {
-            for l in 0..nlp {
-                let r = o * nlp + l;
-                if !eclr_t[r]
-                    && !rclr_t[r]
-                    && !self.rclr5_q[r]
-                    && inp.swr_en[o]
-                    && trunc(inp.swr_l[o], lw) == l as u64
-                {
-                    let i = trunc(inp.swr_i[o], pw);
-                    let bit = if i < np as u64 { 1u128 << i } else { 0 };
-                    e_d[r] = self.e_q[r] | bit;
-                }
-            }
+        // this cycle's writes, registered unless their row clears now or cleared last cycle
+        for (o, n) in pnext.iter_mut().enumerate() {
+            let l = trunc(inp.swr_l[o], lw);
+            let r = o * nlp + l as usize;
+            n.ew_l_q = l;
+            n.ew_i_q = trunc(inp.swr_i[o], pw);
+            n.ew_v_q = !rst && inp.swr_en[o] && !eclr_t[r] && !rclr_t[r] && !self.rclr5_q[r];
         }
         if rst {
             e_d.fill(0);
@@ -724,6 +732,7 @@ impl Egress {
             ("sv_fw_q", pf(&|s| s.sv_fw_q)),
             ("sv_rd_q", pf(&|s| s.sv_rd_q)),
             ("sv_ok2_q", pf(&|s| s.sv_ok2_q)),
+            ("ew_v_q", pf(&|s| s.ew_v_q)),
             ("rclr4_q", flags(self.rclr4_q.clone())),
             ("eclr4_q", flags(self.eclr4_q.clone())),
             ("rtrig4_q", flags(self.rtrig4_q.clone())),
@@ -820,6 +829,8 @@ impl Egress {
             reg("sv_fwv2_q", po.sv_fwv2_q, cw);
             reg("sv_tag_q", po.sv_tag_q, tw);
             reg("sv_exp2_q", po.sv_exp2_q, tw);
+            reg("ew_l_q", po.ew_l_q, lw);
+            reg("ew_i_q", po.ew_i_q, pw);
             for (k, w) in po.mem.iter().enumerate() {
                 out.push((
                     format!("gen_port[{o}].u_cnt.mem[{k}]"),
