@@ -20,7 +20,8 @@ FILE[max_keeps_last_tie]=rtl/v3/capfc_sort.sv; SUB[max_keeps_last_tie]='s/if \(y
 FILE[ing_accept_strict]=rtl/v3/capfc_ingress.sv; SUB[ing_accept_strict]='s/\$signed\(\{2.b0, occa3_q\[g\]\}\) <= \$signed\(racc3_q\[g\]\)/\$signed({2'"'"'b0, occa3_q[g]}) < \$signed(racc3_q[g])/'
 FILE[eg_inc_strict]=rtl/v3/capfc_egress.sv;   SUB[eg_inc_strict]='s/\$signed\(\{2.b0, occa2_q\[g\]\}\) >= \$signed\(rinc2_q\[g\]\)/\$signed({2'"'"'b0, occa2_q[g]}) > \$signed(rinc2_q[g])/'
 FILE[d_without_e]=rtl/v3/capfc_top_oc.sv;     SUB[d_without_e]='s/\(i_state \| e_other\)/(i_state)/'
-ALL="rtrig_at_t4 e_write_not_cancelled e_write_not_cancelled_late sort_not_aborted sel_takes_every_tie max_keeps_last_tie ing_accept_strict eg_inc_strict d_without_e"
+FILE[pfc_xon_lost_while_busy]=rtl/capfc_pfc_gen.sv; SUB[pfc_xon_lost_while_busy]='s/sent_d\[k_c\*8 \+: 8\]   = take \? d : s;/sent_d[k_c*8 +: 8]   = (take || d != s) ? d : s;/'
+ALL="rtrig_at_t4 e_write_not_cancelled e_write_not_cancelled_late sort_not_aborted sel_takes_every_tie max_keeps_last_tie ing_accept_strict eg_inc_strict d_without_e pfc_xon_lost_while_busy"
 faults=${*:-$ALL}
 top=$(grep '^V3_TOP' mk/v3.mk | sed 's/.*:= //')
 missed=0
@@ -35,10 +36,12 @@ for f in $faults; do
     -DTB_CYCLES=${V3_CHECK_CYCLES:-20000} --top-module capfc_top_v3_tb -Mdir $d/obj $files \
     testbench/v3/capfc_top_v3_tb.sv > $d/build.log 2>&1 || { echo "v3 fault $f: does not build"; missed=1; continue; }
   # (each run in a shell of its own, whose stderr drops the "Aborted" of a $fatal)
-  if ! bash -c '"$0" +SEED="$1" +DUMP="$2" > "$3" 2>&1' $d/obj/Vcapfc_top_v3_tb $seed $d/w.vcd $d/tb.log 2>/dev/null; then
-    echo "v3 fault $f: caught (the testbench's corners: $(grep -o 'a required corner.*' $d/tb.log | head -1))"; continue
-  fi
   sed "s/^np = .*/np = $np/" check/v3/capfc_top_v3.map.toml > $d/map.toml
+  if ! bash -c '"$0" +SEED="$1" +DUMP="$2" > "$3" 2>&1' $d/obj/Vcapfc_top_v3_tb $seed $d/w.vcd $d/tb.log 2>/dev/null; then
+    # (the waveform is complete when a corner is missing: the checker's verdict beside it)
+    target/release/capfc check --wave $d/w.vcd --map $d/map.toml --timing build/v3/top_np$np.timing.toml > $d/check.log 2>&1
+    echo "v3 fault $f: caught (the testbench's corners: $(grep -o 'a required corner.*' $d/tb.log | head -1); the checker: $(grep -m1 -o '^cycle [0-9]*: [a-z ]*' $d/check.log); $(tail -1 $d/check.log | grep -o '[0-9]* violations'))"; continue
+  fi
   if target/release/capfc check --wave $d/w.vcd --map $d/map.toml --timing build/v3/top_np$np.timing.toml > $d/check.log 2>&1; then
     unit=""; ufiles=""
     case ${FILE[$f]} in

@@ -18,7 +18,9 @@
 //!   a pause later than the window); an obligation whose admissible selections are none of them
 //!   paused at its deadline is a *missing selection*. The checker then follows the implementation's
 //!   choice: the inputs every consistent selection contains are E from then on, and D may not fall
-//!   for them until the queue's E is cleared (a dequeue to `XON_e`, seen within `e_clear`). A
+//!   for them until the queue's E is cleared (a dequeue to `XON_e`, seen within `e_clear`; so may
+//!   the inputs of any selection an open obligation admits, which may be applied unseen while D
+//!   is up from I). A
 //!   clear of the queue's counters (a dequeue to WARN) ends its obligations: a selection from
 //!   counters after the clear is empty, which the envelope admits;
 //! - **no reason, no pause**: D up with no I, no E and no window open is a *stuck pause*; a class
@@ -861,9 +863,24 @@ impl Checker {
     /// cleared now, so an implementation that had not applied it yet drops it.
     fn clear_e(&mut self, t: u64, k: usize) {
         let (o, p) = (k / NPRIO, k % NPRIO);
+        // An open obligation's selection may be applied already without D having shown it (D up
+        // for its inputs from I then): its inputs may be held by this E until the clear shows.
+        let span = (self.p.np as u64 - 1) * self.env.snapshot_stride;
+        let mut applied = 0u128;
+        for ob in &self.q[k].obl {
+            let w = self.env.selection(ob.mode);
+            match t.checked_sub(span) {
+                Some(to) if t >= ob.t + w.min && to > ob.t => {
+                    for m in self.admissible(k, ob.t + 1, to) {
+                        applied |= m;
+                    }
+                }
+                _ => {}
+            }
+        }
         let q = &mut self.q[k];
         q.obl.clear();
-        let was = q.e_def | q.e_maybe;
+        let was = q.e_def | q.e_maybe | applied;
         q.e_def = 0;
         q.e_maybe = 0;
         let until = t + self.env.e_clear.max;

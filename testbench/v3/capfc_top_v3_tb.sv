@@ -17,13 +17,21 @@
 // - Two halves, each after a reset: Stop-Max, then Stop-Calibrate (cut 1/2), the same thresholds
 //   (multiples of 100, as every size, so that occupancies land on them). Priorities 1 and 3 are
 //   lossless (the two counted classes, NL = 2), 5 is lossy.
-// - Traffic: a hot output port (it changes every 1,500 cycles) gets half the enqueues and is
+// - Traffic: a hot output port (it changes every 1,500 cycles) gets half the enqueues, most of
+//   them from one input port (which changes with it), and is
 //   dequeued slowly, so its lossless queues cross XOFF_e and are sorted; the other ports drain
 //   fast; arrivals of every port, departures from what the ingress holds. The MACs are busy at
-//   random, sometimes for a few hundred cycles.
+//   random, sometimes all of them for a few hundred cycles, and a MAC that holds a frame now and
+//   then on its own for 500 to 2,000.
+// - The MAC episode, directed, in each half (cycles 2,000 to 5,000): port 0's MAC is held busy
+//   while port 0's own departures and arrivals drop I of priority 1, raise it, drop it, raise it
+//   and drop it again; the frame held all along must announce priority 1 resumed when the MAC
+//   takes it (an XON that a "latest request wins" interface loses).
 // - Corners counted and required at the end: takes of every lane, refusals of both kinds,
 //   crossings of XOFF_e on a counted class, row clears (dequeues to WARN), E clears (to XON_e),
-//   D raised by E (a port paused without its own I), PFC frames taken after a busy MAC. Counted,
+//   D raised by E (a port paused without its own I), PFC frames taken after a busy MAC, and a
+//   frame held by a busy MAC through three or more changes of its D, one resuming a class that
+//   was paused when they began (the handshake's XON, which the checker finds in the frame). Counted,
 //   not required: an engine's E write leaving in its row's clear cycle (the egress cancels it; at
 //   4 ports Stop-Max's writes and the clears fall in different cycles of the slot frame, so this
 //   traffic seldom has one: the egress's testbench requires it).
@@ -119,13 +127,14 @@ integer         e_size_due [8], e_q_due [8];
 logic [NP-1:0]  arr_take, deq_take;
 logic           dep_take, enq_take;
 
-integer seed, seed_rng, cyc, half, hot, busy_left;
+integer seed, seed_rng, cyc, half, hot, hot_src, busy_left;
+integer pb_left [NP];  // a MAC's own busy spell, from a frame it holds
 logic   drain;
 logic   done = 1'b0;
 string  dump;
 // corners
 integer n_arr, n_dep, n_enq, n_deq, n_arr_ref, n_enq_ref, n_cross, n_rowclr, n_eclr, n_epause,
-        n_frames, n_wcan;
+        n_frames, n_wcan, n_busy_xon;
 
 task automatic cfg_write(input logic [7:0] a, input integer d);
     @(negedge clk);
@@ -162,6 +171,18 @@ function automatic integer removal_size(input longint held);
     integer s;
     s = 100 * (1 + rnd(15));
     return (s > held) ? int'(held) : s;
+endfunction
+
+// the MAC episode (directed, cycles EP0 .. EP0 + 5 * EPL of each half): port 0's MAC is held
+// busy while port 0's own departures and arrivals drop and raise I of priority 1 in turn (even
+// phases drain it, odd phases fill it), so that D changes at least three times while the frame
+// waits, the last a resume, whatever the state the episode began in; the frame, held all along,
+// is taken when the MAC is ready again and must carry priority 1 resumed (the checker judges it;
+// the corner is counted above)
+localparam integer EP0 = 2000;
+localparam integer EPL = 600;
+function automatic integer ep_phase(input integer c);
+    return (c >= EP0 && c < EP0 + 5 * EPL) ? (c - EP0) / EPL : -1;
 endfunction
 
 function automatic integer prio_pick();
@@ -213,6 +234,32 @@ always @(posedge clk) begin
     i_prev <= u_dut.i_state;
 end
 
+// the MAC handshake's corner: a frame held while its MAC is busy through three or more changes of
+// its port's D, a class paused at some point of the wait and resumed when the MAC takes it (an XON
+// that a "latest request wins" interface would lose); the checker judges the frame taken
+logic [NQ-1:0] d_prev = '0, bz_seen = '0;
+integer        bz_chg [NP];
+always @(posedge clk) begin
+    for (int i = 0; i < NP; i = i + 1) begin
+        if (rst || !pfc_valid[i]) begin
+            bz_chg[i] = 0;
+            bz_seen[i*8 +: 8] = '0;
+        end else if (ln_q.pfc_ready[i]) begin
+            if (bz_chg[i] >= 3 && (bz_seen[i*8 +: 8] & ~d_state[i*8 +: 8]) != '0) begin
+                n_busy_xon = n_busy_xon + 1;
+            end
+            bz_chg[i] = 0;
+            bz_seen[i*8 +: 8] = '0;
+        end else begin
+            bz_seen[i*8 +: 8] = bz_seen[i*8 +: 8] | d_prev[i*8 +: 8] | d_state[i*8 +: 8];
+            if (d_state[i*8 +: 8] != d_prev[i*8 +: 8]) begin
+                bz_chg[i] = bz_chg[i] + 1;
+            end
+        end
+    end
+    d_prev <= d_state;
+end
+
 initial begin
     if (!$value$plusargs("SEED=%d", seed)) begin
         seed = 1;
@@ -233,8 +280,13 @@ initial begin
     {n_arr, n_dep, n_enq, n_deq, n_arr_ref, n_enq_ref, n_cross, n_rowclr, n_eclr, n_epause} = '0;
     n_frames = 0;
     n_wcan = 0;
+    n_busy_xon = 0;
     busy_left = 0;
+    for (int i = 0; i < NP; i = i + 1) begin
+        pb_left[i] = 0;
+    end
     hot = 0;
+    hot_src = 1;
     for (half = 0; half < 2; half = half + 1) begin
         reset_block(half + 1);
         for (cyc = 0; cyc < CYCLES / 2; cyc = cyc + 1) begin
@@ -242,6 +294,7 @@ initial begin
             // accepts due in this cycle are read, new lanes are offered)
             if (cyc % 1500 == 0) begin
                 hot = rnd(NP);
+                hot_src = (hot + 1 + rnd(NP - 1)) % NP;
             end
             // the last 16 cycles of a half offer no new lane: every lane held is taken and
             // answered before the reset
@@ -309,7 +362,14 @@ initial begin
                 if (arr_take[i]) begin
                     ln.arr_valid[i] = 1'b0;
                 end
-                if (!ln.arr_valid[i] && !drain && rnd(100) < 5) begin
+                if (i == 0 && ep_phase(cyc) >= 0) begin
+                    // the episode: arrivals to raise the phase's priority, none while it drains
+                    if (!ln.arr_valid[0] && !drain && ep_phase(cyc) % 2 == 1) begin
+                        ln.arr_valid[0] = 1'b1;
+                        ln.arr_prio[2:0] = 3'd1;
+                        ln.arr_size[SW-1:0] = SW'(100 * (1 + rnd(15)));
+                    end
+                end else if (!ln.arr_valid[i] && !drain && rnd(100) < 5) begin
                     ln.arr_valid[i] = 1'b1;
                     ln.arr_prio[i*3 +: 3] = 3'(prio_pick());
                     ln.arr_size[i*SW +: SW] = SW'(100 * (1 + rnd(15)));
@@ -350,6 +410,12 @@ initial begin
                         q = c;
                     end
                 end
+                // (the episode: port 0 only while it drains priority 1, else never port 0)
+                if (ep_phase(cyc) >= 0 && ep_phase(cyc) % 2 == 0) begin
+                    q = (iocc[1] >= 100) ? 1 : -1;
+                end else if (ep_phase(cyc) >= 0 && q >= 0 && q / 8 == 0) begin
+                    q = -1;
+                end
                 if (q >= 0) begin
                     s = removal_size(iocc[q]);
                     ln.dep_valid = 1'b1;
@@ -366,7 +432,9 @@ initial begin
                 ln.enq_valid = 1'b1;
                 ln.enq_oport = PW'((rnd(2) == 0) ? hot : rnd(NP));
                 ln.enq_prio = 3'(prio_pick());
-                ln.enq_iport = PW'(rnd(NP));
+                // (most of the hot port's from one input port, whose D then follows the hot
+                // queues' E up and down)
+                ln.enq_iport = PW'((int'(ln.enq_oport) == hot && rnd(4) != 0) ? hot_src : rnd(NP));
                 ln.enq_size = SW'(100 * (1 + rnd(15)));
             end
             // the MACs: ready most of the time, a long busy spell now and then
@@ -381,6 +449,20 @@ initial begin
                     ln.pfc_ready[i] = rnd(100) < 80;
                 end
             end
+            // a MAC that holds a frame now and then stays busy for a long spell of its own (the
+            // handshake's corner: D changes several times while its frame waits)
+            if (ep_phase(cyc) >= 0) begin
+                ln.pfc_ready[0] = 1'b0;
+            end
+            for (int i = 0; i < NP; i = i + 1) begin
+                if (pb_left[i] > 0) begin
+                    pb_left[i] = pb_left[i] - 1;
+                    ln.pfc_ready[i] = 1'b0;
+                end else if (pfc_valid[i] && !ln_q.pfc_ready[i] && rnd(8) == 0) begin
+                    pb_left[i] = 500 + rnd(1500);
+                    ln.pfc_ready[i] = 1'b0;
+                end
+            end
             @(negedge clk);
         end
     end
@@ -390,10 +472,10 @@ end
 // the report, in a process of its own (Verilator 5.006 with --timing folded these counters to
 // their initial 0 in the stimulus process's last statements at 12 ports)
 always @(posedge done) begin
-    $display("capfc_top_v3_tb: takes: %0d arrivals (%0d refused), %0d departures, %0d enqueues (%0d refused), %0d dequeues; %0d crossings of XOFF_e on a lossless queue, %0d dequeues to WARN, %0d to XON_e; %0d cycles with a pause from E; %0d E writes leaving in their row's clear cycle; %0d frames taken",
-        n_arr, n_arr_ref, n_dep, n_enq, n_enq_ref, n_deq, n_cross, n_rowclr, n_eclr, n_epause, n_wcan, n_frames);
+    $display("capfc_top_v3_tb: takes: %0d arrivals (%0d refused), %0d departures, %0d enqueues (%0d refused), %0d dequeues; %0d crossings of XOFF_e on a lossless queue, %0d dequeues to WARN, %0d to XON_e; %0d cycles with a pause from E; %0d E writes leaving in their row's clear cycle; %0d frames taken, %0d of them after a busy MAC held them through 3 or more changes of D and a class resumed",
+        n_arr, n_arr_ref, n_dep, n_enq, n_enq_ref, n_deq, n_cross, n_rowclr, n_eclr, n_epause, n_wcan, n_frames, n_busy_xon);
     if (n_arr == 0 || n_arr_ref == 0 || n_dep == 0 || n_enq == 0 || n_enq_ref == 0 || n_deq == 0 ||
-            n_cross == 0 || n_rowclr == 0 || n_eclr == 0 || n_epause == 0 || n_frames == 0) begin
+            n_cross == 0 || n_rowclr == 0 || n_eclr == 0 || n_epause == 0 || n_frames == 0 || n_busy_xon == 0) begin
         $fatal(1, "capfc_top_v3_tb: a required corner did not happen (replay: make v3-check V3_SEED=%0d)", seed);
     end
     $finish;
