@@ -23,10 +23,11 @@
 //   fast; arrivals of every port, departures from what the ingress holds. The MACs are busy at
 //   random, sometimes all of them for a few hundred cycles, and a MAC that holds a frame now and
 //   then on its own for 500 to 2,000.
-// - The MAC episode, directed, in each half (cycles 2,000 to 5,000): port 0's MAC is held busy
-//   while port 0's own departures and arrivals drop I of priority 1, raise it, drop it, raise it
-//   and drop it again; the frame held all along must announce priority 1 resumed when the MAC
-//   takes it (an XON that a "latest request wins" interface loses).
+// - The MAC episode, directed, in each half (cycles 2,000 to 5,000): the peer of port 0 is told
+//   priority 1 paused, then port 0's MAC is held busy while port 0's own arrivals and departures
+//   raise priority 3, drop 1, drop 3, raise 3 and drop it again; the frame held all along must
+//   announce priority 1 resumed when the MAC takes it (an XON that a "latest request wins"
+//   interface loses).
 // - Corners counted and required at the end: takes of every lane, refusals of both kinds,
 //   crossings of XOFF_e on a counted class, row clears (dequeues to WARN), E clears (to XON_e),
 //   D raised by E (a port paused without its own I), PFC frames taken after a busy MAC, and a
@@ -173,16 +174,23 @@ function automatic integer removal_size(input longint held);
     return (s > held) ? int'(held) : s;
 endfunction
 
-// the MAC episode (directed, cycles EP0 .. EP0 + 5 * EPL of each half): port 0's MAC is held
-// busy while port 0's own departures and arrivals drop and raise I of priority 1 in turn (even
-// phases drain it, odd phases fill it), so that D changes at least three times while the frame
-// waits, the last a resume, whatever the state the episode began in; the frame, held all along,
-// is taken when the MAC is ready again and must carry priority 1 resumed (the checker judges it;
-// the corner is counted above)
+// the MAC episode (directed, cycles EP0 .. EP0 + 6 * EPL of each half): port 0's own arrivals
+// and departures raise and drop I of priorities 1 and 3, one step a phase: 0: 1 up and 3 down,
+// the MAC ready (the peer is told priority 1 paused); from 1 on the MAC is held busy: 1: 3 up,
+// 2: 1 down, 3: 3 down, 4: 3 up, 5: 3 down. D changes at least three times while the frame waits
+// and ends with priority 1 resumed, which the frame taken when the MAC is ready again must
+// announce (the checker judges it; the corner is counted above)
 localparam integer EP0 = 2000;
-localparam integer EPL = 600;
+localparam integer EPL = 500;
 function automatic integer ep_phase(input integer c);
-    return (c >= EP0 && c < EP0 + 5 * EPL) ? (c - EP0) / EPL : -1;
+    return (c >= EP0 && c < EP0 + 6 * EPL) ? (c - EP0) / EPL : -1;
+endfunction
+// the priority port 0's arrivals raise in a phase (-1: none), and the one its departures drain
+function automatic integer ep_fill(input integer ph);
+    return (ph == 0) ? 1 : (ph == 1 || ph == 4) ? 3 : -1;
+endfunction
+function automatic integer ep_drain(input integer ph);
+    return (ph == 2) ? 1 : (ph == 0 || ph == 3 || ph == 5) ? 3 : -1;
 endfunction
 
 function automatic integer prio_pick();
@@ -364,9 +372,9 @@ initial begin
                 end
                 if (i == 0 && ep_phase(cyc) >= 0) begin
                     // the episode: arrivals to raise the phase's priority, none while it drains
-                    if (!ln.arr_valid[0] && !drain && ep_phase(cyc) % 2 == 1) begin
+                    if (!ln.arr_valid[0] && !drain && ep_fill(ep_phase(cyc)) >= 0) begin
                         ln.arr_valid[0] = 1'b1;
-                        ln.arr_prio[2:0] = 3'd1;
+                        ln.arr_prio[2:0] = 3'(ep_fill(ep_phase(cyc)));
                         ln.arr_size[SW-1:0] = SW'(100 * (1 + rnd(15)));
                     end
                 end else if (!ln.arr_valid[i] && !drain && rnd(100) < 5) begin
@@ -410,9 +418,10 @@ initial begin
                         q = c;
                     end
                 end
-                // (the episode: port 0 only while it drains priority 1, else never port 0)
-                if (ep_phase(cyc) >= 0 && ep_phase(cyc) % 2 == 0) begin
-                    q = (iocc[1] >= 100) ? 1 : -1;
+                // (the episode: port 0 only, the priority its phase drains; none in a phase that
+                // drains nothing)
+                if (ep_phase(cyc) >= 0 && ep_drain(ep_phase(cyc)) >= 0) begin
+                    q = (iocc[ep_drain(ep_phase(cyc))] >= 100) ? ep_drain(ep_phase(cyc)) : -1;
                 end else if (ep_phase(cyc) >= 0 && q >= 0 && q / 8 == 0) begin
                     q = -1;
                 end
@@ -451,7 +460,7 @@ initial begin
             end
             // a MAC that holds a frame now and then stays busy for a long spell of its own (the
             // handshake's corner: D changes several times while its frame waits)
-            if (ep_phase(cyc) >= 0) begin
+            if (ep_phase(cyc) >= 1) begin
                 ln.pfc_ready[0] = 1'b0;
             end
             for (int i = 0; i < NP; i = i + 1) begin
