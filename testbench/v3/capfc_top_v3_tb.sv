@@ -17,12 +17,10 @@
 // - Two halves, each after a reset: Stop-Max, then Stop-Calibrate (cut 1/2), the same thresholds
 //   (multiples of 100, as every size, so that occupancies land on them). Priorities 1 and 3 are
 //   lossless (the two counted classes, NL = 2), 5 is lossy.
-// - Traffic: a hot output port (it changes every 1,500 cycles) gets half the enqueues, most of
-//   them from one input port (which changes with it), and is
+// - Traffic: a hot output port (it changes every 1,500 cycles) gets half the enqueues and is
 //   dequeued slowly, so its lossless queues cross XOFF_e and are sorted; the other ports drain
 //   fast; arrivals of every port, departures from what the ingress holds. The MACs are busy at
-//   random, sometimes all of them for a few hundred cycles, and a MAC that holds a frame now and
-//   then on its own for 500 to 2,000.
+//   random, sometimes all of them for a few hundred cycles.
 // - The MAC episode, directed, in each half (cycles 2,000 to 5,000): the peer of port 0 is told
 //   priority 1 paused, then port 0's MAC is held busy while port 0's own arrivals and departures
 //   raise priority 3, drop 1, drop 3, raise 3 and drop it again; the frame held all along must
@@ -128,8 +126,7 @@ integer         e_size_due [8], e_q_due [8];
 logic [NP-1:0]  arr_take, deq_take;
 logic           dep_take, enq_take;
 
-integer seed, seed_rng, cyc, half, hot, hot_src, busy_left;
-integer pb_left [NP];  // a MAC's own busy spell, from a frame it holds
+integer seed, seed_rng, cyc, half, hot, busy_left;
 logic   drain;
 logic   done = 1'b0;
 string  dump;
@@ -290,11 +287,7 @@ initial begin
     n_wcan = 0;
     n_busy_xon = 0;
     busy_left = 0;
-    for (int i = 0; i < NP; i = i + 1) begin
-        pb_left[i] = 0;
-    end
     hot = 0;
-    hot_src = 1;
     for (half = 0; half < 2; half = half + 1) begin
         reset_block(half + 1);
         for (cyc = 0; cyc < CYCLES / 2; cyc = cyc + 1) begin
@@ -302,7 +295,6 @@ initial begin
             // accepts due in this cycle are read, new lanes are offered)
             if (cyc % 1500 == 0) begin
                 hot = rnd(NP);
-                hot_src = (hot + 1 + rnd(NP - 1)) % NP;
             end
             // the last 16 cycles of a half offer no new lane: every lane held is taken and
             // answered before the reset
@@ -441,9 +433,7 @@ initial begin
                 ln.enq_valid = 1'b1;
                 ln.enq_oport = PW'((rnd(2) == 0) ? hot : rnd(NP));
                 ln.enq_prio = 3'(prio_pick());
-                // (most of the hot port's from one input port, whose D then follows the hot
-                // queues' E up and down)
-                ln.enq_iport = PW'((int'(ln.enq_oport) == hot && rnd(4) != 0) ? hot_src : rnd(NP));
+                ln.enq_iport = PW'(rnd(NP));
                 ln.enq_size = SW'(100 * (1 + rnd(15)));
             end
             // the MACs: ready most of the time, a long busy spell now and then
@@ -458,19 +448,9 @@ initial begin
                     ln.pfc_ready[i] = rnd(100) < 80;
                 end
             end
-            // a MAC that holds a frame now and then stays busy for a long spell of its own (the
-            // handshake's corner: D changes several times while its frame waits)
+            // the MAC episode: port 0's MAC busy from its phase 1
             if (ep_phase(cyc) >= 1) begin
                 ln.pfc_ready[0] = 1'b0;
-            end
-            for (int i = 0; i < NP; i = i + 1) begin
-                if (pb_left[i] > 0) begin
-                    pb_left[i] = pb_left[i] - 1;
-                    ln.pfc_ready[i] = 1'b0;
-                end else if (pfc_valid[i] && !ln_q.pfc_ready[i] && rnd(8) == 0) begin
-                    pb_left[i] = 500 + rnd(1500);
-                    ln.pfc_ready[i] = 1'b0;
-                end
             end
             @(negedge clk);
         end
