@@ -412,25 +412,43 @@ always_comb begin
     end
 
     // defaults for the registers written per port or per row below (Verilator 5.006 does not
-    // unroll those loops at 48 ports and more, and would report latches without them)
+    // unroll those loops at 48 ports and more, and would report latches without them; Icarus 11
+    // cannot assign a whole unpacked array: element by element there)
+`ifdef VERILATOR
     gen_d   = gen_q;
     sp_d    = sp_q;
+    epart_d = epart_q;
+    sv_exp_d = sv_exp_q;
+    sv_cnt_d = sv_cnt_q;
+    sv_fwv2_d = sv_fwv2_q;
+    sv_tag_d = sv_tag_q;
+    sv_exp2_d = sv_exp2_q;
+`else
+    for (int r = 0; r < NR; r = r + 1) begin
+        gen_d[r] = gen_q[r];
+    end
+    for (int k = 0; k < NG*NLP; k = k + 1) begin
+        epart_d[k] = epart_q[k];
+    end
+    for (int o = 0; o < NP; o = o + 1) begin
+        sp_d[o]      = sp_q[o];
+        sv_exp_d[o]  = sv_exp_q[o];
+        sv_cnt_d[o]  = sv_cnt_q[o];
+        sv_fwv2_d[o] = sv_fwv2_q[o];
+        sv_tag_d[o]  = sv_tag_q[o];
+        sv_exp2_d[o] = sv_exp2_q[o];
+    end
+`endif
     sc_v_d  = '0;
     sc_w_d  = '0;
-    epart_d = epart_q;
     g_v_d   = '0;
     h_v_d   = '0;
     ww_d    = '0;
     wh_d    = '0;
     sv_ok_d = sv_ok_q;
     sv_fw_d = sv_fw_q;
-    sv_exp_d = sv_exp_q;
     sv_rd_d  = sre;
     sv_ok2_d = sv_ok2_q;
-    sv_cnt_d = sv_cnt_q;
-    sv_fwv2_d = sv_fwv2_q;
-    sv_tag_d = sv_tag_q;
-    sv_exp2_d = sv_exp2_q;
     occ_we  = '0;
     occ_wd  = '0;
     cnt_we  = '0;
@@ -699,7 +717,9 @@ end
 // taken it at once. A process of its own: the engines' writes depend on the row clears this unit's
 // main process gives them, so one process would make a false combinational loop through the sort engines
 always_comb begin
+`ifdef VERILATOR
     e_d = e_q;  // (a default for Verilator 5.006, which does not unroll the loops below at 48 ports)
+`endif
     for (int r = 0; r < NR; r = r + 1) begin
         e_d[r] = eclr_t[r] ? '0 : e_q[r] | ewb(ew_v_q[r / NLP], ew_l_q[r / NLP], ew_i_q[r / NLP], LW'($unsigned(r % NLP)));
     end

@@ -220,12 +220,27 @@ end
 
 always_comb begin
     // defaults for the arrays written per engine (Verilator 5.006 does not unroll these loops
-    // at 128 engines and would report latches without them)
-    pend_d = pend_q; rr_d = rr_q; busy_d = busy_q; cal_d = cal_q; sl_d = sl_q; ph_d = ph_q; row_d = row_q;
+    // at 128 engines and would report latches without them; Icarus 11 cannot assign a whole
+    // unpacked array: element by element there)
+`ifdef VERILATOR
+    pend_d = pend_q; rr_d = rr_q; ph_d = ph_q; row_d = row_q;
     k_d = k_q; bit_d = bit_q; v_d = v_q; ix_d = ix_q; acc_d = acc_q; acc2_d = acc2_q; acc3_d = acc3_q;
-    tgt_d = tgt_q; met_d = met_q; met2_d = met2_q; met3_d = met3_q; cb_d = cb_q; need_d = need_q; t_d = t_q;
-    ge_d = '0; ge2_d = '0; ge3_d = '0; gt_d = '0; eq_d = '0; nz_d = '0; x_d = x_q; x2_d = x2_q; y_d = y_q;
-    wv_d = '0; wl_d = wl_q; wi_d = wi_q;
+    tgt_d = tgt_q; need_d = need_q; t_d = t_q; x_d = x_q; x2_d = x2_q; y_d = y_q;
+    wl_d = wl_q; wi_d = wi_q;
+`else
+    for (int o = 0; o < NE; o = o + 1) begin
+        pend_d[o] = pend_q[o]; rr_d[o] = rr_q[o]; ph_d[o] = ph_q[o]; row_d[o] = row_q[o];
+        k_d[o] = k_q[o]; bit_d[o] = bit_q[o]; v_d[o] = v_q[o]; ix_d[o] = ix_q[o];
+        acc_d[o] = acc_q[o]; acc2_d[o] = acc2_q[o]; acc3_d[o] = acc3_q[o];
+        tgt_d[o] = tgt_q[o]; need_d[o] = need_q[o]; t_d[o] = t_q[o];
+        x_d[o] = x_q[o]; x2_d[o] = x2_q[o]; y_d[o] = y_q[o];
+        wl_d[o] = wl_q[o]; wi_d[o] = wi_q[o];
+    end
+`endif
+    busy_d = busy_q; cal_d = cal_q; sl_d = sl_q;
+    met_d = met_q; met2_d = met2_q; met3_d = met3_q; cb_d = cb_q;
+    ge_d = '0; ge2_d = '0; ge3_d = '0; gt_d = '0; eq_d = '0; nz_d = '0;
+    wv_d = '0;
     sval_p = '0; rclr_p = '0; rtrig_p = '0;
     sval_p[NP*CW-1:0] = sval;
     rclr_p[NR-1:0]    = rclr;

@@ -293,7 +293,7 @@ initial begin
         end
         chk2_hold = chk_hold;
         chk2_val = chk_val;
-        chk2_exp = chk_exp;
+        for (int i = 0; i < NP; i = i + 1) chk2_exp[i] = chk_exp[i];  // (Icarus 11: element by element)
         chk_hold = '0;
         chk_val = '0;
         for (int i = 0; i < NP; i = i + 1) begin
