@@ -126,8 +126,10 @@ paper-fat: ## the paper's Table I scenarios on its fat tree in the four modes: t
 	$(CARGO) build --release
 	scripts/paper_fat_table.py target/release/capfc
 
-bench: deps ## benchmarks: the block (model, RTL from Rust, lockstep, RTL from C++), the switch, the network
+bench: deps ## benchmarks: the block, v2 and v3 (model, RTL from Rust, lockstep, RTL from C++), the switch, the network
 	$(CARGO) bench --bench block
+	$(MAKE) --no-print-directory v3-bench-stim
+	CAPFC_V3_CONFIGS=all $(CARGO) bench --bench block_v3
 	$(CARGO) bench --bench switch
 	$(CARGO) bench --bench network
 

@@ -17,6 +17,7 @@ use std::process::Command;
 
 include!("src/block/signals.rs");
 include!("src/block/rtl_configs.rs");
+include!("src/v3/rtl_configs.rs");
 
 const PARAM_NAMES: [&str; 7] = ["NP", "SW", "OW", "CW", "CELL_LOG2", "CUT_F", "NL"];
 
@@ -26,12 +27,15 @@ fn main() {
         "cpp",
         "src/block/signals.rs",
         "src/block/rtl_configs.rs",
+        "src/v3/rtl_configs.rs",
         "src/dut.rs",
+        "src/dut_v3.rs",
     ] {
         println!("cargo:rerun-if-changed={p}");
     }
     println!("cargo:rerun-if-env-changed=VERILATOR");
     println!("cargo:rerun-if-env-changed=CAPFC_RTL_CONFIGS");
+    println!("cargo:rerun-if-env-changed=CAPFC_V3_CONFIGS");
     if std::env::var_os("CARGO_FEATURE_RTL").is_none() {
         return;
     }
@@ -54,13 +58,7 @@ fn main() {
         .unwrap_or_else(|| "/usr/share/verilator".into());
     let vinc = PathBuf::from(&root).join("include");
 
-    let files: Vec<String> = std::fs::read_to_string("rtl/files.f")
-        .expect("rtl/files.f")
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with("//") && !l.starts_with('#'))
-        .map(String::from)
-        .collect();
+    let files = file_list("rtl/files.f");
     let mut rtl_hash = DefaultHasher::new();
     version.hash(&mut rtl_hash);
     for f in &files {
@@ -102,8 +100,12 @@ fn main() {
     fac.push_str("    return nullptr;\n}\n}  // namespace capfc\n");
     std::fs::write(out.join("dut_factory.h"), fac).unwrap();
 
-    cxx_build::bridge("src/dut.rs")
+    let v3 = v3_configs();
+    std::fs::write(out.join("dut_v3_factory.h"), v3_factory(&v3)).unwrap();
+
+    cxx_build::bridges(["src/dut.rs", "src/dut_v3.rs"])
         .file("cpp/dut_bridge.cc")
+        .file("cpp/dut_v3_bridge.cc")
         .include(&out)
         .std("c++17")
         .opt_level(2)
@@ -113,8 +115,39 @@ fn main() {
     for (name, vals) in &configs {
         build_config(&verilator, &vinc, &out, &files, rtl_hash, name, vals);
     }
+    if !v3.is_empty() {
+        let v3_files = file_list("rtl/v3/files.f");
+        let mut h = DefaultHasher::new();
+        version.hash(&mut h);
+        // (build.rs itself: it generates the v3 wrapper after Verilator has run)
+        for f in v3_files.iter().map(String::as_str).chain([
+            "cpp/dut_impl.h",
+            "cpp/dut_v3.h",
+            "cpp/dut_v3_impl.h",
+            "build.rs",
+        ]) {
+            std::fs::read(f)
+                .unwrap_or_else(|e| panic!("{f}: {e}"))
+                .hash(&mut h);
+        }
+        let v3_hash = h.finish();
+        for (name, vals) in &v3 {
+            build_v3_config(&verilator, &vinc, &out, &v3_files, v3_hash, name, vals);
+        }
+    }
     build_runtime(&vinc, &out, &version);
     println!("cargo:rustc-link-lib=pthread");
+}
+
+/// The source files a file list names, in order (`#` and `//` lines are comments).
+fn file_list(path: &str) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("//") && !l.starts_with('#'))
+        .map(String::from)
+        .collect()
 }
 
 fn stamp_ok(lib: &Path, stamp: &Path, want: &str) -> bool {
@@ -138,32 +171,7 @@ fn build_config(
     let prefix = format!("Vcapfc_{name}");
     let dir = out.join(format!("vl_{name}"));
     let lib = format!("vl_{name}");
-    let mut args: Vec<String> = vec![
-        "--cc".into(),
-        "--trace".into(),
-        // Trace every register, the counter table (NP*8*NP entries) and the widest port included,
-        // so that the model's waveform and the RTL's have the same signals.
-        "--trace-max-array".into(),
-        "65536".into(),
-        "--trace-max-width".into(),
-        "65536".into(),
-        "-O3".into(),
-        "--x-assign".into(),
-        "fast".into(),
-        "--x-initial".into(),
-        "fast".into(),
-        "--noassert".into(),
-        "--prefix".into(),
-        prefix.clone(),
-        "--top-module".into(),
-        "capfc_top".into(),
-        "--Mdir".into(),
-        dir.display().to_string(),
-    ];
-    for (k, v) in PARAM_NAMES.iter().zip(vals) {
-        args.push(format!("-G{k}={v}"));
-    }
-    args.extend(files.iter().cloned());
+    let args = verilator_args(&prefix, "capfc_top", &dir, vals, files);
     // The generated port mapping is part of what is built: a change to it (build.rs) rebuilds too.
     let cc = gen_ports(name, &prefix, vals[0] as usize);
     let mut h = DefaultHasher::new();
@@ -181,7 +189,64 @@ fn build_config(
         .expect("run verilator");
     assert!(st.success(), "verilator failed for configuration {name}");
 
-    // Generated files, from the make fragment Verilator writes.
+    let sources = classes_sources(&dir, &prefix);
+
+    // The word <-> port mapping of this configuration.
+    let wrapper = dir.join(format!("dut_{name}.cc"));
+    std::fs::write(&wrapper, cc).unwrap();
+
+    let mut b = verilated_build(vinc);
+    b.include(&dir)
+        .include("cpp")
+        .include(out)
+        .flag("-fno-strict-aliasing")
+        .file(&wrapper);
+    for s in &sources {
+        b.file(dir.join(format!("{s}.cpp")));
+    }
+    b.compile(&lib);
+    std::fs::write(&stamp, want).unwrap();
+}
+
+/// Verilator's arguments for one configuration of `top`.
+fn verilator_args(
+    prefix: &str,
+    top: &str,
+    dir: &Path,
+    vals: &[u32; 7],
+    files: &[String],
+) -> Vec<String> {
+    let mut args: Vec<String> = vec![
+        "--cc".into(),
+        "--trace".into(),
+        // Trace every register, the counter table (NP*8*NP entries) and the widest port included,
+        // so that the model's waveform and the RTL's have the same signals.
+        "--trace-max-array".into(),
+        "65536".into(),
+        "--trace-max-width".into(),
+        "65536".into(),
+        "-O3".into(),
+        "--x-assign".into(),
+        "fast".into(),
+        "--x-initial".into(),
+        "fast".into(),
+        "--noassert".into(),
+        "--prefix".into(),
+        prefix.to_string(),
+        "--top-module".into(),
+        top.to_string(),
+        "--Mdir".into(),
+        dir.display().to_string(),
+    ];
+    for (k, v) in PARAM_NAMES.iter().zip(vals) {
+        args.push(format!("-G{k}={v}"));
+    }
+    args.extend(files.iter().cloned());
+    args
+}
+
+/// The generated C++ files to compile, from the make fragment Verilator writes.
+fn classes_sources(dir: &Path, prefix: &str) -> Vec<String> {
     let mk = std::fs::read_to_string(dir.join(format!("{prefix}_classes.mk"))).unwrap();
     let mut sources = vec![];
     let mut take = false;
@@ -216,21 +281,7 @@ fn build_config(
         "no sources found in {prefix}_classes.mk"
     );
 
-    // The word <-> port mapping of this configuration.
-    let wrapper = dir.join(format!("dut_{name}.cc"));
-    std::fs::write(&wrapper, cc).unwrap();
-
-    let mut b = verilated_build(vinc);
-    b.include(&dir)
-        .include("cpp")
-        .include(out)
-        .flag("-fno-strict-aliasing")
-        .file(&wrapper);
-    for s in &sources {
-        b.file(dir.join(format!("{s}.cpp")));
-    }
-    b.compile(&lib);
-    std::fs::write(&stamp, want).unwrap();
+    sources
 }
 
 /// The per-configuration C++: words to ports, ports to words, state registers to words.
@@ -402,4 +453,269 @@ fn build_runtime(vinc: &Path, out: &Path, version: &str) {
     }
     b.compile(lib);
     std::fs::write(&stamp, version).unwrap();
+}
+
+/// The v3 configurations to build: CAPFC_V3_CONFIGS (names, comma-separated, or "all"), else
+/// V3_RTL_DEFAULT.
+fn v3_configs() -> Vec<(&'static str, [u32; 7])> {
+    let want = std::env::var("CAPFC_V3_CONFIGS").unwrap_or_else(|_| V3_RTL_DEFAULT.into());
+    let names: Vec<&str> = want
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    for n in &names {
+        assert!(
+            *n == "all" || V3_RTL_CONFIGS.iter().any(|(c, _)| c == n),
+            "CAPFC_V3_CONFIGS: no v3 configuration named {n:?} (src/v3/rtl_configs.rs has {})",
+            V3_RTL_CONFIGS
+                .iter()
+                .map(|(c, _)| *c)
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    V3_RTL_CONFIGS
+        .iter()
+        .filter(|(c, _)| names.iter().any(|n| *n == "all" || n == c))
+        .copied()
+        .collect()
+}
+
+fn v3_factory(configs: &[(&str, [u32; 7])]) -> String {
+    let mut fac = String::from("#pragma once\n#include <memory>\n#include <string>\n#include \"capfc/cpp/dut_v3.h\"\nnamespace capfc {\n");
+    for (n, _) in configs {
+        writeln!(fac, "std::unique_ptr<DutV3> make_dut_{n}();").unwrap();
+    }
+    let mut names: Vec<String> = configs.iter().map(|(n, _)| format!("\"{n}\"")).collect();
+    names.push("nullptr".into());
+    writeln!(
+        fac,
+        "static const char* const kV3ConfigNames[] = {{{}}};",
+        names.join(", ")
+    )
+    .unwrap();
+    fac.push_str("inline std::unique_ptr<DutV3> make_dut_v3(const std::string& n) {\n");
+    for (n, _) in configs {
+        writeln!(fac, "    if (n == \"{n}\") return make_dut_{n}();").unwrap();
+    }
+    fac.push_str("    return nullptr;\n}\n}  // namespace capfc\n");
+    fac
+}
+
+/// One v3 configuration: Verilate capfc_top_oc, generate its word mapping from the Verilated
+/// headers (`gen_v3_ports`), compile.
+fn build_v3_config(
+    verilator: &str,
+    vinc: &Path,
+    out: &Path,
+    files: &[String],
+    v3_hash: u64,
+    name: &str,
+    vals: &[u32; 7],
+) {
+    let prefix = format!("Vcapfc_{name}");
+    let dir = out.join(format!("vl_{name}"));
+    let lib = format!("vl_{name}");
+    let args = verilator_args(&prefix, "capfc_top_oc", &dir, vals, files);
+    let want = format!("{v3_hash:x} {}", args.join(" "));
+    let stamp = dir.join("capfc.stamp");
+    if stamp_ok(&out.join(format!("lib{lib}.a")), &stamp, &want) {
+        link(out, &lib);
+        return;
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    let st = Command::new(verilator)
+        .args(&args)
+        .status()
+        .expect("run verilator");
+    assert!(st.success(), "verilator failed for v3 configuration {name}");
+    let sources = classes_sources(&dir, &prefix);
+    let top_h = std::fs::read_to_string(dir.join(format!("{prefix}.h"))).unwrap();
+    let root_h = std::fs::read_to_string(dir.join(format!("{prefix}___024root.h"))).unwrap();
+    let cc = gen_v3_ports(name, &prefix, &top_h, &root_h);
+    let wrapper = dir.join(format!("dut_{name}.cc"));
+    std::fs::write(&wrapper, cc).unwrap();
+    let mut b = verilated_build(vinc);
+    b.include(&dir)
+        .include("cpp")
+        .include(out)
+        .flag("-fno-strict-aliasing")
+        .file(&wrapper);
+    for s in &sources {
+        b.file(dir.join(format!("{s}.cpp")));
+    }
+    b.compile(&lib);
+    std::fs::write(&stamp, want).unwrap();
+}
+
+/// A Verilator member type: a packed value of `width` bits, in unpacked arrays of `dims`
+/// (outermost first).
+fn v3_member_type(t: &str) -> Option<(u32, Vec<usize>)> {
+    let t = t.trim();
+    if let Some(inner) = t.strip_prefix("VlUnpacked<") {
+        let inner = inner.strip_suffix('>')?;
+        let (elem, n) = inner.rsplit_once(',')?;
+        let (w, mut dims) = v3_member_type(elem)?;
+        dims.insert(0, n.trim().parse().ok()?);
+        return Some((w, dims));
+    }
+    // CData/*7:0*/, SData, IData, QData, VlWide<5>/*159:0*/
+    let (_, range) = t.split_once("/*")?;
+    let range = range.strip_suffix("*/")?;
+    let (msb, lsb) = range.split_once(':')?;
+    let (msb, lsb): (u32, u32) = (msb.parse().ok()?, lsb.parse().ok()?);
+    Some((msb - lsb + 1, vec![]))
+}
+
+/// The v3 configuration's C++, generated from the Verilated headers: every port but clk (in the
+/// header's order) and every register (a name ending in `_q`) and RAM word array (`mem`) of the
+/// block, with the layout string that names them (cpp/dut_v3.h).
+fn gen_v3_ports(name: &str, prefix: &str, top_h: &str, root_h: &str) -> String {
+    let mut ins = vec![];
+    let mut outs = vec![];
+    for l in top_h.lines() {
+        let l = l.trim();
+        let Some((kind, rest)) = l.split_once("(&") else {
+            continue;
+        };
+        let dir_in = kind.starts_with("VL_IN");
+        if !dir_in && !kind.starts_with("VL_OUT") {
+            continue;
+        }
+        let f: Vec<&str> = rest.trim_end_matches(");").split(',').collect();
+        let msb: u32 = f[1].parse().expect("port msb");
+        let lsb: u32 = f[2].parse().expect("port lsb");
+        assert_eq!(lsb, 0, "{prefix}.h: port {} has lsb {lsb}", f[0]);
+        if f[0] == "clk" {
+            continue;
+        }
+        let v = (f[0].to_string(), msb + 1);
+        if dir_in {
+            ins.push(v);
+        } else {
+            outs.push(v);
+        }
+    }
+    assert!(
+        !ins.is_empty() && !outs.is_empty(),
+        "{prefix}.h: no ports found"
+    );
+    let mut regs = vec![];
+    const ROOT: &str = "capfc_top_oc__DOT__";
+    for l in root_h.lines() {
+        let l = l.trim();
+        let Some(decl) = l.strip_suffix(';') else {
+            continue;
+        };
+        let Some((ty, member)) = decl.rsplit_once(' ') else {
+            continue;
+        };
+        let Some(path) = member.strip_prefix(ROOT) else {
+            continue;
+        };
+        let last = path.rsplit("__DOT__").next().unwrap();
+        if last.starts_with("__V") || !(last.ends_with("_q") || last == "mem") {
+            continue;
+        }
+        let (w, dims) = v3_member_type(ty).unwrap_or_else(|| {
+            panic!("{prefix}___024root.h: cannot read the type of {member}: {ty}")
+        });
+        let dotted = path
+            .replace("__BRA__", "[")
+            .replace("__KET__", "]")
+            .replace("__DOT__", ".");
+        regs.push((member.to_string(), dotted, w, dims));
+    }
+    assert!(!regs.is_empty(), "{prefix}___024root.h: no registers found");
+
+    let mut cc = String::new();
+    let w = &mut cc;
+    writeln!(
+        w,
+        "// Generated by build.rs from the Verilated headers. Do not edit."
+    )
+    .unwrap();
+    writeln!(
+        w,
+        "#include \"{prefix}.h\"\n#include \"{prefix}___024root.h\"\n#include \"{prefix}__Syms.h\"\n#include \"dut_v3_impl.h\"\n"
+    )
+    .unwrap();
+    writeln!(
+        w,
+        "namespace capfc {{\nnamespace {{\nstruct Ports_{name} {{"
+    )
+    .unwrap();
+    writeln!(
+        w,
+        "    static void set_inputs({prefix}* t, const uint32_t* w) {{"
+    )
+    .unwrap();
+    for (p, _) in &ins {
+        writeln!(w, "        unpack(w, t->{p});").unwrap();
+    }
+    writeln!(
+        w,
+        "    }}\n    static void get_outputs({prefix}* t, uint32_t* w) {{"
+    )
+    .unwrap();
+    for (p, _) in &outs {
+        writeln!(w, "        pack(w, t->{p});").unwrap();
+    }
+    writeln!(
+        w,
+        "    }}\n    static void read_state(const {prefix}* t, uint32_t* w) {{\n        const auto* r = t->rootp;"
+    )
+    .unwrap();
+    for (m, ..) in &regs {
+        writeln!(w, "        pack(w, r->{m});").unwrap();
+    }
+    writeln!(w, "    }}").unwrap();
+    let count = |w: &mut String, what: &str, items: &[String]| {
+        writeln!(w, "    static size_t {what}() {{\n        size_t n = 0;").unwrap();
+        for i in items {
+            writeln!(w, "        n += words_of<{i}>();").unwrap();
+        }
+        writeln!(w, "        return n;\n    }}").unwrap();
+    };
+    let port_ty =
+        |p: &str| format!("std::remove_reference_t<decltype(std::declval<{prefix}&>().{p})>");
+    count(
+        w,
+        "input_words",
+        &ins.iter().map(|(p, _)| port_ty(p)).collect::<Vec<_>>(),
+    );
+    count(
+        w,
+        "output_words",
+        &outs.iter().map(|(p, _)| port_ty(p)).collect::<Vec<_>>(),
+    );
+    count(
+        w,
+        "state_words",
+        &regs
+            .iter()
+            .map(|(m, ..)| format!("decltype({prefix}___024root::{m})"))
+            .collect::<Vec<_>>(),
+    );
+    let mut layout = String::new();
+    for (p, wd) in &ins {
+        writeln!(layout, "i {p} {wd}").unwrap();
+    }
+    for (p, wd) in &outs {
+        writeln!(layout, "o {p} {wd}").unwrap();
+    }
+    for (_, d, wd, dims) in &regs {
+        let dims: Vec<String> = dims.iter().map(|x| x.to_string()).collect();
+        writeln!(layout, "s {d} {wd} {}", dims.join(" ")).unwrap();
+    }
+    writeln!(
+        w,
+        "    static const char* layout() {{\n        return R\"capfc({layout})capfc\";\n    }}"
+    )
+    .unwrap();
+    writeln!(w, "}};\n}}  // namespace\n").unwrap();
+    writeln!(w, "std::unique_ptr<DutV3> make_dut_{name}() {{\n    return std::unique_ptr<DutV3>(new DutV3Impl<{prefix}, Ports_{name}>());\n}}").unwrap();
+    writeln!(w, "}}  // namespace capfc").unwrap();
+    cc
 }

@@ -4,6 +4,11 @@
 //!     cargo run --release --example v3_lockstep -- egress WAVE.vcd NP [SW OW CW CELL_LOG2 NL]
 //!     cargo run --release --example v3_lockstep -- sort WAVE.vcd NP [CW CUT_F NL]
 //!     cargo run --release --example v3_lockstep -- top WAVE.vcd NP [SW OW CW CELL_LOG2 CUT_F NL]
+//!     cargo run --release --example v3_lockstep -- top-rtl WAVE.vcd NP [SW OW CW CELL_LOG2 CUT_F NL]
+//!
+//! `top-rtl` takes only the block's inputs from the waveform and runs the block's model and its
+//! Verilated RTL in this process (src/cosim_v3.rs; a parameter set of src/v3/rtl_configs.rs that
+//! was built, CAPFC_V3_CONFIGS), comparing every output, register and RAM word every cycle.
 //!
 //! Exit 0 when every register and output agreed in every cycle, 1 on a mismatch, 2 on bad input.
 
@@ -14,7 +19,7 @@ use capfc::v3::replay::{self, Unit};
 use capfc::v3::sort::{Sort, SortParams};
 use capfc::v3::top::Top;
 
-const USAGE: &str = "usage: v3_lockstep ingress WAVE.vcd NP [SW OW CELL_LOG2] | egress WAVE.vcd NP [SW OW CW CELL_LOG2 NL] | sort WAVE.vcd NP [CW CUT_F NL] | top WAVE.vcd NP [SW OW CW CELL_LOG2 CUT_F NL]";
+const USAGE: &str = "usage: v3_lockstep ingress WAVE.vcd NP [SW OW CELL_LOG2] | egress WAVE.vcd NP [SW OW CW CELL_LOG2 NL] | sort WAVE.vcd NP [CW CUT_F NL] | top|top-rtl WAVE.vcd NP [SW OW CW CELL_LOG2 CUT_F NL]";
 
 fn bad(msg: String) -> ! {
     eprintln!("v3_lockstep: {msg} ({USAGE})");
@@ -82,7 +87,7 @@ fn main() {
                 format!("{p:?}"),
             )
         }
-        "top" => {
+        "top" | "top-rtl" => {
             let p = BlockParams {
                 np,
                 sw: num(3, "SW", 14),
@@ -94,13 +99,16 @@ fn main() {
             };
             capfc::v3::check_params(np, p.sw, p.ow, p.cw, p.cell_log2, p.cut_f, p.nl as u32)
                 .unwrap_or_else(|e| bad(e));
+            if args[0] == "top-rtl" {
+                in_process(&args[1], &p);
+            }
             (
                 Box::new(Top::new(p)),
                 "capfc_top_v3_tb.u_dut",
                 format!("{p:?}"),
             )
         }
-        u => bad(format!("unit {u:?}: ingress, egress, sort or top")),
+        u => bad(format!("unit {u:?}: ingress, egress, sort, top or top-rtl")),
     };
     let wave = &args[1];
     let t0 = std::time::Instant::now();
@@ -124,6 +132,41 @@ fn main() {
             if r.total_mismatches > 0 {
                 std::process::exit(1);
             }
+        }
+    }
+}
+
+/// The block's model and its Verilated RTL in one process on the waveform's inputs; exits.
+fn in_process(wave: &str, p: &BlockParams) -> ! {
+    use capfc::cosim_v3::{lockstep, stimulus_from_wave};
+    use capfc::dut_v3::RtlTopV3;
+    let t0 = std::time::Instant::now();
+    let rtl = RtlTopV3::new(p).unwrap_or_else(|e| bad(e.to_string()));
+    let stim = stimulus_from_wave(wave, "capfc_top_v3_tb.u_dut", &rtl).unwrap_or_else(|e| {
+        eprintln!("v3_lockstep: {e}");
+        std::process::exit(2)
+    });
+    drop(rtl);
+    let t1 = std::time::Instant::now();
+    match lockstep(p, &stim, 10) {
+        Err(e) => {
+            eprintln!("v3_lockstep: {e}");
+            std::process::exit(2);
+        }
+        Ok(r) => {
+            for (c, n, got, want) in &r.mismatches {
+                println!("v3_lockstep: cycle {c}: {n}: RTL {got}, model {want}");
+            }
+            println!(
+                "v3_lockstep: capfc_top_oc (Verilated in process) and its model, np={}, on the inputs of {wave}: {} cycles, {} registers and outputs compared every cycle: {} mismatches ({:.1} s reading the inputs, {:.1} s in lockstep)",
+                p.np,
+                r.cycles,
+                r.names,
+                r.total_mismatches,
+                (t1 - t0).as_secs_f64(),
+                t1.elapsed().as_secs_f64()
+            );
+            std::process::exit(if r.total_mismatches > 0 { 1 } else { 0 });
         }
     }
 }

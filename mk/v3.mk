@@ -23,7 +23,7 @@ V3_SORT     := rtl/capfc_pkg.sv rtl/capfc_ram.sv rtl/v3/capfc_sort.sv
 V3_EGSORT   := rtl/capfc_pkg.sv rtl/capfc_lutram.sv rtl/capfc_ram.sv rtl/v3/capfc_thr_copies.sv rtl/v3/capfc_egress.sv rtl/v3/capfc_sort.sv rtl/v3/capfc_egress_sort_oc.sv
 # the v3 block as it will be assembled (v2's capfc_cfg and capfc_pfc_gen, D registered), for the
 # FPGA flow: make fpga PORTS=48 NL=2 FPGA_TOP=capfc_top_oc FPGA_FILES="$(V3_TOP)"
-V3_TOP      := rtl/capfc_pkg.sv rtl/capfc_ram.sv rtl/capfc_lutram.sv rtl/capfc_cfg.sv rtl/v3/capfc_thr_copies.sv rtl/v3/capfc_ingress.sv rtl/v3/capfc_egress.sv rtl/v3/capfc_sort.sv rtl/capfc_pfc_gen.sv rtl/v3/capfc_top_oc.sv
+V3_TOP      := $(shell grep -v '^\#' rtl/v3/files.f)
 
 .PHONY: v3-spike
 
@@ -133,7 +133,22 @@ V3_CW := 16
 V3_CUT_F := 8
 V3_NL := 2
 
-.PHONY: v3-check v3-faults
+.PHONY: v3-check v3-faults v3-bench-stim
+
+# The block testbench at NP = $$np, built into build/v3/top_tb_np$$np (a shell fragment).
+V3_TOP_TB_BUILD = verilator --binary -j 2 --timing --trace --trace-max-array 4096 --trace-max-width 4096 -Wno-fatal -Wno-lint -Wno-style \
+	    -DTB_NP=$$np -DTB_CYCLES=$(V3_CHECK_CYCLES) --top-module capfc_top_v3_tb \
+	    -Mdir build/v3/top_tb_np$$np $(V3_TOP) testbench/v3/capfc_top_v3_tb.sv \
+	    > build/v3/top_tb_np$$np.log 2>&1 || { tail -20 build/v3/top_tb_np$$np.log; false; }
+
+# The v3 block benchmark's stimulus (benches/block_v3.rs): the block testbench's port waveform at
+# 8, 32 and 48 ports, seed 1.
+v3-bench-stim: deps
+	@mkdir -p build/v3
+	@for np in 8 32 48; do \
+	  $(V3_TOP_TB_BUILD) || exit 1; \
+	  build/v3/top_tb_np$$np/Vcapfc_top_v3_tb +SEED=1 +DUMP=build/v3/bench_np$$np.vcd > /dev/null || exit 1; \
+	done
 
 v3-faults: ## the named faults of the assembled v3 block that make v3-check must catch (scripts/v3_faults.sh; about 30 s a fault)
 	$(CARGO) build --release --quiet
@@ -145,10 +160,7 @@ v3-check: deps ## the assembled v3 block on random traffic, judged by capfc chec
 	$(CARGO) build --release --quiet --example v3_lockstep
 	@mkdir -p build/v3
 	@for np in $(V3_CHECK_PORTS); do \
-	  verilator --binary -j 2 --timing --trace --trace-max-array 4096 --trace-max-width 4096 -Wno-fatal -Wno-lint -Wno-style \
-	    -DTB_NP=$$np -DTB_CYCLES=$(V3_CHECK_CYCLES) --top-module capfc_top_v3_tb \
-	    -Mdir build/v3/top_tb_np$$np $(V3_TOP) testbench/v3/capfc_top_v3_tb.sv \
-	    > build/v3/top_tb_np$$np.log 2>&1 || { tail -20 build/v3/top_tb_np$$np.log; exit 1; }; \
+	  $(V3_TOP_TB_BUILD) || exit 1; \
 	  build/v3/top_tb_np$$np/Vcapfc_top_v3_tb +SEED=$(V3_SEED) +DUMPALL=build/v3/top_np$$np.vcd || exit 1; \
 	  sed "s/^np = .*/np = $$np/" check/v3/capfc_top_v3.map.toml > build/v3/top_np$$np.map.toml; \
 	  nl=$(V3_NL); cw=$(V3_CW); cf=$(V3_CUT_F); \
@@ -171,6 +183,10 @@ v3-check: deps ## the assembled v3 block on random traffic, judged by capfc chec
 	    || { echo "v3-check: NP=$$np failed (replay: make v3-check V3_SEED=$(V3_SEED) V3_CHECK_PORTS=$$np)"; exit 1; }; \
 	  target/release/examples/v3_lockstep top build/v3/top_np$$np.vcd $$np 14 20 $(V3_CW) 0 $(V3_CUT_F) $(V3_NL) \
 	    || { echo "v3-check: NP=$$np: the block's model and its RTL differ (replay: make v3-check V3_SEED=$(V3_SEED) V3_CHECK_PORTS=$$np)"; exit 1; }; \
+	  if [ $$np = 4 ]; then \
+	    target/release/examples/v3_lockstep top-rtl build/v3/top_np$$np.vcd $$np 14 20 $(V3_CW) 0 $(V3_CUT_F) $(V3_NL) \
+	      || { echo "v3-check: NP=$$np: the block's model and its Verilated RTL in process differ (replay: make v3-check V3_SEED=$(V3_SEED) V3_CHECK_PORTS=$$np)"; exit 1; }; \
+	  fi; \
 	  rm -f build/v3/top_np$$np.vcd; \
 	done
 

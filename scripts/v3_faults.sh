@@ -23,7 +23,7 @@ FILE[d_without_e]=rtl/v3/capfc_top_oc.sv;     SUB[d_without_e]='s/\(i_state \| e
 FILE[pfc_xon_lost_while_busy]=rtl/capfc_pfc_gen.sv; SUB[pfc_xon_lost_while_busy]='s/sent_d\[k_c\*8 \+: 8\]   = take \? d : s;/sent_d[k_c*8 +: 8]   = (take || d != s) ? d : s;/'
 ALL="rtrig_at_t4 e_write_not_cancelled e_write_not_cancelled_late sort_not_aborted sel_takes_every_tie max_keeps_last_tie ing_accept_strict eg_inc_strict d_without_e pfc_xon_lost_while_busy"
 faults=${*:-$ALL}
-top=$(grep '^V3_TOP' mk/v3.mk | sed 's/.*:= //')
+top=$(grep -v '^#' rtl/v3/files.f)
 missed=0
 for f in $faults; do
   d=build/v3/fault_$f; rm -rf $d; mkdir -p $d

@@ -22,9 +22,13 @@ pub mod cli_topo;
 pub mod cli_util;
 #[cfg(feature = "rtl")]
 pub mod cosim;
+#[cfg(feature = "rtl")]
+pub mod cosim_v3;
 pub mod dpi_sv;
 #[cfg(feature = "rtl")]
 pub mod dut;
+#[cfg(feature = "rtl")]
+pub mod dut_v3;
 #[cfg(feature = "rtl")]
 pub mod faults;
 pub mod golden;

@@ -12,7 +12,7 @@
 //! (`gen_port[o].u_cnt`: synchronous reads, read before write) and the thresholds' copies.
 
 use super::thr_copies::ThrCopies;
-use super::{bits, class_width, port_width, signed, trunc, units, Regs};
+use super::{class_width, port_width, signed, trunc, units, Cat, RegSink, RegStrings, Regs};
 
 /// The unit's parameters (the RTL's).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -509,7 +509,13 @@ impl Egress {
             })
             .collect();
 
-        // per port
+        // per port (the counter RAMs are taken out for the cycle, not copied: each port's words
+        // are read, then written, in place below)
+        let mut mems: Vec<Vec<u64>> = self
+            .port
+            .iter_mut()
+            .map(|po| std::mem::take(&mut po.mem))
+            .collect();
         let mut pnext = self.port.clone();
         for (o, po) in self.port.iter().enumerate() {
             let g = o / 8;
@@ -587,14 +593,15 @@ impl Egress {
                 0
             }) | po.sv_fwv2_q;
             // the counter RAM: reads before the write
+            let mem = &mut mems[o];
             if re0 {
-                n.rd_q[0] = po.mem[ra0 as usize];
+                n.rd_q[0] = mem[ra0 as usize];
             }
             if sre {
-                n.rd_q[1] = po.mem[(a_l << pw | a_i) as usize];
+                n.rd_q[1] = mem[(a_l << pw | a_i) as usize];
             }
             if po.ww_q {
-                n.mem[po.wa_q as usize] = po.wd_q;
+                mem[po.wa_q as usize] = po.wd_q;
             }
         }
 
@@ -681,10 +688,20 @@ impl Egress {
         self.epart_q = epart_d;
         self.grp = next;
         self.port = pnext;
+        for (po, mem) in self.port.iter_mut().zip(mems) {
+            po.mem = mem;
+        }
     }
 
     /// Every register and RAM word under its RTL name (relative to the unit's instance).
     pub fn regs(&self) -> Regs {
+        let mut s = RegStrings::default();
+        self.visit(&mut s);
+        s.0
+    }
+
+    /// Every register and RAM word, in the order of [`Egress::regs`], into `s`.
+    pub fn visit(&self, s: &mut dyn RegSink) {
         let p = self.p;
         let (ow, xw, cw, tw, pw, lw) = (
             p.ow as usize,
@@ -695,12 +712,9 @@ impl Egress {
             p.lw() as usize,
         );
         let (caw, dw, nlp) = (p.caw() as usize, p.dw() as usize, p.nlp());
-        let mut out = Regs::new();
-        let flags = |v: Vec<bool>| -> String {
-            v.iter().rev().map(|&b| if b { '1' } else { '0' }).collect()
-        };
-        let gf = |f: &dyn Fn(&Group) -> bool| flags(self.grp.iter().map(f).collect());
-        let pf = |f: &dyn Fn(&Port) -> bool| flags(self.port.iter().map(f).collect());
+        let flags = |v: &[bool]| Cat::flags(v.iter().copied());
+        let gf = |f: &dyn Fn(&Group) -> bool| Cat::flags(self.grp.iter().map(f));
+        let pf = |f: &dyn Fn(&Port) -> bool| Cat::flags(self.port.iter().map(f));
         for (n, v) in [
             ("rdy_q", gf(&|g| g.rdy_q)),
             ("scr_q", gf(&|g| g.scr_q)),
@@ -733,30 +747,26 @@ impl Egress {
             ("sv_rd_q", pf(&|s| s.sv_rd_q)),
             ("sv_ok2_q", pf(&|s| s.sv_ok2_q)),
             ("ew_v_q", pf(&|s| s.ew_v_q)),
-            ("rclr4_q", flags(self.rclr4_q.clone())),
-            ("eclr4_q", flags(self.eclr4_q.clone())),
-            ("rtrig4_q", flags(self.rtrig4_q.clone())),
-            ("rclr5_q", flags(self.rclr5_q.clone())),
-            ("rtrig5_q", flags(self.rtrig5_q.clone())),
-            ("rtrig6_q", flags(self.rtrig6_q.clone())),
-            ("cntr_q", bits(self.cntr_q.into(), 8)),
+            ("rclr4_q", flags(&self.rclr4_q)),
+            ("eclr4_q", flags(&self.eclr4_q)),
+            ("rtrig4_q", flags(&self.rtrig4_q)),
+            ("rclr5_q", flags(&self.rclr5_q)),
+            ("rtrig5_q", flags(&self.rtrig5_q)),
+            ("rtrig6_q", flags(&self.rtrig6_q)),
+            ("cntr_q", Cat::values([self.cntr_q.into()].into_iter(), 8)),
             (
                 "sval_q",
-                self.port
-                    .iter()
-                    .rev()
-                    .map(|s| bits(s.sval_q.into(), cw))
-                    .collect(),
+                Cat::values(self.port.iter().map(|s| s.sval_q), cw),
             ),
         ] {
-            out.push((n.to_string(), v));
+            v.to(s, format_args!("{n}"));
         }
         for q in 0..8 {
-            out.push((format!("lidr_q[{q}]"), bits(self.lidr_q[q].into(), lw)));
+            s.val(format_args!("lidr_q[{q}]"), self.lidr_q[q].into(), lw);
         }
         for (g, gr) in self.grp.iter().enumerate() {
             let mut reg = |name: &str, v: u64, w: usize| {
-                out.push((format!("{name}[{g}]"), bits(v.into(), w)));
+                s.val(format_args!("{name}[{g}]"), v.into(), w);
             };
             reg("gs_q", gr.gs_q.into(), 3);
             reg("rc_q", gr.rc_q, p.rcw() as usize);
@@ -807,17 +817,18 @@ impl Egress {
             reg("h_l_q", gr.h_l_q, lw);
             reg("h_i_q", gr.h_i_q, pw);
             for q in 0..8 {
-                for s in 0..8 {
-                    out.push((
-                        format!("gen_grp[{g}].gen_prio[{q}].u_occ.mem[{s}]"),
-                        bits(gr.occ[q][s].into(), ow),
-                    ));
+                for k in 0..8 {
+                    s.val(
+                        format_args!("gen_grp[{g}].gen_prio[{q}].u_occ.mem[{k}]"),
+                        gr.occ[q][k].into(),
+                        ow,
+                    );
                 }
             }
         }
         for (o, po) in self.port.iter().enumerate() {
             let mut reg = |name: &str, v: u64, w: usize| {
-                out.push((format!("{name}[{o}]"), bits(v.into(), w)));
+                s.val(format_args!("{name}[{o}]"), v.into(), w);
             };
             reg("sp_q", po.sp_q, caw);
             reg("w0_q", po.w0_q, dw);
@@ -832,28 +843,22 @@ impl Egress {
             reg("ew_l_q", po.ew_l_q, lw);
             reg("ew_i_q", po.ew_i_q, pw);
             for (k, w) in po.mem.iter().enumerate() {
-                out.push((
-                    format!("gen_port[{o}].u_cnt.mem[{k}]"),
-                    bits((*w).into(), dw),
-                ));
+                s.val(
+                    format_args!("gen_port[{o}].u_cnt.mem[{k}]"),
+                    (*w).into(),
+                    dw,
+                );
             }
-            out.push((
-                format!("gen_port[{o}].u_cnt.rd_q"),
-                format!(
-                    "{}{}",
-                    bits(po.rd_q[1].into(), dw),
-                    bits(po.rd_q[0].into(), dw)
-                ),
-            ));
+            Cat::values(po.rd_q.iter().copied(), dw)
+                .to(s, format_args!("gen_port[{o}].u_cnt.rd_q"));
         }
         for r in 0..p.nr() {
-            out.push((format!("gen_q[{r}]"), bits(self.gen_q[r].into(), tw)));
-            out.push((format!("e_q[{r}]"), bits(self.e_q[r], p.np)));
+            s.val(format_args!("gen_q[{r}]"), self.gen_q[r].into(), tw);
+            s.val(format_args!("e_q[{r}]"), self.e_q[r], p.np);
         }
         for (k, e) in self.epart_q.iter().enumerate() {
-            out.push((format!("epart_q[{k}]"), bits(*e, p.np)));
+            s.val(format_args!("epart_q[{k}]"), *e, p.np);
         }
-        self.u_thr.regs("u_thr.", &mut out);
-        out
+        self.u_thr.visit("u_thr.", s);
     }
 }

@@ -15,7 +15,7 @@
 //! registers and the RAMs keep their contents (the scrub writes every word in cycles 4 to 11).
 
 use super::thr_copies::ThrCopies;
-use super::{bits, signed, trunc, units, Regs};
+use super::{signed, trunc, units, Cat, RegSink, RegStrings, Regs};
 
 /// The unit's parameters (the RTL's).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -331,34 +331,30 @@ impl Ingress {
 
     /// Every register and RAM word under its RTL name (relative to the unit's instance).
     pub fn regs(&self) -> Regs {
+        let mut s = RegStrings::default();
+        self.visit(&mut s);
+        s.0
+    }
+
+    /// Every register and RAM word, in the order of [`Ingress::regs`], into `s`.
+    pub fn visit(&self, s: &mut dyn RegSink) {
         let (ow, xw) = (self.p.ow as usize, self.p.xw() as usize);
-        let mut out = Regs::new();
-        let xoff: String = (0..self.p.np)
-            .rev()
-            .map(|i| bits(self.xoff_q[i].into(), 8))
-            .collect();
-        out.push(("xoff_q".into(), xoff));
-        let ng = self.grp.len();
-        let flag = |f: &dyn Fn(&Group) -> bool| -> String {
-            (0..ng)
-                .rev()
-                .map(|g| if f(&self.grp[g]) { '1' } else { '0' })
-                .collect()
-        };
-        out.push(("rdy_q".into(), flag(&|g| g.rdy_q)));
-        out.push(("scr_q".into(), flag(&|g| g.scr_q)));
-        out.push(("av_q".into(), flag(&|g| g.av_q)));
-        out.push(("dv_q".into(), flag(&|g| g.dv_q)));
-        out.push(("av2_q".into(), flag(&|g| g.av2_q)));
-        out.push(("dv2_q".into(), flag(&|g| g.dv2_q)));
-        out.push(("ll2_q".into(), flag(&|g| g.ll2_q)));
-        out.push(("av3_q".into(), flag(&|g| g.av3_q)));
-        out.push(("dv3_q".into(), flag(&|g| g.dv3_q)));
-        out.push(("ll3_q".into(), flag(&|g| g.ll3_q)));
-        out.push(("acc4_q".into(), flag(&|g| g.acc4_q)));
+        Cat::values(self.xoff_q.iter().map(|&x| x.into()), 8).to(s, format_args!("xoff_q"));
+        let flag = |f: &dyn Fn(&Group) -> bool| Cat::flags(self.grp.iter().map(f));
+        flag(&|g| g.rdy_q).to(s, format_args!("rdy_q"));
+        flag(&|g| g.scr_q).to(s, format_args!("scr_q"));
+        flag(&|g| g.av_q).to(s, format_args!("av_q"));
+        flag(&|g| g.dv_q).to(s, format_args!("dv_q"));
+        flag(&|g| g.av2_q).to(s, format_args!("av2_q"));
+        flag(&|g| g.dv2_q).to(s, format_args!("dv2_q"));
+        flag(&|g| g.ll2_q).to(s, format_args!("ll2_q"));
+        flag(&|g| g.av3_q).to(s, format_args!("av3_q"));
+        flag(&|g| g.dv3_q).to(s, format_args!("dv3_q"));
+        flag(&|g| g.ll3_q).to(s, format_args!("ll3_q"));
+        flag(&|g| g.acc4_q).to(s, format_args!("acc4_q"));
         for (g, gr) in self.grp.iter().enumerate() {
             let mut reg = |name: &str, v: u64, w: usize| {
-                out.push((format!("{name}[{g}]"), bits(v.into(), w)));
+                s.val(format_args!("{name}[{g}]"), v.into(), w);
             };
             reg("gs_q", gr.gs_q.into(), 3);
             reg("rc_q", gr.rc_q.into(), 5);
@@ -396,21 +392,17 @@ impl Ingress {
             reg("soh4_q", gr.soh4_q.into(), 8);
             reg("new4_q", gr.new4_q, ow);
             reg("mid4_q", gr.mid4_q, ow);
-            let row: String = (0..8)
-                .rev()
-                .map(|q| bits(gr.row2_q[q].into(), ow))
-                .collect();
-            out.push((format!("row2_q[{g}]"), row));
+            Cat::values(gr.row2_q.iter().copied(), ow).to(s, format_args!("row2_q[{g}]"));
             for q in 0..8 {
-                for s in 0..8 {
-                    out.push((
-                        format!("gen_grp[{g}].gen_prio[{q}].u_occ.mem[{s}]"),
-                        bits(gr.occ[q][s].into(), ow),
-                    ));
+                for k in 0..8 {
+                    s.val(
+                        format_args!("gen_grp[{g}].gen_prio[{q}].u_occ.mem[{k}]"),
+                        gr.occ[q][k].into(),
+                        ow,
+                    );
                 }
             }
         }
-        self.u_thr.regs("u_thr.", &mut out);
-        out
+        self.u_thr.visit("u_thr.", s);
     }
 }

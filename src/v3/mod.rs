@@ -9,6 +9,7 @@
 pub mod egress;
 pub mod ingress;
 pub mod replay;
+pub mod rtl_configs;
 pub mod sort;
 pub mod thr_copies;
 pub mod top;
@@ -16,6 +17,84 @@ pub mod top;
 /// A unit's registers and outputs by their RTL names (relative to the unit's instance), each as
 /// the binary string a waveform gives (most significant bit first, the RTL's width).
 pub type Regs = Vec<(String, String)>;
+
+/// Where a unit's registers go, one at a time and always in the same order (a unit's `visit`):
+/// the name, formatted only if the sink wants it, and the value's `width` bits, least
+/// significant first in 64-bit words. [`RegStrings`] makes the [`Regs`] list of them; the
+/// in-process lockstep (`src/cosim_v3.rs`) compares the words with the RTL's without a string.
+pub trait RegSink {
+    fn reg(&mut self, name: std::fmt::Arguments<'_>, words: &[u64], width: usize);
+
+    /// A value of at most 128 bits.
+    fn val(&mut self, name: std::fmt::Arguments<'_>, v: u128, width: usize) {
+        self.reg(name, &[v as u64, (v >> 64) as u64], width)
+    }
+}
+
+/// The sink that lists the registers as [`Regs`].
+#[derive(Debug, Default)]
+pub struct RegStrings(pub Regs);
+
+impl RegSink for RegStrings {
+    fn reg(&mut self, name: std::fmt::Arguments<'_>, words: &[u64], width: usize) {
+        let b: String = (0..width)
+            .rev()
+            .map(|i| {
+                if words.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1) {
+                    '1'
+                } else {
+                    '0'
+                }
+            })
+            .collect();
+        self.0.push((name.to_string(), b));
+    }
+}
+
+/// Values concatenated into one register's bits, the first pushed least significant (as the
+/// RTL packs an array of per-port or per-group fields into one vector).
+#[derive(Debug, Default, Clone)]
+pub struct Cat {
+    pub words: Vec<u64>,
+    pub len: usize,
+}
+
+impl Cat {
+    pub fn push(&mut self, v: u128, width: usize) -> &mut Self {
+        for b in 0..width {
+            if self.len.is_multiple_of(64) {
+                self.words.push(0);
+            }
+            if b < 128 && v >> b & 1 == 1 {
+                *self.words.last_mut().unwrap() |= 1 << (self.len % 64);
+            }
+            self.len += 1;
+        }
+        self
+    }
+
+    /// One bit a flag, the first least significant.
+    pub fn flags(it: impl Iterator<Item = bool>) -> Cat {
+        let mut c = Cat::default();
+        for f in it {
+            c.push(f as u128, 1);
+        }
+        c
+    }
+
+    /// `width` bits a value, the first least significant.
+    pub fn values(it: impl Iterator<Item = u64>, width: usize) -> Cat {
+        let mut c = Cat::default();
+        for v in it {
+            c.push(v.into(), width);
+        }
+        c
+    }
+
+    pub fn to(&self, s: &mut dyn RegSink, name: std::fmt::Arguments<'_>) {
+        s.reg(name, &self.words, self.len);
+    }
+}
 
 /// `value`'s low `width` bits as a binary string, most significant first.
 pub fn bits(value: u128, width: usize) -> String {

@@ -305,6 +305,41 @@ impl Unit for Sort {
     }
 }
 
+/// The block's inputs of one cycle, read with `f(name, lo, width)` (see [`Unit::cycle`]).
+pub fn top_in(
+    p: &BlockParams,
+    f: &dyn Fn(&str, usize, u32) -> Result<u64, String>,
+) -> Result<TopIn, String> {
+    let (np, sw) = (p.np, p.sw);
+    let pw = super::port_width(np);
+    let mut inp = TopIn {
+        rst: f("rst", 0, 1)? == 1,
+        cfg_we: f("cfg_we", 0, 1)? == 1,
+        cfg_addr: f("cfg_addr", 0, 8)? as u8,
+        cfg_wdata: f("cfg_wdata", 0, 32)? as u32,
+        dep_valid: f("dep_valid", 0, 1)? == 1,
+        dep_port: f("dep_port", 0, pw)?,
+        dep_prio: f("dep_prio", 0, 3)? as u8,
+        dep_size: f("dep_size", 0, sw)?,
+        enq_valid: f("enq_valid", 0, 1)? == 1,
+        enq_oport: f("enq_oport", 0, pw)?,
+        enq_prio: f("enq_prio", 0, 3)? as u8,
+        enq_iport: f("enq_iport", 0, pw)?,
+        enq_size: f("enq_size", 0, sw)?,
+        ..TopIn::default()
+    };
+    for i in 0..np {
+        inp.arr_valid.push(f("arr_valid", i, 1)? == 1);
+        inp.arr_prio.push(f("arr_prio", 3 * i, 3)? as u8);
+        inp.arr_size.push(f("arr_size", sw as usize * i, sw)?);
+        inp.deq_valid.push(f("deq_valid", i, 1)? == 1);
+        inp.deq_prio.push(f("deq_prio", 3 * i, 3)? as u8);
+        inp.deq_size.push(f("deq_size", sw as usize * i, sw)?);
+        inp.pfc_ready.push(f("pfc_ready", i, 1)? == 1);
+    }
+    Ok(inp)
+}
+
 impl Unit for Top {
     fn regs(&self) -> Regs {
         Top::regs(self)
@@ -314,34 +349,7 @@ impl Unit for Top {
         &mut self,
         f: &dyn Fn(&str, usize, u32) -> Result<u64, String>,
     ) -> Result<Regs, String> {
-        let p = self.p;
-        let (np, sw) = (p.np, p.sw);
-        let pw = super::port_width(np);
-        let mut inp = TopIn {
-            rst: f("rst", 0, 1)? == 1,
-            cfg_we: f("cfg_we", 0, 1)? == 1,
-            cfg_addr: f("cfg_addr", 0, 8)? as u8,
-            cfg_wdata: f("cfg_wdata", 0, 32)? as u32,
-            dep_valid: f("dep_valid", 0, 1)? == 1,
-            dep_port: f("dep_port", 0, pw)?,
-            dep_prio: f("dep_prio", 0, 3)? as u8,
-            dep_size: f("dep_size", 0, sw)?,
-            enq_valid: f("enq_valid", 0, 1)? == 1,
-            enq_oport: f("enq_oport", 0, pw)?,
-            enq_prio: f("enq_prio", 0, 3)? as u8,
-            enq_iport: f("enq_iport", 0, pw)?,
-            enq_size: f("enq_size", 0, sw)?,
-            ..TopIn::default()
-        };
-        for i in 0..np {
-            inp.arr_valid.push(f("arr_valid", i, 1)? == 1);
-            inp.arr_prio.push(f("arr_prio", 3 * i, 3)? as u8);
-            inp.arr_size.push(f("arr_size", sw as usize * i, sw)?);
-            inp.deq_valid.push(f("deq_valid", i, 1)? == 1);
-            inp.deq_prio.push(f("deq_prio", 3 * i, 3)? as u8);
-            inp.deq_size.push(f("deq_size", sw as usize * i, sw)?);
-            inp.pfc_ready.push(f("pfc_ready", i, 1)? == 1);
-        }
+        let inp = top_in(&self.p, f)?;
         let o = Top::cycle(self, &inp);
         let bytes = |v: &[u8]| -> String { v.iter().rev().map(|x| bits((*x).into(), 8)).collect() };
         Ok(vec![
@@ -438,6 +446,32 @@ pub fn run(
         rep.cycles += 1;
     }
     Ok(rep)
+}
+
+/// The values of the ports `names` of `instance` at every rising edge of its clock (sampled just
+/// before the edge, as [`run`] drives a model), each a binary string, most significant bit first.
+pub fn wave_inputs(path: &str, instance: &str, names: &[&str]) -> Result<Vec<Vec<String>>, String> {
+    let v = Vcd::load(path, instance)?;
+    for n in names {
+        if !v.vars.contains_key(*n) {
+            return Err(format!("{path}: no port {n} under {instance}"));
+        }
+    }
+    if v.edges.is_empty() {
+        return Err(format!("{path}: no rising edge of {instance}.clk"));
+    }
+    v.edges
+        .iter()
+        .map(|&e| {
+            names
+                .iter()
+                .map(|n| {
+                    v.at(n, e - 1)
+                        .ok_or_else(|| format!("{path}: {n} has no value at time index {}", e - 1))
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// Replay `capfc_ingress` (v3); see [`run`].

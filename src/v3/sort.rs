@@ -8,7 +8,7 @@
 //! RAM (`gen_engine[e].u_snap`: a synchronous read); per group of eight engines the
 //! configuration's copy (`gcal_q`, `gcut_q`).
 
-use super::{bits, class_width, clog2, port_width, trunc, Regs};
+use super::{class_width, clog2, port_width, trunc, Cat, RegSink, RegStrings, Regs};
 
 pub const PH_MAX: u8 = 0;
 pub const PH_COPY: u8 = 1;
@@ -212,6 +212,12 @@ impl Sort {
         let rclr = |r: usize| r < p.nr() && inp.rclr[r];
         let rtrig = |r: usize| r < p.nr() && inp.rtrig[r];
         let sval = |o: usize| if o < np { inp.sval[o] } else { 0 };
+        // (the snap RAMs are taken out for the cycle, not copied: read, then written, in place)
+        let mut snaps: Vec<Vec<u64>> = self
+            .eng
+            .iter_mut()
+            .map(|e| std::mem::take(&mut e.snap))
+            .collect();
         let mut next = self.eng.clone();
         for (o, e) in self.eng.iter().enumerate() {
             let n = &mut next[o];
@@ -404,13 +410,16 @@ impl Sort {
             // the snap RAM: its read (issued from registers) before its write
             let snap_re = self.issue(e) && (ph == PH_SRCH || ph == PH_GT || ph == PH_SEL);
             if snap_re {
-                n.snap_rd_q = e.snap[trunc(k, pw) as usize];
+                n.snap_rd_q = snaps[o][trunc(k, pw) as usize];
             }
             if snap_we {
-                n.snap[yi as usize] = e.y_q;
+                snaps[o][yi as usize] = e.y_q;
             }
         }
         self.eng = next;
+        for (e, snap) in self.eng.iter_mut().zip(snaps) {
+            e.snap = snap;
+        }
         self.gcal_q.fill(inp.cfg_mode_cal);
         let cut = trunc(inp.cfg_cut, cut_f + 1);
         self.gcut_q.fill(cut);
@@ -418,6 +427,13 @@ impl Sort {
 
     /// Every register and RAM word under its RTL name (relative to the unit's instance).
     pub fn regs(&self) -> Regs {
+        let mut s = RegStrings::default();
+        self.visit(&mut s);
+        s.0
+    }
+
+    /// Every register and RAM word, in the order of [`Sort::regs`], into `s`.
+    pub fn visit(&self, s: &mut dyn RegSink) {
         let p = self.p;
         let (cw, pw, lw, kw) = (
             p.cw as usize,
@@ -432,14 +448,7 @@ impl Sort {
             p.jw() as usize,
             p.bw() as usize,
         );
-        let mut out = Regs::new();
-        let ef = |f: &dyn Fn(&Engine) -> bool| -> String {
-            self.eng
-                .iter()
-                .rev()
-                .map(|e| if f(e) { '1' } else { '0' })
-                .collect()
-        };
+        let ef = |f: &dyn Fn(&Engine) -> bool| Cat::flags(self.eng.iter().map(f));
         for (n, v) in [
             ("busy_q", ef(&|e| e.busy_q)),
             ("cal_q", ef(&|e| e.cal_q)),
@@ -455,26 +464,20 @@ impl Sort {
             ("eq_q", ef(&|e| e.eq_q)),
             ("nz_q", ef(&|e| e.nz_q)),
             ("wv_q", ef(&|e| e.wv_q)),
-            (
-                "gcal_q",
-                self.gcal_q
-                    .iter()
-                    .rev()
-                    .map(|&b| if b { '1' } else { '0' })
-                    .collect(),
-            ),
+            ("gcal_q", Cat::flags(self.gcal_q.iter().copied())),
         ] {
-            out.push((n.to_string(), v));
+            v.to(s, format_args!("{n}"));
         }
         for (gi, c) in self.gcut_q.iter().enumerate() {
-            out.push((
-                format!("gcut_q[{gi}]"),
-                bits((*c).into(), p.cut_f as usize + 1),
-            ));
+            s.val(
+                format_args!("gcut_q[{gi}]"),
+                (*c).into(),
+                p.cut_f as usize + 1,
+            );
         }
         for (o, e) in self.eng.iter().enumerate() {
             let mut reg = |name: &str, v: u64, w: usize| {
-                out.push((format!("{name}[{o}]"), bits(v.into(), w)));
+                s.val(format_args!("{name}[{o}]"), v.into(), w);
             };
             reg("pend_q", e.pend_q, p.nj());
             reg("rr_q", e.rr_q, jw);
@@ -496,16 +499,17 @@ impl Sort {
             reg("wl_q", e.wl_q, lw);
             reg("wi_q", e.wi_q, pw);
             for (k, w) in e.snap.iter().enumerate() {
-                out.push((
-                    format!("gen_engine[{o}].u_snap.mem[{k}]"),
-                    bits((*w).into(), cw),
-                ));
+                s.val(
+                    format_args!("gen_engine[{o}].u_snap.mem[{k}]"),
+                    (*w).into(),
+                    cw,
+                );
             }
-            out.push((
-                format!("gen_engine[{o}].u_snap.rd_q"),
-                bits(e.snap_rd_q.into(), cw),
-            ));
+            s.val(
+                format_args!("gen_engine[{o}].u_snap.rd_q"),
+                e.snap_rd_q.into(),
+                cw,
+            );
         }
-        out
     }
 }

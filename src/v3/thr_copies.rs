@@ -7,7 +7,7 @@
 //! (`u_tha`, `u_thd`, a word a priority) every cycle. The RAMs are read asynchronously (the words
 //! before this cycle's write). No register but `rf_q` is reset.
 
-use super::{bits, trunc, Regs};
+use super::{trunc, RegSink, RegStrings, Regs};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ThrCopies {
@@ -84,26 +84,37 @@ impl ThrCopies {
 
     /// The registers and RAM words under their RTL names, prefixed by the instance's path.
     pub fn regs(&self, prefix: &str, out: &mut Regs) {
-        out.push((format!("{prefix}rf_q"), bits(self.rf_q.into(), 3)));
+        let mut s = RegStrings::default();
+        self.visit(prefix, &mut s);
+        out.extend(s.0);
+    }
+
+    /// The registers and RAM words, in the order of [`ThrCopies::regs`], into `s`.
+    pub fn visit(&self, prefix: &str, s: &mut dyn RegSink) {
+        s.val(format_args!("{prefix}rf_q"), self.rf_q.into(), 3);
         for g in 0..self.ng {
-            out.push((format!("{prefix}chp_q[{g}]"), bits(self.chp_q[g].into(), 3)));
-            out.push((
-                format!("{prefix}cha_q[{g}]"),
-                bits(self.cha_q[g], self.taw as usize),
-            ));
-            out.push((
-                format!("{prefix}chd_q[{g}]"),
-                bits(self.chd_q[g], self.tdw as usize),
-            ));
+            s.val(format_args!("{prefix}chp_q[{g}]"), self.chp_q[g].into(), 3);
+            s.val(
+                format_args!("{prefix}cha_q[{g}]"),
+                self.cha_q[g],
+                self.taw as usize,
+            );
+            s.val(
+                format_args!("{prefix}chd_q[{g}]"),
+                self.chd_q[g],
+                self.tdw as usize,
+            );
             for p in 0..8 {
-                out.push((
-                    format!("{prefix}gen_grp[{g}].u_tha.mem[{p}]"),
-                    bits(self.tha[g][p], self.taw as usize),
-                ));
-                out.push((
-                    format!("{prefix}gen_grp[{g}].u_thd.mem[{p}]"),
-                    bits(self.thd[g][p], self.tdw as usize),
-                ));
+                s.val(
+                    format_args!("{prefix}gen_grp[{g}].u_tha.mem[{p}]"),
+                    self.tha[g][p],
+                    self.taw as usize,
+                );
+                s.val(
+                    format_args!("{prefix}gen_grp[{g}].u_thd.mem[{p}]"),
+                    self.thd[g][p],
+                    self.tdw as usize,
+                );
             }
         }
     }

@@ -5,7 +5,7 @@
 use super::egress::{Egress, EgressIn, EgressParams};
 use super::ingress::{Ingress, IngressIn, IngressParams};
 use super::sort::{Sort, SortIn, SortParams};
-use super::{bits, Regs};
+use super::{Cat, RegSink, RegStrings, Regs};
 use crate::block::cfg::CfgRegs;
 use crate::block::BlockParams;
 
@@ -208,8 +208,14 @@ impl Top {
 
     /// Every register and RAM word under its RTL name (relative to the block's instance).
     pub fn regs(&self) -> Regs {
+        let mut s = RegStrings::default();
+        self.visit(&mut s);
+        s.0
+    }
+
+    /// Every register and RAM word, in the order of [`Top::regs`], into `s`.
+    pub fn visit(&self, s: &mut dyn RegSink) {
         let ow = self.p.ow as usize;
-        let mut out = Regs::new();
         let c = &self.u_cfg;
         for (name, a) in [
             ("ing_max_q", &c.ing_max_q),
@@ -221,31 +227,45 @@ impl Top {
             ("eg_warn_q", &c.eg_warn_q),
         ] {
             for (k, v) in a.iter().enumerate() {
-                out.push((format!("u_cfg.{name}[{k}]"), bits((*v).into(), ow)));
+                s.val(format_args!("u_cfg.{name}[{k}]"), (*v).into(), ow);
             }
         }
-        out.push(("u_cfg.lossless_q".into(), bits(c.lossless_q.into(), 8)));
-        out.push(("u_cfg.mode_q".into(), bits(c.mode_q.value().into(), 2)));
-        out.push((
-            "u_cfg.cut_q".into(),
-            bits(c.cut_q.into(), self.p.cut_f as usize + 1),
-        ));
-        out.push(("u_cfg.quanta_q".into(), bits(c.quanta_q.into(), 16)));
-        out.push(("u_cfg.refresh_q".into(), bits(c.refresh_q.into(), 16)));
-        for (prefix, regs) in [
-            ("u_ingress.", self.u_ingress.regs()),
-            ("u_egress.", self.u_egress.regs()),
-            ("u_sort.", self.u_sort.regs()),
-        ] {
-            out.extend(regs.into_iter().map(|(n, v)| (format!("{prefix}{n}"), v)));
-        }
-        let per_port =
-            |v: &[u8]| -> String { v.iter().rev().map(|x| bits((*x).into(), 8)).collect() };
-        out.push(("d_q".into(), per_port(&self.d_q)));
-        out.push(("u_pfc.sent_q".into(), per_port(&self.sent_q)));
+        s.val(format_args!("u_cfg.lossless_q"), c.lossless_q.into(), 8);
+        s.val(format_args!("u_cfg.mode_q"), c.mode_q.value().into(), 2);
+        s.val(
+            format_args!("u_cfg.cut_q"),
+            c.cut_q.into(),
+            self.p.cut_f as usize + 1,
+        );
+        s.val(format_args!("u_cfg.quanta_q"), c.quanta_q.into(), 16);
+        s.val(format_args!("u_cfg.refresh_q"), c.refresh_q.into(), 16);
+        let mut pre = Prefixed {
+            s,
+            prefix: "u_ingress.",
+        };
+        self.u_ingress.visit(&mut pre);
+        pre.prefix = "u_egress.";
+        self.u_egress.visit(&mut pre);
+        pre.prefix = "u_sort.";
+        self.u_sort.visit(&mut pre);
+        let per_port = |v: &[u8]| Cat::values(v.iter().map(|&x| x.into()), 8);
+        per_port(&self.d_q).to(s, format_args!("d_q"));
+        per_port(&self.sent_q).to(s, format_args!("u_pfc.sent_q"));
         for (i, t) in self.timer_q.iter().enumerate() {
-            out.push((format!("u_pfc.timer_q[{i}]"), bits((*t).into(), 16)));
+            s.val(format_args!("u_pfc.timer_q[{i}]"), (*t).into(), 16);
         }
-        out
+    }
+}
+
+/// A sink that puts an instance's path before every name.
+struct Prefixed<'a> {
+    s: &'a mut dyn RegSink,
+    prefix: &'static str,
+}
+
+impl RegSink for Prefixed<'_> {
+    fn reg(&mut self, name: std::fmt::Arguments<'_>, words: &[u64], width: usize) {
+        self.s
+            .reg(format_args!("{}{}", self.prefix, name), words, width)
     }
 }

@@ -1,0 +1,134 @@
+//! The v3 block benchmark (`capfc_top_oc`, docs/microarchitecture-v3.md): cycles per second of
+//! the Rust model alone, the Verilated RTL driven from Rust (one FFI call a cycle), lockstep of
+//! both (every output, register and RAM word compared every cycle, src/cosim_v3.rs) and the
+//! Verilated RTL driven from a plain C++ loop, side by side in one run on the same recorded
+//! stimulus, at 8, 32 and 48 ports.
+//!
+//! The stimulus is the v3 block testbench's legal random traffic (testbench/v3/capfc_top_v3_tb.sv,
+//! both algorithms, the MAC episode), taken from its port waveform
+//! `build/v3/bench_np{8,32,48}.vcd`, which `make bench` writes first; the RTL's parameter sets
+//! must be built (`CAPFC_V3_CONFIGS=all`, which `make bench` sets).
+//!
+//! The model is given the inputs decoded into its input struct before the clock starts, the RTL
+//! the packed words (the v2 benchmark, benches/block.rs, has the model decode packed words).
+//!
+//! Run: `make bench`, or `CAPFC_V3_CONFIGS=all cargo bench --bench block_v3 -- [--cycles N]
+//! [--repeat R]`. A measurement is the best of R repeats; ratios are taken within the run.
+
+use capfc::block::BlockParams;
+use capfc::cosim_v3::{lockstep, stimulus_from_wave};
+use capfc::dut_v3::RtlTopV3;
+use capfc::v3::replay::top_in;
+use capfc::v3::top::{Top, TopIn};
+use std::time::Instant;
+
+mod common;
+use common::arg;
+
+fn best<F: FnMut()>(repeat: u64, mut f: F) -> f64 {
+    (0..repeat)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed().as_secs_f64()
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+fn main() {
+    let repeat = arg("--repeat", 3);
+    println!(
+        "capfc v3 block benchmark: best of {repeat}, the v3 block testbench's traffic (seed 1)"
+    );
+    println!(
+        "{:>5} {:>9} {:>14} {:>14} {:>14} {:>14} {:>12} {:>12} {:>13}",
+        "ports",
+        "cycles",
+        "model c/s",
+        "rtl(rust) c/s",
+        "lockstep c/s",
+        "rtl(c++) c/s",
+        "rust/c++",
+        "model/rtl",
+        "lockstep/rtl"
+    );
+    for (np, default_cycles) in [(8usize, 20_000u64), (32, 20_000), (48, 20_000)] {
+        let cycles = arg("--cycles", default_cycles) as usize;
+        let name = format!("v3_np{np}");
+        let (_, v) = capfc::v3::rtl_configs::V3_RTL_CONFIGS
+            .iter()
+            .find(|(n, _)| *n == name)
+            .expect("a v3 configuration of this port count");
+        let p = BlockParams::from_values(v);
+        let rtl = match RtlTopV3::new(&p) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("block_v3: {e}");
+                std::process::exit(2);
+            }
+        };
+        let wave = format!("build/v3/bench_np{np}.vcd");
+        let mut words = match stimulus_from_wave(&wave, "capfc_top_v3_tb.u_dut", &rtl) {
+            Ok(w) => w,
+            Err(e) => {
+                eprintln!("block_v3: {e} (make bench writes it)");
+                std::process::exit(2);
+            }
+        };
+        let wpc = rtl.layout.input_words;
+        let n = (words.len() / wpc).min(cycles);
+        words.truncate(n * wpc);
+        // The model is given the same inputs decoded (before the clock starts: v3's decoding goes
+        // by port name, which is the replay's convenience, not the model's cost).
+        let decoded: Vec<TopIn> = words
+            .chunks(wpc)
+            .map(|w| {
+                let f = |name: &str, lo: usize, width: u32| -> Result<u64, String> {
+                    Ok(rtl.input(name).expect("an input port").field(w, lo, width))
+                };
+                top_in(&p, &f).expect("inputs")
+            })
+            .collect();
+        let t_model = best(repeat, || {
+            let mut m = Top::new(p);
+            for inp in &decoded {
+                std::hint::black_box(m.cycle(inp));
+            }
+        });
+        let mut ow = vec![0u32; rtl.layout.output_words];
+        drop(rtl);
+        let t_rust = best(repeat, || {
+            let mut r = RtlTopV3::new(&p).unwrap();
+            for c in words.chunks(wpc) {
+                r.step(c, &mut ow);
+            }
+            std::hint::black_box(&ow);
+        });
+        let t_cpp = best(repeat, || {
+            let mut r = RtlTopV3::new(&p).unwrap();
+            std::hint::black_box(r.run_loop(&words, n, &mut ow));
+        });
+        let t_lock = best(repeat, || {
+            let r = lockstep(&p, &words, 10).expect("lockstep");
+            assert_eq!(
+                r.total_mismatches, 0,
+                "mismatch while benchmarking: {:?}",
+                r.mismatches
+            );
+        });
+        let cps = |t: f64| n as f64 / t;
+        println!(
+            "{:>5} {:>9} {:>14.0} {:>14.0} {:>14.0} {:>14.0} {:>11.1}% {:>11.1}x {:>12.1}%",
+            np,
+            n,
+            cps(t_model),
+            cps(t_rust),
+            cps(t_lock),
+            cps(t_cpp),
+            100.0 * t_cpp / t_rust,
+            t_rust / t_model,
+            100.0 * t_rust / t_lock
+        );
+    }
+    println!("rust/c++: RTL driven from Rust as a share of the C++ loop's speed; model/rtl: how many times faster the Rust model is than the Rust-driven RTL; lockstep/rtl: lockstep as a share of the Rust-driven RTL's speed");
+}

@@ -1,0 +1,226 @@
+//! The v3 block in lockstep in one process: its Rust model ([`crate::v3::top::Top`]) and its
+//! Verilated RTL ([`crate::dut_v3::RtlTopV3`]) take the same packed inputs every cycle, and every
+//! output and every register and RAM word of the RTL is compared with the model's, by name.
+//!
+//! Nothing is skipped: the model must list exactly the RTL's registers (the layout build.rs reads
+//! from the Verilated headers), or the run is refused before its first cycle.
+
+use std::collections::HashMap;
+
+use crate::block::BlockParams;
+use crate::dut_v3::{Layout, RtlTopV3, RtlV3Error};
+use crate::v3::replay::{self, Report, Unit};
+use crate::v3::top::Top;
+use crate::v3::{RegSink, RegStrings};
+
+/// The inputs of `instance` (e.g. `capfc_top_v3_tb.u_dut`) at every rising edge of a waveform,
+/// packed for `rtl` (its layout's input words, one cycle after another).
+pub fn stimulus_from_wave(path: &str, instance: &str, rtl: &RtlTopV3) -> Result<Vec<u32>, String> {
+    let names: Vec<&str> = rtl.layout.inputs.iter().map(|v| v.name.as_str()).collect();
+    let rows = replay::wave_inputs(path, instance, &names)?;
+    let wpc = rtl.layout.input_words;
+    let mut words = vec![0u32; wpc * rows.len()];
+    for (c, row) in rows.iter().enumerate() {
+        let w = &mut words[c * wpc..(c + 1) * wpc];
+        for (v, bits) in rtl.layout.inputs.iter().zip(row) {
+            v.set_bits(w, bits)
+                .map_err(|e| format!("{path}: cycle {c}: {e}"))?;
+        }
+    }
+    Ok(words)
+}
+
+/// Model and RTL side by side.
+pub struct LockstepV3 {
+    pub rtl: RtlTopV3,
+    pub model: Top,
+    state: Vec<u32>,
+    out: Vec<u32>,
+    /// for each of the model's registers (in `Top::regs` order), its value's index among the
+    /// RTL's state values
+    perm: Vec<usize>,
+    /// for each of the RTL's state values: (variable, value)
+    values: Vec<(usize, usize)>,
+    /// the outputs by name: index into the layout's outputs
+    outputs: HashMap<String, usize>,
+    pub report: Report,
+    limit: usize,
+}
+
+impl LockstepV3 {
+    /// The Verilated block of `p` beside a fresh model; `limit`: mismatches kept in the report.
+    pub fn new(p: &BlockParams, limit: usize) -> Result<Self, String> {
+        let rtl = RtlTopV3::new(p).map_err(|e: RtlV3Error| e.to_string())?;
+        let model = Top::new(*p);
+        let mut values = vec![];
+        let mut index = HashMap::new();
+        for (vi, v) in rtl.layout.state.iter().enumerate() {
+            for k in 0..v.values() {
+                index.insert(v.value_name(k), values.len());
+                values.push((vi, k));
+            }
+        }
+        let regs = model.regs();
+        let mut perm = Vec::with_capacity(regs.len());
+        let mut seen = vec![false; values.len()];
+        for (n, _) in &regs {
+            let Some(&k) = index.get(n) else {
+                return Err(format!(
+                    "{}: the model's register {n} is not a register of the Verilated RTL",
+                    rtl.name
+                ));
+            };
+            seen[k] = true;
+            perm.push(k);
+        }
+        if let Some(k) = seen.iter().position(|s| !s) {
+            let (vi, e) = values[k];
+            return Err(format!(
+                "{}: register {} of the RTL is not in the model ({} such)",
+                rtl.name,
+                rtl.layout.state[vi].value_name(e),
+                seen.iter().filter(|s| !**s).count()
+            ));
+        }
+        let outputs = rtl
+            .layout
+            .outputs
+            .iter()
+            .enumerate()
+            .map(|(k, v)| (v.name.clone(), k))
+            .collect();
+        Ok(LockstepV3 {
+            state: vec![0; rtl.layout.state_words],
+            out: vec![0; rtl.layout.output_words],
+            report: Report {
+                cycles: 0,
+                names: regs.len(),
+                mismatches: vec![],
+                total_mismatches: 0,
+            },
+            rtl,
+            model,
+            perm,
+            values,
+            outputs,
+            limit,
+        })
+    }
+
+    fn note(&mut self, n: &str, rtl: String, model: String) {
+        self.report.total_mismatches += 1;
+        if self.report.mismatches.len() < self.limit {
+            self.report
+                .mismatches
+                .push((self.report.cycles, n.to_string(), rtl, model));
+        }
+    }
+
+    /// One cycle of packed inputs: the registers entering the cycle compared, both sides
+    /// stepped, the cycle's outputs compared. (The first cycle compares the registers as
+    /// strings, which checks each one's width as well; the following cycles compare the words.)
+    pub fn cycle(&mut self, inputs: &[u32]) -> Result<(), String> {
+        self.rtl.read_state(&mut self.state);
+        if self.report.cycles == 0 {
+            let regs = self.model.regs();
+            for (i, (n, want)) in regs.iter().enumerate() {
+                let (vi, k) = self.values[self.perm[i]];
+                let got = self.rtl.layout.state[vi].bits(&self.state, k);
+                if got != *want {
+                    self.note(n, got, want.clone());
+                }
+            }
+        } else {
+            let mut cmp = Compare {
+                layout: &self.rtl.layout,
+                state: &self.state,
+                values: &self.values,
+                perm: &self.perm,
+                i: 0,
+                bad: vec![],
+            };
+            self.model.visit(&mut cmp);
+            debug_assert_eq!(cmp.i, self.perm.len());
+            for (n, got, want) in std::mem::take(&mut cmp.bad) {
+                self.note(&n, got, want);
+            }
+        }
+        let rtl = &self.rtl;
+        let f = |name: &str, lo: usize, w: u32| -> Result<u64, String> {
+            rtl.input(name)
+                .map(|v| v.field(inputs, lo, w))
+                .ok_or_else(|| format!("{}: no input port {name}", rtl.name))
+        };
+        let outs = Unit::cycle(&mut self.model, &f)?;
+        self.rtl.step(inputs, &mut self.out);
+        if self.report.cycles == 0 {
+            self.report.names += outs.len();
+        }
+        for (n, want) in outs {
+            let &k = self
+                .outputs
+                .get(&n)
+                .ok_or_else(|| format!("{}: no output port {n}", self.rtl.name))?;
+            let got = self.rtl.layout.outputs[k].bits(&self.out, 0);
+            if got != want {
+                self.note(&n, got, want);
+            }
+        }
+        self.report.cycles += 1;
+        Ok(())
+    }
+}
+
+/// The model's registers, as `Top::visit` lists them, against the RTL's state words.
+struct Compare<'a> {
+    layout: &'a Layout,
+    state: &'a [u32],
+    values: &'a [(usize, usize)],
+    perm: &'a [usize],
+    /// the model's register now visited
+    i: usize,
+    /// (name, RTL, model) of each that differed
+    bad: Vec<(String, String, String)>,
+}
+
+impl RegSink for Compare<'_> {
+    fn reg(&mut self, name: std::fmt::Arguments<'_>, words: &[u64], width: usize) {
+        let (vi, k) = self.values[self.perm[self.i]];
+        self.i += 1;
+        let v = &self.layout.state[vi];
+        let n = v.value_words();
+        let at = v.offset + k * n;
+        for b in 0..n {
+            let left = width.saturating_sub(32 * b);
+            let mask = if left >= 32 {
+                u32::MAX
+            } else {
+                (1u32 << left) - 1
+            };
+            let model = words.get(b / 2).map_or(0, |w| (w >> (32 * (b % 2))) as u32);
+            if (self.state[at + b] ^ model) & mask != 0 {
+                let mut m = RegStrings::default();
+                m.reg(name, words, width);
+                let (n, want) = m.0.pop().unwrap();
+                self.bad.push((n, v.bits(self.state, k), want));
+                return;
+            }
+        }
+    }
+}
+
+/// Every cycle of `stim` (packed inputs, one cycle after another) through model and RTL.
+pub fn lockstep(p: &BlockParams, stim: &[u32], limit: usize) -> Result<Report, String> {
+    let mut l = LockstepV3::new(p, limit)?;
+    let wpc = l.rtl.layout.input_words;
+    if stim.is_empty() || !stim.len().is_multiple_of(wpc) {
+        return Err(format!(
+            "{} words of stimulus for {wpc} words a cycle: nothing to check",
+            stim.len()
+        ));
+    }
+    for c in stim.chunks(wpc) {
+        l.cycle(c)?;
+    }
+    Ok(l.report)
+}

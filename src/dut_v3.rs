@@ -1,0 +1,313 @@
+//! The Verilated v3 block (`capfc_top_oc`, `rtl/v3/files.f`), driven from Rust through `cxx`
+//! (feature `rtl`).
+//!
+//! One FFI call a cycle: the inputs go in as packed words and the outputs come back packed in the
+//! same call; every register and RAM word of the block is read back on demand. The packing is the
+//! configuration's [`Layout`], which build.rs generates from the Verilated headers (every port but
+//! `clk`, every variable whose name ends in `_q` and every RAM's `mem`), so that a register added
+//! to the RTL shows up here, under its RTL name, without a list to keep by hand. Which parameter
+//! sets are built: `src/v3/rtl_configs.rs` (`CAPFC_V3_CONFIGS`).
+
+use std::collections::HashMap;
+
+use crate::block::BlockParams;
+use crate::v3::rtl_configs::V3_RTL_CONFIGS;
+
+#[cxx::bridge(namespace = "capfc")]
+mod ffi {
+    unsafe extern "C++" {
+        include!("capfc/cpp/dut_v3_bridge.h");
+        type DutV3;
+        fn new_dut_v3(config: &str) -> Result<UniquePtr<DutV3>>;
+        fn v3_rtl_configs() -> Vec<String>;
+        fn dut_v3_step(dut: Pin<&mut DutV3>, inputs: &[u32], outputs: &mut [u32]);
+        fn dut_v3_read_state(dut: &DutV3, state: &mut [u32]);
+        fn dut_v3_run_loop(
+            dut: Pin<&mut DutV3>,
+            stim: &[u32],
+            words_per_cycle: usize,
+            cycles: usize,
+            out: &mut [u32],
+        ) -> u64;
+        fn dut_v3_input_words(dut: &DutV3) -> usize;
+        fn dut_v3_output_words(dut: &DutV3) -> usize;
+        fn dut_v3_state_words(dut: &DutV3) -> usize;
+        fn dut_v3_layout(dut: &DutV3) -> String;
+        fn dut_v3_open_trace(dut: Pin<&mut DutV3>, path: &str) -> bool;
+        fn dut_v3_close_trace(dut: Pin<&mut DutV3>);
+    }
+}
+
+/// One variable of the packed words: a port, or a register (an array of them, `dims` outermost
+/// first) of `width` bits a value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Var {
+    pub name: String,
+    pub width: u32,
+    pub dims: Vec<usize>,
+    /// its first word
+    pub offset: usize,
+}
+
+impl Var {
+    /// Words a value takes (Verilator's CData/SData/IData: 1, QData: 2, VlWide<N>: N).
+    pub fn value_words(&self) -> usize {
+        (self.width as usize).div_ceil(32)
+    }
+
+    pub fn values(&self) -> usize {
+        self.dims.iter().product()
+    }
+
+    pub fn words(&self) -> usize {
+        self.values() * self.value_words()
+    }
+
+    /// Value `k`'s name (`name[i][j]` for an array).
+    pub fn value_name(&self, k: usize) -> String {
+        let mut idx = vec![];
+        let mut r = k;
+        for d in self.dims.iter().rev() {
+            idx.push(r % d);
+            r /= d;
+        }
+        let mut n = self.name.clone();
+        for i in idx.iter().rev() {
+            n.push_str(&format!("[{i}]"));
+        }
+        n
+    }
+
+    /// Value `k` of the variable as a binary string, most significant bit first.
+    pub fn bits(&self, words: &[u32], k: usize) -> String {
+        let at = self.offset + k * self.value_words();
+        (0..self.width as usize)
+            .rev()
+            .map(|b| {
+                if words[at + b / 32] >> (b % 32) & 1 == 1 {
+                    '1'
+                } else {
+                    '0'
+                }
+            })
+            .collect()
+    }
+
+    /// Bits `lo .. lo + w` (w <= 64) of value 0, zero above the width.
+    pub fn field(&self, words: &[u32], lo: usize, w: u32) -> u64 {
+        let mut x = 0u64;
+        for b in (lo..lo + w as usize).rev() {
+            let bit = b < self.width as usize && words[self.offset + b / 32] >> (b % 32) & 1 == 1;
+            x = x << 1 | bit as u64;
+        }
+        x
+    }
+
+    /// Set value 0 from a binary string (most significant bit first; missing high bits are 0).
+    pub fn set_bits(&self, words: &mut [u32], bits: &str) -> Result<(), String> {
+        let n = bits.len();
+        if n > self.width as usize {
+            return Err(format!(
+                "{}: {n} bits for a port of {}",
+                self.name, self.width
+            ));
+        }
+        for w in &mut words[self.offset..self.offset + self.value_words()] {
+            *w = 0;
+        }
+        for (i, c) in bits.bytes().rev().enumerate() {
+            match c {
+                b'0' => {}
+                b'1' => words[self.offset + i / 32] |= 1 << (i % 32),
+                _ => {
+                    return Err(format!(
+                        "{}: bit {i} is {:?}, not 0 or 1",
+                        self.name, c as char
+                    ))
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The packed words of one configuration: inputs, outputs and state, each in the order the
+/// generated C++ packs them.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Layout {
+    pub inputs: Vec<Var>,
+    pub outputs: Vec<Var>,
+    pub state: Vec<Var>,
+    pub input_words: usize,
+    pub output_words: usize,
+    pub state_words: usize,
+}
+
+impl Layout {
+    /// From the generated layout text (cpp/dut_v3.h, `layout()`).
+    pub fn parse(text: &str) -> Result<Layout, String> {
+        let mut l = Layout::default();
+        for (k, line) in text.lines().enumerate() {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            if f.is_empty() {
+                continue;
+            }
+            let bad = || format!("layout line {}: {line:?}", k + 1);
+            if f.len() < 3 {
+                return Err(bad());
+            }
+            let width: u32 = f[2].parse().map_err(|_| bad())?;
+            let dims = f[3..]
+                .iter()
+                .map(|d| d.parse::<usize>().map_err(|_| bad()))
+                .collect::<Result<Vec<_>, _>>()?;
+            let (list, words) = match f[0] {
+                "i" => (&mut l.inputs, &mut l.input_words),
+                "o" => (&mut l.outputs, &mut l.output_words),
+                "s" => (&mut l.state, &mut l.state_words),
+                _ => return Err(bad()),
+            };
+            let v = Var {
+                name: f[1].to_string(),
+                width,
+                dims,
+                offset: *words,
+            };
+            *words += v.words();
+            list.push(v);
+        }
+        Ok(l)
+    }
+
+    /// Every register and RAM word of `state` (the layout's state words) under its RTL name.
+    pub fn state_regs(&self, state: &[u32]) -> Vec<(String, String)> {
+        let mut out = Vec::with_capacity(self.state.len());
+        for v in &self.state {
+            for k in 0..v.values() {
+                out.push((v.value_name(k), v.bits(state, k)));
+            }
+        }
+        out
+    }
+}
+
+/// Why the v3 RTL could not be had.
+#[derive(Debug, thiserror::Error)]
+pub enum RtlV3Error {
+    #[error("[rtl] no Verilated v3 model for np={np} (sw, ow, cw, cell_log2, cut_f, nl as given); built: {built} (more with CAPFC_V3_CONFIGS=all cargo build)")]
+    NoConfig { np: usize, built: String },
+    #[error("[rtl] {0}")]
+    Ffi(String),
+    #[error("[rtl] v3 layout of {name}: {msg}")]
+    Layout { name: String, msg: String },
+    #[error("[rtl] cannot open the waveform file {0}")]
+    Trace(String),
+}
+
+/// The v3 parameter sets that have a Verilated model in this build, by name.
+pub fn available() -> Vec<(String, BlockParams)> {
+    let built = ffi::v3_rtl_configs();
+    V3_RTL_CONFIGS
+        .iter()
+        .filter(|(n, _)| built.iter().any(|b| b == n))
+        .map(|(n, v)| (n.to_string(), BlockParams::from_values(v)))
+        .collect()
+}
+
+/// One instance of the Verilated v3 block (its own `VerilatedContext`).
+pub struct RtlTopV3 {
+    dut: cxx::UniquePtr<ffi::DutV3>,
+    pub name: String,
+    pub params: BlockParams,
+    pub layout: Layout,
+    /// the inputs by name: index into `layout.inputs`
+    input_index: HashMap<String, usize>,
+}
+
+impl RtlTopV3 {
+    /// The Verilated v3 block of exactly these parameters.
+    pub fn new(params: &BlockParams) -> Result<Self, RtlV3Error> {
+        let all = available();
+        let Some((name, _)) = all.iter().find(|(_, p)| p == params) else {
+            return Err(RtlV3Error::NoConfig {
+                np: params.np,
+                built: all
+                    .iter()
+                    .map(|(n, _)| n.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            });
+        };
+        let dut = ffi::new_dut_v3(name).map_err(|e| RtlV3Error::Ffi(e.to_string()))?;
+        let layout =
+            Layout::parse(&ffi::dut_v3_layout(&dut)).map_err(|msg| RtlV3Error::Layout {
+                name: name.clone(),
+                msg,
+            })?;
+        for (what, rtl, rust) in [
+            ("inputs", ffi::dut_v3_input_words(&dut), layout.input_words),
+            (
+                "outputs",
+                ffi::dut_v3_output_words(&dut),
+                layout.output_words,
+            ),
+            ("state", ffi::dut_v3_state_words(&dut), layout.state_words),
+        ] {
+            if rtl != rust {
+                return Err(RtlV3Error::Layout {
+                    name: name.clone(),
+                    msg: format!("{what}: the C++ packs {rtl} words, the layout {rust}"),
+                });
+            }
+        }
+        let input_index = layout
+            .inputs
+            .iter()
+            .enumerate()
+            .map(|(k, v)| (v.name.clone(), k))
+            .collect();
+        Ok(RtlTopV3 {
+            dut,
+            name: name.clone(),
+            params: *params,
+            layout,
+            input_index,
+        })
+    }
+
+    /// The input port `name`.
+    pub fn input(&self, name: &str) -> Option<&Var> {
+        self.input_index.get(name).map(|&k| &self.layout.inputs[k])
+    }
+
+    /// One cycle from packed inputs; the packed outputs land in `out`.
+    #[inline]
+    pub fn step(&mut self, inputs: &[u32], out: &mut [u32]) {
+        ffi::dut_v3_step(self.dut.pin_mut(), inputs, out);
+    }
+
+    /// Every register and RAM word, packed (the layout's state).
+    pub fn read_state(&self, state: &mut [u32]) {
+        ffi::dut_v3_read_state(&self.dut, state);
+    }
+
+    /// The benchmark's lower bound: `cycles` cycles of pre-packed stimulus in a C++ loop.
+    pub fn run_loop(&mut self, stim: &[u32], cycles: usize, out: &mut [u32]) -> u64 {
+        let wpc = self.layout.input_words;
+        assert!(stim.len() >= wpc * cycles);
+        ffi::dut_v3_run_loop(self.dut.pin_mut(), stim, wpc, cycles, out)
+    }
+
+    /// Write every following cycle to a VCD file (RTL signal names, two time steps a cycle).
+    pub fn open_trace(&mut self, path: &str) -> Result<(), RtlV3Error> {
+        if ffi::dut_v3_open_trace(self.dut.pin_mut(), path) {
+            Ok(())
+        } else {
+            Err(RtlV3Error::Trace(path.to_string()))
+        }
+    }
+
+    pub fn close_trace(&mut self) {
+        ffi::dut_v3_close_trace(self.dut.pin_mut());
+    }
+}

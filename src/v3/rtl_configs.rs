@@ -1,0 +1,15 @@
+// The v3 block parameter sets that build.rs verilates (capfc_top_oc, rtl/v3/files.f), one
+// Verilated model each: (name, [NP, SW, OW, CW, CELL_LOG2, CUT_F, NL]), the parameters of
+// `make v3-check` (mk/v3.mk). build.rs includes this file. Only "v3_np4" is built unless
+// CAPFC_V3_CONFIGS names others (a comma-separated list, or "all"): `make bench` builds all of
+// them for the block benchmark at 8, 32 and 48 ports.
+
+pub const V3_RTL_CONFIGS: &[(&str, [u32; 7])] = &[
+    ("v3_np4", [4, 14, 20, 16, 0, 8, 2]),
+    ("v3_np8", [8, 14, 20, 16, 0, 8, 2]),
+    ("v3_np32", [32, 14, 20, 16, 0, 8, 2]),
+    ("v3_np48", [48, 14, 20, 16, 0, 8, 2]),
+];
+
+/// The configurations built when CAPFC_V3_CONFIGS is not set.
+pub const V3_RTL_DEFAULT: &str = "v3_np4";

@@ -1,0 +1,105 @@
+//! The v3 block's model and its Verilated RTL in one process (src/cosim_v3.rs), at 4 ports (the
+//! parameter set built by default, src/v3/rtl_configs.rs). The block testbench's legal traffic is
+//! `make v3-check` (`v3_lockstep top-rtl`); here the inputs are random bits, contract or not (any
+//! configuration written at any time, lanes valid whatever the readies, departures and dequeues
+//! of bytes that never arrived), which the model must follow register for register as well.
+
+#![cfg(feature = "rtl")]
+
+use capfc::block::BlockParams;
+use capfc::cosim_v3::{lockstep, LockstepV3};
+use capfc::dut_v3::RtlTopV3;
+use capfc::v3::rtl_configs::V3_RTL_CONFIGS;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+fn np4() -> BlockParams {
+    let (_, v) = V3_RTL_CONFIGS.iter().find(|(n, _)| *n == "v3_np4").unwrap();
+    BlockParams::from_values(v)
+}
+
+/// `cycles` cycles of random inputs: reset in the first two, a configuration write in one cycle
+/// of `cfg_every`, every other input bit random (a valid with probability `valid` per lane).
+fn random_stim(rtl: &RtlTopV3, seed: u64, cycles: usize, cfg_every: u32, valid: f64) -> Vec<u32> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let wpc = rtl.layout.input_words;
+    let mut words = vec![0u32; wpc * cycles];
+    for c in 0..cycles {
+        let w = &mut words[c * wpc..(c + 1) * wpc];
+        for v in &rtl.layout.inputs {
+            let bits: String = (0..v.width)
+                .map(|b| {
+                    let one = match v.name.as_str() {
+                        "rst" => c < 2,
+                        "cfg_we" => rng.gen_ratio(1, cfg_every),
+                        // the lanes' valids
+                        n if n.ends_with("_valid") => rng.gen_bool(valid),
+                        // sizes: below 2^11 mostly, so that thresholds are crossed both ways
+                        n if n.ends_with("_size") => (b % 14) < 11 && rng.gen_bool(0.5),
+                        _ => rng.gen_bool(0.5),
+                    };
+                    if one {
+                        '1'
+                    } else {
+                        '0'
+                    }
+                })
+                .collect::<String>()
+                .chars()
+                .rev()
+                .collect();
+            v.set_bits(w, &bits).unwrap();
+        }
+    }
+    words
+}
+
+#[test]
+fn random_inputs_agree_register_for_register() {
+    let p = np4();
+    let rtl = RtlTopV3::new(&p).expect("the v3_np4 RTL is built by default");
+    for (seed, cfg_every, valid) in [(1u64, 20, 0.5), (2, 200, 0.2), (3, 1000, 0.8)] {
+        println!("v3_inprocess: seed {seed}, a configuration write in 1 of {cfg_every} cycles, valid {valid}");
+        let stim = random_stim(&rtl, seed, 3000, cfg_every, valid);
+        let r = lockstep(&p, &stim, 5).unwrap();
+        assert_eq!(r.cycles, 3000);
+        assert!(r.names > 500, "{} names compared", r.names);
+        assert!(
+            r.total_mismatches == 0,
+            "seed {seed}: {} mismatches, first {:?} (replay: cargo test --test v3_inprocess)",
+            r.total_mismatches,
+            r.mismatches
+        );
+    }
+}
+
+#[test]
+fn a_register_that_differs_is_reported_in_the_next_cycle() {
+    let p = np4();
+    let rtl = RtlTopV3::new(&p).unwrap();
+    let stim = random_stim(&rtl, 7, 400, 50, 0.5);
+    let wpc = rtl.layout.input_words;
+    drop(rtl);
+    let mut l = LockstepV3::new(&p, 10).unwrap();
+    for c in stim.chunks(wpc).take(300) {
+        l.cycle(c).unwrap();
+    }
+    assert_eq!(l.report.total_mismatches, 0);
+    // one bit of the model's PFC generator state (the last frame's classes) of port 2
+    l.model.sent_q[2] ^= 0x10;
+    l.cycle(&stim[300 * wpc..301 * wpc]).unwrap();
+    let names: Vec<&str> = l.report.mismatches.iter().map(|m| m.1.as_str()).collect();
+    assert!(
+        l.report.mismatches.iter().all(|m| m.0 == 300) && names.contains(&"u_pfc.sent_q"),
+        "{:?}",
+        l.report.mismatches
+    );
+}
+
+#[test]
+fn a_configuration_that_is_not_built_is_refused_with_the_built_ones() {
+    let mut p = np4();
+    p.np = 5;
+    let e = RtlTopV3::new(&p).err().expect("no v3 RTL at 5 ports");
+    assert!(e.to_string().contains("v3_np4"), "{e}");
+}
