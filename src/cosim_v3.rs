@@ -41,6 +41,9 @@ pub struct LockstepV3 {
     perm: Vec<usize>,
     /// for each of the RTL's state values: (variable, value)
     values: Vec<(usize, usize)>,
+    /// for each of the model's registers (in `Top::regs` order): its RTL value's first state
+    /// word and word count (the every-cycle comparison's index)
+    slots: Vec<(u32, u32)>,
     /// the outputs by name: index into the layout's outputs
     outputs: HashMap<String, usize>,
     pub report: Report,
@@ -82,6 +85,15 @@ impl LockstepV3 {
                 seen.iter().filter(|s| !**s).count()
             ));
         }
+        let slots = perm
+            .iter()
+            .map(|&k| {
+                let (vi, e) = values[k];
+                let v = &rtl.layout.state[vi];
+                let n = v.value_words();
+                ((v.offset + e * n) as u32, n as u32)
+            })
+            .collect();
         let outputs = rtl
             .layout
             .outputs
@@ -102,6 +114,7 @@ impl LockstepV3 {
             model,
             perm,
             values,
+            slots,
             outputs,
             limit,
         })
@@ -136,6 +149,7 @@ impl LockstepV3 {
                 state: &self.state,
                 values: &self.values,
                 perm: &self.perm,
+                slots: &self.slots,
                 i: 0,
                 bad: vec![],
             };
@@ -177,20 +191,75 @@ struct Compare<'a> {
     state: &'a [u32],
     values: &'a [(usize, usize)],
     perm: &'a [usize],
+    slots: &'a [(u32, u32)],
     /// the model's register now visited
     i: usize,
     /// (name, RTL, model) of each that differed
     bad: Vec<(String, String, String)>,
 }
 
-impl RegSink for Compare<'_> {
-    fn reg(&mut self, name: std::fmt::Arguments<'_>, words: &[u64], width: usize) {
-        let (vi, k) = self.values[self.perm[self.i]];
+impl Compare<'_> {
+    /// The next register's RTL value (up to 128 bits) and its index.
+    #[inline]
+    fn rtl_u128(&mut self) -> (usize, u128) {
+        let i = self.i;
         self.i += 1;
-        let v = &self.layout.state[vi];
-        let n = v.value_words();
-        let at = v.offset + k * n;
-        for b in 0..n {
+        let (at, n) = self.slots[i];
+        let (at, n) = (at as usize, (n as usize).min(4));
+        let mut x = 0u128;
+        for (b, w) in self.state[at..at + n].iter().enumerate() {
+            x |= u128::from(*w) << (32 * b);
+        }
+        (i, x)
+    }
+
+    /// Register `i` (in the model's order) differed: note its name and both values.
+    fn differs(&mut self, name: std::fmt::Arguments<'_>, i: usize, model: &[u64], width: usize) {
+        let (vi, k) = self.values[self.perm[i]];
+        let mut m = RegStrings::default();
+        m.reg(name, model, width);
+        let (n, want) = m.0.pop().unwrap();
+        self.bad
+            .push((n, self.layout.state[vi].bits(self.state, k), want));
+    }
+}
+
+fn mask128(width: usize) -> u128 {
+    if width >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << width) - 1
+    }
+}
+
+impl RegSink for Compare<'_> {
+    // (the common cases without the word loop: a value of at most 128 bits, a RAM's words)
+    fn val(&mut self, name: std::fmt::Arguments<'_>, v: u128, width: usize) {
+        if width > 128 {
+            return self.reg(name, &[v as u64, (v >> 64) as u64], width);
+        }
+        let (i, rtl) = self.rtl_u128();
+        if (rtl ^ v) & mask128(width) != 0 {
+            self.differs(name, i, &[v as u64, (v >> 64) as u64], width);
+        }
+    }
+
+    fn ram(&mut self, name: std::fmt::Arguments<'_>, words: &[u64], width: usize) {
+        debug_assert!(width <= 64, "a RAM word of {width} bits");
+        let m = mask128(width.min(64));
+        for (k, &w) in words.iter().enumerate() {
+            let (i, rtl) = self.rtl_u128();
+            if (rtl ^ u128::from(w)) & m != 0 {
+                self.differs(format_args!("{name}[{k}]"), i, &[w], width);
+            }
+        }
+    }
+
+    fn reg(&mut self, name: std::fmt::Arguments<'_>, words: &[u64], width: usize) {
+        let i = self.i;
+        self.i += 1;
+        let (at, n) = self.slots[i];
+        for b in 0..n as usize {
             let left = width.saturating_sub(32 * b);
             let mask = if left >= 32 {
                 u32::MAX
@@ -198,11 +267,8 @@ impl RegSink for Compare<'_> {
                 (1u32 << left) - 1
             };
             let model = words.get(b / 2).map_or(0, |w| (w >> (32 * (b % 2))) as u32);
-            if (self.state[at + b] ^ model) & mask != 0 {
-                let mut m = RegStrings::default();
-                m.reg(name, words, width);
-                let (n, want) = m.0.pop().unwrap();
-                self.bad.push((n, v.bits(self.state, k), want));
+            if (self.state[at as usize + b] ^ model) & mask != 0 {
+                self.differs(name, i, words, width);
                 return;
             }
         }

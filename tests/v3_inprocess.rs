@@ -85,15 +85,28 @@ fn a_register_that_differs_is_reported_in_the_next_cycle() {
         l.cycle(c).unwrap();
     }
     assert_eq!(l.report.total_mismatches, 0);
-    // one bit of the model's PFC generator state (the last frame's classes) of port 2
+    // one bit in each way the registers are compared: a vector of per-port fields (the PFC
+    // generator's last frame's classes of port 2), a register (E's row 1), a RAM word (port 3's
+    // counter word 5) and a word of a sort engine's snap RAM
     l.model.sent_q[2] ^= 0x10;
+    l.model.u_egress.e_q[1] ^= 0x4;
+    l.model.u_egress.port[3].mem[5] ^= 0x100;
+    l.model.u_sort.eng[1].snap[2] ^= 0x1;
     l.cycle(&stim[300 * wpc..301 * wpc]).unwrap();
     let names: Vec<&str> = l.report.mismatches.iter().map(|m| m.1.as_str()).collect();
     assert!(
-        l.report.mismatches.iter().all(|m| m.0 == 300) && names.contains(&"u_pfc.sent_q"),
+        l.report.mismatches.iter().all(|m| m.0 == 300),
         "{:?}",
         l.report.mismatches
     );
+    for n in [
+        "u_pfc.sent_q",
+        "u_egress.e_q[1]",
+        "u_egress.gen_port[3].u_cnt.mem[5]",
+        "u_sort.gen_engine[1].u_snap.mem[2]",
+    ] {
+        assert!(names.contains(&n), "{n} not reported: {names:?}");
+    }
 }
 
 #[test]

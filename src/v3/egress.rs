@@ -817,13 +817,11 @@ impl Egress {
             reg("h_l_q", gr.h_l_q, lw);
             reg("h_i_q", gr.h_i_q, pw);
             for q in 0..8 {
-                for k in 0..8 {
-                    s.val(
-                        format_args!("gen_grp[{g}].gen_prio[{q}].u_occ.mem[{k}]"),
-                        gr.occ[q][k].into(),
-                        ow,
-                    );
-                }
+                s.ram(
+                    format_args!("gen_grp[{g}].gen_prio[{q}].u_occ.mem"),
+                    &gr.occ[q],
+                    ow,
+                );
             }
         }
         for (o, po) in self.port.iter().enumerate() {
@@ -842,13 +840,7 @@ impl Egress {
             reg("sv_exp2_q", po.sv_exp2_q, tw);
             reg("ew_l_q", po.ew_l_q, lw);
             reg("ew_i_q", po.ew_i_q, pw);
-            for (k, w) in po.mem.iter().enumerate() {
-                s.val(
-                    format_args!("gen_port[{o}].u_cnt.mem[{k}]"),
-                    (*w).into(),
-                    dw,
-                );
-            }
+            s.ram(format_args!("gen_port[{o}].u_cnt.mem"), &po.mem, dw);
             Cat::values(po.rd_q.iter().copied(), dw)
                 .to(s, format_args!("gen_port[{o}].u_cnt.rd_q"));
         }

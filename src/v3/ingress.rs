@@ -394,13 +394,11 @@ impl Ingress {
             reg("mid4_q", gr.mid4_q, ow);
             Cat::values(gr.row2_q.iter().copied(), ow).to(s, format_args!("row2_q[{g}]"));
             for q in 0..8 {
-                for k in 0..8 {
-                    s.val(
-                        format_args!("gen_grp[{g}].gen_prio[{q}].u_occ.mem[{k}]"),
-                        gr.occ[q][k].into(),
-                        ow,
-                    );
-                }
+                s.ram(
+                    format_args!("gen_grp[{g}].gen_prio[{q}].u_occ.mem"),
+                    &gr.occ[q],
+                    ow,
+                );
             }
         }
         self.u_thr.visit("u_thr.", s);

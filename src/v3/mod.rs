@@ -29,6 +29,13 @@ pub trait RegSink {
     fn val(&mut self, name: std::fmt::Arguments<'_>, v: u128, width: usize) {
         self.reg(name, &[v as u64, (v >> 64) as u64], width)
     }
+
+    /// A RAM's words, `width` <= 64 bits each, named `name[k]`.
+    fn ram(&mut self, name: std::fmt::Arguments<'_>, words: &[u64], width: usize) {
+        for (k, w) in words.iter().enumerate() {
+            self.reg(format_args!("{name}[{k}]"), &[*w], width);
+        }
+    }
 }
 
 /// The sink that lists the registers as [`Regs`].

@@ -498,13 +498,7 @@ impl Sort {
             reg("y_q", e.y_q, cw);
             reg("wl_q", e.wl_q, lw);
             reg("wi_q", e.wi_q, pw);
-            for (k, w) in e.snap.iter().enumerate() {
-                s.val(
-                    format_args!("gen_engine[{o}].u_snap.mem[{k}]"),
-                    (*w).into(),
-                    cw,
-                );
-            }
+            s.ram(format_args!("gen_engine[{o}].u_snap.mem"), &e.snap, cw);
             s.val(
                 format_args!("gen_engine[{o}].u_snap.rd_q"),
                 e.snap_rd_q.into(),

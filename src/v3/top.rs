@@ -268,4 +268,14 @@ impl RegSink for Prefixed<'_> {
         self.s
             .reg(format_args!("{}{}", self.prefix, name), words, width)
     }
+
+    fn val(&mut self, name: std::fmt::Arguments<'_>, v: u128, width: usize) {
+        self.s
+            .val(format_args!("{}{}", self.prefix, name), v, width)
+    }
+
+    fn ram(&mut self, name: std::fmt::Arguments<'_>, words: &[u64], width: usize) {
+        self.s
+            .ram(format_args!("{}{}", self.prefix, name), words, width)
+    }
 }
