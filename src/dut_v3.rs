@@ -161,6 +161,14 @@ impl Layout {
                 .iter()
                 .map(|d| d.parse::<usize>().map_err(|_| bad()))
                 .collect::<Result<Vec<_>, _>>()?;
+            // (Verilator's limits are far below these: a value of 1 to 65,536 bits, at most 2^24
+            // values in a variable)
+            let values = dims
+                .iter()
+                .try_fold(1usize, |a, &d| a.checked_mul(d).filter(|&n| n <= 1 << 24));
+            if !(1..=65_536).contains(&width) || values.is_none() || dims.contains(&0) {
+                return Err(bad());
+            }
             let (list, words) = match f[0] {
                 "i" => (&mut l.inputs, &mut l.input_words),
                 "o" => (&mut l.outputs, &mut l.output_words),
@@ -309,5 +317,61 @@ impl RtlTopV3 {
 
     pub fn close_trace(&mut self) {
         ffi::dut_v3_close_trace(self.dut.pin_mut());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn a_layout_packs_its_variables_one_after_another() {
+        let l = Layout::parse(
+            "i rst 1\ni arr_size 672\no d_state 384\ns u_egress.e_q 48 96\ns x.row2_q 160 6\ns y.mem 24 2 3\n",
+        )
+        .unwrap();
+        assert_eq!((l.input_words, l.output_words), (1 + 21, 12));
+        assert_eq!(l.state[1].offset, 96 * 2);
+        assert_eq!(l.state[2].offset, 96 * 2 + 6 * 5);
+        assert_eq!(l.state_words, 96 * 2 + 6 * 5 + 6);
+        assert_eq!(l.state[2].value_name(4), "y.mem[1][1]");
+        for bad in [
+            "s a 0",
+            "s a 8 0",
+            "x a 8",
+            "s a",
+            "i a b",
+            "s a 8 65536 65536",
+        ] {
+            assert!(Layout::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn any_text_is_read_or_refused(t in "[ios0-9a-z_. \\[\\]\n]{0,200}") {
+            let _ = Layout::parse(&t);
+        }
+
+        #[test]
+        fn a_value_written_as_bits_reads_back(width in 1u32..200, seed in any::<u64>()) {
+            let v = Var { name: "x".into(), width, dims: vec![], offset: 1 };
+            let bits: String = (0..width)
+                .map(|b| if (seed.rotate_left(b) ^ u64::from(b)) & 1 == 1 { '1' } else { '0' })
+                .collect();
+            let mut w = vec![0xffff_ffffu32; 1 + v.words() + 1];
+            v.set_bits(&mut w, &bits).unwrap();
+            prop_assert_eq!(v.bits(&w, 0), bits.clone());
+            let lo = (seed % u64::from(width)) as usize;
+            let n = (width as usize - lo).min(64) as u32;
+            let want = bits.as_bytes()[bits.len() - lo - n as usize..bits.len() - lo]
+                .iter()
+                .fold(0u64, |a, c| a << 1 | u64::from(*c == b'1'));
+            prop_assert_eq!(v.field(&w, lo, n), want);
+            // the words around it untouched
+            prop_assert_eq!(w[0], 0xffff_ffff);
+            prop_assert_eq!(*w.last().unwrap(), 0xffff_ffff);
+        }
     }
 }
