@@ -484,17 +484,9 @@ always_comb begin
         end
         du1_d[g] = OW'({capfc_pkg::units(32'(d_size), CELL_LOG2)});
         av1_d[g] = enq_valid && enq_g[g] && rdy_q[g];
-        // (the lane's fields loaded only by the group the lane is taken into: with the same D in
-        // every group and no enable, synthesis kept one copy of ap1_q, ai1_q and au1_q for all
-        // the groups, and its nets across the die were the critical path, 15.7 ns at 48 ports)
-        ap1_d[g] = ap1_q[g];
-        ai1_d[g] = ai1_q[g];
-        au1_d[g] = au1_q[g];
-        if (enq_valid && enq_g[g] && rdy_q[g]) begin
-            ap1_d[g] = enq_prio;
-            ai1_d[g] = enq_iport;
-            au1_d[g] = OW'({capfc_pkg::units(32'(enq_size), CELL_LOG2)});
-        end
+        ap1_d[g] = enq_prio;
+        ai1_d[g] = enq_iport;
+        au1_d[g] = OW'({capfc_pkg::units(32'(enq_size), CELL_LOG2)});
         s1_d[g]  = gs_q[g];
 
         // ---- B: the port's word of each priority RAM; thresholds, classes, size difference

@@ -370,14 +370,10 @@ impl Egress {
             n.dv1_q = !rst && dv && gr.rdy_q;
             n.dp1_q = dp;
             n.du1_q = trunc(units(trunc(dsz, p.sw), p.cell_log2), ow);
-            let take = inp.enq_valid && self.enq_slot(inp, g) && gr.rdy_q;
-            n.av1_q = !rst && take;
-            // (the lane's fields loaded only by the group it is taken into: one copy a group)
-            if take {
-                n.ap1_q = inp.enq_prio & 7;
-                n.ai1_q = trunc(inp.enq_iport, pw);
-                n.au1_q = trunc(units(trunc(inp.enq_size, p.sw), p.cell_log2), ow);
-            }
+            n.av1_q = !rst && inp.enq_valid && self.enq_slot(inp, g) && gr.rdy_q;
+            n.ap1_q = inp.enq_prio & 7;
+            n.ai1_q = trunc(inp.enq_iport, pw);
+            n.au1_q = trunc(units(trunc(inp.enq_size, p.sw), p.cell_log2), ow);
             n.s1_q = gr.gs_q;
             // B
             let s1 = usize::from(gr.s1_q & 7);
