@@ -189,14 +189,19 @@ fn build_config(
         .expect("run verilator");
     assert!(st.success(), "verilator failed for configuration {name}");
 
-    let sources = classes_sources(&dir, &prefix);
-
     // The word <-> port mapping of this configuration.
+    compile_config(vinc, out, &dir, &prefix, name, &cc);
+    std::fs::write(&stamp, want).unwrap();
+}
+
+/// Compile a Verilated configuration (the generated sources `classes.mk` lists) with its
+/// generated word mapping `cc` into the static library `vl_{name}`.
+fn compile_config(vinc: &Path, out: &Path, dir: &Path, prefix: &str, name: &str, cc: &str) {
+    let sources = classes_sources(dir, prefix);
     let wrapper = dir.join(format!("dut_{name}.cc"));
     std::fs::write(&wrapper, cc).unwrap();
-
     let mut b = verilated_build(vinc);
-    b.include(&dir)
+    b.include(dir)
         .include("cpp")
         .include(out)
         .flag("-fno-strict-aliasing")
@@ -204,8 +209,7 @@ fn build_config(
     for s in &sources {
         b.file(dir.join(format!("{s}.cpp")));
     }
-    b.compile(&lib);
-    std::fs::write(&stamp, want).unwrap();
+    b.compile(&format!("vl_{name}"));
 }
 
 /// Verilator's arguments for one configuration of `top`.
@@ -530,22 +534,10 @@ fn build_v3_config(
         .status()
         .expect("run verilator");
     assert!(st.success(), "verilator failed for v3 configuration {name}");
-    let sources = classes_sources(&dir, &prefix);
     let top_h = std::fs::read_to_string(dir.join(format!("{prefix}.h"))).unwrap();
     let root_h = std::fs::read_to_string(dir.join(format!("{prefix}___024root.h"))).unwrap();
     let cc = gen_v3_ports(name, &prefix, &top_h, &root_h);
-    let wrapper = dir.join(format!("dut_{name}.cc"));
-    std::fs::write(&wrapper, cc).unwrap();
-    let mut b = verilated_build(vinc);
-    b.include(&dir)
-        .include("cpp")
-        .include(out)
-        .flag("-fno-strict-aliasing")
-        .file(&wrapper);
-    for s in &sources {
-        b.file(dir.join(format!("{s}.cpp")));
-    }
-    b.compile(&lib);
+    compile_config(vinc, out, &dir, &prefix, name, &cc);
     std::fs::write(&stamp, want).unwrap();
 }
 
