@@ -21,11 +21,10 @@ fn idle(np: usize, rst: bool) -> IngressIn {
         arr_size: vec![0; np],
         ..IngressIn::default()
     };
-    for k in 0..8 {
-        i.cfg_ing_max[k] = 1000;
-        i.cfg_ing_xoff[k] = 500;
-        i.cfg_ing_xon[k] = 200;
-    }
+    // (every priority's: the unit reads one a cycle, cfg_ra)
+    i.cfg_ing_max = 1000;
+    i.cfg_ing_xoff = 500;
+    i.cfg_ing_xon = 200;
     i.cfg_lossless = 0xff;
     i
 }

@@ -65,10 +65,12 @@ module capfc_egress #(
     input  wire              clk,
     input  wire              rst,
 
-    input  wire [8*OW-1:0]   cfg_eg_max,
-    input  wire [8*OW-1:0]   cfg_eg_xoff,
-    input  wire [8*OW-1:0]   cfg_eg_xon,
-    input  wire [8*OW-1:0]   cfg_eg_warn,
+    // the thresholds of priority cfg_ra (the configuration's LUT RAMs, read by the refresh)
+    output logic [2:0]       cfg_ra,
+    input  wire [OW-1:0]     cfg_eg_max,
+    input  wire [OW-1:0]     cfg_eg_xoff,
+    input  wire [OW-1:0]     cfg_eg_xon,
+    input  wire [OW-1:0]     cfg_eg_warn,
     input  wire [7:0]        cfg_lossless,
     input  wire [1:0]        cfg_mode,
 
@@ -693,16 +695,9 @@ always_comb begin
         lidr_d[p] = lid_p[p];
     end
     cntr_d = cnt_p;
-    // (a mux over the priorities: each a constant part-select)
-    tha_rec = '0;
-    thd_rec = '0;
-    for (int p = 0; p < NPRIO; p = p + 1) begin
-        if (rf == 3'($unsigned(p))) begin
-            tha_rec = {cfg_eg_max[p*OW +: OW], cfg_eg_xoff[p*OW +: OW], cfg_eg_warn[p*OW +: OW],
-                       lid_p[p], cnt_p[p] && cfg_mode != 2'd0, cnt_p[p]};
-            thd_rec = {cfg_eg_warn[p*OW +: OW], cfg_eg_xon[p*OW +: OW], lid_p[p], cnt_p[p]};
-        end
-    end
+    cfg_ra  = rf;
+    tha_rec = {cfg_eg_max, cfg_eg_xoff, cfg_eg_warn, lid_p[rf], cnt_p[rf] && cfg_mode != 2'd0, cnt_p[rf]};
+    thd_rec = {cfg_eg_warn, cfg_eg_xon, lid_p[rf], cnt_p[rf]};
     for (int g = 0; g < NG; g = g + 1) begin
         tha_ra[g*3 +: 3] = ap1_q[g];
         thd_ra[g*3 +: 3] = dp1_q[g];

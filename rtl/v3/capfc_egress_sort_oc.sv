@@ -24,10 +24,11 @@ module capfc_egress_sort_oc #(
     input  wire              clk,
     input  wire              rst,
 
-    input  wire [8*OW-1:0]   cfg_eg_max,
-    input  wire [8*OW-1:0]   cfg_eg_xoff,
-    input  wire [8*OW-1:0]   cfg_eg_xon,
-    input  wire [8*OW-1:0]   cfg_eg_warn,
+    output logic [2:0]       cfg_ra,
+    input  wire [OW-1:0]     cfg_eg_max,
+    input  wire [OW-1:0]     cfg_eg_xoff,
+    input  wire [OW-1:0]     cfg_eg_xon,
+    input  wire [OW-1:0]     cfg_eg_warn,
     input  wire [7:0]        cfg_lossless,
     input  wire [1:0]        cfg_mode,
     input  wire [CUT_F:0]    cfg_cut,
@@ -58,7 +59,7 @@ capfc_egress #(
     .NP(NP), .SW(SW), .OW(OW), .CW(CW), .CELL_LOG2(CELL_LOG2), .NL(NL)
 ) u_egress (
     .clk(clk), .rst(rst),
-    .cfg_eg_max(cfg_eg_max), .cfg_eg_xoff(cfg_eg_xoff), .cfg_eg_xon(cfg_eg_xon),
+    .cfg_ra(cfg_ra), .cfg_eg_max(cfg_eg_max), .cfg_eg_xoff(cfg_eg_xoff), .cfg_eg_xon(cfg_eg_xon),
     .cfg_eg_warn(cfg_eg_warn), .cfg_lossless(cfg_lossless), .cfg_mode(cfg_mode),
     .enq_valid(enq_valid), .enq_oport(enq_oport), .enq_prio(enq_prio), .enq_iport(enq_iport),
     .enq_size(enq_size), .enq_ready(enq_ready), .enq_accept(enq_accept),

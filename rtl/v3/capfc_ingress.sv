@@ -55,9 +55,11 @@ module capfc_ingress #(
     input  wire             clk,
     input  wire             rst,
 
-    input  wire [8*OW-1:0]  cfg_ing_max,
-    input  wire [8*OW-1:0]  cfg_ing_xoff,
-    input  wire [8*OW-1:0]  cfg_ing_xon,
+    // the thresholds of priority cfg_ra (the configuration's LUT RAMs, read by the refresh)
+    output logic [2:0]      cfg_ra,
+    input  wire [OW-1:0]    cfg_ing_max,
+    input  wire [OW-1:0]    cfg_ing_xoff,
+    input  wire [OW-1:0]    cfg_ing_xon,
     input  wire [7:0]       cfg_lossless,
 
     input  wire [NP-1:0]    arr_valid,
@@ -387,15 +389,9 @@ end
 
 // the thresholds' refresh (see the header)
 always_comb begin
-    // (a mux over the priorities: each a constant part-select)
-    tha_rec = '0;
-    thd_rec = '0;
-    for (int p = 0; p < NPRIO; p = p + 1) begin
-        if (rf == 3'($unsigned(p))) begin
-            tha_rec = {cfg_ing_max[p*OW +: OW], cfg_ing_xoff[p*OW +: OW], cfg_lossless[p]};
-            thd_rec = cfg_ing_xon[p*OW +: OW];
-        end
-    end
+    cfg_ra  = rf;
+    tha_rec = {cfg_ing_max, cfg_ing_xoff, cfg_lossless[rf]};
+    thd_rec = cfg_ing_xon;
     for (int g = 0; g < NG; g = g + 1) begin
         tha_ra[g*3 +: 3] = ap1_q[g];
         thd_ra[g*3 +: 3] = dp1_q[g];

@@ -101,14 +101,16 @@ if (NP < 2 || NP > 128 || SW < 1 || SW > OW || OW > 32 || CW < 1 || CW > 16 ||
 `endif
 end
 
-// configuration
-wire [8*OW-1:0]  cfg_ing_max;
-wire [8*OW-1:0]  cfg_ing_xoff;
-wire [8*OW-1:0]  cfg_ing_xon;
-wire [8*OW-1:0]  cfg_eg_max;
-wire [8*OW-1:0]  cfg_eg_xoff;
-wire [8*OW-1:0]  cfg_eg_xon;
-wire [8*OW-1:0]  cfg_eg_warn;
+// configuration (the thresholds: the priority each unit's refresh reads, ing_ra and eg_ra)
+wire [2:0]       ing_ra;
+wire [2:0]       eg_ra;
+wire [OW-1:0]    cfg_ing_max;
+wire [OW-1:0]    cfg_ing_xoff;
+wire [OW-1:0]    cfg_ing_xon;
+wire [OW-1:0]    cfg_eg_max;
+wire [OW-1:0]    cfg_eg_xoff;
+wire [OW-1:0]    cfg_eg_xon;
+wire [OW-1:0]    cfg_eg_warn;
 wire [7:0]       cfg_lossless;
 wire [1:0]       cfg_mode;
 wire [CUT_F:0]   cfg_cut;
@@ -139,6 +141,8 @@ capfc_cfg #(
     .cfg_we(cfg_we),
     .cfg_addr(cfg_addr),
     .cfg_wdata(cfg_wdata),
+    .ing_ra(ing_ra),
+    .eg_ra(eg_ra),
     .cfg_ing_max(cfg_ing_max),
     .cfg_ing_xoff(cfg_ing_xoff),
     .cfg_ing_xon(cfg_ing_xon),
@@ -161,6 +165,7 @@ capfc_ingress #(
 ) u_ingress (
     .clk(clk),
     .rst(rst),
+    .cfg_ra(ing_ra),
     .cfg_ing_max(cfg_ing_max),
     .cfg_ing_xoff(cfg_ing_xoff),
     .cfg_ing_xon(cfg_ing_xon),
@@ -188,6 +193,7 @@ capfc_egress #(
 ) u_egress (
     .clk(clk),
     .rst(rst),
+    .cfg_ra(eg_ra),
     .cfg_eg_max(cfg_eg_max),
     .cfg_eg_xoff(cfg_eg_xoff),
     .cfg_eg_xon(cfg_eg_xon),

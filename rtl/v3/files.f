@@ -1,10 +1,10 @@
-# The assembled v3 block (capfc_top_oc) in compile order: v2's configuration registers and PFC
-# generator, v3's ingress, egress and sort engines. Read by mk/v3.mk (V3_TOP) and build.rs (the
+# The assembled v3 block (capfc_top_oc) in compile order: its configuration registers (the
+# thresholds in LUT RAM), v2's PFC generator, v3's ingress, egress and sort engines. Read by mk/v3.mk (V3_TOP) and build.rs (the
 # in-process Verilated v3 block, src/dut_v3.rs).
 rtl/capfc_pkg.sv
 rtl/capfc_ram.sv
 rtl/capfc_lutram.sv
-rtl/capfc_cfg.sv
+rtl/v3/capfc_cfg.sv
 rtl/v3/capfc_thr_copies.sv
 rtl/v3/capfc_ingress.sv
 rtl/v3/capfc_egress.sv

@@ -78,10 +78,11 @@ impl EgressParams {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct EgressIn {
     pub rst: bool,
-    pub cfg_eg_max: [u64; 8],
-    pub cfg_eg_xoff: [u64; 8],
-    pub cfg_eg_xon: [u64; 8],
-    pub cfg_eg_warn: [u64; 8],
+    /// the thresholds of priority `cfg_ra` (an output: the refresh's priority)
+    pub cfg_eg_max: u64,
+    pub cfg_eg_xoff: u64,
+    pub cfg_eg_xon: u64,
+    pub cfg_eg_warn: u64,
     pub cfg_lossless: u8,
     pub cfg_mode: u8,
     pub enq_valid: bool,
@@ -104,6 +105,8 @@ pub struct EgressIn {
 /// One cycle's outputs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EgressOut {
+    /// the priority whose thresholds the refresh reads in this cycle
+    pub cfg_ra: u8,
     pub enq_ready: bool,
     pub enq_accept: bool,
     pub deq_ready: Vec<bool>,
@@ -319,6 +322,7 @@ impl Egress {
             }
         }
         EgressOut {
+            cfg_ra: self.u_thr.rf_q,
             enq_ready,
             enq_accept,
             deq_ready,
@@ -651,14 +655,14 @@ impl Egress {
             .collect();
         let rf = self.u_thr.rf();
         let w = |x: u64| u128::from(trunc(x, ow));
-        let wa_rec = (w(inp.cfg_eg_max[rf]) << (2 * ow + lw + 2))
-            | (w(inp.cfg_eg_xoff[rf]) << (ow + lw + 2))
-            | (w(inp.cfg_eg_warn[rf]) << (lw + 2))
+        let wa_rec = (w(inp.cfg_eg_max) << (2 * ow + lw + 2))
+            | (w(inp.cfg_eg_xoff) << (ow + lw + 2))
+            | (w(inp.cfg_eg_warn) << (lw + 2))
             | (u128::from(trunc(lid[rf], lw)) << 2)
             | (u128::from(cnt[rf] && inp.cfg_mode & 3 != 0) << 1)
             | u128::from(cnt[rf]);
-        let wd_rec = (w(inp.cfg_eg_warn[rf]) << (ow + lw + 1))
-            | (w(inp.cfg_eg_xon[rf]) << (lw + 1))
+        let wd_rec = (w(inp.cfg_eg_warn) << (ow + lw + 1))
+            | (w(inp.cfg_eg_xon) << (lw + 1))
             | (u128::from(trunc(lid[rf], lw)) << 1)
             | u128::from(cnt[rf]);
         self.u_thr.tick(rst, wa_rec, wd_rec);

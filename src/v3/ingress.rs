@@ -54,9 +54,10 @@ impl IngressParams {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct IngressIn {
     pub rst: bool,
-    pub cfg_ing_max: [u64; 8],
-    pub cfg_ing_xoff: [u64; 8],
-    pub cfg_ing_xon: [u64; 8],
+    /// the thresholds of priority `cfg_ra` (an output: the refresh's priority)
+    pub cfg_ing_max: u64,
+    pub cfg_ing_xoff: u64,
+    pub cfg_ing_xon: u64,
     pub cfg_lossless: u8,
     pub arr_valid: Vec<bool>,
     pub arr_prio: Vec<u8>,
@@ -70,6 +71,8 @@ pub struct IngressIn {
 /// One cycle's outputs (combinational on the registers and the inputs).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IngressOut {
+    /// the priority whose thresholds the refresh reads in this cycle
+    pub cfg_ra: u8,
     pub arr_ready: Vec<bool>,
     pub arr_accept: Vec<bool>,
     pub dep_ready: bool,
@@ -178,6 +181,7 @@ impl Ingress {
         }
         let dep_ready = (0..self.grp.len()).any(|g| self.dep_slot(inp, g) && self.grp[g].rdy_q);
         IngressOut {
+            cfg_ra: self.u_thr.rf_q,
             arr_ready,
             arr_accept,
             dep_ready,
@@ -320,10 +324,10 @@ impl Ingress {
         }
         // the thresholds' refresh: the words of the priority rf_q names
         let rf = self.u_thr.rf();
-        let wa_rec = (u128::from(trunc(inp.cfg_ing_max[rf], ow)) << (ow + 1))
-            | (u128::from(trunc(inp.cfg_ing_xoff[rf], ow)) << 1)
+        let wa_rec = (u128::from(trunc(inp.cfg_ing_max, ow)) << (ow + 1))
+            | (u128::from(trunc(inp.cfg_ing_xoff, ow)) << 1)
             | u128::from(inp.cfg_lossless >> rf & 1);
-        let wd_rec = u128::from(trunc(inp.cfg_ing_xon[rf], ow));
+        let wd_rec = u128::from(trunc(inp.cfg_ing_xon, ow));
         self.u_thr.tick(rst, wa_rec, wd_rec);
         self.grp = next;
         self.xoff_q = xoff_d;

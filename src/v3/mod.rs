@@ -6,6 +6,7 @@
 //! LUT RAMs' words) and lists them with [`Regs`], so that a waveform of the RTL can be compared
 //! with the model cycle for cycle, every register and output ([`replay`]).
 
+pub mod cfg;
 pub mod egress;
 pub mod ingress;
 pub mod replay;

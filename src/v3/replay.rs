@@ -169,12 +169,9 @@ impl Unit for Ingress {
             dep_size: f("dep_size", 0, p.sw)?,
             ..IngressIn::default()
         };
-        let ow = p.ow as usize;
-        for k in 0..8 {
-            inp.cfg_ing_max[k] = f("cfg_ing_max", k * ow, p.ow)?;
-            inp.cfg_ing_xoff[k] = f("cfg_ing_xoff", k * ow, p.ow)?;
-            inp.cfg_ing_xon[k] = f("cfg_ing_xon", k * ow, p.ow)?;
-        }
+        inp.cfg_ing_max = f("cfg_ing_max", 0, p.ow)?;
+        inp.cfg_ing_xoff = f("cfg_ing_xoff", 0, p.ow)?;
+        inp.cfg_ing_xon = f("cfg_ing_xon", 0, p.ow)?;
         for i in 0..p.np {
             inp.arr_valid.push(f("arr_valid", i, 1)? == 1);
             inp.arr_prio.push(f("arr_prio", 3 * i, 3)? as u8);
@@ -182,6 +179,7 @@ impl Unit for Ingress {
         }
         let o = self.outputs(&inp);
         let out = vec![
+            ("cfg_ra".to_string(), bits(o.cfg_ra.into(), 3)),
             ("arr_ready".to_string(), flags(&o.arr_ready)),
             ("arr_accept".to_string(), flags(&o.arr_accept)),
             ("dep_ready".to_string(), flags(&[o.dep_ready])),
@@ -221,13 +219,10 @@ impl Unit for Egress {
             enq_size: f("enq_size", 0, sw)?,
             ..EgressIn::default()
         };
-        let ow = p.ow as usize;
-        for k in 0..8 {
-            inp.cfg_eg_max[k] = f("cfg_eg_max", k * ow, p.ow)?;
-            inp.cfg_eg_xoff[k] = f("cfg_eg_xoff", k * ow, p.ow)?;
-            inp.cfg_eg_xon[k] = f("cfg_eg_xon", k * ow, p.ow)?;
-            inp.cfg_eg_warn[k] = f("cfg_eg_warn", k * ow, p.ow)?;
-        }
+        inp.cfg_eg_max = f("cfg_eg_max", 0, p.ow)?;
+        inp.cfg_eg_xoff = f("cfg_eg_xoff", 0, p.ow)?;
+        inp.cfg_eg_xon = f("cfg_eg_xon", 0, p.ow)?;
+        inp.cfg_eg_warn = f("cfg_eg_warn", 0, p.ow)?;
         for o in 0..p.np {
             inp.deq_valid.push(f("deq_valid", o, 1)? == 1);
             inp.deq_prio.push(f("deq_prio", 3 * o, 3)? as u8);
@@ -241,6 +236,7 @@ impl Unit for Egress {
         }
         let o = self.outputs(&inp);
         let out = vec![
+            ("cfg_ra".to_string(), bits(o.cfg_ra.into(), 3)),
             ("enq_ready".to_string(), flags(&[o.enq_ready])),
             ("enq_accept".to_string(), flags(&[o.enq_accept])),
             ("deq_ready".to_string(), flags(&o.deq_ready)),

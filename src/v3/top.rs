@@ -1,12 +1,12 @@
-//! The v3 block as assembled in `rtl/v3/capfc_top_oc.sv`: v2's configuration registers
-//! ([`CfgRegs`], instance `u_cfg`), the v3 ingress, egress and sort engines, D registered (`d_q`)
+//! The v3 block as assembled in `rtl/v3/capfc_top_oc.sv`: the configuration registers
+//! ([`Cfg`], instance `u_cfg`: v2's, the thresholds in LUT RAM), the v3 ingress, egress and sort engines, D registered (`d_q`)
 //! and v2's PFC generator (`u_pfc`: `sent_q`, `timer_q`), register for register.
 
+use super::cfg::Cfg;
 use super::egress::{Egress, EgressIn, EgressParams};
 use super::ingress::{Ingress, IngressIn, IngressParams};
 use super::sort::{Sort, SortIn, SortParams};
 use super::{Cat, RegSink, RegStrings, Regs};
-use crate::block::cfg::CfgRegs;
 use crate::block::BlockParams;
 
 /// One cycle's inputs (`capfc_top_oc`'s ports).
@@ -54,7 +54,7 @@ pub struct TopOut {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Top {
     pub p: BlockParams,
-    pub u_cfg: CfgRegs,
+    pub u_cfg: Cfg,
     pub u_ingress: Ingress,
     pub u_egress: Egress,
     pub u_sort: Sort,
@@ -71,7 +71,7 @@ impl Top {
         let np = p.np;
         Top {
             p,
-            u_cfg: CfgRegs::default(),
+            u_cfg: Cfg::default(),
             u_ingress: Ingress::new(IngressParams {
                 np,
                 sw: p.sw,
@@ -98,19 +98,18 @@ impl Top {
         }
     }
 
-    fn thr(a: &[u32; 8]) -> [u64; 8] {
-        a.map(u64::from)
-    }
-
     /// One cycle: the outputs, then the clock edge.
     pub fn cycle(&mut self, inp: &TopIn) -> TopOut {
         let np = self.p.np;
         let c = &self.u_cfg;
+        // the thresholds of the priority each unit's refresh reads (its rf_q)
+        let ti = c.ingress(self.u_ingress.u_thr.rf());
+        let te = c.egress(self.u_egress.u_thr.rf());
         let ing_in = IngressIn {
             rst: inp.rst,
-            cfg_ing_max: Self::thr(&c.ing_max_q),
-            cfg_ing_xoff: Self::thr(&c.ing_xoff_q),
-            cfg_ing_xon: Self::thr(&c.ing_xon_q),
+            cfg_ing_max: ti.max,
+            cfg_ing_xoff: ti.xoff,
+            cfg_ing_xon: ti.xon,
             cfg_lossless: c.lossless_q,
             arr_valid: inp.arr_valid.clone(),
             arr_prio: inp.arr_prio.clone(),
@@ -123,12 +122,12 @@ impl Top {
         let so = self.u_sort.outputs();
         let eg_in = EgressIn {
             rst: inp.rst,
-            cfg_eg_max: Self::thr(&c.eg_max_q),
-            cfg_eg_xoff: Self::thr(&c.eg_xoff_q),
-            cfg_eg_xon: Self::thr(&c.eg_xon_q),
-            cfg_eg_warn: Self::thr(&c.eg_warn_q),
+            cfg_eg_max: te.max,
+            cfg_eg_xoff: te.xoff,
+            cfg_eg_xon: te.xon,
+            cfg_eg_warn: te.warn,
             cfg_lossless: c.lossless_q,
-            cfg_mode: c.mode_q.value(),
+            cfg_mode: c.mode_q,
             enq_valid: inp.enq_valid,
             enq_oport: inp.enq_oport,
             enq_prio: inp.enq_prio,
@@ -148,8 +147,8 @@ impl Top {
         let eo = self.u_egress.outputs(&eg_in);
         let sort_in = SortIn {
             rst: inp.rst,
-            cfg_mode_cal: c.mode_q.value() >> 1 & 1 == 1,
-            cfg_cut: u64::from(c.cut_q),
+            cfg_mode_cal: c.mode_q >> 1 & 1 == 1,
+            cfg_cut: c.cut_q,
             rclr: eo.rclr.clone(),
             rtrig: eo.rtrig.clone(),
             sval: eo.sval.clone(),
@@ -198,11 +197,8 @@ impl Top {
         self.u_ingress.tick(&ing_in);
         self.u_egress.tick(&eg_in);
         self.u_sort.tick(&sort_in);
-        if inp.rst {
-            self.u_cfg = CfgRegs::default();
-        } else if inp.cfg_we {
-            self.u_cfg.write(&self.p, inp.cfg_addr, inp.cfg_wdata, None);
-        }
+        self.u_cfg
+            .tick(&self.p, inp.rst, inp.cfg_we, inp.cfg_addr, inp.cfg_wdata);
         out
     }
 
@@ -215,30 +211,7 @@ impl Top {
 
     /// Every register and RAM word, in the order of [`Top::regs`], into `s`.
     pub fn visit(&self, s: &mut dyn RegSink) {
-        let ow = self.p.ow as usize;
-        let c = &self.u_cfg;
-        for (name, a) in [
-            ("ing_max_q", &c.ing_max_q),
-            ("ing_xoff_q", &c.ing_xoff_q),
-            ("ing_xon_q", &c.ing_xon_q),
-            ("eg_max_q", &c.eg_max_q),
-            ("eg_xoff_q", &c.eg_xoff_q),
-            ("eg_xon_q", &c.eg_xon_q),
-            ("eg_warn_q", &c.eg_warn_q),
-        ] {
-            for (k, v) in a.iter().enumerate() {
-                s.val(format_args!("u_cfg.{name}[{k}]"), (*v).into(), ow);
-            }
-        }
-        s.val(format_args!("u_cfg.lossless_q"), c.lossless_q.into(), 8);
-        s.val(format_args!("u_cfg.mode_q"), c.mode_q.value().into(), 2);
-        s.val(
-            format_args!("u_cfg.cut_q"),
-            c.cut_q.into(),
-            self.p.cut_f as usize + 1,
-        );
-        s.val(format_args!("u_cfg.quanta_q"), c.quanta_q.into(), 16);
-        s.val(format_args!("u_cfg.refresh_q"), c.refresh_q.into(), 16);
+        self.u_cfg.visit(&self.p, "u_cfg.", s);
         let mut pre = Prefixed {
             s,
             prefix: "u_ingress.",

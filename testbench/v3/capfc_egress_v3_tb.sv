@@ -69,10 +69,17 @@ wire  [NP-1:0]    deq_ready;
 wire  [NR-1:0]    rclr, rtrig;
 wire  [NP*CW-1:0] sval;
 wire  [NQ-1:0]    e_other;
+// the unit reads the thresholds of one priority a cycle (its refresh, cfg_ra)
+wire  [2:0]       cfg_ra;
+wire  [OW-1:0]    cfg_max_ra  = cfg_max[cfg_ra*OW +: OW];
+wire  [OW-1:0]    cfg_xoff_ra = cfg_xoff[cfg_ra*OW +: OW];
+wire  [OW-1:0]    cfg_xon_ra  = cfg_xon[cfg_ra*OW +: OW];
+wire  [OW-1:0]    cfg_warn_ra = cfg_warn[cfg_ra*OW +: OW];
 
 capfc_egress #(.NP(NP), .SW(SW), .OW(OW), .CW(CW), .NL(NL)) dut (
     .clk(clk), .rst(rst),
-    .cfg_eg_max(cfg_max), .cfg_eg_xoff(cfg_xoff), .cfg_eg_xon(cfg_xon), .cfg_eg_warn(cfg_warn),
+    .cfg_ra(cfg_ra), .cfg_eg_max(cfg_max_ra), .cfg_eg_xoff(cfg_xoff_ra), .cfg_eg_xon(cfg_xon_ra),
+    .cfg_eg_warn(cfg_warn_ra),
     .cfg_lossless(cfg_ll), .cfg_mode(cfg_mode),
     .enq_valid(enq_valid), .enq_oport(enq_oport), .enq_prio(enq_prio), .enq_iport(enq_iport),
     .enq_size(enq_size), .enq_ready(enq_ready), .enq_accept(enq_accept),

@@ -55,10 +55,16 @@ logic [SW-1:0]    dep_size;
 wire  [NP-1:0]    arr_ready, arr_accept;
 wire              dep_ready;
 wire  [NQ-1:0]    i_state;
+// the unit reads the thresholds of one priority a cycle (its refresh, cfg_ra)
+wire  [2:0]       cfg_ra;
+wire  [OW-1:0]    cfg_max_ra  = cfg_max_q[cfg_ra*OW +: OW];
+wire  [OW-1:0]    cfg_xoff_ra = cfg_xoff_q[cfg_ra*OW +: OW];
+wire  [OW-1:0]    cfg_xon_ra  = cfg_xon_q[cfg_ra*OW +: OW];
 
 capfc_ingress #(.NP(NP), .SW(SW), .OW(OW)) dut (
     .clk(clk), .rst(rst),
-    .cfg_ing_max(cfg_max_q), .cfg_ing_xoff(cfg_xoff_q), .cfg_ing_xon(cfg_xon_q), .cfg_lossless(cfg_ll_q),
+    .cfg_ra(cfg_ra), .cfg_ing_max(cfg_max_ra), .cfg_ing_xoff(cfg_xoff_ra), .cfg_ing_xon(cfg_xon_ra),
+    .cfg_lossless(cfg_ll_q),
     .arr_valid(arr_valid), .arr_prio(arr_prio), .arr_size(arr_size), .arr_ready(arr_ready),
     .arr_accept(arr_accept),
     .dep_valid(dep_valid), .dep_port(dep_port), .dep_prio(dep_prio), .dep_size(dep_size),

@@ -15,7 +15,10 @@
 //   cycles after the last write (the v3 groups' copies of the thresholds take 8 + NG cycles).
 // - The lanes stop 16 cycles before each reset, so that every take is answered before it.
 // - Two halves, each after a reset: Stop-Max, then Stop-Calibrate (cut 1/2), the same thresholds
-//   (multiples of 100, as every size, so that occupancies land on them). Priorities 1 and 3 are
+//   (multiples of 100, as every size, so that occupancies land on them), but for the ingress MAX
+//   of priority 5, not written after the second reset: it reads 0 (every configuration register
+//   is 0 after a reset; in v3 the thresholds are LUT RAM words with a valid bit), so every
+//   arrival of priority 5 is refused in the second half (a corner, required). Priorities 1 and 3 are
 //   lossless (the two counted classes, NL = 2), 5 is lossy.
 // - Traffic: a hot output port (it changes every 1,500 cycles) gets half the enqueues and is
 //   dequeued slowly, so its lossless queues cross XOFF_e and are sorted; the other ports drain
@@ -26,7 +29,8 @@
 //   raise priority 3, drop 1, drop 3, raise 3 and drop it again; the frame held all along must
 //   announce priority 1 resumed when the MAC takes it (an XON that a "latest request wins"
 //   interface loses).
-// - Corners counted and required at the end: takes of every lane, refusals of both kinds,
+// - Corners counted and required at the end: takes of every lane, refusals of both kinds (and
+//   of a threshold not written since the reset),
 //   crossings of XOFF_e on a counted class, row clears (dequeues to WARN), E clears (to XON_e),
 //   D raised by E (a port paused without its own I), PFC frames taken after a busy MAC, and a
 //   frame held by a busy MAC through three or more changes of its D, one resuming a class that
@@ -132,7 +136,7 @@ logic   done = 1'b0;
 string  dump;
 // corners
 integer n_arr, n_dep, n_enq, n_deq, n_arr_ref, n_enq_ref, n_cross, n_rowclr, n_eclr, n_epause,
-        n_frames, n_wcan, n_busy_xon;
+        n_frames, n_wcan, n_busy_xon, n_unwritten;
 
 task automatic cfg_write(input logic [7:0] a, input integer d);
     @(negedge clk);
@@ -145,7 +149,11 @@ endtask
 
 task automatic configure(input integer mode);
     for (int p = 0; p < 8; p = p + 1) begin
-        cfg_write(8'h00 + 8'(p), 20000);          // ingress MAX
+        // ingress MAX (priority 5's is not written again after the second reset: it must read 0,
+        // so that every arrival of priority 5 is refused in the second half)
+        if (!(mode == 2 && p == 5)) begin
+            cfg_write(8'h00 + 8'(p), 20000);
+        end
         cfg_write(8'h08 + 8'(p), 12000);          // ingress XOFF
         cfg_write(8'h10 + 8'(p), 8000);           // ingress XON
         cfg_write(8'h18 + 8'(p), 9000 + 100 * p); // egress MAX
@@ -286,6 +294,7 @@ initial begin
     n_frames = 0;
     n_wcan = 0;
     n_busy_xon = 0;
+    n_unwritten = 0;
     busy_left = 0;
     hot = 0;
     for (half = 0; half < 2; half = half + 1) begin
@@ -306,6 +315,9 @@ initial begin
                         iocc[a_q_due[cyc % 8][i]] = iocc[a_q_due[cyc % 8][i]] + a_size_due[cyc % 8][i];
                     end else begin
                         n_arr_ref = n_arr_ref + 1;
+                        if (half == 1 && a_q_due[cyc % 8][i] % 8 == 5) begin
+                            n_unwritten = n_unwritten + 1;
+                        end
                     end
                 end
             end
@@ -461,10 +473,11 @@ end
 // the report, in a process of its own (Verilator 5.006 with --timing folded these counters to
 // their initial 0 in the stimulus process's last statements at 12 ports)
 always @(posedge done) begin
-    $display("capfc_top_v3_tb: takes: %0d arrivals (%0d refused), %0d departures, %0d enqueues (%0d refused), %0d dequeues; %0d crossings of XOFF_e on a lossless queue, %0d dequeues to WARN, %0d to XON_e; %0d cycles with a pause from E; %0d E writes leaving in their row's clear cycle; %0d frames taken, %0d of them after a busy MAC held them through 3 or more changes of D and a class resumed",
-        n_arr, n_arr_ref, n_dep, n_enq, n_enq_ref, n_deq, n_cross, n_rowclr, n_eclr, n_epause, n_wcan, n_frames, n_busy_xon);
+    $display("capfc_top_v3_tb: takes: %0d arrivals (%0d refused), %0d departures, %0d enqueues (%0d refused), %0d dequeues; %0d crossings of XOFF_e on a lossless queue, %0d dequeues to WARN, %0d to XON_e; %0d cycles with a pause from E; %0d E writes leaving in their row's clear cycle; %0d frames taken, %0d of them after a busy MAC held them through 3 or more changes of D and a class resumed; %0d arrivals refused by a threshold not written since the reset",
+        n_arr, n_arr_ref, n_dep, n_enq, n_enq_ref, n_deq, n_cross, n_rowclr, n_eclr, n_epause, n_wcan, n_frames, n_busy_xon, n_unwritten);
     if (n_arr == 0 || n_arr_ref == 0 || n_dep == 0 || n_enq == 0 || n_enq_ref == 0 || n_deq == 0 ||
-            n_cross == 0 || n_rowclr == 0 || n_eclr == 0 || n_epause == 0 || n_frames == 0 || n_busy_xon == 0) begin
+            n_cross == 0 || n_rowclr == 0 || n_eclr == 0 || n_epause == 0 || n_frames == 0 || n_busy_xon == 0 ||
+            n_unwritten == 0) begin
         $fatal(1, "capfc_top_v3_tb: a required corner did not happen (replay: make v3-check V3_SEED=%0d)", seed);
     end
     $finish;
