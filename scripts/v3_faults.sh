@@ -22,7 +22,8 @@ FILE[eg_inc_strict]=rtl/v3/capfc_egress.sv;   SUB[eg_inc_strict]='s/\$signed\(\{
 FILE[d_without_e]=rtl/v3/capfc_top_oc.sv;     SUB[d_without_e]='s/\(i_state \| e_other\)/(i_state)/'
 FILE[pfc_xon_lost_while_busy]=rtl/capfc_pfc_gen.sv; SUB[pfc_xon_lost_while_busy]='s/sent_d\[k_c\*8 \+: 8\]   = take \? d : s;/sent_d[k_c*8 +: 8]   = (take || d != s) ? d : s;/'
 FILE[cfg_unwritten_reads_stale]=rtl/v3/capfc_cfg.sv; SUB[cfg_unwritten_reads_stale]='s/thr_o\[k\] = thr_v_q\[k\]\[k < 3 \? ing_ra : eg_ra\] \? thr_rd\[k\*OW \+: OW\] : .0;/thr_o[k] = thr_rd[k*OW +: OW];/'
-ALL="rtrig_at_t4 e_write_not_cancelled e_write_not_cancelled_late sort_not_aborted sel_takes_every_tie max_keeps_last_tie ing_accept_strict eg_inc_strict d_without_e pfc_xon_lost_while_busy cfg_unwritten_reads_stale"
+FILE[e_write_during_init]=rtl/v3/capfc_egress.sv; SUB[e_write_during_init]='s/if \(cin_q\[o \/ 8\]\) begin/if (1'"'"'b0) begin/'
+ALL="rtrig_at_t4 e_write_not_cancelled e_write_not_cancelled_late sort_not_aborted sel_takes_every_tie max_keeps_last_tie ing_accept_strict eg_inc_strict d_without_e pfc_xon_lost_while_busy cfg_unwritten_reads_stale e_write_during_init"
 faults=${*:-$ALL}
 top=$(grep -v '^#' rtl/v3/files.f)
 missed=0

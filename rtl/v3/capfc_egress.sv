@@ -486,9 +486,17 @@ always_comb begin
         end
         du1_d[g] = OW'({capfc_pkg::units(32'(d_size), CELL_LOG2)});
         av1_d[g] = enq_valid && enq_g[g] && rdy_q[g];
-        ap1_d[g] = enq_prio;
-        ai1_d[g] = enq_iport;
-        au1_d[g] = OW'({capfc_pkg::units(32'(enq_size), CELL_LOG2)});
+        // (the lane's fields loaded only by the group the lane is taken into: with the same D in
+        // every group and no enable, synthesis kept one copy of ap1_q, ai1_q and au1_q for all
+        // the groups, and its nets across the die were the critical path, 15.7 ns at 48 ports)
+        ap1_d[g] = ap1_q[g];
+        ai1_d[g] = ai1_q[g];
+        au1_d[g] = au1_q[g];
+        if (enq_valid && enq_g[g] && rdy_q[g]) begin
+            ap1_d[g] = enq_prio;
+            ai1_d[g] = enq_iport;
+            au1_d[g] = OW'({capfc_pkg::units(32'(enq_size), CELL_LOG2)});
+        end
         s1_d[g]  = gs_q[g];
 
         // ---- B: the port's word of each priority RAM; thresholds, classes, size difference
@@ -724,11 +732,18 @@ always_comb begin
         ew_v_d[o] = swr_en[o] && !eclr_t[{PW'($unsigned(o)), ew_l_d[o]}] &&
                     !rclr_t[{PW'($unsigned(o)), ew_l_d[o]}] && !rclr5_q[{PW'($unsigned(o)), ew_l_d[o]}];
     end
-    if (rst) begin
-        for (int r = 0; r < NR; r = r + 1) begin
+    // E and its registered writes are cleared while the row's group initialises its counters
+    // (cin_q: from the cycle after a reset, NA cycles), not by the reset itself: no net from the
+    // reset to E's NR x NP flip-flops across the die (the critical path at 59.9 MHz, session 20)
+    for (int r = 0; r < NR; r = r + 1) begin
+        if (cin_q[r / NLP / 8]) begin
             e_d[r] = '0;
         end
-        ew_v_d = '0;
+    end
+    for (int o = 0; o < NP; o = o + 1) begin
+        if (cin_q[o / 8]) begin
+            ew_v_d[o] = 1'b0;
+        end
     end
 end
 

@@ -259,8 +259,14 @@ always_comb begin
         end
         au1_d[g] = OW'({capfc_pkg::units(32'(a_size), CELL_LOG2)});
         dv_d[g]  = dep_valid && dep_g[g] && rdy_q[g];
-        dp1_d[g] = dep_prio;
-        du1_d[g] = OW'({capfc_pkg::units(32'(dep_size), CELL_LOG2)});
+        // (the lane's fields loaded only by the group the lane is taken into: with the same D in
+        // every group and no enable, synthesis kept one copy of dp1_q and du1_q for all groups)
+        dp1_d[g] = dp1_q[g];
+        du1_d[g] = du1_q[g];
+        if (dep_valid && dep_g[g] && rdy_q[g]) begin
+            dp1_d[g] = dep_prio;
+            du1_d[g] = OW'({capfc_pkg::units(32'(dep_size), CELL_LOG2)});
+        end
         s1_d[g]  = gs_q[g];
 
         // ---- stage B: the port's word of each priority RAM, registered as read; the thresholds

@@ -374,10 +374,14 @@ impl Egress {
             n.dv1_q = !rst && dv && gr.rdy_q;
             n.dp1_q = dp;
             n.du1_q = trunc(units(trunc(dsz, p.sw), p.cell_log2), ow);
-            n.av1_q = !rst && inp.enq_valid && self.enq_slot(inp, g) && gr.rdy_q;
-            n.ap1_q = inp.enq_prio & 7;
-            n.ai1_q = trunc(inp.enq_iport, pw);
-            n.au1_q = trunc(units(trunc(inp.enq_size, p.sw), p.cell_log2), ow);
+            let take = inp.enq_valid && self.enq_slot(inp, g) && gr.rdy_q;
+            n.av1_q = !rst && take;
+            // (the lane's fields loaded only by the group it is taken into: one copy a group)
+            if take {
+                n.ap1_q = inp.enq_prio & 7;
+                n.ai1_q = trunc(inp.enq_iport, pw);
+                n.au1_q = trunc(units(trunc(inp.enq_size, p.sw), p.cell_log2), ow);
+            }
             n.s1_q = gr.gs_q;
             // B
             let s1 = usize::from(gr.s1_q & 7);
@@ -642,10 +646,19 @@ impl Egress {
             let r = o * nlp + l as usize;
             n.ew_l_q = l;
             n.ew_i_q = trunc(inp.swr_i[o], pw);
-            n.ew_v_q = !rst && inp.swr_en[o] && !eclr_t[r] && !rclr_t[r] && !self.rclr5_q[r];
+            n.ew_v_q = !self.grp[o / 8].cin_q
+                && inp.swr_en[o]
+                && !eclr_t[r]
+                && !rclr_t[r]
+                && !self.rclr5_q[r];
         }
-        if rst {
-            e_d.fill(0);
+        // E is cleared while its row's group initialises its counters (cin_q: from the cycle
+        // after a reset, NA cycles), not by the reset itself: no net from the reset to E's
+        // NR x NP flip-flops across the die (the critical path at 59.9 MHz, session 20)
+        for (r, e) in e_d.iter_mut().enumerate() {
+            if self.grp[r / nlp / 8].cin_q {
+                *e = 0;
+            }
         }
 
         // the thresholds' refresh

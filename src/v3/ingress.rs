@@ -224,9 +224,13 @@ impl Ingress {
             n.av_q = !rst && av && gr.rdy_q;
             n.ap1_q = ap;
             n.au1_q = trunc(units(trunc(asz, p.sw), p.cell_log2), ow);
-            n.dv_q = !rst && inp.dep_valid && self.dep_slot(inp, g) && gr.rdy_q;
-            n.dp1_q = inp.dep_prio & 7;
-            n.du1_q = trunc(units(trunc(inp.dep_size, p.sw), p.cell_log2), ow);
+            let take = inp.dep_valid && self.dep_slot(inp, g) && gr.rdy_q;
+            n.dv_q = !rst && take;
+            // (the lane's fields loaded only by the group it is taken into: one copy a group)
+            if take {
+                n.dp1_q = inp.dep_prio & 7;
+                n.du1_q = trunc(units(trunc(inp.dep_size, p.sw), p.cell_log2), ow);
+            }
             n.s1_q = gr.gs_q;
             // stage B
             let s1 = usize::from(gr.s1_q & 7);

@@ -12,7 +12,10 @@
 //   follows the engines' writes (swr_*, driven at random here) one cycle later, unless their row's
 //   counters clear in that cycle or the one before (t+4 or t+5: the write is cancelled; required
 //   as a corner), and its
-//   row clears from t+5; E (the register) and e_other, one cycle after E, are checked every cycle. sval, for every
+//   row clears from t+5; E (the register) and e_other, one cycle after E, are checked every cycle.
+//   A reset in cycle t clears E at the end of t+1 (by the counters' initialisation, t+1 to
+//   t+NA, not by the reset), and E takes no engine write in t+1 to t+NA (required as a corner:
+//   the engines' writes here are random, a real engine writes none then). sval, for every
 //   port: the word read three cycles earlier (sre, at random) when its row was held, and
 //   unchanged after a cycle without a read.
 // - A second reset halfway, with new thresholds: queues, counters and E start again from 0 while
@@ -48,6 +51,8 @@ localparam integer H = 16;  // history depth (cycles)
 // the counters' generation tags: TW = CAW + 1 bits (CAW = LW + PW), a tag comes round after
 // 2^TW clears of its row
 localparam integer TW = LW + PW + 1;
+// the counter words a port initialises after a reset (the egress's NA): E takes no write then
+localparam integer NA = 1 << (LW + PW);
 
 logic clk = 1'b0;
 logic rst = 1'b1;
@@ -110,6 +115,8 @@ string           dump;
 integer          n_take, n_acc, n_ref, n_same, n_clr, n_eclr, n_trig, n_inc, n_held, n_sval, n_eq, n_fw, n_rdclr, n_hold, n_wcan;
 integer          n_rowclr [NR];   // row clears since the last reset
 integer          n_wrap;          // the most clears of one row since a reset
+integer          since_rst;       // cycles since the last reset (the reset's cycle 0)
+integer          n_winit;         // E writes offered while the counters initialise (dropped)
 integer          aim;
 logic            churn;
 longint          nocc;
@@ -167,7 +174,8 @@ initial begin
     end
     n_take = 0; n_acc = 0; n_ref = 0; n_same = 0; n_clr = 0; n_eclr = 0; n_trig = 0; n_inc = 0;
     n_held = 0; n_sval = 0; n_eq = 0; n_fw = 0; n_rdclr = 0; n_hold = 0; errors = 0; cyc = 0;
-    n_wrap = 0; n_wcan = 0;
+    n_wrap = 0; n_wcan = 0; n_winit = 0;
+    since_rst = 1;  // (cycle 0 is the first after the initial reset)
     chk_hold = '0; chk_val = '0; chk2_hold = '0; chk2_val = '0;
     for (int k = 0; k < NR; k = k + 1) n_rowclr[k] = 0;
     enq_valid = 1'b0; enq_oport = '0; enq_iport = '0; enq_prio = '0; enq_size = '0;
@@ -337,16 +345,24 @@ initial begin
             if (swr_en[i] && !eclr_due[r][i*2 + swr_l[i*LW +: LW]] && !rclr_due[r][i*2 + swr_l[i*LW +: LW]] &&
                     !rclo_due[r][i*2 + swr_l[i*LW +: LW]])
                 eref[i*2 + swr_l[i*LW +: LW]][swr_i[i*PW +: PW]] = 1'b1;
+            if (swr_en[i] && since_rst >= 1 && since_rst <= NA) n_winit = n_winit + 1;
         end
+        // a reset in cycle t clears E at the end of t+1, not t (E is cleared by the counters'
+        // initialisation, cycles t+1 to t+NA, not by the reset), and E takes no write of those
+        // cycles: E in t+1 is what t's clears and writes made it, 0 from t+2 to t+NA+1
+        if (since_rst >= 1 && since_rst <= NA) begin
+            for (int k = 0; k < NR; k = k + 1) eref[k] = '0;
+        end
+        since_rst = since_rst + 1;
         acc_due[r] = 1'b0; rclr_due[r] = '0; rtrig_due[r] = '0; eclr_due[r] = '0; vclr_due[r] = '0; rclo_due[r] = '0;
         inc_row[r] = -1;
         if (rst) begin
+            since_rst = 1;
             chk2_hold = '0;
             chk2_val = '0;
             for (int k = 0; k < NQ; k = k + 1) occ[k] = 0;
             for (int k = 0; k < NR; k = k + 1) begin
                 n_rowclr[k] = 0;
-                eref[k] = '0;
                 for (int i = 0; i < NP; i = i + 1) cref[k][i] = 0;
             end
             for (int k = 0; k < H; k = k + 1) begin
@@ -401,10 +417,10 @@ initial begin
         end
         @(negedge clk);
     end
-    $display("capfc_egress_v3_tb: %0d enqueues taken (%0d accepted, %0d refused), %0d with a dequeue of their queue, %0d row clears (at most %0d of one row since a reset, %0d bring a tag round), %0d E clears, %0d sort requests, %0d increments, %0d sval compared (%0d reads met their counter's write, %0d their row's clear, %0d held), %0d lanes held, %0d results equal to a threshold, %0d E writes cancelled by a row clear (their E bit 0)",
-        n_take, n_acc, n_ref, n_same, n_clr, n_wrap, 1 << TW, n_eclr, n_trig, n_inc, n_sval, n_fw, n_rdclr, n_hold, n_held, n_eq, n_wcan);
+    $display("capfc_egress_v3_tb: %0d enqueues taken (%0d accepted, %0d refused), %0d with a dequeue of their queue, %0d row clears (at most %0d of one row since a reset, %0d bring a tag round), %0d E clears, %0d sort requests, %0d increments, %0d sval compared (%0d reads met their counter's write, %0d their row's clear, %0d held), %0d lanes held, %0d results equal to a threshold, %0d E writes cancelled by a row clear (their E bit 0), %0d E writes dropped while the counters initialise after a reset",
+        n_take, n_acc, n_ref, n_same, n_clr, n_wrap, 1 << TW, n_eclr, n_trig, n_inc, n_sval, n_fw, n_rdclr, n_hold, n_held, n_eq, n_wcan, n_winit);
     if (n_ref == 0 || n_same == 0 || n_clr == 0 || n_eclr == 0 || n_trig == 0 || n_inc == 0 || n_held == 0 || n_eq == 0 ||
-            n_fw == 0 || n_rdclr == 0 || n_hold == 0 || n_wcan == 0 || n_wrap < (1 << TW)) begin
+            n_fw == 0 || n_rdclr == 0 || n_hold == 0 || n_wcan == 0 || n_winit == 0 || n_wrap < (1 << TW)) begin
         fail("a corner was not reached");
     end
     if (errors != 0) begin
