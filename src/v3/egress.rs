@@ -12,7 +12,9 @@
 //! (`gen_port[o].u_cnt`: synchronous reads, read before write) and the thresholds' copies.
 
 use super::thr_copies::ThrCopies;
-use super::{class_width, port_width, signed, trunc, units, Cat, RegSink, RegStrings, Regs};
+use super::{
+    class_width, port_width, signed, trunc, units, Cat, RegSink, RegStrings, Regs, Scratch,
+};
 
 /// The unit's parameters (the RTL's).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -103,7 +105,7 @@ pub struct EgressIn {
 }
 
 /// One cycle's outputs.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct EgressOut {
     /// the priority whose thresholds the refresh reads in this cycle
     pub cfg_ra: u8,
@@ -251,6 +253,21 @@ pub struct Egress {
     /// per group and class
     pub epart_q: Vec<u128>,
     pub u_thr: ThrCopies,
+    /// buffers reused from cycle to cycle (no state)
+    buf: Scratch<Bufs>,
+}
+
+/// The egress's buffers for one clock edge, kept so that a cycle allocates nothing.
+#[derive(Debug, Clone, Default)]
+struct Bufs {
+    grp: Vec<Group>,
+    port: Vec<Port>,
+    mems: Vec<Vec<u64>>,
+    rclr4: Vec<bool>,
+    eclr4: Vec<bool>,
+    rtrig4: Vec<bool>,
+    gen: Vec<u64>,
+    ewb: Vec<u128>,
 }
 
 /// `capfc_pkg::lidx`: the rank of priority p among the lossless priorities.
@@ -284,6 +301,7 @@ impl Egress {
             rtrig6_q: vec![false; nr],
             epart_q: vec![0; ng * p.nlp()],
             u_thr: ThrCopies::new(ng, p.taw(), p.tdw()),
+            buf: Scratch::default(),
         }
     }
 
@@ -297,40 +315,41 @@ impl Egress {
 
     /// The outputs of this cycle.
     pub fn outputs(&self, inp: &EgressIn) -> EgressOut {
+        let mut out = EgressOut::default();
+        self.outputs_into(inp, &mut out);
+        out
+    }
+
+    /// The outputs of this cycle into `out` (its vectors reused).
+    pub fn outputs_into(&self, inp: &EgressIn, out: &mut EgressOut) {
         let p = self.p;
         let (np, nlp) = (p.np, p.nlp());
-        let deq_ready = (0..np)
-            .map(|o| {
-                let g = &self.grp[o / 8];
-                (o % 8) as u8 == g.gs_q && g.rdy_q
-            })
-            .collect();
-        let enq_ready = (0..self.grp.len()).any(|g| self.enq_slot(inp, g) && self.grp[g].rdy_q);
-        let enq_accept = self.grp.iter().any(|g| g.acc4_q);
-        let sval = self.port.iter().map(|s| s.sval_q).collect();
-        let mut eacc = vec![0u128; nlp];
-        for (l, e) in eacc.iter_mut().enumerate() {
+        out.deq_ready.clear();
+        out.deq_ready.extend((0..np).map(|o| {
+            let g = &self.grp[o / 8];
+            (o % 8) as u8 == g.gs_q && g.rdy_q
+        }));
+        out.enq_ready = (0..self.grp.len()).any(|g| self.enq_slot(inp, g) && self.grp[g].rdy_q);
+        out.enq_accept = self.grp.iter().any(|g| g.acc4_q);
+        out.sval.clear();
+        out.sval.extend(self.port.iter().map(|s| s.sval_q));
+        let mut eacc = [0u128; 8];
+        for (l, e) in eacc.iter_mut().enumerate().take(nlp) {
             for g in 0..self.grp.len() {
                 *e |= self.epart_q[g * nlp + l];
             }
         }
-        let mut e_other = vec![false; np * 8];
+        out.e_other.clear();
+        out.e_other.resize(np * 8, false);
         for i in 0..np {
             for q in 0..8 {
-                e_other[i * 8 + q] =
+                out.e_other[i * 8 + q] =
                     self.cntr_q >> q & 1 == 1 && eacc[self.lidr_q[q] as usize % nlp] >> i & 1 == 1;
             }
         }
-        EgressOut {
-            cfg_ra: self.u_thr.rf_q,
-            enq_ready,
-            enq_accept,
-            deq_ready,
-            rclr: self.rclr5_q.clone(),
-            rtrig: self.rtrig6_q.clone(),
-            sval,
-            e_other,
-        }
+        out.cfg_ra = self.u_thr.rf_q;
+        out.rclr.clone_from(&self.rclr5_q);
+        out.rtrig.clone_from(&self.rtrig6_q);
     }
 
     /// The clock edge.
@@ -342,10 +361,17 @@ impl Egress {
         let rc_sat = p.rc_sat();
         let rclr_t = &self.rclr4_q;
         let eclr_t = &self.eclr4_q;
-        let mut next = self.grp.clone();
-        let mut rclr4_d = vec![false; nr];
-        let mut eclr4_d = vec![false; nr];
-        let mut rtrig4_d = vec![false; nr];
+        let mut next = std::mem::take(&mut self.buf.0.grp);
+        next.clone_from(&self.grp);
+        let fresh = |v: &mut Vec<bool>| {
+            let mut v = std::mem::take(v);
+            v.clear();
+            v.resize(nr, false);
+            v
+        };
+        let mut rclr4_d = fresh(&mut self.buf.0.rclr4);
+        let mut eclr4_d = fresh(&mut self.buf.0.eclr4);
+        let mut rtrig4_d = fresh(&mut self.buf.0.rtrig4);
         for (g, gr) in self.grp.iter().enumerate() {
             let n = &mut next[g];
             n.gs_q = if rst {
@@ -505,26 +531,25 @@ impl Egress {
         }
 
         // generations
-        let gen_d: Vec<u64> = (0..nr)
-            .map(|r| {
-                if rst {
-                    0
-                } else if rclr_t[r] {
-                    self.grp[r / nlp / 8].gn4_q
-                } else {
-                    self.gen_q[r]
-                }
-            })
-            .collect();
+        let mut gen_d = std::mem::take(&mut self.buf.0.gen);
+        gen_d.clear();
+        gen_d.extend((0..nr).map(|r| {
+            if rst {
+                0
+            } else if rclr_t[r] {
+                self.grp[r / nlp / 8].gn4_q
+            } else {
+                self.gen_q[r]
+            }
+        }));
 
         // per port (the counter RAMs are taken out for the cycle, not copied: each port's words
         // are read, then written, in place below)
-        let mut mems: Vec<Vec<u64>> = self
-            .port
-            .iter_mut()
-            .map(|po| std::mem::take(&mut po.mem))
-            .collect();
-        let mut pnext = self.port.clone();
+        let mut mems = std::mem::take(&mut self.buf.0.mems);
+        mems.clear();
+        mems.extend(self.port.iter_mut().map(|po| std::mem::take(&mut po.mem)));
+        let mut pnext = std::mem::take(&mut self.buf.0.port);
+        pnext.clone_from(&self.port);
         for (o, po) in self.port.iter().enumerate() {
             let g = o / 8;
             let gr = &self.grp[g];
@@ -614,7 +639,9 @@ impl Egress {
         }
 
         // the registered E writes' bits per row (`ewb_t`)
-        let mut ewb = vec![0u128; nr];
+        let mut ewb = std::mem::take(&mut self.buf.0.ewb);
+        ewb.clear();
+        ewb.resize(nr, 0);
         for (o, po) in self.port.iter().enumerate() {
             if po.ew_v_q {
                 let i = trunc(po.ew_i_q, pw);
@@ -624,22 +651,25 @@ impl Egress {
         }
         // E's partial ORs per group and class (E with the registered writes)
         let ng = self.grp.len();
-        let mut epart_d = vec![0u128; ng * nlp];
+        // (into the register at once: nothing below reads its old value)
         for g in 0..ng {
             for l in 0..nlp {
+                let mut e = 0;
                 for s in 0..8 {
                     let o = g * 8 + s;
                     if o < np {
                         let r = o * nlp + l;
-                        epart_d[g * nlp + l] |= (self.e_q[r] | ewb[r]) & !(1u128 << o);
+                        e |= (self.e_q[r] | ewb[r]) & !(1u128 << o);
                     }
                 }
+                self.epart_q[g * nlp + l] = e;
             }
         }
-        // E takes last cycle's registered writes; a clear wins
-        let mut e_d: Vec<u128> = (0..nr)
-            .map(|r| if eclr_t[r] { 0 } else { self.e_q[r] | ewb[r] })
-            .collect();
+        // E takes last cycle's registered writes; a clear wins (in place: nothing below reads
+        // E's old value)
+        for r in 0..nr {
+            self.e_q[r] = if eclr_t[r] { 0 } else { self.e_q[r] | ewb[r] };
+        }
         // this cycle's writes, registered unless their row clears now or cleared last cycle
         for (o, n) in pnext.iter_mut().enumerate() {
             let l = trunc(inp.swr_l[o], lw);
@@ -655,17 +685,16 @@ impl Egress {
         // E is cleared while its row's group initialises its counters (cin_q: from the cycle
         // after a reset, NA cycles), not by the reset itself: no net from the reset to E's
         // NR x NP flip-flops across the die (the critical path at 59.9 MHz, session 20)
-        for (r, e) in e_d.iter_mut().enumerate() {
+        for (r, e) in self.e_q.iter_mut().enumerate() {
             if self.grp[r / nlp / 8].cin_q {
                 *e = 0;
             }
         }
 
         // the thresholds' refresh
-        let lid: Vec<u64> = (0..8).map(|q| lidx(inp.cfg_lossless, q)).collect();
-        let cnt: Vec<bool> = (0..8)
-            .map(|q| inp.cfg_lossless >> q & 1 == 1 && lid[q] < u64::from(p.nl))
-            .collect();
+        let lid: [u64; 8] = std::array::from_fn(|q| lidx(inp.cfg_lossless, q));
+        let cnt: [bool; 8] =
+            std::array::from_fn(|q| inp.cfg_lossless >> q & 1 == 1 && lid[q] < u64::from(p.nl));
         let rf = self.u_thr.rf();
         let w = |x: u64| u128::from(trunc(x, ow));
         let wa_rec = (w(inp.cfg_eg_max) << (2 * ow + lw + 2))
@@ -685,29 +714,37 @@ impl Egress {
         }
 
         // the row events' later registers (from this cycle's, before they move)
-        let rclr4_q = std::mem::replace(
-            &mut self.rclr4_q,
-            if rst { vec![false; nr] } else { rclr4_d },
-        );
-        self.rclr5_q = if rst { vec![false; nr] } else { rclr4_q };
-        self.eclr4_q = if rst { vec![false; nr] } else { eclr4_d };
-        let rtrig4_q = std::mem::replace(
-            &mut self.rtrig4_q,
-            if rst { vec![false; nr] } else { rtrig4_d },
-        );
-        let rtrig5_q = std::mem::replace(
-            &mut self.rtrig5_q,
-            if rst { vec![false; nr] } else { rtrig4_q },
-        );
-        self.rtrig6_q = if rst { vec![false; nr] } else { rtrig5_q };
-        self.gen_q = gen_d;
-        self.e_q = e_d;
-        self.epart_q = epart_d;
-        self.grp = next;
-        self.port = pnext;
-        for (po, mem) in self.port.iter_mut().zip(mems) {
+        // (buffers rotated: rclr5 <- rclr4 <- rclr4_d, rtrig6 <- rtrig5 <- rtrig4 <- rtrig4_d)
+        std::mem::swap(&mut self.rclr5_q, &mut self.rclr4_q);
+        std::mem::swap(&mut self.rclr4_q, &mut rclr4_d);
+        std::mem::swap(&mut self.eclr4_q, &mut eclr4_d);
+        std::mem::swap(&mut self.rtrig6_q, &mut self.rtrig5_q);
+        std::mem::swap(&mut self.rtrig5_q, &mut self.rtrig4_q);
+        std::mem::swap(&mut self.rtrig4_q, &mut rtrig4_d);
+        if rst {
+            for v in [
+                &mut self.rclr4_q,
+                &mut self.rclr5_q,
+                &mut self.eclr4_q,
+                &mut self.rtrig4_q,
+                &mut self.rtrig5_q,
+                &mut self.rtrig6_q,
+            ] {
+                v.fill(false);
+            }
+        }
+        self.buf.0.rclr4 = rclr4_d;
+        self.buf.0.eclr4 = eclr4_d;
+        self.buf.0.rtrig4 = rtrig4_d;
+        std::mem::swap(&mut self.gen_q, &mut gen_d);
+        self.buf.0.gen = gen_d;
+        self.buf.0.ewb = ewb;
+        self.buf.0.grp = std::mem::replace(&mut self.grp, next);
+        self.buf.0.port = std::mem::replace(&mut self.port, pnext);
+        for (po, mem) in self.port.iter_mut().zip(mems.drain(..)) {
             po.mem = mem;
         }
+        self.buf.0.mems = mems;
     }
 
     /// Every register and RAM word under its RTL name (relative to the unit's instance).

@@ -15,7 +15,7 @@
 //! registers and the RAMs keep their contents (the scrub writes every word in cycles 4 to 11).
 
 use super::thr_copies::ThrCopies;
-use super::{signed, trunc, units, Cat, RegSink, RegStrings, Regs};
+use super::{signed, trunc, units, Cat, RegSink, RegStrings, Regs, Scratch};
 
 /// The unit's parameters (the RTL's).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,7 +69,7 @@ pub struct IngressIn {
 }
 
 /// One cycle's outputs (combinational on the registers and the inputs).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct IngressOut {
     /// the priority whose thresholds the refresh reads in this cycle
     pub cfg_ra: u8,
@@ -144,6 +144,8 @@ pub struct Ingress {
     /// `xoff_q`: I, bit p of port i at [i]
     pub xoff_q: Vec<u8>,
     pub u_thr: ThrCopies,
+    /// buffers reused from cycle to cycle (no state): the next I and groups
+    buf: Scratch<(Vec<u8>, Vec<Group>)>,
 }
 
 impl Ingress {
@@ -154,6 +156,7 @@ impl Ingress {
             p,
             grp: vec![Group::default(); ng],
             xoff_q: vec![0; p.np],
+            buf: Scratch::default(),
             u_thr: ThrCopies::new(ng, p.taw(), p.ow),
         }
     }
@@ -171,21 +174,30 @@ impl Ingress {
 
     /// The outputs of this cycle.
     pub fn outputs(&self, inp: &IngressIn) -> IngressOut {
+        let mut out = IngressOut::default();
+        self.outputs_into(inp, &mut out);
+        out
+    }
+
+    /// The outputs of this cycle into `out` (its vectors reused).
+    pub fn outputs_into(&self, inp: &IngressIn, out: &mut IngressOut) {
         let np = self.p.np;
-        let mut arr_ready = vec![false; np];
-        let mut arr_accept = vec![false; np];
-        for (i, (r, a)) in arr_ready.iter_mut().zip(arr_accept.iter_mut()).enumerate() {
+        out.arr_ready.clear();
+        out.arr_ready.resize(np, false);
+        out.arr_accept.clear();
+        out.arr_accept.resize(np, false);
+        for (i, (r, a)) in out
+            .arr_ready
+            .iter_mut()
+            .zip(out.arr_accept.iter_mut())
+            .enumerate()
+        {
             let g = &self.grp[i / 8];
             *r = (i % 8) as u8 == g.gs_q && g.rdy_q;
             *a = g.soh4_q >> (i % 8) & 1 == 1 && g.acc4_q;
         }
-        let dep_ready = (0..self.grp.len()).any(|g| self.dep_slot(inp, g) && self.grp[g].rdy_q);
-        IngressOut {
-            cfg_ra: self.u_thr.rf_q,
-            arr_ready,
-            arr_accept,
-            dep_ready,
-        }
+        out.dep_ready = (0..self.grp.len()).any(|g| self.dep_slot(inp, g) && self.grp[g].rdy_q);
+        out.cfg_ra = self.u_thr.rf_q;
     }
 
     /// The clock edge.
@@ -194,8 +206,9 @@ impl Ingress {
         let (ow, xw) = (p.ow, p.xw());
         let rst = inp.rst;
         let rc_sat = p.rc_sat();
-        let mut xoff_d = self.xoff_q.clone();
-        let mut next = self.grp.clone();
+        let (mut xoff_d, mut next) = std::mem::take(&mut self.buf.0);
+        xoff_d.clone_from(&self.xoff_q);
+        next.clone_from(&self.grp);
         for (g, gr) in self.grp.iter().enumerate() {
             let n = &mut next[g];
             // cycles since reset, the enables from rc_q
@@ -333,8 +346,10 @@ impl Ingress {
             | u128::from(inp.cfg_lossless >> rf & 1);
         let wd_rec = u128::from(trunc(inp.cfg_ing_xon, ow));
         self.u_thr.tick(rst, wa_rec, wd_rec);
-        self.grp = next;
-        self.xoff_q = xoff_d;
+        self.buf.0 = (
+            std::mem::replace(&mut self.xoff_q, xoff_d),
+            std::mem::replace(&mut self.grp, next),
+        );
     }
 
     /// Every register and RAM word under its RTL name (relative to the unit's instance).

@@ -8,7 +8,7 @@
 //! RAM (`gen_engine[e].u_snap`: a synchronous read); per group of eight engines the
 //! configuration's copy (`gcal_q`, `gcut_q`).
 
-use super::{class_width, clog2, port_width, trunc, Cat, RegSink, RegStrings, Regs};
+use super::{class_width, clog2, port_width, trunc, Cat, RegSink, RegStrings, Regs, Scratch};
 
 pub const PH_MAX: u8 = 0;
 pub const PH_COPY: u8 = 1;
@@ -88,7 +88,7 @@ pub struct SortIn {
 }
 
 /// One cycle's outputs (from registers only), per port.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SortOut {
     pub sre: Vec<bool>,
     pub srow: Vec<u64>,
@@ -145,6 +145,8 @@ pub struct Sort {
     pub eng: Vec<Engine>,
     pub gcal_q: Vec<bool>,
     pub gcut_q: Vec<u64>,
+    /// buffers reused from cycle to cycle (no state): the engines' next registers, the snap RAMs
+    buf: Scratch<(Vec<Engine>, Vec<Vec<u64>>)>,
 }
 
 impl Sort {
@@ -161,6 +163,7 @@ impl Sort {
             ],
             gcal_q: vec![false; p.ng()],
             gcut_q: vec![0; p.ng()],
+            buf: Scratch::default(),
         }
     }
 
@@ -170,16 +173,23 @@ impl Sort {
 
     /// The outputs of this cycle.
     pub fn outputs(&self) -> SortOut {
+        let mut o = SortOut::default();
+        self.outputs_into(&mut o);
+        o
+    }
+
+    /// The outputs into `o` (its vectors reused).
+    pub fn outputs_into(&self, o: &mut SortOut) {
         let p = self.p;
         let np2 = 2 * p.ne();
-        let mut o = SortOut {
-            sre: vec![false; np2],
-            srow: vec![0; np2],
-            sidx: vec![0; np2],
-            swr_en: vec![false; np2],
-            swr_l: vec![0; np2],
-            swr_i: vec![0; np2],
-        };
+        for v in [&mut o.sre, &mut o.swr_en] {
+            v.clear();
+            v.resize(np2, false);
+        }
+        for v in [&mut o.srow, &mut o.sidx, &mut o.swr_l, &mut o.swr_i] {
+            v.clear();
+            v.resize(np2, 0);
+        }
         for (k, e) in self.eng.iter().enumerate() {
             let rd = self.issue(e) && (e.ph_q == PH_MAX || e.ph_q == PH_COPY);
             o.sre[2 * k] = rd && !e.sl_q;
@@ -198,7 +208,6 @@ impl Sort {
         }
         o.sre.truncate(p.np);
         o.swr_en.truncate(p.np);
-        o
     }
 
     /// The clock edge.
@@ -213,18 +222,17 @@ impl Sort {
         let rtrig = |r: usize| r < p.nr() && inp.rtrig[r];
         let sval = |o: usize| if o < np { inp.sval[o] } else { 0 };
         // (the snap RAMs are taken out for the cycle, not copied: read, then written, in place)
-        let mut snaps: Vec<Vec<u64>> = self
-            .eng
-            .iter_mut()
-            .map(|e| std::mem::take(&mut e.snap))
-            .collect();
-        let mut next = self.eng.clone();
+        let (mut next, mut snaps) = std::mem::take(&mut self.buf.0);
+        snaps.clear();
+        snaps.extend(self.eng.iter_mut().map(|e| std::mem::take(&mut e.snap)));
+        next.clone_from(&self.eng);
         for (o, e) in self.eng.iter().enumerate() {
             let n = &mut next[o];
             let (ph, k) = (e.ph_q, e.k_q);
             let gi = o / 8;
             let row_of = |j: usize| ((2 * o + (j >> lw)) << lw) + (j % nlp);
-            let rowclr: Vec<bool> = (0..nj).map(|j| rclr(row_of(j))).collect();
+            // (nj <= 16: NL <= 8, check_params)
+            let rowclr: [bool; 16] = std::array::from_fn(|j| j < nj && rclr(row_of(j)));
             let abort = e.busy_q && rowclr[((e.sl_q as usize) << lw) | e.row_q as usize];
             // the word's pipeline
             n.x_q = e.snap_rd_q;
@@ -248,9 +256,8 @@ impl Sort {
             n.eq_q = xr == e.v_q;
             n.nz_q = xr != 0;
             // grant
-            let avail: Vec<bool> = (0..nj)
-                .map(|j| e.pend_q >> j & 1 == 1 && !rowclr[j])
-                .collect();
+            let avail: [bool; 16] =
+                std::array::from_fn(|j| j < nj && e.pend_q >> j & 1 == 1 && !rowclr[j]);
             let granted = !e.busy_q && avail.iter().any(|&a| a);
             let g = (0..nj)
                 .find(|&j| avail[j] && j as u64 >= e.rr_q)
@@ -416,10 +423,11 @@ impl Sort {
                 snaps[o][yi as usize] = e.y_q;
             }
         }
-        self.eng = next;
-        for (e, snap) in self.eng.iter_mut().zip(snaps) {
+        let old = std::mem::replace(&mut self.eng, next);
+        for (e, snap) in self.eng.iter_mut().zip(snaps.drain(..)) {
             e.snap = snap;
         }
+        self.buf.0 = (old, snaps);
         self.gcal_q.fill(inp.cfg_mode_cal);
         let cut = trunc(inp.cfg_cut, cut_f + 1);
         self.gcut_q.fill(cut);

@@ -3,10 +3,10 @@
 //! and v2's PFC generator (`u_pfc`: `sent_q`, `timer_q`), register for register.
 
 use super::cfg::Cfg;
-use super::egress::{Egress, EgressIn, EgressParams};
-use super::ingress::{Ingress, IngressIn, IngressParams};
-use super::sort::{Sort, SortIn, SortParams};
-use super::{Cat, RegSink, RegStrings, Regs};
+use super::egress::{Egress, EgressIn, EgressOut, EgressParams};
+use super::ingress::{Ingress, IngressIn, IngressOut, IngressParams};
+use super::sort::{Sort, SortIn, SortOut, SortParams};
+use super::{Cat, RegSink, RegStrings, Regs, Scratch};
 use crate::block::BlockParams;
 
 /// One cycle's inputs (`capfc_top_oc`'s ports).
@@ -35,7 +35,7 @@ pub struct TopIn {
 }
 
 /// One cycle's outputs.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TopOut {
     pub arr_ready: Vec<bool>,
     pub dep_ready: bool,
@@ -63,6 +63,20 @@ pub struct Top {
     /// `u_pfc.sent_q`, `u_pfc.timer_q`
     pub sent_q: Vec<u8>,
     pub timer_q: Vec<u16>,
+    /// the units' inputs and outputs, reused from cycle to cycle (no state)
+    buf: Scratch<Bufs>,
+}
+
+/// The units' inputs and outputs of one cycle, kept so that a cycle allocates nothing.
+#[derive(Debug, Clone, Default)]
+struct Bufs {
+    ing_in: IngressIn,
+    eg_in: EgressIn,
+    sort_in: SortIn,
+    io: IngressOut,
+    eo: EgressOut,
+    so: SortOut,
+    d_d: Vec<u8>,
 }
 
 impl Top {
@@ -95,88 +109,95 @@ impl Top {
             d_q: vec![0; np],
             sent_q: vec![0; np],
             timer_q: vec![0; np],
+            buf: Scratch::default(),
         }
     }
 
     /// One cycle: the outputs, then the clock edge.
     pub fn cycle(&mut self, inp: &TopIn) -> TopOut {
+        let mut out = TopOut::default();
+        self.cycle_into(inp, &mut out);
+        out
+    }
+
+    /// One cycle into `out` (its vectors reused: a cycle allocates nothing once they have
+    /// their lengths).
+    pub fn cycle_into(&mut self, inp: &TopIn, out: &mut TopOut) {
         let np = self.p.np;
+        let b = &mut self.buf.0;
         let c = &self.u_cfg;
         // the thresholds of the priority each unit's refresh reads (its rf_q)
         let ti = c.ingress(self.u_ingress.u_thr.rf());
         let te = c.egress(self.u_egress.u_thr.rf());
-        let ing_in = IngressIn {
-            rst: inp.rst,
-            cfg_ing_max: ti.max,
-            cfg_ing_xoff: ti.xoff,
-            cfg_ing_xon: ti.xon,
-            cfg_lossless: c.lossless_q,
-            arr_valid: inp.arr_valid.clone(),
-            arr_prio: inp.arr_prio.clone(),
-            arr_size: inp.arr_size.clone(),
-            dep_valid: inp.dep_valid,
-            dep_port: inp.dep_port,
-            dep_prio: inp.dep_prio,
-            dep_size: inp.dep_size,
-        };
-        let so = self.u_sort.outputs();
-        let eg_in = EgressIn {
-            rst: inp.rst,
-            cfg_eg_max: te.max,
-            cfg_eg_xoff: te.xoff,
-            cfg_eg_xon: te.xon,
-            cfg_eg_warn: te.warn,
-            cfg_lossless: c.lossless_q,
-            cfg_mode: c.mode_q,
-            enq_valid: inp.enq_valid,
-            enq_oport: inp.enq_oport,
-            enq_prio: inp.enq_prio,
-            enq_iport: inp.enq_iport,
-            enq_size: inp.enq_size,
-            deq_valid: inp.deq_valid.clone(),
-            deq_prio: inp.deq_prio.clone(),
-            deq_size: inp.deq_size.clone(),
-            sre: so.sre,
-            srow: so.srow,
-            sidx: so.sidx,
-            swr_en: so.swr_en,
-            swr_l: so.swr_l,
-            swr_i: so.swr_i,
-        };
-        let io = self.u_ingress.outputs(&ing_in);
-        let eo = self.u_egress.outputs(&eg_in);
-        let sort_in = SortIn {
-            rst: inp.rst,
-            cfg_mode_cal: c.mode_q >> 1 & 1 == 1,
-            cfg_cut: c.cut_q,
-            rclr: eo.rclr.clone(),
-            rtrig: eo.rtrig.clone(),
-            sval: eo.sval.clone(),
-        };
+        let ii = &mut b.ing_in;
+        ii.rst = inp.rst;
+        ii.cfg_ing_max = ti.max;
+        ii.cfg_ing_xoff = ti.xoff;
+        ii.cfg_ing_xon = ti.xon;
+        ii.cfg_lossless = c.lossless_q;
+        ii.arr_valid.clone_from(&inp.arr_valid);
+        ii.arr_prio.clone_from(&inp.arr_prio);
+        ii.arr_size.clone_from(&inp.arr_size);
+        ii.dep_valid = inp.dep_valid;
+        ii.dep_port = inp.dep_port;
+        ii.dep_prio = inp.dep_prio;
+        ii.dep_size = inp.dep_size;
+        self.u_sort.outputs_into(&mut b.so);
+        let ei = &mut b.eg_in;
+        ei.rst = inp.rst;
+        ei.cfg_eg_max = te.max;
+        ei.cfg_eg_xoff = te.xoff;
+        ei.cfg_eg_xon = te.xon;
+        ei.cfg_eg_warn = te.warn;
+        ei.cfg_lossless = c.lossless_q;
+        ei.cfg_mode = c.mode_q;
+        ei.enq_valid = inp.enq_valid;
+        ei.enq_oport = inp.enq_oport;
+        ei.enq_prio = inp.enq_prio;
+        ei.enq_iport = inp.enq_iport;
+        ei.enq_size = inp.enq_size;
+        ei.deq_valid.clone_from(&inp.deq_valid);
+        ei.deq_prio.clone_from(&inp.deq_prio);
+        ei.deq_size.clone_from(&inp.deq_size);
+        ei.sre.clone_from(&b.so.sre);
+        ei.srow.clone_from(&b.so.srow);
+        ei.sidx.clone_from(&b.so.sidx);
+        ei.swr_en.clone_from(&b.so.swr_en);
+        ei.swr_l.clone_from(&b.so.swr_l);
+        ei.swr_i.clone_from(&b.so.swr_i);
+        self.u_ingress.outputs_into(&b.ing_in, &mut b.io);
+        self.u_egress.outputs_into(&b.eg_in, &mut b.eo);
+        let (io, eo) = (&b.io, &b.eo);
+        let si = &mut b.sort_in;
+        si.rst = inp.rst;
+        si.cfg_mode_cal = c.mode_q >> 1 & 1 == 1;
+        si.cfg_cut = c.cut_q;
+        si.rclr.clone_from(&eo.rclr);
+        si.rtrig.clone_from(&eo.rtrig);
+        si.sval.clone_from(&eo.sval);
         // D and the PFC generator
-        let i_state = self.u_ingress.i_state().to_vec();
-        let d_d: Vec<u8> = (0..np)
-            .map(|i| {
-                if inp.rst {
-                    0
-                } else {
-                    i_state[i] | (0..8).fold(0u8, |a, q| a | (u8::from(eo.e_other[i * 8 + q]) << q))
-                }
-            })
-            .collect();
-        let mut out = TopOut {
-            arr_ready: io.arr_ready,
-            dep_ready: io.dep_ready,
-            enq_ready: eo.enq_ready,
-            deq_ready: eo.deq_ready.clone(),
-            arr_accept: io.arr_accept,
-            enq_accept: eo.enq_accept,
-            pfc_valid: vec![false; np],
-            pfc_cev: vec![0; np],
-            pfc_xoff: self.d_q.clone(),
-            pfc_quanta: c.quanta_q,
-            d_state: self.d_q.clone(),
-        };
+        let i_state = self.u_ingress.i_state();
+        b.d_d.clear();
+        b.d_d.extend((0..np).map(|i| {
+            if inp.rst {
+                0
+            } else {
+                i_state[i] | (0..8).fold(0u8, |a, q| a | (u8::from(eo.e_other[i * 8 + q]) << q))
+            }
+        }));
+        out.arr_ready.clone_from(&io.arr_ready);
+        out.dep_ready = io.dep_ready;
+        out.enq_ready = eo.enq_ready;
+        out.deq_ready.clone_from(&eo.deq_ready);
+        out.arr_accept.clone_from(&io.arr_accept);
+        out.enq_accept = eo.enq_accept;
+        out.pfc_valid.clear();
+        out.pfc_valid.resize(np, false);
+        out.pfc_cev.clear();
+        out.pfc_cev.resize(np, 0);
+        out.pfc_xoff.clone_from(&self.d_q);
+        out.pfc_quanta = c.quanta_q;
+        out.d_state.clone_from(&self.d_q);
         let refresh = c.refresh_q;
         for i in 0..np {
             let (d, s, t) = (self.d_q[i], self.sent_q[i], self.timer_q[i]);
@@ -192,14 +213,13 @@ impl Top {
                 self.timer_q[i] = if take { refresh } else { t.saturating_sub(1) };
             }
         }
-        self.d_q = d_d;
+        std::mem::swap(&mut self.d_q, &mut b.d_d);
         // the units' edges, then the configuration's
-        self.u_ingress.tick(&ing_in);
-        self.u_egress.tick(&eg_in);
-        self.u_sort.tick(&sort_in);
+        self.u_ingress.tick(&b.ing_in);
+        self.u_egress.tick(&b.eg_in);
+        self.u_sort.tick(&b.sort_in);
         self.u_cfg
             .tick(&self.p, inp.rst, inp.cfg_we, inp.cfg_addr, inp.cfg_wdata);
-        out
     }
 
     /// Every register and RAM word under its RTL name (relative to the block's instance).
