@@ -452,7 +452,9 @@ always_comb begin
             rr_d[o]   = '0;
             busy_d[o] = 1'b0;
             wv_d[o]   = 1'b0;
-            snap_we_t[o] = 1'b0;
+            // (the snap RAM's write is not gated by the reset, which keeps the reset's net off its
+            // write enable, the critical path at 66.8 MHz: a word written in a reset cycle is
+            // written again by the next sort's copy pass before any read)
         end
     end
 

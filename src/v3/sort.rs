@@ -412,7 +412,8 @@ impl Sort {
                 n.rr_q = 0;
                 n.busy_q = false;
                 n.wv_q = false;
-                snap_we = false;
+                // (the snap RAM's write is not gated by the reset: a word written in a reset
+                // cycle is written again by the next sort's copy pass before any read)
             }
             // the snap RAM: its read (issued from registers) before its write
             let snap_re = self.issue(e) && (ph == PH_SRCH || ph == PH_GT || ph == PH_SEL);
