@@ -9,6 +9,7 @@
 pub mod cfg;
 pub mod egress;
 pub mod ingress;
+pub mod lanes;
 pub mod replay;
 pub mod rtl_configs;
 pub mod sort;

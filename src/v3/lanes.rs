@@ -1,0 +1,196 @@
+//! The environment's side of the v3 block's lanes (`docs/microarchitecture-v3.md`, "Handshakes
+//! instead of every cycle" and "Fixed latency"): what a switch, a golden-vector generator or a
+//! REPL puts between its events and [`super::top::Top`]'s ports.
+//!
+//! Each lane (an arrival per input port, the departure lane, the enqueue lane, a dequeue per
+//! output port) is offered from a FIFO of the user's events and held, unchanged, until the block
+//! takes it (valid and ready at a rising edge); the next event of that FIFO is offered from the
+//! following cycle. An arrival or an enqueue taken in cycle t is answered by `arr_accept[i]` or
+//! `enq_accept` in cycle t + [`ACCEPT_LATENCY`]; a departure or a dequeue needs no answer. Every
+//! event carries the user's tag `T` (a packet, say), which comes back with its answer.
+//!
+//! One cycle is [`Lanes::drive`] (the lanes into the block's inputs), the block's cycle, then
+//! [`Lanes::settle`] with its outputs (the takes of this cycle, the answers due in it).
+
+use super::top::{TopIn, TopOut};
+use std::collections::VecDeque;
+
+/// Cycles from a take to its accept.
+pub const ACCEPT_LATENCY: u64 = 4;
+
+/// An event for a lane.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lane {
+    /// bytes arriving at input `port` (`arr_*[port]`)
+    Arrival { port: usize, prio: u8, size: u64 },
+    /// bytes leaving the ingress's accounting of `port` (`dep_*`)
+    Departure { port: usize, prio: u8, size: u64 },
+    /// a packet of input `iport` asking for egress queue (`oport`, `prio`) (`enq_*`)
+    Enqueue {
+        oport: usize,
+        prio: u8,
+        iport: usize,
+        size: u64,
+    },
+    /// bytes leaving egress queue (`port`, `prio`) (`deq_*[port]`)
+    Dequeue { port: usize, prio: u8, size: u64 },
+}
+
+/// What became of an event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer<T> {
+    /// an arrival or an enqueue, answered `ACCEPT_LATENCY` cycles after its take
+    Accept { lane: Lane, tag: T, accepted: bool },
+    /// a departure or a dequeue, taken
+    Taken { lane: Lane, tag: T },
+}
+
+#[derive(Debug, Clone)]
+pub struct Lanes<T> {
+    np: usize,
+    arr: Vec<VecDeque<(Lane, T)>>,
+    deq: Vec<VecDeque<(Lane, T)>>,
+    dep: VecDeque<(Lane, T)>,
+    enq: VecDeque<(Lane, T)>,
+    /// taken, waiting for their accept: (the cycle it is due, the event, its tag)
+    due: VecDeque<(u64, Lane, T)>,
+}
+
+impl<T> Lanes<T> {
+    pub fn new(np: usize) -> Self {
+        Lanes {
+            np,
+            arr: (0..np).map(|_| VecDeque::new()).collect(),
+            deq: (0..np).map(|_| VecDeque::new()).collect(),
+            dep: VecDeque::new(),
+            enq: VecDeque::new(),
+            due: VecDeque::new(),
+        }
+    }
+
+    /// Queue `lane` behind the events already waiting for it. A port outside the block is an
+    /// error (the block would never take it).
+    pub fn offer(&mut self, lane: Lane, tag: T) -> Result<(), String> {
+        let np = self.np;
+        let bad = |what: &str, p: usize| Err(format!("{what} port {p} (the block has {np} ports)"));
+        match lane {
+            Lane::Arrival { port, .. } if port >= np => bad("arrival at", port),
+            Lane::Departure { port, .. } if port >= np => bad("departure from", port),
+            Lane::Enqueue { oport, .. } if oport >= np => bad("enqueue to", oport),
+            Lane::Enqueue { iport, .. } if iport >= np => bad("enqueue from", iport),
+            Lane::Dequeue { port, .. } if port >= np => bad("dequeue from", port),
+            Lane::Arrival { port, .. } => {
+                self.arr[port].push_back((lane, tag));
+                Ok(())
+            }
+            Lane::Dequeue { port, .. } => {
+                self.deq[port].push_back((lane, tag));
+                Ok(())
+            }
+            Lane::Departure { .. } => {
+                self.dep.push_back((lane, tag));
+                Ok(())
+            }
+            Lane::Enqueue { .. } => {
+                self.enq.push_back((lane, tag));
+                Ok(())
+            }
+        }
+    }
+
+    /// Events offered or taken and not yet answered.
+    pub fn pending(&self) -> usize {
+        self.arr.iter().map(VecDeque::len).sum::<usize>()
+            + self.deq.iter().map(VecDeque::len).sum::<usize>()
+            + self.dep.len()
+            + self.enq.len()
+            + self.due.len()
+    }
+
+    /// The lanes of this cycle into `inp` (every lane's valid and fields; the rest of `inp` is
+    /// left as it is). `inp`'s per-port vectors must have the block's ports.
+    pub fn drive(&self, inp: &mut TopIn) {
+        for i in 0..self.np {
+            inp.arr_valid[i] = false;
+            if let Some(&(Lane::Arrival { prio, size, .. }, _)) = self.arr[i].front() {
+                inp.arr_valid[i] = true;
+                inp.arr_prio[i] = prio;
+                inp.arr_size[i] = size;
+            }
+            inp.deq_valid[i] = false;
+            if let Some(&(Lane::Dequeue { prio, size, .. }, _)) = self.deq[i].front() {
+                inp.deq_valid[i] = true;
+                inp.deq_prio[i] = prio;
+                inp.deq_size[i] = size;
+            }
+        }
+        inp.dep_valid = false;
+        if let Some(&(Lane::Departure { port, prio, size }, _)) = self.dep.front() {
+            inp.dep_valid = true;
+            inp.dep_port = port as u64;
+            inp.dep_prio = prio;
+            inp.dep_size = size;
+        }
+        inp.enq_valid = false;
+        if let Some(&(
+            Lane::Enqueue {
+                oport,
+                prio,
+                iport,
+                size,
+            },
+            _,
+        )) = self.enq.front()
+        {
+            inp.enq_valid = true;
+            inp.enq_oport = oport as u64;
+            inp.enq_prio = prio;
+            inp.enq_iport = iport as u64;
+            inp.enq_size = size;
+        }
+    }
+
+    /// After the block's cycle `t` (driven by [`Lanes::drive`]) with outputs `out`: the
+    /// answers due in `t` (their accepts are in `out`), then this cycle's takes (each lane
+    /// valid and ready), appended to `answers` in that order. A reset (`rst` in `t`) drops
+    /// every event taken and due after `t`, answering none of them (the block forgets them),
+    /// and takes no lane: the events still offered wait for the lanes to be ready again.
+    pub fn settle(&mut self, t: u64, rst: bool, out: &TopOut, answers: &mut Vec<Answer<T>>) {
+        while self.due.front().is_some_and(|d| d.0 == t) {
+            let (_, lane, tag) = self.due.pop_front().expect("checked");
+            let accepted = match lane {
+                Lane::Arrival { port, .. } => out.arr_accept[port],
+                _ => out.enq_accept,
+            };
+            answers.push(Answer::Accept {
+                lane,
+                tag,
+                accepted,
+            });
+        }
+        if rst {
+            // (the answers due in t are in t's outputs; the later ones are lost, and no lane is
+            // taken in a reset cycle)
+            self.due.clear();
+            return;
+        }
+        for i in 0..self.np {
+            if !self.arr[i].is_empty() && out.arr_ready[i] {
+                let (lane, tag) = self.arr[i].pop_front().expect("checked");
+                self.due.push_back((t + ACCEPT_LATENCY, lane, tag));
+            }
+            if !self.deq[i].is_empty() && out.deq_ready[i] {
+                let (lane, tag) = self.deq[i].pop_front().expect("checked");
+                answers.push(Answer::Taken { lane, tag });
+            }
+        }
+        if !self.dep.is_empty() && out.dep_ready {
+            let (lane, tag) = self.dep.pop_front().expect("checked");
+            answers.push(Answer::Taken { lane, tag });
+        }
+        if !self.enq.is_empty() && out.enq_ready {
+            let (lane, tag) = self.enq.pop_front().expect("checked");
+            self.due.push_back((t + ACCEPT_LATENCY, lane, tag));
+        }
+    }
+}
