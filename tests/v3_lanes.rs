@@ -216,3 +216,90 @@ fn a_port_outside_the_block_is_refused() {
         .is_err());
     assert_eq!(l.pending(), 0);
 }
+
+#[test]
+fn a_reset_drops_the_answers_not_yet_due_and_holds_the_lanes_not_yet_taken() {
+    let np = 4;
+    let p = BlockParams::from_values(&[np as u32, 14, 20, 16, 0, 8, 2]);
+    let mut top = Top::new(p);
+    let (mut inp, mut out) = (idle(np), TopOut::default());
+    let mut lanes: Lanes<usize> = Lanes::new(np);
+    let mut answers = Vec::new();
+    let mut t = 0u64;
+    // one cycle: the lanes, the block, the takes and answers (`t` is the cycle just run after)
+    macro_rules! step {
+        () => {{
+            lanes.drive(&mut inp);
+            top.cycle_into(&inp, &mut out);
+            lanes.settle(t, inp.rst, &out, &mut answers);
+            t += 1;
+        }};
+    }
+    let tags = |answers: &[Answer<usize>]| -> Vec<(usize, bool)> {
+        answers
+            .iter()
+            .map(|a| match a {
+                Answer::Accept { tag, accepted, .. } => (*tag, *accepted),
+                Answer::Taken { .. } => unreachable!("only arrivals are offered"),
+            })
+            .collect()
+    };
+    // reset, every ingress MAX high, then until port 0's lane is ready
+    inp.rst = true;
+    step!();
+    inp.rst = false;
+    for q in 0..8u8 {
+        (inp.cfg_we, inp.cfg_addr, inp.cfg_wdata) = (true, q, 1 << 19);
+        step!();
+    }
+    inp.cfg_we = false;
+    while !out.arr_ready[0] {
+        step!();
+    }
+    // port 0's slot was in cycle t - 1, so the next ones are t + 7, t + 15, ...: four arrivals
+    // on port 0, taken in s = t + 7, s + 8, s + 16, s + 24, due 4 cycles after each take
+    for k in 0..4 {
+        let a = Lane::Arrival {
+            port: 0,
+            prio: 1,
+            size: 64,
+        };
+        lanes.offer(a, k).unwrap();
+    }
+    let s0 = t + 7;
+    while t < s0 + 2 {
+        step!();
+    }
+    // port 1's slot (s + 1) has passed: its arrival is taken in s + 9, due in s + 13
+    lanes
+        .offer(
+            Lane::Arrival {
+                port: 1,
+                prio: 1,
+                size: 64,
+            },
+            10,
+        )
+        .unwrap();
+    while t < s0 + 12 {
+        step!();
+    }
+    assert_eq!(
+        tags(&answers),
+        vec![(0, true)],
+        "the first arrival answered in s + 4"
+    );
+    // the reset in s + 12: arrival 1 (taken in s + 8) is answered in that cycle; port 1's (taken
+    // in s + 9, due in s + 13) is lost; arrivals 2 and 3 were not taken and wait
+    inp.rst = true;
+    step!();
+    inp.rst = false;
+    assert_eq!(tags(&answers), vec![(0, true), (1, true)]);
+    answers.clear();
+    for _ in 0..80 {
+        step!();
+    }
+    // taken when the lanes are ready again, and refused: every MAX is 0 after the reset
+    assert_eq!(tags(&answers), vec![(2, false), (3, false)]);
+    assert_eq!(lanes.pending(), 0);
+}
