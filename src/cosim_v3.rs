@@ -9,8 +9,8 @@ use std::collections::HashMap;
 
 use crate::block::BlockParams;
 use crate::dut_v3::{Layout, RtlTopV3, RtlV3Error};
-use crate::v3::replay::{self, Report, Unit};
-use crate::v3::top::Top;
+use crate::v3::replay::{self, top_in_into, Report};
+use crate::v3::top::{Top, TopIn, TopOut};
 use crate::v3::{RegSink, RegStrings};
 
 /// The inputs of `instance` (e.g. `capfc_top_v3_tb.u_dut`) at every rising edge of a waveform,
@@ -44,8 +44,14 @@ pub struct LockstepV3 {
     /// for each of the model's registers (in `Top::regs` order): its RTL value's first state
     /// word and word count (the every-cycle comparison's index)
     slots: Vec<(u32, u32)>,
-    /// the outputs by name: index into the layout's outputs
-    outputs: HashMap<String, usize>,
+    /// the inputs by name: index into the layout's inputs (a short list searched in order)
+    inputs: Vec<(String, usize)>,
+    /// for each of the model's outputs (in `TopOut::visit` order): its index among the layout's
+    /// outputs (found by name in the first cycle, widths checked)
+    out_index: Vec<usize>,
+    /// the model's inputs and outputs of a cycle (their vectors reused)
+    min: TopIn,
+    mout: TopOut,
     pub report: Report,
     limit: usize,
 }
@@ -94,13 +100,17 @@ impl LockstepV3 {
                 ((v.offset + e * n) as u32, n as u32)
             })
             .collect();
-        let outputs = rtl
+        // (the per-port fields first: they are asked for most often)
+        let mut inputs: Vec<(String, usize)> = rtl
             .layout
-            .outputs
+            .inputs
             .iter()
             .enumerate()
             .map(|(k, v)| (v.name.clone(), k))
             .collect();
+        inputs.sort_by_key(|(n, _)| {
+            !(n.starts_with("arr_") || n.starts_with("deq_") || n == "pfc_ready")
+        });
         Ok(LockstepV3 {
             state: vec![0; rtl.layout.state_words],
             out: vec![0; rtl.layout.output_words],
@@ -115,7 +125,10 @@ impl LockstepV3 {
             perm,
             values,
             slots,
-            outputs,
+            inputs,
+            out_index: vec![],
+            min: TopIn::default(),
+            mout: TopOut::default(),
             limit,
         })
     }
@@ -159,26 +172,50 @@ impl LockstepV3 {
                 self.note(&n, got, want);
             }
         }
-        let rtl = &self.rtl;
+        let (rtl, ins) = (&self.rtl, &self.inputs);
         let f = |name: &str, lo: usize, w: u32| -> Result<u64, String> {
-            rtl.input(name)
-                .map(|v| v.field(inputs, lo, w))
+            ins.iter()
+                .find(|(n, _)| n == name)
+                .map(|&(_, k)| rtl.layout.inputs[k].field(inputs, lo, w))
                 .ok_or_else(|| format!("{}: no input port {name}", rtl.name))
         };
-        let outs = Unit::cycle(&mut self.model, &f)?;
+        top_in_into(&self.model.p, &f, &mut self.min)?;
+        self.model.cycle_into(&self.min, &mut self.mout);
         self.rtl.step(inputs, &mut self.out);
         if self.report.cycles == 0 {
-            self.report.names += outs.len();
-        }
-        for (n, want) in outs {
-            let &k = self
-                .outputs
-                .get(&n)
-                .ok_or_else(|| format!("{}: no output port {n}", self.rtl.name))?;
-            let got = self.rtl.layout.outputs[k].bits(&self.out, 0);
-            if got != want {
-                self.note(&n, got, want);
+            // the outputs by name, once; their widths must be the RTL's
+            let mut names = RegStrings::default();
+            self.mout.visit(&mut names);
+            for (n, bits) in &names.0 {
+                let k = self
+                    .rtl
+                    .layout
+                    .outputs
+                    .iter()
+                    .position(|v| v.name == *n)
+                    .ok_or_else(|| format!("{}: no output port {n}", self.rtl.name))?;
+                let w = self.rtl.layout.outputs[k].width as usize;
+                if w != bits.len() {
+                    return Err(format!(
+                        "{}: output {n} has {w} bits, the model's {}",
+                        self.rtl.name,
+                        bits.len()
+                    ));
+                }
+                self.out_index.push(k);
             }
+            self.report.names += self.out_index.len();
+        }
+        let mut cmp = OutCompare {
+            layout: &self.rtl.layout,
+            out: &self.out,
+            index: &self.out_index,
+            i: 0,
+            bad: vec![],
+        };
+        self.mout.visit(&mut cmp);
+        for (n, got, want) in std::mem::take(&mut cmp.bad) {
+            self.note(&n, got, want);
         }
         self.report.cycles += 1;
         Ok(())
@@ -269,6 +306,40 @@ impl RegSink for Compare<'_> {
             let model = words.get(b / 2).map_or(0, |w| (w >> (32 * (b % 2))) as u32);
             if (self.state[at as usize + b] ^ model) & mask != 0 {
                 self.differs(name, i, words, width);
+                return;
+            }
+        }
+    }
+}
+
+/// The model's outputs, as `TopOut::visit` lists them, against the RTL's output words.
+struct OutCompare<'a> {
+    layout: &'a Layout,
+    out: &'a [u32],
+    /// for each output in the model's order, the layout's
+    index: &'a [usize],
+    i: usize,
+    /// (name, RTL, model) of each that differed
+    bad: Vec<(String, String, String)>,
+}
+
+impl RegSink for OutCompare<'_> {
+    fn reg(&mut self, name: std::fmt::Arguments<'_>, words: &[u64], width: usize) {
+        let v = &self.layout.outputs[self.index[self.i]];
+        self.i += 1;
+        for b in 0..width.div_ceil(32) {
+            let left = width - 32 * b;
+            let mask = if left >= 32 {
+                u32::MAX
+            } else {
+                (1u32 << left) - 1
+            };
+            let model = words.get(b / 2).map_or(0, |w| (w >> (32 * (b % 2))) as u32);
+            if (self.out[v.offset + b] ^ model) & mask != 0 {
+                let mut m = RegStrings::default();
+                m.reg(name, words, width);
+                let (n, want) = m.0.pop().expect("one");
+                self.bad.push((n, v.bits(self.out, 0), want));
                 return;
             }
         }

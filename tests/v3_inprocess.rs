@@ -87,8 +87,10 @@ fn a_register_that_differs_is_reported_in_the_next_cycle() {
     assert_eq!(l.report.total_mismatches, 0);
     // one bit in each way the registers are compared: a vector of per-port fields (the PFC
     // generator's last frame's classes of port 2), a register (E's row 1), a RAM word (port 3's
-    // counter word 5) and a word of a sort engine's snap RAM
+    // counter word 5) and a word of a sort engine's snap RAM; and D of port 1, a register whose
+    // value is an output in the same cycle (`d_state`, `pfc_xoff`: the outputs' comparison)
     l.model.sent_q[2] ^= 0x10;
+    l.model.d_q[1] ^= 0x2;
     l.model.u_egress.e_q[1] ^= 0x4;
     l.model.u_egress.port[3].mem[5] ^= 0x100;
     l.model.u_sort.eng[1].snap[2] ^= 0x1;
@@ -104,6 +106,9 @@ fn a_register_that_differs_is_reported_in_the_next_cycle() {
         "u_egress.e_q[1]",
         "u_egress.gen_port[3].u_cnt.mem[5]",
         "u_sort.gen_engine[1].u_snap.mem[2]",
+        "d_q",
+        "d_state",
+        "pfc_xoff",
     ] {
         assert!(names.contains(&n), "{n} not reported: {names:?}");
     }

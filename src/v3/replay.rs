@@ -16,7 +16,7 @@ use super::egress::{Egress, EgressIn, EgressParams};
 use super::ingress::{Ingress, IngressIn, IngressParams};
 use super::sort::{Sort, SortIn, SortParams};
 use super::top::{Top, TopIn};
-use super::{bits, Regs};
+use super::{bits, RegStrings, Regs};
 use crate::block::BlockParams;
 
 /// The outcome of a replay.
@@ -306,24 +306,41 @@ pub fn top_in(
     p: &BlockParams,
     f: &dyn Fn(&str, usize, u32) -> Result<u64, String>,
 ) -> Result<TopIn, String> {
+    let mut inp = TopIn::default();
+    top_in_into(p, f, &mut inp)?;
+    Ok(inp)
+}
+
+/// [`top_in`] into `inp` (its vectors reused).
+pub fn top_in_into(
+    p: &BlockParams,
+    f: &dyn Fn(&str, usize, u32) -> Result<u64, String>,
+    inp: &mut TopIn,
+) -> Result<(), String> {
     let (np, sw) = (p.np, p.sw);
     let pw = super::port_width(np);
-    let mut inp = TopIn {
-        rst: f("rst", 0, 1)? == 1,
-        cfg_we: f("cfg_we", 0, 1)? == 1,
-        cfg_addr: f("cfg_addr", 0, 8)? as u8,
-        cfg_wdata: f("cfg_wdata", 0, 32)? as u32,
-        dep_valid: f("dep_valid", 0, 1)? == 1,
-        dep_port: f("dep_port", 0, pw)?,
-        dep_prio: f("dep_prio", 0, 3)? as u8,
-        dep_size: f("dep_size", 0, sw)?,
-        enq_valid: f("enq_valid", 0, 1)? == 1,
-        enq_oport: f("enq_oport", 0, pw)?,
-        enq_prio: f("enq_prio", 0, 3)? as u8,
-        enq_iport: f("enq_iport", 0, pw)?,
-        enq_size: f("enq_size", 0, sw)?,
-        ..TopIn::default()
-    };
+    inp.rst = f("rst", 0, 1)? == 1;
+    inp.cfg_we = f("cfg_we", 0, 1)? == 1;
+    inp.cfg_addr = f("cfg_addr", 0, 8)? as u8;
+    inp.cfg_wdata = f("cfg_wdata", 0, 32)? as u32;
+    inp.dep_valid = f("dep_valid", 0, 1)? == 1;
+    inp.dep_port = f("dep_port", 0, pw)?;
+    inp.dep_prio = f("dep_prio", 0, 3)? as u8;
+    inp.dep_size = f("dep_size", 0, sw)?;
+    inp.enq_valid = f("enq_valid", 0, 1)? == 1;
+    inp.enq_oport = f("enq_oport", 0, pw)?;
+    inp.enq_prio = f("enq_prio", 0, 3)? as u8;
+    inp.enq_iport = f("enq_iport", 0, pw)?;
+    inp.enq_size = f("enq_size", 0, sw)?;
+    for v in [&mut inp.arr_valid, &mut inp.deq_valid, &mut inp.pfc_ready] {
+        v.clear();
+    }
+    for v in [&mut inp.arr_prio, &mut inp.deq_prio] {
+        v.clear();
+    }
+    for v in [&mut inp.arr_size, &mut inp.deq_size] {
+        v.clear();
+    }
     for i in 0..np {
         inp.arr_valid.push(f("arr_valid", i, 1)? == 1);
         inp.arr_prio.push(f("arr_prio", 3 * i, 3)? as u8);
@@ -333,7 +350,7 @@ pub fn top_in(
         inp.deq_size.push(f("deq_size", sw as usize * i, sw)?);
         inp.pfc_ready.push(f("pfc_ready", i, 1)? == 1);
     }
-    Ok(inp)
+    Ok(())
 }
 
 impl Unit for Top {
@@ -347,20 +364,9 @@ impl Unit for Top {
     ) -> Result<Regs, String> {
         let inp = top_in(&self.p, f)?;
         let o = Top::cycle(self, &inp);
-        let bytes = |v: &[u8]| -> String { v.iter().rev().map(|x| bits((*x).into(), 8)).collect() };
-        Ok(vec![
-            ("arr_ready".to_string(), flags(&o.arr_ready)),
-            ("dep_ready".to_string(), flags(&[o.dep_ready])),
-            ("enq_ready".to_string(), flags(&[o.enq_ready])),
-            ("deq_ready".to_string(), flags(&o.deq_ready)),
-            ("arr_accept".to_string(), flags(&o.arr_accept)),
-            ("enq_accept".to_string(), flags(&[o.enq_accept])),
-            ("pfc_valid".to_string(), flags(&o.pfc_valid)),
-            ("pfc_cev".to_string(), bytes(&o.pfc_cev)),
-            ("pfc_xoff".to_string(), bytes(&o.pfc_xoff)),
-            ("pfc_quanta".to_string(), bits(o.pfc_quanta.into(), 16)),
-            ("d_state".to_string(), bytes(&o.d_state)),
-        ])
+        let mut s = RegStrings::default();
+        o.visit(&mut s);
+        Ok(s.0)
     }
 }
 

@@ -51,6 +51,26 @@ pub struct TopOut {
     pub d_state: Vec<u8>,
 }
 
+impl TopOut {
+    /// The outputs under their port names, as the RTL packs them (a port's bit or byte at its
+    /// index, the first least significant), into `s`.
+    pub fn visit(&self, s: &mut dyn RegSink) {
+        let flags = |v: &[bool]| Cat::flags(v.iter().copied());
+        let bytes = |v: &[u8]| Cat::values(v.iter().map(|&x| x.into()), 8);
+        flags(&self.arr_ready).to(s, format_args!("arr_ready"));
+        s.val(format_args!("dep_ready"), self.dep_ready.into(), 1);
+        s.val(format_args!("enq_ready"), self.enq_ready.into(), 1);
+        flags(&self.deq_ready).to(s, format_args!("deq_ready"));
+        flags(&self.arr_accept).to(s, format_args!("arr_accept"));
+        s.val(format_args!("enq_accept"), self.enq_accept.into(), 1);
+        flags(&self.pfc_valid).to(s, format_args!("pfc_valid"));
+        bytes(&self.pfc_cev).to(s, format_args!("pfc_cev"));
+        bytes(&self.pfc_xoff).to(s, format_args!("pfc_xoff"));
+        s.val(format_args!("pfc_quanta"), self.pfc_quanta.into(), 16);
+        bytes(&self.d_state).to(s, format_args!("d_state"));
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Top {
     pub p: BlockParams,
