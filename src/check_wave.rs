@@ -52,6 +52,10 @@ pub struct DepartMap {
     /// A lane is taken in a cycle where it is valid and this is 1 (a lane held until its slot).
     /// Absent: whenever valid.
     pub ready: Option<String>,
+    /// `ready` is per port (e.g. the ports' slot readies, `arrive.ready`'s signal): the lane is
+    /// taken when the ready of the port it names is 1. Default: one ready for the lane.
+    #[serde(default)]
+    pub ready_per_port: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -66,6 +70,10 @@ pub struct EnqueueMap {
     /// A lane is taken in a cycle where it is valid and this is 1 (a lane held until its slot).
     /// Absent: whenever valid.
     pub ready: Option<String>,
+    /// `ready` is per port (e.g. the output ports' slot readies, `dequeue.ready`'s signal): the
+    /// lane is taken when the ready of its output port is 1. Default: one ready for the lane.
+    #[serde(default)]
+    pub ready_per_port: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -459,7 +467,11 @@ impl Wave {
         r.one("depart.prio", &m.depart.prio, Some(3))?;
         r.one("depart.size", &m.depart.size, None)?;
         if let Some(s) = &m.depart.ready {
-            r.one("depart.ready", s, Some(1))?;
+            if m.depart.ready_per_port {
+                r.per_port("depart.ready", s, Some(1))?;
+            } else {
+                r.one("depart.ready", s, Some(1))?;
+            }
         }
         r.one("enqueue.valid", &m.enqueue.valid, Some(1))?;
         r.one("enqueue.oport", &m.enqueue.oport, None)?;
@@ -468,7 +480,11 @@ impl Wave {
         r.one("enqueue.size", &m.enqueue.size, None)?;
         r.one("enqueue.accept", &m.enqueue.accept, Some(1))?;
         if let Some(s) = &m.enqueue.ready {
-            r.one("enqueue.ready", s, Some(1))?;
+            if m.enqueue.ready_per_port {
+                r.per_port("enqueue.ready", s, Some(1))?;
+            } else {
+                r.one("enqueue.ready", s, Some(1))?;
+            }
         }
         r.per_port("dequeue.valid", &m.dequeue.valid, Some(1))?;
         r.per_port("dequeue.prio", &m.dequeue.prio, Some(3))?;
@@ -548,6 +564,13 @@ impl Wave {
     fn taken(&mut self, vals: &[Val], valid: &str, ready: &str, i: usize) -> bool {
         self.field(vals, valid, i, true) == 1
             && (!self.has(ready) || self.field(vals, ready, i, true) == 1)
+    }
+
+    /// A shared lane (one `valid`) is taken: `valid`, and its `ready`, port `r`'s when the map
+    /// makes it per port (`ready_per_port`; `r` < NP), else the lane's one.
+    fn shared_taken(&mut self, vals: &[Val], valid: &str, ready: &str, r: usize) -> bool {
+        self.field(vals, valid, 0, true) == 1
+            && (!self.has(ready) || self.field(vals, ready, r, true) == 1)
     }
 
     /// The checker parameters the map declares.
@@ -648,30 +671,37 @@ impl Wave {
                 arrived.push(i);
             }
         }
-        if self.taken(vals, "depart.valid", "depart.ready", 0) {
-            let port = self.field(vals, "depart.port", 0, false) as usize;
-            // A lane naming a port that does not exist is not valid.
-            if port < np {
-                c.lanes.push(Lane::Depart {
-                    port,
-                    prio: self.field(vals, "depart.prio", 0, false) as usize,
-                    size: self.field(vals, "depart.size", 0, false) as u32,
-                });
-            }
+        let port = self.field(vals, "depart.port", 0, false) as usize;
+        let ri = if self.map.depart.ready_per_port {
+            port
+        } else {
+            0
+        };
+        // (a lane naming a port that does not exist is not valid, and has no ready of its own)
+        if port < np && self.shared_taken(vals, "depart.valid", "depart.ready", ri) {
+            c.lanes.push(Lane::Depart {
+                port,
+                prio: self.field(vals, "depart.prio", 0, false) as usize,
+                size: self.field(vals, "depart.size", 0, false) as u32,
+            });
         }
         let mut enqueued = false;
-        if self.taken(vals, "enqueue.valid", "enqueue.ready", 0) {
-            let oport = self.field(vals, "enqueue.oport", 0, false) as usize;
-            let iport = self.field(vals, "enqueue.iport", 0, false) as usize;
-            if oport < np && iport < np {
-                c.lanes.push(Lane::Enqueue {
-                    oport,
-                    prio: self.field(vals, "enqueue.prio", 0, false) as usize,
-                    iport,
-                    size: self.field(vals, "enqueue.size", 0, false) as u32,
-                });
-                enqueued = true;
-            }
+        let oport = self.field(vals, "enqueue.oport", 0, false) as usize;
+        let iport = self.field(vals, "enqueue.iport", 0, false) as usize;
+        let ri = if self.map.enqueue.ready_per_port {
+            oport
+        } else {
+            0
+        };
+        if oport < np && iport < np && self.shared_taken(vals, "enqueue.valid", "enqueue.ready", ri)
+        {
+            c.lanes.push(Lane::Enqueue {
+                oport,
+                prio: self.field(vals, "enqueue.prio", 0, false) as usize,
+                iport,
+                size: self.field(vals, "enqueue.size", 0, false) as u32,
+            });
+            enqueued = true;
         }
         for o in 0..np {
             if self.taken(vals, "dequeue.valid", "dequeue.ready", o) {

@@ -356,3 +356,80 @@ fn lanes_are_taken_when_ready_and_answered_accept_latency_cycles_later() {
     assert!(out.contains(" 2 lanes"), "{out}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A shared lane without a ready of its own (`ready_per_port = true`: our v3 block's departure
+/// and enqueue lanes): it counts only in a cycle where the ready of the port it names is 1, not
+/// another port's.
+#[test]
+fn a_shared_lane_is_taken_on_its_ports_ready() {
+    let dir = std::env::temp_dir().join(format!("capfc-check-v3-port-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let map_text = std::fs::read_to_string("check/v3/capfc_top_v3.map.toml")
+        .unwrap()
+        .replace("np = 4", "np = 2");
+    assert!(map_text.contains("ready_per_port = true"), "{map_text}");
+    let map = dir.join("map.toml");
+    std::fs::write(&map, &map_text).unwrap();
+    // the departure's ready left out: the lane counts whenever valid
+    let no_ready = dir.join("no_ready.map.toml");
+    let mut in_depart = false;
+    let text: Vec<&str> = map_text
+        .lines()
+        .filter(|l| {
+            if l.starts_with('[') {
+                in_depart = *l == "[depart]";
+            }
+            !(in_depart && l.starts_with("ready"))
+        })
+        .collect();
+    std::fs::write(&no_ready, text.join("\n")).unwrap();
+    let (code, env) = capfc(&["check", "--envelope", "np4"]);
+    assert_eq!(code, 0);
+    let timing = dir.join("t.timing.toml");
+    let env: Vec<String> = env
+        .lines()
+        .map(|l| {
+            if l.starts_with("accept_latency") {
+                "accept_latency = 4".to_string()
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    std::fs::write(&timing, env.join("\n")).unwrap();
+    // A departure of port 1 offered in cycles 2 and 3: port 0's slot is ready in cycle 2, port
+    // 1's in cycle 3, so it is taken in cycle 3 only. (Its 0 bytes leave an empty queue as it
+    // was.)
+    let dep = [("dep_valid", 1), ("dep_port", 1), ("dep_prio", 1)];
+    let mut c2: Vec<(&str, u64)> = dep.to_vec();
+    c2.push(("arr_ready", 0b01));
+    let mut c3: Vec<(&str, u64)> = dep.to_vec();
+    c3.push(("arr_ready", 0b10));
+    let cycles: Vec<&[(&str, u64)]> = vec![&[], &[], &c2, &c3, &[], &[], &[], &[]];
+    let vcd = dir.join("v3.vcd");
+    v3_wave(&vcd, &cycles);
+    let vcd = vcd.to_string_lossy().to_string();
+    let t = timing.to_string_lossy().to_string();
+    let (code, out) = capfc(&[
+        "check",
+        "--wave",
+        &vcd,
+        "--map",
+        &map.to_string_lossy(),
+        "--timing",
+        &t,
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains(" 1 lanes"), "{out}");
+    let (code, out) = capfc(&[
+        "check",
+        "--wave",
+        &vcd,
+        "--map",
+        &no_ready.to_string_lossy(),
+        "--timing",
+        &t,
+    ]);
+    assert!(out.contains(" 2 lanes"), "{code} {out}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -47,14 +47,14 @@ fn ingress_lanes_ready_in_their_slot_after_the_reset_and_an_arrival_answers_four
     let mut m = Ingress::new(p);
     m.tick(&idle(np, true));
     let mut c = 0u64;
-    while !m.outputs(&idle(np, false)).arr_ready.iter().any(|&r| r) {
+    while !m.outputs().arr_ready.iter().any(|&r| r) {
         m.tick(&idle(np, false));
         c += 1;
         assert!(c < 100, "no lane ready 100 cycles after a reset");
     }
     // ready when rc_q (0 in the cycle after the reset's edge) reaches RC_RDY, a port a group
     assert_eq!(c, p.rc_rdy());
-    let o = m.outputs(&idle(np, false));
+    let o = m.outputs();
     assert_eq!(o.arr_ready.iter().filter(|&&r| r).count(), 2);
     let port = o.arr_ready.iter().position(|&r| r).unwrap();
     let mut a = idle(np, false);
@@ -63,7 +63,7 @@ fn ingress_lanes_ready_in_their_slot_after_the_reset_and_an_arrival_answers_four
     a.arr_size[port] = 1000;
     m.tick(&a);
     for k in 1..=4 {
-        let o = m.outputs(&idle(np, false));
+        let o = m.outputs();
         assert_eq!(o.arr_accept[port], k == 4, "cycle t+{k}");
         m.tick(&idle(np, false));
     }
@@ -145,12 +145,12 @@ fn egress_an_engine_write_sets_e_and_other_ports_see_it_two_cycles_later_never_t
     assert_eq!(m.e_q[9 * p.nlp() + 1], 0);
     let pw = &m.port[9];
     assert!(pw.ew_v_q && pw.ew_l_q == 1 && pw.ew_i_q == 2);
-    assert!(!m.outputs(&idle(false)).e_other[2 * 8 + 3]);
+    assert!(!m.outputs().e_other[2 * 8 + 3]);
     m.tick(&idle(false));
     assert_eq!(m.e_q[9 * p.nlp() + 1], 1 << 2);
     assert!(!m.port[9].ew_v_q);
     // E of port 9 reaches input port 2's D through the group's registered partial OR
-    let o = m.outputs(&idle(false));
+    let o = m.outputs();
     assert!(
         o.e_other[2 * 8 + 3],
         "E[9][class 1] bit 2 not in e_other of port 2, priority 3"

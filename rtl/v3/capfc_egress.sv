@@ -79,7 +79,6 @@ module capfc_egress #(
     input  wire [2:0]        enq_prio,
     input  wire [PW-1:0]     enq_iport,
     input  wire [SW-1:0]     enq_size,
-    output logic             enq_ready,
     output logic             enq_accept,
 
     input  wire [NP-1:0]     deq_valid,
@@ -751,12 +750,6 @@ end
 always_comb begin
     for (int o = 0; o < NP; o = o + 1) begin
         deq_ready[o] = 3'($unsigned(o % 8)) == gs_q[o / 8] && rdy_q[o / 8];
-    end
-    enq_ready = 1'b0;
-    for (int g = 0; g < NG; g = g + 1) begin
-        if (enq_g[g] && rdy_q[g]) begin
-            enq_ready = 1'b1;
-        end
     end
     enq_accept = acc_t;
     rclr  = rclr5_q;

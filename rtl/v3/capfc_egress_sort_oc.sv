@@ -38,7 +38,6 @@ module capfc_egress_sort_oc #(
     input  wire [2:0]        enq_prio,
     input  wire [PW-1:0]     enq_iport,
     input  wire [SW-1:0]     enq_size,
-    output logic             enq_ready,
     output logic             enq_accept,
 
     input  wire [NP-1:0]     deq_valid,
@@ -62,7 +61,7 @@ capfc_egress #(
     .cfg_ra(cfg_ra), .cfg_eg_max(cfg_eg_max), .cfg_eg_xoff(cfg_eg_xoff), .cfg_eg_xon(cfg_eg_xon),
     .cfg_eg_warn(cfg_eg_warn), .cfg_lossless(cfg_lossless), .cfg_mode(cfg_mode),
     .enq_valid(enq_valid), .enq_oport(enq_oport), .enq_prio(enq_prio), .enq_iport(enq_iport),
-    .enq_size(enq_size), .enq_ready(enq_ready), .enq_accept(enq_accept),
+    .enq_size(enq_size), .enq_accept(enq_accept),
     .deq_valid(deq_valid), .deq_prio(deq_prio), .deq_size(deq_size), .deq_ready(deq_ready),
     .rclr(rclr), .rtrig(rtrig),
     .sre(sre), .srow(srow), .sidx(sidx), .sval(sval),

@@ -4,11 +4,12 @@
 // Design (docs/microarchitecture-v3.md):
 // - Slots: group g (ports g*8 .. g*8+7) has a 3-bit slot counter gs_q[g] that counts 0..7, wraps,
 //   and resets to g % 8 (distinct per group, so that no two groups share it and its fan-out stays
-//   in a group). Port i = g*8+s is served when gs_q[g] == s: arr_ready[i] = (gs_q[g] == s);
-//   dep_ready = (dep_port < NP && gs_q[dep_port / 8] == dep_port % 8); both low for the first
-//   RC_RDY = max(8, 7 + NG) cycles after a reset (below). A lane is taken when valid
-//   and ready in the same cycle; a valid lane that is not ready is not taken (the environment
-//   holds it).
+//   in a group). Port i = g*8+s is served when gs_q[g] == s: arr_ready[i] = (gs_q[g] == s), low
+//   for the first RC_RDY = max(8, 7 + NG) cycles after a reset (below). An arrival lane is taken
+//   when valid and ready in the same cycle; the departure lane, shared by the ports, when valid,
+//   dep_port < NP and arr_ready[dep_port] (its port's slot: the lane has no ready of its own, so
+//   that no output depends on an input); a valid lane that is not taken is held by the
+//   environment.
 // - Per group, eight LUT RAMs (one per priority, eight words: word s is port g*8+s), one writer
 //   each (the group's stage E). After a reset the RAMs are scrubbed: rc_q counts the cycles since
 //   (saturating; a counter per group, its enables registered beside it: no net from one register
@@ -72,7 +73,6 @@ module capfc_ingress #(
     input  wire [PW-1:0]    dep_port,
     input  wire [2:0]       dep_prio,
     input  wire [SW-1:0]    dep_size,
-    output logic            dep_ready,
 
     output wire [NQ-1:0]    i_state
 );
@@ -384,12 +384,6 @@ always_comb begin
     for (int i = 0; i < NP; i = i + 1) begin
         arr_ready[i]  = 3'($unsigned(i % 8)) == gs_q[i / 8] && rdy_q[i / 8];
         arr_accept[i] = acc_t[i];
-    end
-    dep_ready = 1'b0;
-    for (int g = 0; g < NG; g = g + 1) begin
-        if (dep_g[g] && rdy_q[g]) begin
-            dep_ready = 1'b1;
-        end
     end
 end
 

@@ -65,11 +65,11 @@ module capfc_top_oc #(
     // the MAC of port i takes the pending PFC frame
     input  wire [NP-1:0]     pfc_ready,
 
-    // admission: the lanes' readies (a lane is taken when valid and ready), the accepts 4 cycles
-    // after the take
+    // admission: the ports' slot readies (a per-port lane is taken when valid and ready; the
+    // shared lanes when valid and their port's: the departure on arr_ready[dep_port], the enqueue
+    // on deq_ready[enq_oport], no output depending on an input), the accepts 4 cycles after the
+    // take
     output wire [NP-1:0]     arr_ready,
-    output wire              dep_ready,
-    output wire              enq_ready,
     output wire [NP-1:0]     deq_ready,
     output wire [NP-1:0]     arr_accept,
     output wire              enq_accept,
@@ -179,7 +179,6 @@ capfc_ingress #(
     .dep_port(dep_port),
     .dep_prio(dep_prio),
     .dep_size(dep_size),
-    .dep_ready(dep_ready),
     .i_state(i_state)
 );
 
@@ -205,7 +204,6 @@ capfc_egress #(
     .enq_prio(enq_prio),
     .enq_iport(enq_iport),
     .enq_size(enq_size),
-    .enq_ready(enq_ready),
     .enq_accept(enq_accept),
     .deq_valid(deq_valid),
     .deq_prio(deq_prio),

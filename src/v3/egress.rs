@@ -109,7 +109,6 @@ pub struct EgressIn {
 pub struct EgressOut {
     /// the priority whose thresholds the refresh reads in this cycle
     pub cfg_ra: u8,
-    pub enq_ready: bool,
     pub enq_accept: bool,
     pub deq_ready: Vec<bool>,
     /// per row
@@ -314,14 +313,15 @@ impl Egress {
     }
 
     /// The outputs of this cycle.
-    pub fn outputs(&self, inp: &EgressIn) -> EgressOut {
+    pub fn outputs(&self) -> EgressOut {
         let mut out = EgressOut::default();
-        self.outputs_into(inp, &mut out);
+        self.outputs_into(&mut out);
         out
     }
 
-    /// The outputs of this cycle into `out` (its vectors reused).
-    pub fn outputs_into(&self, inp: &EgressIn, out: &mut EgressOut) {
+    /// The outputs of this cycle into `out` (its vectors reused): from registers only, no output
+    /// depends on an input.
+    pub fn outputs_into(&self, out: &mut EgressOut) {
         let p = self.p;
         let (np, nlp) = (p.np, p.nlp());
         out.deq_ready.clear();
@@ -329,7 +329,6 @@ impl Egress {
             let g = &self.grp[o / 8];
             (o % 8) as u8 == g.gs_q && g.rdy_q
         }));
-        out.enq_ready = (0..self.grp.len()).any(|g| self.enq_slot(inp, g) && self.grp[g].rdy_q);
         out.enq_accept = self.grp.iter().any(|g| g.acc4_q);
         out.sval.clear();
         out.sval.extend(self.port.iter().map(|s| s.sval_q));

@@ -73,9 +73,10 @@ pub struct IngressIn {
 pub struct IngressOut {
     /// the priority whose thresholds the refresh reads in this cycle
     pub cfg_ra: u8,
+    /// per port, its slot's ready: an arrival of port i is taken when valid and `arr_ready[i]`,
+    /// the departure lane (no ready of its own) when valid and `arr_ready[dep_port]`
     pub arr_ready: Vec<bool>,
     pub arr_accept: Vec<bool>,
-    pub dep_ready: bool,
 }
 
 /// A group's pipeline registers.
@@ -173,14 +174,15 @@ impl Ingress {
     }
 
     /// The outputs of this cycle.
-    pub fn outputs(&self, inp: &IngressIn) -> IngressOut {
+    pub fn outputs(&self) -> IngressOut {
         let mut out = IngressOut::default();
-        self.outputs_into(inp, &mut out);
+        self.outputs_into(&mut out);
         out
     }
 
-    /// The outputs of this cycle into `out` (its vectors reused).
-    pub fn outputs_into(&self, inp: &IngressIn, out: &mut IngressOut) {
+    /// The outputs of this cycle into `out` (its vectors reused): from registers only, no output
+    /// depends on an input.
+    pub fn outputs_into(&self, out: &mut IngressOut) {
         let np = self.p.np;
         out.arr_ready.clear();
         out.arr_ready.resize(np, false);
@@ -196,7 +198,6 @@ impl Ingress {
             *r = (i % 8) as u8 == g.gs_q && g.rdy_q;
             *a = g.soh4_q >> (i % 8) & 1 == 1 && g.acc4_q;
         }
-        out.dep_ready = (0..self.grp.len()).any(|g| self.dep_slot(inp, g) && self.grp[g].rdy_q);
         out.cfg_ra = self.u_thr.rf_q;
     }
 

@@ -4,8 +4,9 @@
 //!
 //! Each lane (an arrival per input port, the departure lane, the enqueue lane, a dequeue per
 //! output port) is offered from a FIFO of the user's events and held, unchanged, until the block
-//! takes it (valid and ready at a rising edge); the next event of that FIFO is offered from the
-//! following cycle. An arrival or an enqueue taken in cycle t is answered by `arr_accept[i]` or
+//! takes it (valid and its port's slot ready, `arr_ready` or `deq_ready`, at a rising edge: the
+//! departure lane on `arr_ready[dep_port]`, the enqueue lane on `deq_ready[enq_oport]`); the
+//! next event of that FIFO is offered from the following cycle. An arrival or an enqueue taken in cycle t is answered by `arr_accept[i]` or
 //! `enq_accept` in cycle t + [`ACCEPT_LATENCY`]; a departure or a dequeue needs no answer. Every
 //! event carries the user's tag `T` (a packet, say), which comes back with its answer.
 //!
@@ -184,11 +185,25 @@ impl<T> Lanes<T> {
                 answers.push(Answer::Taken { lane, tag });
             }
         }
-        if !self.dep.is_empty() && out.dep_ready {
+        // (the shared lanes have no ready of their own: each is taken on its port's slot ready)
+        let port = |l: &Lane| match *l {
+            Lane::Departure { port, .. } => port,
+            Lane::Enqueue { oport, .. } => oport,
+            _ => unreachable!("a shared lane"),
+        };
+        if self
+            .dep
+            .front()
+            .is_some_and(|(l, _)| out.arr_ready[port(l)])
+        {
             let (lane, tag) = self.dep.pop_front().expect("checked");
             answers.push(Answer::Taken { lane, tag });
         }
-        if !self.enq.is_empty() && out.enq_ready {
+        if self
+            .enq
+            .front()
+            .is_some_and(|(l, _)| out.deq_ready[port(l)])
+        {
             let (lane, tag) = self.enq.pop_front().expect("checked");
             self.due.push_back((t + ACCEPT_LATENCY, lane, tag));
         }

@@ -177,12 +177,11 @@ impl Unit for Ingress {
             inp.arr_prio.push(f("arr_prio", 3 * i, 3)? as u8);
             inp.arr_size.push(f("arr_size", p.sw as usize * i, p.sw)?);
         }
-        let o = self.outputs(&inp);
+        let o = self.outputs();
         let out = vec![
             ("cfg_ra".to_string(), bits(o.cfg_ra.into(), 3)),
             ("arr_ready".to_string(), flags(&o.arr_ready)),
             ("arr_accept".to_string(), flags(&o.arr_accept)),
-            ("dep_ready".to_string(), flags(&[o.dep_ready])),
             (
                 "i_state".to_string(),
                 self.i_state()
@@ -234,10 +233,9 @@ impl Unit for Egress {
             inp.swr_l.push(f("swr_l", lw as usize * o, lw)?);
             inp.swr_i.push(f("swr_i", pw as usize * o, pw)?);
         }
-        let o = self.outputs(&inp);
+        let o = self.outputs();
         let out = vec![
             ("cfg_ra".to_string(), bits(o.cfg_ra.into(), 3)),
-            ("enq_ready".to_string(), flags(&[o.enq_ready])),
             ("enq_accept".to_string(), flags(&[o.enq_accept])),
             ("deq_ready".to_string(), flags(&o.deq_ready)),
             ("rclr".to_string(), flags(&o.rclr)),

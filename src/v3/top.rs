@@ -38,8 +38,6 @@ pub struct TopIn {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TopOut {
     pub arr_ready: Vec<bool>,
-    pub dep_ready: bool,
-    pub enq_ready: bool,
     pub deq_ready: Vec<bool>,
     pub arr_accept: Vec<bool>,
     pub enq_accept: bool,
@@ -58,8 +56,6 @@ impl TopOut {
         let flags = |v: &[bool]| Cat::flags(v.iter().copied());
         let bytes = |v: &[u8]| Cat::values(v.iter().map(|&x| x.into()), 8);
         flags(&self.arr_ready).to(s, format_args!("arr_ready"));
-        s.val(format_args!("dep_ready"), self.dep_ready.into(), 1);
-        s.val(format_args!("enq_ready"), self.enq_ready.into(), 1);
         flags(&self.deq_ready).to(s, format_args!("deq_ready"));
         flags(&self.arr_accept).to(s, format_args!("arr_accept"));
         s.val(format_args!("enq_accept"), self.enq_accept.into(), 1);
@@ -185,8 +181,8 @@ impl Top {
         ei.swr_en.clone_from(&b.so.swr_en);
         ei.swr_l.clone_from(&b.so.swr_l);
         ei.swr_i.clone_from(&b.so.swr_i);
-        self.u_ingress.outputs_into(&b.ing_in, &mut b.io);
-        self.u_egress.outputs_into(&b.eg_in, &mut b.eo);
+        self.u_ingress.outputs_into(&mut b.io);
+        self.u_egress.outputs_into(&mut b.eo);
         let (io, eo) = (&b.io, &b.eo);
         let si = &mut b.sort_in;
         si.rst = inp.rst;
@@ -206,8 +202,6 @@ impl Top {
             }
         }));
         out.arr_ready.clone_from(&io.arr_ready);
-        out.dep_ready = io.dep_ready;
-        out.enq_ready = eo.enq_ready;
         out.deq_ready.clone_from(&eo.deq_ready);
         out.arr_accept.clone_from(&io.arr_accept);
         out.enq_accept = eo.enq_accept;

@@ -69,8 +69,10 @@ logic [NP*SW-1:0] deq_size;
 logic [NP-1:0]    sre, swr_en;
 logic [NP*LW-1:0] srow, swr_l;
 logic [NP*PW-1:0] sidx, spidx, swr_i;
-wire              enq_ready, enq_accept;
+wire              enq_accept;
 wire  [NP-1:0]    deq_ready;
+// the enqueue lane is taken on its output port's slot ready (it has no ready of its own)
+wire              enq_ready = (32'(enq_oport) < NP && 32'(enq_iport) < NP) ? deq_ready[enq_oport] : 1'b0;
 wire  [NR-1:0]    rclr, rtrig;
 wire  [NP*CW-1:0] sval;
 wire  [NQ-1:0]    e_other;
@@ -87,7 +89,7 @@ capfc_egress #(.NP(NP), .SW(SW), .OW(OW), .CW(CW), .NL(NL)) dut (
     .cfg_eg_warn(cfg_warn_ra),
     .cfg_lossless(cfg_ll), .cfg_mode(cfg_mode),
     .enq_valid(enq_valid), .enq_oport(enq_oport), .enq_prio(enq_prio), .enq_iport(enq_iport),
-    .enq_size(enq_size), .enq_ready(enq_ready), .enq_accept(enq_accept),
+    .enq_size(enq_size), .enq_accept(enq_accept),
     .deq_valid(deq_valid), .deq_prio(deq_prio), .deq_size(deq_size), .deq_ready(deq_ready),
     .rclr(rclr), .rtrig(rtrig), .sre(sre), .srow(srow), .sidx(sidx), .sval(sval),
     .swr_en(swr_en), .swr_l(swr_l), .swr_i(swr_i), .e_other(e_other)

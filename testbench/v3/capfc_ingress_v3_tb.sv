@@ -53,7 +53,8 @@ logic [PW-1:0]    dep_port;
 logic [2:0]       dep_prio;
 logic [SW-1:0]    dep_size;
 wire  [NP-1:0]    arr_ready, arr_accept;
-wire              dep_ready;
+// the departure lane is taken on its port's slot ready (it has no ready of its own)
+wire              dep_ready = (32'(dep_port) < NP) ? arr_ready[dep_port] : 1'b0;
 wire  [NQ-1:0]    i_state;
 // the unit reads the thresholds of one priority a cycle (its refresh, cfg_ra)
 wire  [2:0]       cfg_ra;
@@ -68,7 +69,7 @@ capfc_ingress #(.NP(NP), .SW(SW), .OW(OW)) dut (
     .arr_valid(arr_valid), .arr_prio(arr_prio), .arr_size(arr_size), .arr_ready(arr_ready),
     .arr_accept(arr_accept),
     .dep_valid(dep_valid), .dep_port(dep_port), .dep_prio(dep_prio), .dep_size(dep_size),
-    .dep_ready(dep_ready), .i_state(i_state)
+    .i_state(i_state)
 );
 
 always #5 clk = ~clk;

@@ -95,7 +95,7 @@ always @(posedge clk) begin
     ln_q <= ln;
 end
 wire  [NP-1:0]    arr_ready, deq_ready, arr_accept, pfc_valid;
-wire              dep_ready, enq_ready, enq_accept;
+wire              enq_accept;
 wire  [NQ-1:0]    pfc_cev, pfc_xoff, d_state;
 wire  [15:0]      pfc_quanta;
 
@@ -109,7 +109,7 @@ capfc_top_oc #(.NP(NP), .SW(SW), .OW(OW), .CW(CW), .CUT_F(CUT_F), .NL(NL)) u_dut
     .enq_iport(ln_q.enq_iport), .enq_size(ln_q.enq_size),
     .deq_valid(ln_q.deq_valid), .deq_prio(ln_q.deq_prio), .deq_size(ln_q.deq_size),
     .pfc_ready(ln_q.pfc_ready),
-    .arr_ready(arr_ready), .dep_ready(dep_ready), .enq_ready(enq_ready), .deq_ready(deq_ready),
+    .arr_ready(arr_ready), .deq_ready(deq_ready),
     .arr_accept(arr_accept), .enq_accept(enq_accept),
     .pfc_valid(pfc_valid), .pfc_cev(pfc_cev), .pfc_xoff(pfc_xoff), .pfc_quanta(pfc_quanta),
     .d_state(d_state)
@@ -338,8 +338,9 @@ initial begin
             // the accepts it will bring four cycles later
             arr_take = ln_q.arr_valid & arr_ready;
             deq_take = ln_q.deq_valid & deq_ready;
-            dep_take = ln_q.dep_valid && dep_ready;
-            enq_take = ln_q.enq_valid && enq_ready;
+            // (the shared lanes are taken on their port's slot ready)
+            dep_take = ln_q.dep_valid && arr_ready[ln_q.dep_port];
+            enq_take = ln_q.enq_valid && deq_ready[ln_q.enq_oport];
             for (int i = 0; i < NP; i = i + 1) begin
                 if (arr_take[i]) begin
                     n_arr = n_arr + 1;
