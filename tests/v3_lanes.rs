@@ -61,28 +61,28 @@ fn run(np: usize, seed: u64, cycles: u64) {
     let (mut acc, mut refused, mut taken, mut longest) = (0u64, 0u64, 0u64, 0u64);
     let mut offered_at = std::collections::HashMap::<u64, u64>::new();
     let key = |l: &Lane| match *l {
-        Lane::Arrival { port, .. } => (0u8, port),
-        Lane::Departure { .. } => (1, 0),
+        Lane::Arrive { port, .. } => (0u8, port),
+        Lane::Depart { .. } => (1, 0),
         Lane::Enqueue { .. } => (2, 0),
-        Lane::Dequeue { port, .. } => (3, port),
+        Lane::Dequeue { oport, .. } => (3, oport),
     };
     // bytes the accepts have put in each queue and no removal offered has taken yet (removals
     // are trusted by the block: never more than a queue holds)
-    let mut iocc = vec![0u64; np * 8];
-    let mut eocc = vec![0u64; np * 8];
+    let mut iocc = vec![0u32; np * 8];
+    let mut eocc = vec![0u32; np * 8];
     for _ in 0..cycles {
         // new events now and then, while few wait
         if lanes.pending() < 4 * np {
-            let prio = rng.gen_range(0..8u8);
-            let size = 64 * rng.gen_range(1..24u64);
+            let prio = rng.gen_range(0..8usize);
+            let size = 64 * rng.gen_range(1..24u32);
             let port = rng.gen_range(0..np);
-            let q = port * 8 + usize::from(prio);
+            let q = port * 8 + prio;
             let lane = match rng.gen_range(0..4) {
-                0 => Some(Lane::Arrival { port, prio, size }),
+                0 => Some(Lane::Arrive { port, prio, size }),
                 1 if iocc[q] > 0 => {
                     let size = size.min(iocc[q]);
                     iocc[q] -= size;
-                    Some(Lane::Departure { port, prio, size })
+                    Some(Lane::Depart { port, prio, size })
                 }
                 2 => Some(Lane::Enqueue {
                     oport: port,
@@ -93,12 +93,16 @@ fn run(np: usize, seed: u64, cycles: u64) {
                 3 if eocc[q] > 0 => {
                     let size = size.min(eocc[q]);
                     eocc[q] -= size;
-                    Some(Lane::Dequeue { port, prio, size })
+                    Some(Lane::Dequeue {
+                        oport: port,
+                        prio,
+                        size,
+                    })
                 }
                 _ => None,
             };
             if let Some(lane) = lane {
-                let tag = (next_tag, u64::from(prio));
+                let tag = (next_tag, prio as u64);
                 next_tag += 1;
                 offered.entry(key(&lane)).or_default().push(tag.0);
                 offered_at.insert(tag.0, t);
@@ -125,12 +129,10 @@ fn run(np: usize, seed: u64, cycles: u64) {
                     if accepted {
                         acc += 1;
                         match lane {
-                            Lane::Arrival { port, prio, size } => {
-                                iocc[port * 8 + usize::from(prio)] += size
-                            }
+                            Lane::Arrive { port, prio, size } => iocc[port * 8 + prio] += size,
                             Lane::Enqueue {
                                 oport, prio, size, ..
-                            } => eocc[oport * 8 + usize::from(prio)] += size,
+                            } => eocc[oport * 8 + prio] += size,
                             _ => unreachable!("only arrivals and enqueues are accepted"),
                         }
                     } else {
@@ -191,11 +193,11 @@ fn every_event_is_answered_once_in_order_by_its_own_accept() {
 }
 
 #[test]
-fn a_port_outside_the_block_is_refused() {
+fn a_port_outside_the_block_or_a_priority_above_7_is_refused() {
     let mut l: Lanes<()> = Lanes::new(4);
     assert!(l
         .offer(
-            Lane::Arrival {
+            Lane::Arrive {
                 port: 4,
                 prio: 0,
                 size: 64
@@ -209,6 +211,16 @@ fn a_port_outside_the_block_is_refused() {
                 oport: 1,
                 prio: 0,
                 iport: 9,
+                size: 64
+            },
+            ()
+        )
+        .is_err());
+    assert!(l
+        .offer(
+            Lane::Depart {
+                port: 0,
+                prio: 8,
                 size: 64
             },
             ()
@@ -259,7 +271,7 @@ fn a_reset_drops_the_answers_not_yet_due_and_holds_the_lanes_not_yet_taken() {
     // port 0's slot was in cycle t - 1, so the next ones are t + 7, t + 15, ...: four arrivals
     // on port 0, taken in s = t + 7, s + 8, s + 16, s + 24, due 4 cycles after each take
     for k in 0..4 {
-        let a = Lane::Arrival {
+        let a = Lane::Arrive {
             port: 0,
             prio: 1,
             size: 64,
@@ -273,7 +285,7 @@ fn a_reset_drops_the_answers_not_yet_due_and_holds_the_lanes_not_yet_taken() {
     // port 1's slot (s + 1) has passed: its arrival is taken in s + 9, due in s + 13
     lanes
         .offer(
-            Lane::Arrival {
+            Lane::Arrive {
                 port: 1,
                 prio: 1,
                 size: 64,

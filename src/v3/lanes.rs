@@ -19,23 +19,9 @@ use std::collections::VecDeque;
 /// Cycles from a take to its accept.
 pub const ACCEPT_LATENCY: u64 = 4;
 
-/// An event for a lane.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Lane {
-    /// bytes arriving at input `port` (`arr_*[port]`)
-    Arrival { port: usize, prio: u8, size: u64 },
-    /// bytes leaving the ingress's accounting of `port` (`dep_*`)
-    Departure { port: usize, prio: u8, size: u64 },
-    /// a packet of input `iport` asking for egress queue (`oport`, `prio`) (`enq_*`)
-    Enqueue {
-        oport: usize,
-        prio: u8,
-        iport: usize,
-        size: u64,
-    },
-    /// bytes leaving egress queue (`port`, `prio`) (`deq_*[port]`)
-    Dequeue { port: usize, prio: u8, size: u64 },
-}
+/// An event for a lane: the checker's lane event ([`crate::check::Lane`]), one type for what
+/// a lane carries wherever it is driven or judged.
+pub use crate::check::Lane;
 
 /// What became of an event.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,20 +61,28 @@ impl<T> Lanes<T> {
         let np = self.np;
         let bad = |what: &str, p: usize| Err(format!("{what} port {p} (the block has {np} ports)"));
         match lane {
-            Lane::Arrival { port, .. } if port >= np => bad("arrival at", port),
-            Lane::Departure { port, .. } if port >= np => bad("departure from", port),
+            Lane::Arrive { port, .. } if port >= np => bad("arrival at", port),
+            Lane::Depart { port, .. } if port >= np => bad("departure from", port),
             Lane::Enqueue { oport, .. } if oport >= np => bad("enqueue to", oport),
             Lane::Enqueue { iport, .. } if iport >= np => bad("enqueue from", iport),
-            Lane::Dequeue { port, .. } if port >= np => bad("dequeue from", port),
-            Lane::Arrival { port, .. } => {
+            Lane::Dequeue { oport, .. } if oport >= np => bad("dequeue from", oport),
+            Lane::Arrive { prio, .. }
+            | Lane::Depart { prio, .. }
+            | Lane::Enqueue { prio, .. }
+            | Lane::Dequeue { prio, .. }
+                if prio > 7 =>
+            {
+                Err(format!("priority {prio} (0 to 7)"))
+            }
+            Lane::Arrive { port, .. } => {
                 self.arr[port].push_back((lane, tag));
                 Ok(())
             }
-            Lane::Dequeue { port, .. } => {
-                self.deq[port].push_back((lane, tag));
+            Lane::Dequeue { oport, .. } => {
+                self.deq[oport].push_back((lane, tag));
                 Ok(())
             }
-            Lane::Departure { .. } => {
+            Lane::Depart { .. } => {
                 self.dep.push_back((lane, tag));
                 Ok(())
             }
@@ -113,24 +107,24 @@ impl<T> Lanes<T> {
     pub fn drive(&self, inp: &mut TopIn) {
         for i in 0..self.np {
             inp.arr_valid[i] = false;
-            if let Some(&(Lane::Arrival { prio, size, .. }, _)) = self.arr[i].front() {
+            if let Some(&(Lane::Arrive { prio, size, .. }, _)) = self.arr[i].front() {
                 inp.arr_valid[i] = true;
-                inp.arr_prio[i] = prio;
-                inp.arr_size[i] = size;
+                inp.arr_prio[i] = prio as u8;
+                inp.arr_size[i] = size.into();
             }
             inp.deq_valid[i] = false;
             if let Some(&(Lane::Dequeue { prio, size, .. }, _)) = self.deq[i].front() {
                 inp.deq_valid[i] = true;
-                inp.deq_prio[i] = prio;
-                inp.deq_size[i] = size;
+                inp.deq_prio[i] = prio as u8;
+                inp.deq_size[i] = size.into();
             }
         }
         inp.dep_valid = false;
-        if let Some(&(Lane::Departure { port, prio, size }, _)) = self.dep.front() {
+        if let Some(&(Lane::Depart { port, prio, size }, _)) = self.dep.front() {
             inp.dep_valid = true;
             inp.dep_port = port as u64;
-            inp.dep_prio = prio;
-            inp.dep_size = size;
+            inp.dep_prio = prio as u8;
+            inp.dep_size = size.into();
         }
         inp.enq_valid = false;
         if let Some(&(
@@ -145,9 +139,9 @@ impl<T> Lanes<T> {
         {
             inp.enq_valid = true;
             inp.enq_oport = oport as u64;
-            inp.enq_prio = prio;
+            inp.enq_prio = prio as u8;
             inp.enq_iport = iport as u64;
-            inp.enq_size = size;
+            inp.enq_size = size.into();
         }
     }
 
@@ -160,7 +154,7 @@ impl<T> Lanes<T> {
         while self.due.front().is_some_and(|d| d.0 == t) {
             let (_, lane, tag) = self.due.pop_front().expect("checked");
             let accepted = match lane {
-                Lane::Arrival { port, .. } => out.arr_accept[port],
+                Lane::Arrive { port, .. } => out.arr_accept[port],
                 _ => out.enq_accept,
             };
             answers.push(Answer::Accept {
@@ -187,7 +181,7 @@ impl<T> Lanes<T> {
         }
         // (the shared lanes have no ready of their own: each is taken on its port's slot ready)
         let port = |l: &Lane| match *l {
-            Lane::Departure { port, .. } => port,
+            Lane::Depart { port, .. } => port,
             Lane::Enqueue { oport, .. } => oport,
             _ => unreachable!("a shared lane"),
         };
