@@ -66,6 +66,10 @@ pub const FRAME_OVERHEAD: u64 = 20;
 /// start delimiter and inter-frame gap, 672 bit times.
 pub const PFC_FRAME_BYTES: u64 = 64 + FRAME_OVERHEAD;
 
+/// The largest cycle count a snapshot may carry (2^62): a run restored from it still has 2^62
+/// cycles to go before its counters wrap.
+const MAX_RESTORED_CYCLE: u64 = 1 << 62;
+
 /// The paper's four flow-control modes (domain.md section 2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -945,6 +949,12 @@ impl Switch {
             .map_err(|e| format!("the snapshot's switch state: {e}"))?;
         sw.check_restored()
             .map_err(|e| format!("the snapshot's switch state: {e}"))?;
+        if snap.cycle != sw.now || snap.block_cycle != sw.block_cycle {
+            return Err(format!(
+                "the snapshot says cycle {} and block cycle {}, its switch state {} and {}",
+                snap.cycle, snap.block_cycle, sw.now, sw.block_cycle
+            ));
+        }
         if let BlockState::Model(t) = &snap.block {
             t.check_restored()
                 .map_err(|e| format!("the snapshot's block state: {e}"))?;
@@ -1146,6 +1156,12 @@ impl Switch {
                 Err(format!("{what}: {got} entries, expected {want}"))
             }
         };
+        // A count this large could not advance through a long run without wrapping.
+        for (what, c) in [("now", self.now), ("block_cycle", self.block_cycle)] {
+            if c > MAX_RESTORED_CYCLE {
+                return Err(format!("{what}: {c} is over {MAX_RESTORED_CYCLE}"));
+            }
+        }
         size("senders", self.senders.len(), np)?;
         size("up", self.up.len(), np)?;
         size("down", self.down.len(), np)?;
