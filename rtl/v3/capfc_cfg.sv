@@ -152,7 +152,7 @@ always_ff @(posedge clk) begin
 end
 
 // outputs: a word not written since the reset reads as 0
-logic [OW-1:0] thr_o [NT];
+logic [NT-1:0][OW-1:0] thr_o;
 always_comb begin
     for (int k = 0; k < NT; k = k + 1) begin
         thr_o[k] = thr_v_q[k][k < 3 ? ing_ra : eg_ra] ? thr_rd[k*OW +: OW] : '0;

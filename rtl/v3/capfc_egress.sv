@@ -247,6 +247,10 @@ logic [NG-1:0]     rdy_d, scr_d, cin_d;
 logic [TW-1:0]     gen_d [NR];
 logic [NP-1:0]     e_d   [NR];
 logic [NP-1:0]     epart_d [NG*NLP];
+// (an E partial OR and a write's class as they are computed: no process reads an unpacked
+// array it writes, which Icarus 11, sensitive to the whole array, would re-run without end)
+logic [NP-1:0]     epart_t;
+logic [LW-1:0]     ew_l_t;
 logic [NP-1:0]     ew_v_d;
 logic [LW-1:0]     ew_l_d [NP];
 logic [PW-1:0]     ew_i_d [NP];
@@ -358,15 +362,15 @@ logic [NPG*3-1:0]  dp_pad;
 logic [NPG*SW-1:0] ds_pad;
 logic [SW-1:0]     d_size;
 logic [7:0]        cnt_p;
-logic [LW-1:0]     lid_p [NPRIO];
+logic [NPRIO-1:0][LW-1:0] lid_p;
 logic [3:0]        lid_t;
 logic              du_same;
 logic [OW-1:0]     max_b, xoff_b, warna_b, warnd_b, xon_b;
 logic [XW-1:0]     dsame_b, nau_b;
 logic [NR-1:0]     rclr_t, eclr_t, rtrig_t;
 logic              acc_t;
-logic [CW-1:0]     new_cnt [NP];
-logic [NP-1:0]     eacc [NLP];
+logic [CW-1:0]     new_cnt;
+logic [NLP-1:0][NP-1:0] eacc;
 logic [NQ-1:0]     eo_t;
 logic [NP*CW-1:0]  sval_d;
 // sval from a register: the read port's registers sit by the counter RAM, its engine may be far
@@ -630,12 +634,12 @@ always_comb begin
         tag_ok = w0_q[o][CW +: TW] == w_gen;
         w_cnt  = w0_q[o][CW-1:0];
         // H: the count plus one (saturating), or 1 when the word's tag is stale (its count is 0)
-        new_cnt[o] = !tag_ok ? CW'(1) : (w_cnt == {CW{1'b1}}) ? w_cnt : w_cnt + 1'b1;
+        new_cnt    = !tag_ok ? CW'(1) : (w_cnt == {CW{1'b1}}) ? w_cnt : w_cnt + 1'b1;
         ww_d[o]    = cin_q[o / 8] || h_v_q[o] || (sc_w_q[o] && !tag_ok);
         wh_d[o]    = h_v_q[o];
         // (the initialisation is the scrub's write, every cycle, while the generations are 0)
         wa_d[o]    = h_v_q[o] ? {h_l_q[o / 8], h_i_q[o / 8]} : sp_q[o];
-        wd_d[o]    = {w_gen, h_v_q[o] ? new_cnt[o] : CW'(0)};
+        wd_d[o]    = {w_gen, h_v_q[o] ? new_cnt : CW'(0)};
         cnt_we[o]  = ww_q[o];
         cnt_wa[o]  = wa_q[o];
         cnt_wd[o]  = wd_q[o];
@@ -663,14 +667,15 @@ always_comb begin
     // NP x NP transpose of E is wired within a group, and only NG partial ORs cross the block
     for (int g = 0; g < NG; g = g + 1) begin
         for (int l = 0; l < NLP; l = l + 1) begin
-            epart_d[g*NLP + l] = '0;
+            epart_t = '0;
             for (int s = 0; s < 8; s = s + 1) begin
                 if (g*8 + s < NP) begin
-                    epart_d[g*NLP + l] = epart_d[g*NLP + l] |
+                    epart_t = epart_t |
                         ((e_q[(g*8 + s)*NLP + l] | ewb(ew_v_q[g*8 + s], ew_l_q[g*8 + s], ew_i_q[g*8 + s], LW'($unsigned(l)))) &
                          ~(NP'(1'b1) << (g*8 + s)));
                 end
             end
+            epart_d[g*NLP + l] = epart_t;
         end
     end
 
@@ -726,10 +731,11 @@ always_comb begin
         e_d[r] = eclr_t[r] ? '0 : e_q[r] | ewb(ew_v_q[r / NLP], ew_l_q[r / NLP], ew_i_q[r / NLP], LW'($unsigned(r % NLP)));
     end
     for (int o = 0; o < NP; o = o + 1) begin
-        ew_l_d[o] = swr_l[o*LW +: LW];
+        ew_l_t    = swr_l[o*LW +: LW];
+        ew_l_d[o] = ew_l_t;
         ew_i_d[o] = swr_i[o*PW +: PW];
-        ew_v_d[o] = swr_en[o] && !eclr_t[{PW'($unsigned(o)), ew_l_d[o]}] &&
-                    !rclr_t[{PW'($unsigned(o)), ew_l_d[o]}] && !rclr5_q[{PW'($unsigned(o)), ew_l_d[o]}];
+        ew_v_d[o] = swr_en[o] && !eclr_t[{PW'($unsigned(o)), ew_l_t}] &&
+                    !rclr_t[{PW'($unsigned(o)), ew_l_t}] && !rclr5_q[{PW'($unsigned(o)), ew_l_t}];
     end
     // E and its registered writes are cleared while the row's group initialises its counters
     // (cin_q: from the cycle after a reset, NA cycles), not by the reset itself: no net from the
@@ -761,7 +767,10 @@ always_comb begin
         sval_d[o*CW +: CW] = ((sv_ok2_q[o] && sv_tag_q[o] == sv_exp2_q[o]) ? sv_cnt_q[o] : '0) | sv_fwv2_q[o];
     end
     sval = sval_q;
-    // E of the other ports: the groups' registered partial ORs (epart_q), ORed over the groups
+    // E of the other ports: the groups' registered partial ORs (epart_q), ORed over the groups,
+    // and 0 until the lanes are ready after a reset (rdy_q of the input port's group): E and its
+    // partial ORs are not reset, and hold the power-up or pre-reset state until cin_q has
+    // cleared them, which D must not see (a PFC frame of stale classes after a reset)
     for (int l = 0; l < NLP; l = l + 1) begin
         eacc[l] = '0;
         for (int g = 0; g < NG; g = g + 1) begin
@@ -770,7 +779,7 @@ always_comb begin
     end
     for (int i = 0; i < NP; i = i + 1) begin
         for (int p = 0; p < NPRIO; p = p + 1) begin
-            eo_t[i*8 + p] = cntr_q[p] && 1'(eacc[lidr_q[p]] >> i);
+            eo_t[i*8 + p] = rdy_q[i / 8] && cntr_q[p] && 1'(eacc[lidr_q[p]] >> i);
         end
     end
     e_other = eo_t;

@@ -342,8 +342,9 @@ impl Egress {
         out.e_other.resize(np * 8, false);
         for i in 0..np {
             for q in 0..8 {
-                out.e_other[i * 8 + q] =
-                    self.cntr_q >> q & 1 == 1 && eacc[self.lidr_q[q] as usize % nlp] >> i & 1 == 1;
+                out.e_other[i * 8 + q] = self.grp[i / 8].rdy_q
+                    && self.cntr_q >> q & 1 == 1
+                    && eacc[self.lidr_q[q] as usize % nlp] >> i & 1 == 1;
             }
         }
         out.cfg_ra = self.u_thr.rf_q;

@@ -53,6 +53,8 @@ localparam integer H = 16;  // history depth (cycles)
 localparam integer TW = LW + PW + 1;
 // the counter words a port initialises after a reset (the egress's NA): E takes no write then
 localparam integer NA = 1 << (LW + PW);
+// the cycle after a reset from which the lanes are ready, as the egress's (and e_other is 0 before)
+localparam integer RC_RDY = (NA + 1 > 8) ? NA + 1 : 8;
 
 logic clk = 1'b0;
 logic rst = 1'b1;
@@ -291,7 +293,8 @@ initial begin
             for (int pp = 0; pp < 8; pp = pp + 1) begin
                 logic want;
                 want = 1'b0;
-                if (counted(pp)) begin
+                // (0 until the lanes are ready after a reset: E is not reset, cin clears it)
+                if (counted(pp) && since_rst > RC_RDY) begin
                     for (int oo = 0; oo < NP; oo = oo + 1) begin
                         if (oo != i && eprev[oo*2 + lidx(pp)][i]) want = 1'b1;
                     end
