@@ -27,12 +27,13 @@ run: deps ## build, then run the default switch scenario in the four modes, RTL 
 # (the v3 units' testbenches at 4 and 12 ports in CI, to keep it under 25 minutes on two cores;
 # make v3-spike alone runs them at 48 ports too)
 test: V3_TB_PORTS := 4 12
-test: deps lint icarus venv v3-spike ## lint, Icarus compile, the v3 spikes, every cargo test, the assembled v3 block checked and its model in lockstep, every golden set on Verilator and Icarus (CI)
+test: deps lint icarus venv v3-spike ## lint, Icarus compile, the v3 spikes, every cargo test, the assembled v3 block checked and its model in lockstep, every golden set on Verilator and Icarus, the v3 corner sets' faults (CI)
 	$(CARGO) test --release
 	$(CARGO) test --release -p capfc-capi
 	$(MAKE) --no-print-directory v3-check
 	$(MAKE) --no-print-directory pytest
 	$(MAKE) --no-print-directory replay-all
+	$(MAKE) --no-print-directory v3-golden-faults
 
 lint: lint-rust lint-rtl lint-v1 lint-dpi lint-sva $(if $(filter 1,$(LINT_SLANG)),lint-slang) ## cargo fmt --check, clippy -D warnings, verilator -Wall, slang (LINT_SLANG=1)
 

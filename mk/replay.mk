@@ -7,7 +7,7 @@
 # with status 0 AND printed `N passed, 0 failed`, so a run that stops early cannot pass.
 #
 #   make replay SIM=icarus GOLDEN=golden/<set>    one set, one simulator (SIM: verilator | icarus)
-#   make replay-all                               every set under golden/, both simulators
+#   make replay-all                               every set under golden/ and golden/v3/, both simulators
 #   make lint-tb GOLDEN=golden/<set>          verilator --lint-only -Wall on the testbench
 
 # the repository as a path prefix: empty when make runs in it (as from the top-level Makefile),
@@ -22,16 +22,18 @@ GOLDEN      ?= $(REPLAY_R)golden/random_max_np4_seed1
 SIMARGS     ?=
 
 REPLAY_TB   := $(REPLAY_R)testbench/capfc_tb.sv
-REPLAY_RTL  := $(addprefix $(REPLAY_R),$(shell grep -vE '^\s*(//|\#|$$)' $(REPLAY_R)rtl/files.f))
+# a set of the v3 block (its params.vh defines CAPFC_V3) is replayed against rtl/v3/files.f
+REPLAY_V3   := $(shell grep -qs '^`define CAPFC_V3 ' $(GOLDEN)/params.vh && echo v3)
+REPLAY_RTL  := $(addprefix $(REPLAY_R),$(shell grep -vE '^\s*(//|\#|$$)' $(REPLAY_R)rtl/$(if $(REPLAY_V3),v3/)files.f))
 # a set's log and status (and under Icarus its build: params.vh is compiled into the testbench)
-REPLAY_SET  := $(notdir $(patsubst %/,%,$(GOLDEN)))
+REPLAY_SET  := $(if $(REPLAY_V3),v3_)$(notdir $(patsubst %/,%,$(GOLDEN)))
 REPLAY_OUT  := $(REPLAY_R)build/replay/$(SIM)/$(REPLAY_SET)
 # replays run at once by replay-all (each prints its lines when it ends)
 REPLAY_JOBS ?= 2
 REPLAY_FAILED = $(REPLAY_R)build/replay/failed
 # the sets: directories under golden/ holding a params.vh, the most cycles first (so that
 # replay-all does not end on one long run)
-REPLAY_SETS := $(patsubst %/params.vh,%,$(shell grep -H '^`define CAPFC_CYCLES ' $(REPLAY_R)golden/*/params.vh 2>/dev/null \
+REPLAY_SETS := $(patsubst %/params.vh,%,$(shell grep -H '^`define CAPFC_CYCLES ' $(REPLAY_R)golden/*/params.vh $(REPLAY_R)golden/v3/*/params.vh 2>/dev/null \
 	| sort -t' ' -k3,3nr | cut -d: -f1))
 
 # A define of the set's params.vh, for the shell.
@@ -43,7 +45,7 @@ ifeq ($(SIM),verilator)
 # for 65,536 lines per file, or the next power of two above the set's. Builds of one key are
 # serialised with flock, so that replay-all's parallel jobs never build the same one twice.
 # --binary brings --main --exe --build --timing (the testbench's clock and delays need --timing).
-REPLAY_KEY   = $$(grep -E '^`define CAPFC_(NP|SW|OW|CW|CELL_LOG2|CUT_F|NL|IN_BITS|OUT_BITS) ' \
+REPLAY_KEY   = $$(grep -E '^`define CAPFC_(V3|NP|SW|OW|CW|CELL_LOG2|CUT_F|NL|IN_BITS|OUT_BITS) ' \
 	$(GOLDEN)/params.vh | md5sum | cut -c1-12)
 REPLAY_BUILD = lines=$(call REPLAY_DEF,STIM_LINES); e=$(call REPLAY_DEF,EXPECT_LINES); \
 	[ "$$e" -gt "$$lines" ] 2>/dev/null && lines=$$e; cap=65536; \
@@ -96,6 +98,7 @@ replay-all: ## replay every set under golden/ with Verilator and Icarus, REPLAY_
 	echo "replay-all: all $(words $(REPLAY_SETS) $(REPLAY_SETS)) replays passed"
 
 lint-tb: ## verilator --lint-only -Wall on testbench/capfc_tb.sv and the RTL (params.vh of GOLDEN)
-	verilator --lint-only -Wall --timing --top-module capfc_tb +incdir+$(GOLDEN) \
+	@# (a v3 set: UNUSEDPARAM waived, as make v3-spike does: capfc_pkg's v2 constants v3 does not use)
+	verilator --lint-only -Wall $(if $(REPLAY_V3),-Wno-UNUSEDPARAM) --timing --top-module capfc_tb +incdir+$(GOLDEN) \
 	  $(REPLAY_RTL) $(REPLAY_TB)
 	@echo "lint-tb: clean"

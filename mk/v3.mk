@@ -133,7 +133,12 @@ V3_CW := 16
 V3_CUT_F := 8
 V3_NL := 2
 
-.PHONY: v3-check v3-faults v3-bench-stim
+.PHONY: v3-check v3-faults v3-bench-stim v3-golden-faults
+
+# The v3 golden sets named after a corner, each replayed on Icarus against the RTL with the fault
+# of the rule it covers (scripts/v3_golden_faults.sh): each replay must fail. (A few seconds.)
+v3-golden-faults: ## the v3 golden sets named after a corner fail on the RTL with that corner's fault
+	scripts/v3_golden_faults.sh
 
 # The block testbench at NP = $$np, built into build/v3/top_tb_np$$np (a shell fragment).
 V3_TOP_TB_BUILD = verilator --binary -j 2 --timing --trace --trace-max-array 4096 --trace-max-width 4096 -Wno-fatal -Wno-lint -Wno-style \

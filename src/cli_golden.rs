@@ -2,6 +2,7 @@
 
 use crate::block::{BlockParams, Mode};
 use crate::golden::{self, Curated, Source};
+use crate::golden_v3;
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
@@ -110,18 +111,30 @@ fn gen(a: &GenArgs) -> Result<()> {
         return Ok(());
     }
     let all = golden::curated();
-    let chosen: Vec<&Curated> = if a.sets.is_empty() {
-        all.iter().collect()
-    } else {
-        a.sets
-            .iter()
-            .map(|n| {
-                all.iter().find(|c| &c.name == n).with_context(|| {
-                    format!("--set '{n}': not a curated set (see `capfc golden list`)")
-                })
-            })
-            .collect::<Result<_>>()?
-    };
+    let all_v3 = golden_v3::curated();
+    let v3_name = |c: &golden_v3::CuratedV3| format!("v3/{}", c.name);
+    for n in &a.sets {
+        if !all.iter().any(|c| &c.name == n) && !all_v3.iter().any(|c| &v3_name(c) == n) {
+            bail!("--set '{n}': not a curated set (see `capfc golden list`)");
+        }
+    }
+    let chosen: Vec<&Curated> = all
+        .iter()
+        .filter(|c| a.sets.is_empty() || a.sets.contains(&c.name))
+        .collect();
+    for c in all_v3
+        .iter()
+        .filter(|c| a.sets.is_empty() || a.sets.contains(&v3_name(c)))
+    {
+        let f = golden_v3::build(&c.name, &c.params, &c.source).map_err(anyhow::Error::msg)?;
+        let dir = a.dir.join("v3").join(&c.name);
+        golden_v3::write(&dir, &f).with_context(|| dir.display().to_string())?;
+        eprintln!(
+            "golden: wrote {} ({} KiB)",
+            dir.display(),
+            (f.stim.len() + f.expect.len()) / 1024
+        );
+    }
     let pb = indicatif::ProgressBar::new(chosen.len() as u64);
     for c in chosen {
         pb.set_message(c.name.clone());
@@ -167,6 +180,26 @@ pub fn check(dir: &Path) -> (usize, Vec<String>) {
             Err(e) => failures.push(e),
         }
     }
+    // the v3 block's sets (format 3), under DIR/v3
+    let v3 = dir.join("v3");
+    let sets = golden::list_sets(&v3);
+    for c in golden_v3::curated() {
+        if !sets
+            .iter()
+            .any(|s| s.file_name().is_some_and(|n| n == c.name.as_str()))
+        {
+            failures.push(format!(
+                "{}: curated set missing (run `capfc golden gen`)",
+                v3.join(&c.name).display()
+            ));
+        }
+    }
+    for s in &sets {
+        match golden_v3::check(s) {
+            Ok(_) => passed += 1,
+            Err(e) => failures.push(e),
+        }
+    }
     (passed, failures)
 }
 
@@ -175,6 +208,10 @@ pub fn run(a: &GoldenArgs) -> Result<bool> {
         GoldenCmd::List => {
             for c in golden::curated() {
                 println!("{:<36} {:<10} {:?}", c.name, c.rtl_config, c.source);
+            }
+            for c in golden_v3::curated() {
+                let name = format!("v3/{}", c.name);
+                println!("{name:<36} np{:<8} {:?}", c.params.np, c.source);
             }
             Ok(true)
         }

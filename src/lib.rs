@@ -32,6 +32,7 @@ pub mod dut_v3;
 #[cfg(feature = "rtl")]
 pub mod faults;
 pub mod golden;
+pub mod golden_v3;
 pub mod headroom;
 pub mod net;
 pub mod pcap;

@@ -1,5 +1,9 @@
 // capfc_tb: replays one golden vector set (docs/golden.md) against capfc_top, no Rust needed
 //
+// A set of the v3 block (format 3: its params.vh defines CAPFC_V3) is replayed against
+// capfc_top_oc instead (compile rtl/v3/files.f), whose two more outputs, arr_ready and deq_ready,
+// lead the output concatenation and are compared like the others.
+//
 // Contract:
 // - The set is a directory with params.vh, stim.hex and expect.hex. params.vh is `included (pass
 //   +incdir+<dir> / -I <dir> when compiling); the .hex files are read at run time from the
@@ -55,7 +59,13 @@ localparam OUT_BITS = `CAPFC_OUT_BITS;
 // the same widths computed from capfc_top's ports (docs/golden.md lists the order)
 localparam IN_BITS_PORTS = 1 + 1 + 8 + 32 + NP*(1 + 3 + SW) + (1 + PW + 3 + SW) +
     (1 + PW + 3 + PW + SW) + NP*(1 + 3 + SW) + NP;
+`ifdef CAPFC_V3
+`define CAPFC_TB_TOP "capfc_top_oc"
+localparam OUT_BITS_PORTS = NP + NP + NP + 1 + NP + NQ + NQ + 16 + NQ;
+`else
+`define CAPFC_TB_TOP "capfc_top"
 localparam OUT_BITS_PORTS = NP + 1 + NP + NQ + NQ + 16 + NQ;
+`endif
 
 // length of the run and of the two files, and the capacity of the line memories
 `ifdef CAPFC_LINES_MAX
@@ -142,6 +152,10 @@ assign {rst, cfg_we, cfg_addr, cfg_wdata, arr_valid, arr_prio, arr_size,
         deq_valid, deq_prio, deq_size, pfc_ready} = stim_q;
 
 // DUT outputs
+`ifdef CAPFC_V3
+wire [NP-1:0]     arr_ready;
+wire [NP-1:0]     deq_ready;
+`endif
 wire [NP-1:0]     arr_accept;
 wire              enq_accept;
 wire [NP-1:0]     pfc_valid;
@@ -151,6 +165,10 @@ wire [15:0]       pfc_quanta;
 wire [NQ-1:0]     d_state;
 
 // expected outputs
+`ifdef CAPFC_V3
+wire [NP-1:0]     exp_arr_ready;
+wire [NP-1:0]     exp_deq_ready;
+`endif
 wire [NP-1:0]     exp_arr_accept;
 wire              exp_enq_accept;
 wire [NP-1:0]     exp_pfc_valid;
@@ -159,10 +177,19 @@ wire [NQ-1:0]     exp_pfc_xoff;
 wire [15:0]       exp_pfc_quanta;
 wire [NQ-1:0]     exp_d_state;
 
+`ifdef CAPFC_V3
+assign {exp_arr_ready, exp_deq_ready, exp_arr_accept, exp_enq_accept, exp_pfc_valid, exp_pfc_cev, exp_pfc_xoff, exp_pfc_quanta,
+        exp_d_state} = expect_q;
+`else
 assign {exp_arr_accept, exp_enq_accept, exp_pfc_valid, exp_pfc_cev, exp_pfc_xoff, exp_pfc_quanta,
         exp_d_state} = expect_q;
+`endif
 
+`ifdef CAPFC_V3
+capfc_top_oc #(
+`else
 capfc_top #(
+`endif
     .NP(NP),
     .SW(SW),
     .OW(OW),
@@ -192,6 +219,10 @@ capfc_top #(
     .deq_prio(deq_prio),
     .deq_size(deq_size),
     .pfc_ready(pfc_ready),
+`ifdef CAPFC_V3
+    .arr_ready(arr_ready),
+    .deq_ready(deq_ready),
+`endif
     .arr_accept(arr_accept),
     .enq_accept(enq_accept),
     .pfc_valid(pfc_valid),
@@ -359,8 +390,8 @@ task automatic load_set;
     reg [31:0] stamp;
     reg [31:0] prev;
     if (IN_BITS != IN_BITS_PORTS || OUT_BITS != OUT_BITS_PORTS)
-        $fatal(1, "[golden] params.vh: CAPFC_IN_BITS/OUT_BITS %0d/%0d, capfc_top has %0d/%0d",
-            IN_BITS, OUT_BITS, IN_BITS_PORTS, OUT_BITS_PORTS);
+        $fatal(1, "[golden] params.vh: CAPFC_IN_BITS/OUT_BITS %0d/%0d, %s has %0d/%0d",
+            IN_BITS, OUT_BITS, `CAPFC_TB_TOP, IN_BITS_PORTS, OUT_BITS_PORTS);
     count_data_lines(stim_path, IN_DIGITS, lines);
     if (lines != STIM_LINES)
         $fatal(1, "[golden] %s: %0d data lines, params.vh says CAPFC_STIM_LINES %0d",
@@ -435,8 +466,8 @@ initial begin
     stim_path = $sformatf("%s/stim.hex", golden_dir);
     expect_path = $sformatf("%s/expect.hex", golden_dir);
     load_set();
-    $display("capfc_tb: %s: NP=%0d SW=%0d OW=%0d CW=%0d CELL_LOG2=%0d CUT_F=%0d NL=%0d, %0d cycles",
-        golden_dir, NP, SW, OW, CW, CELL_LOG2, CUT_F, NL, CYCLES);
+    $display("capfc_tb: %s (%s): NP=%0d SW=%0d OW=%0d CW=%0d CELL_LOG2=%0d CUT_F=%0d NL=%0d, %0d cycles",
+        golden_dir, `CAPFC_TB_TOP, NP, SW, OW, CW, CELL_LOG2, CUT_F, NL, CYCLES);
 
     stim_idx = 0;
     expect_idx = 0;
@@ -465,6 +496,10 @@ initial begin
         end
         #(PERIOD - DRIVE_DELAY - SAMPLE_LEAD);
         cycle_bad = 1'b0;
+`ifdef CAPFC_V3
+        `CAPFC_TB_CHECK(arr_ready)
+        `CAPFC_TB_CHECK(deq_ready)
+`endif
         `CAPFC_TB_CHECK(arr_accept)
         `CAPFC_TB_CHECK(enq_accept)
         `CAPFC_TB_CHECK(pfc_valid)
@@ -488,6 +523,7 @@ initial begin
 end
 
 `undef CAPFC_TB_CHECK
+`undef CAPFC_TB_TOP
 
 endmodule
 

@@ -586,3 +586,54 @@ fn cli_values_never_panic() {
     eprintln!("cli values: {ok} accepted, {refused} refused (seed {SEED})");
     assert!(ok > 50 && refused > 50, "{ok} accepted, {refused} refused");
 }
+
+/// A v3 golden set (format 3): random edits of its four files are refused with the file's name,
+/// or accepted only when the set still builds to the same bytes; never a panic.
+#[test]
+fn golden_v3_files_never_panic() {
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED);
+    let name = "mac_busy_max_np4";
+    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("golden/v3")
+        .join(name);
+    let files = ["manifest.json", "params.vh", "stim.hex", "expect.hex"];
+    let orig: Vec<String> = files
+        .iter()
+        .map(|f| std::fs::read_to_string(src.join(f)).unwrap())
+        .collect();
+    let dir = std::env::temp_dir()
+        .join(format!("capfc-fuzz-golden-v3-{}", std::process::id()))
+        .join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    let (mut refused, mut named) = (0, 0);
+    for case in 0..300 {
+        let k = rng.gen_range(0..files.len());
+        for (f, t) in files.iter().zip(&orig) {
+            std::fs::write(dir.join(f), t).unwrap();
+        }
+        let edited = if files[k] == "manifest.json" && rng.gen_bool(0.6) {
+            let mut v: serde_json::Value = serde_json::from_str(&orig[k]).unwrap();
+            edit_json(&mut v, &mut rng);
+            serde_json::to_string_pretty(&v).unwrap()
+        } else {
+            mutate(&orig[k], &mut rng)
+        };
+        let changed = edited != orig[k];
+        std::fs::write(dir.join(files[k]), edited).unwrap();
+        match no_panic("golden v3", case, || capfc::golden_v3::check(&dir)) {
+            Err(e) => {
+                refused += 1;
+                named += usize::from(e.contains(&dir.display().to_string()));
+            }
+            Ok(_) => assert!(
+                !changed || files[k] == "manifest.json",
+                "case {case}: an edited {} was accepted (seed {SEED})",
+                files[k]
+            ),
+        }
+    }
+    eprintln!("golden v3 files: {refused} of 300 edited sets refused (seed {SEED})");
+    assert!(refused > 200, "only {refused} of 300 edits refused");
+    assert_eq!(named, refused, "every refusal names the set's directory");
+    let _ = std::fs::remove_dir_all(dir.parent().unwrap());
+}

@@ -47,7 +47,10 @@ fn rehash(dir: &Path, file: &str, field: &str) {
 fn checked_in_sets_are_fresh_and_complete() {
     let (passed, failures) = capfc::cli_golden::check(&root());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert_eq!(passed, golden::curated().len());
+    assert_eq!(
+        passed,
+        golden::curated().len() + capfc::golden_v3::curated().len()
+    );
 }
 
 #[test]
@@ -333,4 +336,46 @@ fn hand_made_manifests_are_refused_not_run() {
         e.contains("field config disagrees with register_writes"),
         "{e}"
     );
+}
+
+/// A v3 set whose expectation was edited is refused, naming the file and its first wrong line.
+#[test]
+fn a_stale_v3_set_is_caught() {
+    let src = root().join("v3/mac_busy_max_np4");
+    let dst = std::env::temp_dir()
+        .join(format!("capfc-golden-v3-stale-{}", std::process::id()))
+        .join("mac_busy_max_np4");
+    std::fs::create_dir_all(&dst).unwrap();
+    for f in ["manifest.json", "params.vh", "stim.hex", "expect.hex"] {
+        std::fs::copy(src.join(f), dst.join(f)).unwrap();
+    }
+    capfc::golden_v3::check(&dst).expect("the copy is fresh");
+    let text = std::fs::read_to_string(dst.join("expect.hex")).unwrap();
+    let line = text.lines().position(|l| l.contains("_0")).unwrap() + 1;
+    edit(&dst, "expect.hex", |t| t.replacen("_0", "_1", 1));
+    let e = capfc::golden_v3::check(&dst).unwrap_err();
+    assert!(
+        e.contains("expect.hex") && e.contains(&format!("line {line}:")),
+        "{e}"
+    );
+    let _ = std::fs::remove_dir_all(dst.parent().unwrap());
+}
+
+/// A v3 set is refused, not written, when the corner it is named after did not happen: here a
+/// random run too short to cross any threshold.
+#[test]
+fn a_v3_set_without_its_corner_is_refused() {
+    use capfc::golden_v3::{build, curated, SourceV3};
+    let p = curated()[0].params;
+    let e = build(
+        "short",
+        &p,
+        &SourceV3::Random {
+            seed: 1,
+            cycles: 100,
+            mode: Mode::StopMax,
+        },
+    )
+    .unwrap_err();
+    assert!(e.contains("did not happen"), "{e}");
 }

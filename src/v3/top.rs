@@ -34,6 +34,49 @@ pub struct TopIn {
     pub pfc_ready: Vec<bool>,
 }
 
+impl TopIn {
+    /// Every input 0 but `pfc_ready`, all ones (every MAC ready), at `np` ports.
+    pub fn idle(np: usize) -> Self {
+        TopIn {
+            arr_valid: vec![false; np],
+            arr_prio: vec![0; np],
+            arr_size: vec![0; np],
+            deq_valid: vec![false; np],
+            deq_prio: vec![0; np],
+            deq_size: vec![0; np],
+            pfc_ready: vec![true; np],
+            ..TopIn::default()
+        }
+    }
+
+    /// The inputs under their port names and widths (`sw` bits a size, `pw` a port index), in
+    /// the order of the RTL's port list, a port's field at its index (the first least
+    /// significant), into `s`.
+    pub fn visit(&self, sw: usize, pw: usize, s: &mut dyn RegSink) {
+        let flags = |v: &[bool]| Cat::flags(v.iter().copied());
+        s.val(format_args!("rst"), self.rst.into(), 1);
+        s.val(format_args!("cfg_we"), self.cfg_we.into(), 1);
+        s.val(format_args!("cfg_addr"), self.cfg_addr.into(), 8);
+        s.val(format_args!("cfg_wdata"), self.cfg_wdata.into(), 32);
+        flags(&self.arr_valid).to(s, format_args!("arr_valid"));
+        Cat::values(self.arr_prio.iter().map(|&x| x.into()), 3).to(s, format_args!("arr_prio"));
+        Cat::values(self.arr_size.iter().copied(), sw).to(s, format_args!("arr_size"));
+        s.val(format_args!("dep_valid"), self.dep_valid.into(), 1);
+        s.val(format_args!("dep_port"), self.dep_port.into(), pw);
+        s.val(format_args!("dep_prio"), self.dep_prio.into(), 3);
+        s.val(format_args!("dep_size"), self.dep_size.into(), sw);
+        s.val(format_args!("enq_valid"), self.enq_valid.into(), 1);
+        s.val(format_args!("enq_oport"), self.enq_oport.into(), pw);
+        s.val(format_args!("enq_prio"), self.enq_prio.into(), 3);
+        s.val(format_args!("enq_iport"), self.enq_iport.into(), pw);
+        s.val(format_args!("enq_size"), self.enq_size.into(), sw);
+        flags(&self.deq_valid).to(s, format_args!("deq_valid"));
+        Cat::values(self.deq_prio.iter().map(|&x| x.into()), 3).to(s, format_args!("deq_prio"));
+        Cat::values(self.deq_size.iter().copied(), sw).to(s, format_args!("deq_size"));
+        flags(&self.pfc_ready).to(s, format_args!("pfc_ready"));
+    }
+}
+
 /// One cycle's outputs.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TopOut {
