@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # v3_golden_faults.sh: each v3 golden set named after a corner must fail its replay when the rule
 # it covers is broken. For every (set, fault) pair below, the fault (scripts/v3_fault_table.sh) is
-# applied to a copy of rtl/ and the set is replayed on Icarus (make replay with REPLAY_R pointing
-# at the copy's tree): the replay must FAIL, and the same set must PASS on the unmutated RTL.
-#   scripts/v3_golden_faults.sh [SET:FAULT ...]     (from the repository root; default: the table)
+# applied to a copy of rtl/ and the set is replayed (make replay in the copy's tree) on each of
+# V3_GOLDEN_FAULT_SIMS (default icarus; "icarus verilator" for both): the replay must FAIL, and the
+# same set must PASS on the unmutated RTL.
+#   [V3_GOLDEN_FAULT_SIMS="icarus verilator"] scripts/v3_golden_faults.sh [SET:FAULT ...]
+#   (from the repository root; default: the table below)
 set -uo pipefail
 . scripts/v3_fault_table.sh
 # the corner sets and the fault of the rule each covers
-PAIRS=${*:-"mac_busy_max_np4:pfc_xon_lost_while_busy mac_busy_cal_np4:pfc_xon_lost_while_busy"}
+PAIRS=${*:-"mac_busy_max_np4:pfc_xon_lost_while_busy mac_busy_cal_np4:pfc_xon_lost_while_busy
+  reset_with_e_max_np4:e_other_before_ready reset_with_e_cal_np4:e_other_before_ready"}
+# the simulators (Icarus by default: a second each; Verilator builds a testbench per fault)
+SIMS=${V3_GOLDEN_FAULT_SIMS:-icarus}
 missed=0
 for pair in $PAIRS; do
   set_=${pair%%:*}; f=${pair#*:}
@@ -17,13 +22,15 @@ for pair in $PAIRS; do
   if ! perl -0pi -e "${SUB[$f]} or die" $d/${FILE[$f]} 2>/dev/null || cmp -s ${FILE[$f]} $d/${FILE[$f]}; then
     echo "v3 golden fault $f: the substitution no longer applies to ${FILE[$f]}"; missed=1; continue
   fi
-  if ! make --no-print-directory -f mk/replay.mk replay SIM=icarus GOLDEN=golden/v3/$set_ > $d/clean.log 2>&1; then
-    echo "v3 golden set $set_: fails on the RTL as it is ($(tail -1 $d/clean.log))"; missed=1; continue
-  fi
-  if (cd $d && make --no-print-directory -f mk/replay.mk replay SIM=icarus GOLDEN=golden/v3/$set_) > $d/replay.log 2>&1; then
-    echo "v3 golden fault $f: MISSED by golden/v3/$set_ (replay: scripts/v3_golden_faults.sh $pair)"; missed=1
-  else
-    echo "v3 golden fault $f: caught by golden/v3/$set_ ($(grep -m1 '^cycle [0-9]*:' $d/replay.log); $(grep -m1 -o '[0-9]* passed, [0-9]* failed' $d/replay.log))"
-  fi
+  for sim in $SIMS; do
+    if ! make --no-print-directory -f mk/replay.mk replay SIM=$sim GOLDEN=golden/v3/$set_ > $d/clean.log 2>&1; then
+      echo "v3 golden set $set_: fails on $sim on the RTL as it is ($(tail -1 $d/clean.log))"; missed=1; continue
+    fi
+    if (cd $d && make --no-print-directory -f mk/replay.mk replay SIM=$sim GOLDEN=golden/v3/$set_) > $d/replay.log 2>&1; then
+      echo "v3 golden fault $f: MISSED by golden/v3/$set_ on $sim (replay: V3_GOLDEN_FAULT_SIMS=$sim scripts/v3_golden_faults.sh $pair)"; missed=1
+    else
+      echo "v3 golden fault $f: caught by golden/v3/$set_ on $sim ($(grep -m1 '^cycle [0-9]*:' $d/replay.log); $(grep -m1 -o '[0-9]* passed, [0-9]* failed' $d/replay.log))"
+    fi
+  done
 done
 exit $missed

@@ -39,6 +39,9 @@ pub enum SourceV3 {
     /// times (XON of priority 3, XOFF of 4, XON of 4, XOFF of 4); the frame taken when the MAC
     /// is free again carries priority 3's XON.
     MacBusy { mode: Mode },
+    /// A reset while E has bits set (after random traffic), then the configuration and traffic
+    /// again: D stays 0 until the lanes are ready after the reset.
+    ResetWithE { mode: Mode },
 }
 
 /// `manifest.json` of a v3 set.
@@ -85,6 +88,13 @@ pub fn curated() -> Vec<CuratedV3> {
             name: format!("mac_busy_{}_np4", mode.name()),
             params: params(4),
             source: SourceV3::MacBusy { mode },
+        });
+    }
+    for mode in [Mode::StopMax, Mode::StopCal] {
+        v.push(CuratedV3 {
+            name: format!("reset_with_e_{}_np4", mode.name()),
+            params: params(4),
+            source: SourceV3::ResetWithE { mode },
         });
     }
     for (np, cycles) in [(4usize, 3000u64), (8, 2400)] {
@@ -432,21 +442,36 @@ fn count_frames(w: &Writer, tr: &mut Traffic, sent: &mut [u8]) {
     }
 }
 
-fn random(p: &BlockParams, seed: u64, cycles: u64, mode: Mode) -> (Writer, Traffic) {
-    let np = p.np;
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut w = Writer::new(*p);
-    let mut tr = Traffic::new(np);
-    w.reset_and_configure(&config(p, mode));
-    let mut busy = vec![0u64; np];
-    let mut sent = vec![0u8; np];
-    let hot = 0usize;
-    while w.t < cycles {
-        for (i, b) in busy.iter_mut().enumerate() {
+/// The random traffic's state: its generator, and per port the MAC's busy cycles left and the
+/// classes last sent paused.
+struct RandomRun {
+    rng: ChaCha8Rng,
+    busy: Vec<u64>,
+    sent: Vec<u8>,
+    /// the burst period's quarter: arrivals on in even quarters, nearly off in odd ones
+    cycles: u64,
+}
+
+impl RandomRun {
+    fn new(np: usize, seed: u64, cycles: u64) -> Self {
+        RandomRun {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            busy: vec![0; np],
+            sent: vec![0; np],
+            cycles,
+        }
+    }
+
+    /// One cycle of random traffic through the lanes, and the block's.
+    fn cycle(&mut self, w: &mut Writer, tr: &mut Traffic) {
+        let np = self.busy.len();
+        let rng = &mut self.rng;
+        let hot = 0usize;
+        for (i, b) in self.busy.iter_mut().enumerate() {
             // arrivals: lossless priorities mostly, half of them to the hot port
             // (in bursts: a quarter of the run on, a quarter nearly off, so that queues fill
             // past XOFF and drain under XON)
-            let rate = if (w.t * 4 / cycles).is_multiple_of(2) {
+            let rate = if (w.t * 4 / self.cycles).is_multiple_of(2) {
                 0.2
             } else {
                 0.01
@@ -472,7 +497,6 @@ fn random(p: &BlockParams, seed: u64, cycles: u64, mode: Mode) -> (Writer, Traff
                 tr.dequeue(i);
             }
             // MACs busy now and then, for a data frame or a long stretch
-
             if *b > 0 {
                 *b -= 1;
             } else if rng.gen_bool(0.005) {
@@ -488,12 +512,9 @@ fn random(p: &BlockParams, seed: u64, cycles: u64, mode: Mode) -> (Writer, Traff
         }
         tr.lanes.drive(&mut w.inp);
         w.cycle();
-        count_frames(&w, &mut tr, &mut sent);
-        for i in 0..np {
-            if w.out.pfc_valid[i] && !w.inp.pfc_ready[i] {
-                tr.count("frames_waiting_for_a_busy_mac");
-                break;
-            }
+        count_frames(w, tr, &mut self.sent);
+        if (0..np).any(|i| w.out.pfc_valid[i] && !w.inp.pfc_ready[i]) {
+            tr.count("frames_waiting_for_a_busy_mac");
         }
         if w.top.u_egress.e_q.iter().any(|&r| r != 0) {
             tr.count("cycles_with_e");
@@ -501,7 +522,47 @@ fn random(p: &BlockParams, seed: u64, cycles: u64, mode: Mode) -> (Writer, Traff
         tr.settle(w.t - 1, false, &w.out);
         w.clear();
     }
+}
+
+fn random(p: &BlockParams, seed: u64, cycles: u64, mode: Mode) -> (Writer, Traffic) {
+    let mut w = Writer::new(*p);
+    let mut tr = Traffic::new(p.np);
+    w.reset_and_configure(&config(p, mode));
+    let mut run = RandomRun::new(p.np, seed, cycles);
+    while w.t < cycles {
+        run.cycle(&mut w, &mut tr);
+    }
     (w, tr)
+}
+
+/// A reset while E is set: random traffic (seed 1) until E has bits set (and at least 500
+/// cycles), a reset and the configuration again, then 400 cycles of traffic. E and its partial
+/// ORs are not reset (cin_q clears them), so D must not show them: D is 0 until the lanes are
+/// ready again.
+fn reset_with_e(p: &BlockParams, mode: Mode) -> Result<(Writer, Traffic), String> {
+    let mut w = Writer::new(*p);
+    let mut tr = Traffic::new(p.np);
+    w.reset_and_configure(&config(p, mode));
+    let mut run = RandomRun::new(p.np, 1, 2000);
+    while w.t < 500 || !w.top.u_egress.e_q.iter().any(|&r| r != 0) {
+        if w.t >= 4000 {
+            return Err("E was never set in 4,000 cycles".into());
+        }
+        run.cycle(&mut w, &mut tr);
+    }
+    let bits: u32 = w.top.u_egress.e_q.iter().map(|r| r.count_ones()).sum();
+    // (the block forgets every lane it took; the environment starts again too)
+    let corners = std::mem::take(&mut tr.corners);
+    tr = Traffic::new(p.np);
+    tr.corners = corners;
+    tr.corners.insert("e_bits_at_the_reset".into(), bits.into());
+    run.sent.fill(0);
+    w.reset_and_configure(&config(p, mode));
+    let end = w.t + 400;
+    while w.t < end {
+        run.cycle(&mut w, &mut tr);
+    }
+    Ok((w, tr))
 }
 
 fn mac_busy(p: &BlockParams, mode: Mode) -> Result<(Writer, Traffic), String> {
@@ -616,6 +677,7 @@ fn required(source: &SourceV3) -> &'static [&'static str] {
             "cycles_with_e",
         ],
         SourceV3::MacBusy { .. } => &["d_changes_while_the_mac_is_busy", "xon_after_the_busy_mac"],
+        SourceV3::ResetWithE { .. } => &["e_bits_at_the_reset"],
     }
 }
 
@@ -638,6 +700,7 @@ pub fn build(set: &str, p: &BlockParams, source: &SourceV3) -> Result<SetFilesV3
     let (w, tr) = match *source {
         SourceV3::Random { seed, cycles, mode } => random(p, seed, cycles, mode),
         SourceV3::MacBusy { mode } => mac_busy(p, mode)?,
+        SourceV3::ResetWithE { mode } => reset_with_e(p, mode)?,
     };
     for c in required(source) {
         if tr.corners.get(*c).copied().unwrap_or(0) == 0 {
