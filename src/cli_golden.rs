@@ -154,23 +154,38 @@ fn gen(a: &GenArgs) -> Result<()> {
     Ok(())
 }
 
+/// A failure for each curated set (`names`) that `sets`, the sets found under `dir`, lack.
+fn missing<'a>(
+    dir: &Path,
+    sets: &[PathBuf],
+    names: impl Iterator<Item = &'a String>,
+    failures: &mut Vec<String>,
+) {
+    for name in names {
+        if !sets
+            .iter()
+            .any(|s| s.file_name().is_some_and(|n| n == name.as_str()))
+        {
+            failures.push(format!(
+                "{}: curated set missing (run `capfc golden gen`)",
+                dir.join(name).display()
+            ));
+        }
+    }
+}
+
 /// Check every set under `dir`: each parses, matches its hashes and regenerates identically, and
 /// every curated set is present. Returns (passed, failed).
 pub fn check(dir: &Path) -> (usize, Vec<String>) {
     let mut failures = vec![];
     let mut passed = 0;
     let sets = golden::list_sets(dir);
-    for c in golden::curated() {
-        if !sets
-            .iter()
-            .any(|s| s.file_name().is_some_and(|n| n == c.name.as_str()))
-        {
-            failures.push(format!(
-                "{}: curated set missing (run `capfc golden gen`)",
-                dir.join(&c.name).display()
-            ));
-        }
-    }
+    missing(
+        dir,
+        &sets,
+        golden::curated().iter().map(|c| &c.name),
+        &mut failures,
+    );
     for s in &sets {
         match golden::read(s)
             .map_err(|e| e.to_string())
@@ -183,17 +198,12 @@ pub fn check(dir: &Path) -> (usize, Vec<String>) {
     // the v3 block's sets (format 3), under DIR/v3
     let v3 = dir.join("v3");
     let sets = golden::list_sets(&v3);
-    for c in golden_v3::curated() {
-        if !sets
-            .iter()
-            .any(|s| s.file_name().is_some_and(|n| n == c.name.as_str()))
-        {
-            failures.push(format!(
-                "{}: curated set missing (run `capfc golden gen`)",
-                v3.join(&c.name).display()
-            ));
-        }
-    }
+    missing(
+        &v3,
+        &sets,
+        golden_v3::curated().iter().map(|c| &c.name),
+        &mut failures,
+    );
     for s in &sets {
         match golden_v3::check(s) {
             Ok(_) => passed += 1,

@@ -182,6 +182,25 @@ fn scenario_toml_never_panics() {
     assert!(ok > 50 && refused > 500, "{ok} accepted, {refused} refused");
 }
 
+/// A golden set's files written into `dir` as they were (`orig`), but one of them edited at
+/// random (a manifest mostly field by field); returns which, and whether the edit changed it.
+fn edit_a_set(rng: &mut ChaCha8Rng, files: &[&str], orig: &[String], dir: &Path) -> (usize, bool) {
+    let k = rng.gen_range(0..files.len());
+    for (f, t) in files.iter().zip(orig) {
+        std::fs::write(dir.join(f), t).unwrap();
+    }
+    let edited = if files[k] == "manifest.json" && rng.gen_bool(0.6) {
+        let mut v: serde_json::Value = serde_json::from_str(&orig[k]).unwrap();
+        edit_json(&mut v, rng);
+        serde_json::to_string_pretty(&v).unwrap()
+    } else {
+        mutate(&orig[k], rng)
+    };
+    let changed = edited != orig[k];
+    std::fs::write(dir.join(files[k]), edited).unwrap();
+    (k, changed)
+}
+
 #[test]
 fn golden_files_never_panic() {
     let mut rng = ChaCha8Rng::seed_from_u64(SEED);
@@ -195,18 +214,7 @@ fn golden_files_never_panic() {
     std::fs::create_dir_all(&dir).unwrap();
     let mut refused = 0;
     for case in 0..600 {
-        let k = rng.gen_range(0..files.len());
-        for (f, t) in files.iter().zip(&orig) {
-            std::fs::write(dir.join(f), t).unwrap();
-        }
-        let edited = if files[k] == "manifest.json" && rng.gen_bool(0.6) {
-            let mut v: serde_json::Value = serde_json::from_str(&orig[k]).unwrap();
-            edit_json(&mut v, &mut rng);
-            serde_json::to_string_pretty(&v).unwrap()
-        } else {
-            mutate(&orig[k], &mut rng)
-        };
-        std::fs::write(dir.join(files[k]), edited).unwrap();
+        edit_a_set(&mut rng, &files, &orig, &dir);
         if no_panic("golden", case, || golden::read(&dir)).is_err() {
             refused += 1;
         }
@@ -607,19 +615,7 @@ fn golden_v3_files_never_panic() {
     std::fs::create_dir_all(&dir).unwrap();
     let (mut refused, mut named) = (0, 0);
     for case in 0..300 {
-        let k = rng.gen_range(0..files.len());
-        for (f, t) in files.iter().zip(&orig) {
-            std::fs::write(dir.join(f), t).unwrap();
-        }
-        let edited = if files[k] == "manifest.json" && rng.gen_bool(0.6) {
-            let mut v: serde_json::Value = serde_json::from_str(&orig[k]).unwrap();
-            edit_json(&mut v, &mut rng);
-            serde_json::to_string_pretty(&v).unwrap()
-        } else {
-            mutate(&orig[k], &mut rng)
-        };
-        let changed = edited != orig[k];
-        std::fs::write(dir.join(files[k]), edited).unwrap();
+        let (k, changed) = edit_a_set(&mut rng, &files, &orig, &dir);
         match no_panic("golden v3", case, || capfc::golden_v3::check(&dir)) {
             Err(e) => {
                 refused += 1;

@@ -9,26 +9,13 @@ use capfc::v3::top::{Top, TopIn, TopOut};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-fn idle(np: usize) -> TopIn {
-    TopIn {
-        arr_valid: vec![false; np],
-        arr_prio: vec![0; np],
-        arr_size: vec![0; np],
-        deq_valid: vec![false; np],
-        deq_prio: vec![0; np],
-        deq_size: vec![0; np],
-        pfc_ready: vec![true; np],
-        ..TopIn::default()
-    }
-}
-
 /// `cycles` cycles of random lanes at `np` ports (seed `seed`): MAX of priority 5 is left 0 at
 /// both sides, every other MAX is far above what the run can fill.
 fn run(np: usize, seed: u64, cycles: u64) {
     let p = BlockParams::from_values(&[np as u32, 14, 20, 16, 0, 8, 2]);
     let mut top = Top::new(p);
     let mut out = TopOut::default();
-    let mut inp = idle(np);
+    let mut inp = TopIn::idle(np);
     let mut t = 0u64;
     // reset, then the configuration (priority 5's MAX not written at either side)
     let mut cfg: Vec<(u8, u32)> = Vec::new();
@@ -234,7 +221,7 @@ fn a_reset_drops_the_answers_not_yet_due_and_holds_the_lanes_not_yet_taken() {
     let np = 4;
     let p = BlockParams::from_values(&[np as u32, 14, 20, 16, 0, 8, 2]);
     let mut top = Top::new(p);
-    let (mut inp, mut out) = (idle(np), TopOut::default());
+    let (mut inp, mut out) = (TopIn::idle(np), TopOut::default());
     let mut lanes: Lanes<usize> = Lanes::new(np);
     let mut answers = Vec::new();
     let mut t = 0u64;
