@@ -52,7 +52,9 @@ SLANG_PORTS      ?= 4 6 8 16 32 48 64 128
 # slang's warning options: -Weverything is every warning slang has; -Wextra is a softer choice
 SLANG_WARNINGS   ?= -Weverything
 
-FPGA_ARGS = $(if $(FPGA_TOP),--top $(FPGA_TOP) --files $(FPGA_FILES) --out build/fpga/$(FPGA_TOP)) --seed $(FPGA_SEED) --speed $(FPGA_SPEED) --freq $(FPGA_FREQ) --router $(FPGA_ROUTER) --placer $(FPGA_PLACER) $(if $(FPGA_NEXTPNR_ARGS),--nextpnr-args="$(FPGA_NEXTPNR_ARGS)") $(if $(filter 0,$(FPGA_PNR)),--no-pnr) $(if $(filter 0,$(FPGA_LUTS)),--no-lut-map) --lut-mapper $(FPGA_LUT_MAPPER) $(if $(NL),--param NL=$(NL)) $(addprefix --param ,$(FPGA_PARAMS))
+# 1: the harness puts the block's reset on a global network (a DCCA), as an FPGA design would
+FPGA_RST_GLOBAL  ?= 0
+FPGA_ARGS = $(if $(filter 1,$(FPGA_RST_GLOBAL)),--rst-global) $(if $(FPGA_TOP),--top $(FPGA_TOP) --files $(FPGA_FILES) --out build/fpga/$(FPGA_TOP)) --seed $(FPGA_SEED) --speed $(FPGA_SPEED) --freq $(FPGA_FREQ) --router $(FPGA_ROUTER) --placer $(FPGA_PLACER) $(if $(FPGA_NEXTPNR_ARGS),--nextpnr-args="$(FPGA_NEXTPNR_ARGS)") $(if $(filter 0,$(FPGA_PNR)),--no-pnr) $(if $(filter 0,$(FPGA_LUTS)),--no-lut-map) --lut-mapper $(FPGA_LUT_MAPPER) $(if $(NL),--param NL=$(NL)) $(addprefix --param ,$(FPGA_PARAMS))
 
 .PHONY: fpga fpga-table lint-slang
 

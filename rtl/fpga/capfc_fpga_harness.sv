@@ -55,9 +55,24 @@ end
 
 assign dout = tree_q[0];
 
+// the block's reset: rst_q itself, or (CAPFC_FPGA_RST_GLOBAL, make fpga FPGA_RST_GLOBAL=1) rst_q on
+// one of the ECP5's global networks through a DCCA, as an FPGA design distributes a synchronous
+// reset that reaches every part of the die (the reset's one register is otherwise a net of
+// thousands of loads in the fabric: the critical path at 32 ports, 13.4 ns)
+wire rst_w;
+`ifdef CAPFC_FPGA_RST_GLOBAL
+DCCA u_rst_global (
+    .CLKI(rst_q),
+    .CE(1'b1),
+    .CLKO(rst_w)
+);
+`else
+assign rst_w = rst_q;
+`endif
+
 capfc_fpga_dut u_dut (
     .clk(clk),
-    .rst(rst_q),
+    .rst(rst_w),
     .in_bits(in_q),
     .out_bits(out_w)
 );
