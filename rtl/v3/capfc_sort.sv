@@ -488,11 +488,18 @@ always_comb begin
     end
 end
 
-always_ff @(posedge clk) begin
-    gcal_q <= gcal_d;
-    for (int gi = 0; gi < NG; gi = gi + 1) begin
+// the configuration's copies, a process per group, kept: with the same D in every group,
+// synthesis merged them into one register whose net crossed the die to every engine (session 22,
+// 48 ports: gcut_q[0] into an engine's cb_q, 12.6 ns of routing, the critical path at 59.6 MHz)
+for (genvar gi = 0; gi < NG; gi = gi + 1) begin : gen_gcfg
+    (* keep *)
+    always_ff @(posedge clk) begin
+        gcal_q[gi] <= gcal_d[gi];
         gcut_q[gi] <= gcut_d[gi];
     end
+end
+
+always_ff @(posedge clk) begin
     busy_q <= busy_d; cal_q <= cal_d; sl_q <= sl_d; met_q <= met_d; met2_q <= met2_d; met3_q <= met3_d; cb_q <= cb_d;
     ge_q <= ge_d; ge2_q <= ge2_d; ge3_q <= ge3_d; gt_q <= gt_d; eq_q <= eq_d; nz_q <= nz_d;
     wv_q <= wv_d;
