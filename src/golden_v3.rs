@@ -355,11 +355,11 @@ impl Writer {
             in_bits: 0,
             out_bits: 0,
         };
-        let (mut ci, mut co) = (Concat::default(), Concat::default());
+        // (the widths of the two concatenations: the inputs' from their ports now, the
+        // outputs' from the first cycle's)
+        let mut ci = Concat::default();
         w.inp.visit(p.sw as usize, port_width(np) as usize, &mut ci);
-        w.top.cycle(&w.inp).visit(&mut co);
-        w.top = Top::new(p);
-        (w.in_bits, w.out_bits) = (ci.bits(), co.bits());
+        w.in_bits = ci.bits();
         w
     }
 
@@ -402,6 +402,7 @@ impl Writer {
         self.top.cycle_into(&self.inp, &mut self.out);
         let mut c = Concat::default();
         self.out.visit(&mut c);
+        self.out_bits = c.bits();
         let h = c.hex();
         if self.prev_out.as_ref() != Some(&h) {
             let _ = writeln!(self.expect, "{:08x}_{h}", self.t);
