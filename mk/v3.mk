@@ -117,7 +117,7 @@ v3-spike: deps $(FPGA_VENV)/.slang ## the v3 units: verilator -Wall, slang, each
 # judges it against shared/domain.md section 3 within v3's timing envelope, written here from
 # docs/microarchitecture-v3.md's latencies (a lane taken in t: accepts in t+4, D from I in t+6;
 # D may stay up 6 cycles after E's clear; a sort requested in t+6 is granted in t+7 and its E
-# shows in D 11 cycles after the request's take plus the sort's busy time: Stop-Max's pass, or
+# shows in D 12 cycles after the request's take plus the sort's busy time: Stop-Max's pass, or
 # at the earliest Stop-Calibrate's COPY, MUL, SRCH and GT before SEL writes its first E; at worst
 # after every other row of its engine, 2 NL - 1 of them, and its own previous sort, each with
 # a grant cycle).
@@ -177,8 +177,8 @@ v3-check: deps ## the assembled v3 block on random traffic, judged by capfc chec
 	    echo "snapshot_stride = 1"; \
 	    echo "ingress = { min = 6, max = 6 }"; \
 	    echo "e_clear = { min = 6, max = 6 }"; \
-	    echo "stop_max = { min = $$((11 + smax)), max = $$((11 + (2 * nl + 1) * (smax + 1))) }"; \
-	    echo "stop_cal = { min = $$((11 + scal)), max = $$((11 + (2 * nl + 1) * (scal + smore + 1))) }"; \
+	    echo "stop_max = { min = $$((12 + smax)), max = $$((12 + (2 * nl + 1) * (smax + 1))) }"; \
+	    echo "stop_cal = { min = $$((12 + scal)), max = $$((12 + (2 * nl + 1) * (scal + smore + 1))) }"; \
 	    echo "frame = { min = 0, max = 0 }"; \
 	    echo "refresh = { min = 1, max = 1 }"; \
 	    echo "reset = 1"; \

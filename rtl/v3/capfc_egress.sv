@@ -664,15 +664,16 @@ always_comb begin
     end
 
     // per group and class, the OR of its ports' E rows, each without its own port's bit: the
-    // NP x NP transpose of E is wired within a group, and only NG partial ORs cross the block
+    // NP x NP transpose of E is wired within a group, and only NG partial ORs cross the block.
+    // From E's register alone: an engine's registered write (ew_*_q) reaches the partial ORs
+    // through E, a cycle after E takes it (its index decoded into the partial ORs of every
+    // input port's column, across the die, was the critical path at 48 ports: 14.8 ns)
     for (int g = 0; g < NG; g = g + 1) begin
         for (int l = 0; l < NLP; l = l + 1) begin
             epart_t = '0;
             for (int s = 0; s < 8; s = s + 1) begin
                 if (g*8 + s < NP) begin
-                    epart_t = epart_t |
-                        ((e_q[(g*8 + s)*NLP + l] | ewb(ew_v_q[g*8 + s], ew_l_q[g*8 + s], ew_i_q[g*8 + s], LW'($unsigned(l)))) &
-                         ~(NP'(1'b1) << (g*8 + s)));
+                    epart_t = epart_t | (e_q[(g*8 + s)*NLP + l] & ~(NP'(1'b1) << (g*8 + s)));
                 end
             end
             epart_d[g*NLP + l] = epart_t;
@@ -720,8 +721,8 @@ end
 // RAMs, across the die: the write's net into E's decode was the critical path at 96.7 MHz), unless
 // its row clears now (the cancel is here, beside E, not in the engine: a row clear's register
 // reached E through the engine in 12.0 ns at 48 ports); E takes it a cycle later, and a clear of
-// that cycle wins. E's partial ORs include the registered write (ewb), so e_other is as if E had
-// taken it at once. A process of its own: the engines' writes depend on the row clears this unit's
+// that cycle wins. E's partial ORs read E's register only, so a write reaches e_other a cycle
+// after E takes it (three after the engine gives it). A process of its own: the engines' writes depend on the row clears this unit's
 // main process gives them, so one process would make a false combinational loop through the sort engines
 always_comb begin
 `ifdef VERILATOR

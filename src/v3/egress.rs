@@ -649,7 +649,8 @@ impl Egress {
                     if i < np as u64 { 1u128 << i } else { 0 };
             }
         }
-        // E's partial ORs per group and class (E with the registered writes)
+        // E's partial ORs per group and class, from E's register (the registered writes reach
+        // them through E, a cycle later)
         let ng = self.grp.len();
         // (into the register at once: nothing below reads its old value)
         for g in 0..ng {
@@ -659,7 +660,7 @@ impl Egress {
                     let o = g * 8 + s;
                     if o < np {
                         let r = o * nlp + l;
-                        e |= (self.e_q[r] | ewb[r]) & !(1u128 << o);
+                        e |= self.e_q[r] & !(1u128 << o);
                     }
                 }
                 self.epart_q[g * nlp + l] = e;

@@ -12,7 +12,9 @@
 //   follows the engines' writes (swr_*, driven at random here) one cycle later, unless their row's
 //   counters clear in that cycle or the one before (t+4 or t+5: the write is cancelled; required
 //   as a corner), and its
-//   row clears from t+5; E (the register) and e_other, one cycle after E, are checked every cycle.
+//   row clears from t+5; E (the register with the write registered beside it) is checked every
+//   cycle, and e_other, which follows E's register a cycle later (a write three cycles after
+//   the engine gives it, a clear two), every cycle.
 //   A reset in cycle t clears E at the end of t+1 (by the counters' initialisation, t+1 to
 //   t+NA, not by the reset), and E takes no engine write in t+1 to t+NA (required as a corner:
 //   the engines' writes here are random, a real engine writes none then). sval, for every
@@ -102,7 +104,10 @@ always #5 clk = ~clk;
 longint          occ [NQ];
 integer          cref [NR][NP];     // counters as the sort engines' reads see them
 logic [NP-1:0]   eref [NR];
-logic [NP-1:0]   eprev [NR];   // E as it stood a cycle earlier: e_other is registered once more
+// E's register (without the write registered beside it) as it will stand next cycle (eq1) and as
+// it stands now (eq2): E's partial ORs read the register, and e_other is registered once more, so
+// e_other follows E's register a cycle later (a write three cycles after the engine gives it)
+logic [NP-1:0]   eq1 [NR], eq2 [NR];
 // scheduled by the take of cycle t: index (t + k) % H
 logic            acc_due [H];
 logic [NR-1:0]   rclr_due [H], rtrig_due [H], eclr_due [H], vclr_due [H];
@@ -169,7 +174,8 @@ initial begin
     for (int k = 0; k < NQ; k = k + 1) occ[k] = 0;
     for (int k = 0; k < NR; k = k + 1) begin
         eref[k] = '0;
-        eprev[k] = '0;
+        eq1[k] = '0;
+        eq2[k] = '0;
         for (int i = 0; i < NP; i = i + 1) cref[k][i] = 0;
     end
     for (int k = 0; k < H; k = k + 1) begin
@@ -296,7 +302,7 @@ initial begin
                 // (0 until the lanes are ready after a reset: E is not reset, cin clears it)
                 if (counted(pp) && since_rst > RC_RDY) begin
                     for (int oo = 0; oo < NP; oo = oo + 1) begin
-                        if (oo != i && eprev[oo*2 + lidx(pp)][i]) want = 1'b1;
+                        if (oo != i && eq2[oo*2 + lidx(pp)][i]) want = 1'b1;
                     end
                 end
                 if (e_other[i*8 + pp] !== want) fail($sformatf("e_other[%0d.p%0d] = %b, expected %b", i, pp, e_other[i*8 + pp], want));
@@ -338,10 +344,12 @@ initial begin
                 fail($sformatf("E row %0d (port %0d class %0d) = %b, expected %b", k, k / 2, k % 2,
                      dut.e_q[k] | dut.ewb(dut.ew_v_q[k / 2], dut.ew_l_q[k / 2], dut.ew_i_q[k / 2], 1'(k % 2)), eref[k]));
         end
-        for (int k = 0; k < NR; k = k + 1) eprev[k] = eref[k];
+        for (int k = 0; k < NR; k = k + 1) eq2[k] = eq1[k];
         for (int k = 0; k < NR; k = k + 1) begin
             if (eclr_due[r][k]) eref[k] = '0;
         end
+        // (E's register next cycle: this cycle's clears, not its writes, which it takes a cycle later)
+        for (int k = 0; k < NR; k = k + 1) eq1[k] = eref[k];
         for (int i = 0; i < NP; i = i + 1) begin
             // (an engine's write in the cycle its row's counters clear is cancelled)
             if (swr_en[i] && (rclr_due[r][i*2 + swr_l[i*LW +: LW]] || rclo_due[r][i*2 + swr_l[i*LW +: LW]]) &&
@@ -357,6 +365,7 @@ initial begin
         // cycles: E in t+1 is what t's clears and writes made it, 0 from t+2 to t+NA+1
         if (since_rst >= 1 && since_rst <= NA) begin
             for (int k = 0; k < NR; k = k + 1) eref[k] = '0;
+            for (int k = 0; k < NR; k = k + 1) eq1[k] = '0;
         end
         since_rst = since_rst + 1;
         acc_due[r] = 1'b0; rclr_due[r] = '0; rtrig_due[r] = '0; eclr_due[r] = '0; vclr_due[r] = '0; rclo_due[r] = '0;
