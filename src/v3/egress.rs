@@ -131,6 +131,8 @@ pub struct Group {
     // A -> B
     pub av1_q: bool,
     pub dv1_q: bool,
+    /// both lanes taken, on one priority (compared in A)
+    pub sm1_q: bool,
     pub s1_q: u8,
     pub ap1_q: u8,
     pub dp1_q: u8,
@@ -409,6 +411,7 @@ impl Egress {
                 n.au1_q = trunc(units(trunc(inp.enq_size, p.sw), p.cell_log2), ow);
             }
             n.s1_q = gr.gs_q;
+            n.sm1_q = n.av1_q && n.dv1_q && inp.enq_prio & 7 == dp;
             // B
             let s1 = usize::from(gr.s1_q & 7);
             n.occa2_q = gr.occ[usize::from(gr.ap1_q & 7)][s1];
@@ -428,8 +431,7 @@ impl Egress {
             n.ld2_q = f(thd, 1, lw);
             let xon = f(thd, lw + 1, ow);
             let warnd = f(thd, ow + lw + 1, ow);
-            let same = gr.av1_q && gr.dv1_q && gr.ap1_q == gr.dp1_q;
-            let dsame = if same { gr.du1_q } else { 0 };
+            let dsame = if gr.sm1_q { gr.du1_q } else { 0 };
             n.delta2_q = trunc(gr.au1_q.wrapping_sub(dsame), ow);
             let add3m = |a: u64| trunc(a.wrapping_add(dsame).wrapping_sub(gr.au1_q), xw);
             n.racc2_q = add3m(max);
@@ -776,6 +778,7 @@ impl Egress {
             ("cin_q", gf(&|g| g.cin_q)),
             ("av1_q", gf(&|g| g.av1_q)),
             ("dv1_q", gf(&|g| g.dv1_q)),
+            ("sm1_q", gf(&|g| g.sm1_q)),
             ("av2_q", gf(&|g| g.av2_q)),
             ("dv2_q", gf(&|g| g.dv2_q)),
             ("ca2_q", gf(&|g| g.ca2_q)),
