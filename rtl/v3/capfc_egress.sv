@@ -473,7 +473,7 @@ always_comb begin
     rclr4_d = '0;
     eclr4_d = '0;
     rtrig4_d = '0;
-    av1_d = '0; dv1_d = '0; av2_d = '0; dv2_d = '0; ca2_d = '0; cd2_d = '0; cc2_d = '0;
+    av1_d = '0; dv1_d = '0; sm1_d = '0; av2_d = '0; dv2_d = '0; ca2_d = '0; cd2_d = '0; cc2_d = '0;
     dv3_d = '0;
     acc3_d = '0; trig3_d = '0; inc3_d = '0; clrc3_d = '0; clre3_d = '0;
     acc4_d = '0; inc4_d = '0; dv4_d = '0;
