@@ -169,9 +169,9 @@ v3-check: deps ## the assembled v3 block on random traffic, judged by capfc chec
 	  build/v3/top_tb_np$$np/Vcapfc_top_v3_tb +SEED=$(V3_SEED) +DUMPALL=build/v3/top_np$$np.vcd || exit 1; \
 	  sed "s/^np = .*/np = $$np/" check/v3/capfc_top_v3.map.toml > build/v3/top_np$$np.map.toml; \
 	  nl=$(V3_NL); cw=$(V3_CW); cf=$(V3_CUT_F); \
-	  smax=$$((np + 5)); \
-	  scal=$$(( (np + 5) + (cf + 1) + (cw + 1) / 2 * (np + 6) + (np + 5) )); \
-	  smore=$$(( (np + 2) + (np + 5) )); \
+	  smax=$$((np + 6)); \
+	  scal=$$(( (np + 6) + (cf + 1) + (cw + 1) / 2 * (np + 7) + (np + 6) )); \
+	  smore=$$(( (np + 2) + (np + 6) )); \
 	  { echo "accept_latency = 4"; \
 	    echo "accept_sees_removals = true"; \
 	    echo "snapshot_stride = 1"; \

@@ -7,12 +7,16 @@
 //   read port in MAX and COPY, the snap RAM in SRCH, GT and SEL). The word read is at k+3 in a
 //   register: the egress's sval (its tag compared from registers, then registered: the port's
 //   registers sit by the counter RAM and the engine may be far) or x2_q (the snap RAM's output at
-//   k+1, registered twice, to keep both paths one length); in y_q at k+4 with its compares
-//   against the pass's constants (y >= cand, y > v, y == v, y != 0), and is acted on at k+4
-//   (P): one adder or one compare-and-load per cycle. A pass ends at k = NP+4 (SRCH: the compare
-//   of the sum against the target registered at NP+4, applied at NP+5).
+//   k+1, registered twice, to keep both paths one length); the one of the two that the phase
+//   reads in xr_q at k+4 (the select by slot and phase, then a register: with the compares
+//   behind the select in one cycle, the slot's register through both muxes and the compare's
+//   carry chain was the block's critical path at 8 ports, 9.7 ns in 13 cells); in y_q at k+5
+//   with its compares against the pass's constants (y >= cand, y > v, y == v, y != 0), made from
+//   xr_q, and is acted on at k+5 (P): one adder or one compare-and-load per cycle. A pass ends at
+//   k = NP+5 (SRCH: the compare of the sum against the target registered at NP+5, applied at
+//   NP+6).
 // - Stop-Max: P keeps the strict maximum (ties: the lowest index); at the pass end the argmax is
-//   written to E if its value is not 0. Busy NP+5 cycles.
+//   written to E if its value is not 0. Busy NP+6 cycles.
 // - Stop-Calibrate: COPY (row into the snap RAM, T = sum), MUL (target = cut * T by shift and
 //   add, the cut's top bit first, in CUT_F + 1 cycles), ceil(CW/2) SRCH passes (theta two bits a
 //   pass from the top: the sums of the inputs at or above each of the three candidates, the
@@ -21,11 +25,11 @@
 //   first j with (G + j*theta) * 2^CUT_F >= target, capped at NP: one add a cycle, its compare
 //   registered a cycle later, so v2's running compare in SEL is off SEL's path), SEL (index order:
 //   C > theta, and C == theta != 0 while fewer than need equal inputs are taken). Busy
-//   (NP+5) + (CUT_F+1) + ceil(CW/2)(NP+6) + (NP+5) + (CNT: at most NP+2) + (NP+5) cycles.
+//   (NP+6) + (CUT_F+1) + ceil(CW/2)(NP+7) + (NP+6) + (CNT: at most NP+2) + (NP+6) cycles.
 // - Engine e sorts the rows of ports 2e and 2e+1 (slots 0 and 1; with NP odd the last engine has
 //   one port): its rows j = {slot, class} (2 NL) granted in round robin, one sort at a time, its
 //   reads and E writes to the port of the row's slot. Every row asking at once, the last one's
-//   E is written after 2 NL sorts: with NL = 2, at most about 2,570 cycles at 48 ports (bound 3,125).
+//   E is written after 2 NL sorts: with NL = 2, at most about 2,670 cycles at 48 ports (bound 3,125).
 // - cfg_mode_cal and cfg_cut are registered per group of eight engines: a change reaches the
 //   engines one cycle later.
 // - E writes leave registered (swr_en one cycle after P found the input). A row clear (rclr)
@@ -110,7 +114,7 @@ logic [NE-1:0]   met_q, met2_q, met3_q, cb_q;
 logic [NW-1:0]   need_q [NE], t_q [NE];
 // the row's word: raw (x), with its compares (y); its index and valid follow from k
 logic [NE-1:0]   ge_q, ge2_q, ge3_q, gt_q, eq_q, nz_q;
-logic [CW-1:0]   x_q  [NE], x2_q [NE], y_q [NE];
+logic [CW-1:0]   x_q  [NE], x2_q [NE], xr_q [NE], y_q [NE];
 // E write, registered
 logic [NE-1:0]   wv_q;
 logic [LW-1:0]   wl_q [NE];
@@ -131,7 +135,7 @@ logic [MW-1:0]   tgt_d  [NE];
 logic [NE-1:0]   met_d, met2_d, met3_d, cb_d;
 logic [NW-1:0]   need_d [NE], t_d [NE];
 logic [NE-1:0]   ge_d, ge2_d, ge3_d, gt_d, eq_d, nz_d;
-logic [CW-1:0]   x_d  [NE], x2_d [NE], y_d [NE];
+logic [CW-1:0]   x_d  [NE], x2_d [NE], xr_d [NE], y_d [NE];
 logic [NE-1:0]   wv_d;
 logic [LW-1:0]   wl_d [NE];
 logic [PW-1:0]   wi_d [NE];
@@ -169,10 +173,10 @@ logic [KW-1:0]   k;
 logic            issue;
 logic            pend_end, abort, granted, g_hi_any, take, yv;
 logic [PW-1:0]   yi;
-// k - 4 (the input index of the word in y) and k - 1 (CNT's need), wider than the index and the
+// k - 5 (the input index of the word in y) and k - 1 (CNT's need), wider than the index and the
 // count they give (PW <= KW, NW <= KW + 1): their top bits are not used, by design
 /* verilator lint_off UNUSEDSIGNAL */
-logic [KW-1:0]   km4;
+logic [KW-1:0]   km5;
 logic [KW:0]     km1;
 /* verilator lint_on UNUSEDSIGNAL */
 logic [CW:0]     cand, cand2, cand3;
@@ -225,7 +229,7 @@ always_comb begin
 `ifdef VERILATOR
     pend_d = pend_q; rr_d = rr_q; ph_d = ph_q; row_d = row_q;
     k_d = k_q; bit_d = bit_q; v_d = v_q; ix_d = ix_q; acc_d = acc_q; acc2_d = acc2_q; acc3_d = acc3_q;
-    tgt_d = tgt_q; need_d = need_q; t_d = t_q; x_d = x_q; x2_d = x2_q; y_d = y_q;
+    tgt_d = tgt_q; need_d = need_q; t_d = t_q; x_d = x_q; x2_d = x2_q; xr_d = xr_q; y_d = y_q;
     wl_d = wl_q; wi_d = wi_q;
 `else
     for (int o = 0; o < NE; o = o + 1) begin
@@ -233,7 +237,7 @@ always_comb begin
         k_d[o] = k_q[o]; bit_d[o] = bit_q[o]; v_d[o] = v_q[o]; ix_d[o] = ix_q[o];
         acc_d[o] = acc_q[o]; acc2_d[o] = acc2_q[o]; acc3_d[o] = acc3_q[o];
         tgt_d[o] = tgt_q[o]; need_d[o] = need_q[o]; t_d[o] = t_q[o];
-        x_d[o] = x_q[o]; x2_d[o] = x2_q[o]; y_d[o] = y_q[o];
+        x_d[o] = x_q[o]; x2_d[o] = x2_q[o]; xr_d[o] = xr_q[o]; y_d[o] = y_q[o];
         wl_d[o] = wl_q[o]; wi_d[o] = wi_q[o];
     end
 `endif
@@ -257,29 +261,30 @@ always_comb begin
         end
         abort = busy_q[o] && rowclr[{sl_q[o], row_q[o]}];
 
-        // ---- the word's pipeline: the snap RAM's output -> x (raw); x or the egress's sval
-        // (both registered) -> y (with its compares)
+        // ---- the word's pipeline: the snap RAM's output -> x (raw) -> x2; x2 or the egress's
+        // sval (both registered), by the slot and the phase -> xr; xr -> y, with its compares
         x_d[o]  = snap_rd[o*CW +: CW];
         x2_d[o] = x_q[o];
         xs = sl_q[o] ? sval_p[(2*o + 1)*CW +: CW] : sval_p[(2*o)*CW +: CW];
         xr = (ph == PH_MAX || ph == PH_COPY) ? xs : x2_q[o];
-        // the word in y is input k-4 of the pass (read in k-4, in x2 or sval at k-1)
-        yv = busy_q[o] && ph != PH_MUL && ph != PH_CNT && k >= KW'(3'd4) && k < KW'($unsigned(NP + 4));
-        km4 = k - KW'(3'd4);
-        yi  = km4[PW-1:0];
+        xr_d[o] = xr;
+        // the word in y is input k-5 of the pass (read in k-5, in x2 or sval at k-2, in xr at k-1)
+        yv = busy_q[o] && ph != PH_MUL && ph != PH_CNT && k >= KW'(3'd5) && k < KW'($unsigned(NP + 5));
+        km5 = k - KW'(3'd5);
+        yi  = km5[PW-1:0];
         km1 = {1'b0, k} - 1'b1;
-        y_d[o]  = xr;
+        y_d[o]  = xr_q[o];
         // the search's three candidates, theta's two bits at bit_q 01, 10 and 11 (CW+1 bits: with
         // CW odd the first pass's top bit is above the counters), from registers
         cand    = {1'b0, v_q[o]} | ((CW+1)'(2'd1) << bit_q[o]);
         cand2   = {1'b0, v_q[o]} | ((CW+1)'(2'd2) << bit_q[o]);
         cand3   = {1'b0, v_q[o]} | ((CW+1)'(2'd3) << bit_q[o]);
-        ge_d[o]  = {1'b0, xr} >= cand;
-        ge2_d[o] = {1'b0, xr} >= cand2;
-        ge3_d[o] = {1'b0, xr} >= cand3;
-        gt_d[o] = xr > v_q[o];
-        eq_d[o] = xr == v_q[o];
-        nz_d[o] = xr != '0;
+        ge_d[o]  = {1'b0, xr_q[o]} >= cand;
+        ge2_d[o] = {1'b0, xr_q[o]} >= cand2;
+        ge3_d[o] = {1'b0, xr_q[o]} >= cand3;
+        gt_d[o] = xr_q[o] > v_q[o];
+        eq_d[o] = xr_q[o] == v_q[o];
+        nz_d[o] = xr_q[o] != '0;
 
         // ---- grant: the first available row at or after rr_q, wrapping over the NJ rows
         avail    = pend_q[o] & ~rowclr;
@@ -298,7 +303,7 @@ always_comb begin
         end
         g = g_hi_any ? g_hi : g_lo;
 
-        pend_end = k == KW'($unsigned(NP + 4));
+        pend_end = k == KW'($unsigned(NP + 5));
         cbit     = 1'b0;
         take = yv && (gt_q[o] || (eq_q[o] && nz_q[o] && t_q[o] < need_q[o]));
 
@@ -380,8 +385,8 @@ always_comb begin
                     met_d[o]  = (MW'(acc_q[o]) << CUT_F) >= tgt_q[o];
                     met2_d[o] = (MW'(acc2_q[o]) << CUT_F) >= tgt_q[o];
                     met3_d[o] = (MW'(acc3_q[o]) << CUT_F) >= tgt_q[o];
-                    if (k == KW'($unsigned(NP + 5))) begin
-                        // met*_q: the pass's sums against the target, registered at NP+4; the
+                    if (k == KW'($unsigned(NP + 6))) begin
+                        // met*_q: the pass's sums against the target, registered at NP+5; the
                         // highest candidate met (the sums fall as the candidates rise). A
                         // candidate above the counters' range (CW odd, the first pass) has a sum
                         // of 0 and is met only when the target is 0, and then so is the one
@@ -509,14 +514,15 @@ always_ff @(posedge clk) begin
     pend_q <= pend_d; rr_q <= rr_d; ph_q <= ph_d; row_q <= row_d; k_q <= k_d; bit_q <= bit_d;
     v_q <= v_d; ix_q <= ix_d; acc_q <= acc_d; acc2_q <= acc2_d; acc3_q <= acc3_d; tgt_q <= tgt_d;
     need_q <= need_d; t_q <= t_d;
-    x_q <= x_d; x2_q <= x2_d; y_q <= y_d; wl_q <= wl_d; wi_q <= wi_d;
+    x_q <= x_d; x2_q <= x2_d; xr_q <= xr_d; y_q <= y_d; wl_q <= wl_d; wi_q <= wi_d;
 `else
     for (int o = 0; o < NE; o = o + 1) begin
         pend_q[o] <= pend_d[o]; rr_q[o] <= rr_d[o]; ph_q[o] <= ph_d[o]; row_q[o] <= row_d[o];
         k_q[o] <= k_d[o]; bit_q[o] <= bit_d[o]; v_q[o] <= v_d[o];
         ix_q[o] <= ix_d[o]; acc_q[o] <= acc_d[o]; acc2_q[o] <= acc2_d[o]; acc3_q[o] <= acc3_d[o];
         tgt_q[o] <= tgt_d[o];
-        need_q[o] <= need_d[o]; t_q[o] <= t_d[o]; x_q[o] <= x_d[o]; x2_q[o] <= x2_d[o]; y_q[o] <= y_d[o];
+        need_q[o] <= need_d[o]; t_q[o] <= t_d[o]; x_q[o] <= x_d[o]; x2_q[o] <= x2_d[o]; xr_q[o] <= xr_d[o];
+        y_q[o] <= y_d[o];
         wl_q[o] <= wl_d[o]; wi_q[o] <= wi_d[o];
     end
 `endif

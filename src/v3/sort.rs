@@ -130,6 +130,7 @@ pub struct Engine {
     pub nz_q: bool,
     pub x_q: u64,
     pub x2_q: u64,
+    pub xr_q: u64,
     pub y_q: u64,
     pub wv_q: bool,
     pub wl_q: u64,
@@ -238,13 +239,14 @@ impl Sort {
             n.x_q = e.snap_rd_q;
             n.x2_q = e.x_q;
             let xs = sval(2 * o + e.sl_q as usize);
-            let xr = if ph == PH_MAX || ph == PH_COPY {
+            n.xr_q = if ph == PH_MAX || ph == PH_COPY {
                 xs
             } else {
                 e.x2_q
             };
-            let yv = e.busy_q && ph != PH_MUL && ph != PH_CNT && k >= 4 && k < np as u64 + 4;
-            let yi = trunc(k.wrapping_sub(4), pw);
+            let xr = e.xr_q;
+            let yv = e.busy_q && ph != PH_MUL && ph != PH_CNT && k >= 5 && k < np as u64 + 5;
+            let yi = trunc(k.wrapping_sub(5), pw);
             n.y_q = xr;
             let c1 = trunc(e.v_q | (1 << e.bit_q), cw + 1);
             let c2 = trunc(e.v_q | (2 << e.bit_q), cw + 1);
@@ -263,7 +265,7 @@ impl Sort {
                 .find(|&j| avail[j] && j as u64 >= e.rr_q)
                 .or_else(|| (0..nj).find(|&j| avail[j]))
                 .unwrap_or(0) as u64;
-            let pend_end = k == np as u64 + 4;
+            let pend_end = k == np as u64 + 5;
             let take = yv && (e.gt_q || (e.eq_q && e.nz_q && e.t_q < e.need_q));
             n.wv_q = false;
             let mut snap_we = false;
@@ -341,7 +343,7 @@ impl Sort {
                         n.met_q = trunc(e.acc_q << cut_f, mw) >= e.tgt_q;
                         n.met2_q = trunc(e.acc2_q << cut_f, mw) >= e.tgt_q;
                         n.met3_q = trunc(e.acc3_q << cut_f, mw) >= e.tgt_q;
-                        if k == np as u64 + 5 {
+                        if k == np as u64 + 6 {
                             n.v_q = if e.met3_q {
                                 trunc(c3, cw)
                             } else if e.met2_q {
@@ -504,6 +506,7 @@ impl Sort {
             reg("t_q", e.t_q, nw);
             reg("x_q", e.x_q, cw);
             reg("x2_q", e.x2_q, cw);
+            reg("xr_q", e.xr_q, cw);
             reg("y_q", e.y_q, cw);
             reg("wl_q", e.wl_q, lw);
             reg("wi_q", e.wi_q, pw);

@@ -10,7 +10,7 @@
 //   checked when it ends: its E writes (swr_* of its port and of no other, a cycle after they
 //   are found) are the reference's selection in index
 //   order, or a prefix of it when a row clear cut the sort short; a complete sort lasts exactly
-//   NP+4 cycles (Stop-Max) or (NP+4) + (CUT_F+1) + ceil(CW/2)(NP+5) + (NP+4) + (need+2) + (NP+4) (Stop-Calibrate,
+//   NP+6 cycles (Stop-Max) or (NP+6) + (CUT_F+1) + ceil(CW/2)(NP+7) + (NP+6) + (need+2) + (NP+6) (Stop-Calibrate,
 //   need from the reference).
 // - Requests and grants against a reference (pending per row, round robin from rr over the
 //   engine's four rows, port 2e's two classes first), every cycle.
@@ -278,8 +278,8 @@ initial begin
             if (on[e] && was_busy[e] && !dut.busy_q[e]) begin
                 on[e] = 1'b0;
                 if (!cut_short[e]) begin
-                    len = (s_cal[e] == 0) ? NP + 5 :
-                          (NP + 5) + (CUT_F + 1) + (CW + 1) / 2 * (NP + 6) + (NP + 5) + (s_need[e] + 2) + (NP + 5);
+                    len = (s_cal[e] == 0) ? NP + 6 :
+                          (NP + 6) + (CUT_F + 1) + (CW + 1) / 2 * (NP + 7) + (NP + 6) + (s_need[e] + 2) + (NP + 6);
                     if (s_len[e] != len) fail($sformatf("engine %0d port %0d row %0d (%s): busy %0d cycles, expected %0d", e, s_port[e], s_row[e],
                         s_cal[e] ? "Stop-Calibrate" : "Stop-Max", s_len[e], len));
                     if (s_nw[e] != s_nexp[e]) fail($sformatf("engine %0d port %0d row %0d (%s): %0d E writes, expected %0d", e, s_port[e], s_row[e],
