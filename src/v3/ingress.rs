@@ -89,6 +89,8 @@ pub struct Group {
     // A -> B
     pub av_q: bool,
     pub dv_q: bool,
+    /// both lanes taken, on one priority (compared in A)
+    pub sm1_q: bool,
     pub s1_q: u8,
     pub ap1_q: u8,
     pub dp1_q: u8,
@@ -246,6 +248,7 @@ impl Ingress {
                 n.du1_q = trunc(units(trunc(inp.dep_size, p.sw), p.cell_log2), ow);
             }
             n.s1_q = gr.gs_q;
+            n.sm1_q = n.av_q && n.dv_q && ap == inp.dep_prio & 7;
             // stage B
             let s1 = usize::from(gr.s1_q & 7);
             for q in 0..8 {
@@ -258,8 +261,7 @@ impl Ingress {
             n.xoff2_q = (tha >> 1) as u64 & ((1u64 << ow) - 1);
             n.max2_q = (tha >> (ow + 1)) as u64 & ((1u64 << ow) - 1);
             n.xon2_q = self.u_thr.read_d(g, usize::from(gr.dp1_q)) as u64;
-            let same = gr.av_q && gr.dv_q && gr.ap1_q == gr.dp1_q;
-            let dsame = if same { gr.du1_q } else { 0 };
+            let dsame = if gr.sm1_q { gr.du1_q } else { 0 };
             n.delta2_q = trunc(gr.au1_q.wrapping_sub(dsame), ow);
             n.k2_q = trunc(dsame.wrapping_sub(gr.au1_q), xw);
             n.av2_q = !rst && gr.av_q;
@@ -369,6 +371,7 @@ impl Ingress {
         flag(&|g| g.scr_q).to(s, format_args!("scr_q"));
         flag(&|g| g.av_q).to(s, format_args!("av_q"));
         flag(&|g| g.dv_q).to(s, format_args!("dv_q"));
+        flag(&|g| g.sm1_q).to(s, format_args!("sm1_q"));
         flag(&|g| g.av2_q).to(s, format_args!("av2_q"));
         flag(&|g| g.dv2_q).to(s, format_args!("dv2_q"));
         flag(&|g| g.ll2_q).to(s, format_args!("ll2_q"));
