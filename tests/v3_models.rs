@@ -102,7 +102,7 @@ fn the_replay_refuses_a_missing_file_and_a_waveform_without_the_unit() {
 }
 
 #[test]
-fn egress_an_engine_write_sets_e_and_other_ports_see_it_two_cycles_later_never_the_own_port() {
+fn egress_an_engine_write_sets_e_and_other_ports_see_it_three_cycles_later_never_the_own_port() {
     use capfc::v3::egress::{Egress, EgressIn, EgressParams};
     let p = EgressParams {
         np: 12,
@@ -141,7 +141,7 @@ fn egress_an_engine_write_sets_e_and_other_ports_see_it_two_cycles_later_never_t
     w.swr_l[9] = 1;
     w.swr_i[9] = 2;
     m.tick(&w);
-    // registered beside E first (E takes it a cycle later), E's partial ORs see it already
+    // registered beside E first (E takes it a cycle later, its partial ORs a cycle after E)
     assert_eq!(m.e_q[9 * p.nlp() + 1], 0);
     let pw = &m.port[9];
     assert!(pw.ew_v_q && pw.ew_l_q == 1 && pw.ew_i_q == 2);
@@ -149,6 +149,11 @@ fn egress_an_engine_write_sets_e_and_other_ports_see_it_two_cycles_later_never_t
     m.tick(&idle(false));
     assert_eq!(m.e_q[9 * p.nlp() + 1], 1 << 2);
     assert!(!m.port[9].ew_v_q);
+    assert!(
+        !m.outputs().e_other[2 * 8 + 3],
+        "the partial ORs read E's register: not yet"
+    );
+    m.tick(&idle(false));
     // E of port 9 reaches input port 2's D through the group's registered partial OR
     let o = m.outputs();
     assert!(
