@@ -37,9 +37,9 @@
 // row clears and in the next (the selection came from counters that are now 0): the engines get
 // the clear (rclr) a cycle after E, from a register of its own (rclr5_q) that the placer can put
 // near them, so a write found before they see it leaves in either cycle. The write is registered
-// beside E (ew_*_q, the cancel applied on the way in) and made in E a cycle later; E's partial
-// ORs see it already, so E as the rest of the block sees it is v2's. e_other: from per-group
-// partial ORs of E, registered (one cycle later than v2).
+// beside E (ew_*_q, the cancel applied on the way in) and made in E a cycle later. e_other: from
+// per-group partial ORs of E's register, registered: a clear two cycles after E's clear event, an
+// engine's write three cycles after the engine gives it.
 // After a reset (synchronous, active high): rc_q counts the cycles since (a counter per group,
 // its enables registered beside it: no net from one register reaches every group); each group writes 0 to
 // its slot's occupancy words in cycles 4 to 11, every counter word is written {0, 0} in cycles

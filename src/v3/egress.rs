@@ -8,7 +8,7 @@
 //! generation `gen_q`, E `e_q` and the row events `rclr4_q`, `eclr4_q`, `rtrig4_q` .. `rtrig6_q`,
 //! `rclr5_q`; per port the scrub, the counter RAM's registered write port and read port 0, and
 //! the engines' read port (`sv_*`, `sval_q`) and E write registered beside E (`ew_*_q`, made in
-//! `e_q` a cycle later, seen by E's partial ORs at once); the occupancy LUT RAMs, the counter RAMs
+//! `e_q` a cycle later, seen by E's partial ORs a cycle after that); the occupancy LUT RAMs, the counter RAMs
 //! (`gen_port[o].u_cnt`: synchronous reads, read before write) and the thresholds' copies.
 
 use super::thr_copies::ThrCopies;
