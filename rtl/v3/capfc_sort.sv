@@ -114,6 +114,11 @@ logic [NE-1:0]   met_q, met2_q, met3_q, cb_q;
 logic [NW-1:0]   need_q [NE], t_q [NE];
 // the row's word: raw (x), with its compares (y); its index and valid follow from k
 logic [NE-1:0]   ge_q, ge2_q, ge3_q, gt_q, eq_q, nz_q;
+// the pass's windows, decoded a cycle ahead from the phase and k: yv_q, the word in y is an
+// input of the pass (k in [5, NP+5) of a phase that reads); se_q, the search pass's end
+// (SRCH, k = NP+6). With the decode in the same cycle, ph_q and k_q through it into the running
+// value's select was the critical path at 8 ports (grade 6, 102.4 MHz: 9.8 ns in 7 cells)
+logic [NE-1:0]   yv_q, se_q;
 logic [CW-1:0]   x_q  [NE], x2_q [NE], xr_q [NE], y_q [NE];
 // E write, registered
 logic [NE-1:0]   wv_q;
@@ -135,6 +140,7 @@ logic [MW-1:0]   tgt_d  [NE];
 logic [NE-1:0]   met_d, met2_d, met3_d, cb_d;
 logic [NW-1:0]   need_d [NE], t_d [NE];
 logic [NE-1:0]   ge_d, ge2_d, ge3_d, gt_d, eq_d, nz_d;
+logic [NE-1:0]   yv_d, se_d;
 logic [CW-1:0]   x_d  [NE], x2_d [NE], xr_d [NE], y_d [NE];
 logic [NE-1:0]   wv_d;
 logic [LW-1:0]   wl_d [NE];
@@ -244,6 +250,7 @@ always_comb begin
     busy_d = busy_q; cal_d = cal_q; sl_d = sl_q;
     met_d = met_q; met2_d = met2_q; met3_d = met3_q; cb_d = cb_q;
     ge_d = '0; ge2_d = '0; ge3_d = '0; gt_d = '0; eq_d = '0; nz_d = '0;
+    yv_d = '0; se_d = '0;
     wv_d = '0;
     sval_p = '0; rclr_p = '0; rtrig_p = '0;
     sval_p[NP*CW-1:0] = sval;
@@ -268,8 +275,14 @@ always_comb begin
         xs = sl_q[o] ? sval_p[(2*o + 1)*CW +: CW] : sval_p[(2*o)*CW +: CW];
         xr = (ph == PH_MAX || ph == PH_COPY) ? xs : x2_q[o];
         xr_d[o] = xr;
-        // the word in y is input k-5 of the pass (read in k-5, in x2 or sval at k-2, in xr at k-1)
-        yv = busy_q[o] && ph != PH_MUL && ph != PH_CNT && k >= KW'(3'd5) && k < KW'($unsigned(NP + 5));
+        // the word in y is input k-5 of the pass (read in k-5, in x2 or sval at k-2, in xr at k-1):
+        // yv_q, decoded in k-1 (a phase that reads keeps its phase and counts k up in [4, NP+4):
+        // no pass ends there, and a grant or an abort, which would not, are excluded)
+        yv = yv_q[o];
+        yv_d[o] = busy_q[o] && !abort && ph != PH_MUL && ph != PH_CNT &&
+                  k >= KW'(3'd4) && k < KW'($unsigned(NP + 4));
+        // the search pass's end (k = NP+6), decoded in k = NP+5
+        se_d[o] = busy_q[o] && !abort && ph == PH_SRCH && k == KW'($unsigned(NP + 5));
         km5 = k - KW'(3'd5);
         yi  = km5[PW-1:0];
         km1 = {1'b0, k} - 1'b1;
@@ -326,10 +339,7 @@ always_comb begin
             k_d[o] = k + 1'b1;
             case (ph)
                 PH_MAX: begin
-                    if (yv && y_q[o] > v_q[o]) begin
-                        v_d[o]  = y_q[o];
-                        ix_d[o] = yi;
-                    end
+                    // (the running maximum's load: below, off the phase's case)
                     if (pend_end) begin
                         wv_d[o]   = v_q[o] != '0;
                         wl_d[o]   = row_q[o];
@@ -385,14 +395,8 @@ always_comb begin
                     met_d[o]  = (MW'(acc_q[o]) << CUT_F) >= tgt_q[o];
                     met2_d[o] = (MW'(acc2_q[o]) << CUT_F) >= tgt_q[o];
                     met3_d[o] = (MW'(acc3_q[o]) << CUT_F) >= tgt_q[o];
-                    if (k == KW'($unsigned(NP + 6))) begin
-                        // met*_q: the pass's sums against the target, registered at NP+5; the
-                        // highest candidate met (the sums fall as the candidates rise). A
-                        // candidate above the counters' range (CW odd, the first pass) has a sum
-                        // of 0 and is met only when the target is 0, and then so is the one
-                        // below it, which its low CW bits are
-                        v_d[o]    = met3_q[o] ? CW'(cand3) : met2_q[o] ? CW'(cand2) :
-                                    met_q[o]  ? CW'(cand)  : v_q[o];
+                    if (se_q[o]) begin
+                        // (theta's two bits: below, off the phase's case)
                         acc_d[o]  = '0;
                         acc2_d[o] = '0;
                         acc3_d[o] = '0;
@@ -441,6 +445,21 @@ always_comb begin
                     busy_d[o] = 1'b0;
                 end
             endcase
+            // the running value, from the windows' registers and the phase's one bit for MAX:
+            // Stop-Max's maximum (strict: ties keep the lowest index); at the search pass's end
+            // theta's two bits, met*_q (the pass's sums against the target, registered at
+            // NP+5): the highest candidate met (the sums fall as the candidates rise). A
+            // candidate above the counters' range (CW odd, the first pass) has a sum of 0 and is
+            // met only when the target is 0, and then so is the one below it, which its low CW
+            // bits are
+            if (yv && ph == PH_MAX && y_q[o] > v_q[o]) begin
+                v_d[o]  = y_q[o];
+                ix_d[o] = yi;
+            end
+            if (se_q[o]) begin
+                v_d[o] = met3_q[o] ? CW'(cand3) : met2_q[o] ? CW'(cand2) :
+                         met_q[o]  ? CW'(cand)  : v_q[o];
+            end
         end
         snap_wa_t[o*PW +: PW] = yi;
         snap_wd_t[o*CW +: CW] = y_q[o];
@@ -457,6 +476,8 @@ always_comb begin
             rr_d[o]   = '0;
             busy_d[o] = 1'b0;
             wv_d[o]   = 1'b0;
+            yv_d[o]   = 1'b0;
+            se_d[o]   = 1'b0;
             // (the snap RAM's write is not gated by the reset, which keeps the reset's net off its
             // write enable, the critical path at 66.8 MHz: a word written in a reset cycle is
             // written again by the next sort's copy pass before any read)
@@ -507,6 +528,7 @@ end
 always_ff @(posedge clk) begin
     busy_q <= busy_d; cal_q <= cal_d; sl_q <= sl_d; met_q <= met_d; met2_q <= met2_d; met3_q <= met3_d; cb_q <= cb_d;
     ge_q <= ge_d; ge2_q <= ge2_d; ge3_q <= ge3_d; gt_q <= gt_d; eq_q <= eq_d; nz_q <= nz_d;
+    yv_q <= yv_d; se_q <= se_d;
     wv_q <= wv_d;
     // (whole arrays for Verilator, which does not unroll a loop of more than 64 here; Icarus 11
     // and Yosys cannot assign a whole unpacked array)

@@ -128,6 +128,10 @@ pub struct Engine {
     pub gt_q: bool,
     pub eq_q: bool,
     pub nz_q: bool,
+    /// the pass's windows, decoded a cycle ahead: the word in y is an input of the pass; the
+    /// search pass's end
+    pub yv_q: bool,
+    pub se_q: bool,
     pub x_q: u64,
     pub x2_q: u64,
     pub xr_q: u64,
@@ -245,7 +249,10 @@ impl Sort {
                 e.x2_q
             };
             let xr = e.xr_q;
-            let yv = e.busy_q && ph != PH_MUL && ph != PH_CNT && k >= 5 && k < np as u64 + 5;
+            let yv = e.yv_q;
+            n.yv_q =
+                e.busy_q && !abort && ph != PH_MUL && ph != PH_CNT && k >= 4 && k < np as u64 + 4;
+            n.se_q = e.busy_q && !abort && ph == PH_SRCH && k == np as u64 + 5;
             let yi = trunc(k.wrapping_sub(5), pw);
             n.y_q = xr;
             let c1 = trunc(e.v_q | (1 << e.bit_q), cw + 1);
@@ -289,10 +296,6 @@ impl Sort {
                 n.k_q = trunc(k + 1, kw);
                 match ph {
                     PH_MAX => {
-                        if yv && e.y_q > e.v_q {
-                            n.v_q = e.y_q;
-                            n.ix_q = yi;
-                        }
                         if pend_end {
                             n.wv_q = e.v_q != 0;
                             n.wl_q = e.row_q;
@@ -343,16 +346,7 @@ impl Sort {
                         n.met_q = trunc(e.acc_q << cut_f, mw) >= e.tgt_q;
                         n.met2_q = trunc(e.acc2_q << cut_f, mw) >= e.tgt_q;
                         n.met3_q = trunc(e.acc3_q << cut_f, mw) >= e.tgt_q;
-                        if k == np as u64 + 6 {
-                            n.v_q = if e.met3_q {
-                                trunc(c3, cw)
-                            } else if e.met2_q {
-                                trunc(c2, cw)
-                            } else if e.met_q {
-                                trunc(c1, cw)
-                            } else {
-                                e.v_q
-                            };
+                        if e.se_q {
                             n.acc_q = 0;
                             n.acc2_q = 0;
                             n.acc3_q = 0;
@@ -398,6 +392,23 @@ impl Sort {
                     }
                     _ => n.busy_q = false,
                 }
+                // the running value (the RTL's, off the phase's case): Stop-Max's maximum,
+                // theta's two bits at the search pass's end
+                if yv && ph == PH_MAX && e.y_q > e.v_q {
+                    n.v_q = e.y_q;
+                    n.ix_q = yi;
+                }
+                if e.se_q {
+                    n.v_q = if e.met3_q {
+                        trunc(c3, cw)
+                    } else if e.met2_q {
+                        trunc(c2, cw)
+                    } else if e.met_q {
+                        trunc(c1, cw)
+                    } else {
+                        e.v_q
+                    };
+                }
             }
             // pending requests
             let mut pend = 0u64;
@@ -414,6 +425,8 @@ impl Sort {
                 n.rr_q = 0;
                 n.busy_q = false;
                 n.wv_q = false;
+                n.yv_q = false;
+                n.se_q = false;
                 // (the snap RAM's write is not gated by the reset: a word written in a reset
                 // cycle is written again by the next sort's copy pass before any read)
             }
@@ -474,6 +487,8 @@ impl Sort {
             ("gt_q", ef(&|e| e.gt_q)),
             ("eq_q", ef(&|e| e.eq_q)),
             ("nz_q", ef(&|e| e.nz_q)),
+            ("yv_q", ef(&|e| e.yv_q)),
+            ("se_q", ef(&|e| e.se_q)),
             ("wv_q", ef(&|e| e.wv_q)),
             ("gcal_q", Cat::flags(self.gcal_q.iter().copied())),
         ] {
