@@ -119,6 +119,12 @@ logic [NE-1:0]   ge_q, ge2_q, ge3_q, gt_q, eq_q, nz_q;
 // (SRCH, k = NP+6). With the decode in the same cycle, ph_q and k_q through it into the running
 // value's select was the critical path at 8 ports (grade 6, 102.4 MHz: 9.8 ns in 7 cells)
 logic [NE-1:0]   yv_q, se_q;
+// Stop-Max's compare of y against the running maximum, from registers: v holds either what it
+// held a cycle ago (compared with the word then in xr: gt_q) or the word then in y (ldm_q: the
+// maximum was loaded; compared with the word in xr: gty_q). With the compare in the cycle,
+// v_q through its carry chain into its own enable was the critical path at 8 ports (grade 6,
+// 104.6 MHz: 9.6 ns in 20 cells, 6.7 ns of it routing from v_q's many loads)
+logic [NE-1:0]   gty_q, ldm_q;
 logic [CW-1:0]   x_q  [NE], x2_q [NE], xr_q [NE], y_q [NE];
 // E write, registered
 logic [NE-1:0]   wv_q;
@@ -140,7 +146,7 @@ logic [MW-1:0]   tgt_d  [NE];
 logic [NE-1:0]   met_d, met2_d, met3_d, cb_d;
 logic [NW-1:0]   need_d [NE], t_d [NE];
 logic [NE-1:0]   ge_d, ge2_d, ge3_d, gt_d, eq_d, nz_d;
-logic [NE-1:0]   yv_d, se_d;
+logic [NE-1:0]   yv_d, se_d, gty_d, ldm_d;
 logic [CW-1:0]   x_d  [NE], x2_d [NE], xr_d [NE], y_d [NE];
 logic [NE-1:0]   wv_d;
 logic [LW-1:0]   wl_d [NE];
@@ -250,7 +256,7 @@ always_comb begin
     busy_d = busy_q; cal_d = cal_q; sl_d = sl_q;
     met_d = met_q; met2_d = met2_q; met3_d = met3_q; cb_d = cb_q;
     ge_d = '0; ge2_d = '0; ge3_d = '0; gt_d = '0; eq_d = '0; nz_d = '0;
-    yv_d = '0; se_d = '0;
+    yv_d = '0; se_d = '0; gty_d = '0; ldm_d = '0;
     wv_d = '0;
     sval_p = '0; rclr_p = '0; rtrig_p = '0;
     sval_p[NP*CW-1:0] = sval;
@@ -296,6 +302,7 @@ always_comb begin
         ge2_d[o] = {1'b0, xr_q[o]} >= cand2;
         ge3_d[o] = {1'b0, xr_q[o]} >= cand3;
         gt_d[o] = xr_q[o] > v_q[o];
+        gty_d[o] = xr_q[o] > y_q[o];
         eq_d[o] = xr_q[o] == v_q[o];
         nz_d[o] = xr_q[o] != '0;
 
@@ -452,9 +459,10 @@ always_comb begin
             // candidate above the counters' range (CW odd, the first pass) has a sum of 0 and is
             // met only when the target is 0, and then so is the one below it, which its low CW
             // bits are
-            if (yv && ph == PH_MAX && y_q[o] > v_q[o]) begin
-                v_d[o]  = y_q[o];
-                ix_d[o] = yi;
+            if (yv && ph == PH_MAX && (ldm_q[o] ? gty_q[o] : gt_q[o])) begin
+                v_d[o]   = y_q[o];
+                ix_d[o]  = yi;
+                ldm_d[o] = 1'b1;
             end
             if (se_q[o]) begin
                 v_d[o] = met3_q[o] ? CW'(cand3) : met2_q[o] ? CW'(cand2) :
@@ -528,7 +536,7 @@ end
 always_ff @(posedge clk) begin
     busy_q <= busy_d; cal_q <= cal_d; sl_q <= sl_d; met_q <= met_d; met2_q <= met2_d; met3_q <= met3_d; cb_q <= cb_d;
     ge_q <= ge_d; ge2_q <= ge2_d; ge3_q <= ge3_d; gt_q <= gt_d; eq_q <= eq_d; nz_q <= nz_d;
-    yv_q <= yv_d; se_q <= se_d;
+    yv_q <= yv_d; se_q <= se_d; gty_q <= gty_d; ldm_q <= ldm_d;
     wv_q <= wv_d;
     // (whole arrays for Verilator, which does not unroll a loop of more than 64 here; Icarus 11
     // and Yosys cannot assign a whole unpacked array)

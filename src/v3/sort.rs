@@ -132,6 +132,10 @@ pub struct Engine {
     /// search pass's end
     pub yv_q: bool,
     pub se_q: bool,
+    /// Stop-Max's compare from registers: the word in xr against the word in y; the maximum
+    /// was loaded a cycle ago
+    pub gty_q: bool,
+    pub ldm_q: bool,
     pub x_q: u64,
     pub x2_q: u64,
     pub xr_q: u64,
@@ -262,6 +266,8 @@ impl Sort {
             n.ge2_q = xr >= c2;
             n.ge3_q = xr >= c3;
             n.gt_q = xr > e.v_q;
+            n.gty_q = xr > e.y_q;
+            n.ldm_q = false;
             n.eq_q = xr == e.v_q;
             n.nz_q = xr != 0;
             // grant
@@ -394,9 +400,10 @@ impl Sort {
                 }
                 // the running value (the RTL's, off the phase's case): Stop-Max's maximum,
                 // theta's two bits at the search pass's end
-                if yv && ph == PH_MAX && e.y_q > e.v_q {
+                if yv && ph == PH_MAX && if e.ldm_q { e.gty_q } else { e.gt_q } {
                     n.v_q = e.y_q;
                     n.ix_q = yi;
+                    n.ldm_q = true;
                 }
                 if e.se_q {
                     n.v_q = if e.met3_q {
@@ -489,6 +496,8 @@ impl Sort {
             ("nz_q", ef(&|e| e.nz_q)),
             ("yv_q", ef(&|e| e.yv_q)),
             ("se_q", ef(&|e| e.se_q)),
+            ("gty_q", ef(&|e| e.gty_q)),
+            ("ldm_q", ef(&|e| e.ldm_q)),
             ("wv_q", ef(&|e| e.wv_q)),
             ("gcal_q", Cat::flags(self.gcal_q.iter().copied())),
         ] {
