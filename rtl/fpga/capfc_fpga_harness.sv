@@ -6,6 +6,12 @@
 // - a 64-bit LFSR (x^64 + x^63 + x^61 + x^60 + 1, the pin din XORed into its feedback) shifts 64
 //   bits a cycle into the NIN-bit register chain in_q, which drives all the block's inputs but
 //   the clock and the reset (configuration writes included, so they happen about every other cycle);
+//   or (CAPFC_FPGA_FREE_INPUTS, make fpga FPGA_FREE_INPUTS=1) every bit of in_q toggles on its own
+//   (D = ~Q, one LUT beside its flip-flop), so the placer puts each input's register by the
+//   block's logic that reads it, as in a design whose units drive the block from their own
+//   registers: the chain ties each bit to the bits 64 before and after it, inputs of ports far
+//   apart, and at 48 ports a chain register into a group's first stage was the critical path
+//   (13.4 ns on grade 6); timing is static, so what the inputs carry does not change it;
 // - the reset is the AND of 8 LFSR bits, registered: asserted about one cycle in 256;
 // - the NOUT output bits are registered in out_q and XOR-reduced to the pin dout by a pipelined
 //   tree of 4-input XORs, one LUT4 and one register per node, so no output can be optimised away.
@@ -45,7 +51,11 @@ wire  [NINT+4**L-1:0] node = {{NPAD{1'b0}}, out_q, tree_q};
 
 always_ff @(posedge clk) begin
     lfsr  <= {lfsr[62:0], lfsr[63] ^ lfsr[62] ^ lfsr[60] ^ lfsr[59] ^ din};
+`ifdef CAPFC_FPGA_FREE_INPUTS
+    in_q  <= ~in_q;
+`else
     in_q  <= NIN'({in_q, lfsr});
+`endif
     rst_q <= &lfsr[7:0];
     out_q <= out_w;
     for (int i = 0; i < NINT; i++) begin
