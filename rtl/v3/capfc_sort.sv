@@ -15,6 +15,9 @@
 //   xr_q, and is acted on at k+5 (P): one adder or one compare-and-load per cycle. A pass ends at
 //   k = NP+5 (SRCH: the compare of the sum against the target registered at NP+5, applied at
 //   NP+6).
+// - The running value v is loaded from registers: the pass's windows decoded a cycle ahead
+//   (yv_q, se_q), Stop-Max's compare of y with v from gt_q or, when v was just loaded from the
+//   word before, gty_q (ldm_q).
 // - Stop-Max: P keeps the strict maximum (ties: the lowest index); at the pass end the argmax is
 //   written to E if its value is not 0. Busy NP+6 cycles.
 // - Stop-Calibrate: COPY (row into the snap RAM, T = sum), MUL (target = cut * T by shift and
