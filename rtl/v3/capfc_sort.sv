@@ -6,8 +6,8 @@
 // - A pass issues the reads of inputs k = 0..NP-1 in steps k (the counter RAM through the egress's
 //   read port in MAX and COPY, the snap RAM in SRCH, GT and SEL). The word read is at k+3 in a
 //   register: the egress's sval (its tag compared from registers, then registered: the port's
-//   registers sit by the counter RAM and the engine may be far) or x2_q (the snap RAM's output at
-//   k+1, registered twice, to keep both paths one length); the one of the two that the phase
+//   registers sit by the counter RAM and the engine may be far) or x_q (the snap RAM's read
+//   registered beside it at k+1, its output at k+2, registered: both paths one length); the one of the two that the phase
 //   reads in xr_q at k+4 (the select by slot and phase, then a register: with the compares
 //   behind the select in one cycle, the slot's register through both muxes and the compare's
 //   carry chain was the block's critical path at 8 ports, 9.7 ns in 13 cells); in y_q at k+5
@@ -128,7 +128,14 @@ logic [NE-1:0]   yv_q, se_q;
 // v_q through its carry chain into its own enable was the critical path at 8 ports (grade 6,
 // 104.6 MHz: 9.6 ns in 20 cells, 6.7 ns of it routing from v_q's many loads)
 logic [NE-1:0]   gty_q, ldm_q;
-logic [CW-1:0]   x_q  [NE], x2_q [NE], xr_q [NE], y_q [NE];
+logic [CW-1:0]   x_q  [NE], xr_q [NE], y_q [NE];
+// the snap RAM's read, registered beside the RAM: its enable and address (k of the pass) a cycle
+// after the engine issues them. With the address from k_q, an engine's counter through its snap
+// RAM, which the placer had put 40 columns away, into the RAM's output register was the critical
+// path at 48 ports on grade 8 (101.9 MHz: 9.1 ns of routing in 9.8). The RAM's output is then in
+// x_q at k+3, as the egress's sval is (one register less than before: x2_q is gone)
+logic [NE-1:0]    snre_q;
+logic [NE*PW-1:0] snra_q;
 // E write, registered
 logic [NE-1:0]   wv_q;
 logic [LW-1:0]   wl_q [NE];
@@ -150,7 +157,9 @@ logic [NE-1:0]   met_d, met2_d, met3_d, cb_d;
 logic [NW-1:0]   need_d [NE], t_d [NE];
 logic [NE-1:0]   ge_d, ge2_d, ge3_d, gt_d, eq_d, nz_d;
 logic [NE-1:0]   yv_d, se_d, gty_d, ldm_d;
-logic [CW-1:0]   x_d  [NE], x2_d [NE], xr_d [NE], y_d [NE];
+logic [CW-1:0]   x_d  [NE], xr_d [NE], y_d [NE];
+logic [NE-1:0]    snre_d;
+logic [NE*PW-1:0] snra_d;
 logic [NE-1:0]   wv_d;
 logic [LW-1:0]   wl_d [NE];
 logic [PW-1:0]   wi_d [NE];
@@ -233,8 +242,10 @@ always_comb begin
     sre     = sre_t[NP-1:0];
     srow    = srow_t[NP*LW-1:0];
     sidx    = sidx_t[NP*PW-1:0];
-    snap_re = snap_re_t;
-    snap_ra = snap_ra_t;
+    snre_d  = snap_re_t;
+    snra_d  = snap_ra_t;
+    snap_re = snre_q;
+    snap_ra = snra_q;
 end
 
 always_comb begin
@@ -244,7 +255,7 @@ always_comb begin
 `ifdef VERILATOR
     pend_d = pend_q; rr_d = rr_q; ph_d = ph_q; row_d = row_q;
     k_d = k_q; bit_d = bit_q; v_d = v_q; ix_d = ix_q; acc_d = acc_q; acc2_d = acc2_q; acc3_d = acc3_q;
-    tgt_d = tgt_q; need_d = need_q; t_d = t_q; x_d = x_q; x2_d = x2_q; xr_d = xr_q; y_d = y_q;
+    tgt_d = tgt_q; need_d = need_q; t_d = t_q; x_d = x_q; xr_d = xr_q; y_d = y_q;
     wl_d = wl_q; wi_d = wi_q;
 `else
     for (int o = 0; o < NE; o = o + 1) begin
@@ -252,7 +263,7 @@ always_comb begin
         k_d[o] = k_q[o]; bit_d[o] = bit_q[o]; v_d[o] = v_q[o]; ix_d[o] = ix_q[o];
         acc_d[o] = acc_q[o]; acc2_d[o] = acc2_q[o]; acc3_d[o] = acc3_q[o];
         tgt_d[o] = tgt_q[o]; need_d[o] = need_q[o]; t_d[o] = t_q[o];
-        x_d[o] = x_q[o]; x2_d[o] = x2_q[o]; xr_d[o] = xr_q[o]; y_d[o] = y_q[o];
+        x_d[o] = x_q[o]; xr_d[o] = xr_q[o]; y_d[o] = y_q[o];
         wl_d[o] = wl_q[o]; wi_d[o] = wi_q[o];
     end
 `endif
@@ -277,14 +288,13 @@ always_comb begin
         end
         abort = busy_q[o] && rowclr[{sl_q[o], row_q[o]}];
 
-        // ---- the word's pipeline: the snap RAM's output -> x (raw) -> x2; x2 or the egress's
+        // ---- the word's pipeline: the snap RAM's output -> x (raw); x or the egress's
         // sval (both registered), by the slot and the phase -> xr; xr -> y, with its compares
         x_d[o]  = snap_rd[o*CW +: CW];
-        x2_d[o] = x_q[o];
         xs = sl_q[o] ? sval_p[(2*o + 1)*CW +: CW] : sval_p[(2*o)*CW +: CW];
-        xr = (ph == PH_MAX || ph == PH_COPY) ? xs : x2_q[o];
+        xr = (ph == PH_MAX || ph == PH_COPY) ? xs : x_q[o];
         xr_d[o] = xr;
-        // the word in y is input k-5 of the pass (read in k-5, in x2 or sval at k-2, in xr at k-1):
+        // the word in y is input k-5 of the pass (read in k-5, in x or sval at k-2, in xr at k-1):
         // yv_q, decoded in k-1 (a phase that reads keeps its phase and counts k up in [4, NP+4):
         // no pass ends there, and a grant or an abort, which would not, are excluded)
         yv = yv_q[o];
@@ -539,6 +549,7 @@ end
 always_ff @(posedge clk) begin
     busy_q <= busy_d; cal_q <= cal_d; sl_q <= sl_d; met_q <= met_d; met2_q <= met2_d; met3_q <= met3_d; cb_q <= cb_d;
     ge_q <= ge_d; ge2_q <= ge2_d; ge3_q <= ge3_d; gt_q <= gt_d; eq_q <= eq_d; nz_q <= nz_d;
+    snre_q <= snre_d; snra_q <= snra_d;
     yv_q <= yv_d; se_q <= se_d; gty_q <= gty_d; ldm_q <= ldm_d;
     wv_q <= wv_d;
     // (whole arrays for Verilator, which does not unroll a loop of more than 64 here; Icarus 11
@@ -547,14 +558,14 @@ always_ff @(posedge clk) begin
     pend_q <= pend_d; rr_q <= rr_d; ph_q <= ph_d; row_q <= row_d; k_q <= k_d; bit_q <= bit_d;
     v_q <= v_d; ix_q <= ix_d; acc_q <= acc_d; acc2_q <= acc2_d; acc3_q <= acc3_d; tgt_q <= tgt_d;
     need_q <= need_d; t_q <= t_d;
-    x_q <= x_d; x2_q <= x2_d; xr_q <= xr_d; y_q <= y_d; wl_q <= wl_d; wi_q <= wi_d;
+    x_q <= x_d; xr_q <= xr_d; y_q <= y_d; wl_q <= wl_d; wi_q <= wi_d;
 `else
     for (int o = 0; o < NE; o = o + 1) begin
         pend_q[o] <= pend_d[o]; rr_q[o] <= rr_d[o]; ph_q[o] <= ph_d[o]; row_q[o] <= row_d[o];
         k_q[o] <= k_d[o]; bit_q[o] <= bit_d[o]; v_q[o] <= v_d[o];
         ix_q[o] <= ix_d[o]; acc_q[o] <= acc_d[o]; acc2_q[o] <= acc2_d[o]; acc3_q[o] <= acc3_d[o];
         tgt_q[o] <= tgt_d[o];
-        need_q[o] <= need_d[o]; t_q[o] <= t_d[o]; x_q[o] <= x_d[o]; x2_q[o] <= x2_d[o]; xr_q[o] <= xr_d[o];
+        need_q[o] <= need_d[o]; t_q[o] <= t_d[o]; x_q[o] <= x_d[o]; xr_q[o] <= xr_d[o];
         y_q[o] <= y_d[o];
         wl_q[o] <= wl_d[o]; wi_q[o] <= wi_d[o];
     end

@@ -4,7 +4,7 @@
 //! Register for register under the RTL's names (the RTL's header and
 //! `docs/microarchitecture-v3.md`, "Sort engines", have the design): per engine its pending rows
 //! and round robin, the pass's phase and step, the running value, index, sums and target, the
-//! word's pipeline (`x_q`, `x2_q`, `y_q` with its compares), the registered E write and its snap
+//! word's pipeline (`x_q`, `xr_q`, `y_q` with its compares), the registered E write and its snap
 //! RAM (`gen_engine[e].u_snap`: a synchronous read); per group of eight engines the
 //! configuration's copy (`gcal_q`, `gcut_q`).
 
@@ -137,7 +137,9 @@ pub struct Engine {
     pub gty_q: bool,
     pub ldm_q: bool,
     pub x_q: u64,
-    pub x2_q: u64,
+    /// the snap RAM's read, registered beside the RAM: enable and address
+    pub snre_q: bool,
+    pub snra_q: u64,
     pub xr_q: u64,
     pub y_q: u64,
     pub wv_q: bool,
@@ -245,12 +247,11 @@ impl Sort {
             let abort = e.busy_q && rowclr[((e.sl_q as usize) << lw) | e.row_q as usize];
             // the word's pipeline
             n.x_q = e.snap_rd_q;
-            n.x2_q = e.x_q;
             let xs = sval(2 * o + e.sl_q as usize);
             n.xr_q = if ph == PH_MAX || ph == PH_COPY {
                 xs
             } else {
-                e.x2_q
+                e.x_q
             };
             let xr = e.xr_q;
             let yv = e.yv_q;
@@ -438,9 +439,11 @@ impl Sort {
                 // cycle is written again by the next sort's copy pass before any read)
             }
             // the snap RAM: its read (issued from registers) before its write
-            let snap_re = self.issue(e) && (ph == PH_SRCH || ph == PH_GT || ph == PH_SEL);
-            if snap_re {
-                n.snap_rd_q = snaps[o][trunc(k, pw) as usize];
+            // (issued from the engine's registers, made a cycle later from its own)
+            n.snre_q = self.issue(e) && (ph == PH_SRCH || ph == PH_GT || ph == PH_SEL);
+            n.snra_q = trunc(k, pw);
+            if e.snre_q {
+                n.snap_rd_q = snaps[o][e.snra_q as usize];
             }
             if snap_we {
                 snaps[o][yi as usize] = e.y_q;
@@ -499,6 +502,8 @@ impl Sort {
             ("gty_q", ef(&|e| e.gty_q)),
             ("ldm_q", ef(&|e| e.ldm_q)),
             ("wv_q", ef(&|e| e.wv_q)),
+            ("snre_q", ef(&|e| e.snre_q)),
+            ("snra_q", Cat::values(self.eng.iter().map(|e| e.snra_q), pw)),
             ("gcal_q", Cat::flags(self.gcal_q.iter().copied())),
         ] {
             v.to(s, format_args!("{n}"));
@@ -529,7 +534,6 @@ impl Sort {
             reg("need_q", e.need_q, nw);
             reg("t_q", e.t_q, nw);
             reg("x_q", e.x_q, cw);
-            reg("x2_q", e.x2_q, cw);
             reg("xr_q", e.xr_q, cw);
             reg("y_q", e.y_q, cw);
             reg("wl_q", e.wl_q, lw);
