@@ -190,8 +190,6 @@ pub struct Group {
     pub mid4_q: u64,
     pub gn4_q: u64,
     // E -> F -> G -> H
-    pub f_v_q: bool,
-    pub f_s_q: u8,
     pub f_l_q: u64,
     pub f_i_q: u64,
     pub g_l_q: u64,
@@ -205,6 +203,9 @@ pub struct Group {
 /// A port's registers and its counter RAM.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Port {
+    /// F's valid for this port (decoded from E's slot); the scrub's read, decoded a cycle ahead
+    pub fv_q: bool,
+    pub sn_q: bool,
     pub g_v_q: bool,
     pub h_v_q: bool,
     pub sp_q: u64,
@@ -522,8 +523,6 @@ impl Egress {
                     };
                 }
             }
-            n.f_v_q = !rst && gr.acc4_q && gr.inc4_q;
-            n.f_s_q = gr.s4_q;
             n.f_l_q = gr.la4_q;
             n.f_i_q = gr.ai4_q;
             n.g_l_q = gr.f_l_q;
@@ -556,8 +555,10 @@ impl Egress {
             let g = o / 8;
             let gr = &self.grp[g];
             let n = &mut pnext[o];
-            let g_v = gr.f_v_q && gr.f_s_q == (o % 8) as u8;
-            let sc_v = gr.rdy_q && gr.gs_q == ((o % 8 + 1) & 7) as u8;
+            let g_v = po.fv_q;
+            let sc_v = po.sn_q;
+            n.fv_q = !rst && gr.acc4_q && gr.inc4_q && gr.s4_q == (o % 8) as u8;
+            n.sn_q = next[g].rdy_q && next[g].gs_q == ((o % 8 + 1) & 7) as u8;
             // (the read enable is not gated by the reset)
             let re0 = g_v || sc_v;
             let ra0 = if g_v {
@@ -793,7 +794,8 @@ impl Egress {
             ("acc4_q", gf(&|g| g.acc4_q)),
             ("inc4_q", gf(&|g| g.inc4_q)),
             ("dv4_q", gf(&|g| g.dv4_q)),
-            ("f_v_q", gf(&|g| g.f_v_q)),
+            ("fv_q", pf(&|s| s.fv_q)),
+            ("sn_q", pf(&|s| s.sn_q)),
             ("g_v_q", pf(&|s| s.g_v_q)),
             ("h_v_q", pf(&|s| s.h_v_q)),
             ("sc_v_q", pf(&|s| s.sc_v_q)),
@@ -867,7 +869,6 @@ impl Egress {
             reg("new4_q", gr.new4_q, ow);
             reg("mid4_q", gr.mid4_q, ow);
             reg("gn4_q", gr.gn4_q, tw);
-            reg("f_s_q", gr.f_s_q.into(), 3);
             reg("f_l_q", gr.f_l_q, lw);
             reg("f_i_q", gr.f_i_q, pw);
             reg("g_l_q", gr.g_l_q, lw);
