@@ -296,12 +296,13 @@ always_comb begin
         xr_d[o] = xr;
         // the word in y is input k-5 of the pass (read in k-5, in x or sval at k-2, in xr at k-1):
         // yv_q, decoded in k-1 (a phase that reads keeps its phase and counts k up in [4, NP+4):
-        // no pass ends there, and a grant or an abort, which would not, are excluded)
+        // no pass ends there, and a grant, which would not, is excluded by busy_q; after an
+        // abort yv_q may be 1 while the engine is idle, where nothing reads it)
         yv = yv_q[o];
-        yv_d[o] = busy_q[o] && !abort && ph != PH_MUL && ph != PH_CNT &&
+        yv_d[o] = busy_q[o] && ph != PH_MUL && ph != PH_CNT &&
                   k >= KW'(3'd4) && k < KW'($unsigned(NP + 4));
         // the search pass's end (k = NP+6), decoded in k = NP+5
-        se_d[o] = busy_q[o] && !abort && ph == PH_SRCH && k == KW'($unsigned(NP + 5));
+        se_d[o] = busy_q[o] && ph == PH_SRCH && k == KW'($unsigned(NP + 5));
         km5 = k - KW'(3'd5);
         yi  = km5[PW-1:0];
         km1 = {1'b0, k} - 1'b1;
@@ -353,9 +354,12 @@ always_comb begin
                 ix_d[o]   = '0;
                 acc_d[o]  = '0;
             end
-        end else if (abort) begin
-            busy_d[o] = 1'b0;
         end else begin
+            // (a row clear's abort, below, drops busy and the pass's E write only: the other
+            // registers step on as if it had not come, and the next grant sets what a sort
+            // reads. With the abort in every register's enable, a row clear's register in the
+            // egress into the engine's target was the critical path at 8 ports on grade 6,
+            // 114.4 MHz)
             k_d[o] = k + 1'b1;
             case (ph)
                 PH_MAX: begin
@@ -480,6 +484,10 @@ always_comb begin
             if (se_q[o]) begin
                 v_d[o] = met3_q[o] ? CW'(cand3) : met2_q[o] ? CW'(cand2) :
                          met_q[o]  ? CW'(cand)  : v_q[o];
+            end
+            if (abort) begin
+                busy_d[o] = 1'b0;
+                wv_d[o]   = 1'b0;
             end
         end
         snap_wa_t[o*PW +: PW] = yi;

@@ -255,9 +255,8 @@ impl Sort {
             };
             let xr = e.xr_q;
             let yv = e.yv_q;
-            n.yv_q =
-                e.busy_q && !abort && ph != PH_MUL && ph != PH_CNT && k >= 4 && k < np as u64 + 4;
-            n.se_q = e.busy_q && !abort && ph == PH_SRCH && k == np as u64 + 5;
+            n.yv_q = e.busy_q && ph != PH_MUL && ph != PH_CNT && k >= 4 && k < np as u64 + 4;
+            n.se_q = e.busy_q && ph == PH_SRCH && k == np as u64 + 5;
             let yi = trunc(k.wrapping_sub(5), pw);
             n.y_q = xr;
             let c1 = trunc(e.v_q | (1 << e.bit_q), cw + 1);
@@ -297,9 +296,8 @@ impl Sort {
                     n.ix_q = 0;
                     n.acc_q = 0;
                 }
-            } else if abort {
-                n.busy_q = false;
             } else {
+                // (an abort drops busy and the pass's E write only, below)
                 n.k_q = trunc(k + 1, kw);
                 match ph {
                     PH_MAX => {
@@ -416,6 +414,10 @@ impl Sort {
                     } else {
                         e.v_q
                     };
+                }
+                if abort {
+                    n.busy_q = false;
+                    n.wv_q = false;
                 }
             }
             // pending requests
