@@ -36,8 +36,9 @@
 // - cfg_mode_cal and cfg_cut are registered per group of eight engines: a change reaches the
 //   engines one cycle later.
 // - E writes leave registered (swr_en one cycle after P found the input). A row clear (rclr)
-//   aborts a running sort (busy drops, the pipeline is emptied); a write leaving in its cycle
-//   still leaves, and the egress, beside E, cancels it.
+//   aborts a running sort (busy drops and the pass's write found in that cycle is dropped; the
+//   engine's other registers step on, unread until the next grant sets them); a write leaving
+//   in its cycle still leaves, and the egress, beside E, cancels it.
 
 `resetall
 `timescale 1ns / 1ps
