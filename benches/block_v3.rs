@@ -13,7 +13,7 @@
 //! the packed words (the v2 benchmark, benches/block.rs, has the model decode packed words).
 //!
 //! Run: `make bench`, or `CAPFC_V3_CONFIGS=all cargo bench --bench block_v3 -- [--cycles N]
-//! [--repeat R]`. A measurement is the best of R repeats; ratios are taken within the run.
+//! [--repeat R] [--ports 8|32|48]`. A measurement is the best of R repeats; ratios are taken within the run.
 
 use capfc::block::BlockParams;
 use capfc::cosim_v3::{lockstep, stimulus_from_wave};
@@ -52,7 +52,11 @@ fn main() {
         "model/rtl",
         "lockstep/rtl"
     );
+    let only = arg("--ports", 0) as usize;
     for (np, default_cycles) in [(8usize, 20_000u64), (32, 20_000), (48, 20_000)] {
+        if only != 0 && np != only {
+            continue;
+        }
         let cycles = arg("--cycles", default_cycles) as usize;
         let name = format!("v3_np{np}");
         let (_, v) = capfc::v3::rtl_configs::V3_RTL_CONFIGS

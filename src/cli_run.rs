@@ -2,7 +2,7 @@
 
 use crate::block::Fault;
 use crate::switch::scenario::Scenario;
-use crate::switch::{DutKind, FlowMode, Switch};
+use crate::switch::{BlockKind, DutKind, FlowMode, Switch};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use std::path::PathBuf;
@@ -18,6 +18,11 @@ pub struct RunArgs {
     /// The block behind the switch: model, rtl (the Verilated RTL) or both (lockstep-checked).
     #[arg(long, default_value = "model")]
     pub dut: String,
+    /// The block's micro-architecture: v2 (docs/microarchitecture.md, the default) or v3
+    /// (docs/microarchitecture-v3.md: lanes taken on their port's slot, answered four cycles
+    /// later). v3 has no --fault yet, nor a waveform window on a model/RTL difference.
+    #[arg(long, default_value = "v2")]
+    pub block: String,
     /// Also draw occupancy over time and the pause intervals, one panel per mode, into this SVG.
     #[arg(long)]
     pub plot: Option<std::path::PathBuf>,
@@ -145,6 +150,8 @@ pub struct RunOptions {
     pub capture: Option<u128>,
     /// Log every PFC frame as its sender obeys it (HPCC's pfc.txt).
     pub pfc_log: bool,
+    /// The block's micro-architecture.
+    pub block: BlockKind,
 }
 
 /// [`run_modes_traced`] with [`RunOptions`].
@@ -157,7 +164,8 @@ pub fn run_modes_with(
     modes
         .iter()
         .map(|&m| {
-            let mut s = Switch::new(sc, m, dut).with_context(|| format!("scenario {}", sc.name))?;
+            let mut s = Switch::with_block(sc, m, dut, o.block)
+                .with_context(|| format!("scenario {}", sc.name))?;
             s.inject_fault(o.fault);
             s.capture = o.capture.map(crate::pcap::Capture::new);
             s.pfc_log = o.pfc_log.then(Vec::new);
@@ -181,7 +189,7 @@ pub fn run_modes_with(
             // Finishes the run (at once after the loop above) and computes the statistics.
             s.run();
             if let Some(mm) = &s.mismatch {
-                let wave = if dut == DutKind::Both && o.wave_window > 0 {
+                let wave = if dut == DutKind::Both && o.wave_window > 0 && o.block == BlockKind::V2 {
                     match write_window(sc, m, o, s.now - 1) {
                         Ok(files) => format!("\n  waveform window (model and RTL, same signal names): {}", files.join(", ")),
                         Err(e) => format!("\n  waveform window not written: {e}"),
@@ -190,8 +198,12 @@ pub fn run_modes_with(
                     String::new()
                 };
                 let fault = o.fault.map_or(String::new(), |f| format!(" --fault {}", f.name()));
+                let block = match o.block {
+                    BlockKind::V2 => String::new(),
+                    b => format!(" --block {}", b.name()),
+                };
                 bail!(
-                    "{}{wave}\n  (in scenario {}, mode {}, switch cycle {})\n  replay: capfc run --scenario {} --mode {} --dut both{fault}",
+                    "{}{wave}\n  (in scenario {}, mode {}, switch cycle {})\n  replay: capfc run --scenario {} --mode {} --dut both{block}{fault}",
                     {
                         // The block's report has no replay of its own here (see the last line).
                         let t = mm.trim_end();
@@ -254,6 +266,11 @@ pub fn run(a: &RunArgs) -> Result<()> {
     if a.fault.is_some() && dut != DutKind::Both {
         bail!("--fault needs --dut both: it is there to show the lockstep check catching a bug in the model");
     }
+    let block = BlockKind::parse(&a.block)
+        .with_context(|| format!("--block '{}': expected v2 or v3", a.block))?;
+    if block == BlockKind::V3 && a.fault.is_some() {
+        bail!("--fault: the faults are the v2 model's; --block v3 has none yet");
+    }
     let capture = match (&a.pcap, &a.pcap_ports) {
         (None, Some(_)) => bail!("--pcap-ports needs --pcap DIR"),
         (None, None) => None,
@@ -278,6 +295,7 @@ pub fn run(a: &RunArgs) -> Result<()> {
         scenario_arg: Some(a.scenario.clone()),
         capture,
         pfc_log: a.hpcc.is_some(),
+        block,
     };
     let runs = run_modes_with(&sc, &modes, dut, &opts)?;
     if let Some(d) = &a.hpcc {
@@ -336,8 +354,12 @@ pub fn run(a: &RunArgs) -> Result<()> {
 /// The human table: one column per mode.
 pub fn report(sc: &Scenario, runs: &[Switch]) -> String {
     let dut = runs.first().map_or("model", |r| r.dut_kind.name());
+    let arch = match runs.first().map(|r| r.block_kind) {
+        Some(k @ BlockKind::V3) => format!(" ({})", k.name()),
+        _ => String::new(),
+    };
     let mut s = format!(
-        "scenario {} ({} ports, {} flows), block: {dut}\n",
+        "scenario {} ({} ports, {} flows), block: {dut}{arch}\n",
         sc.name,
         sc.ports,
         sc.flows.len()

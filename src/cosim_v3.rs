@@ -30,6 +30,88 @@ pub fn stimulus_from_wave(path: &str, instance: &str, rtl: &RtlTopV3) -> Result<
     Ok(words)
 }
 
+/// `inp` packed into the input words of `rtl` (every input port by name).
+pub fn pack_inputs(rtl: &RtlTopV3, inp: &TopIn, words: &mut [u32]) -> Result<(), String> {
+    struct Pack<'a> {
+        rtl: &'a RtlTopV3,
+        words: &'a mut [u32],
+        err: Option<String>,
+    }
+    impl RegSink for Pack<'_> {
+        fn reg(&mut self, name: std::fmt::Arguments<'_>, v: &[u64], width: usize) {
+            let n = name.to_string();
+            let Some(var) = self.rtl.input(&n) else {
+                self.err
+                    .get_or_insert_with(|| format!("{}: no input port {n}", self.rtl.name));
+                return;
+            };
+            if var.width as usize != width {
+                self.err.get_or_insert_with(|| {
+                    format!(
+                        "{}: input {n} has {} bits, the model's {width}",
+                        self.rtl.name, var.width
+                    )
+                });
+                return;
+            }
+            for (b, w) in self.words[var.offset..var.offset + var.value_words()]
+                .iter_mut()
+                .enumerate()
+            {
+                let left = width - 32 * b;
+                let mask = if left >= 32 {
+                    u32::MAX
+                } else {
+                    (1 << left) - 1
+                };
+                *w = v.get(b / 2).map_or(0, |x| (x >> (32 * (b % 2))) as u32) & mask;
+            }
+        }
+    }
+    let p = &rtl.params;
+    let mut s = Pack {
+        rtl,
+        words,
+        err: None,
+    };
+    inp.visit(p.sw as usize, crate::v3::port_width(p.np) as usize, &mut s);
+    s.err.map_or(Ok(()), Err)
+}
+
+/// The output words of `rtl` into `out` (every output port by name).
+pub fn unpack_outputs(rtl: &RtlTopV3, words: &[u32], out: &mut TopOut) -> Result<(), String> {
+    let np = rtl.params.np;
+    let var = |n: &str| {
+        rtl.layout
+            .outputs
+            .iter()
+            .find(|v| v.name == n)
+            .ok_or_else(|| format!("{}: no output port {n}", rtl.name))
+    };
+    let flags = |n: &str, v: &mut Vec<bool>| -> Result<(), String> {
+        let x = var(n)?;
+        v.clear();
+        v.extend((0..np).map(|i| x.field(words, i, 1) == 1));
+        Ok(())
+    };
+    let bytes = |n: &str, v: &mut Vec<u8>| -> Result<(), String> {
+        let x = var(n)?;
+        v.clear();
+        v.extend((0..np).map(|i| x.field(words, 8 * i, 8) as u8));
+        Ok(())
+    };
+    flags("arr_ready", &mut out.arr_ready)?;
+    flags("deq_ready", &mut out.deq_ready)?;
+    flags("arr_accept", &mut out.arr_accept)?;
+    out.enq_accept = var("enq_accept")?.field(words, 0, 1) == 1;
+    flags("pfc_valid", &mut out.pfc_valid)?;
+    bytes("pfc_cev", &mut out.pfc_cev)?;
+    bytes("pfc_xoff", &mut out.pfc_xoff)?;
+    out.pfc_quanta = var("pfc_quanta")?.field(words, 0, 16) as u16;
+    bytes("d_state", &mut out.d_state)?;
+    Ok(())
+}
+
 /// Model and RTL side by side.
 pub struct LockstepV3 {
     pub rtl: RtlTopV3,
@@ -131,6 +213,12 @@ impl LockstepV3 {
             mout: TopOut::default(),
             limit,
         })
+    }
+
+    /// The model's outputs of the last cycle (equal to the RTL's unless the report has a
+    /// mismatch).
+    pub fn model_out(&self) -> &TopOut {
+        &self.mout
     }
 
     fn note(&mut self, n: &str, rtl: String, model: String) {

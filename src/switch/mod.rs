@@ -39,6 +39,7 @@
 //! Annex N counts (a maximum frame at each end, the PFC frame, the cable both ways, the response):
 //! see [`scenario::Scenario::auto_headroom`].
 
+mod block_v3;
 pub mod config;
 pub mod hpcc;
 pub mod inspect;
@@ -151,6 +152,34 @@ impl DutKind {
     }
 }
 
+/// Which micro-architecture of the block the switch has (`capfc run --block`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BlockKind {
+    /// v2 (`docs/microarchitecture.md`): every lane answered in the cycle it is seen.
+    #[default]
+    V2,
+    /// v3 (`docs/microarchitecture-v3.md`): lanes taken on their port's slot, arrivals and
+    /// enqueues answered four cycles after the take ([`block_v3`]).
+    V3,
+}
+
+impl BlockKind {
+    pub fn parse(s: &str) -> Option<BlockKind> {
+        match s {
+            "v2" => Some(BlockKind::V2),
+            "v3" => Some(BlockKind::V3),
+            _ => None,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            BlockKind::V2 => "v2",
+            BlockKind::V3 => "v3",
+        }
+    }
+}
+
 /// Why a switch cannot be built.
 #[derive(Debug, thiserror::Error)]
 pub enum SwitchError {
@@ -171,7 +200,13 @@ enum Dut {
     Rtl(Box<crate::dut::RtlBlock>, Vec<u32>),
     #[cfg(feature = "rtl")]
     Both(Box<crate::cosim::Pair>),
+    /// The v3 block (model, RTL or both) and its lanes.
+    V3(Box<block_v3::BlockV3>),
 }
+
+/// What the v3 block behind a switch does not do yet (`capfc run --block v3`).
+const V3_NOT_YET: &str = "the v3 block behind a switch (--block v3) has no snapshots, REPL, \
+waveforms or register reads yet: use the v2 block for them";
 
 impl Dut {
     fn new(kind: DutKind, params: &BlockParams) -> Result<Dut, SwitchError> {
@@ -213,6 +248,7 @@ impl Dut {
             Dut::Both(pair) => pair
                 .step(inp, out)
                 .map_err(|d| d.into_mismatch(String::new(), String::new()).to_string()),
+            Dut::V3(b) => b.tick(inp.pfc_ready, out),
         }
     }
 }
@@ -240,6 +276,7 @@ impl Dut {
             }
             #[cfg(feature = "rtl")]
             Dut::Both(pair) => BlockState::Model(Box::new(pair.model.clone())),
+            Dut::V3(_) => unreachable!("{V3_NOT_YET}"),
         }
     }
 
@@ -249,6 +286,7 @@ impl Dut {
     fn set_state(&mut self, st: &BlockState, block_cycle: u64) -> Result<(), String> {
         match (self, st) {
             (Dut::Detached, _) => unreachable!("a switch always has its block outside restore"),
+            (Dut::V3(_), _) => Err(V3_NOT_YET.into()),
             (Dut::Model(m), BlockState::Model(t)) => {
                 if m.params != t.params {
                     return Err(format!(
@@ -314,6 +352,7 @@ impl Dut {
             Dut::Rtl(r, _) => r.read_state(buf),
             #[cfg(feature = "rtl")]
             Dut::Both(pair) => crate::block::pack::pack_state(&pair.model, &layouts.state, buf),
+            Dut::V3(_) => unreachable!("{V3_NOT_YET}"),
         }
     }
 }
@@ -417,6 +456,9 @@ pub struct Switch {
     pub sc: Scenario,
     pub mode: FlowMode,
     pub dut_kind: DutKind,
+    /// The block's micro-architecture.
+    #[serde(default)]
+    pub block_kind: BlockKind,
     #[serde(skip)]
     block: Dut,
     /// The first model/RTL difference of a `--dut both` run; the run stops there.
@@ -490,24 +532,49 @@ pub struct Switch {
 impl Switch {
     /// A switch for `sc` in `mode`, configured (its block's registers written) and at cycle 0.
     pub fn new(sc: &Scenario, mode: FlowMode, dut: DutKind) -> Result<Self, SwitchError> {
-        Self::build(sc, mode, dut, false)
+        Self::build(sc, mode, dut, BlockKind::V2, false)
+    }
+
+    /// Like [`Switch::new`], with the block of micro-architecture `block`.
+    pub fn with_block(
+        sc: &Scenario,
+        mode: FlowMode,
+        dut: DutKind,
+        block: BlockKind,
+    ) -> Result<Self, SwitchError> {
+        Self::build(sc, mode, dut, block, false)
     }
 
     /// Like [`Switch::new`] with the model, recording every cycle's block inputs in `recorded`.
     pub fn new_recorded(sc: &Scenario, mode: FlowMode) -> Result<Self, SwitchError> {
-        Self::build(sc, mode, DutKind::Model, true)
+        Self::build(sc, mode, DutKind::Model, BlockKind::V2, true)
     }
 
     fn build(
         sc: &Scenario,
         mode: FlowMode,
         dut: DutKind,
+        kind: BlockKind,
         record: bool,
     ) -> Result<Self, SwitchError> {
         sc.validate()?;
         let params = block_params(sc);
         let cfg = sc.block_config(&params, mode.block_mode());
         cfg.validate(&params)?;
+        if kind == BlockKind::V3 {
+            // (v3 resets and configures itself: a reset cycle, then the writes)
+            let b = block_v3::BlockV3::new(dut, &params, &cfg).map_err(SwitchError::Rtl)?;
+            let writes = b.cycles();
+            return Ok(Self::assemble(
+                sc,
+                mode,
+                dut,
+                kind,
+                Dut::V3(Box::new(b)),
+                None,
+                writes,
+            ));
+        }
         let mut block = Dut::new(dut, &params)?;
         // Configuration writes happen before traffic (they take one cycle each in hardware; the
         // switch's clock starts after them).
@@ -523,12 +590,26 @@ impl Switch {
                 r.push(inp.clone());
             }
         }
+        Ok(Self::assemble(sc, mode, dut, kind, block, recorded, writes))
+    }
+
+    /// The switch around `block`, configured in `writes` cycles, at cycle 0.
+    fn assemble(
+        sc: &Scenario,
+        mode: FlowMode,
+        dut: DutKind,
+        kind: BlockKind,
+        block: Dut,
+        recorded: Option<Vec<Inputs>>,
+        writes: u64,
+    ) -> Switch {
         let nf = sc.flows.len();
         let senders = (0..sc.ports).map(|i| Sender::for_scenario(i, sc)).collect();
-        Ok(Switch {
+        Switch {
             sc: sc.clone(),
             mode,
             dut_kind: dut,
+            block_kind: kind,
             block,
             mismatch: None,
             recorded,
@@ -564,7 +645,7 @@ impl Switch {
             exhaustive: false,
             stats: Stats::new(sc.ports, nf),
             attached: None,
-        })
+        }
     }
 
     /// Every flow has all its bytes delivered or lost.
@@ -603,6 +684,7 @@ impl Switch {
         // A MAC takes a PFC frame only on a free line: not while a frame is on it, nor in the cycle
         // its transmitter starts one.
         self.inp.pfc_ready &= !self.tm.busy_lines(t) | reserved;
+        self.offer_v3(&mut arrived);
         self.clock_block();
         self.ingress_accept(t, &arrived);
         self.arrived = arrived;
@@ -822,7 +904,81 @@ impl Switch {
         }
     }
 
+    /// With the v3 block: this cycle's events offered to its lanes (the arrivals leave
+    /// `arrived`: they are answered later); the enqueue only if the last one is answered.
+    fn offer_v3(&mut self, arrived: &mut Vec<(usize, Packet)>) {
+        let Dut::V3(b) = &mut self.block else {
+            return;
+        };
+        use crate::v3::lanes::Lane;
+        use block_v3::Tag;
+        let mut r = Ok(());
+        for (i, pkt) in arrived.drain(..) {
+            let lane = Lane::Arrive {
+                port: i,
+                prio: pkt.prio.into(),
+                size: pkt.size.into(),
+            };
+            r = r.and(b.offer(lane, Tag::Arrival(pkt)));
+        }
+        if let Some(d) = self.inp.dep {
+            let lane = Lane::Depart {
+                port: d.port.into(),
+                prio: d.prio.into(),
+                size: d.size.into(),
+            };
+            r = r.and(b.offer(lane, Tag::Removal));
+        }
+        if let Some(e) = self.inp.enq.filter(|_| !b.enq_pending) {
+            let lane = Lane::Enqueue {
+                oport: e.oport.into(),
+                prio: e.prio.into(),
+                iport: e.iport.into(),
+                size: e.size.into(),
+            };
+            r = r.and(b.offer(lane, Tag::Enqueue));
+        }
+        for (o, d) in self.inp.deq.iter().enumerate() {
+            if let Some(d) = d {
+                let lane = Lane::Dequeue {
+                    oport: o,
+                    prio: d.prio.into(),
+                    size: d.size.into(),
+                };
+                r = r.and(b.offer(lane, Tag::Removal));
+            }
+        }
+        if let Err(e) = r {
+            self.mismatch
+                .get_or_insert(format!("[switch] v3 lanes: {e}"));
+        }
+    }
+
     fn ingress_accept(&mut self, t: u64, arrived: &[(usize, Packet)]) {
+        if let Dut::V3(b) = &mut self.block {
+            // the arrivals answered in this cycle (taken four cycles ago)
+            let answers = std::mem::take(&mut b.answers);
+            for a in &answers {
+                if let crate::v3::lanes::Answer::Accept {
+                    lane: crate::v3::lanes::Lane::Arrive { port, .. },
+                    tag: block_v3::Tag::Arrival(pkt),
+                    accepted,
+                } = *a
+                {
+                    if accepted {
+                        self.ingress[port].push_back(pkt);
+                        self.ingress_busy |= 1u128 << port;
+                    } else {
+                        self.stats.ingress_drops += 1;
+                        self.lose(t, pkt);
+                    }
+                }
+            }
+            if let Dut::V3(b) = &mut self.block {
+                b.answers = answers;
+            }
+            return;
+        }
         for &(i, pkt) in arrived {
             if self.out.arr_accept >> i & 1 == 1 {
                 self.ingress[i].push_back(pkt);
@@ -835,8 +991,37 @@ impl Switch {
     }
 
     fn pipeline_enqueue(&mut self, t: u64, end: Option<Packet>, pool_full: bool) {
+        // v2 answers the enqueue now; v3 when its answer comes (a packet the shared pool refuses
+        // is not offered: refused now, as in v2)
+        let mut accept = self.out.enq_accept;
+        let mut pool_full = pool_full;
+        if let Dut::V3(b) = &self.block {
+            let answer = b.answers.iter().find_map(|a| match *a {
+                crate::v3::lanes::Answer::Accept {
+                    lane: crate::v3::lanes::Lane::Enqueue { .. },
+                    accepted,
+                    ..
+                } => Some(accepted),
+                _ => None,
+            });
+            match answer {
+                Some(a) => (accept, pool_full) = (a, false),
+                None if pool_full && !b.enq_pending => accept = false,
+                None => {
+                    // waiting for the answer; in PFC_wstop, after a refusal, the pipeline stands
+                    // still meanwhile as it does while refused
+                    if self.stalled {
+                        self.stats.stall_cycles += 1;
+                        for e in self.pipe.iter_mut() {
+                            e.0 += 1;
+                        }
+                    }
+                    return;
+                }
+            }
+        }
         if let Some(pkt) = end {
-            if self.out.enq_accept {
+            if accept {
                 self.pipe.pop_front();
                 let q = usize::from(pkt.dst) * NPRIO + usize::from(pkt.prio);
                 let occ = self.tm.enqueue(pkt);
@@ -1001,6 +1186,7 @@ impl Switch {
         let p = self.block_params();
         match &mut self.block {
             Dut::Detached => unreachable!("a switch always has its block outside restore"),
+            Dut::V3(_) => Err(V3_NOT_YET.into()),
             Dut::Model(_) => {
                 self.wave = Some(model_file(&p, path)?);
                 Ok(vec![path.to_string()])
@@ -1081,6 +1267,7 @@ impl Switch {
         };
         match &self.block {
             Dut::Detached => unreachable!("a switch always has its block outside restore"),
+            Dut::V3(_) => unreachable!("{V3_NOT_YET}"),
             Dut::Model(m) => from_model(m),
             #[cfg(feature = "rtl")]
             Dut::Both(pair) => from_model(&pair.model),
@@ -1372,7 +1559,11 @@ impl Switch {
                 .iter()
                 .map(|(_, p)| u64::from(p.size))
                 .sum::<u64>()
-            + self.tm.queued_bytes();
+            + self.tm.queued_bytes()
+            + match &self.block {
+                Dut::V3(b) => b.arrivals_bytes(),
+                _ => 0,
+            };
         let done: u64 = match &self.attached {
             Some(a) => a.handed_out + a.lost_bytes,
             None => self.delivered.iter().sum::<u64>() + self.lost.iter().sum::<u64>(),

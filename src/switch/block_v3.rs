@@ -1,0 +1,212 @@
+//! The v3 block behind the switch (`capfc run --block v3`, `docs/microarchitecture-v3.md`): its
+//! model, its Verilated RTL or both in lockstep, and the environment's side of its lanes
+//! ([`crate::v3::lanes`]).
+//!
+//! v2 answers an arrival and an enqueue in the cycle it sees them; v3 takes a lane when its
+//! port's slot is ready and answers [`crate::v3::lanes::ACCEPT_LATENCY`] cycles after the take. So the switch offers
+//! each event to its lane and acts on the answer when it comes:
+//! - an arrival waits at its lane, then for its accept, before it enters the ingress FIFO (or is
+//!   dropped); its bytes are counted as inside the switch meanwhile ([`BlockV3::arrivals_bytes`]);
+//! - the packet at the end of the pipeline is offered once and waits there for its answer (the
+//!   packets behind it wait behind it); a refusal in `PFC_wstop` offers it again the next cycle;
+//! - a departure from ingress and a dequeue at egress are offered and need no answer (the block's
+//!   occupancies follow a few cycles later);
+//! - the PFC request (`pfc_valid`, `pfc_ready`, the frame's fields) is v2's, unchanged.
+//!
+//! Everything else of the switch is the same for both blocks. What v3 does not have yet behind a
+//! switch (snapshots, the REPL, waveforms, a network, golden recording) is refused where it is
+//! asked for.
+
+use crate::block::{BlockConfig, BlockParams, Outputs};
+use crate::switch::{DutKind, Packet};
+use crate::v3::lanes::{Answer, Lane, Lanes};
+use crate::v3::top::{Top, TopIn, TopOut};
+
+/// What an event offered to a lane carries back with its answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Tag {
+    /// an arrival: the packet, which enters ingress if accepted
+    Arrival(Packet),
+    /// the enqueue of the packet at the end of the pipeline
+    Enqueue,
+    /// a departure or a dequeue (no answer)
+    Removal,
+}
+
+/// The block's sides: the model, the Verilated RTL, or both compared every cycle.
+enum Sides {
+    Model(Box<Top>),
+    #[cfg(feature = "rtl")]
+    Rtl {
+        rtl: Box<crate::dut_v3::RtlTopV3>,
+        inw: Vec<u32>,
+        outw: Vec<u32>,
+    },
+    #[cfg(feature = "rtl")]
+    Both {
+        lock: Box<crate::cosim_v3::LockstepV3>,
+        inw: Vec<u32>,
+    },
+}
+
+/// The v3 block and its lanes.
+pub(crate) struct BlockV3 {
+    sides: Sides,
+    lanes: Lanes<Tag>,
+    tin: TopIn,
+    tout: TopOut,
+    /// the answers of the last cycle (accepts due in it, lanes taken in it)
+    pub answers: Vec<Answer<Tag>>,
+    /// the block's cycles so far
+    cycle: u64,
+    /// the enqueue of the pipeline's last packet is offered or taken, not yet answered
+    pub enq_pending: bool,
+    /// bytes of the arrivals offered and not yet answered
+    arrivals: u64,
+}
+
+impl BlockV3 {
+    /// The v3 block of `p` behind a switch, on `kind`'s side(s), reset and configured with
+    /// `cfg` (a reset cycle, then one cycle a register write, as the v3 golden sets do).
+    pub fn new(kind: DutKind, p: &BlockParams, cfg: &BlockConfig) -> Result<BlockV3, String> {
+        let sides = match kind {
+            DutKind::Model => Sides::Model(Box::new(Top::new(*p))),
+            #[cfg(feature = "rtl")]
+            DutKind::Rtl => {
+                let rtl = crate::dut_v3::RtlTopV3::new(p).map_err(|e| e.to_string())?;
+                let (inw, outw) = (
+                    vec![0; rtl.layout.input_words],
+                    vec![0; rtl.layout.output_words],
+                );
+                Sides::Rtl {
+                    rtl: Box::new(rtl),
+                    inw,
+                    outw,
+                }
+            }
+            #[cfg(feature = "rtl")]
+            DutKind::Both => {
+                let lock = crate::cosim_v3::LockstepV3::new(p, 4)?;
+                let inw = vec![0; lock.rtl.layout.input_words];
+                Sides::Both {
+                    lock: Box::new(lock),
+                    inw,
+                }
+            }
+            #[cfg(not(feature = "rtl"))]
+            _ => return Err("[rtl] built without the `rtl` feature: only --dut model".into()),
+        };
+        let mut b = BlockV3 {
+            sides,
+            lanes: Lanes::new(p.np),
+            tin: TopIn::idle(p.np),
+            tout: TopOut::default(),
+            answers: vec![],
+            cycle: 0,
+            enq_pending: false,
+            arrivals: 0,
+        };
+        b.tin.rst = true;
+        b.clock()?;
+        b.tin.rst = false;
+        for (a, d) in BlockConfig::register_writes(cfg) {
+            (b.tin.cfg_we, b.tin.cfg_addr, b.tin.cfg_wdata) = (true, a, d);
+            b.clock()?;
+        }
+        (b.tin.cfg_we, b.tin.cfg_addr, b.tin.cfg_wdata) = (false, 0, 0);
+        Ok(b)
+    }
+
+    /// The block's cycles so far (the reset and the configuration writes included).
+    pub fn cycles(&self) -> u64 {
+        self.cycle
+    }
+
+    /// Offer `lane` behind the events already waiting for it.
+    pub fn offer(&mut self, lane: Lane, tag: Tag) -> Result<(), String> {
+        if let (Lane::Arrive { size, .. }, Tag::Arrival(_)) = (lane, tag) {
+            self.arrivals += u64::from(size);
+        }
+        if let Lane::Enqueue { .. } = lane {
+            debug_assert!(!self.enq_pending, "one enqueue at a time");
+            self.enq_pending = true;
+        }
+        self.lanes.offer(lane, tag)
+    }
+
+    /// Bytes of the arrivals offered and not yet answered (inside the switch, for its byte
+    /// conservation).
+    pub fn arrivals_bytes(&self) -> u64 {
+        self.arrivals
+    }
+
+    /// One cycle: the lanes into the block's inputs (with `pfc_ready`, bit i for port i), the
+    /// block's cycle, then this cycle's answers into [`BlockV3::answers`] and the PFC request's
+    /// outputs into `out` (v2's, which the switch's MACs read). `Err`: the RTL and the model
+    /// differ (`--dut both`), or the RTL could not be driven.
+    pub fn tick(&mut self, pfc_ready: u128, out: &mut Outputs) -> Result<(), String> {
+        for (i, r) in self.tin.pfc_ready.iter_mut().enumerate() {
+            *r = pfc_ready >> i & 1 == 1;
+        }
+        self.lanes.drive(&mut self.tin);
+        self.clock()?;
+        self.answers.clear();
+        let t = self.cycle - 1;
+        self.lanes.settle(t, false, &self.tout, &mut self.answers);
+        for a in &self.answers {
+            match *a {
+                Answer::Accept {
+                    lane: Lane::Arrive { size, .. },
+                    ..
+                } => self.arrivals -= u64::from(size),
+                Answer::Accept {
+                    lane: Lane::Enqueue { .. },
+                    ..
+                } => self.enq_pending = false,
+                _ => {}
+            }
+        }
+        let o = &self.tout;
+        out.pfc_valid = o
+            .pfc_valid
+            .iter()
+            .enumerate()
+            .fold(0, |m, (i, &v)| m | u128::from(v) << i);
+        out.pfc_cev.clone_from(&o.pfc_cev);
+        out.pfc_xoff.clone_from(&o.pfc_xoff);
+        out.pfc_quanta = o.pfc_quanta;
+        out.d_state.clone_from(&o.d_state);
+        // (the accepts of v2's same-cycle answer have no meaning here: the switch reads the
+        // answers instead)
+        out.arr_accept = 0;
+        out.enq_accept = false;
+        Ok(())
+    }
+
+    /// The block's cycle on `self.tin`, its outputs into `self.tout`.
+    fn clock(&mut self) -> Result<(), String> {
+        match &mut self.sides {
+            Sides::Model(m) => m.cycle_into(&self.tin, &mut self.tout),
+            #[cfg(feature = "rtl")]
+            Sides::Rtl { rtl, inw, outw } => {
+                crate::cosim_v3::pack_inputs(rtl, &self.tin, inw)?;
+                rtl.step(inw, outw);
+                crate::cosim_v3::unpack_outputs(rtl, outw, &mut self.tout)?;
+            }
+            #[cfg(feature = "rtl")]
+            Sides::Both { lock, inw } => {
+                crate::cosim_v3::pack_inputs(&lock.rtl, &self.tin, inw)?;
+                lock.cycle(inw)?;
+                if let Some((c, n, rtl, model)) = lock.report.mismatches.first() {
+                    return Err(format!(
+                        "MISMATCH at block cycle {c} (v3 block, {} differences in that cycle's comparison): {n}: RTL {rtl}, model {model}",
+                        lock.report.total_mismatches
+                    ));
+                }
+                self.tout.clone_from(lock.model_out());
+            }
+        }
+        self.cycle += 1;
+        Ok(())
+    }
+}
