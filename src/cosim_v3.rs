@@ -30,52 +30,82 @@ pub fn stimulus_from_wave(path: &str, instance: &str, rtl: &RtlTopV3) -> Result<
     Ok(words)
 }
 
-/// `inp` packed into the input words of `rtl` (every input port by name).
-pub fn pack_inputs(rtl: &RtlTopV3, inp: &TopIn, words: &mut [u32]) -> Result<(), String> {
-    struct Pack<'a> {
-        rtl: &'a RtlTopV3,
-        words: &'a mut [u32],
-        err: Option<String>,
-    }
-    impl RegSink for Pack<'_> {
-        fn reg(&mut self, name: std::fmt::Arguments<'_>, v: &[u64], width: usize) {
-            let n = name.to_string();
-            let Some(var) = self.rtl.input(&n) else {
-                self.err
-                    .get_or_insert_with(|| format!("{}: no input port {n}", self.rtl.name));
-                return;
-            };
-            if var.width as usize != width {
-                self.err.get_or_insert_with(|| {
-                    format!(
-                        "{}: input {n} has {} bits, the model's {width}",
-                        self.rtl.name, var.width
-                    )
-                });
-                return;
-            }
-            for (b, w) in self.words[var.offset..var.offset + var.value_words()]
-                .iter_mut()
-                .enumerate()
-            {
-                let left = width - 32 * b;
-                let mask = if left >= 32 {
-                    u32::MAX
-                } else {
-                    (1 << left) - 1
-                };
-                *w = v.get(b / 2).map_or(0, |x| (x >> (32 * (b % 2))) as u32) & mask;
+/// Packs a [`TopIn`] into the input words of a Verilated v3 block: every input port found by
+/// name in the first cycle, by its place in the visit order after that (no name is formatted
+/// again).
+#[derive(Debug, Default)]
+pub struct InputPacker {
+    /// for each input in [`TopIn::visit`] order: its index among the layout's inputs
+    index: Vec<usize>,
+}
+
+impl InputPacker {
+    /// `inp` into `words` (the layout's input words of `rtl`).
+    pub fn pack(&mut self, rtl: &RtlTopV3, inp: &TopIn, words: &mut [u32]) -> Result<(), String> {
+        struct Pack<'a> {
+            rtl: &'a RtlTopV3,
+            index: &'a mut Vec<usize>,
+            i: usize,
+            words: &'a mut [u32],
+            err: Option<String>,
+        }
+        impl RegSink for Pack<'_> {
+            fn reg(&mut self, name: std::fmt::Arguments<'_>, v: &[u64], width: usize) {
+                let inputs = &self.rtl.layout.inputs;
+                if self.i == self.index.len() {
+                    let n = name.to_string();
+                    match inputs.iter().position(|x| x.name == n) {
+                        Some(k) if inputs[k].width as usize == width => self.index.push(k),
+                        Some(k) => {
+                            self.err.get_or_insert_with(|| {
+                                format!(
+                                    "{}: input {n} has {} bits, the model's {width}",
+                                    self.rtl.name, inputs[k].width
+                                )
+                            });
+                            return;
+                        }
+                        None => {
+                            self.err.get_or_insert_with(|| {
+                                format!("{}: no input port {n}", self.rtl.name)
+                            });
+                            return;
+                        }
+                    }
+                }
+                let var = &inputs[self.index[self.i]];
+                self.i += 1;
+                for (b, w) in self.words[var.offset..var.offset + var.value_words()]
+                    .iter_mut()
+                    .enumerate()
+                {
+                    let left = width - 32 * b;
+                    let mask = if left >= 32 {
+                        u32::MAX
+                    } else {
+                        (1 << left) - 1
+                    };
+                    *w = v.get(b / 2).map_or(0, |x| (x >> (32 * (b % 2))) as u32) & mask;
+                }
             }
         }
+        let p = &rtl.params;
+        let mut s = Pack {
+            rtl,
+            index: &mut self.index,
+            i: 0,
+            words,
+            err: None,
+        };
+        inp.visit(p.sw as usize, crate::v3::port_width(p.np) as usize, &mut s);
+        match s.err {
+            Some(e) => {
+                self.index.clear();
+                Err(e)
+            }
+            None => Ok(()),
+        }
     }
-    let p = &rtl.params;
-    let mut s = Pack {
-        rtl,
-        words,
-        err: None,
-    };
-    inp.visit(p.sw as usize, crate::v3::port_width(p.np) as usize, &mut s);
-    s.err.map_or(Ok(()), Err)
 }
 
 /// The output words of `rtl` into `out` (every output port by name).
@@ -234,6 +264,16 @@ impl LockstepV3 {
     /// stepped, the cycle's outputs compared. (The first cycle compares the registers as
     /// strings, which checks each one's width as well; the following cycles compare the words.)
     pub fn cycle(&mut self, inputs: &[u32]) -> Result<(), String> {
+        self.cycle_given(inputs, None)
+    }
+
+    /// [`LockstepV3::cycle`] with the model's inputs given as well (`inputs` must be `inp`
+    /// packed, [`InputPacker`]): the model is not given the RTL's words decoded back.
+    pub fn cycle_in(&mut self, inp: &TopIn, inputs: &[u32]) -> Result<(), String> {
+        self.cycle_given(inputs, Some(inp))
+    }
+
+    fn cycle_given(&mut self, inputs: &[u32], given: Option<&TopIn>) -> Result<(), String> {
         self.rtl.read_state(&mut self.state);
         if self.report.cycles == 0 {
             let regs = self.model.regs();
@@ -260,15 +300,20 @@ impl LockstepV3 {
                 self.note(&n, got, want);
             }
         }
-        let (rtl, ins) = (&self.rtl, &self.inputs);
-        let f = |name: &str, lo: usize, w: u32| -> Result<u64, String> {
-            ins.iter()
-                .find(|(n, _)| n == name)
-                .map(|&(_, k)| rtl.layout.inputs[k].field(inputs, lo, w))
-                .ok_or_else(|| format!("{}: no input port {name}", rtl.name))
-        };
-        top_in_into(&self.model.p, &f, &mut self.min)?;
-        self.model.cycle_into(&self.min, &mut self.mout);
+        match given {
+            Some(inp) => self.model.cycle_into(inp, &mut self.mout),
+            None => {
+                let (rtl, ins) = (&self.rtl, &self.inputs);
+                let f = |name: &str, lo: usize, w: u32| -> Result<u64, String> {
+                    ins.iter()
+                        .find(|(n, _)| n == name)
+                        .map(|&(_, k)| rtl.layout.inputs[k].field(inputs, lo, w))
+                        .ok_or_else(|| format!("{}: no input port {name}", rtl.name))
+                };
+                top_in_into(&self.model.p, &f, &mut self.min)?;
+                self.model.cycle_into(&self.min, &mut self.mout);
+            }
+        }
         self.rtl.step(inputs, &mut self.out);
         if self.report.cycles == 0 {
             // the outputs by name, once; their widths must be the RTL's

@@ -39,12 +39,14 @@ enum Sides {
     #[cfg(feature = "rtl")]
     Rtl {
         rtl: Box<crate::dut_v3::RtlTopV3>,
+        pack: crate::cosim_v3::InputPacker,
         inw: Vec<u32>,
         outw: Vec<u32>,
     },
     #[cfg(feature = "rtl")]
     Both {
         lock: Box<crate::cosim_v3::LockstepV3>,
+        pack: crate::cosim_v3::InputPacker,
         inw: Vec<u32>,
     },
 }
@@ -80,6 +82,7 @@ impl BlockV3 {
                 );
                 Sides::Rtl {
                     rtl: Box::new(rtl),
+                    pack: Default::default(),
                     inw,
                     outw,
                 }
@@ -90,6 +93,7 @@ impl BlockV3 {
                 let inw = vec![0; lock.rtl.layout.input_words];
                 Sides::Both {
                     lock: Box::new(lock),
+                    pack: Default::default(),
                     inw,
                 }
             }
@@ -188,15 +192,20 @@ impl BlockV3 {
         match &mut self.sides {
             Sides::Model(m) => m.cycle_into(&self.tin, &mut self.tout),
             #[cfg(feature = "rtl")]
-            Sides::Rtl { rtl, inw, outw } => {
-                crate::cosim_v3::pack_inputs(rtl, &self.tin, inw)?;
+            Sides::Rtl {
+                rtl,
+                pack,
+                inw,
+                outw,
+            } => {
+                pack.pack(rtl, &self.tin, inw)?;
                 rtl.step(inw, outw);
                 crate::cosim_v3::unpack_outputs(rtl, outw, &mut self.tout)?;
             }
             #[cfg(feature = "rtl")]
-            Sides::Both { lock, inw } => {
-                crate::cosim_v3::pack_inputs(&lock.rtl, &self.tin, inw)?;
-                lock.cycle(inw)?;
+            Sides::Both { lock, pack, inw } => {
+                pack.pack(&lock.rtl, &self.tin, inw)?;
+                lock.cycle_in(&self.tin, inw)?;
                 if let Some((c, n, rtl, model)) = lock.report.mismatches.first() {
                     return Err(format!(
                         "MISMATCH at block cycle {c} (v3 block, {} differences in that cycle's comparison): {n}: RTL {rtl}, model {model}",

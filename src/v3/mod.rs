@@ -88,22 +88,40 @@ pub struct Cat {
 }
 
 impl Cat {
+    /// `v`'s low `width` bits above the bits pushed so far (bits above 128 are 0), a word's worth
+    /// at a time.
     pub fn push(&mut self, v: u128, width: usize) -> &mut Self {
-        for b in 0..width {
-            if self.len.is_multiple_of(64) {
+        let mut done = 0;
+        while done < width {
+            let off = self.len % 64;
+            if off == 0 {
                 self.words.push(0);
             }
-            if b < 128 && v >> b & 1 == 1 {
-                *self.words.last_mut().unwrap() |= 1 << (self.len % 64);
-            }
-            self.len += 1;
+            let take = (64 - off).min(width - done);
+            let chunk = if done < 128 { (v >> done) as u64 } else { 0 };
+            let mask = if take == 64 {
+                u64::MAX
+            } else {
+                (1u64 << take) - 1
+            };
+            *self.words.last_mut().expect("pushed above") |= (chunk & mask) << off;
+            self.len += take;
+            done += take;
         }
         self
     }
 
+    /// Room for `bits` bits (one allocation for a whole concatenation).
+    fn with_bits(bits: usize) -> Cat {
+        Cat {
+            words: Vec::with_capacity(bits.div_ceil(64)),
+            len: 0,
+        }
+    }
+
     /// One bit a flag, the first least significant.
     pub fn flags(it: impl Iterator<Item = bool>) -> Cat {
-        let mut c = Cat::default();
+        let mut c = Cat::with_bits(it.size_hint().0);
         for f in it {
             c.push(f as u128, 1);
         }
@@ -112,7 +130,7 @@ impl Cat {
 
     /// `width` bits a value, the first least significant.
     pub fn values(it: impl Iterator<Item = u64>, width: usize) -> Cat {
-        let mut c = Cat::default();
+        let mut c = Cat::with_bits(it.size_hint().0 * width);
         for v in it {
             c.push(v.into(), width);
         }
@@ -219,5 +237,40 @@ pub fn check_params(
             "illegal parameters NP={np} SW={sw} OW={ow} CW={cw} CELL_LOG2={cell_log2} CUT_F={cut_f} NL={nl} \
              (NP 2..128, SW 1..OW, OW ..30, CW 1..16, CELL_LOG2 0..12 and < SW, CUT_F 1..16, NL 1..8)"
         ))
+    }
+}
+
+#[cfg(test)]
+mod cat_tests {
+    use super::Cat;
+
+    /// The word-at-a-time push puts every bit where the bit-at-a-time one did.
+    #[test]
+    fn push_matches_bit_by_bit() {
+        let mut x = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut rnd = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for _ in 0..2000 {
+            let (mut fast, mut want) = (Cat::default(), Cat::default());
+            for _ in 0..(rnd() % 9) {
+                let v = u128::from(rnd()) << 64 | u128::from(rnd());
+                let w = (rnd() % 140) as usize;
+                fast.push(v, w);
+                for b in 0..w {
+                    if want.len.is_multiple_of(64) {
+                        want.words.push(0);
+                    }
+                    if b < 128 && v >> b & 1 == 1 {
+                        *want.words.last_mut().unwrap() |= 1 << (want.len % 64);
+                    }
+                    want.len += 1;
+                }
+            }
+            assert_eq!((fast.len, &fast.words), (want.len, &want.words));
+        }
     }
 }
