@@ -594,6 +594,10 @@ fn gen_v3_ports(name: &str, prefix: &str, top_h: &str, root_h: &str) -> String {
         "{prefix}.h: no ports found"
     );
     let mut regs = vec![];
+    // every RAM's write port (`we`, `wa`, `wd`, public in capfc_ram and capfc_lutram), by the
+    // path of its instance
+    let mut ports: std::collections::HashMap<String, Vec<(String, String, u32)>> =
+        Default::default();
     const ROOT: &str = "capfc_top_oc__DOT__";
     for l in root_h.lines() {
         let l = l.trim();
@@ -607,6 +611,25 @@ fn gen_v3_ports(name: &str, prefix: &str, top_h: &str, root_h: &str) -> String {
             continue;
         };
         let last = path.rsplit("__DOT__").next().unwrap();
+        if matches!(last, "we" | "wa" | "wd") {
+            let (w, dims) = v3_member_type(ty).unwrap_or_else(|| {
+                panic!("{prefix}___024root.h: cannot read the type of {member}: {ty}")
+            });
+            assert!(
+                dims.is_empty(),
+                "{prefix}___024root.h: {member} is an array"
+            );
+            let inst = path.strip_suffix(last).unwrap().to_string();
+            let dotted = path
+                .replace("__BRA__", "[")
+                .replace("__KET__", "]")
+                .replace("__DOT__", ".");
+            ports
+                .entry(inst)
+                .or_default()
+                .push((member.to_string(), dotted, w));
+            continue;
+        }
         if last.starts_with("__V") || !(last.ends_with("_q") || last == "mem") {
             continue;
         }
@@ -620,6 +643,24 @@ fn gen_v3_ports(name: &str, prefix: &str, top_h: &str, root_h: &str) -> String {
         regs.push((member.to_string(), dotted, w, dims));
     }
     assert!(!regs.is_empty(), "{prefix}___024root.h: no registers found");
+    // the write ports of the RAMs, in the order of their words in the state (we, wa, wd each)
+    let mut writes = vec![];
+    for (m, d, ..) in &regs {
+        if let Some(inst) = m.strip_suffix("mem") {
+            let p = ports
+                .get(inst.strip_prefix(ROOT).unwrap())
+                .unwrap_or_else(|| {
+                    panic!("{prefix}___024root.h: the RAM {d} has no public write port")
+                });
+            for want in ["we", "wa", "wd"] {
+                let port = p
+                    .iter()
+                    .find(|(pm, ..)| pm.ends_with(&format!("__DOT__{want}")))
+                    .unwrap_or_else(|| panic!("{prefix}___024root.h: the RAM {d} has no {want}"));
+                writes.push(port.clone());
+            }
+        }
+    }
 
     let mut cc = String::new();
     let w = &mut cc;
@@ -663,6 +704,33 @@ fn gen_v3_ports(name: &str, prefix: &str, top_h: &str, root_h: &str) -> String {
         writeln!(w, "        pack(w, r->{m});").unwrap();
     }
     writeln!(w, "    }}").unwrap();
+    // the registers only: a RAM's words are skipped (left as they are in `w`)
+    writeln!(
+        w,
+        "    static void read_regs(const {prefix}* t, uint32_t* w) {{\n        const auto* r = t->rootp;"
+    )
+    .unwrap();
+    for (m, ..) in &regs {
+        if m.ends_with("__DOT__mem") {
+            writeln!(
+                w,
+                "        w += words_of<decltype({prefix}___024root::{m})>();"
+            )
+            .unwrap();
+        } else {
+            writeln!(w, "        pack(w, r->{m});").unwrap();
+        }
+    }
+    writeln!(w, "    }}").unwrap();
+    writeln!(
+        w,
+        "    static void read_writes(const {prefix}* t, uint32_t* w) {{\n        const auto* r = t->rootp;"
+    )
+    .unwrap();
+    for (m, ..) in &writes {
+        writeln!(w, "        pack(w, r->{m});").unwrap();
+    }
+    writeln!(w, "    }}").unwrap();
     let count = |w: &mut String, what: &str, items: &[String]| {
         writeln!(w, "    static size_t {what}() {{\n        size_t n = 0;").unwrap();
         for i in items {
@@ -684,6 +752,14 @@ fn gen_v3_ports(name: &str, prefix: &str, top_h: &str, root_h: &str) -> String {
     );
     count(
         w,
+        "write_words",
+        &writes
+            .iter()
+            .map(|(m, ..)| format!("decltype({prefix}___024root::{m})"))
+            .collect::<Vec<_>>(),
+    );
+    count(
+        w,
         "state_words",
         &regs
             .iter()
@@ -700,6 +776,9 @@ fn gen_v3_ports(name: &str, prefix: &str, top_h: &str, root_h: &str) -> String {
     for (_, d, wd, dims) in &regs {
         let dims: Vec<String> = dims.iter().map(|x| x.to_string()).collect();
         writeln!(layout, "s {d} {wd} {}", dims.join(" ")).unwrap();
+    }
+    for (_, d, wd) in &writes {
+        writeln!(layout, "w {d} {wd}").unwrap();
     }
     writeln!(
         w,

@@ -18,15 +18,21 @@ public:
     virtual void step(const uint32_t* in, uint32_t* out) = 0;
     // Every register and RAM word, as of now (after the last edge).
     virtual void read_state(uint32_t* state) const = 0;
+    // The registers only, into their places in the state words (a RAM's words are left as
+    // they are).
+    virtual void read_regs(uint32_t* state) const = 0;
+    // `step`, also giving every RAM's write port (we, wa, wd) as the edge of this cycle sees it.
+    virtual void step_writes(const uint32_t* in, uint32_t* out, uint32_t* writes) = 0;
+    virtual size_t write_words() const = 0;
     // The benchmark's baseline: the same work as `step` per cycle, in a C++ loop.
     virtual uint64_t run_loop(const uint32_t* stim, size_t words_per_cycle, size_t cycles,
                               uint32_t* out) = 0;
     virtual size_t input_words() const = 0;
     virtual size_t output_words() const = 0;
     virtual size_t state_words() const = 0;
-    // One line a variable, in packing order: "i NAME WIDTH", "o NAME WIDTH", or
+    // One line a variable, in packing order: "i NAME WIDTH", "o NAME WIDTH",
     // "s NAME WIDTH [DIM ...]" (NAME dotted from the block's instance, DIM an unpacked
-    // dimension's size, outermost first).
+    // dimension's size, outermost first), or "w NAME WIDTH" (a RAM's write port).
     virtual const char* layout() const = 0;
     // Start writing a VCD of every cycle from now on.
     virtual bool open_trace(const std::string& path) = 0;

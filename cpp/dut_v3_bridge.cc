@@ -26,6 +26,14 @@ void dut_v3_step(DutV3& dut, rust::Slice<const uint32_t> in, rust::Slice<uint32_
 void dut_v3_read_state(const DutV3& dut, rust::Slice<uint32_t> state) {
     dut.read_state(state.data());
 }
+void dut_v3_read_regs(const DutV3& dut, rust::Slice<uint32_t> state) {
+    dut.read_regs(state.data());
+}
+void dut_v3_step_writes(DutV3& dut, rust::Slice<const uint32_t> in, rust::Slice<uint32_t> out,
+                        rust::Slice<uint32_t> writes) {
+    dut.step_writes(in.data(), out.data(), writes.data());
+}
+size_t dut_v3_write_words(const DutV3& dut) { return dut.write_words(); }
 uint64_t dut_v3_run_loop(DutV3& dut, rust::Slice<const uint32_t> stim, size_t wpc, size_t cycles,
                          rust::Slice<uint32_t> out) {
     return dut.run_loop(stim.data(), wpc, cycles, out.data());

@@ -8,6 +8,10 @@ std::unique_ptr<DutV3> new_dut_v3(rust::Str config);
 rust::Vec<rust::String> v3_rtl_configs();
 void dut_v3_step(DutV3& dut, rust::Slice<const uint32_t> in, rust::Slice<uint32_t> out);
 void dut_v3_read_state(const DutV3& dut, rust::Slice<uint32_t> state);
+void dut_v3_read_regs(const DutV3& dut, rust::Slice<uint32_t> state);
+void dut_v3_step_writes(DutV3& dut, rust::Slice<const uint32_t> in, rust::Slice<uint32_t> out,
+                        rust::Slice<uint32_t> writes);
+size_t dut_v3_write_words(const DutV3& dut);
 uint64_t dut_v3_run_loop(DutV3& dut, rust::Slice<const uint32_t> stim, size_t words_per_cycle,
                          size_t cycles, rust::Slice<uint32_t> out);
 size_t dut_v3_input_words(const DutV3& dut);

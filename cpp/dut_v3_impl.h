@@ -38,6 +38,21 @@ public:
     }
 
     void read_state(uint32_t* state) const override { P::read_state(top_.get(), state); }
+    void read_regs(uint32_t* state) const override { P::read_regs(top_.get(), state); }
+
+    void step_writes(const uint32_t* in, uint32_t* out, uint32_t* writes) override {
+        P::set_inputs(top_.get(), in);
+        top_->clk = 0;
+        top_->eval();
+        P::get_outputs(top_.get(), out);
+        P::read_writes(top_.get(), writes);
+        if (trace_) trace_->dump(2 * cycle_);
+        top_->clk = 1;
+        top_->eval();
+        if (trace_) trace_->dump(2 * cycle_ + 1);
+        ++cycle_;
+    }
+    size_t write_words() const override { return P::write_words(); }
 
     uint64_t run_loop(const uint32_t* stim, size_t wpc, size_t cycles, uint32_t* out) override {
         uint64_t acc = 0;

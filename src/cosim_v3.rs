@@ -166,6 +166,30 @@ pub struct LockstepV3 {
     mout: TopOut,
     pub report: Report,
     limit: usize,
+    /// Compare every RAM word every cycle instead of the RAMs' writes (see [`LockstepV3::cycle`]).
+    pub exhaustive: bool,
+    /// for each of the model's RAMs (in the order `Top::visit` lists them): its write port's
+    /// `we`, `wa`, `wd` among the layout's writes, its word width and its words' first register
+    /// index (in `perm`)
+    rams: Vec<RamPort>,
+    /// the RTL's write ports of the last edge, the model's RAM writes
+    writes: Vec<u32>,
+    mwrites: Vec<(u32, u64, u128)>,
+    /// per RAM: the model's write of the last edge, if any (address, word)
+    mw: Vec<Option<(u64, u128)>>,
+    /// the next cycle compares every RAM word (the first one, and after any difference)
+    full: bool,
+    /// cycles whose RAM words were compared
+    pub full_cycles: u64,
+}
+
+/// A RAM of the model and its write port in the RTL.
+#[derive(Debug, Clone)]
+struct RamPort {
+    we: usize,
+    wa: usize,
+    wd: usize,
+    width: usize,
 }
 
 impl LockstepV3 {
@@ -223,6 +247,49 @@ impl LockstepV3 {
         inputs.sort_by_key(|(n, _)| {
             !(n.starts_with("arr_") || n.starts_with("deq_") || n == "pfc_ready")
         });
+        // the model's RAMs, each with its write port in the RTL (by name: `x.mem` writes through
+        // `x.we`, `x.wa`, `x.wd`)
+        let mut names = RamNames::default();
+        model.visit(&mut names);
+        let port = |n: &str| rtl.layout.writes.iter().position(|v| v.name == n);
+        let mut rams = Vec::with_capacity(names.0.len());
+        for (n, width) in &names.0 {
+            let inst = n.strip_suffix("mem").unwrap_or(n);
+            let (Some(we), Some(wa), Some(wd)) = (
+                port(&format!("{inst}we")),
+                port(&format!("{inst}wa")),
+                port(&format!("{inst}wd")),
+            ) else {
+                return Err(format!(
+                    "{}: the model's RAM {n} has no write port in the Verilated RTL",
+                    rtl.name
+                ));
+            };
+            if rtl.layout.writes[wd].width as usize != *width {
+                return Err(format!(
+                    "{}: {inst}wd has {} bits, the model's RAM {n} {width}",
+                    rtl.name, rtl.layout.writes[wd].width
+                ));
+            }
+            rams.push(RamPort {
+                we,
+                wa,
+                wd,
+                width: *width,
+            });
+        }
+        let mut probe = model.clone();
+        probe.cycle(&TopIn::idle(p.np));
+        let mut w = vec![];
+        probe.ram_writes(&mut w);
+        if let Some(&(k, ..)) = w.iter().find(|(k, ..)| *k as usize >= rams.len()) {
+            return Err(format!(
+                "the model's write log names RAM {k}, its visit lists {}",
+                rams.len()
+            ));
+        }
+        let writes = vec![0; rtl.layout.write_words];
+        let mw = vec![None; rams.len()];
         Ok(LockstepV3 {
             state: vec![0; rtl.layout.state_words],
             out: vec![0; rtl.layout.output_words],
@@ -242,7 +309,46 @@ impl LockstepV3 {
             min: TopIn::default(),
             mout: TopOut::default(),
             limit,
+            exhaustive: false,
+            rams,
+            writes,
+            mwrites: vec![],
+            mw,
+            full: true,
+            full_cycles: 0,
         })
+    }
+
+    /// The model's RAM writes of the last edge are the RTL's: the same RAMs written, at the same
+    /// addresses, with the same words.
+    fn same_writes(&mut self) -> bool {
+        self.model.ram_writes(&mut self.mwrites);
+        let mut same = true;
+        for &(k, a, d) in &self.mwrites {
+            let slot = &mut self.mw[k as usize];
+            same &= slot.is_none();
+            *slot = Some((a, d));
+        }
+        let l = &self.rtl.layout.writes;
+        for (k, r) in self.rams.iter().enumerate() {
+            let rtl_we = l[r.we].field(&self.writes, 0, 1) == 1;
+            match (rtl_we, self.mw[k].take()) {
+                (false, None) => {}
+                (true, Some((a, d))) => {
+                    let wa = l[r.wa].field(&self.writes, 0, l[r.wa].width);
+                    let v = &l[r.wd];
+                    let lo = v.field(&self.writes, 0, v.width.min(64)) as u128;
+                    let wd = if v.width > 64 {
+                        lo | (v.field(&self.writes, 64, v.width - 64) as u128) << 64
+                    } else {
+                        lo
+                    };
+                    same &= wa == a && (wd ^ d) & mask128(r.width) == 0;
+                }
+                _ => same = false,
+            }
+        }
+        same
     }
 
     /// The model's outputs of the last cycle (equal to the RTL's unless the report has a
@@ -274,7 +380,14 @@ impl LockstepV3 {
     }
 
     fn cycle_given(&mut self, inputs: &[u32], given: Option<&TopIn>) -> Result<(), String> {
-        self.rtl.read_state(&mut self.state);
+        let full = self.exhaustive || self.full;
+        if full {
+            self.rtl.read_state(&mut self.state);
+            self.full_cycles += 1;
+        } else {
+            self.rtl.read_regs(&mut self.state);
+        }
+        let before = self.report.total_mismatches;
         if self.report.cycles == 0 {
             let regs = self.model.regs();
             for (i, (n, want)) in regs.iter().enumerate() {
@@ -292,6 +405,7 @@ impl LockstepV3 {
                 perm: &self.perm,
                 slots: &self.slots,
                 i: 0,
+                rams: full,
                 bad: vec![],
             };
             self.model.visit(&mut cmp);
@@ -314,7 +428,17 @@ impl LockstepV3 {
                 self.model.cycle_into(&self.min, &mut self.mout);
             }
         }
-        self.rtl.step(inputs, &mut self.out);
+        if self.exhaustive {
+            self.rtl.step(inputs, &mut self.out);
+        } else {
+            self.rtl
+                .step_writes(inputs, &mut self.out, &mut self.writes);
+        }
+        // the RAM words after this edge are the RTL's iff they were equal before it (compared,
+        // or equal by the same argument a cycle earlier) and both sides wrote the same words:
+        // otherwise the next cycle compares every word (and reports those that differ)
+        self.full =
+            self.report.total_mismatches != before || (!self.exhaustive && !self.same_writes());
         if self.report.cycles == 0 {
             // the outputs by name, once; their widths must be the RTL's
             let mut names = RegStrings::default();
@@ -364,6 +488,8 @@ struct Compare<'a> {
     slots: &'a [(u32, u32)],
     /// the model's register now visited
     i: usize,
+    /// compare the RAMs' words (else skip them: they are compared through their writes)
+    rams: bool,
     /// (name, RTL, model) of each that differed
     bad: Vec<(String, String, String)>,
 }
@@ -414,7 +540,21 @@ impl RegSink for Compare<'_> {
         }
     }
 
+    fn ram128(&mut self, name: std::fmt::Arguments<'_>, words: &[u128], width: usize) {
+        if !self.rams {
+            self.i += words.len();
+            return;
+        }
+        for (k, &w) in words.iter().enumerate() {
+            self.val(format_args!("{name}[{k}]"), w, width);
+        }
+    }
+
     fn ram(&mut self, name: std::fmt::Arguments<'_>, words: &[u64], width: usize) {
+        if !self.rams {
+            self.i += words.len();
+            return;
+        }
         debug_assert!(width <= 64, "a RAM word of {width} bits");
         let m = mask128(width.min(64));
         for (k, &w) in words.iter().enumerate() {
@@ -442,6 +582,22 @@ impl RegSink for Compare<'_> {
                 return;
             }
         }
+    }
+}
+
+/// The model's RAMs (`ram` and `ram128`), in visit order: name, word width.
+#[derive(Default)]
+struct RamNames(Vec<(String, usize)>);
+
+impl RegSink for RamNames {
+    fn reg(&mut self, _: std::fmt::Arguments<'_>, _: &[u64], _: usize) {}
+
+    fn ram(&mut self, name: std::fmt::Arguments<'_>, _: &[u64], width: usize) {
+        self.0.push((name.to_string(), width));
+    }
+
+    fn ram128(&mut self, name: std::fmt::Arguments<'_>, _: &[u128], width: usize) {
+        self.0.push((name.to_string(), width));
     }
 }
 

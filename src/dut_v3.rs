@@ -22,6 +22,14 @@ mod ffi {
         fn v3_rtl_configs() -> Vec<String>;
         fn dut_v3_step(dut: Pin<&mut DutV3>, inputs: &[u32], outputs: &mut [u32]);
         fn dut_v3_read_state(dut: &DutV3, state: &mut [u32]);
+        fn dut_v3_read_regs(dut: &DutV3, state: &mut [u32]);
+        fn dut_v3_step_writes(
+            dut: Pin<&mut DutV3>,
+            inputs: &[u32],
+            outputs: &mut [u32],
+            writes: &mut [u32],
+        );
+        fn dut_v3_write_words(dut: &DutV3) -> usize;
         fn dut_v3_run_loop(
             dut: Pin<&mut DutV3>,
             stim: &[u32],
@@ -138,9 +146,12 @@ pub struct Layout {
     pub inputs: Vec<Var>,
     pub outputs: Vec<Var>,
     pub state: Vec<Var>,
+    /// every RAM's write port (`we`, `wa`, `wd`), in the order of the RAMs in `state`
+    pub writes: Vec<Var>,
     pub input_words: usize,
     pub output_words: usize,
     pub state_words: usize,
+    pub write_words: usize,
 }
 
 impl Layout {
@@ -173,6 +184,7 @@ impl Layout {
                 "i" => (&mut l.inputs, &mut l.input_words),
                 "o" => (&mut l.outputs, &mut l.output_words),
                 "s" => (&mut l.state, &mut l.state_words),
+                "w" if dims.is_empty() => (&mut l.writes, &mut l.write_words),
                 _ => return Err(bad()),
             };
             let v = Var {
@@ -260,6 +272,7 @@ impl RtlTopV3 {
                 layout.output_words,
             ),
             ("state", ffi::dut_v3_state_words(&dut), layout.state_words),
+            ("writes", ffi::dut_v3_write_words(&dut), layout.write_words),
         ] {
             if rtl != rust {
                 return Err(RtlV3Error::Layout {
@@ -296,7 +309,23 @@ impl RtlTopV3 {
 
     /// Every register and RAM word, packed (the layout's state).
     pub fn read_state(&self, state: &mut [u32]) {
+        assert_eq!(state.len(), self.layout.state_words);
         ffi::dut_v3_read_state(&self.dut, state);
+    }
+
+    /// The registers only, into their places in the layout's state words; a RAM's words there
+    /// are left as they are.
+    pub fn read_regs(&self, state: &mut [u32]) {
+        assert_eq!(state.len(), self.layout.state_words);
+        ffi::dut_v3_read_regs(&self.dut, state);
+    }
+
+    /// [`RtlTopV3::step`], also giving every RAM's write port as this cycle's edge sees it
+    /// (the layout's write words: `we`, `wa`, `wd` a RAM).
+    #[inline]
+    pub fn step_writes(&mut self, inputs: &[u32], out: &mut [u32], writes: &mut [u32]) {
+        assert_eq!(writes.len(), self.layout.write_words);
+        ffi::dut_v3_step_writes(self.dut.pin_mut(), inputs, out, writes);
     }
 
     /// The benchmark's lower bound: `cycles` cycles of pre-packed stimulus in a C++ loop.

@@ -132,6 +132,24 @@ fn v3_rtl_in_the_loop_gives_the_same_run() {
     );
 }
 
+/// A bug in the sort engines' snap RAM writes alone (the registers stay right) stops a
+/// `--dut both` run behind the switch with the snap RAM word that differs: the lockstep compares
+/// the RAMs through their writes, and random inputs start no sort (tests/v3_inprocess.rs), so
+/// this is where the snap RAMs' writes are shown compared.
+#[cfg(feature = "rtl")]
+#[test]
+fn a_snap_ram_write_bug_stops_the_v3_lockstep_behind_the_switch() {
+    let sc = incast4();
+    let mut s = Switch::with_block(&sc, FlowMode::CapfcCal, DutKind::Both, BlockKind::V3).unwrap();
+    s.v3_model_mut().unwrap().u_sort.fault_ram_write = true;
+    s.run();
+    let m = s.mismatch.expect("the snap RAM bug went unseen");
+    assert!(
+        m.contains("u_sort.gen_engine[") && m.contains("u_snap.mem["),
+        "{m}"
+    );
+}
+
 /// A v3 block the RTL was not built for is refused with what was built; bad `--block` values
 /// and what v3 does not have yet are refused by the CLI.
 #[test]

@@ -81,6 +81,9 @@ fn a_register_that_differs_is_reported_in_the_next_cycle() {
     let wpc = rtl.layout.input_words;
     drop(rtl);
     let mut l = LockstepV3::new(&p, 10).unwrap();
+    // (the RAM words poked below change without a write, which no RAM does: only the
+    // every-word comparison sees them at once; the comparison through the writes is tested below)
+    l.exhaustive = true;
     for c in stim.chunks(wpc).take(300) {
         l.cycle(c).unwrap();
     }
@@ -120,4 +123,83 @@ fn a_configuration_that_is_not_built_is_refused_with_the_built_ones() {
     p.np = 5;
     let e = RtlTopV3::new(&p).err().expect("no v3 RTL at 5 ports");
     assert!(e.to_string().contains("v3_np4"), "{e}");
+}
+
+/// Comparing the RAMs' writes instead of their words (the default) reports exactly what
+/// comparing every word every cycle reports: the same mismatches, cycles and values, for a
+/// register poked in the model (a counter RAM's write data and address, a snap RAM's, an
+/// ingress occupancy's, a thresholds' copy's) and for a bug in the model's RAM writes alone
+/// (`fault_ram_write` of the egress and the ingress: the registers stay right, only the words
+/// differ), which the comparison must then report as RAM words. On random inputs without either
+/// the writes always agree, so only the first cycle compares the words. (Random inputs start no
+/// sort, so the sort engines' `fault_ram_write` is tried behind the switch: tests/switch_v3.rs.)
+#[test]
+fn comparing_ram_writes_reports_what_comparing_every_word_reports() {
+    let p = np4();
+    let rtl = RtlTopV3::new(&p).unwrap();
+    let wpc = rtl.layout.input_words;
+    type Poke = fn(&mut capfc::v3::top::Top);
+    let pokes: [(&str, Poke); 8] = [
+        ("none", |_| {}),
+        ("egress counter RAM data", |m| {
+            m.u_egress.port[1].wd_q ^= 0x40
+        }),
+        ("egress counter RAM address", |m| {
+            m.u_egress.port[2].wa_q ^= 1
+        }),
+        ("snap RAM data", |m| m.u_sort.eng[0].y_q ^= 0x8),
+        ("ingress occupancy data", |m| {
+            m.u_ingress.grp[0].new4_q ^= 0x10
+        }),
+        ("thresholds' copy data", |m| {
+            m.u_egress.u_thr.cha_q[0] ^= 0x2
+        }),
+        ("fault: egress RAM writes", |m| {
+            m.u_egress.fault_ram_write = true
+        }),
+        ("fault: ingress RAM writes", |m| {
+            m.u_ingress.fault_ram_write = true
+        }),
+    ];
+    for seed in [11u64, 12] {
+        let stim = random_stim(&rtl, seed, 1200, 40, 0.6);
+        for (what, poke) in pokes {
+            let run = |exhaustive: bool| {
+                let mut l = LockstepV3::new(&p, 20).unwrap();
+                l.exhaustive = exhaustive;
+                // (a register at cycle 500; a fault from the start, where the scrub after the
+                // reset writes every counter and occupancy word)
+                let at = if what.starts_with("fault") { 0 } else { 500 };
+                for (c, w) in stim.chunks(wpc).enumerate() {
+                    if c == at {
+                        poke(&mut l.model);
+                    }
+                    l.cycle(w).unwrap();
+                }
+                (l.report, l.full_cycles)
+            };
+            let ((every, _), (writes, full)) = (run(true), run(false));
+            assert_eq!(
+                (&writes.mismatches, writes.total_mismatches),
+                (&every.mismatches, every.total_mismatches),
+                "seed {seed}, {what}: the two comparisons differ (replay: cargo test --test v3_inprocess)"
+            );
+            if what == "none" {
+                assert_eq!(every.total_mismatches, 0);
+                assert_eq!(full, 1, "seed {seed}: RAM words compared in {full} cycles");
+            } else {
+                assert!(
+                    every.total_mismatches > 0,
+                    "seed {seed}, {what}: nothing differed"
+                );
+            }
+            if what.starts_with("fault") {
+                let first = &every.mismatches[0];
+                assert!(
+                    first.1.contains(".mem["),
+                    "seed {seed}, {what}: the first difference is {first:?}, not a RAM word"
+                );
+            }
+        }
+    }
 }

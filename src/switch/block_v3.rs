@@ -121,6 +121,17 @@ impl BlockV3 {
         Ok(b)
     }
 
+    /// The model's side (`--dut model` or `both`), to put a deliberate bug in (tests).
+    pub fn model_mut(&mut self) -> Option<&mut Top> {
+        match &mut self.sides {
+            Sides::Model(m) => Some(m),
+            #[cfg(feature = "rtl")]
+            Sides::Both { lock, .. } => Some(&mut lock.model),
+            #[cfg(feature = "rtl")]
+            Sides::Rtl { .. } => None,
+        }
+    }
+
     /// The block's cycles so far (the reset and the configuration writes included).
     pub fn cycles(&self) -> u64 {
         self.cycle

@@ -1513,6 +1513,15 @@ impl Switch {
         self.now = t;
     }
 
+    /// The v3 block's model (`--block v3`, `--dut model` or `both`), to put a deliberate bug in
+    /// (its units' `fault_ram_write`): the tests of the lockstep behind the switch.
+    pub fn v3_model_mut(&mut self) -> Option<&mut crate::v3::top::Top> {
+        match &mut self.block {
+            Dut::V3(b) => b.model_mut(),
+            _ => None,
+        }
+    }
+
     /// Inject a deliberate bug into the block model (`--dut model` or `both`), to show the lockstep
     /// check catching it. The RTL has none.
     pub fn inject_fault(&mut self, f: Option<crate::block::Fault>) {

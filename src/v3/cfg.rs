@@ -3,6 +3,7 @@
 //! each), read at the priority each unit's refresh asks for, and a valid bit per word
 //! (`thr_v_q[k]`) that makes a word not written since the reset read as 0.
 
+use super::Scratch;
 use super::{RegSink, RegStrings, Regs};
 use crate::block::cfg::addr;
 use crate::block::{mask32, BlockParams};
@@ -23,6 +24,9 @@ pub struct Cfg {
     pub cut_q: u64,
     pub quanta_q: u16,
     pub refresh_q: u16,
+    /// this cycle's RAM writes (the unit's RAM in the order its `visit` lists them, address,
+    /// word): what the in-process lockstep compares with the RTL's write ports (no state)
+    pub wlog: Scratch<Vec<(u32, u64, u128)>>,
 }
 
 /// The thresholds one unit reads in a cycle (its priority's words).
@@ -67,12 +71,16 @@ impl Cfg {
 
     /// The clock edge: a write (`we`, address `a`, data `data`), then the reset.
     pub fn tick(&mut self, p: &BlockParams, rst: bool, we: bool, a: u8, data: u32) {
+        self.wlog.0.clear();
         if we {
             let k = usize::from(a >> 3);
             let idx = usize::from(a & 7);
             if k < NT {
                 // the table is written whatever the reset; its valid bit is not
                 self.tab[k][idx] = u64::from(data & p.occ_mask());
+                self.wlog
+                    .0
+                    .push((k as u32, idx as u64, self.tab[k][idx].into()));
                 self.thr_v_q[k] |= 1 << idx;
             }
             match a {

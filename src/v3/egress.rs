@@ -257,6 +257,12 @@ pub struct Egress {
     pub u_thr: ThrCopies,
     /// buffers reused from cycle to cycle (no state)
     buf: Scratch<Bufs>,
+    /// this cycle's RAM writes (the unit's RAM in the order its `visit` lists them: the groups' occupancy RAMs, then the ports' counter RAMs, address,
+    /// word): what the in-process lockstep compares with the RTL's write ports (no state)
+    pub wlog: Scratch<Vec<(u32, u64, u128)>>,
+    /// A deliberate bug for the lockstep's tests: the unit's RAM writes flip their word's lowest
+    /// bit (the registers stay right; only the comparison of the RAMs can see it)
+    pub fault_ram_write: bool,
 }
 
 /// The egress's buffers for one clock edge, kept so that a cycle allocates nothing.
@@ -304,6 +310,8 @@ impl Egress {
             epart_q: vec![0; ng * p.nlp()],
             u_thr: ThrCopies::new(ng, p.taw(), p.tdw()),
             buf: Scratch::default(),
+            wlog: Scratch::default(),
+            fault_ram_write: false,
         }
     }
 
@@ -362,6 +370,7 @@ impl Egress {
         let (ow, xw, cw, tw, pw, lw, caw) = (p.ow, p.xw(), p.cw, p.tw(), p.pw(), p.lw(), p.caw());
         let rst = inp.rst;
         let rc_sat = p.rc_sat();
+        self.wlog.0.clear();
         let rclr_t = &self.rclr4_q;
         let eclr_t = &self.eclr4_q;
         let mut next = std::mem::take(&mut self.buf.0.grp);
@@ -521,6 +530,9 @@ impl Egress {
                     } else {
                         gr.mid4_q
                     };
+                    self.wlog
+                        .0
+                        .push(((g * 8 + q) as u32, s4 as u64, n.occ[q][s4].into()));
                 }
             }
             n.f_l_q = gr.la4_q;
@@ -637,7 +649,11 @@ impl Egress {
                 n.rd_q[1] = mem[(a_l << pw | a_i) as usize];
             }
             if po.ww_q {
-                mem[po.wa_q as usize] = po.wd_q;
+                mem[po.wa_q as usize] = po.wd_q ^ u64::from(self.fault_ram_write);
+                let k = self.grp.len() * 8 + o;
+                self.wlog
+                    .0
+                    .push((k as u32, po.wa_q, mem[po.wa_q as usize].into()));
             }
         }
 

@@ -149,6 +149,12 @@ pub struct Ingress {
     pub u_thr: ThrCopies,
     /// buffers reused from cycle to cycle (no state): the next I and groups
     buf: Scratch<(Vec<u8>, Vec<Group>)>,
+    /// this cycle's RAM writes (the unit's RAM in the order its `visit` lists them, address,
+    /// word): what the in-process lockstep compares with the RTL's write ports (no state)
+    pub wlog: Scratch<Vec<(u32, u64, u128)>>,
+    /// A deliberate bug for the lockstep's tests: the unit's RAM writes flip their word's lowest
+    /// bit (the registers stay right; only the comparison of the RAMs can see it)
+    pub fault_ram_write: bool,
 }
 
 impl Ingress {
@@ -160,6 +166,8 @@ impl Ingress {
             grp: vec![Group::default(); ng],
             xoff_q: vec![0; p.np],
             buf: Scratch::default(),
+            wlog: Scratch::default(),
+            fault_ram_write: false,
             u_thr: ThrCopies::new(ng, p.taw(), p.ow),
         }
     }
@@ -209,6 +217,7 @@ impl Ingress {
         let (ow, xw) = (p.ow, p.xw());
         let rst = inp.rst;
         let rc_sat = p.rc_sat();
+        self.wlog.0.clear();
         let (mut xoff_d, mut next) = std::mem::take(&mut self.buf.0);
         xoff_d.clone_from(&self.xoff_q);
         next.clone_from(&self.grp);
@@ -322,7 +331,10 @@ impl Ingress {
                         gr.new4_q
                     } else {
                         gr.mid4_q
-                    };
+                    } ^ u64::from(self.fault_ram_write);
+                    self.wlog
+                        .0
+                        .push(((g * 8 + q) as u32, s4 as u64, n.occ[q][s4].into()));
                 }
             }
             for s in 0..8 {

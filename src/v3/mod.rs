@@ -38,6 +38,13 @@ pub trait RegSink {
             self.reg(format_args!("{name}[{k}]"), &[*w], width);
         }
     }
+
+    /// A RAM's words of up to 128 bits each, named `name[k]`.
+    fn ram128(&mut self, name: std::fmt::Arguments<'_>, words: &[u128], width: usize) {
+        for (k, w) in words.iter().enumerate() {
+            self.val(format_args!("{name}[{k}]"), *w, width);
+        }
+    }
 }
 
 /// Buffers a unit keeps from one clock edge to the next so that a cycle allocates nothing: not

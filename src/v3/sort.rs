@@ -158,6 +158,12 @@ pub struct Sort {
     pub gcut_q: Vec<u64>,
     /// buffers reused from cycle to cycle (no state): the engines' next registers, the snap RAMs
     buf: Scratch<(Vec<Engine>, Vec<Vec<u64>>)>,
+    /// this cycle's RAM writes (the unit's RAM in the order its `visit` lists them, address,
+    /// word): what the in-process lockstep compares with the RTL's write ports (no state)
+    pub wlog: Scratch<Vec<(u32, u64, u128)>>,
+    /// A deliberate bug for the lockstep's tests: the unit's RAM writes flip their word's lowest
+    /// bit (the registers stay right; only the comparison of the RAMs can see it)
+    pub fault_ram_write: bool,
 }
 
 impl Sort {
@@ -175,6 +181,8 @@ impl Sort {
             gcal_q: vec![false; p.ng()],
             gcut_q: vec![0; p.ng()],
             buf: Scratch::default(),
+            wlog: Scratch::default(),
+            fault_ram_write: false,
         }
     }
 
@@ -233,6 +241,7 @@ impl Sort {
         let rtrig = |r: usize| r < p.nr() && inp.rtrig[r];
         let sval = |o: usize| if o < np { inp.sval[o] } else { 0 };
         // (the snap RAMs are taken out for the cycle, not copied: read, then written, in place)
+        self.wlog.0.clear();
         let (mut next, mut snaps) = std::mem::take(&mut self.buf.0);
         snaps.clear();
         snaps.extend(self.eng.iter_mut().map(|e| std::mem::take(&mut e.snap)));
@@ -448,7 +457,10 @@ impl Sort {
                 n.snap_rd_q = snaps[o][e.snra_q as usize];
             }
             if snap_we {
-                snaps[o][yi as usize] = e.y_q;
+                snaps[o][yi as usize] = e.y_q ^ u64::from(self.fault_ram_write);
+                self.wlog
+                    .0
+                    .push((o as u32, yi, snaps[o][yi as usize].into()));
             }
         }
         let old = std::mem::replace(&mut self.eng, next);

@@ -25,6 +25,9 @@ pub struct ThrCopies {
     /// `gen_grp[g].u_tha.mem[p]`, `gen_grp[g].u_thd.mem[p]`
     pub tha: Vec<[u128; 8]>,
     pub thd: Vec<[u128; 8]>,
+    /// this cycle's RAM writes (`u_tha` of group g is RAM 2g, `u_thd` 2g + 1, in the order
+    /// `visit` lists them; address, word): for the in-process lockstep (no state)
+    pub wlog: super::Scratch<Vec<(u32, u64, u128)>>,
 }
 
 impl ThrCopies {
@@ -39,6 +42,7 @@ impl ThrCopies {
             chd_q: vec![0; ng],
             tha: vec![[0; 8]; ng],
             thd: vec![[0; 8]; ng],
+            wlog: Default::default(),
         }
     }
 
@@ -62,10 +66,15 @@ impl ThrCopies {
 
     /// The clock edge: every group writes its stage, the chain moves, `rf_q` counts.
     pub fn tick(&mut self, rst: bool, wa_rec: u128, wd_rec: u128) {
+        self.wlog.0.clear();
         for g in 0..self.ng {
             let p = usize::from(self.chp_q[g] & 7);
             self.tha[g][p] = self.cha_q[g];
             self.thd[g][p] = self.chd_q[g];
+            self.wlog.0.push(((2 * g) as u32, p as u64, self.cha_q[g]));
+            self.wlog
+                .0
+                .push(((2 * g + 1) as u32, p as u64, self.chd_q[g]));
         }
         for g in (1..self.ng).rev() {
             self.chp_q[g] = self.chp_q[g - 1];
@@ -104,18 +113,16 @@ impl ThrCopies {
                 self.chd_q[g],
                 self.tdw as usize,
             );
-            for p in 0..8 {
-                s.val(
-                    format_args!("{prefix}gen_grp[{g}].u_tha.mem[{p}]"),
-                    self.tha[g][p],
-                    self.taw as usize,
-                );
-                s.val(
-                    format_args!("{prefix}gen_grp[{g}].u_thd.mem[{p}]"),
-                    self.thd[g][p],
-                    self.tdw as usize,
-                );
-            }
+            s.ram128(
+                format_args!("{prefix}gen_grp[{g}].u_tha.mem"),
+                &self.tha[g],
+                self.taw as usize,
+            );
+            s.ram128(
+                format_args!("{prefix}gen_grp[{g}].u_thd.mem"),
+                &self.thd[g],
+                self.tdw as usize,
+            );
         }
     }
 }

@@ -279,6 +279,25 @@ impl Top {
             .tick(&self.p, inp.rst, inp.cfg_we, inp.cfg_addr, inp.cfg_wdata);
     }
 
+    /// The RAM writes of the last cycle, each `(RAM, address, word)`, the RAM numbered in the
+    /// order [`Top::visit`] lists the RAMs (its `ram` and `ram128` calls): what the in-process
+    /// lockstep compares with the RTL's write ports instead of every RAM word.
+    pub fn ram_writes(&self, out: &mut Vec<(u32, u64, u128)>) {
+        out.clear();
+        let mut base = 0u32;
+        let mut add = |log: &[(u32, u64, u128)], rams: usize| {
+            out.extend(log.iter().map(|&(k, a, d)| (base + k, a, d)));
+            base += rams as u32;
+        };
+        let (i, e) = (&self.u_ingress, &self.u_egress);
+        add(&self.u_cfg.wlog.0, super::cfg::NT);
+        add(&i.wlog.0, i.grp.len() * 8);
+        add(&i.u_thr.wlog.0, 2 * i.u_thr.ng);
+        add(&e.wlog.0, e.grp.len() * 8 + e.port.len());
+        add(&e.u_thr.wlog.0, 2 * e.u_thr.ng);
+        add(&self.u_sort.wlog.0, self.u_sort.eng.len());
+    }
+
     /// Every register and RAM word under its RTL name (relative to the block's instance).
     pub fn regs(&self) -> Regs {
         let mut s = RegStrings::default();
@@ -327,5 +346,10 @@ impl RegSink for Prefixed<'_> {
     fn ram(&mut self, name: std::fmt::Arguments<'_>, words: &[u64], width: usize) {
         self.s
             .ram(format_args!("{}{}", self.prefix, name), words, width)
+    }
+
+    fn ram128(&mut self, name: std::fmt::Arguments<'_>, words: &[u128], width: usize) {
+        self.s
+            .ram128(format_args!("{}{}", self.prefix, name), words, width)
     }
 }
