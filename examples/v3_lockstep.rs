@@ -158,7 +158,7 @@ fn in_process(wave: &str, p: &BlockParams) -> ! {
                 println!("v3_lockstep: cycle {c}: {n}: RTL {got}, model {want}");
             }
             println!(
-                "v3_lockstep: capfc_top_oc (Verilated in process) and its model, np={}, on the inputs of {wave}: {} cycles, {} registers and outputs compared every cycle: {} mismatches ({:.1} s reading the inputs, {:.1} s in lockstep)",
+                "v3_lockstep: capfc_top_oc (Verilated in process) and its model, np={}, on the inputs of {wave}: {} cycles, {} registers, RAM words and outputs compared (every cycle; a RAM's words through its writes): {} mismatches ({:.1} s reading the inputs, {:.1} s in lockstep)",
                 p.np,
                 r.cycles,
                 r.names,
