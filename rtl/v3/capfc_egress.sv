@@ -178,6 +178,10 @@ logic [NG-1:0]     av1_q, dv1_q;
 // at 32 ports: 10.9 ns)
 logic [NG-1:0]     sm1_q;
 logic [2:0]        s1_q [NG], ap1_q [NG], dp1_q [NG];
+// the priorities one-hot for B's occupancy muxes, a register of their own: with ap1_q's decode
+// shared by the mux and aoh2_d, that decode sat by aoh2_q, 40 rows from the mux by the occupancy
+// RAMs (ap1_q -> occa2_q, 11.1 ns, 9.8 of it routing: the critical path at 48 ports on grade 8)
+logic [7:0]        aoh1_q [NG], doh1_q [NG];
 logic [PW-1:0]     ai1_q [NG];
 logic [OW-1:0]     au1_q [NG], du1_q [NG];
 // B -> C
@@ -265,6 +269,7 @@ logic [LW-1:0]     ew_l_d [NP];
 logic [PW-1:0]     ew_i_d [NP];
 logic [NG-1:0]     av1_d, dv1_d, sm1_d;
 logic [2:0]        s1_d [NG], ap1_d [NG], dp1_d [NG];
+logic [7:0]        aoh1_d [NG], doh1_d [NG];
 logic [PW-1:0]     ai1_d [NG];
 logic [OW-1:0]     au1_d [NG], du1_d [NG];
 logic [NG-1:0]     av2_d, dv2_d, ca2_d, cd2_d, cc2_d;
@@ -510,6 +515,8 @@ always_comb begin
         end
         s1_d[g]  = gs_q[g];
         sm1_d[g] = av1_d[g] && dv1_d[g] && enq_prio == dp1_d[g];
+        aoh1_d[g] = 8'd1 << ap1_d[g];
+        doh1_d[g] = 8'd1 << dp1_d[g];
 
         // ---- B: the port's word of each priority RAM; thresholds, classes, size difference
         // the arrival's and the departure's occupancy words, muxed from the RAMs' read (every
@@ -517,11 +524,11 @@ always_comb begin
         occa2_d[g] = '0;
         occd2_d[g] = '0;
         for (int p = 0; p < NPRIO; p = p + 1) begin
-            if (ap1_q[g] == 3'($unsigned(p))) occa2_d[g] = occ_rd[(g*8 + p)*OW +: OW];
-            if (dp1_q[g] == 3'($unsigned(p))) occd2_d[g] = occ_rd[(g*8 + p)*OW +: OW];
+            occa2_d[g] = occa2_d[g] | (occ_rd[(g*8 + p)*OW +: OW] & {OW{aoh1_q[g][p]}});
+            occd2_d[g] = occd2_d[g] | (occ_rd[(g*8 + p)*OW +: OW] & {OW{doh1_q[g][p]}});
         end
-        aoh2_d[g] = 8'd1 << ap1_q[g];
-        doh2_d[g] = 8'd1 << dp1_q[g];
+        aoh2_d[g] = aoh1_q[g];
+        doh2_d[g] = doh1_q[g];
         // (from the group's copies, read by the priorities: no threshold crosses the block here)
         {max_b, xoff_b, warna_b, la2_d[g], ca2_d[g], cc2_d[g]} = tha_rd[g*TAW +: TAW];
         {warnd_b, xon_b, ld2_d[g], cd2_d[g]} = thd_rd[g*TDW +: TDW];
@@ -815,6 +822,7 @@ always_ff @(posedge clk) begin
         gs_q[g] <= gs_d[g];
         rc_q[g] <= rc_d[g];
         s1_q[g] <= s1_d[g]; ap1_q[g] <= ap1_d[g]; dp1_q[g] <= dp1_d[g]; ai1_q[g] <= ai1_d[g];
+        aoh1_q[g] <= aoh1_d[g]; doh1_q[g] <= doh1_d[g];
         au1_q[g] <= au1_d[g]; du1_q[g] <= du1_d[g];
         s2_q[g] <= s2_d[g]; la2_q[g] <= la2_d[g]; ld2_q[g] <= ld2_d[g]; ai2_q[g] <= ai2_d[g];
         aoh2_q[g] <= aoh2_d[g]; doh2_q[g] <= doh2_d[g];

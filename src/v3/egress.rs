@@ -136,6 +136,9 @@ pub struct Group {
     pub s1_q: u8,
     pub ap1_q: u8,
     pub dp1_q: u8,
+    /// `ap1_q` and `dp1_q` one-hot, registered for B's occupancy muxes
+    pub aoh1_q: u8,
+    pub doh1_q: u8,
     pub ai1_q: u64,
     pub au1_q: u64,
     pub du1_q: u64,
@@ -422,12 +425,19 @@ impl Egress {
             }
             n.s1_q = gr.gs_q;
             n.sm1_q = n.av1_q && n.dv1_q && inp.enq_prio & 7 == dp;
-            // B
+            n.aoh1_q = 1 << (n.ap1_q & 7);
+            n.doh1_q = 1 << (n.dp1_q & 7);
+            // B (the muxes' selects one-hot: 0 before the first cycle, and the words then 0)
             let s1 = usize::from(gr.s1_q & 7);
-            n.occa2_q = gr.occ[usize::from(gr.ap1_q & 7)][s1];
-            n.occd2_q = gr.occ[usize::from(gr.dp1_q & 7)][s1];
-            n.aoh2_q = 1 << (gr.ap1_q & 7);
-            n.doh2_q = 1 << (gr.dp1_q & 7);
+            let sel = |oh: u8| {
+                (0..8).fold(0, |w, q| {
+                    w | if oh >> q & 1 == 1 { gr.occ[q][s1] } else { 0 }
+                })
+            };
+            n.occa2_q = sel(gr.aoh1_q);
+            n.occd2_q = sel(gr.doh1_q);
+            n.aoh2_q = gr.aoh1_q;
+            n.doh2_q = gr.doh1_q;
             let tha = self.u_thr.read_a(g, usize::from(gr.ap1_q));
             let thd = self.u_thr.read_d(g, usize::from(gr.dp1_q));
             let f = |w: u128, lo: u32, n: u32| (w >> lo) as u64 & ((1u64 << n) - 1);
@@ -849,6 +859,8 @@ impl Egress {
             reg("s1_q", gr.s1_q.into(), 3);
             reg("ap1_q", gr.ap1_q.into(), 3);
             reg("dp1_q", gr.dp1_q.into(), 3);
+            reg("aoh1_q", gr.aoh1_q.into(), 8);
+            reg("doh1_q", gr.doh1_q.into(), 8);
             reg("ai1_q", gr.ai1_q, pw);
             reg("au1_q", gr.au1_q, ow);
             reg("du1_q", gr.du1_q, ow);
