@@ -22,6 +22,9 @@ FPGA_PARAMS      ?=
 FPGA_TOP         ?=
 FPGA_FILES       ?=
 FPGA_SEED        ?= 1
+# more than one seed (FPGA_SEED="1 2 3"): a seed sweep on one synthesis, the best fmax reported,
+# FPGA_PNR_JOBS nextpnr runs at a time
+FPGA_PNR_JOBS    ?= 1
 FPGA_FREQ        ?= 125
 # the LFE5U-85F's speed grade for nextpnr: 6 (the slowest), 7 or 8
 FPGA_SPEED       ?= 6
@@ -57,7 +60,7 @@ FPGA_RST_GLOBAL  ?= 0
 # 1: the harness's input registers each toggle on their own (no chain tying them together), so the
 # placer puts each by the block's logic that reads it
 FPGA_FREE_INPUTS ?= 0
-FPGA_ARGS = $(if $(filter 1,$(FPGA_RST_GLOBAL)),--rst-global) $(if $(filter 1,$(FPGA_FREE_INPUTS)),--free-inputs) $(if $(FPGA_TOP),--top $(FPGA_TOP) --files $(FPGA_FILES) --out build/fpga/$(FPGA_TOP)) --seed $(FPGA_SEED) --speed $(FPGA_SPEED) --freq $(FPGA_FREQ) --router $(FPGA_ROUTER) --placer $(FPGA_PLACER) $(if $(FPGA_NEXTPNR_ARGS),--nextpnr-args="$(FPGA_NEXTPNR_ARGS)") $(if $(filter 0,$(FPGA_PNR)),--no-pnr) $(if $(filter 0,$(FPGA_LUTS)),--no-lut-map) --lut-mapper $(FPGA_LUT_MAPPER) $(if $(NL),--param NL=$(NL)) $(addprefix --param ,$(FPGA_PARAMS))
+FPGA_ARGS = $(if $(filter 1,$(FPGA_RST_GLOBAL)),--rst-global) $(if $(filter 1,$(FPGA_FREE_INPUTS)),--free-inputs) $(if $(FPGA_TOP),--top $(FPGA_TOP) --files $(FPGA_FILES) --out build/fpga/$(FPGA_TOP)) --seed $(FPGA_SEED) --pnr-jobs $(FPGA_PNR_JOBS) --speed $(FPGA_SPEED) --freq $(FPGA_FREQ) --router $(FPGA_ROUTER) --placer $(FPGA_PLACER) $(if $(FPGA_NEXTPNR_ARGS),--nextpnr-args="$(FPGA_NEXTPNR_ARGS)") $(if $(filter 0,$(FPGA_PNR)),--no-pnr) $(if $(filter 0,$(FPGA_LUTS)),--no-lut-map) --lut-mapper $(FPGA_LUT_MAPPER) $(if $(NL),--param NL=$(NL)) $(addprefix --param ,$(FPGA_PARAMS))
 
 .PHONY: fpga fpga-table lint-slang
 
