@@ -695,42 +695,43 @@ fn gen_v3_ports(name: &str, prefix: &str, top_h: &str, root_h: &str) -> String {
     for (p, _) in &outs {
         writeln!(w, "        pack(w, t->{p});").unwrap();
     }
-    writeln!(
-        w,
-        "    }}\n    static void read_state(const {prefix}* t, uint32_t* w) {{\n        const auto* r = t->rootp;"
-    )
-    .unwrap();
-    for (m, ..) in &regs {
-        writeln!(w, "        pack(w, r->{m});").unwrap();
-    }
     writeln!(w, "    }}").unwrap();
-    // the registers only: a RAM's words are skipped (left as they are in `w`)
-    writeln!(
-        w,
-        "    static void read_regs(const {prefix}* t, uint32_t* w) {{\n        const auto* r = t->rootp;"
-    )
-    .unwrap();
-    for (m, ..) in &regs {
-        if m.ends_with("__DOT__mem") {
-            writeln!(
-                w,
-                "        w += words_of<decltype({prefix}___024root::{m})>();"
-            )
-            .unwrap();
-        } else {
-            writeln!(w, "        pack(w, r->{m});").unwrap();
+    // read_state: every register and RAM word; read_regs: the registers only (a RAM's words are
+    // skipped, left as they are in `w`); read_writes: every RAM's write port
+    let mems = |m: &str| m.ends_with("__DOT__mem");
+    let reads: [(&str, Vec<(&String, bool)>); 3] = [
+        (
+            "read_state",
+            regs.iter().map(|(m, ..)| (m, false)).collect(),
+        ),
+        (
+            "read_regs",
+            regs.iter().map(|(m, ..)| (m, mems(m))).collect(),
+        ),
+        (
+            "read_writes",
+            writes.iter().map(|(m, ..)| (m, false)).collect(),
+        ),
+    ];
+    for (fun, members) in reads {
+        writeln!(
+            w,
+            "    static void {fun}(const {prefix}* t, uint32_t* w) {{\n        const auto* r = t->rootp;"
+        )
+        .unwrap();
+        for (m, skip) in members {
+            if skip {
+                writeln!(
+                    w,
+                    "        w += words_of<decltype({prefix}___024root::{m})>();"
+                )
+                .unwrap();
+            } else {
+                writeln!(w, "        pack(w, r->{m});").unwrap();
+            }
         }
+        writeln!(w, "    }}").unwrap();
     }
-    writeln!(w, "    }}").unwrap();
-    writeln!(
-        w,
-        "    static void read_writes(const {prefix}* t, uint32_t* w) {{\n        const auto* r = t->rootp;"
-    )
-    .unwrap();
-    for (m, ..) in &writes {
-        writeln!(w, "        pack(w, r->{m});").unwrap();
-    }
-    writeln!(w, "    }}").unwrap();
     let count = |w: &mut String, what: &str, items: &[String]| {
         writeln!(w, "    static size_t {what}() {{\n        size_t n = 0;").unwrap();
         for i in items {

@@ -25,32 +25,13 @@ public:
         Verilated::threadContextp(nullptr);
     }
 
-    void step(const uint32_t* in, uint32_t* out) override {
-        P::set_inputs(top_.get(), in);
-        top_->clk = 0;
-        top_->eval();
-        P::get_outputs(top_.get(), out);
-        if (trace_) trace_->dump(2 * cycle_);
-        top_->clk = 1;
-        top_->eval();
-        if (trace_) trace_->dump(2 * cycle_ + 1);
-        ++cycle_;
-    }
+    void step(const uint32_t* in, uint32_t* out) override { cycle(in, out, nullptr); }
 
     void read_state(uint32_t* state) const override { P::read_state(top_.get(), state); }
     void read_regs(uint32_t* state) const override { P::read_regs(top_.get(), state); }
 
     void step_writes(const uint32_t* in, uint32_t* out, uint32_t* writes) override {
-        P::set_inputs(top_.get(), in);
-        top_->clk = 0;
-        top_->eval();
-        P::get_outputs(top_.get(), out);
-        P::read_writes(top_.get(), writes);
-        if (trace_) trace_->dump(2 * cycle_);
-        top_->clk = 1;
-        top_->eval();
-        if (trace_) trace_->dump(2 * cycle_ + 1);
-        ++cycle_;
+        cycle(in, out, writes);
     }
     size_t write_words() const override { return P::write_words(); }
 
@@ -89,6 +70,20 @@ public:
     }
 
 private:
+    // One clock cycle: inputs, settle, outputs (and the RAMs' write ports when asked), edge.
+    void cycle(const uint32_t* in, uint32_t* out, uint32_t* writes) {
+        P::set_inputs(top_.get(), in);
+        top_->clk = 0;
+        top_->eval();
+        P::get_outputs(top_.get(), out);
+        if (writes) P::read_writes(top_.get(), writes);
+        if (trace_) trace_->dump(2 * cycle_);
+        top_->clk = 1;
+        top_->eval();
+        if (trace_) trace_->dump(2 * cycle_ + 1);
+        ++cycle_;
+    }
+
     std::unique_ptr<VerilatedContext> ctx_;
     std::unique_ptr<V> top_;
     std::unique_ptr<VerilatedVcdC> trace_;
