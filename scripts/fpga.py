@@ -224,7 +224,9 @@ def flow(res, extra, seeds, freq, router, out, pnr=True, luts=True, mapper="abc9
         [out / "harness.json"])
     res["harness_total_ff"] = cells.get("TRELLIS_FF", 0)
 
-    res["router"], res["speed"], res["placer"] = router, speed, " ".join([placer, *pnr_args])
+    res["router"], res["speed"], res["placer"] = router, speed, placer
+    if pnr_args:
+        res["router"] += f", nextpnr-ecp5 {' '.join(pnr_args)}"
     if rst_global:
         res["router"] += ", the reset on a global network"
     if free_inputs:
