@@ -219,7 +219,7 @@ v3_fpga_default = $(if $(filter command line,$(origin $(1))),,$(1)=$(2))
 .PHONY: fpga-v3
 
 fpga-v3: ## the v3 block on the ECP5 flow as it met 125 MHz: 48 ports, NL=2, grade 8, router1 with --tmg-ripup (PORTS, FPGA_* override)
-	@$(MAKE) --no-print-directory fpga $(call v3_fpga_default,PORTS,48) NL=$(or $(NL),2) FPGA_TOP=capfc_top_oc FPGA_FILES="$(V3_TOP)" \
+	@$(MAKE) --no-print-directory fpga $(call v3_fpga_default,PORTS,48) $(call v3_fpga_default,NL,2) FPGA_TOP=capfc_top_oc FPGA_FILES="$(V3_TOP)" \
 	  $(call v3_fpga_default,FPGA_ROUTER,router1) $(call v3_fpga_default,FPGA_PLACER,static) \
 	  $(call v3_fpga_default,FPGA_RST_GLOBAL,1) $(call v3_fpga_default,FPGA_FREE_INPUTS,1) \
 	  $(call v3_fpga_default,FPGA_SPEED,8) $(call v3_fpga_default,FPGA_NEXTPNR_ARGS,--tmg-ripup)
