@@ -732,6 +732,16 @@ fn gen_v3_ports(name: &str, prefix: &str, top_h: &str, root_h: &str) -> String {
         }
         writeln!(w, "    }}").unwrap();
     }
+    // write_state: read_state's words back into the registers and RAM words
+    writeln!(
+        w,
+        "    static void write_state({prefix}* t, const uint32_t* w) {{\n        auto* r = t->rootp;"
+    )
+    .unwrap();
+    for (m, ..) in &regs {
+        writeln!(w, "        unpack(w, r->{m});").unwrap();
+    }
+    writeln!(w, "    }}").unwrap();
     let count = |w: &mut String, what: &str, items: &[String]| {
         writeln!(w, "    static size_t {what}() {{\n        size_t n = 0;").unwrap();
         for i in items {

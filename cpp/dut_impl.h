@@ -62,6 +62,37 @@ template <typename T, std::size_t N> struct Words<VlUnpacked<T, N>> {
 };
 template <typename T> constexpr std::size_t words_of() { return Words<std::remove_cv_t<T>>::n; }
 
+// One clock cycle of a Verilated block (V) through its generated mapping (P), shared by the v2
+// and v3 wrappers: apply the inputs, settle, sample the outputs (and, given `writes`, every RAM's
+// write port as it stands before the edge), rising edge. Cycle c is dumped at times 2c and 2c+1.
+template <class P, class V>
+inline void clock_cycle(V* top, VerilatedVcdC* trace, uint64_t& cycle, const uint32_t* in,
+                        uint32_t* out, uint32_t* writes) {
+    P::set_inputs(top, in);
+    top->clk = 0;
+    top->eval();
+    P::get_outputs(top, out);
+    if (writes) P::read_writes(top, writes);
+    if (trace) trace->dump(2 * cycle);
+    top->clk = 1;
+    top->eval();
+    if (trace) trace->dump(2 * cycle + 1);
+    ++cycle;
+}
+
+// Overwrite every architectural register of a Verilated block, then have the next eval settle
+// the whole model again (as at time 0): Verilator only re-evaluates logic whose triggers fired,
+// and writing a register from outside fires none. The combinational logic is a function of these
+// registers and the inputs alone, so this restores the state exactly. Tracing dumps every signal
+// at the next step.
+template <class P, class V>
+inline void restore_state(V* top, const uint32_t* state) {
+    P::write_state(top, state);
+    top->rootp->vlSymsp->__Vm_didInit = false;
+    top->eval();
+    mark_active(top->rootp->__Vm_traceActivity);
+}
+
 template <class V, class P>
 class DutImpl final : public Dut {
 public:
@@ -93,16 +124,7 @@ public:
     void read_state(uint32_t* state) const override { P::read_state(top_.get(), state); }
     void read_flops(uint32_t* flops) const override { P::read_flops(top_.get(), flops); }
 
-    // Overwrite every architectural register, then have the next eval settle the whole model again
-    // (as at time 0): Verilator only re-evaluates logic whose triggers fired, and writing a register
-    // from outside fires none. The combinational logic is a function of these registers and the
-    // inputs alone, so this restores the state exactly. Tracing dumps every signal at the next step.
-    void write_state(const uint32_t* state) override {
-        P::write_state(top_.get(), state);
-        top_->rootp->vlSymsp->__Vm_didInit = false;
-        top_->eval();
-        mark_active(top_->rootp->__Vm_traceActivity);
-    }
+    void write_state(const uint32_t* state) override { restore_state<P>(top_.get(), state); }
 
     uint64_t run_loop(const uint32_t* stim, size_t wpc, size_t cycles, uint32_t* out) override {
         uint64_t acc = 0;
@@ -142,19 +164,8 @@ public:
     }
 
 private:
-    // One clock cycle: apply inputs, settle, sample outputs (and, given `writes`, every RAM's
-    // write port as it stands before the edge), rising edge.
     void cycle_step(const uint32_t* in, uint32_t* out, uint32_t* writes) {
-        P::set_inputs(top_.get(), in);
-        top_->clk = 0;
-        top_->eval();
-        P::get_outputs(top_.get(), out);
-        if (writes) P::read_writes(top_.get(), writes);
-        if (trace_) trace_->dump(2 * cycle_);
-        top_->clk = 1;
-        top_->eval();
-        if (trace_) trace_->dump(2 * cycle_ + 1);
-        ++cycle_;
+        clock_cycle<P>(top_.get(), trace_.get(), cycle_, in, out, writes);
     }
 
     std::unique_ptr<VerilatedContext> ctx_;

@@ -21,6 +21,11 @@ public:
     // The registers only, into their places in the state words (a RAM's words are left as
     // they are).
     virtual void read_regs(uint32_t* state) const = 0;
+    // Overwrite every register and RAM word (the layout of `read_state`): a snapshot restored.
+    virtual void write_state(const uint32_t* state) = 0;
+    // The cycle count that names the waveform's times (cycle c at 2c and 2c+1).
+    virtual uint64_t cycle() const = 0;
+    virtual void set_cycle(uint64_t c) = 0;
     // `step`, also giving every RAM's write port (we, wa, wd) as the edge of this cycle sees it.
     virtual void step_writes(const uint32_t* in, uint32_t* out, uint32_t* writes) = 0;
     virtual size_t write_words() const = 0;

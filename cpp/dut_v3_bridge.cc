@@ -29,6 +29,10 @@ void dut_v3_read_state(const DutV3& dut, rust::Slice<uint32_t> state) {
 void dut_v3_read_regs(const DutV3& dut, rust::Slice<uint32_t> state) {
     dut.read_regs(state.data());
 }
+void dut_v3_write_state(DutV3& dut, rust::Slice<const uint32_t> state) {
+    dut.write_state(state.data());
+}
+void dut_v3_set_cycle(DutV3& dut, uint64_t cycle) { dut.set_cycle(cycle); }
 void dut_v3_step_writes(DutV3& dut, rust::Slice<const uint32_t> in, rust::Slice<uint32_t> out,
                         rust::Slice<uint32_t> writes) {
     dut.step_writes(in.data(), out.data(), writes.data());

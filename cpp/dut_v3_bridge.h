@@ -9,6 +9,8 @@ rust::Vec<rust::String> v3_rtl_configs();
 void dut_v3_step(DutV3& dut, rust::Slice<const uint32_t> in, rust::Slice<uint32_t> out);
 void dut_v3_read_state(const DutV3& dut, rust::Slice<uint32_t> state);
 void dut_v3_read_regs(const DutV3& dut, rust::Slice<uint32_t> state);
+void dut_v3_write_state(DutV3& dut, rust::Slice<const uint32_t> state);
+void dut_v3_set_cycle(DutV3& dut, uint64_t cycle);
 void dut_v3_step_writes(DutV3& dut, rust::Slice<const uint32_t> in, rust::Slice<uint32_t> out,
                         rust::Slice<uint32_t> writes);
 size_t dut_v3_write_words(const DutV3& dut);

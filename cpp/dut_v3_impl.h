@@ -29,6 +29,9 @@ public:
 
     void read_state(uint32_t* state) const override { P::read_state(top_.get(), state); }
     void read_regs(uint32_t* state) const override { P::read_regs(top_.get(), state); }
+    void write_state(const uint32_t* state) override { restore_state<P>(top_.get(), state); }
+    uint64_t cycle() const override { return cycle_; }
+    void set_cycle(uint64_t c) override { cycle_ = c; }
 
     void step_writes(const uint32_t* in, uint32_t* out, uint32_t* writes) override {
         cycle(in, out, writes);
@@ -70,18 +73,8 @@ public:
     }
 
 private:
-    // One clock cycle: inputs, settle, outputs (and the RAMs' write ports when asked), edge.
     void cycle(const uint32_t* in, uint32_t* out, uint32_t* writes) {
-        P::set_inputs(top_.get(), in);
-        top_->clk = 0;
-        top_->eval();
-        P::get_outputs(top_.get(), out);
-        if (writes) P::read_writes(top_.get(), writes);
-        if (trace_) trace_->dump(2 * cycle_);
-        top_->clk = 1;
-        top_->eval();
-        if (trace_) trace_->dump(2 * cycle_ + 1);
-        ++cycle_;
+        clock_cycle<P>(top_.get(), trace_.get(), cycle_, in, out, writes);
     }
 
     std::unique_ptr<VerilatedContext> ctx_;

@@ -142,6 +142,38 @@ pub fn unpack_outputs(rtl: &RtlTopV3, words: &[u32], out: &mut TopOut) -> Result
     Ok(())
 }
 
+/// `model`'s every register and RAM word packed into `rtl`'s state words (the layout of
+/// [`RtlTopV3::read_state`]), each at the place of the RTL's variable of the same name: what
+/// [`RtlTopV3::write_state`] takes to put the RTL where the model is.
+pub fn state_words(rtl: &RtlTopV3, model: &Top) -> Result<Vec<u32>, String> {
+    let mut index = HashMap::new();
+    for (vi, v) in rtl.layout.state.iter().enumerate() {
+        for k in 0..v.values() {
+            index.insert(v.value_name(k), (vi, k));
+        }
+    }
+    let mut w = vec![0; rtl.layout.state_words];
+    let mut seen = 0;
+    for (n, bits) in model.regs() {
+        let &(vi, k) = index.get(&n).ok_or_else(|| {
+            format!(
+                "{}: the model's register {n} is not a register of the Verilated RTL",
+                rtl.name
+            )
+        })?;
+        rtl.layout.state[vi].set_value(&mut w, k, &bits)?;
+        seen += 1;
+    }
+    if seen != index.len() {
+        return Err(format!(
+            "{}: the RTL has {} registers and RAM words, the model {seen}",
+            rtl.name,
+            index.len()
+        ));
+    }
+    Ok(w)
+}
+
 /// Model and RTL side by side.
 pub struct LockstepV3 {
     pub rtl: RtlTopV3,
@@ -349,6 +381,21 @@ impl LockstepV3 {
             }
         }
         same
+    }
+
+    /// Both sides to `model`'s state (a snapshot restored), as after `cycle` cycles: the RTL's
+    /// registers and RAM words packed from the model's, the next cycle compares every RAM word,
+    /// and the mismatches of before are forgotten (the state they were found in is gone).
+    pub fn restore(&mut self, model: &Top, cycle: u64) -> Result<(), String> {
+        let w = state_words(&self.rtl, model)?;
+        self.rtl.write_state(&w);
+        self.rtl.set_cycle(cycle);
+        self.model = model.clone();
+        self.full = true;
+        self.report.cycles = cycle;
+        self.report.mismatches.clear();
+        self.report.total_mismatches = 0;
+        Ok(())
     }
 
     /// The model's outputs of the last cycle (equal to the RTL's unless the report has a

@@ -23,6 +23,8 @@ mod ffi {
         fn dut_v3_step(dut: Pin<&mut DutV3>, inputs: &[u32], outputs: &mut [u32]);
         fn dut_v3_read_state(dut: &DutV3, state: &mut [u32]);
         fn dut_v3_read_regs(dut: &DutV3, state: &mut [u32]);
+        fn dut_v3_write_state(dut: Pin<&mut DutV3>, state: &[u32]);
+        fn dut_v3_set_cycle(dut: Pin<&mut DutV3>, cycle: u64);
         fn dut_v3_step_writes(
             dut: Pin<&mut DutV3>,
             inputs: &[u32],
@@ -113,20 +115,27 @@ impl Var {
 
     /// Set value 0 from a binary string (most significant bit first; missing high bits are 0).
     pub fn set_bits(&self, words: &mut [u32], bits: &str) -> Result<(), String> {
+        self.set_value(words, 0, bits)
+    }
+
+    /// Set value `k` (of an array, [`Var::value_name`]'s order) from a binary string, as
+    /// [`Var::set_bits`].
+    pub fn set_value(&self, words: &mut [u32], k: usize, bits: &str) -> Result<(), String> {
         let n = bits.len();
         if n > self.width as usize {
             return Err(format!(
-                "{}: {n} bits for a port of {}",
+                "{}: {n} bits for a variable of {}",
                 self.name, self.width
             ));
         }
-        for w in &mut words[self.offset..self.offset + self.value_words()] {
+        let at = self.offset + k * self.value_words();
+        for w in &mut words[at..at + self.value_words()] {
             *w = 0;
         }
         for (i, c) in bits.bytes().rev().enumerate() {
             match c {
                 b'0' => {}
-                b'1' => words[self.offset + i / 32] |= 1 << (i % 32),
+                b'1' => words[at + i / 32] |= 1 << (i % 32),
                 _ => {
                     return Err(format!(
                         "{}: bit {i} is {:?}, not 0 or 1",
@@ -318,6 +327,18 @@ impl RtlTopV3 {
     pub fn read_regs(&self, state: &mut [u32]) {
         assert_eq!(state.len(), self.layout.state_words);
         ffi::dut_v3_read_regs(&self.dut, state);
+    }
+
+    /// Overwrite every register and RAM word (the layout's state, as [`RtlTopV3::read_state`]
+    /// gives it): the block continues from there exactly as from where it was read.
+    pub fn write_state(&mut self, state: &[u32]) {
+        assert_eq!(state.len(), self.layout.state_words);
+        ffi::dut_v3_write_state(self.dut.pin_mut(), state);
+    }
+
+    /// The cycle count that names the waveform's times from now on (cycle c at 2c and 2c + 1).
+    pub fn set_cycle(&mut self, cycle: u64) {
+        ffi::dut_v3_set_cycle(self.dut.pin_mut(), cycle);
     }
 
     /// [`RtlTopV3::step`], also giving every RAM's write port as this cycle's edge sees it

@@ -7,7 +7,8 @@
 use capfc::cli_run::{report, run_modes_with, RunOptions};
 use capfc::switch::scenario::Scenario;
 use capfc::switch::stats::Stats;
-use capfc::switch::{BlockKind, DutKind, FlowMode, Switch};
+use capfc::switch::block_v3::V3Regs;
+use capfc::switch::{BlockKind, BlockState, DutKind, FlowMode, Snapshot, Switch};
 
 fn v3() -> RunOptions {
     RunOptions {
@@ -191,4 +192,115 @@ fn v3_refusals_say_why() {
         assert!(err.contains(want), "{args:?}: {err}");
     }
     let _ = sc;
+}
+
+/// The snapshot of a switch with the v3 block at `at`, the one after running on to `to`, and the
+/// switch at `to`; PFC frames were sent between the two.
+fn v3_snapshots(dut: DutKind, at: u64, to: u64) -> (Snapshot, Snapshot, Switch) {
+    let sc = incast4();
+    let mut s = Switch::with_block(&sc, FlowMode::CapfcCal, dut, BlockKind::V3).unwrap();
+    // (on to the first cycle from `at` with events waiting at the lanes or for their answer)
+    let pending = |s: &Switch| match s.snapshot().block {
+        BlockState::V3(st) => st.pending(),
+        _ => unreachable!("a v3 switch"),
+    };
+    while s.now < at || pending(&s) == 0 {
+        s.tick_cycle();
+    }
+    let a = s.snapshot();
+    let frames = s.stats.total_pfc_frames();
+    while s.now < to {
+        s.tick_cycle();
+    }
+    assert!(s.mismatch.is_none(), "{:?}", s.mismatch);
+    assert!(
+        s.stats.total_pfc_frames() > frames,
+        "{dut:?}: no PFC frame between cycles {at} and {to}"
+    );
+    (a, s.snapshot(), s)
+}
+
+/// Through a JSON file's text, as `snapshot FILE.json` writes it and `restore FILE.json` reads it.
+fn through_json(s: &Snapshot) -> Snapshot {
+    serde_json::from_str(&serde_json::to_string(s).unwrap()).unwrap()
+}
+
+/// A v3 switch restored to a snapshot (through its JSON text) goes on exactly as it went the
+/// first time: the same switch, the same lanes, the same registers and RAM words (the RTL's
+/// read back with `--dut rtl`), in each of model, RTL and lockstep. The snapshot is taken under
+/// load: events wait at the lanes and the incast is being paused.
+#[test]
+fn a_v3_snapshot_restored_goes_on_exactly_as_before() {
+    let (at, to) = (20_000, 40_000);
+    let mut duts = vec![DutKind::Model];
+    if cfg!(feature = "rtl") {
+        duts.extend([DutKind::Rtl, DutKind::Both]);
+    }
+    for dut in duts {
+        let (a, b, mut s) = v3_snapshots(dut, at, to);
+        let BlockState::V3(st) = &a.block else {
+            panic!("{dut:?}: not a v3 snapshot")
+        };
+        assert!(st.pending() > 0, "{dut:?}: nothing waits at the lanes at cycle {}", a.cycle);
+        s.restore(&through_json(&a)).unwrap();
+        assert_eq!(s.snapshot(), a, "{dut:?}: restored, then taken again");
+        while s.now < to {
+            s.tick_cycle();
+        }
+        assert!(s.mismatch.is_none(), "{dut:?}: {:?}", s.mismatch);
+        assert_eq!(s.snapshot(), b, "{dut:?}: cycle {to} after the restore");
+    }
+}
+
+/// The model's registers load into the RTL (packed into its state words by name): a snapshot
+/// of the model, restored into the Verilated RTL alone, gives the model's run; the RTL's state
+/// words are refused by the model, a v2 snapshot by a v3 switch, and a snapshot whose registers
+/// do not fit their widths by any.
+#[test]
+fn v3_snapshots_cross_sides_where_they_can_and_say_why_not() {
+    let (a, b, mut m) = v3_snapshots(DutKind::Model, 20_000, 40_000);
+    #[cfg(feature = "rtl")]
+    {
+        let sc = incast4();
+        let mut r = Switch::with_block(&sc, FlowMode::CapfcCal, DutKind::Rtl, BlockKind::V3).unwrap();
+        r.restore(&a).unwrap();
+        while r.now < 40_000 {
+            r.tick_cycle();
+        }
+        let (BlockState::V3(x), BlockState::V3(y)) = (&r.snapshot().block, &b.block) else {
+            panic!("not v3 snapshots")
+        };
+        // (the RTL's words against the model's registers packed into them)
+        let mut rtl = capfc::dut_v3::RtlTopV3::new(&r.block_params()).unwrap();
+        let V3Regs::Model(t) = &y.regs else { panic!() };
+        let want = capfc::cosim_v3::state_words(&rtl, t).unwrap();
+        assert_eq!(x.regs, V3Regs::Rtl(want), "the RTL, restored from the model, went elsewhere");
+        rtl.write_state(match &x.regs {
+            V3Regs::Rtl(w) => w,
+            _ => unreachable!(),
+        });
+        let e = m.restore(&r.snapshot()).unwrap_err();
+        assert!(e.contains("load it with --dut rtl"), "{e}");
+    }
+    let v2 = Switch::new(&incast4(), FlowMode::CapfcCal, DutKind::Model)
+        .unwrap()
+        .snapshot();
+    let e = m.restore(&v2).unwrap_err();
+    assert!(e.contains("v2 block"), "{e}");
+    let mut wide = serde_json::to_value(&a).unwrap();
+    // (E of a 4-port block has 4 bits a row)
+    wide["block"]["v3"]["regs"]["model"]["u_egress"]["e_q"][1] = serde_json::json!(16);
+    let wide: Snapshot = serde_json::from_value(wide).unwrap();
+    let e = m.restore(&wide).unwrap_err();
+    assert!(e.contains("u_egress.e_q") && e.contains("4 bits"), "{e}");
+    let mut short = serde_json::to_value(&a).unwrap();
+    short["block"]["v3"]["regs"]["model"]["u_egress"]["e_q"]
+        .as_array_mut()
+        .unwrap()
+        .pop();
+    let short: Snapshot = serde_json::from_value(short).unwrap();
+    let e = m.restore(&short).unwrap_err();
+    assert!(e.contains("u_egress.e_q"), "{e}");
+    // (refused: nothing changed)
+    assert_eq!(m.snapshot(), b);
 }

@@ -479,3 +479,25 @@ impl Outputs {
         }
     }
 }
+
+/// `a` (a state read back from a snapshot) has the shape of `b` (the same state built fresh):
+/// every array as long, every object's fields present, all the way down; `path` names the place
+/// of the first difference.
+pub fn same_shape(a: &serde_json::Value, b: &serde_json::Value, path: &str) -> Result<(), String> {
+    use serde_json::Value as J;
+    match (a, b) {
+        (J::Array(x), J::Array(y)) => {
+            if x.len() != y.len() {
+                return Err(format!("{path}: {} entries, expected {}", x.len(), y.len()));
+            }
+            x.iter()
+                .zip(y)
+                .enumerate()
+                .try_for_each(|(k, (u, v))| same_shape(u, v, &format!("{path}[{k}]")))
+        }
+        (J::Object(x), J::Object(y)) => y
+            .iter()
+            .try_for_each(|(k, v)| same_shape(x.get(k).unwrap_or(&J::Null), v, &format!("{path}.{k}"))),
+        _ => Ok(()),
+    }
+}

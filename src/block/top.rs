@@ -69,29 +69,7 @@ impl CapfcTop {
             serde_json::to_value(self).map_err(|e| e.to_string())?,
             serde_json::to_value(&fresh).map_err(|e| e.to_string())?,
         );
-        fn same_shape(
-            a: &serde_json::Value,
-            b: &serde_json::Value,
-            path: &str,
-        ) -> Result<(), String> {
-            use serde_json::Value as J;
-            match (a, b) {
-                (J::Array(x), J::Array(y)) => {
-                    if x.len() != y.len() {
-                        return Err(format!("{path}: {} entries, expected {}", x.len(), y.len()));
-                    }
-                    x.iter()
-                        .zip(y)
-                        .enumerate()
-                        .try_for_each(|(k, (u, v))| same_shape(u, v, &format!("{path}[{k}]")))
-                }
-                (J::Object(x), J::Object(y)) => y.iter().try_for_each(|(k, v)| {
-                    same_shape(x.get(k).unwrap_or(&J::Null), v, &format!("{path}.{k}"))
-                }),
-                _ => Ok(()),
-            }
-        }
-        same_shape(&a, &b, "block")?;
+        super::same_shape(&a, &b, "block")?;
         let p = self.params;
         let eg = &self.egress;
         let s = &self.sort;

@@ -76,7 +76,7 @@ impl Params {
 }
 
 /// A lane event, as the implementation was given it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Lane {
     /// `size` bytes arrive at ingress (port, prio); answered by an accept.
     Arrive { port: usize, prio: usize, size: u32 },

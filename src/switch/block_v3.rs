@@ -13,9 +13,10 @@
 //!   occupancies follow a few cycles later);
 //! - the PFC request (`pfc_valid`, `pfc_ready`, the frame's fields) is v2's, unchanged.
 //!
-//! Everything else of the switch is the same for both blocks. What v3 does not have yet behind a
-//! switch (snapshots, the REPL, waveforms, a network, golden recording) is refused where it is
-//! asked for.
+//! Everything else of the switch is the same for both blocks. Its state between two cycles
+//! ([`V3State`]: the registers, the events waiting at the lanes or for their answer) is what a
+//! snapshot of the switch saves. What v3 does not have yet behind a switch (a network, golden
+//! recording) is refused where it is asked for.
 
 use crate::block::{BlockConfig, BlockParams, Outputs};
 use crate::switch::{DutKind, Packet};
@@ -23,8 +24,9 @@ use crate::v3::lanes::{Answer, Lane, Lanes};
 use crate::v3::top::{Top, TopIn, TopOut};
 
 /// What an event offered to a lane carries back with its answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Tag {
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Tag {
     /// an arrival: the packet, which enters ingress if accepted
     Arrival(Packet),
     /// the enqueue of the packet at the end of the pipeline
@@ -49,6 +51,40 @@ enum Sides {
         pack: crate::cosim_v3::InputPacker,
         inw: Vec<u32>,
     },
+}
+
+/// The v3 block's registers in a snapshot.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum V3Regs {
+    /// the model's (`--dut model` and `--dut both`)
+    Model(Box<Top>),
+    /// the RTL's every register and RAM word, in its layout's state words (`--dut rtl`)
+    Rtl(Vec<u32>),
+}
+
+/// The v3 block and its lanes between two cycles: what a snapshot of a switch keeps of them.
+/// (The answers of a cycle are acted on in that cycle, and the block's inputs are driven anew
+/// every cycle: neither is state.)
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct V3State {
+    pub regs: V3Regs,
+    lanes: Lanes<Tag>,
+    cycle: u64,
+    enq_pending: bool,
+    arrivals: u64,
+}
+
+impl V3State {
+    /// The block's cycles when it was taken.
+    pub fn cycle(&self) -> u64 {
+        self.cycle
+    }
+
+    /// Events waiting at a lane or for their answer then.
+    pub fn pending(&self) -> usize {
+        self.lanes.pending()
+    }
 }
 
 /// The v3 block and its lanes.
@@ -135,6 +171,75 @@ impl BlockV3 {
     /// The block's cycles so far (the reset and the configuration writes included).
     pub fn cycles(&self) -> u64 {
         self.cycle
+    }
+
+    /// The state between two cycles (see [`V3State`]).
+    pub fn state(&self) -> V3State {
+        let regs = match &self.sides {
+            Sides::Model(m) => V3Regs::Model(m.clone()),
+            #[cfg(feature = "rtl")]
+            Sides::Both { lock, .. } => V3Regs::Model(Box::new(lock.model.clone())),
+            #[cfg(feature = "rtl")]
+            Sides::Rtl { rtl, .. } => {
+                let mut w = vec![0; rtl.layout.state_words];
+                rtl.read_state(&mut w);
+                V3Regs::Rtl(w)
+            }
+        };
+        V3State {
+            regs,
+            lanes: self.lanes.clone(),
+            cycle: self.cycle,
+            enq_pending: self.enq_pending,
+            arrivals: self.arrivals,
+        }
+    }
+
+    /// Go to `st` (from [`BlockV3::state`], maybe of a file): checked first, nothing changed if
+    /// it is refused. The model's registers load into any side (the RTL's packed from them); the
+    /// RTL's state words only into the RTL alone.
+    pub fn set_state(&mut self, st: &V3State, p: &BlockParams) -> Result<(), String> {
+        st.lanes.check(p.np)?;
+        if let V3Regs::Model(t) = &st.regs {
+            if t.p != *p {
+                return Err(format!(
+                    "the snapshot's v3 block has {:?}, this one {p:?}",
+                    t.p
+                ));
+            }
+            t.check_restored()?;
+        }
+        let taken_by_rtl = "the snapshot holds the RTL's registers (taken with --dut rtl); load it with --dut rtl";
+        match (&mut self.sides, &st.regs) {
+            (Sides::Model(m), V3Regs::Model(t)) => **m = (**t).clone(),
+            (Sides::Model(_), V3Regs::Rtl(_)) => return Err(taken_by_rtl.into()),
+            #[cfg(feature = "rtl")]
+            (Sides::Both { lock, .. }, V3Regs::Model(t)) => lock.restore(t, st.cycle)?,
+            #[cfg(feature = "rtl")]
+            (Sides::Both { .. }, V3Regs::Rtl(_)) => return Err(taken_by_rtl.into()),
+            #[cfg(feature = "rtl")]
+            (Sides::Rtl { rtl, .. }, regs) => {
+                let w = match regs {
+                    V3Regs::Rtl(w) => w.clone(),
+                    V3Regs::Model(t) => crate::cosim_v3::state_words(rtl, t)?,
+                };
+                if w.len() != rtl.layout.state_words {
+                    return Err(format!(
+                        "the snapshot's v3 block state has {} words, this block's {}",
+                        w.len(),
+                        rtl.layout.state_words
+                    ));
+                }
+                rtl.write_state(&w);
+                rtl.set_cycle(st.cycle);
+            }
+        }
+        self.lanes = st.lanes.clone();
+        self.cycle = st.cycle;
+        self.enq_pending = st.enq_pending;
+        self.arrivals = st.arrivals;
+        self.answers.clear();
+        Ok(())
     }
 
     /// Offer `lane` behind the events already waiting for it.

@@ -39,7 +39,7 @@
 //! Annex N counts (a maximum frame at each end, the PFC frame, the cable both ways, the response):
 //! see [`scenario::Scenario::auto_headroom`].
 
-mod block_v3;
+pub mod block_v3;
 pub mod config;
 pub mod hpcc;
 pub mod inspect;
@@ -261,6 +261,8 @@ pub enum BlockState {
     Model(Box<CapfcTop>),
     /// The RTL's architectural registers, packed as `signals::STATE_SIGNALS` (`--dut rtl`).
     Rtl(Vec<u32>),
+    /// The v3 block's registers and lanes (`--block v3`).
+    V3(Box<block_v3::V3State>),
 }
 
 impl Dut {
@@ -276,17 +278,35 @@ impl Dut {
             }
             #[cfg(feature = "rtl")]
             Dut::Both(pair) => BlockState::Model(Box::new(pair.model.clone())),
-            Dut::V3(_) => unreachable!("{V3_NOT_YET}"),
+            Dut::V3(b) => BlockState::V3(Box::new(b.state())),
         }
     }
 
     /// Load registers saved by [`Dut::state`]; `block_cycle` is the block's cycle count then (the
     /// lockstep pair reports cycles from it).
     #[cfg_attr(not(feature = "rtl"), allow(unused_variables))]
-    fn set_state(&mut self, st: &BlockState, block_cycle: u64) -> Result<(), String> {
+    fn set_state(
+        &mut self,
+        st: &BlockState,
+        block_cycle: u64,
+        params: &BlockParams,
+    ) -> Result<(), String> {
         match (self, st) {
             (Dut::Detached, _) => unreachable!("a switch always has its block outside restore"),
-            (Dut::V3(_), _) => Err(V3_NOT_YET.into()),
+            (Dut::V3(b), BlockState::V3(st)) => {
+                if st.cycle() != block_cycle {
+                    return Err(format!(
+                        "the snapshot's v3 block is at cycle {}, its switch says block cycle {block_cycle}",
+                        st.cycle()
+                    ));
+                }
+                let p = *params;
+                b.set_state(st, &p)
+            }
+            (Dut::V3(_), _) => Err("the snapshot is of a v2 block; load it with --block v2".into()),
+            (_, BlockState::V3(_)) => {
+                Err("the snapshot is of a v3 block; load it with --block v3".into())
+            }
             (Dut::Model(m), BlockState::Model(t)) => {
                 if m.params != t.params {
                     return Err(format!(
@@ -309,6 +329,9 @@ impl Dut {
                         let mut w = vec![0; r.layouts.state.words];
                         crate::block::pack::pack_state(t, &r.layouts.state, &mut w);
                         w
+                    }
+                    BlockState::V3(_) => {
+                        return Err("the snapshot is of a v3 block; load it with --block v3".into())
                     }
                 };
                 if w.len() != r.layouts.state.words {
@@ -1158,7 +1181,9 @@ impl Switch {
             ));
         }
         sw.block = std::mem::take(&mut self.block);
-        let r = sw.block.set_state(&snap.block, snap.block_cycle);
+        let r = sw
+            .block
+            .set_state(&snap.block, snap.block_cycle, &self.block_params());
         if let Err(e) = r {
             self.block = std::mem::take(&mut sw.block);
             return Err(e);

@@ -13,7 +13,7 @@ use crate::block::{mask32, BlockParams};
 /// egress's.
 pub const NT: usize = 7;
 
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Cfg {
     /// `gen_thr[k].u_tab.mem[p]`
     pub tab: [[u64; 8]; NT],
@@ -30,7 +30,7 @@ pub struct Cfg {
 }
 
 /// The thresholds one unit reads in a cycle (its priority's words).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Thr {
     pub max: u64,
     pub xoff: u64,

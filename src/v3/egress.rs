@@ -17,7 +17,7 @@ use super::{
 };
 
 /// The unit's parameters (the RTL's).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct EgressParams {
     pub np: usize,
     pub sw: u32,
@@ -105,7 +105,7 @@ pub struct EgressIn {
 }
 
 /// One cycle's outputs.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct EgressOut {
     /// the priority whose thresholds the refresh reads in this cycle
     pub cfg_ra: u8,
@@ -121,7 +121,7 @@ pub struct EgressOut {
 }
 
 /// A group's registers and occupancy RAMs.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Group {
     pub gs_q: u8,
     pub rc_q: u64,
@@ -204,7 +204,7 @@ pub struct Group {
 }
 
 /// A port's registers and its counter RAM.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Port {
     /// F's valid for this port (decoded from E's slot); the scrub's read, decoded a cycle ahead
     pub fv_q: bool,
@@ -239,7 +239,7 @@ pub struct Port {
     pub rd_q: [u64; 2],
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Egress {
     pub p: EgressParams,
     pub grp: Vec<Group>,
@@ -265,6 +265,7 @@ pub struct Egress {
     pub wlog: Scratch<Vec<(u32, u64, u128)>>,
     /// A deliberate bug for the lockstep's tests: the unit's RAM writes flip their word's lowest
     /// bit (the registers stay right; only the comparison of the RAMs can see it)
+    #[serde(skip)]
     pub fault_ram_write: bool,
 }
 

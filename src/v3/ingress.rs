@@ -18,7 +18,7 @@ use super::thr_copies::ThrCopies;
 use super::{signed, trunc, units, Cat, RegSink, RegStrings, Regs, Scratch};
 
 /// The unit's parameters (the RTL's).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct IngressParams {
     pub np: usize,
     pub sw: u32,
@@ -69,7 +69,7 @@ pub struct IngressIn {
 }
 
 /// One cycle's outputs (combinational on the registers and the inputs).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct IngressOut {
     /// the priority whose thresholds the refresh reads in this cycle
     pub cfg_ra: u8,
@@ -80,7 +80,7 @@ pub struct IngressOut {
 }
 
 /// A group's pipeline registers.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Group {
     pub gs_q: u8,
     pub rc_q: u8,
@@ -140,7 +140,7 @@ pub struct Group {
     pub occ: [[u64; 8]; 8],
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Ingress {
     pub p: IngressParams,
     pub grp: Vec<Group>,
@@ -154,6 +154,7 @@ pub struct Ingress {
     pub wlog: Scratch<Vec<(u32, u64, u128)>>,
     /// A deliberate bug for the lockstep's tests: the unit's RAM writes flip their word's lowest
     /// bit (the registers stay right; only the comparison of the RAMs can see it)
+    #[serde(skip)]
     pub fault_ram_write: bool,
 }
 

@@ -24,7 +24,7 @@ pub const ACCEPT_LATENCY: u64 = 4;
 pub use crate::check::Lane;
 
 /// What became of an event.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Answer<T> {
     /// an arrival or an enqueue, answered `ACCEPT_LATENCY` cycles after its take
     Accept { lane: Lane, tag: T, accepted: bool },
@@ -32,7 +32,7 @@ pub enum Answer<T> {
     Taken { lane: Lane, tag: T },
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Lanes<T> {
     np: usize,
     arr: Vec<VecDeque<(Lane, T)>>,
@@ -91,6 +91,72 @@ impl<T> Lanes<T> {
                 Ok(())
             }
         }
+    }
+
+    /// Lanes restored from a snapshot are lanes of an `np`-port block that [`Lanes::offer`]
+    /// could have made: a FIFO per arrival and dequeue port, every event in its lane's FIFO, its
+    /// ports inside the block, its priority 0 to 7; only arrivals and enqueues wait for an answer,
+    /// due in cycle order.
+    pub fn check(&self, np: usize) -> Result<(), String> {
+        if self.np != np || self.arr.len() != np || self.deq.len() != np {
+            return Err(format!(
+                "lanes: {} ports, {} arrival and {} dequeue lanes; the block has {np} ports",
+                self.np,
+                self.arr.len(),
+                self.deq.len()
+            ));
+        }
+        let mut probe = Lanes::<()>::new(np);
+        let mut ok = |what: &str, lane: &Lane, fits: bool| -> Result<(), String> {
+            probe
+                .offer(*lane, ())
+                .map_err(|e| format!("lanes: {what}: {e}"))?;
+            if fits {
+                Ok(())
+            } else {
+                Err(format!("lanes: {what}: {lane:?} does not belong there"))
+            }
+        };
+        for (i, q) in self.arr.iter().enumerate() {
+            for (l, _) in q {
+                ok(
+                    &format!("arrival lane {i}"),
+                    l,
+                    matches!(*l, Lane::Arrive { port, .. } if port == i),
+                )?;
+            }
+        }
+        for (o, q) in self.deq.iter().enumerate() {
+            for (l, _) in q {
+                ok(
+                    &format!("dequeue lane {o}"),
+                    l,
+                    matches!(*l, Lane::Dequeue { oport, .. } if oport == o),
+                )?;
+            }
+        }
+        for (l, _) in &self.dep {
+            ok("departure lane", l, matches!(l, Lane::Depart { .. }))?;
+        }
+        for (l, _) in &self.enq {
+            ok("enqueue lane", l, matches!(l, Lane::Enqueue { .. }))?;
+        }
+        for w in self.due.iter().zip(self.due.iter().skip(1)) {
+            if w.0 .0 > w.1 .0 {
+                return Err(format!(
+                    "lanes: answers due in cycle {} before cycle {}",
+                    w.0 .0, w.1 .0
+                ));
+            }
+        }
+        for (_, l, _) in &self.due {
+            ok(
+                "answers due",
+                l,
+                matches!(l, Lane::Arrive { .. } | Lane::Enqueue { .. }),
+            )?;
+        }
+        Ok(())
     }
 
     /// Events offered or taken and not yet answered.

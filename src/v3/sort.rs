@@ -19,7 +19,7 @@ pub const PH_CNT: u8 = 5;
 pub const PH_SEL: u8 = 6;
 
 /// The unit's parameters (the RTL's).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SortParams {
     pub np: usize,
     pub cw: u32,
@@ -88,7 +88,7 @@ pub struct SortIn {
 }
 
 /// One cycle's outputs (from registers only), per port.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SortOut {
     pub sre: Vec<bool>,
     pub srow: Vec<u64>,
@@ -99,7 +99,7 @@ pub struct SortOut {
 }
 
 /// An engine's registers and snap RAM.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Engine {
     pub pend_q: u64,
     pub rr_q: u64,
@@ -150,7 +150,7 @@ pub struct Engine {
     pub snap_rd_q: u64,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Sort {
     pub p: SortParams,
     pub eng: Vec<Engine>,
@@ -163,6 +163,7 @@ pub struct Sort {
     pub wlog: Scratch<Vec<(u32, u64, u128)>>,
     /// A deliberate bug for the lockstep's tests: the unit's RAM writes flip their word's lowest
     /// bit (the registers stay right; only the comparison of the RAMs can see it)
+    #[serde(skip)]
     pub fault_ram_write: bool,
 }
 

@@ -9,7 +9,7 @@
 
 use super::{trunc, RegSink, RegStrings, Regs};
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ThrCopies {
     /// groups
     pub ng: usize,

@@ -10,7 +10,7 @@ use super::{Cat, RegSink, RegStrings, Regs, Scratch};
 use crate::block::BlockParams;
 
 /// One cycle's inputs (`capfc_top_oc`'s ports).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct TopIn {
     pub rst: bool,
     pub cfg_we: bool,
@@ -78,7 +78,7 @@ impl TopIn {
 }
 
 /// One cycle's outputs.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TopOut {
     pub arr_ready: Vec<bool>,
     pub deq_ready: Vec<bool>,
@@ -110,7 +110,7 @@ impl TopOut {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Top {
     pub p: BlockParams,
     pub u_cfg: Cfg,
@@ -298,6 +298,53 @@ impl Top {
         add(&self.u_sort.wlog.0, self.u_sort.eng.len());
     }
 
+    /// A block restored from a snapshot (maybe a file) is one this model could be in: the
+    /// parameters legal, every vector of the size [`Top::new`] gives it, every register's and
+    /// RAM word's value within its RTL width. (It does not prove the state reachable.)
+    pub fn check_restored(&self) -> Result<(), String> {
+        let p = self.p;
+        super::check_params(
+            p.np,
+            p.sw,
+            p.ow,
+            p.cw,
+            p.cell_log2,
+            p.cut_f,
+            p.nl as u32,
+        )?;
+        let fresh = Top::new(p);
+        let (a, b) = (
+            serde_json::to_value(self).map_err(|e| e.to_string())?,
+            serde_json::to_value(&fresh).map_err(|e| e.to_string())?,
+        );
+        crate::block::same_shape(&a, &b, "block")?;
+        let units = [
+            ("u_ingress", a["u_ingress"]["p"].clone(), b["u_ingress"]["p"].clone()),
+            ("u_egress", a["u_egress"]["p"].clone(), b["u_egress"]["p"].clone()),
+            ("u_sort", a["u_sort"]["p"].clone(), b["u_sort"]["p"].clone()),
+        ];
+        for (u, x, y) in units {
+            if x != y {
+                return Err(format!("block.{u}.p: {x}, the block's parameters give {y}"));
+            }
+        }
+        for (u, t, f) in [
+            ("u_ingress", &self.u_ingress.u_thr, &fresh.u_ingress.u_thr),
+            ("u_egress", &self.u_egress.u_thr, &fresh.u_egress.u_thr),
+        ] {
+            if (t.ng, t.taw, t.tdw) != (f.ng, f.taw, f.tdw) {
+                return Err(format!(
+                    "block.{u}.u_thr: ng, taw, tdw {:?}, the block's parameters give {:?}",
+                    (t.ng, t.taw, t.tdw),
+                    (f.ng, f.taw, f.tdw)
+                ));
+            }
+        }
+        let mut w = Widths(Ok(()));
+        self.visit(&mut w);
+        w.0
+    }
+
     /// Every register and RAM word under its RTL name (relative to the block's instance).
     pub fn regs(&self) -> Regs {
         let mut s = RegStrings::default();
@@ -322,6 +369,28 @@ impl Top {
         per_port(&self.sent_q).to(s, format_args!("u_pfc.sent_q"));
         for (i, t) in self.timer_q.iter().enumerate() {
             s.val(format_args!("u_pfc.timer_q[{i}]"), (*t).into(), 16);
+        }
+    }
+}
+
+/// A sink that finds the first register whose value has a bit set above its width.
+struct Widths(Result<(), String>);
+
+impl RegSink for Widths {
+    fn reg(&mut self, name: std::fmt::Arguments<'_>, words: &[u64], width: usize) {
+        if self.0.is_err() {
+            return;
+        }
+        let stray = words.iter().enumerate().any(|(k, &w)| {
+            let lo = k * 64;
+            if lo >= width {
+                w != 0
+            } else {
+                width - lo < 64 && w >> (width - lo) != 0
+            }
+        });
+        if stray {
+            self.0 = Err(format!("block.{name}: a value wider than its {width} bits"));
         }
     }
 }
