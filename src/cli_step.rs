@@ -4,7 +4,7 @@
 
 use crate::repl::{run_script, Flow, Session};
 use crate::switch::scenario::Scenario;
-use crate::switch::{DutKind, FlowMode};
+use crate::switch::{BlockKind, DutKind, FlowMode};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use std::io::{IsTerminal, Read, Write};
@@ -20,6 +20,10 @@ pub struct StepArgs {
     /// The block behind the switch: model, rtl (the Verilated RTL) or both (lockstep-checked).
     #[arg(long, default_value = "model")]
     pub dut: String,
+    /// The block's micro-architecture: v2 (docs/microarchitecture.md, the default) or v3
+    /// (docs/microarchitecture-v3.md: 125 MHz at 48 ports).
+    #[arg(long, default_value = "v2")]
+    pub block: String,
     /// One JSON object per command instead of the human transcript.
     #[arg(long)]
     pub json: bool,
@@ -41,10 +45,13 @@ pub fn run(a: &StepArgs) -> Result<()> {
     })?;
     let dut = DutKind::parse(&a.dut)
         .with_context(|| format!("--dut '{}': expected model, rtl or both", a.dut))?;
+    let block = BlockKind::parse(&a.block)
+        .with_context(|| format!("--block '{}': expected v2 or v3", a.block))?;
     if a.back_every == 0 {
         bail!("--back-every 0: must be at least 1");
     }
-    let mut s = Session::new(&sc, mode, dut, a.back_every, a.json).map_err(anyhow::Error::msg)?;
+    let mut s =
+        Session::new(&sc, mode, dut, block, a.back_every, a.json).map_err(anyhow::Error::msg)?;
     {
         let flag = s.interrupt.clone();
         // Ctrl-C during a `run` stops it at the end of the cycle (at the prompt rustyline has the

@@ -4,7 +4,7 @@
 
 use capfc::golden;
 use capfc::switch::scenario::Scenario;
-use capfc::switch::{DutKind, FlowMode, Snapshot, Switch};
+use capfc::switch::{BlockKind, DutKind, FlowMode, Snapshot, Switch};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -226,9 +226,84 @@ fn golden_files_never_panic() {
 
 #[test]
 fn snapshot_json_never_panics_and_an_accepted_one_steps() {
+    snapshots_never_panic(BlockKind::V2);
+}
+
+/// The v3 block's snapshot (its registers, RAM words and lanes) likewise: a restore checks shapes,
+/// unit parameters, widths and lanes before it changes anything.
+#[test]
+fn v3_snapshot_json_never_panics_and_an_accepted_one_steps() {
+    snapshots_never_panic(BlockKind::V3);
+}
+
+/// Small values (those a register's width admits) put into the v3 model's registers and RAM words
+/// of a snapshot, one to three at a time: accepted (every value fits its width), the block steps
+/// without a panic, whatever the registers say.
+#[test]
+fn v3_registers_edited_within_their_widths_still_step() {
+    use serde_json::Value as J;
     let mut rng = ChaCha8Rng::seed_from_u64(SEED);
     let sc = Scenario::incast_victims();
-    let mut sw = Switch::new(&sc, FlowMode::CapfcCal, DutKind::Model).unwrap();
+    let mut sw =
+        Switch::with_block(&sc, FlowMode::CapfcCal, DutKind::Model, BlockKind::V3).unwrap();
+    for _ in 0..31_000 {
+        sw.tick_cycle();
+    }
+    let base = serde_json::to_value(sw.snapshot()).unwrap();
+    let (mut ok, mut refused) = (0, 0);
+    for case in 0..300 {
+        let mut v = base.clone();
+        for _ in 0..rng.gen_range(1..=3) {
+            let mut node = &mut v["block"]["v3"]["regs"]["model"];
+            loop {
+                let n = match node {
+                    J::Object(m) => m.len(),
+                    J::Array(a) => a.len(),
+                    _ => break,
+                };
+                if n == 0 {
+                    break;
+                }
+                let k = rng.gen_range(0..n);
+                node = match node {
+                    J::Object(m) => m.values_mut().nth(k).unwrap(),
+                    J::Array(a) => &mut a[k],
+                    _ => unreachable!(),
+                };
+            }
+            match node {
+                J::Number(_) => {
+                    *node = [0u64, 1, 2, 3, 5, 7, 8, 15, 31, 63, 255][rng.gen_range(0..11)].into()
+                }
+                J::Bool(b) => *b = !*b,
+                _ => {}
+            }
+        }
+        let Ok(snap) = serde_json::from_value::<Snapshot>(v) else {
+            refused += 1;
+            continue;
+        };
+        let mut t =
+            Switch::with_block(&sc, FlowMode::CapfcCal, DutKind::Model, BlockKind::V3).unwrap();
+        if no_panic("v3 register restore", case, || t.restore(&snap)).is_err() {
+            refused += 1;
+            continue;
+        }
+        ok += 1;
+        no_panic("v3 register step", case, || {
+            for _ in 0..2_000 {
+                t.tick_cycle();
+            }
+        });
+    }
+    eprintln!("v3 registers edited: {ok} accepted and stepped, {refused} refused (seed {SEED})");
+    assert!(ok > 150, "{ok} accepted, {refused} refused");
+}
+
+fn snapshots_never_panic(block: BlockKind) {
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED);
+    let sc = Scenario::incast_victims();
+    let mut sw = Switch::with_block(&sc, FlowMode::CapfcCal, DutKind::Model, block).unwrap();
     for _ in 0..13_000 {
         sw.tick_cycle();
     }
@@ -249,7 +324,7 @@ fn snapshot_json_never_panics_and_an_accepted_one_steps() {
             refused += 1;
             continue;
         };
-        let mut t = Switch::new(&sc, FlowMode::CapfcCal, DutKind::Model).unwrap();
+        let mut t = Switch::with_block(&sc, FlowMode::CapfcCal, DutKind::Model, block).unwrap();
         let r = no_panic("snapshot restore", case, || t.restore(&snap));
         if r.is_err() {
             refused += 1;
@@ -262,7 +337,10 @@ fn snapshot_json_never_panics_and_an_accepted_one_steps() {
             }
         });
     }
-    eprintln!("snapshots: {ok} accepted and stepped, {refused} refused (seed {SEED})");
+    eprintln!(
+        "snapshots of the {} block: {ok} accepted and stepped, {refused} refused (seed {SEED})",
+        block.name()
+    );
     assert!(ok > 0 && refused > 100, "{ok} accepted, {refused} refused");
 }
 

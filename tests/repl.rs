@@ -5,7 +5,7 @@
 mod common;
 use capfc::repl::{run_script, Session};
 use capfc::switch::scenario::Scenario;
-use capfc::switch::{DutKind, FlowMode, Snapshot, Switch};
+use capfc::switch::{BlockKind, DutKind, FlowMode, Snapshot, Switch};
 use std::process::Command;
 
 fn session(dut: DutKind) -> Session {
@@ -13,6 +13,7 @@ fn session(dut: DutKind) -> Session {
         &Scenario::incast_victims(),
         FlowMode::CapfcCal,
         dut,
+        BlockKind::V2,
         10_000,
         false,
     )

@@ -5,9 +5,9 @@
 //! for register in lockstep.
 
 use capfc::cli_run::{report, run_modes_with, RunOptions};
+use capfc::switch::block_v3::V3Regs;
 use capfc::switch::scenario::Scenario;
 use capfc::switch::stats::Stats;
-use capfc::switch::block_v3::V3Regs;
 use capfc::switch::{BlockKind, BlockState, DutKind, FlowMode, Snapshot, Switch};
 
 fn v3() -> RunOptions {
@@ -241,7 +241,11 @@ fn a_v3_snapshot_restored_goes_on_exactly_as_before() {
         let BlockState::V3(st) = &a.block else {
             panic!("{dut:?}: not a v3 snapshot")
         };
-        assert!(st.pending() > 0, "{dut:?}: nothing waits at the lanes at cycle {}", a.cycle);
+        assert!(
+            st.pending() > 0,
+            "{dut:?}: nothing waits at the lanes at cycle {}",
+            a.cycle
+        );
         s.restore(&through_json(&a)).unwrap();
         assert_eq!(s.snapshot(), a, "{dut:?}: restored, then taken again");
         while s.now < to {
@@ -262,7 +266,8 @@ fn v3_snapshots_cross_sides_where_they_can_and_say_why_not() {
     #[cfg(feature = "rtl")]
     {
         let sc = incast4();
-        let mut r = Switch::with_block(&sc, FlowMode::CapfcCal, DutKind::Rtl, BlockKind::V3).unwrap();
+        let mut r =
+            Switch::with_block(&sc, FlowMode::CapfcCal, DutKind::Rtl, BlockKind::V3).unwrap();
         r.restore(&a).unwrap();
         while r.now < 40_000 {
             r.tick_cycle();
@@ -274,7 +279,11 @@ fn v3_snapshots_cross_sides_where_they_can_and_say_why_not() {
         let mut rtl = capfc::dut_v3::RtlTopV3::new(&r.block_params()).unwrap();
         let V3Regs::Model(t) = &y.regs else { panic!() };
         let want = capfc::cosim_v3::state_words(&rtl, t).unwrap();
-        assert_eq!(x.regs, V3Regs::Rtl(want), "the RTL, restored from the model, went elsewhere");
+        assert_eq!(
+            x.regs,
+            V3Regs::Rtl(want),
+            "the RTL, restored from the model, went elsewhere"
+        );
         rtl.write_state(match &x.regs {
             V3Regs::Rtl(w) => w,
             _ => unreachable!(),

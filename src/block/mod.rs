@@ -495,9 +495,9 @@ pub fn same_shape(a: &serde_json::Value, b: &serde_json::Value, path: &str) -> R
                 .enumerate()
                 .try_for_each(|(k, (u, v))| same_shape(u, v, &format!("{path}[{k}]")))
         }
-        (J::Object(x), J::Object(y)) => y
-            .iter()
-            .try_for_each(|(k, v)| same_shape(x.get(k).unwrap_or(&J::Null), v, &format!("{path}.{k}"))),
+        (J::Object(x), J::Object(y)) => y.iter().try_for_each(|(k, v)| {
+            same_shape(x.get(k).unwrap_or(&J::Null), v, &format!("{path}.{k}"))
+        }),
         _ => Ok(()),
     }
 }

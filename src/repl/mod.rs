@@ -14,7 +14,9 @@ use crate::block::pack::{get_field, unpack_state, Layouts};
 use crate::block::sort::phase;
 use crate::block::{BlockParams, CapfcTop, NPRIO};
 use crate::switch::scenario::{FlowSpec, Scenario};
+use crate::switch::BlockKind;
 use crate::switch::{DutKind, FlowMode, Snapshot, Switch};
+use crate::v3::view::{Val, View};
 use parse::{Command, Cond, DropKind, FrameKind, Info, Poke, Side, Value};
 use serde_json::{json, Map, Value as Json};
 use std::collections::BTreeMap;
@@ -82,6 +84,8 @@ pub struct Session {
     params: BlockParams,
     layouts: Layouts,
     words: Vec<u32>,
+    /// The v3 block's registers by name (`--block v3`; the v2 block's are `words`).
+    v3: Option<View>,
     points: Vec<Point>,
     next_id: u32,
     named: BTreeMap<String, Named>,
@@ -98,6 +102,59 @@ pub struct Session {
     pub interrupt: Arc<AtomicBool>,
 }
 
+/// Register `n[k]` of the v3 block (a RAM word or an array's element), or `n` itself when it
+/// has no elements and `k` is 0.
+fn v3_reg<'a>(v: &'a View, n: &str, k: usize) -> Result<&'a Val, String> {
+    if let Some(x) = v.get(&format!("{n}[{k}]")) {
+        return Ok(x);
+    }
+    if let Some(x) = v.get(n) {
+        return if k == 0 {
+            Ok(x)
+        } else {
+            Err(format!(
+                "{n} is one register of {} bits, without indices",
+                x.width
+            ))
+        };
+    }
+    // the names, each array once (`u_egress.gen_q[N]`)
+    let mut stems: Vec<String> = vec![];
+    for name in v.names() {
+        let mut stem = String::new();
+        let mut digits = false;
+        for c in name.chars() {
+            if c.is_ascii_digit() {
+                if !digits {
+                    stem.push('N');
+                }
+                digits = true;
+            } else {
+                digits = false;
+                stem.push(c);
+            }
+        }
+        if stems.last() != Some(&stem) && !stems.contains(&stem) {
+            stems.push(stem);
+        }
+    }
+    let has_elems = v.names().iter().any(|x| x.starts_with(&format!("{n}[")));
+    if has_elems {
+        let last = v
+            .names()
+            .iter()
+            .filter_map(|x| x.strip_prefix(&format!("{n}[")))
+            .filter_map(|r| r.strip_suffix(']').and_then(|i| i.parse::<usize>().ok()))
+            .max()
+            .unwrap_or(0);
+        return Err(format!("{n} has indices 0..={last}"));
+    }
+    Err(format!(
+        "no register '{n}'; the registers are (N an index): {}",
+        stems.join(", ")
+    ))
+}
+
 /// Files sourced inside each other at most this deep.
 const MAX_SOURCE_DEPTH: usize = 16;
 
@@ -112,15 +169,17 @@ impl Session {
         sc: &Scenario,
         mode: FlowMode,
         dut: DutKind,
+        block: BlockKind,
         back_every: u64,
         json: bool,
     ) -> Result<Session, String> {
-        let sw = Switch::new(sc, mode, dut).map_err(|e| e.to_string())?;
+        let sw = Switch::with_block(sc, mode, dut, block).map_err(|e| e.to_string())?;
         let params = sw.block_params();
         let mut s = Session {
             layouts: Layouts::new(&params),
             params,
             words: vec![],
+            v3: None,
             points: vec![],
             next_id: 1,
             named: BTreeMap::new(),
@@ -141,20 +200,74 @@ impl Session {
     /// The first line a user sees.
     pub fn banner(&self) -> String {
         format!(
-            "capfc step: scenario {} ({} ports, {} flows), mode {}, block {}; cycle {}. `help` lists the commands.",
+            "capfc step: scenario {} ({} ports, {} flows), mode {}, block {} ({}); cycle {}. `help` lists the commands.",
             self.sw.sc.name,
             self.sw.sc.ports,
             self.sw.sc.flows.len(),
             self.sw.mode.name(),
             self.sw.dut_kind.name(),
+            self.sw.block_kind.name(),
             self.sw.now
         )
     }
 
     fn refresh_words(&mut self) {
+        if self.sw.block_kind == BlockKind::V3 {
+            self.v3 = self.sw.block_view_v3();
+            return;
+        }
         let mut w = std::mem::take(&mut self.words);
         self.sw.block_state_words(&self.layouts, &mut w);
         self.words = w;
+    }
+
+    /// The v3 block's registers, as of the last refresh.
+    fn v3(&self) -> Option<&View> {
+        self.v3.as_ref()
+    }
+
+    /// The PFC generator of port i: D of the last frame its MAC took, cycles to the refresh.
+    fn pfc_gen(&self, i: usize) -> (u8, u64) {
+        if let Some(v) = self.v3() {
+            return v.pfc(i);
+        }
+        let sent = (0..NPRIO).fold(0u8, |a, p| {
+            a | (u8::from(self.bit("u_pfc.sent_q", 0, i * NPRIO + p)) << p)
+        });
+        (sent, self.reg("u_pfc.timer_q", i, 0))
+    }
+
+    /// The configuration's thresholds in units, one table a priority, in
+    /// [`crate::v3::view::THRESHOLDS`]'s order.
+    fn thresholds(&self) -> Vec<[u64; NPRIO]> {
+        const V2: [&str; 7] = [
+            "u_cfg.ing_max_q",
+            "u_cfg.ing_xoff_q",
+            "u_cfg.ing_xon_q",
+            "u_cfg.eg_max_q",
+            "u_cfg.eg_xoff_q",
+            "u_cfg.eg_xon_q",
+            "u_cfg.eg_warn_q",
+        ];
+        (0..V2.len())
+            .map(|k| {
+                std::array::from_fn(|p| match self.v3() {
+                    Some(v) => v.threshold(k, p),
+                    None => self.reg(V2[k], p, 0),
+                })
+            })
+            .collect()
+    }
+
+    /// A configuration register (`lossless_q`, `mode_q`, `cut_q`, `quanta_q`, `refresh_q`).
+    fn cfg_reg(&self, name: &str) -> u64 {
+        match self.v3() {
+            Some(v) => v.cfg(name),
+            None if name == "lossless_q" => (0..NPRIO).fold(0, |a, p| {
+                a | (u64::from(self.bit("u_cfg.lossless_q", 0, p)) << p)
+            }),
+            None => self.reg(&format!("u_cfg.{name}"), 0, 0),
+        }
     }
 
     /// A register field from the current state words.
@@ -193,6 +306,9 @@ impl Session {
 
     /// Bytes of an occupancy register.
     fn occ(&self, side: Side, port: usize, prio: u8) -> u64 {
+        if let Some(v) = self.v3() {
+            return v.occ(side == Side::Egress, port, prio.into()) << self.params.cell_log2;
+        }
         let q = port * NPRIO + usize::from(prio);
         crate::block::pack::occupancy(&self.layouts.state, &self.words, side == Side::Egress, q)
             << self.params.cell_log2
@@ -209,6 +325,9 @@ impl Session {
 
     /// I of port i: bit p.
     fn i_bits(&self, i: usize) -> u8 {
+        if let Some(v) = self.v3() {
+            return v.i_bits(i);
+        }
         (0..NPRIO).fold(0, |acc, p| {
             acc | (u8::from(self.bit("u_ingress.xoff_q", 0, i * NPRIO + p)) << p)
         })
@@ -222,19 +341,29 @@ impl Session {
 
     /// E of egress queue (o, p): bit i (none unless p is a counted class).
     fn e_bits(&self, o: usize, p: usize) -> u128 {
+        if let Some(v) = self.v3() {
+            return v.e_bits(o, p);
+        }
         let v = self.view();
         v.cfg
             .counted(&self.params, p)
             .map_or(0, |l| v.egress.e_q[self.params.row(o, l)])
     }
 
-    /// D of port i, from the registers: I, or E of any other port's queue of that priority.
+    /// D of port i, from the registers: I, or E of any other port's queue of that priority (v3:
+    /// its register `d_q`, which the block outputs).
     fn d_bits(&self, i: usize) -> u8 {
+        if let Some(v) = self.v3() {
+            return v.d_bits(i);
+        }
         self.view().d_state()[i]
     }
 
     /// The architectural counters of egress queue (o, p): 0 unless p is a counted class.
     fn counters(&self, o: usize, p: usize) -> Vec<u64> {
+        if let Some(v) = self.v3() {
+            return v.counters(o, p);
+        }
         let v = self.view();
         let np = self.params.np;
         match v.cfg.counted(&self.params, p) {
@@ -252,6 +381,9 @@ impl Session {
             }
             Value::D(i) | Value::I(i) | Value::Paused(i) | Value::Fifo(i) => self.check_port(*i),
             Value::Reg(n, k) => {
+                if let Some(v) = self.v3() {
+                    return v3_reg(v, n, *k).map(|_| ());
+                }
                 let Some(s) = self.layouts.state.signal(n) else {
                     let names: Vec<&str> = self
                         .layouts
@@ -304,6 +436,9 @@ impl Session {
                 .sum::<u64>()),
             Value::Sort => self.sort_json(),
             Value::Reg(n, k) => {
+                if let Some(v) = self.v3() {
+                    return v3_reg(v, n, *k).map_or(Json::Null, |x| x.json());
+                }
                 let s = self.layouts.state.signal(n).expect("checked");
                 let v = if s.elems > 1 {
                     get_field(s, &self.words, *k, 0)
@@ -316,6 +451,20 @@ impl Session {
     }
 
     fn sort_json(&self) -> Json {
+        if let Some(v) = self.v3() {
+            let engines: Vec<Json> = v
+                .engines()
+                .into_iter()
+                .filter(|e| e.busy || !e.pending.is_empty())
+                .map(|e| {
+                    let prio = v.prio_of_class(e.class as usize);
+                    let mut j = serde_json::to_value(&e).expect("an engine serializes");
+                    j["prio"] = json!(prio);
+                    j
+                })
+                .collect();
+            return json!({ "engines": engines });
+        }
         let v = self.view();
         let (p, so) = (&self.params, &v.sort);
         let engines: Vec<Json> = (0..p.np)

@@ -51,6 +51,14 @@ fn bytes_of<'a>(q: impl Iterator<Item = &'a crate::switch::Packet>) -> (usize, u
     q.fold((0, 0), |(n, b), p| (n + 1, b + u64::from(p.size)))
 }
 
+/// The block's side, and its micro-architecture when it is not the default's (v2).
+fn block_name(s: &Session) -> String {
+    match s.sw.block_kind {
+        crate::switch::BlockKind::V2 => s.sw.dut_kind.name().to_string(),
+        b => format!("{} ({})", s.sw.dut_kind.name(), b.name()),
+    }
+}
+
 pub(super) fn scenario(s: &Session, o: &mut Out) {
     let sc = &s.sw.sc;
     o.line(format!(
@@ -59,7 +67,7 @@ pub(super) fn scenario(s: &Session, o: &mut Out) {
         sc.ports,
         sc.flows.len(),
         s.sw.mode.name(),
-        s.sw.dut_kind.name()
+        block_name(s)
     ));
     o.line(format!(
         "  one cycle = {} ns; links: propagation {} cycles, PFC response {} cycles; pipeline: one packet every {} cycles, latency {} cycles",
@@ -125,7 +133,7 @@ pub(super) fn print(s: &Session, what: &Show, o: &mut Out) -> Result<(), String>
                 "cycle {now} ({:.1} us), mode {}, block {}",
                 now as f64 * s.sw.sc.cycle_ns / 1000.0,
                 s.sw.mode.name(),
-                s.sw.dut_kind.name()
+                block_name(s)
             ));
             o.line(format!(
                 "  flows done {done}/{}; drops: egress {}, ingress {}; PFC frames {}; pipeline {}",
@@ -333,6 +341,15 @@ pub(super) fn print(s: &Session, what: &Show, o: &mut Out) -> Result<(), String>
             }
             for e in &engines {
                 let port = &e["port"];
+                // (v3: an engine for two ports, its rows granted in round robin)
+                let who = match e.get("engine") {
+                    Some(n) => format!("engine {n} (ports {})", e["ports"]),
+                    None => format!("port {port}"),
+                };
+                let on = match e.get("engine") {
+                    Some(_) => format!("port {port} class"),
+                    None => "class".into(),
+                };
                 if e["busy"] == json!(true) {
                     let algo = if e["stop_calibrate"] == json!(true) {
                         "Stop-Calibrate"
@@ -340,17 +357,23 @@ pub(super) fn print(s: &Session, what: &Show, o: &mut Out) -> Result<(), String>
                         "Stop-Max"
                     };
                     o.line(format!(
-                        "port {port}: busy on class {} (prio {}), {algo}, phase {} step {} bit {}, v {} index {} acc {} target {}",
+                        "{who}: busy on {on} {} (prio {}), {algo}, phase {} step {} bit {}, v {} index {} acc {} target {}",
                         e["class"], e["prio"], e["phase"].as_str().unwrap_or("?"), e["step"], e["bit"],
                         e["v"], e["index"], e["acc"], e["target"]
                     ));
                 } else {
-                    o.line(format!("port {port}: idle"));
+                    o.line(format!("{who}: idle"));
                 }
-                o.line(format!(
-                    "  pending classes {}; round-robin pointer {}",
-                    e["pending_classes"], e["rr"]
-                ));
+                match e.get("pending") {
+                    Some(p) => o.line(format!(
+                        "  pending rows (port, class) {p}; round-robin pointer {}",
+                        e["rr"]
+                    )),
+                    None => o.line(format!(
+                        "  pending classes {}; round-robin pointer {}",
+                        e["pending_classes"], e["rr"]
+                    )),
+                }
             }
             o.set("sort", j);
         }
@@ -358,10 +381,7 @@ pub(super) fn print(s: &Session, what: &Show, o: &mut Out) -> Result<(), String>
             o.line("PFC generator: per port, D of the last frame the MAC took and cycles to the next refresh");
             let mut gens = vec![];
             for i in 0..np {
-                let prev = (0..NPRIO).fold(0u8, |a, p| {
-                    a | (u8::from(s.bit("u_pfc.sent_q", 0, i * NPRIO + p)) << p)
-                });
-                let timer = s.reg("u_pfc.timer_q", i, 0);
+                let (prev, timer) = s.pfc_gen(i);
                 if prev != 0 || timer != 0 {
                     o.line(format!(
                         "  port {i}: signalled {} refresh in {timer}",
@@ -492,9 +512,7 @@ pub(super) fn print(s: &Session, what: &Show, o: &mut Out) -> Result<(), String>
         }
         Show::Cfg => {
             let cell = s.params.cell_log2;
-            let row = |name: &str| -> Vec<u64> {
-                (0..NPRIO).map(|p| s.reg(name, p, 0) << cell).collect()
-            };
+            let tables = s.thresholds();
             let mut m = serde_json::Map::new();
             o.line(format!(
                 "thresholds, bytes        {}",
@@ -502,7 +520,7 @@ pub(super) fn print(s: &Session, what: &Show, o: &mut Out) -> Result<(), String>
                     .map(|p| format!("{:>8}", format!("p{p}")))
                     .collect::<String>()
             ));
-            for (label, reg) in [
+            for (k, (label, reg)) in [
                 ("ingress MAX", "u_cfg.ing_max_q"),
                 ("ingress XOFF", "u_cfg.ing_xoff_q"),
                 ("ingress XON", "u_cfg.ing_xon_q"),
@@ -510,26 +528,27 @@ pub(super) fn print(s: &Session, what: &Show, o: &mut Out) -> Result<(), String>
                 ("egress XOFF", "u_cfg.eg_xoff_q"),
                 ("egress XON", "u_cfg.eg_xon_q"),
                 ("egress WARN", "u_cfg.eg_warn_q"),
-            ] {
-                let v = row(reg);
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                let v: Vec<u64> = tables[k].iter().map(|x| x << cell).collect();
                 o.line(format!(
                     "  {label:<22}{}",
                     v.iter().map(|x| format!("{x:>8}")).collect::<String>()
                 ));
                 m.insert(reg.to_string(), json!(v));
             }
-            let lossless = (0..NPRIO).fold(0u8, |a, p| {
-                a | (u8::from(s.bit("u_cfg.lossless_q", 0, p)) << p)
-            });
-            let mode = s.reg("u_cfg.mode_q", 0, 0);
-            let cut = s.reg("u_cfg.cut_q", 0, 0);
+            let lossless = s.cfg_reg("lossless_q") as u8;
+            let mode = s.cfg_reg("mode_q");
+            let cut = s.cfg_reg("cut_q");
             o.line(format!(
                 "  lossless {}; mode register {mode}; CUT {cut}/{} = {:.3}; quanta {}; refresh {}",
                 prio_list(lossless),
                 1u64 << s.params.cut_f,
                 cut as f64 / (1u64 << s.params.cut_f) as f64,
-                s.reg("u_cfg.quanta_q", 0, 0),
-                s.reg("u_cfg.refresh_q", 0, 0)
+                s.cfg_reg("quanta_q"),
+                s.cfg_reg("refresh_q")
             ));
             m.insert("lossless".into(), json!(lossless));
             m.insert("mode".into(), json!(mode));

@@ -209,7 +209,8 @@ impl BlockV3 {
             }
             t.check_restored()?;
         }
-        let taken_by_rtl = "the snapshot holds the RTL's registers (taken with --dut rtl); load it with --dut rtl";
+        let taken_by_rtl =
+            "the snapshot holds the RTL's registers (taken with --dut rtl); load it with --dut rtl";
         match (&mut self.sides, &st.regs) {
             (Sides::Model(m), V3Regs::Model(t)) => **m = (**t).clone(),
             (Sides::Model(_), V3Regs::Rtl(_)) => return Err(taken_by_rtl.into()),
@@ -240,6 +241,81 @@ impl BlockV3 {
         self.arrivals = st.arrivals;
         self.answers.clear();
         Ok(())
+    }
+
+    /// The block's registers by name, from whichever side holds them (the model's with
+    /// `--dut both`: the lockstep keeps the RTL's equal to them).
+    pub fn view(&self) -> crate::v3::view::View {
+        use crate::v3::view::View;
+        match &self.sides {
+            Sides::Model(m) => View::of_model(m),
+            #[cfg(feature = "rtl")]
+            Sides::Both { lock, .. } => View::of_model(&lock.model),
+            #[cfg(feature = "rtl")]
+            Sides::Rtl { rtl, .. } => {
+                let mut w = vec![0; rtl.layout.state_words];
+                rtl.read_state(&mut w);
+                View::of_rtl(rtl.params, &rtl.layout, &w)
+            }
+        }
+    }
+
+    /// One occupancy register (units), ingress or egress queue `q` = port × 8 + priority: the
+    /// model's directly, the RTL's through its state words.
+    pub fn occupancy(&self, egress: bool, q: usize) -> u64 {
+        let (port, prio) = (q / 8, q % 8);
+        let of_model = |m: &Top| {
+            if egress {
+                m.u_egress.grp[port / 8].occ[prio][port % 8]
+            } else {
+                m.u_ingress.grp[port / 8].occ[prio][port % 8]
+            }
+        };
+        match &self.sides {
+            Sides::Model(m) => of_model(m),
+            #[cfg(feature = "rtl")]
+            Sides::Both { lock, .. } => of_model(&lock.model),
+            #[cfg(feature = "rtl")]
+            Sides::Rtl { .. } => self.view().occ(egress, port, prio),
+        }
+    }
+
+    /// Write the RTL's waveform (Verilator's trace of every signal) from now on, its times from
+    /// the block's cycle; the model alone has none.
+    pub fn open_trace(&mut self, path: &str) -> Result<Vec<String>, String> {
+        #[cfg(feature = "rtl")]
+        let cycle = self.cycle;
+        #[cfg(not(feature = "rtl"))]
+        let _ = path;
+        match &mut self.sides {
+            Sides::Model(_) => Err(
+                "the v3 model writes no waveform: use --dut rtl or --dut both (the Verilated RTL's, every signal)"
+                    .into(),
+            ),
+            #[cfg(feature = "rtl")]
+            Sides::Rtl { rtl, .. } => {
+                rtl.set_cycle(cycle);
+                rtl.open_trace(path).map_err(|e| e.to_string())?;
+                Ok(vec![path.to_string()])
+            }
+            #[cfg(feature = "rtl")]
+            Sides::Both { lock, .. } => {
+                lock.rtl.set_cycle(cycle);
+                lock.rtl.open_trace(path).map_err(|e| e.to_string())?;
+                Ok(vec![path.to_string()])
+            }
+        }
+    }
+
+    /// Finish the RTL's waveform, if one is being written.
+    pub fn close_trace(&mut self) {
+        match &mut self.sides {
+            Sides::Model(_) => {}
+            #[cfg(feature = "rtl")]
+            Sides::Rtl { rtl, .. } => rtl.close_trace(),
+            #[cfg(feature = "rtl")]
+            Sides::Both { lock, .. } => lock.rtl.close_trace(),
+        }
     }
 
     /// Offer `lane` behind the events already waiting for it.

@@ -204,9 +204,9 @@ enum Dut {
     V3(Box<block_v3::BlockV3>),
 }
 
-/// What the v3 block behind a switch does not do yet (`capfc run --block v3`).
-const V3_NOT_YET: &str = "the v3 block behind a switch (--block v3) has no snapshots, REPL, \
-waveforms or register reads yet: use the v2 block for them";
+/// Why the v3 block's registers are not packed in v2's layout: they are read by name.
+const V3_BY_NAME: &str =
+    "the v3 block's registers are read by name (Switch::block_view_v3), not in v2's packed layout";
 
 impl Dut {
     fn new(kind: DutKind, params: &BlockParams) -> Result<Dut, SwitchError> {
@@ -375,7 +375,7 @@ impl Dut {
             Dut::Rtl(r, _) => r.read_state(buf),
             #[cfg(feature = "rtl")]
             Dut::Both(pair) => crate::block::pack::pack_state(&pair.model, &layouts.state, buf),
-            Dut::V3(_) => unreachable!("{V3_NOT_YET}"),
+            Dut::V3(_) => unreachable!("{V3_BY_NAME}"),
         }
     }
 }
@@ -1211,7 +1211,7 @@ impl Switch {
         let p = self.block_params();
         match &mut self.block {
             Dut::Detached => unreachable!("a switch always has its block outside restore"),
-            Dut::V3(_) => Err(V3_NOT_YET.into()),
+            Dut::V3(b) => b.open_trace(path),
             Dut::Model(_) => {
                 self.wave = Some(model_file(&p, path)?);
                 Ok(vec![path.to_string()])
@@ -1241,6 +1241,7 @@ impl Switch {
             Dut::Rtl(r, _) => r.close_trace(),
             #[cfg(feature = "rtl")]
             Dut::Both(pair) => pair.rtl.close_trace(),
+            Dut::V3(b) => b.close_trace(),
             _ => {}
         }
         if let Some(mut w) = self.wave.take() {
@@ -1292,7 +1293,7 @@ impl Switch {
         };
         match &self.block {
             Dut::Detached => unreachable!("a switch always has its block outside restore"),
-            Dut::V3(_) => unreachable!("{V3_NOT_YET}"),
+            Dut::V3(b) => b.occupancy(egress, q) as u32,
             Dut::Model(m) => from_model(m),
             #[cfg(feature = "rtl")]
             Dut::Both(pair) => from_model(&pair.model),
@@ -1303,6 +1304,14 @@ impl Switch {
                 r.read_state(&mut w);
                 crate::block::pack::occupancy(l, &w, egress, q) as u32
             }
+        }
+    }
+
+    /// The v3 block's registers by name (`None` with the v2 block).
+    pub fn block_view_v3(&self) -> Option<crate::v3::view::View> {
+        match &self.block {
+            Dut::V3(b) => Some(b.view()),
+            _ => None,
         }
     }
 

@@ -15,6 +15,7 @@ pub mod rtl_configs;
 pub mod sort;
 pub mod thr_copies;
 pub mod top;
+pub mod view;
 
 /// A unit's registers and outputs by their RTL names (relative to the unit's instance), each as
 /// the binary string a waveform gives (most significant bit first, the RTL's width).

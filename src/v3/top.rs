@@ -303,15 +303,7 @@ impl Top {
     /// RAM word's value within its RTL width. (It does not prove the state reachable.)
     pub fn check_restored(&self) -> Result<(), String> {
         let p = self.p;
-        super::check_params(
-            p.np,
-            p.sw,
-            p.ow,
-            p.cw,
-            p.cell_log2,
-            p.cut_f,
-            p.nl as u32,
-        )?;
+        super::check_params(p.np, p.sw, p.ow, p.cw, p.cell_log2, p.cut_f, p.nl as u32)?;
         let fresh = Top::new(p);
         let (a, b) = (
             serde_json::to_value(self).map_err(|e| e.to_string())?,
@@ -319,8 +311,16 @@ impl Top {
         );
         crate::block::same_shape(&a, &b, "block")?;
         let units = [
-            ("u_ingress", a["u_ingress"]["p"].clone(), b["u_ingress"]["p"].clone()),
-            ("u_egress", a["u_egress"]["p"].clone(), b["u_egress"]["p"].clone()),
+            (
+                "u_ingress",
+                a["u_ingress"]["p"].clone(),
+                b["u_ingress"]["p"].clone(),
+            ),
+            (
+                "u_egress",
+                a["u_egress"]["p"].clone(),
+                b["u_egress"]["p"].clone(),
+            ),
             ("u_sort", a["u_sort"]["p"].clone(), b["u_sort"]["p"].clone()),
         ];
         for (u, x, y) in units {

@@ -1,0 +1,329 @@
+//! The v3 block's state as a user reads it (`capfc step --block v3`): every register and RAM word
+//! by its RTL name, read the same way from the model ([`View::of_model`]) or from the Verilated
+//! RTL's state words ([`View::of_rtl`]), and the architectural values made from those registers
+//! alone: occupancies, I, E, D, the counters, the sort engines, the PFC generator and the
+//! configuration (`docs/microarchitecture-v3.md`). Since both sides go through the names, what the
+//! REPL shows of the RTL is what its registers hold, not what the model thinks they hold.
+
+use super::sort::{PH_CNT, PH_COPY, PH_GT, PH_MAX, PH_MUL, PH_SEL, PH_SRCH};
+use super::top::Top;
+use super::{class_width, port_width, RegSink};
+use crate::block::BlockParams;
+use std::collections::HashMap;
+
+/// One register or RAM word: its width and its bits, least significant first in 64-bit words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Val {
+    pub width: u32,
+    pub words: Vec<u64>,
+}
+
+impl Val {
+    /// Bits `lo .. lo + w` (w <= 64), 0 above the width.
+    pub fn field(&self, lo: usize, w: u32) -> u64 {
+        let mut x = 0u64;
+        for b in (lo..lo + w as usize).rev() {
+            let bit = b < self.width as usize
+                && self
+                    .words
+                    .get(b / 64)
+                    .is_some_and(|v| v >> (b % 64) & 1 == 1);
+            x = x << 1 | u64::from(bit);
+        }
+        x
+    }
+
+    /// The value, if it fits 128 bits; else its hexadecimal digits (most significant first).
+    pub fn json(&self) -> serde_json::Value {
+        if self.width <= 64 {
+            serde_json::json!(self.field(0, 64))
+        } else if self.width <= 128 {
+            let v = u128::from(self.field(0, 64)) | u128::from(self.field(64, 64)) << 64;
+            serde_json::json!(v.to_string())
+        } else {
+            let digits: String = (0..self.width.div_ceil(4) as usize)
+                .rev()
+                .map(|d| char::from_digit(self.field(4 * d, 4) as u32, 16).unwrap_or('?'))
+                .collect();
+            serde_json::json!(format!("0x{digits}"))
+        }
+    }
+}
+
+/// The block's registers and RAM words by name, in the order the RTL lists them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct View {
+    pub p: BlockParams,
+    names: Vec<String>,
+    vals: Vec<Val>,
+    index: HashMap<String, usize>,
+}
+
+/// The sink that keeps every register's value under its name.
+struct Collect<'a>(&'a mut View);
+
+impl RegSink for Collect<'_> {
+    fn reg(&mut self, name: std::fmt::Arguments<'_>, words: &[u64], width: usize) {
+        let n = width.div_ceil(64);
+        let mut w: Vec<u64> = words.iter().take(n).copied().collect();
+        w.resize(n, 0);
+        self.0.push(name.to_string(), width as u32, w);
+    }
+}
+
+/// A sort engine's registers.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Engine {
+    pub engine: usize,
+    /// the ports whose rows it sorts (2e and 2e + 1, one with NP odd at the last)
+    pub ports: Vec<usize>,
+    pub busy: bool,
+    /// the row being sorted (or the last one): its port and class
+    pub port: usize,
+    pub class: u64,
+    pub stop_calibrate: bool,
+    pub phase: &'static str,
+    pub step: u64,
+    pub bit: u64,
+    pub v: u64,
+    pub index: u64,
+    pub acc: u64,
+    pub target: u64,
+    /// the rows asking for a sort: (port, class)
+    pub pending: Vec<(usize, u64)>,
+    /// the round-robin pointer over its rows (port slot × classes)
+    pub rr: u64,
+}
+
+/// The name of a v3 sort engine's phase (`ph_q`).
+pub fn phase_name(ph: u64) -> &'static str {
+    match ph as u8 {
+        PH_MAX => "MAX",
+        PH_COPY => "COPY",
+        PH_MUL => "MUL",
+        PH_SRCH => "SRCH",
+        PH_GT => "GT",
+        PH_CNT => "CNT",
+        PH_SEL => "SEL",
+        _ => "?",
+    }
+}
+
+/// The configuration's threshold tables, in `u_cfg.gen_thr[k]`'s order.
+pub const THRESHOLDS: [&str; 7] = [
+    "ingress MAX",
+    "ingress XOFF",
+    "ingress XON",
+    "egress MAX",
+    "egress XOFF",
+    "egress XON",
+    "egress WARN",
+];
+
+impl View {
+    fn empty(p: BlockParams) -> View {
+        View {
+            p,
+            names: vec![],
+            vals: vec![],
+            index: HashMap::new(),
+        }
+    }
+
+    fn push(&mut self, name: String, width: u32, words: Vec<u64>) {
+        self.index.insert(name.clone(), self.vals.len());
+        self.names.push(name);
+        self.vals.push(Val { width, words });
+    }
+
+    /// The model's registers.
+    pub fn of_model(t: &Top) -> View {
+        let mut v = View::empty(t.p);
+        t.visit(&mut Collect(&mut v));
+        v
+    }
+
+    /// The Verilated RTL's registers: its layout's state variables (names relative to the
+    /// block's instance) over its state words.
+    #[cfg(feature = "rtl")]
+    pub fn of_rtl(p: BlockParams, layout: &crate::dut_v3::Layout, state: &[u32]) -> View {
+        let mut v = View::empty(p);
+        for var in &layout.state {
+            let vw = var.value_words();
+            for k in 0..var.values() {
+                let at = var.offset + k * vw;
+                let words = state[at..at + vw]
+                    .chunks(2)
+                    .map(|c| u64::from(c[0]) | c.get(1).map_or(0, |&h| u64::from(h) << 32))
+                    .collect();
+                v.push(var.value_name(k), var.width, words);
+            }
+        }
+        v
+    }
+
+    /// Every register's name, in the RTL's order.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// A register or RAM word by its name (`u_egress.e_q[3]`, `d_q`).
+    pub fn get(&self, name: &str) -> Option<&Val> {
+        self.index.get(name).map(|&k| &self.vals[k])
+    }
+
+    /// Bits `lo .. lo + w` of a register the block has by construction (a missing one is a bug
+    /// of this module, not of the user's input).
+    fn f(&self, name: &str, lo: usize, w: u32) -> u64 {
+        self.get(name)
+            .unwrap_or_else(|| panic!("the v3 block has no register {name}"))
+            .field(lo, w)
+    }
+
+    fn reg(&self, name: &str) -> u64 {
+        self.f(name, 0, 64)
+    }
+
+    fn pw(&self) -> u32 {
+        port_width(self.p.np)
+    }
+
+    fn lw(&self) -> u32 {
+        class_width(self.p.nl as u32)
+    }
+
+    /// An occupancy register in units: ingress or egress queue (port, prio), its group's LUT RAM
+    /// word.
+    pub fn occ(&self, egress: bool, port: usize, prio: usize) -> u64 {
+        let unit = if egress { "u_egress" } else { "u_ingress" };
+        self.reg(&format!(
+            "{unit}.gen_grp[{}].gen_prio[{prio}].u_occ.mem[{}]",
+            port / 8,
+            port % 8
+        ))
+    }
+
+    /// I of input port i: bit p.
+    pub fn i_bits(&self, i: usize) -> u8 {
+        self.f("u_ingress.xoff_q", i * 8, 8) as u8
+    }
+
+    /// D of input port i as the block outputs it (`d_q`): bit p.
+    pub fn d_bits(&self, i: usize) -> u8 {
+        self.f("d_q", i * 8, 8) as u8
+    }
+
+    /// The counted class of priority `prio` (the lossless ones in order, the first NL), if any.
+    pub fn counted(&self, prio: usize) -> Option<usize> {
+        let lossless = self.reg("u_cfg.lossless_q") as u8;
+        let l = (lossless & ((1u16 << prio) - 1) as u8).count_ones() as usize;
+        (lossless >> prio & 1 == 1 && l < self.p.nl).then_some(l)
+    }
+
+    /// The priority whose counted class is `l`.
+    pub fn prio_of_class(&self, l: usize) -> Option<usize> {
+        (0..8).find(|&p| self.counted(p) == Some(l))
+    }
+
+    fn row(&self, o: usize, l: usize) -> usize {
+        (o << self.lw()) | l
+    }
+
+    /// E of egress queue (o, prio): bit i (none unless prio is a counted class).
+    pub fn e_bits(&self, o: usize, prio: usize) -> u128 {
+        self.counted(prio).map_or(0, |l| {
+            let v = self
+                .get(&format!("u_egress.e_q[{}]", self.row(o, l)))
+                .expect("E has a row per port and class");
+            u128::from(v.field(0, 64)) | u128::from(v.field(64, 64)) << 64
+        })
+    }
+
+    /// Counter C(o, l, i) as a sort engine's read would see it now: the word of port o's counter
+    /// RAM at `{l, i}`, its count if its tag is the row's generation (else 0: cleared since it
+    /// was written), or the increment H writes to it in this cycle.
+    pub fn counter(&self, o: usize, l: usize, i: usize) -> u64 {
+        let (cw, pw) = (self.p.cw, self.pw());
+        let tw = self.lw() + pw + 1;
+        let a = (l << pw) | i;
+        if self.f("u_egress.wh_q", o, 1) == 1
+            && self.reg(&format!("u_egress.wa_q[{o}]")) == a as u64
+        {
+            return self.f(&format!("u_egress.wd_q[{o}]"), 0, cw);
+        }
+        let word = format!("u_egress.gen_port[{o}].u_cnt.mem[{a}]");
+        let gen = self.reg(&format!("u_egress.gen_q[{}]", self.row(o, l)));
+        if self.f(&word, cw as usize, tw) == gen {
+            self.f(&word, 0, cw)
+        } else {
+            0
+        }
+    }
+
+    /// The counters of egress queue (o, prio), one per input port (0 unless prio is counted).
+    pub fn counters(&self, o: usize, prio: usize) -> Vec<u64> {
+        let np = self.p.np;
+        match self.counted(prio) {
+            Some(l) => (0..np).map(|i| self.counter(o, l, i)).collect(),
+            None => vec![0; np],
+        }
+    }
+
+    /// Every sort engine's registers.
+    pub fn engines(&self) -> Vec<Engine> {
+        let (np, lw) = (self.p.np, self.lw());
+        let nj = 2usize << lw;
+        (0..np.div_ceil(2))
+            .map(|e| {
+                let r = |n: &str| self.reg(&format!("u_sort.{n}[{e}]"));
+                let flag = |n: &str| self.f(&format!("u_sort.{n}"), e, 1) == 1;
+                let ports: Vec<usize> =
+                    [2 * e, 2 * e + 1].into_iter().filter(|&o| o < np).collect();
+                let pend = r("pend_q");
+                Engine {
+                    engine: e,
+                    busy: flag("busy_q"),
+                    port: 2 * e + usize::from(flag("sl_q")),
+                    class: r("row_q"),
+                    stop_calibrate: flag("cal_q"),
+                    phase: phase_name(r("ph_q")),
+                    step: r("k_q"),
+                    bit: r("bit_q"),
+                    v: r("v_q"),
+                    index: r("ix_q"),
+                    acc: r("acc_q"),
+                    target: r("tgt_q"),
+                    pending: (0..nj)
+                        .filter(|&j| pend >> j & 1 == 1)
+                        .map(|j| (2 * e + (j >> lw), (j % (1 << lw)) as u64))
+                        .collect(),
+                    rr: r("rr_q"),
+                    ports,
+                }
+            })
+            .collect()
+    }
+
+    /// The PFC generator of port i: D of the last frame its MAC took, cycles to the refresh.
+    pub fn pfc(&self, i: usize) -> (u8, u64) {
+        (
+            self.f("u_pfc.sent_q", i * 8, 8) as u8,
+            self.reg(&format!("u_pfc.timer_q[{i}]")),
+        )
+    }
+
+    /// Threshold table k ([`THRESHOLDS`]) of priority `prio`, in units: 0 until written since the
+    /// reset (its valid bit).
+    pub fn threshold(&self, k: usize, prio: usize) -> u64 {
+        if self.f(&format!("u_cfg.thr_v_q[{k}]"), prio, 1) == 1 {
+            self.reg(&format!("u_cfg.gen_thr[{k}].u_tab.mem[{prio}]"))
+        } else {
+            0
+        }
+    }
+
+    /// A configuration register (`u_cfg.<name>`): lossless_q, mode_q, cut_q, quanta_q, refresh_q.
+    pub fn cfg(&self, name: &str) -> u64 {
+        self.reg(&format!("u_cfg.{name}"))
+    }
+}
