@@ -65,13 +65,17 @@ lint-v1: deps ## verilator -Wall on check/capfc_v1 at 4 and 8 ports, with each s
 	@echo "lint-v1: capfc_v1_top (4, 8 ports; $(words $(V1_BUGS)) seeded bugs) and team_pfc clean"
 
 # The DPI-C scoreboard (`capfc gen-sv`) in both testbenches, linted at 4 ports.
-lint-dpi: deps ## verilator -Wall on the generated DPI package and scoreboard inside both testbenches
+lint-dpi: deps ## verilator -Wall on the generated DPI package and scoreboard inside both testbenches (our golden one with the v2 and the v3 block)
 	@$(CARGO) run --release -q -- gen-sv --config np4 --out build/sv 2>/dev/null
 	@verilator --lint-only -Wall --timing -DCAPFC_SCOREBOARD -DCAPFC_SCOREBOARD_TWO --top-module capfc_tb -Igolden/random_max_np4_seed1 \
 	  +define+CAPFC_LINES_MAX=65536 build/sv/capfc_dpi.sv build/sv/capfc_scoreboard.sv $(RTL_FILES) testbench/capfc_tb.sv
 	@verilator --lint-only -Wall --timing -DCAPFC_V1_SCOREBOARD --top-module capfc_v1_tb -Igolden/random_max_np4_seed1 \
 	  build/sv/capfc_dpi.sv build/sv/capfc_scoreboard.sv $(V1_RTL) check/capfc_v1/capfc_v1_tb.sv
-	@echo "lint-dpi: capfc_dpi, capfc_scoreboard in capfc_tb and capfc_v1_tb clean"
+	@$(CARGO) run --release -q -- gen-sv --config np4 --block v3 --out build/sv_v3 2>/dev/null
+	@# (-Wno-UNUSEDPARAM: the v3 RTL uses part of v2's capfc_pkg, the waiver of mk/v3.mk's lint)
+	@verilator --lint-only -Wall -Wno-UNUSEDPARAM --timing -DCAPFC_SCOREBOARD -DCAPFC_SCOREBOARD_TWO --top-module capfc_tb -Igolden/v3/random_max_np4_seed1 \
+	  +define+CAPFC_LINES_MAX=65536 build/sv_v3/capfc_dpi.sv build/sv_v3/capfc_scoreboard.sv $(V3_TOP) testbench/capfc_tb.sv
+	@echo "lint-dpi: capfc_dpi, capfc_scoreboard in capfc_tb (v2 and v3 blocks) and capfc_v1_tb clean"
 
 lint-sva: deps ## the rule assertions (check/sva/capfc_props.sv): verilator -Wall in both testbenches, and Yosys reads them
 	@verilator --lint-only -Wall --top-module capfc_props check/sva/capfc_props.sv

@@ -24,6 +24,9 @@ pub struct GenSvArgs {
     pub cut_f: Option<u32>,
     #[arg(long)]
     pub nl: Option<usize>,
+    /// The block's micro-architecture: v2 (`capfc_top`'s ports) or v3 (`capfc_top_oc`'s).
+    #[arg(long, default_value = "v2")]
+    pub block: String,
     /// Directory to write capfc_dpi.sv and capfc_scoreboard.sv into (created).
     #[arg(long)]
     pub out: PathBuf,
@@ -43,9 +46,12 @@ pub fn run(a: &GenSvArgs) -> Result<()> {
     };
     p.validate()
         .map_err(|e| anyhow::anyhow!("parameters: {e}"))?;
+    let block = crate::block::BlockKind::parse(&a.block)
+        .with_context(|| format!("--block '{}': expected v2 or v3", a.block))?;
+    let package = crate::dpi_sv::package_for(&p, block).map_err(anyhow::Error::msg)?;
     std::fs::create_dir_all(&a.out).with_context(|| a.out.display().to_string())?;
     for (name, text) in [
-        ("capfc_dpi.sv", crate::dpi_sv::package(&p)),
+        ("capfc_dpi.sv", package),
         ("capfc_scoreboard.sv", crate::dpi_sv::scoreboard()),
     ] {
         let path = a.out.join(name);

@@ -10,13 +10,16 @@
 //!   d_state}`) in 32-bit words, least significant first, the way DPI passes a `bit [N-1:0]`
 //!   (`svBitVecVal`). `capfc_*_in_bits` / `capfc_*_out_bits` give N.
 //! - Parameters are TOML text: `np`, `sw`, `ow`, `cw`, `cell_log2`, `cut_f`, `nl`, every key
-//!   required (the RTL parameters of `capfc_top`). A checker's timing envelope is TOML text in the
+//!   required (the RTL parameters of `capfc_top`), and `block`, optional: "v2" (the default,
+//!   `capfc_top`'s ports) or "v3" (`capfc_top_oc`'s: the lanes' readies `arr_ready` and
+//!   `deq_ready` first among the outputs, the accepts four cycles after the take; the envelope by
+//!   default the v3 block's, `docs/microarchitecture-v3.md`). A checker's timing envelope is TOML text in the
 //!   format of `capfc::check::envelope` (NULL: capfc_top's own envelope at these parameters).
 //! - A function that fails returns a negative number or NULL; the handle's `_error` function then
 //!   gives the reason. A panic inside never crosses the boundary: it becomes such an error, and
 //!   the handle refuses further steps.
 
-use capfc::block::BlockParams;
+use capfc::block::{BlockKind, BlockParams};
 use capfc::check::Envelope;
 use capfc::ports::{CheckerPorts, ModelPorts};
 use serde::Deserialize;
@@ -34,11 +37,19 @@ struct ParamsToml {
     cell_log2: u32,
     cut_f: u32,
     nl: usize,
+    #[serde(default)]
+    block: Option<String>,
 }
 
-fn parse_params(text: *const c_char) -> Result<BlockParams, String> {
+/// The parameters and the block's micro-architecture.
+fn parse_params(text: *const c_char) -> Result<(BlockParams, BlockKind), String> {
     let text = c_str(text, "params")?;
     let t: ParamsToml = toml::from_str(&text).map_err(|e| format!("params: {e}"))?;
+    let block = match t.block.as_deref() {
+        None => BlockKind::V2,
+        Some(b) => BlockKind::parse(b)
+            .ok_or_else(|| format!("params: block = {b:?}: expected \"v2\" or \"v3\""))?,
+    };
     let p = BlockParams {
         np: t.np,
         sw: t.sw,
@@ -49,7 +60,7 @@ fn parse_params(text: *const c_char) -> Result<BlockParams, String> {
         nl: t.nl,
     };
     p.validate().map_err(|e| format!("params: {e}"))?;
-    Ok(p)
+    Ok((p, block))
 }
 
 fn c_str(s: *const c_char, what: &str) -> Result<String, String> {
@@ -124,7 +135,10 @@ pub struct CapfcChecker {
 
 fn new_model(params: *const c_char) -> Result<CapfcModel, String> {
     Ok(CapfcModel {
-        m: ModelPorts::new(&parse_params(params)?)?,
+        m: {
+            let (p, block) = parse_params(params)?;
+            ModelPorts::with_block(&p, block)?
+        },
         error: None,
     })
 }
@@ -225,14 +239,14 @@ pub unsafe extern "C" fn capfc_model_error(
 }
 
 fn new_checker(params: *const c_char, envelope: *const c_char) -> Result<CapfcChecker, String> {
-    let p = parse_params(params)?;
+    let (p, block) = parse_params(params)?;
     let env = if envelope.is_null() {
         None
     } else {
         Some(Envelope::parse(&c_str(envelope, "envelope")?, "envelope")?)
     };
     Ok(CapfcChecker {
-        c: CheckerPorts::new(&p, env)?,
+        c: CheckerPorts::with_block(&p, env, block)?,
         reports: VecDeque::new(),
         last: CString::default(),
         summary: CString::default(),

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 mod common;
+use capfc::block::BlockKind;
 use common::staticlib;
 
 fn root() -> PathBuf {
@@ -21,22 +22,34 @@ fn work() -> PathBuf {
     d
 }
 
-/// capfc_dpi.sv and capfc_scoreboard.sv for np4, as `capfc gen-sv --config np4` writes them.
-fn sv() -> (PathBuf, PathBuf) {
+/// capfc_dpi.sv and capfc_scoreboard.sv for np4, as `capfc gen-sv --config np4 [--block v3]`
+/// writes them.
+fn sv(block: BlockKind) -> (PathBuf, PathBuf) {
     let p = capfc::golden::params_of("np4").unwrap();
-    let d = work().join("sv");
+    let d = work().join(format!("sv_{}", block.name()));
     std::fs::create_dir_all(&d).unwrap();
     let (a, b) = (d.join("capfc_dpi.sv"), d.join("capfc_scoreboard.sv"));
-    std::fs::write(&a, capfc::dpi_sv::package(&p)).unwrap();
+    std::fs::write(&a, capfc::dpi_sv::package_for(&p, block).unwrap()).unwrap();
     std::fs::write(&b, capfc::dpi_sv::scoreboard()).unwrap();
     (a, b)
 }
 
 /// Verilate and build a testbench with the scoreboard; returns the binary.
 fn build(name: &str, top: &str, inc: &Path, defines: &[String], files: &[PathBuf]) -> PathBuf {
+    build_for(BlockKind::V2, name, top, inc, defines, files)
+}
+
+fn build_for(
+    block: BlockKind,
+    name: &str,
+    top: &str,
+    inc: &Path,
+    defines: &[String],
+    files: &[PathBuf],
+) -> PathBuf {
     let mdir = work().join(name);
     let _ = std::fs::remove_dir_all(&mdir);
-    let (pkg, sb) = sv();
+    let (pkg, sb) = sv(block);
     let mut c = Command::new("verilator");
     c.args([
         "--binary",
@@ -160,6 +173,59 @@ fn the_scoreboard_in_our_golden_testbench() {
         summaries
             .iter()
             .any(|l| l.contains("u_scoreboard:") && !l.ends_with(": 0 violations")),
+        "{text}"
+    );
+}
+
+/// The v3 block's scoreboard (`capfc gen-sv --block v3`: `capfc_top_oc`'s ports, the checker
+/// with the v3 envelope) in the same golden testbench replaying a v3 set against the v3 RTL: the
+/// set passes and the scoreboard judges it clean; D[0].p5 flipped from cycle 1,000 on is reported
+/// at cycle 1,000.
+#[test]
+fn the_v3_scoreboard_in_our_golden_testbench() {
+    need_verilator();
+    let r = root();
+    let set = r.join("golden/v3/random_cal_np4_seed1");
+    let files: Vec<PathBuf> = std::fs::read_to_string(r.join("rtl/v3/files.f"))
+        .unwrap()
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("//") && !l.starts_with('#'))
+        .map(|l| r.join(l))
+        .chain([r.join("testbench/capfc_tb.sv")])
+        .collect();
+    let bin = build_for(
+        BlockKind::V3,
+        "ours_v3",
+        "capfc_tb",
+        &set,
+        &["-DCAPFC_SCOREBOARD".into(), "-DCAPFC_SCOREBOARD_TWO".into()],
+        &files,
+    );
+    let vh = std::fs::read_to_string(set.join("params.vh")).unwrap();
+    let def = |k: &str| {
+        vh.lines()
+            .find_map(|l| l.strip_prefix(&format!("`define CAPFC_{k} ")))
+            .unwrap()
+            .trim()
+            .to_string()
+    };
+    let args = vec![
+        format!("+GOLDEN={}", set.display()),
+        format!("+CYCLES={}", def("CYCLES")),
+        format!("+STIM_LINES={}", def("STIM_LINES")),
+        format!("+EXPECT_LINES={}", def("EXPECT_LINES")),
+    ];
+    let (ok, text) = run(&bin, &args);
+    assert!(ok && text.contains(" passed, 0 failed"), "{text}");
+    assert!(text.contains("frames: 0 violations"), "{text}");
+    assert!(first_report(&text).is_none(), "{text}");
+    let mut flip = args.clone();
+    flip.push("+SB_FLIP=1000".into());
+    let (_, text) = run(&bin, &flip);
+    assert_eq!(
+        first_report(&text).as_deref(),
+        Some("cycle 1000: lossy pause on d[0].p5"),
         "{text}"
     );
 }

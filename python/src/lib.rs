@@ -2,7 +2,7 @@
 //! (`capfc::ports`), for the Python package `capfc` (python/python/capfc) and its cocotb
 //! scoreboard. A concatenation crosses as little-endian bytes; the package turns them into ints.
 
-use capfc::block::BlockParams;
+use capfc::block::{BlockKind, BlockParams};
 use capfc::check::Envelope;
 use capfc::ports::{CheckerPorts, Field, ModelPorts};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -26,6 +26,12 @@ fn params(
         cut_f,
         nl,
     }
+}
+
+/// The block's micro-architecture by name ("v2": capfc_top's ports, "v3": capfc_top_oc's).
+fn block_of(name: &str) -> PyResult<BlockKind> {
+    BlockKind::parse(name)
+        .ok_or_else(|| PyValueError::new_err(format!("block {name:?}: expected \"v2\" or \"v3\"")))
 }
 
 fn to_words(b: &[u8], bits: usize) -> PyResult<Vec<u32>> {
@@ -56,7 +62,7 @@ fn field_tuples(f: Vec<Field>) -> Vec<(String, usize, usize)> {
     f.into_iter().map(|f| (f.name, f.lsb, f.width)).collect()
 }
 
-/// The cycle model of capfc_top.
+/// The cycle model of capfc_top (block "v2") or capfc_top_oc ("v3").
 #[pyclass(module = "capfc._native", unsendable)]
 struct Model {
     m: ModelPorts,
@@ -66,6 +72,8 @@ struct Model {
 #[pymethods]
 impl Model {
     #[new]
+    #[pyo3(signature = (np, sw, ow, cw, cell_log2, cut_f, nl, block="v2"))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         np: usize,
         sw: u32,
@@ -74,9 +82,13 @@ impl Model {
         cell_log2: u32,
         cut_f: u32,
         nl: usize,
+        block: &str,
     ) -> PyResult<Self> {
-        let m = ModelPorts::new(&params(np, sw, ow, cw, cell_log2, cut_f, nl))
-            .map_err(PyValueError::new_err)?;
+        let m = ModelPorts::with_block(
+            &params(np, sw, ow, cw, cell_log2, cut_f, nl),
+            block_of(block)?,
+        )
+        .map_err(PyValueError::new_err)?;
         let out = vec![0; m.out_bits().div_ceil(32)];
         Ok(Model { m, out })
     }
@@ -119,9 +131,10 @@ struct Checker {
 
 #[pymethods]
 impl Checker {
-    /// `envelope`: the block's timing envelope as TOML text (None: capfc_top's own).
+    /// `envelope`: the block's timing envelope as TOML text (None: the block's own); `block`:
+    /// "v2" (capfc_top's ports) or "v3" (capfc_top_oc's).
     #[new]
-    #[pyo3(signature = (np, sw, ow, cw, cell_log2, cut_f, nl, envelope=None))]
+    #[pyo3(signature = (np, sw, ow, cw, cell_log2, cut_f, nl, envelope=None, block="v2"))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         np: usize,
@@ -132,13 +145,18 @@ impl Checker {
         cut_f: u32,
         nl: usize,
         envelope: Option<&str>,
+        block: &str,
     ) -> PyResult<Self> {
         let env = envelope
             .map(|t| Envelope::parse(t, "envelope"))
             .transpose()
             .map_err(PyValueError::new_err)?;
-        let c = CheckerPorts::new(&params(np, sw, ow, cw, cell_log2, cut_f, nl), env)
-            .map_err(PyValueError::new_err)?;
+        let c = CheckerPorts::with_block(
+            &params(np, sw, ow, cw, cell_log2, cut_f, nl),
+            env,
+            block_of(block)?,
+        )
+        .map_err(PyValueError::new_err)?;
         Ok(Checker { c })
     }
 

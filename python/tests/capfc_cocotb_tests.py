@@ -1,16 +1,18 @@
 """cocotb test: a golden set's stimulus drives a CaPFC block (capfc_top, or the second
 implementation capfc_v1_top through an adapter) and capfc's scoreboard checks it.
 
-Environment: CAPFC_SET (a golden set directory), CAPFC_BLOCK ("ours" or "v1"), CAPFC_ENVELOPE
+Environment: CAPFC_SET (a golden set directory), CAPFC_BLOCK ("ours", "v3": our v3 block
+capfc_top_oc, or "v1"), CAPFC_ENVELOPE
 (a timing envelope file; empty: capfc_top's own), CAPFC_CONFIG (the parameter set, e.g. np4),
 CAPFC_FLIP (ours: flip D[0].p5 from this cycle on, as the scoreboard sees it).
 """
 
+import dataclasses
 import os
 
 import cocotb
 from cocotb.clock import Clock
-from cocotb.triggers import RisingEdge
+from cocotb.triggers import ReadOnly, RisingEdge
 
 from capfc import Params, unpack
 from capfc.cocotb import Scoreboard, to_int
@@ -43,6 +45,8 @@ async def scoreboard_checks_the_block(dut):
     block = os.environ["CAPFC_BLOCK"]
     env_path = os.environ.get("CAPFC_ENVELOPE", "")
     params = Params.of(os.environ["CAPFC_CONFIG"])
+    if block == "v3":
+        params = dataclasses.replace(params, block="v3")
     envelope = open(env_path).read() if env_path else None
     np_ = params.np
 
@@ -65,11 +69,11 @@ async def scoreboard_checks_the_block(dut):
             return getattr(dut, name)
 
     flip = int(os.environ.get("CAPFC_FLIP", "-1"))
-    if block == "ours" and flip >= 0:
+    if block in ("ours", "v3") and flip >= 0:
         # a stand-in for a bug in our block: D[0].p5 as the scoreboard sees it, flipped from its
         # cycle `flip` on
         def signals(name):
-            if name == "d_state" and sb.checker.cycles >= flip:
+            if name == "d_state" and sb.cycle >= flip:
                 return to_int(dut.d_state.value) ^ (1 << 5)
             return getattr(dut, name)
 
@@ -90,4 +94,7 @@ async def scoreboard_checks_the_block(dut):
         for n in names:
             getattr(dut, n).value = values[n]
         await RisingEdge(dut.clk)
+    # the scoreboard takes the last cycle at that edge too: let it, in the same time step, before
+    # the end (the v3 block answers the lanes of that cycle's last four)
+    await ReadOnly()
     sb.finish()

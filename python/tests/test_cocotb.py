@@ -33,6 +33,10 @@ def run(block, set_dir, build, defines=None, envelope="", flip=-1):
     if block == "v1":
         sources = sorted((ROOT / "check/capfc_v1/rtl").glob("*.sv"))
         top = "capfc_v1_top"
+    elif block == "v3":
+        files = (ROOT / "rtl/v3/files.f").read_text().split()
+        sources = [ROOT / f for f in files if f.endswith(".sv")]
+        top = "capfc_top_oc"
     else:
         files = (ROOT / "rtl/files.f").read_text().split()
         sources = [ROOT / f for f in files if f.endswith(".sv")]
@@ -88,6 +92,17 @@ def test_our_block_clean_and_with_a_flipped_output():
     results = run("ours", s, "ours")
     assert failures(results) == []
     results = run("ours", s, "ours_flip", flip=1000)
+    f = failures(results)
+    assert len(f) == 1 and "cycle 1000: " in f[0] and "d[0].p5" in f[0], f
+
+
+def test_our_v3_block_clean_and_with_a_flipped_output():
+    """The v3 block (capfc_top_oc) with Params(block="v3"): its lanes' readies, accepts four
+    cycles after the take, the v3 envelope."""
+    s = ROOT / "golden/v3/random_max_np4_seed1"
+    results = run("v3", s, "v3")
+    assert failures(results) == []
+    results = run("v3", s, "v3_flip", flip=1000)
     f = failures(results)
     assert len(f) == 1 and "cycle 1000: " in f[0] and "d[0].p5" in f[0], f
 

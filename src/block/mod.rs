@@ -501,3 +501,32 @@ pub fn same_shape(a: &serde_json::Value, b: &serde_json::Value, path: &str) -> R
         _ => Ok(()),
     }
 }
+
+/// Which micro-architecture of the block: the switch's (`capfc run --block`), the ports' of the
+/// bindings (`crate::ports`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BlockKind {
+    /// v2 (`docs/microarchitecture.md`): every lane answered in the cycle it is seen.
+    #[default]
+    V2,
+    /// v3 (`docs/microarchitecture-v3.md`): lanes taken on their port's slot, arrivals and
+    /// enqueues answered four cycles after the take (`crate::v3`).
+    V3,
+}
+
+impl BlockKind {
+    pub fn parse(s: &str) -> Option<BlockKind> {
+        match s {
+            "v2" => Some(BlockKind::V2),
+            "v3" => Some(BlockKind::V3),
+            _ => None,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            BlockKind::V2 => "v2",
+            BlockKind::V3 => "v3",
+        }
+    }
+}

@@ -172,3 +172,159 @@ pub fn check_model(
     }
     Ok((ck.summary().clone(), found))
 }
+
+/// The v3 block's envelope (`capfc_top_oc`, `docs/microarchitecture-v3.md`; the same as
+/// `make v3-check` writes, mk/v3.mk): a lane taken in t is answered in t+4 (the occupancy then
+/// counts the removals taken before it), D follows I and E's clear in t+6, and a sort requested
+/// in t+6 is granted in t+7 and shows in D 12 cycles after the request's take plus the sort:
+/// Stop-Max's pass, or Stop-Calibrate's COPY, MUL, SRCH and GT before SEL's first E write, at
+/// worst after every other row of its engine (2 NL - 1 of them) and its own previous sort, each
+/// with a grant cycle.
+pub fn envelope_of_v3(p: &BlockParams) -> Envelope {
+    let (np, nl, cw, cut_f) = (
+        p.np as u64,
+        p.nl as u64,
+        u64::from(p.cw),
+        u64::from(p.cut_f),
+    );
+    let s_max = np + 6;
+    let s_cal = (np + 6) + (cut_f + 1) + cw.div_ceil(2) * (np + 7) + (np + 6);
+    let s_more = (np + 2) + (np + 6);
+    Envelope {
+        accept_latency: 4,
+        accept_sees_removals: true,
+        snapshot_stride: 1,
+        ingress: Window::exact(6),
+        e_clear: Window::exact(6),
+        stop_max: Window {
+            min: 12 + s_max,
+            max: 12 + (2 * nl + 1) * (s_max + 1),
+        },
+        stop_cal: Window {
+            min: 12 + s_cal,
+            max: 12 + (2 * nl + 1) * (s_cal + s_more + 1),
+        },
+        frame: Window::exact(0),
+        refresh: Window::exact(1),
+        reset: 1,
+        link_bits_per_cycle: 8,
+    }
+}
+
+/// Turns the v3 block's ports of a cycle (`capfc_top_oc`: v2's with the lanes' readies) into a
+/// checker [`Cycle`], as `capfc check` reads them from a waveform with
+/// `check/v3/capfc_top_v3.map.toml`: a lane is an event when it is valid and ready (an arrival or
+/// a dequeue on its port's ready, the departure lane on `arr_ready[dep_port]`, the enqueue lane on
+/// `deq_ready[enq_oport]`), and its accept is read [`envelope_of_v3`]'s `accept_latency` cycles
+/// later, on its port.
+#[derive(Debug, Clone)]
+pub struct AdapterV3 {
+    p: BlockParams,
+    regs: CfgRegs,
+    /// per cycle not yet answered: the arrivals' ports and whether an enqueue was taken
+    waiting: std::collections::VecDeque<(Vec<usize>, bool)>,
+    latency: usize,
+}
+
+impl AdapterV3 {
+    pub fn new(p: &BlockParams) -> Self {
+        AdapterV3 {
+            p: *p,
+            regs: CfgRegs::default(),
+            waiting: Default::default(),
+            latency: envelope_of_v3(p).accept_latency as usize,
+        }
+    }
+
+    /// The configuration the registers hold now.
+    pub fn config(&self) -> BlockConfig {
+        BlockConfig::from_regs(&self.regs)
+    }
+
+    pub fn cycle(&mut self, inp: &crate::v3::top::TopIn, out: &crate::v3::top::TopOut) -> Cycle {
+        let np = self.p.np;
+        let mut c = Cycle::new(np);
+        c.rst = inp.rst;
+        if inp.rst {
+            self.regs = CfgRegs::default();
+            c.config = Some(self.config());
+        } else if inp.cfg_we {
+            let before = self.regs.clone();
+            self.regs.write(&self.p, inp.cfg_addr, inp.cfg_wdata, None);
+            if self.regs != before {
+                c.config = Some(self.config());
+            }
+        }
+        let mut arrived = vec![];
+        for i in 0..np {
+            if inp.arr_valid[i] && out.arr_ready[i] {
+                c.lanes.push(Lane::Arrive {
+                    port: i,
+                    prio: usize::from(inp.arr_prio[i] & 7),
+                    size: inp.arr_size[i] as u32,
+                });
+                arrived.push(i);
+            }
+        }
+        let dp = inp.dep_port as usize;
+        if inp.dep_valid && dp < np && out.arr_ready[dp] {
+            c.lanes.push(Lane::Depart {
+                port: dp,
+                prio: usize::from(inp.dep_prio & 7),
+                size: inp.dep_size as u32,
+            });
+        }
+        let (op, ip) = (inp.enq_oport as usize, inp.enq_iport as usize);
+        let enqueued = inp.enq_valid && op < np && ip < np && out.deq_ready[op];
+        if enqueued {
+            c.lanes.push(Lane::Enqueue {
+                oport: op,
+                prio: usize::from(inp.enq_prio & 7),
+                iport: ip,
+                size: inp.enq_size as u32,
+            });
+        }
+        for o in 0..np {
+            if inp.deq_valid[o] && out.deq_ready[o] {
+                c.lanes.push(Lane::Dequeue {
+                    oport: o,
+                    prio: usize::from(inp.deq_prio[o] & 7),
+                    size: inp.deq_size[o] as u32,
+                });
+            }
+        }
+        // the answers read now: those of the lanes `latency` cycles ago, arrivals in port order,
+        // then the enqueue
+        self.waiting.push_back((arrived, enqueued));
+        if self.waiting.len() > self.latency {
+            let (ports, enq) = self.waiting.pop_front().expect("a cycle is waiting");
+            c.accepts.extend(ports.iter().map(|&i| out.arr_accept[i]));
+            if enq {
+                c.accepts.push(out.enq_accept);
+            }
+        }
+        c.d.copy_from_slice(&out.d_state);
+        let mut ready = 0u128;
+        for i in 0..np {
+            if inp.pfc_ready[i] {
+                ready |= 1 << i;
+            }
+            if !(inp.pfc_ready[i] && out.pfc_valid[i]) {
+                continue;
+            }
+            let mut quanta = [None; NPRIO];
+            for (p, q) in quanta.iter_mut().enumerate() {
+                if out.pfc_cev[i] >> p & 1 == 1 {
+                    *q = Some(if out.pfc_xoff[i] >> p & 1 == 1 {
+                        out.pfc_quanta
+                    } else {
+                        0
+                    });
+                }
+            }
+            c.frames.push(Frame { port: i, quanta });
+        }
+        c.ready = ready;
+        c
+    }
+}

@@ -153,32 +153,7 @@ impl DutKind {
 }
 
 /// Which micro-architecture of the block the switch has (`capfc run --block`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum BlockKind {
-    /// v2 (`docs/microarchitecture.md`): every lane answered in the cycle it is seen.
-    #[default]
-    V2,
-    /// v3 (`docs/microarchitecture-v3.md`): lanes taken on their port's slot, arrivals and
-    /// enqueues answered four cycles after the take ([`block_v3`]).
-    V3,
-}
-
-impl BlockKind {
-    pub fn parse(s: &str) -> Option<BlockKind> {
-        match s {
-            "v2" => Some(BlockKind::V2),
-            "v3" => Some(BlockKind::V3),
-            _ => None,
-        }
-    }
-    pub fn name(self) -> &'static str {
-        match self {
-            BlockKind::V2 => "v2",
-            BlockKind::V3 => "v3",
-        }
-    }
-}
+pub use crate::block::BlockKind;
 
 /// Why a switch cannot be built.
 #[derive(Debug, thiserror::Error)]

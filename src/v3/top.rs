@@ -93,6 +93,21 @@ pub struct TopOut {
 }
 
 impl TopOut {
+    /// Every output 0, at `np` ports.
+    pub fn idle(np: usize) -> Self {
+        TopOut {
+            arr_ready: vec![false; np],
+            deq_ready: vec![false; np],
+            arr_accept: vec![false; np],
+            enq_accept: false,
+            pfc_valid: vec![false; np],
+            pfc_cev: vec![0; np],
+            pfc_xoff: vec![0; np],
+            pfc_quanta: 0,
+            d_state: vec![0; np],
+        }
+    }
+
     /// The outputs under their port names, as the RTL packs them (a port's bit or byte at its
     /// index, the first least significant), into `s`.
     pub fn visit(&self, s: &mut dyn RegSink) {

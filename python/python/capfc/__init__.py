@@ -1,7 +1,9 @@
 """capfc: the CaPFC reference model and checker (Rust, through pyo3) for Python testbenches.
 
 A cycle travels as two concatenations of capfc_top's ports, first port highest
-(``{rst, cfg_we, ..., pfc_ready}`` in, ``{arr_accept, ..., d_state}`` out), as Python ints.
+(``{rst, cfg_we, ..., pfc_ready}`` in, ``{arr_accept, ..., d_state}`` out), as Python ints; with
+``Params(..., block="v3")``, capfc_top_oc's (the v3 block: ``{arr_ready, deq_ready, arr_accept,
+..., d_state}`` out, the accepts four cycles after a lane's take).
 ``Params`` names the RTL parameters; ``fields()`` gives each port's place, so a testbench can
 build and read the ints by name (``pack`` / ``unpack``). ``capfc.cocotb.Scoreboard`` runs the
 checker beside a block in a cocotb test.
@@ -17,7 +19,8 @@ __all__ = ["Params", "Model", "Checker", "pack", "unpack"]
 
 @dataclass(frozen=True)
 class Params:
-    """capfc_top's RTL parameters."""
+    """capfc_top's RTL parameters, and the block's micro-architecture ("v2": capfc_top, "v3":
+    capfc_top_oc)."""
 
     np: int
     sw: int = 14
@@ -26,6 +29,7 @@ class Params:
     cell_log2: int = 0
     cut_f: int = 8
     nl: int = 2
+    block: str = "v2"
 
     @staticmethod
     def of(name: str) -> "Params":
@@ -68,7 +72,7 @@ class Model:
     """The cycle model of capfc_top."""
 
     def __init__(self, params: Params):
-        self._m = _native.Model(*params.values())
+        self._m = _native.Model(*params.values(), block=params.block)
         self.in_bits = self._m.in_bits
         self.out_bits = self._m.out_bits
         self.in_fields: List[Field] = self._m.in_fields()
@@ -85,10 +89,10 @@ class Checker:
     own)."""
 
     def __init__(self, params: Params, envelope: Optional[str] = None):
-        self._c = _native.Checker(*params.values(), envelope)
+        self._c = _native.Checker(*params.values(), envelope, block=params.block)
         self.in_bits = self._c.in_bits
         self.out_bits = self._c.out_bits
-        fields = _native.Model(*params.values())
+        fields = _native.Model(*params.values(), block=params.block)
         self.in_fields: List[Field] = fields.in_fields()
         self.out_fields: List[Field] = fields.out_fields()
 

@@ -5,7 +5,8 @@
 
     sb = Scoreboard(dut, dut.clk, Params.of("np4"), envelope=open("my.timing.toml").read())
     sb.start()
-    ...                                   # drive the block
+    ...                                   # drive the block, up to the last cycle's edge
+    await ReadOnly()                      # (the scoreboard takes that edge too)
     sb.finish()                           # raises AssertionError if a rule was broken
 
 Once a cycle, at the rising edge of ``clk``, it reads the block's ports as cocotb gives them there:
@@ -13,7 +14,10 @@ the values before the edge's updates, those of the cycle the edge ends (drive th
 edge, as a synchronous cocotb driver does; start the clock low, so that its first rising edge ends
 the first cycle). It reads the ports (by capfc_top's names, or through
 ``signals``: a function from capfc_top's port name to a handle or an int, for a block whose names
-or encodings differ), steps the checker, and logs every report with ``dut._log.error``.
+or encodings differ), steps the checker, and logs every report with ``dut._log.error``. With
+``Params(..., block="v3")`` the ports are capfc_top_oc's (the lanes' readies among them) and the
+default envelope is the v3 block's; a run that ends less than four cycles after a lane's take ends
+before its answer and is reported so.
 """
 
 from typing import Any, Callable, List, Optional
@@ -48,6 +52,9 @@ class Scoreboard:
         self.signals = signals or (lambda name: getattr(dut, name))
         self.max_reports = max_reports
         self.reports: List[str] = []
+        # the cycle whose ports are being read (its edge's count from 0): the checker's own count
+        # lags by the envelope's accept latency, as it waits for the answers
+        self.cycle = -1
         self._task = None
 
     def _value(self, name: str) -> int:
@@ -69,6 +76,7 @@ class Scoreboard:
     async def _run(self) -> None:
         while True:
             await RisingEdge(self.clk)
+            self.cycle += 1
             i = self._concat(self.checker.in_fields)
             o = self._concat(self.checker.out_fields)
             self._take(self.checker.step(i, o))
