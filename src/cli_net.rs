@@ -8,7 +8,7 @@ use crate::net::traffic::{poisson_flows, Cdf};
 use crate::net::transport::Ecn;
 use crate::switch::hpcc::{fct_line, pfc_lines};
 use crate::switch::scenario::Scenario;
-use crate::switch::{DutKind, FlowMode};
+use crate::switch::{BlockKind, DutKind, FlowMode};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use std::path::PathBuf;
@@ -84,6 +84,10 @@ pub struct NetArgs {
     /// model.
     #[arg(long)]
     pub dut_nodes: Option<String>,
+    /// The block's micro-architecture in every switch: v2 (the default) or v3 (every switch is
+    /// then run every cycle: v3's registers never stand still).
+    #[arg(long, default_value = "v2")]
+    pub block: String,
     /// Stop after this much simulated time, e.g. 100ms.
     #[arg(long, default_value = "1s")]
     pub max_time: String,
@@ -221,6 +225,7 @@ struct Common {
     routing: Routing,
     dut: DutKind,
     dut_nodes: Vec<usize>,
+    block: BlockKind,
     max_ns: u64,
 }
 
@@ -283,6 +288,8 @@ pub fn run(a: &NetArgs) -> Result<()> {
             })
             .collect::<Result<_>>()?,
     };
+    let block = BlockKind::parse(&a.block)
+        .with_context(|| format!("--block '{}': expected v2 or v3", a.block))?;
     let max_ns = parse_delay(&a.max_time)
         .with_context(|| format!("--max-time '{}': not a time", a.max_time))?;
     let seeds = match &a.seeds {
@@ -318,6 +325,7 @@ pub fn run(a: &NetArgs) -> Result<()> {
         routing,
         dut,
         dut_nodes,
+        block,
         max_ns,
     };
     if let Some(d) = &a.hpcc {
@@ -443,6 +451,7 @@ fn run_one(
     }
     cfg.dut = c.dut;
     cfg.dut_nodes = c.dut_nodes.clone();
+    cfg.block = c.block;
     let mut net = Network::new(&c.topo, fl, cfg)?;
     for (f, class) in net.flows.iter_mut().zip(classes) {
         f.class = class.clone();

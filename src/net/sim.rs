@@ -35,7 +35,7 @@ use crate::switch::config::WireRate;
 use crate::switch::scenario::{FlowSpec, Scenario};
 use crate::switch::sender::{Pauses, Sender, QUANTUM_CYCLES};
 use crate::switch::stats::{class_stats, ClassStats};
-use crate::switch::{DutKind, FlowMode, Packet, Switch, FRAME_OVERHEAD};
+use crate::switch::{BlockKind, DutKind, FlowMode, Packet, Switch, FRAME_OVERHEAD};
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, VecDeque};
 
@@ -101,6 +101,10 @@ pub struct NetConfig {
     /// the model.
     pub dut: DutKind,
     pub dut_nodes: Vec<usize>,
+    /// The block's micro-architecture in every switch (`capfc net --block`). v3's registers move
+    /// every cycle (its slot counters, scrub and threshold refresh), so a switch with the v3 block
+    /// is never idle and never skipped: such a network runs every switch every cycle.
+    pub block: BlockKind,
     /// Look at every switch and host every cycle (no skipping, no time jumps).
     pub exhaustive: bool,
     /// The hosts' transport: TCP-like with ECN ([`super::transport`]), or None for open-loop
@@ -136,6 +140,7 @@ impl NetConfig {
             seed: 1,
             dut: DutKind::Model,
             dut_nodes: vec![],
+            block: BlockKind::V2,
             exhaustive: false,
             transport: None,
         }
@@ -427,7 +432,7 @@ impl Network {
             } else {
                 DutKind::Model
             };
-            let mut sw = Switch::new(&sc, cfg.mode, dut)
+            let mut sw = Switch::with_block(&sc, cfg.mode, dut, cfg.block)
                 .map_err(|e| err(format!("switch {s} ({} ports): {e}", sc.ports)))?;
             sw.attach(
                 links.iter().map(|l| l.prop).collect(),
