@@ -114,7 +114,8 @@ v3-spike: deps $(FPGA_VENV)/.slang ## the v3 units: verilator -Wall, slang, each
 
 # The assembled v3 block (capfc_top_oc) checked whole against the contract: the testbench drives
 # legal random traffic (lanes held until ready) and writes a waveform, and `capfc check --wave`
-# judges it against shared/domain.md section 3 within v3's timing envelope, written here from
+# judges it against shared/domain.md section 3 within v3's timing envelope (`capfc check
+# --envelope v3_np4 --ports N`: src/check/block.rs, envelope_of_v3), from
 # docs/microarchitecture-v3.md's latencies (a lane taken in t: accepts in t+4, D from I in t+6;
 # D may stay up 6 cycles after E's clear; a sort requested in t+6 is granted in t+7 and its E
 # shows in D 12 cycles after the request's take plus the sort's busy time: Stop-Max's pass, or
@@ -168,21 +169,7 @@ v3-check: deps ## the assembled v3 block on random traffic, judged by capfc chec
 	  $(V3_TOP_TB_BUILD) || exit 1; \
 	  build/v3/top_tb_np$$np/Vcapfc_top_v3_tb +SEED=$(V3_SEED) +DUMPALL=build/v3/top_np$$np.vcd || exit 1; \
 	  sed "s/^np = .*/np = $$np/" check/v3/capfc_top_v3.map.toml > build/v3/top_np$$np.map.toml; \
-	  nl=$(V3_NL); cw=$(V3_CW); cf=$(V3_CUT_F); \
-	  smax=$$((np + 6)); \
-	  scal=$$(( (np + 6) + (cf + 1) + (cw + 1) / 2 * (np + 7) + (np + 6) )); \
-	  smore=$$(( (np + 2) + (np + 6) )); \
-	  { echo "accept_latency = 4"; \
-	    echo "accept_sees_removals = true"; \
-	    echo "snapshot_stride = 1"; \
-	    echo "ingress = { min = 6, max = 6 }"; \
-	    echo "e_clear = { min = 6, max = 6 }"; \
-	    echo "stop_max = { min = $$((12 + smax)), max = $$((12 + (2 * nl + 1) * (smax + 1))) }"; \
-	    echo "stop_cal = { min = $$((12 + scal)), max = $$((12 + (2 * nl + 1) * (scal + smore + 1))) }"; \
-	    echo "frame = { min = 0, max = 0 }"; \
-	    echo "refresh = { min = 1, max = 1 }"; \
-	    echo "reset = 1"; \
-	    echo "link_bits_per_cycle = 8"; } > build/v3/top_np$$np.timing.toml; \
+	  target/release/capfc check --envelope v3_np4 --ports $$np > build/v3/top_np$$np.timing.toml || exit 1; \
 	  target/release/capfc check --wave build/v3/top_np$$np.vcd --map build/v3/top_np$$np.map.toml \
 	    --timing build/v3/top_np$$np.timing.toml \
 	    || { echo "v3-check: NP=$$np failed (replay: make v3-check V3_SEED=$(V3_SEED) V3_CHECK_PORTS=$$np)"; exit 1; }; \

@@ -9,6 +9,7 @@
 //! Exit status: 0 when every rule held, 1 on a violation, 2 on bad input or a run that checked
 //! nothing.
 
+use crate::block::BlockParams;
 use crate::block::{Fault, Mode};
 use crate::check::block::{check_model, envelope_of};
 use crate::check::{Checker, Envelope, Summary, Violation};
@@ -44,9 +45,13 @@ pub struct CheckArgs {
     /// A deliberate bug in the model (with --model): see `capfc faults --list`.
     #[arg(long)]
     pub fault: Option<Fault>,
-    /// Print capfc_top's envelope for this parameter set and stop.
+    /// Print our block's envelope for this parameter set and stop: capfc_top's for a v2 set
+    /// (np4, np8, ...), capfc_top_oc's for a v3 set (v3_np4, v3_np8_nl3, ...).
     #[arg(long)]
     pub envelope: Option<String>,
+    /// With --envelope: the set's port count replaced by N.
+    #[arg(long, value_name = "N", requires = "envelope")]
+    pub ports: Option<usize>,
     /// Violations printed in full (the rest are counted).
     #[arg(long, default_value_t = 10)]
     pub max_reports: usize,
@@ -98,9 +103,25 @@ fn report(name: &str, s: &Summary, v: &[Violation], more: u64, secs: f64, replay
 
 fn run_inner(a: &CheckArgs) -> Result<i32, String> {
     if let Some(set) = &a.envelope {
-        let p = crate::golden::params_of(set)
+        let v3 = crate::v3::rtl_configs::V3_RTL_CONFIGS
+            .iter()
+            .find(|(n, _)| n == set)
+            .map(|(_, v)| BlockParams::from_values(v));
+        let mut p = v3
+            .or_else(|| crate::golden::params_of(set))
             .ok_or(format!("--envelope {set}: no such parameter set"))?;
-        print!("{}", envelope_of(&p).to_toml());
+        if let Some(np) = a.ports {
+            p.np = np;
+        }
+        let env = if v3.is_some() {
+            crate::v3::check_params(p.np, p.sw, p.ow, p.cw, p.cell_log2, p.cut_f, p.nl as u32)
+                .map_err(|e| format!("--envelope {set}: {e}"))?;
+            crate::check::block::envelope_of_v3(&p)
+        } else {
+            p.validate().map_err(|e| format!("--envelope {set}: {e}"))?;
+            envelope_of(&p)
+        };
+        print!("{}", env.to_toml());
         return Ok(0);
     }
     if a.model {

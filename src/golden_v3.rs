@@ -525,6 +525,14 @@ impl RandomRun {
     }
 }
 
+/// The random traffic of [`SourceV3::Random`] as a golden set writes it, without the corners a
+/// set must show: the inputs' and the expected outputs' lines (`stim.hex`'s and `expect.hex`'s
+/// bodies, a line per change), for tests that judge the v3 model on many seeds.
+pub fn random_lines(p: &BlockParams, seed: u64, cycles: u64, mode: Mode) -> (String, String) {
+    let (w, _) = random(p, seed, cycles, mode);
+    (w.stim, w.expect)
+}
+
 fn random(p: &BlockParams, seed: u64, cycles: u64, mode: Mode) -> (Writer, Traffic) {
     let mut w = Writer::new(*p);
     let mut tr = Traffic::new(p.np);

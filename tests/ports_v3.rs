@@ -8,49 +8,21 @@ use capfc::block::{BlockKind, BlockParams};
 use capfc::ports::{CheckerPorts, ModelPorts};
 use std::path::Path;
 
-/// A golden file's lines: (cycle, concatenation as 32-bit words, least significant first).
+mod common;
+
 fn lines(path: &Path) -> Vec<(u64, Vec<u32>)> {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .filter(|l| !l.starts_with("//") && !l.trim().is_empty())
-        .map(|l| {
-            let (c, hex) = l.split_once('_').unwrap();
-            let hex = hex.trim();
-            let words = (0..hex.len().div_ceil(8))
-                .map(|k| {
-                    let hi = hex.len() - 8 * k;
-                    u32::from_str_radix(&hex[hi.saturating_sub(8)..hi], 16).unwrap()
-                })
-                .collect();
-            (u64::from_str_radix(c, 16).unwrap(), words)
-        })
-        .collect()
+    common::hex_lines(&std::fs::read_to_string(path).unwrap())
 }
 
-/// The set's inputs of every cycle (a cycle without a line: every input 0 but pfc_ready, held),
-/// and its cycle count.
+/// The set's inputs of every cycle.
 fn stimulus(dir: &Path, np: usize) -> Vec<Vec<u32>> {
-    let stim = lines(&dir.join("stim.hex"));
     let m: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
-    let cycles = m["cycles"].as_u64().unwrap();
-    let mut out = vec![];
-    let mut k = 0;
-    let mut ready = vec![0u32; stim[0].1.len()];
-    for c in 0..cycles {
-        if k < stim.len() && stim[k].0 == c {
-            let w = stim[k].1.clone();
-            // pfc_ready is the concatenation's last field: its low np bits
-            ready.fill(0);
-            ready[0] = w[0] & ((1u32 << np) - 1);
-            out.push(w);
-            k += 1;
-        } else {
-            out.push(ready.clone());
-        }
-    }
-    out
+    common::every_cycle(
+        &lines(&dir.join("stim.hex")),
+        m["cycles"].as_u64().unwrap(),
+        np,
+    )
 }
 
 fn params(dir: &Path) -> BlockParams {
