@@ -57,6 +57,29 @@ fn small_flows() -> Cdf {
     .unwrap()
 }
 
+/// When a pause first takes effect at `node` (from the network's PFC log).
+fn first_pause(net: &Network, node: usize) -> Option<u64> {
+    net.pfc_log
+        .as_ref()
+        .expect("the PFC log is kept")
+        .iter()
+        .find(|e| e.1 == node && e.4.iter().any(|&q| q > 0))
+        .map(|e| e.0)
+}
+
+/// The first pause at the spine, at leaf A and at leaf A's hosts (0 to 3) of the leaf-spine
+/// network of the hop-by-hop tests.
+fn first_pauses(net: &Network, spine: usize, leaf_a: usize) -> (u64, u64, u64) {
+    (
+        first_pause(net, spine).expect("leaf B never paused the spine"),
+        first_pause(net, leaf_a).expect("the spine never paused leaf A"),
+        (0..4)
+            .filter_map(|h| first_pause(net, h))
+            .min()
+            .expect("leaf A never paused its hosts"),
+    )
+}
+
 /// A k = 4 fat tree (16 hosts, 20 four-port switches) at 40 % load of web-search-like flows:
 /// every byte is delivered, and conservation holds at every step.
 #[test]
@@ -154,26 +177,15 @@ fn pauses_spread_hop_by_hop_to_the_senders() {
     assert!(net.finished());
     let st = net.stats();
     assert_eq!((st.ingress_drops, st.egress_drops), (0, 0), "lossless");
-    let log = net.pfc_log.as_ref().unwrap();
-    let first_pause = |node: usize| {
-        log.iter()
-            .find(|e| e.1 == node && e.4.iter().any(|&q| q > 0))
-            .map(|e| e.0)
-    };
     // Where a pause takes effect: at the spine (sent by leaf B), at leaf A (sent by the spine), at
     // the hosts of leaf A (sent by leaf A).
-    let at_spine = first_pause(spine).expect("leaf B never paused the spine");
-    let at_leaf_a = first_pause(leaf_a).expect("the spine never paused leaf A");
-    let at_host = (0..4)
-        .filter_map(first_pause)
-        .min()
-        .expect("leaf A never paused its hosts");
+    let (at_spine, at_leaf_a, at_host) = first_pauses(&net, spine, leaf_a);
     assert!(
         at_spine < at_leaf_a && at_leaf_a < at_host,
         "pauses at spine {at_spine}, leaf A {at_leaf_a}, hosts {at_host}: not hop by hop"
     );
     assert!(
-        first_pause(leaf_b).is_none(),
+        first_pause(&net, leaf_b).is_none(),
         "nobody sends into leaf B's egress from below"
     );
     // Paused time at every tier.
@@ -204,18 +216,7 @@ fn the_v3_block_in_every_switch_pauses_hop_by_hop() {
             (0, 0),
             "{block:?}: lossless"
         );
-        let log = net.pfc_log.as_ref().unwrap();
-        let first_pause = |node: usize| {
-            log.iter()
-                .find(|e| e.1 == node && e.4.iter().any(|&q| q > 0))
-                .map(|e| e.0)
-        };
-        let at_spine = first_pause(spine).expect("leaf B never paused the spine");
-        let at_leaf_a = first_pause(leaf_a).expect("the spine never paused leaf A");
-        let at_host = (0..4)
-            .filter_map(first_pause)
-            .min()
-            .expect("no host paused");
+        let (at_spine, at_leaf_a, at_host) = first_pauses(&net, spine, leaf_a);
         assert!(
             at_spine < at_leaf_a && at_leaf_a < at_host,
             "{block:?}: pauses at spine {at_spine}, leaf A {at_leaf_a}, hosts {at_host}"

@@ -6,7 +6,6 @@ mod common;
 use capfc::repl::{run_script, Session};
 use capfc::switch::scenario::Scenario;
 use capfc::switch::{BlockKind, DutKind, FlowMode, Snapshot, Switch};
-use std::process::Command;
 
 fn session(dut: DutKind) -> Session {
     Session::new(
@@ -357,28 +356,10 @@ fn snapshot_files_round_trip_and_bad_ones_are_refused() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-fn capfc(args: &[&str], stdin: &str) -> (i32, String, String) {
-    use std::io::Write;
-    let mut c = Command::new(env!("CARGO_BIN_EXE_capfc"))
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    c.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
-    let o = c.wait_with_output().unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8(o.stdout).unwrap(),
-        String::from_utf8(o.stderr).unwrap(),
-    )
-}
-
 #[test]
 fn stdin_script_json_and_errors() {
     // --json: one object per command, machine-readable.
-    let (code, out, _) = capfc(
+    let (code, out, _) = common::capfc(
         &["step", "--json"],
         "run until xoff port 1 prio 3\nprint E 3\nwatch egress 0 3\nstep 2000\n",
     );
@@ -399,23 +380,23 @@ fn stdin_script_json_and_errors() {
     assert!(!v[3]["watch"].as_array().unwrap().is_empty());
     // The first refused command stops the script, names its line and fails the exit status; what
     // ran before it was printed.
-    let (code, out, err) = capfc(&["step"], "step 3\nprint C 9 3\nstep 1\n");
+    let (code, out, err) = common::capfc(&["step"], "step 3\nprint C 9 3\nstep 1\n");
     assert_eq!(code, 1);
     assert!(out.contains("cycle 3"), "{out}");
     assert!(!out.contains("cycle 4"), "ran past the error: {out}");
     assert!(err.contains("<stdin>:2: port 9 does not exist"), "{err}");
     // A bad option is refused before anything runs.
-    let (code, _, err) = capfc(&["step", "--mode", "PFC_fast"], "");
+    let (code, _, err) = common::capfc(&["step", "--mode", "PFC_fast"], "");
     assert_eq!(code, 1);
     assert!(err.contains("--mode 'PFC_fast'"), "{err}");
-    let (code, _, err) = capfc(&["step", "--scenario", "nope"], "");
+    let (code, _, err) = common::capfc(&["step", "--scenario", "nope"], "");
     assert_eq!(code, 1);
     assert!(err.contains("nope"), "{err}");
 }
 
 #[test]
 fn help_covers_every_command_with_an_example() {
-    let (code, out, _) = capfc(&["step"], "help\nhelp print\nhelp poke\n");
+    let (code, out, _) = common::capfc(&["step"], "help\nhelp print\nhelp poke\n");
     assert_eq!(code, 0);
     for (name, _, _, _) in capfc::repl::parse::HELP {
         assert!(out.contains(&format!("  {name}")), "help misses {name}");

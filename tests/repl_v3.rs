@@ -4,45 +4,13 @@
 //! both; `back`, `snapshot` and `restore` put the registers back (the RTL's through its state
 //! words).
 
+mod common;
 use capfc::repl::{run_script, Session};
-use capfc::switch::scenario::Scenario;
 use capfc::switch::{BlockKind, DutKind, FlowMode};
-
-/// A 4-port incast (inputs 1 and 2 to output 0 on lossless priority 3) and a victim (input 3 to
-/// output 2): the v3 parameter set built by default (`v3_np4`) is its block.
-fn incast4() -> Scenario {
-    Scenario::from_toml(
-        r#"
-name = "incast4"
-ports = 4
-rto = 1250000
-[[flows]]
-src = 1
-dst = 0
-prio = 3
-bytes = 131072
-class = "incast"
-[[flows]]
-src = 2
-dst = 0
-prio = 3
-bytes = 131072
-class = "incast"
-[[flows]]
-src = 3
-dst = 2
-prio = 3
-bytes = 262144
-class = "victim"
-"#,
-        "incast4.toml",
-    )
-    .unwrap()
-}
 
 fn transcript(dut: DutKind, script: &str, json: bool) -> String {
     let mut s = Session::new(
-        &incast4(),
+        &common::incast4(),
         FlowMode::CapfcCal,
         dut,
         BlockKind::V3,
@@ -114,30 +82,12 @@ fn the_v3_rtl_and_both_print_the_same_session() {
     );
 }
 
-fn capfc(args: &[&str], stdin: &str) -> (i32, String, String) {
-    use std::io::Write;
-    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_capfc"))
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    c.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
-    let o = c.wait_with_output().unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8(o.stdout).unwrap(),
-        String::from_utf8(o.stderr).unwrap(),
-    )
-}
-
 /// From the command line: `capfc step --block v3` on the default 8-port scenario (the model:
 /// three counted classes), its banner naming the block; a register that does not exist is refused
 /// with the names there are, and a bad `--block` with the ones there are.
 #[test]
 fn capfc_step_block_v3_from_the_command_line() {
-    let (rc, out, err) = capfc(
+    let (rc, out, err) = common::capfc(
         &["step", "--block", "v3"],
         "run until xoff\nprint C 0 3\nprint sort\nprint reg u_egress.gen_q[3]\n",
     );
@@ -145,16 +95,16 @@ fn capfc_step_block_v3_from_the_command_line() {
     assert!(out.contains("block model (v3)"), "{out}");
     assert!(out.contains("xoff: PFC frame on port"), "{out}");
     assert!(out.contains("reg u_egress.gen_q[3] = "), "{out}");
-    let (rc, _, err) = capfc(&["step", "--block", "v3"], "print reg u_egress.nope_q[1]\n");
+    let (rc, _, err) = common::capfc(&["step", "--block", "v3"], "print reg u_egress.nope_q[1]\n");
     assert_ne!(rc, 0);
     assert!(
         err.contains("no register 'u_egress.nope_q'") && err.contains("u_egress.e_q[N]"),
         "{err}"
     );
-    let (rc, _, err) = capfc(&["step", "--block", "v3"], "print reg u_egress.e_q[99]\n");
+    let (rc, _, err) = common::capfc(&["step", "--block", "v3"], "print reg u_egress.e_q[99]\n");
     assert_ne!(rc, 0);
     assert!(err.contains("u_egress.e_q has indices 0..="), "{err}");
-    let (rc, _, err) = capfc(&["step", "--block", "v9"], "");
+    let (rc, _, err) = common::capfc(&["step", "--block", "v9"], "");
     assert_ne!(rc, 0);
     assert!(err.contains("--block 'v9': expected v2 or v3"), "{err}");
 }
@@ -169,7 +119,7 @@ fn v3_wave_is_the_rtls_trace() {
     let f = dir.join("v3.vcd");
     let script = format!("step 100\nwave {}\nstep 50\nwave off\n", f.display());
     let mut s = Session::new(
-        &incast4(),
+        &common::incast4(),
         FlowMode::CapfcCal,
         DutKind::Model,
         BlockKind::V3,

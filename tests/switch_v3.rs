@@ -4,6 +4,7 @@
 //! their answer included), and the Verilated v3 RTL deciding exactly as the v3 model, register
 //! for register in lockstep.
 
+mod common;
 use capfc::cli_run::{report, run_modes_with, RunOptions};
 use capfc::switch::block_v3::V3Regs;
 use capfc::switch::scenario::Scenario;
@@ -15,38 +16,6 @@ fn v3() -> RunOptions {
         block: BlockKind::V3,
         ..RunOptions::default()
     }
-}
-
-/// A 4-port incast (two inputs to output 0 on lossless priority 3) and a victim (input 3 to
-/// output 2): the v3 parameter set built by default (`v3_np4`) is the 4-port switch's block.
-fn incast4() -> Scenario {
-    Scenario::from_toml(
-        r#"
-name = "incast4"
-ports = 4
-rto = 1250000
-[[flows]]
-src = 1
-dst = 0
-prio = 3
-bytes = 131072
-class = "incast"
-[[flows]]
-src = 2
-dst = 0
-prio = 3
-bytes = 131072
-class = "incast"
-[[flows]]
-src = 3
-dst = 2
-prio = 3
-bytes = 262144
-class = "victim"
-"#,
-        "incast4.toml",
-    )
-    .unwrap()
 }
 
 #[test]
@@ -101,7 +70,7 @@ fn v3_block_shows_the_papers_relations_and_conserves_bytes() {
 
 #[test]
 fn the_report_names_the_v3_block() {
-    let sc = incast4();
+    let sc = common::incast4();
     let r = run_modes_with(&sc, &[FlowMode::CapfcCal], DutKind::Model, &v3()).unwrap();
     let text = report(&sc, &r);
     assert!(
@@ -118,7 +87,7 @@ fn the_report_names_the_v3_block() {
 #[cfg(feature = "rtl")]
 #[test]
 fn v3_rtl_in_the_loop_gives_the_same_run() {
-    let sc = incast4();
+    let sc = common::incast4();
     let modes = [FlowMode::PfcWstop, FlowMode::CapfcCal];
     let model = run_modes_with(&sc, &modes, DutKind::Model, &v3()).unwrap();
     let rtl = run_modes_with(&sc, &modes, DutKind::Rtl, &v3()).unwrap();
@@ -140,7 +109,7 @@ fn v3_rtl_in_the_loop_gives_the_same_run() {
 #[cfg(feature = "rtl")]
 #[test]
 fn a_snap_ram_write_bug_stops_the_v3_lockstep_behind_the_switch() {
-    let sc = incast4();
+    let sc = common::incast4();
     let mut s = Switch::with_block(&sc, FlowMode::CapfcCal, DutKind::Both, BlockKind::V3).unwrap();
     s.v3_model_mut().unwrap().u_sort.fault_ram_write = true;
     s.run();
@@ -197,7 +166,7 @@ fn v3_refusals_say_why() {
 /// The snapshot of a switch with the v3 block at `at`, the one after running on to `to`, and the
 /// switch at `to`; PFC frames were sent between the two.
 fn v3_snapshots(dut: DutKind, at: u64, to: u64) -> (Snapshot, Snapshot, Switch) {
-    let sc = incast4();
+    let sc = common::incast4();
     let mut s = Switch::with_block(&sc, FlowMode::CapfcCal, dut, BlockKind::V3).unwrap();
     // (on to the first cycle from `at` with events waiting at the lanes or for their answer)
     let pending = |s: &Switch| match s.snapshot().block {
@@ -265,7 +234,7 @@ fn v3_snapshots_cross_sides_where_they_can_and_say_why_not() {
     let (a, b, mut m) = v3_snapshots(DutKind::Model, 20_000, 40_000);
     #[cfg(feature = "rtl")]
     {
-        let sc = incast4();
+        let sc = common::incast4();
         let mut r =
             Switch::with_block(&sc, FlowMode::CapfcCal, DutKind::Rtl, BlockKind::V3).unwrap();
         r.restore(&a).unwrap();
@@ -291,7 +260,7 @@ fn v3_snapshots_cross_sides_where_they_can_and_say_why_not() {
         let e = m.restore(&r.snapshot()).unwrap_err();
         assert!(e.contains("load it with --dut rtl"), "{e}");
     }
-    let v2 = Switch::new(&incast4(), FlowMode::CapfcCal, DutKind::Model)
+    let v2 = Switch::new(&common::incast4(), FlowMode::CapfcCal, DutKind::Model)
         .unwrap()
         .snapshot();
     let e = m.restore(&v2).unwrap_err();

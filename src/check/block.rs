@@ -45,6 +45,25 @@ pub fn envelope_of(p: &BlockParams) -> Envelope {
     }
 }
 
+/// A checker cycle with its reset and the configuration the register write `cfg` (address, data)
+/// leaves in `regs` (capfc's register map; a reset returns it to zeros): the part both blocks'
+/// adapters share.
+fn config_cycle(p: &BlockParams, regs: &mut CfgRegs, rst: bool, cfg: Option<(u8, u32)>) -> Cycle {
+    let mut c = Cycle::new(p.np);
+    c.rst = rst;
+    if rst {
+        *regs = CfgRegs::default();
+        c.config = Some(BlockConfig::from_regs(regs));
+    } else if let Some((a, d)) = cfg {
+        let before = regs.clone();
+        regs.write(p, a, d, None);
+        if *regs != before {
+            c.config = Some(BlockConfig::from_regs(regs));
+        }
+    }
+    c
+}
+
 /// Turns `capfc_top`'s inputs and outputs of a cycle into a checker [`Cycle`]. It decodes the
 /// configuration writes through the block's register map (a reset returns it to zeros).
 #[derive(Debug, Clone)]
@@ -68,18 +87,7 @@ impl Adapter {
 
     pub fn cycle(&mut self, inp: &Inputs, out: &Outputs) -> Cycle {
         let np = self.p.np;
-        let mut c = Cycle::new(np);
-        c.rst = inp.rst;
-        if inp.rst {
-            self.regs = CfgRegs::default();
-            c.config = Some(self.config());
-        } else if let Some((a, d)) = inp.cfg {
-            let before = self.regs.clone();
-            self.regs.write(&self.p, a, d, None);
-            if self.regs != before {
-                c.config = Some(self.config());
-            }
-        }
+        let mut c = config_cycle(&self.p, &mut self.regs, inp.rst, inp.cfg);
         for (i, a) in inp.arr.iter().enumerate() {
             if let Some(a) = a {
                 c.lanes.push(Lane::Arrive {
@@ -243,18 +251,8 @@ impl AdapterV3 {
 
     pub fn cycle(&mut self, inp: &crate::v3::top::TopIn, out: &crate::v3::top::TopOut) -> Cycle {
         let np = self.p.np;
-        let mut c = Cycle::new(np);
-        c.rst = inp.rst;
-        if inp.rst {
-            self.regs = CfgRegs::default();
-            c.config = Some(self.config());
-        } else if inp.cfg_we {
-            let before = self.regs.clone();
-            self.regs.write(&self.p, inp.cfg_addr, inp.cfg_wdata, None);
-            if self.regs != before {
-                c.config = Some(self.config());
-            }
-        }
+        let cfg = inp.cfg_we.then_some((inp.cfg_addr, inp.cfg_wdata));
+        let mut c = config_cycle(&self.p, &mut self.regs, inp.rst, cfg);
         let mut arrived = vec![];
         for i in 0..np {
             if inp.arr_valid[i] && out.arr_ready[i] {

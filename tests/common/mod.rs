@@ -84,3 +84,54 @@ pub fn every_cycle(stim: &[(u64, Vec<u32>)], cycles: u64, np: usize) -> Vec<Vec<
     }
     out
 }
+
+/// A 4-port incast (inputs 1 and 2 to output 0 on lossless priority 3) and a victim (input 3 to
+/// output 2): the v3 parameter set built by default (`v3_np4`) is the 4-port switch's block.
+pub fn incast4() -> capfc::switch::scenario::Scenario {
+    capfc::switch::scenario::Scenario::from_toml(
+        r#"
+name = "incast4"
+ports = 4
+rto = 1250000
+[[flows]]
+src = 1
+dst = 0
+prio = 3
+bytes = 131072
+class = "incast"
+[[flows]]
+src = 2
+dst = 0
+prio = 3
+bytes = 131072
+class = "incast"
+[[flows]]
+src = 3
+dst = 2
+prio = 3
+bytes = 262144
+class = "victim"
+"#,
+        "incast4.toml",
+    )
+    .unwrap()
+}
+
+/// `capfc ARGS` with `stdin` on its standard input: (exit status, stdout, stderr).
+pub fn capfc(args: &[&str], stdin: &str) -> (i32, String, String) {
+    use std::io::Write;
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_capfc"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    c.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    let o = c.wait_with_output().unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8(o.stdout).unwrap(),
+        String::from_utf8(o.stderr).unwrap(),
+    )
+}
