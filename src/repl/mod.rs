@@ -213,7 +213,7 @@ impl Session {
 
     fn refresh_words(&mut self) {
         if self.sw.block_kind == BlockKind::V3 {
-            self.v3 = self.sw.block_view_v3();
+            self.sw.block_view_v3_into(&mut self.v3);
             return;
         }
         let mut w = std::mem::take(&mut self.words);

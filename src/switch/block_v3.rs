@@ -260,6 +260,37 @@ impl BlockV3 {
         }
     }
 
+    /// [`BlockV3::view`] into `v`: its values refreshed in place when it is this block's view
+    /// already (a refresh every cycle formats no names), else made anew.
+    pub fn view_into(&self, v: &mut Option<crate::v3::view::View>) {
+        let Some(view) = v.as_mut().filter(|x| x.p == self.params()) else {
+            *v = Some(self.view());
+            return;
+        };
+        match &self.sides {
+            Sides::Model(m) => view.refresh_model(m),
+            #[cfg(feature = "rtl")]
+            Sides::Both { lock, .. } => view.refresh_model(&lock.model),
+            #[cfg(feature = "rtl")]
+            Sides::Rtl { rtl, .. } => {
+                let mut w = vec![0; rtl.layout.state_words];
+                rtl.read_state(&mut w);
+                view.refresh_rtl(&rtl.layout, &w);
+            }
+        }
+    }
+
+    /// The block's parameters.
+    fn params(&self) -> BlockParams {
+        match &self.sides {
+            Sides::Model(m) => m.p,
+            #[cfg(feature = "rtl")]
+            Sides::Both { lock, .. } => lock.model.p,
+            #[cfg(feature = "rtl")]
+            Sides::Rtl { rtl, .. } => rtl.params,
+        }
+    }
+
     /// One occupancy register (units), ingress or egress queue `q` = port × 8 + priority: the
     /// model's directly, the RTL's through its state words.
     pub fn occupancy(&self, egress: bool, q: usize) -> u64 {
@@ -276,7 +307,27 @@ impl BlockV3 {
             #[cfg(feature = "rtl")]
             Sides::Both { lock, .. } => of_model(&lock.model),
             #[cfg(feature = "rtl")]
-            Sides::Rtl { .. } => self.view().occ(egress, port, prio),
+            Sides::Rtl { rtl, .. } => {
+                // (the one RAM word, found by its name in the layout: no view of every register)
+                let unit = if egress { "u_egress" } else { "u_ingress" };
+                let name = format!("{unit}.gen_grp[{}].gen_prio[{prio}].u_occ.mem", port / 8);
+                let var = rtl
+                    .layout
+                    .state
+                    .iter()
+                    .find(|v| v.name == name)
+                    .expect("every group has an occupancy RAM a priority");
+                let mut w = vec![0; rtl.layout.state_words];
+                rtl.read_state(&mut w);
+                let at = var.offset + (port % 8) * var.value_words();
+                let lo = u64::from(w[at]);
+                let hi = if var.value_words() > 1 {
+                    u64::from(w[at + 1])
+                } else {
+                    0
+                };
+                (lo | hi << 32) & crate::v3::thr_copies::mask(var.width) as u64
+            }
         }
     }
 

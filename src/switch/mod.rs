@@ -1290,6 +1290,15 @@ impl Switch {
         }
     }
 
+    /// [`Switch::block_view_v3`] into `v`, refreshing a view it made before in place (`None`
+    /// with the v2 block).
+    pub fn block_view_v3_into(&self, v: &mut Option<crate::v3::view::View>) {
+        match &self.block {
+            Dut::V3(b) => b.view_into(v),
+            _ => *v = None,
+        }
+    }
+
     /// The block's outputs of the last cycle (D per port, the PFC frames, the accepts).
     pub fn block_outputs(&self) -> &Outputs {
         &self.out

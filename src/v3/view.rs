@@ -71,6 +71,24 @@ impl RegSink for Collect<'_> {
     }
 }
 
+/// The sink that writes the registers' values over a view's, in the order they were listed (the
+/// names are not formatted: a refresh every cycle costs no strings).
+struct Refill<'a> {
+    vals: &'a mut [Val],
+    k: usize,
+}
+
+impl RegSink for Refill<'_> {
+    fn reg(&mut self, _: std::fmt::Arguments<'_>, words: &[u64], width: usize) {
+        let v = &mut self.vals[self.k];
+        debug_assert_eq!(v.width as usize, width);
+        for (k, w) in v.words.iter_mut().enumerate() {
+            *w = words.get(k).copied().unwrap_or(0);
+        }
+        self.k += 1;
+    }
+}
+
 /// A sort engine's registers.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Engine {
@@ -143,6 +161,18 @@ impl View {
         v
     }
 
+    /// The model's registers now, into a view made by [`View::of_model`] of a block with the same
+    /// parameters (its names kept).
+    pub fn refresh_model(&mut self, t: &Top) {
+        debug_assert_eq!(self.p, t.p);
+        let mut r = Refill {
+            vals: &mut self.vals,
+            k: 0,
+        };
+        t.visit(&mut r);
+        debug_assert_eq!(r.k, self.names.len());
+    }
+
     /// The Verilated RTL's registers: its layout's state variables (names relative to the
     /// block's instance) over its state words.
     #[cfg(feature = "rtl")]
@@ -160,6 +190,31 @@ impl View {
             }
         }
         v
+    }
+
+    /// The RTL's registers now (its state words), into a view made by [`View::of_rtl`] of the
+    /// same layout.
+    #[cfg(feature = "rtl")]
+    pub fn refresh_rtl(&mut self, layout: &crate::dut_v3::Layout, state: &[u32]) {
+        let mut n = 0;
+        for var in &layout.state {
+            let vw = var.value_words();
+            for k in 0..var.values() {
+                let at = var.offset + k * vw;
+                let v = &mut self.vals[n];
+                for (j, w) in v.words.iter_mut().enumerate() {
+                    let lo = state[at + 2 * j];
+                    let hi = if 2 * j + 1 < vw {
+                        state[at + 2 * j + 1]
+                    } else {
+                        0
+                    };
+                    *w = u64::from(lo) | u64::from(hi) << 32;
+                }
+                n += 1;
+            }
+        }
+        debug_assert_eq!(n, self.names.len());
     }
 
     /// Every register's name, in the RTL's order.
