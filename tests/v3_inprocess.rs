@@ -20,12 +20,26 @@ fn np4() -> BlockParams {
 
 /// `cycles` cycles of random inputs: reset in the first two, a configuration write in one cycle
 /// of `cfg_every`, every other input bit random (a valid with probability `valid` per lane).
-fn random_stim(rtl: &RtlTopV3, seed: u64, cycles: usize, cfg_every: u32, valid: f64) -> Vec<u32> {
+///
+/// `coarse`: sizes multiples of 64 or one more (up to 961 bytes), configuration words multiples
+/// of 64 (up to 4,032) or, one in three, 8 bits (the mode and the lossless mask), so that an occupancy meets a threshold, or passes it by one, often enough
+/// for the comparators' equality cases to happen.
+fn random_stim(
+    rtl: &RtlTopV3,
+    seed: u64,
+    cycles: usize,
+    cfg_every: u32,
+    valid: f64,
+    coarse: bool,
+) -> Vec<u32> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let wpc = rtl.layout.input_words;
     let mut words = vec![0u32; wpc * cycles];
     for c in 0..cycles {
         let w = &mut words[c * wpc..(c + 1) * wpc];
+        // (coarse: a configuration word is a small field's, the mode or the lossless mask, in
+        // one cycle of three)
+        let small = rng.gen_ratio(1, 3);
         for v in &rtl.layout.inputs {
             let bits: String = (0..v.width)
                 .map(|b| {
@@ -34,6 +48,11 @@ fn random_stim(rtl: &RtlTopV3, seed: u64, cycles: usize, cfg_every: u32, valid: 
                         "cfg_we" => rng.gen_ratio(1, cfg_every),
                         // the lanes' valids
                         n if n.ends_with("_valid") => rng.gen_bool(valid),
+                        n if coarse && n.ends_with("_size") => {
+                            ((6..10).contains(&(b % 14)) || b % 14 == 0) && rng.gen_bool(0.5)
+                        }
+                        "cfg_wdata" if coarse && small => b < 8 && rng.gen_bool(0.5),
+                        "cfg_wdata" if coarse => (6..12).contains(&b) && rng.gen_bool(0.5),
                         // sizes: below 2^11 mostly, so that thresholds are crossed both ways
                         n if n.ends_with("_size") => (b % 14) < 11 && rng.gen_bool(0.5),
                         _ => rng.gen_bool(0.5),
@@ -60,7 +79,7 @@ fn random_inputs_agree_register_for_register() {
     let rtl = RtlTopV3::new(&p).expect("the v3_np4 RTL is built by default");
     for (seed, cfg_every, valid) in [(1u64, 20, 0.5), (2, 200, 0.2), (3, 1000, 0.8)] {
         println!("v3_inprocess: seed {seed}, a configuration write in 1 of {cfg_every} cycles, valid {valid}");
-        let stim = random_stim(&rtl, seed, 3000, cfg_every, valid);
+        let stim = random_stim(&rtl, seed, 3000, cfg_every, valid, false);
         let r = lockstep(&p, &stim, 5).unwrap();
         assert_eq!(r.cycles, 3000);
         assert!(r.names > 500, "{} names compared", r.names);
@@ -77,7 +96,7 @@ fn random_inputs_agree_register_for_register() {
 fn a_register_that_differs_is_reported_in_the_next_cycle() {
     let p = np4();
     let rtl = RtlTopV3::new(&p).unwrap();
-    let stim = random_stim(&rtl, 7, 400, 50, 0.5);
+    let stim = random_stim(&rtl, 7, 400, 50, 0.5, false);
     let wpc = rtl.layout.input_words;
     drop(rtl);
     let mut l = LockstepV3::new(&p, 10).unwrap();
@@ -162,7 +181,7 @@ fn comparing_ram_writes_reports_what_comparing_every_word_reports() {
         }),
     ];
     for seed in [11u64, 12] {
-        let stim = random_stim(&rtl, seed, 1200, 40, 0.6);
+        let stim = random_stim(&rtl, seed, 1200, 40, 0.6, false);
         for (what, poke) in pokes {
             let run = |exhaustive: bool| {
                 let mut l = LockstepV3::new(&p, 20).unwrap();
@@ -202,4 +221,72 @@ fn comparing_ram_writes_reports_what_comparing_every_word_reports() {
             }
         }
     }
+}
+
+/// Every fault of the v3 model (`Top::FAULTS`: the ingress's and the egress's comparators, each
+/// with its equality case moved) is caught by the lockstep with the unchanged RTL on random
+/// inputs, in the stage register its comparator writes, and the clean model on the same inputs
+/// stays silent (the first test). `capfc run --dut both --fault NAME` uses the same injection.
+#[test]
+fn every_v3_model_fault_is_caught_by_the_lockstep() {
+    use capfc::v3::top::Top;
+    let p = np4();
+    let rtl = RtlTopV3::new(&p).unwrap();
+    let wpc = rtl.layout.input_words;
+    let stims: Vec<Vec<u32>> = (1..=64u64)
+        .map(|seed| {
+            (
+                seed,
+                [20, 200, 1000][seed as usize % 3],
+                [0.5, 0.2, 0.8][seed as usize % 3],
+            )
+        })
+        .collect::<Vec<_>>()
+        .iter()
+        .map(|&(seed, cfg_every, valid)| random_stim(&rtl, seed, 3000, cfg_every, valid, true))
+        .collect();
+    drop(rtl);
+    assert!(Top::FAULTS.len() >= 7);
+    for &f in Top::FAULTS {
+        let unit = f.unit();
+        let mut caught = None;
+        for (k, stim) in stims.iter().enumerate() {
+            let mut l = LockstepV3::new(&p, 4).unwrap();
+            l.model.inject_fault(Some(f)).unwrap();
+            for c in stim.chunks(wpc) {
+                l.cycle(c).unwrap();
+                if l.report.total_mismatches > 0 {
+                    break;
+                }
+            }
+            if let Some(m) = l.report.mismatches.first() {
+                caught = Some((k + 1, m.0, m.1.clone()));
+                break;
+            }
+        }
+        let (seed, cycle, name) = caught.unwrap_or_else(|| {
+            panic!(
+                "fault {} not caught in 64 x 3000 random cycles (replay: cargo test --release --test v3_inprocess every_v3_model_fault)",
+                f.name()
+            )
+        });
+        println!(
+            "v3 fault {}: caught at seed {seed} cycle {cycle} on {name}",
+            f.name()
+        );
+        assert!(
+            name.starts_with(unit),
+            "fault {} first seen on {name}, not in {unit}",
+            f.name()
+        );
+    }
+    // a fault v3's model has not got is refused with the ones it has
+    let mut t = Top::new(p);
+    let e = t
+        .inject_fault(Some(capfc::block::Fault::CounterWraps))
+        .unwrap_err();
+    assert!(
+        e.contains("counter_wraps") && e.contains("xon_off_by_one"),
+        "{e}"
+    );
 }

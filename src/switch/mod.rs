@@ -33,7 +33,7 @@
 //!
 //! The frame carries the block's state in t (the merged D: `pfc_cev`, and per class the pause time,
 //! [`crate::block::Outputs::quanta`]); changes of D while the line is busy merge into the pending
-//! frame (`docs/microarchitecture.md`, "PFC frames"). The readiness depends only on when frames are
+//! frame (`docs/microarchitecture-v2.md`, "PFC frames"). The readiness depends only on when frames are
 //! on the wire (`busy_until` of the traffic manager), never on which units were looked at, so
 //! skipping idle units ([`Switch::exhaustive`]) changes nothing. These are also the delays 802.1Q
 //! Annex N counts (a maximum frame at each end, the PFC frame, the cable both ways, the response):
@@ -1541,14 +1541,21 @@ impl Switch {
     }
 
     /// Inject a deliberate bug into the block model (`--dut model` or `both`), to show the lockstep
-    /// check catching it. The RTL has none.
-    pub fn inject_fault(&mut self, f: Option<crate::block::Fault>) {
+    /// check catching it. The RTL has none. The v3 model has the comparators' faults only
+    /// ([`crate::v3::top::Top::FAULTS`]); another is refused with the list.
+    pub fn inject_fault(&mut self, f: Option<crate::block::Fault>) -> Result<(), String> {
         match &mut self.block {
             Dut::Model(m) => m.inject_fault(f),
             #[cfg(feature = "rtl")]
             Dut::Both(pair) => pair.model.inject_fault(f),
+            Dut::V3(b) => {
+                if let Some(m) = b.model_mut() {
+                    m.inject_fault(f)?;
+                }
+            }
             _ => {}
         }
+        Ok(())
     }
 
     /// Bring the schedulers of idle senders and transmitters up to now (they are told of the cycles

@@ -2,7 +2,7 @@
 //! counter RAMs with generation tags, the row events, E and the sort engines' read port, the
 //! dequeue lanes shared in time by groups of eight ports.
 //!
-//! Register for register under the RTL's names (`docs/microarchitecture-v3.md`, "Egress", and the
+//! Register for register under the RTL's names (`docs/microarchitecture.md`, "Egress", and the
 //! RTL's header have the design): per group the slot, the reset count and its enables and the
 //! stages A to E (`*1_q` .. `*4_q`) and F to H of the increment; per row (port, class) its
 //! generation `gen_q`, E `e_q` and the row events `rclr4_q`, `eclr4_q`, `rtrig4_q` .. `rtrig6_q`,
@@ -15,6 +15,7 @@ use super::thr_copies::ThrCopies;
 use super::{
     class_width, port_width, signed, trunc, units, Cat, RegSink, RegStrings, Regs, Scratch,
 };
+use crate::block::fault::{ge, le, Fault};
 
 /// The unit's parameters (the RTL's).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -267,6 +268,10 @@ pub struct Egress {
     /// bit (the registers stay right; only the comparison of the RAMs can see it)
     #[serde(skip)]
     pub fault_ram_write: bool,
+    /// A deliberate bug in one of the unit's comparators (`crate::block::Fault`, the ones
+    /// [`super::top::Top::FAULTS`] lists): the lockstep's and the CLI's `--fault`
+    #[serde(skip)]
+    pub fault: Option<crate::block::Fault>,
 }
 
 /// The egress's buffers for one clock edge, kept so that a cycle allocates nothing.
@@ -316,6 +321,7 @@ impl Egress {
             buf: Scratch::default(),
             wlog: Scratch::default(),
             fault_ram_write: false,
+            fault: None,
         }
     }
 
@@ -469,11 +475,22 @@ impl Egress {
             let oa = gr.occa2_q as i64;
             let od = gr.occd2_q as i64;
             let neg = |x: u64| x >> (xw - 1) & 1 == 1;
-            n.acc3_q = !rst && gr.av2_q && !neg(gr.racc2_q) && oa <= signed(gr.racc2_q, xw);
+            let f = self.fault;
+            n.acc3_q = !rst
+                && gr.av2_q
+                && !neg(gr.racc2_q)
+                && le(f, Fault::EgMaxStrict, oa, signed(gr.racc2_q, xw));
             n.trig3_q = gr.ca2_q && (neg(gr.rtrig2_q) || oa > signed(gr.rtrig2_q, xw));
-            n.inc3_q = gr.cc2_q && (neg(gr.rinc2_q) || oa >= signed(gr.rinc2_q, xw));
-            n.clrc3_q = !rst && gr.dv2_q && gr.cd2_q && od <= signed(gr.rclrc2_q, xw);
-            n.clre3_q = !rst && gr.dv2_q && gr.cd2_q && od <= signed(gr.rclre2_q, xw);
+            n.inc3_q = gr.cc2_q
+                && (neg(gr.rinc2_q) || ge(f, Fault::WarnOffByOne, oa, signed(gr.rinc2_q, xw)));
+            n.clrc3_q = !rst
+                && gr.dv2_q
+                && gr.cd2_q
+                && le(f, Fault::ClearBelowWarn, od, signed(gr.rclrc2_q, xw));
+            n.clre3_q = !rst
+                && gr.dv2_q
+                && gr.cd2_q
+                && le(f, Fault::XonOffByOne, od, signed(gr.rclre2_q, xw));
             n.new3_q = trunc(gr.occa2_q + gr.delta2_q, ow);
             n.mid3_q = trunc(gr.occd2_q.wrapping_sub(gr.du2_q), ow);
             n.aoh3_q = gr.aoh2_q;

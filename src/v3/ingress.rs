@@ -1,7 +1,7 @@
 //! `capfc_ingress` of micro-architecture v3 (`rtl/v3/capfc_ingress.sv`): ingress occupancy and I,
 //! the arrival lanes shared in time by groups of eight ports, a five-stage pipeline per group.
 //!
-//! Register for register (names as in the RTL; `docs/microarchitecture-v3.md` has the design):
+//! Register for register (names as in the RTL; `docs/microarchitecture.md` has the design):
 //! - slot `gs_q[g]` (port g*8+s served when it is s; reset to g % 8), the cycles since reset
 //!   `rc_q[g]` with the lanes' ready `rdy_q` and the scrub's enable `scr_q` registered beside it;
 //! - stage A (`*1_q`): the slot's lanes; B (`*2_q`): the port's row of the eight occupancy LUT
@@ -16,6 +16,7 @@
 
 use super::thr_copies::ThrCopies;
 use super::{signed, trunc, units, Cat, RegSink, RegStrings, Regs, Scratch};
+use crate::block::fault::{gt, le, Fault};
 
 /// The unit's parameters (the RTL's).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -156,6 +157,10 @@ pub struct Ingress {
     /// bit (the registers stay right; only the comparison of the RAMs can see it)
     #[serde(skip)]
     pub fault_ram_write: bool,
+    /// A deliberate bug in one of the unit's comparators (`crate::block::Fault`, the ones
+    /// [`super::top::Top::FAULTS`] lists): the lockstep's and the CLI's `--fault`
+    #[serde(skip)]
+    pub fault: Option<crate::block::Fault>,
 }
 
 impl Ingress {
@@ -169,6 +174,7 @@ impl Ingress {
             buf: Scratch::default(),
             wlog: Scratch::default(),
             fault_ram_write: false,
+            fault: None,
             u_thr: ThrCopies::new(ng, p.taw(), p.ow),
         }
     }
@@ -305,9 +311,18 @@ impl Ingress {
             n.delta3_q = gr.delta2_q;
             // stage D
             let occa = gr.occa3_q as i64;
-            let acc = gr.av3_q && gr.racc3_q >> (xw - 1) & 1 == 0 && occa <= signed(gr.racc3_q, xw);
-            let over = gr.rover3_q >> (xw - 1) & 1 == 1 || occa > signed(gr.rover3_q, xw);
-            let xon = (gr.occd3_q as i64) <= signed(gr.rxon3_q, xw);
+            let f = self.fault;
+            let acc = gr.av3_q
+                && gr.racc3_q >> (xw - 1) & 1 == 0
+                && le(f, Fault::IngMaxStrict, occa, signed(gr.racc3_q, xw));
+            let over = gr.rover3_q >> (xw - 1) & 1 == 1
+                || gt(f, Fault::IngXoffGe, occa, signed(gr.rover3_q, xw));
+            let xon = le(
+                f,
+                Fault::IngXonLt,
+                gr.occd3_q as i64,
+                signed(gr.rxon3_q, xw),
+            );
             n.new4_q = trunc(gr.occa3_q + gr.delta3_q, ow);
             n.mid4_q = trunc(gr.occd3_q.wrapping_sub(gr.du3_q), ow);
             n.wa4_q = if rst { 0 } else { 1 << (gr.ap3_q & 7) };

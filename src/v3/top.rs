@@ -7,7 +7,7 @@ use super::egress::{Egress, EgressIn, EgressOut, EgressParams};
 use super::ingress::{Ingress, IngressIn, IngressOut, IngressParams};
 use super::sort::{Sort, SortIn, SortOut, SortParams};
 use super::{Cat, RegSink, RegStrings, Regs, Scratch};
-use crate::block::BlockParams;
+use crate::block::{BlockParams, Fault};
 
 /// One cycle's inputs (`capfc_top_oc`'s ports).
 #[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
@@ -185,6 +185,37 @@ impl Top {
             timer_q: vec![0; np],
             buf: Scratch::default(),
         }
+    }
+
+    /// The faults of the catalogue (`crate::block::Fault`) that the v3 model has: the
+    /// comparators of the ingress and the egress, each moving its equality case to the other side
+    /// as in v2's model. The RTL has none; the lockstep (`--dut both --fault NAME`) shows them.
+    /// (`ing_max_loose` and `xoff_e_ge` are v2's only: 64 seeds of random inputs,
+    /// `tests/v3_inprocess.rs`, never met their cases, and a fault no test is shown to catch is
+    /// not offered.)
+    pub const FAULTS: &'static [Fault] = &[
+        Fault::IngMaxStrict,
+        Fault::IngXoffGe,
+        Fault::IngXonLt,
+        Fault::EgMaxStrict,
+        Fault::WarnOffByOne,
+        Fault::ClearBelowWarn,
+        Fault::XonOffByOne,
+    ];
+
+    /// Put fault `f` into its unit (`None` takes it out). Refused for a fault the v3 model does
+    /// not have ([`Top::FAULTS`]), with the list of those it has.
+    pub fn inject_fault(&mut self, f: Option<Fault>) -> Result<(), String> {
+        if let Some(f) = f.filter(|f| !Self::FAULTS.contains(f)) {
+            return Err(format!(
+                "fault {}: the v3 model does not have it (it has {}; the v2 model has every fault of the catalogue)",
+                f.name(),
+                Self::FAULTS.iter().map(|f| f.name()).collect::<Vec<_>>().join(", ")
+            ));
+        }
+        self.u_ingress.fault = f;
+        self.u_egress.fault = f;
+        Ok(())
     }
 
     /// One cycle: the outputs, then the clock edge.
