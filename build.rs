@@ -350,7 +350,7 @@ fn gen_ports(name: &str, prefix: &str, np: usize) -> String {
         writeln!(w, "        unpack(w, r->{m});").unwrap();
     }
     writeln!(w, "    }}").unwrap();
-    // The lockstep's cheap view (docs/microarchitecture.md, "Lockstep"): the registers but the RAM
+    // The lockstep's cheap view (docs/microarchitecture-v2.md, "Lockstep"): the registers but the RAM
     // words, and each RAM's write port (we, wa, wd) as it stands before the clock edge.
     writeln!(
         w,

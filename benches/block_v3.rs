@@ -1,4 +1,4 @@
-//! The v3 block benchmark (`capfc_top_oc`, docs/microarchitecture-v3.md): cycles per second of
+//! The v3 block benchmark (`capfc_top_oc`, docs/microarchitecture.md): cycles per second of
 //! the Rust model alone, the Verilated RTL driven from Rust (one FFI call a cycle), lockstep of
 //! both (every output, register and RAM word compared every cycle, src/cosim_v3.rs) and the
 //! Verilated RTL driven from a plain C++ loop, side by side in one run on the same recorded

@@ -1,4 +1,4 @@
-# v3.mk: the micro-architecture v3 design spikes (docs/microarchitecture-v3.md), kept clean and
+# v3.mk: the micro-architecture v3 design spikes (docs/microarchitecture.md), kept clean and
 # tested until they become the block: Verilator -Wall at V3_PORTS, and each spike against a
 # reference written from the v3 contract (testbench/v3) at V3_TB_PORTS: the ingress on Icarus,
 # the egress and the sort engines on Verilator (--binary --timing; Icarus 11 does not get past
@@ -116,7 +116,7 @@ v3-spike: deps $(FPGA_VENV)/.slang ## the v3 units: verilator -Wall, slang, each
 # legal random traffic (lanes held until ready) and writes a waveform, and `capfc check --wave`
 # judges it against shared/domain.md section 3 within v3's timing envelope (`capfc check
 # --envelope v3_np4 --ports N`: src/check/block.rs, envelope_of_v3), from
-# docs/microarchitecture-v3.md's latencies (a lane taken in t: accepts in t+4, D from I in t+6;
+# docs/microarchitecture.md's latencies (a lane taken in t: accepts in t+4, D from I in t+6;
 # D may stay up 6 cycles after E's clear; a sort requested in t+6 is granted in t+7 and its E
 # shows in D 12 cycles after the request's take plus the sort's busy time: Stop-Max's pass, or
 # at the earliest Stop-Calibrate's COPY, MUL, SRCH and GT before SEL writes its first E; at worst

@@ -1,6 +1,6 @@
 // capfc_egress: egress occupancy, arrival counters C (per-port RAMs), row clears and E
 //
-// Contract (docs/microarchitecture.md, "Egress queues, counter table, E"):
+// Contract (docs/microarchitecture-v2.md, "Egress queues, counter table, E"):
 // - Occupancy of queue q = {o, p}: two LUT RAMs per output port, gen_port[o].u_deq (written by
 //   dequeue lane o) and gen_port[o].u_enq (written by the enqueue lane), 8 words each, so that
 //   each has one writer; sel_q[q] set = u_enq was written last, vq_q[q] = written since reset (else

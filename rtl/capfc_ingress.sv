@@ -1,6 +1,6 @@
 // capfc_ingress: ingress occupancy per (input port, priority) and the ingress congestion state I
 //
-// Contract (docs/microarchitecture.md, "Ingress"):
+// Contract (docs/microarchitecture-v2.md, "Ingress"):
 // - Occupancy of queue q = {i, p}: two LUT RAMs per input port, gen_port[i].u_arr (written by
 //   arrival lane i) and gen_port[i].u_dep (written by the departure lane), 8 words each, so that
 //   each has one writer; sel_q[q] names the bank written last, vq_q[q] says the queue was written

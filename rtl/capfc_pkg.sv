@@ -1,6 +1,6 @@
 // capfc_pkg: constants and functions shared by the CaPFC modules
 //
-// Contract (docs/microarchitecture.md):
+// Contract (docs/microarchitecture-v2.md):
 // - NPRIO: priorities per port (8). Queue q = {port, prio}.
 // - ADDR_*: configuration register addresses ("Configuration registers"); the threshold arrays are
 //   at ADDR_<array> + p for priority p.

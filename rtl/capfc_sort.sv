@@ -1,6 +1,6 @@
 // capfc_sort: one sort engine per output port, selects the culprit inputs of a congested row (sets E)
 //
-// Contract (docs/microarchitecture.md, "Sort engines"):
+// Contract (docs/microarchitecture-v2.md, "Sort engines"):
 // - Engine o serves rows {o, l}, l < NL. rtrig sets pend_q[o][l]; a row clear (rclr) drops it and
 //   aborts a running sort of that row (busy_q drops, nothing else is written). One sort at a time
 //   per engine; when idle, the first pending class at or after rr_q (wrapping over NL) that is not

@@ -20,7 +20,7 @@ use crate::check::{Cycle, Frame, Lane, Params};
 pub enum ConfigMap {
     /// Fixed for the whole run (written before the first lane).
     Static { values: BlockConfig },
-    /// Register writes in capfc's address map (docs/microarchitecture.md), decoded with `ow`-bit
+    /// Register writes in capfc's address map (docs/microarchitecture-v2.md), decoded with `ow`-bit
     /// thresholds.
     CapfcRegisters {
         we: String,

@@ -84,8 +84,10 @@ pub struct NetArgs {
     /// model.
     #[arg(long)]
     pub dut_nodes: Option<String>,
-    /// The block's micro-architecture in every switch: v2 (the default) or v3 (every switch is
-    /// then run every cycle: v3's registers never stand still).
+    /// The block's micro-architecture in every switch: v2 (the default here: its event-driven
+    /// model stops while a switch is idle) or v3 (the block, docs/microarchitecture.md: every
+    /// switch is then run every cycle, since v3's registers never stand still; about 400 times
+    /// slower on paper-fat-1, with the same contract).
     #[arg(long, default_value = "v2")]
     pub block: String,
     /// Stop after this much simulated time, e.g. 100ms.

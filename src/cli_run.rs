@@ -18,10 +18,12 @@ pub struct RunArgs {
     /// The block behind the switch: model, rtl (the Verilated RTL) or both (lockstep-checked).
     #[arg(long, default_value = "model")]
     pub dut: String,
-    /// The block's micro-architecture: v2 (docs/microarchitecture.md, the default) or v3
-    /// (docs/microarchitecture-v3.md: lanes taken on their port's slot, answered four cycles
-    /// later). v3 has no --fault yet, nor a waveform window on a model/RTL difference.
-    #[arg(long, default_value = "v2")]
+    /// The block's micro-architecture: v3 (docs/microarchitecture.md, the default: lanes taken on
+    /// their port's slot, answered four cycles later; 125 MHz at 48 ports) or v2
+    /// (docs/microarchitecture-v2.md: every lane answered in the cycle it is seen; its model is
+    /// event-driven and 20 times faster). v3 has the comparators' faults of --fault only, and no
+    /// waveform window on a model/RTL difference.
+    #[arg(long, default_value = "v3")]
     pub block: String,
     /// Also draw occupancy over time and the pause intervals, one panel per mode, into this SVG.
     #[arg(long)]
@@ -29,8 +31,8 @@ pub struct RunArgs {
     /// The same report as JSON.
     #[arg(long)]
     pub json: bool,
-    /// With --dut both: a deliberate bug in the block model (warn_off_by_one, xon_off_by_one), to
-    /// see the lockstep check catch it.
+    /// With --dut both: a deliberate bug in the block model (warn_off_by_one, xon_off_by_one, ...;
+    /// `capfc faults` lists them), to see the lockstep check catch it.
     #[arg(long)]
     pub fault: Option<Fault>,
     /// With --dut both, on a difference: write the model's and the RTL's waveforms this many cycles
@@ -166,7 +168,7 @@ pub fn run_modes_with(
         .map(|&m| {
             let mut s = Switch::with_block(sc, m, dut, o.block)
                 .with_context(|| format!("scenario {}", sc.name))?;
-            s.inject_fault(o.fault);
+            s.inject_fault(o.fault).map_err(anyhow::Error::msg)?;
             s.capture = o.capture.map(crate::pcap::Capture::new);
             s.pfc_log = o.pfc_log.then(Vec::new);
             if let Some(e) = o.every {
@@ -198,8 +200,9 @@ pub fn run_modes_with(
                     String::new()
                 };
                 let fault = o.fault.map_or(String::new(), |f| format!(" --fault {}", f.name()));
+                // (v3 is the default block)
                 let block = match o.block {
-                    BlockKind::V2 => String::new(),
+                    BlockKind::V3 => String::new(),
                     b => format!(" --block {}", b.name()),
                 };
                 bail!(
@@ -230,7 +233,7 @@ fn write_window(
     at: u64,
 ) -> Result<Vec<String>, String> {
     let mut s = Switch::new(sc, m, DutKind::Both).map_err(|e| e.to_string())?;
-    s.inject_fault(o.fault);
+    s.inject_fault(o.fault)?;
     let from = at.saturating_sub(o.wave_window);
     while s.now < from {
         s.tick_cycle();
@@ -268,8 +271,14 @@ pub fn run(a: &RunArgs) -> Result<()> {
     }
     let block = BlockKind::parse(&a.block)
         .with_context(|| format!("--block '{}': expected v2 or v3", a.block))?;
-    if block == BlockKind::V3 && a.fault.is_some() {
-        bail!("--fault: the faults are the v2 model's; --block v3 has none yet");
+    if let (BlockKind::V3, Some(f)) = (block, a.fault) {
+        if !crate::v3::top::Top::FAULTS.contains(&f) {
+            bail!(
+                "--fault {}: the v3 model does not have it (it has {}); the v2 model (--block v2) has every fault of the catalogue",
+                f.name(),
+                crate::v3::top::Top::FAULTS.iter().map(|f| f.name()).collect::<Vec<_>>().join(", ")
+            );
+        }
     }
     let capture = match (&a.pcap, &a.pcap_ports) {
         (None, Some(_)) => bail!("--pcap-ports needs --pcap DIR"),
@@ -354,10 +363,9 @@ pub fn run(a: &RunArgs) -> Result<()> {
 /// The human table: one column per mode.
 pub fn report(sc: &Scenario, runs: &[Switch]) -> String {
     let dut = runs.first().map_or("model", |r| r.dut_kind.name());
-    let arch = match runs.first().map(|r| r.block_kind) {
-        Some(k @ BlockKind::V3) => format!(" ({})", k.name()),
-        _ => String::new(),
-    };
+    let arch = runs
+        .first()
+        .map_or(String::new(), |r| format!(" ({})", r.block_kind.name()));
     let mut s = format!(
         "scenario {} ({} ports, {} flows), block: {dut}{arch}\n",
         sc.name,

@@ -20,9 +20,9 @@ pub struct StepArgs {
     /// The block behind the switch: model, rtl (the Verilated RTL) or both (lockstep-checked).
     #[arg(long, default_value = "model")]
     pub dut: String,
-    /// The block's micro-architecture: v2 (docs/microarchitecture.md, the default) or v3
-    /// (docs/microarchitecture-v3.md: 125 MHz at 48 ports).
-    #[arg(long, default_value = "v2")]
+    /// The block's micro-architecture: v3 (docs/microarchitecture.md, the default: 125 MHz at 48
+    /// ports) or v2 (docs/microarchitecture-v2.md: every lane answered in the cycle it is seen).
+    #[arg(long, default_value = "v3")]
     pub block: String,
     /// One JSON object per command instead of the human transcript.
     #[arg(long)]

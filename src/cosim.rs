@@ -3,7 +3,7 @@
 //! difference stops the run with the cycle, each differing signal by its RTL name, the last inputs,
 //! the seed and the command that replays it.
 //!
-//! The RAM words are compared through their writes (docs/microarchitecture.md, "Lockstep"): every
+//! The RAM words are compared through their writes (docs/microarchitecture-v2.md, "Lockstep"): every
 //! cycle each RAM's write port (`we`, and `wa`, `wd` when written) and every other register; the
 //! words themselves after the first cycle and whenever a write differs. Words equal before a cycle
 //! and written alike in it are equal after it, so this is the every-word comparison, by induction,

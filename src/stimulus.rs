@@ -188,7 +188,7 @@ impl RandomStim {
             } else {
                 0
             },
-            // Mode 3 acts as 2 (docs/microarchitecture.md): odd seeds drive it.
+            // Mode 3 acts as 2 (docs/microarchitecture-v2.md): odd seeds drive it.
             mode_code: match mode {
                 Mode::StopCal if seed % 2 == 1 => 3,
                 m => u32::from(m.code().value()),
@@ -487,7 +487,7 @@ impl Builder {
     }
 
     /// Idle long enough for a request to be sorted and its E written: one Stop-Calibrate sort
-    /// (`(CW+3)(NP+1)+2` cycles, docs/microarchitecture.md "Latency") and a few cycles more.
+    /// (`(CW+3)(NP+1)+2` cycles, docs/microarchitecture-v2.md "Latency") and a few cycles more.
     pub fn settle(&mut self) -> &mut Self {
         self.idle(sort_cycles(&self.p) + 4)
     }

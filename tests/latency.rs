@@ -1,5 +1,5 @@
 //! The worst-case time from a crossing of XOFF_e to E, measured on the cycle model at the paper's
-//! 48 ports with NL = 2 (`docs/microarchitecture.md`, "Worst case under contention").
+//! 48 ports with NL = 2 (`docs/microarchitecture-v2.md`, "Worst case under contention").
 //!
 //! The directed case `all_queues_request` makes every counted queue of every port cross XOFF_e
 //! three times over, one enqueue a cycle, so each engine has both its rows asking while it sorts
@@ -73,7 +73,7 @@ fn every_queue_asking_at_once_gets_e_within_the_bound() {
         assert_eq!(p.nl, 2, "the np{np} set counts two classes");
         for mode in [Mode::StopCal, Mode::StopMax] {
             let (worst, served, lengths) = worst_latency(&p, mode);
-            // One sort, load cycle included (docs/microarchitecture.md, "Latency").
+            // One sort, load cycle included (docs/microarchitecture-v2.md, "Latency").
             let per_sort = if mode == Mode::StopCal {
                 sort_cycles(&p) as u64
             } else {

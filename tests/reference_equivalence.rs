@@ -1,5 +1,5 @@
 //! The cycle model decides as the untimed reference when events are spaced further apart than the
-//! block's latency (docs/microarchitecture.md, "Equivalence with the reference").
+//! block's latency (docs/microarchitecture-v2.md, "Equivalence with the reference").
 //!
 //! Each case: random parameters (ports, mode, CUT, cell size) and a random sequence of legal events
 //! (departures and dequeues only remove packets that are there). Each event is driven in one cycle,

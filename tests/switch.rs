@@ -704,7 +704,7 @@ fn a_fault_under_dut_both_stops_with_report_and_waveforms() {
     assert!(e.contains("MISMATCH at cycle"), "{e}");
     assert!(e.contains("u_egress.inc_v_q"), "{e}");
     assert!(
-        e.contains("replay: capfc run --scenario my.toml --mode CaPFC_cal --dut both --fault warn_off_by_one"),
+        e.contains("replay: capfc run --scenario my.toml --mode CaPFC_cal --dut both --block v2 --fault warn_off_by_one"),
         "{e}"
     );
     let cycle: u64 = e

@@ -13,7 +13,7 @@
 //!   required (the RTL parameters of `capfc_top`), and `block`, optional: "v2" (the default,
 //!   `capfc_top`'s ports) or "v3" (`capfc_top_oc`'s: the lanes' readies `arr_ready` and
 //!   `deq_ready` first among the outputs, the accepts four cycles after the take; the envelope by
-//!   default the v3 block's, `docs/microarchitecture-v3.md`). A checker's timing envelope is TOML text in the
+//!   default the v3 block's, `docs/microarchitecture.md`). A checker's timing envelope is TOML text in the
 //!   format of `capfc::check::envelope` (NULL: capfc_top's own envelope at these parameters).
 //! - A function that fails returns a negative number or NULL; the handle's `_error` function then
 //!   gives the reason. A panic inside never crosses the boundary: it becomes such an error, and

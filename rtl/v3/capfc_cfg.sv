@@ -1,6 +1,6 @@
 // capfc_cfg (v3): the configuration registers, the thresholds in LUT RAM
 //
-// Contract (docs/microarchitecture-v3.md, "The configuration"): v2's address map, write port and
+// Contract (docs/microarchitecture.md, "The configuration"): v2's address map, write port and
 // reset (rtl/capfc_cfg.sv), seen from outside the same register for register:
 // - A write with cfg_we high in cycle t updates the addressed register at the rising edge ending t;
 //   the new value is used from cycle t+1. cfg_wdata is truncated to the register's width; unknown

@@ -1,7 +1,7 @@
 // capfc_egress (v3 design spike, not yet the block's unit): egress occupancy, the counter RAMs,
 // row events, E, with the dequeue lanes shared in time by groups of eight ports
 //
-// Design (docs/microarchitecture-v3.md, "Egress"): the ingress engine's slots and stages A to E,
+// Design (docs/microarchitecture.md, "Egress"): the ingress engine's slots and stages A to E,
 // with the dequeue lane of the slot's port for the departure and the enqueue lane, taken in its
 // output port's slot, for the arrival. Unlike the ingress, stage B muxes the two occupancy words
 // out of the RAMs' read and moves every threshold by the sizes (WARN and XOFF too), so that stage

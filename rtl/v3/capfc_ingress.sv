@@ -1,7 +1,7 @@
 // capfc_ingress (v3 design spike, not yet the block's unit): ingress occupancy and I, with the
 // arrival lanes shared in time by groups of eight ports and a five-stage pipeline
 //
-// Design (docs/microarchitecture-v3.md):
+// Design (docs/microarchitecture.md):
 // - Slots: group g (ports g*8 .. g*8+7) has a 3-bit slot counter gs_q[g] that counts 0..7, wraps,
 //   and resets to g % 8 (distinct per group, so that no two groups share it and its fan-out stays
 //   in a group). Port i = g*8+s is served when gs_q[g] == s: arr_ready[i] = (gs_q[g] == s), low

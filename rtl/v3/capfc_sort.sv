@@ -1,7 +1,7 @@
 // capfc_sort (v3 design spike, not yet the block's unit): one sort engine for two output ports,
 // with every compare and every sum in a stage of its own
 //
-// Design (docs/microarchitecture-v3.md, "Sort engines"): v2's engines and algorithms (Stop-Max,
+// Design (docs/microarchitecture.md, "Sort engines"): v2's engines and algorithms (Stop-Max,
 // Stop-Calibrate; the same grants, aborts and selections), with the row's values pipelined:
 // - A pass issues the reads of inputs k = 0..NP-1 in steps k (the counter RAM through the egress's
 //   read port in MAX and COPY, the snap RAM in SRCH, GT and SEL). The word read is at k+3 in a

@@ -1,7 +1,7 @@
 // capfc_thr_copies (v3 design spike): the thresholds' copies per group of eight ports, shared by
 // the ingress and the egress
 //
-// Design (docs/microarchitecture-v3.md, "The thresholds' copies"): each group keeps its own copy
+// Design (docs/microarchitecture.md, "The thresholds' copies"): each group keeps its own copy
 // of a word per priority in LUT RAM, one for the arrival's side (TAW bits) and one for the
 // departure's (TDW bits), read asynchronously by the group's stage-A priorities (ra_a, ra_d). A
 // refresh names one priority a cycle (rf, 0 after a reset, then counting), the user gives that

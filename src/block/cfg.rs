@@ -1,7 +1,7 @@
 //! `capfc_cfg`: the configuration registers, and the user-facing [`BlockConfig`] that is validated
 //! and turned into register writes.
 //!
-//! Contract (docs/microarchitecture.md): a write in cycle t is used from cycle t+1; unknown
+//! Contract (docs/microarchitecture-v2.md): a write in cycle t is used from cycle t+1; unknown
 //! addresses are ignored; data is truncated to the register's width; every register resets to 0.
 
 use super::fault::{Fault, Injected};

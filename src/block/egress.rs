@@ -1,7 +1,7 @@
 //! `capfc_egress`: egress occupancy per (output port, priority), the arrival counter table C in one
 //! RAM per output port, and the egress congestion signals E.
 //!
-//! Contract (docs/microarchitecture.md, "Egress queues, counter table, E"): the enqueue's accept
+//! Contract (docs/microarchitecture-v2.md, "Egress queues, counter table, E"): the enqueue's accept
 //! decision is combinational on the registered occupancy; a dequeue in the same cycle is applied
 //! first (its row clear and E clear included), then the enqueue (its counter increment and sort
 //! request). An increment is a two-stage read-modify-write: stage 1 reads the counter word (read

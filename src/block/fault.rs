@@ -1,4 +1,4 @@
-//! The fault catalogue: one deliberate bug per rule of the contract (docs/microarchitecture.md).
+//! The fault catalogue: one deliberate bug per rule of the contract (docs/microarchitecture-v2.md).
 //!
 //! A fault is injected into the model only ([`super::CapfcTop::inject_fault`]); the RTL stays
 //! right. A check that is worth its name reports every one: the lockstep (model against RTL) and

@@ -1,6 +1,6 @@
 //! `capfc_ingress`: per (input port, priority) ingress occupancy and the ingress congestion state I.
 //!
-//! Contract (docs/microarchitecture.md, "Ingress"): the accept decision of an arrival is
+//! Contract (docs/microarchitecture-v2.md, "Ingress"): the accept decision of an arrival is
 //! combinational on the registered occupancy; in a cycle with both a departure and an arrival on
 //! the same queue the departure is applied first (and may clear I), then the arrival (which may set
 //! it). The occupancy of queue (i, p) lives in one of two 8-word LUT RAMs of port i: `u_arr`,

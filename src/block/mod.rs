@@ -3,7 +3,7 @@
 //! One module per hardware unit, named as in the RTL: [`cfg`] (`capfc_cfg`), [`ingress`]
 //! (`capfc_ingress`), [`egress`] (`capfc_egress`), [`ram`] (`capfc_ram`, `capfc_lutram`), [`sort`]
 //! (`capfc_sort`), [`pfc_gen`] (`capfc_pfc_gen`) and [`top`] (`capfc_top`). The contract they
-//! implement, latency, reset values and tie-breaks included, is `docs/microarchitecture.md`.
+//! implement, latency, reset values and tie-breaks included, is `docs/microarchitecture-v2.md`.
 //! The model is pure: [`CapfcTop::tick_cycle`] takes one cycle's inputs and returns that cycle's
 //! outputs; no I/O, no Verilator.
 
@@ -507,10 +507,10 @@ pub fn same_shape(a: &serde_json::Value, b: &serde_json::Value, path: &str) -> R
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BlockKind {
-    /// v2 (`docs/microarchitecture.md`): every lane answered in the cycle it is seen.
+    /// v2 (`docs/microarchitecture-v2.md`): every lane answered in the cycle it is seen.
     #[default]
     V2,
-    /// v3 (`docs/microarchitecture-v3.md`): lanes taken on their port's slot, arrivals and
+    /// v3 (`docs/microarchitecture.md`): lanes taken on their port's slot, arrivals and
     /// enqueues answered four cycles after the take (`crate::v3`).
     V3,
 }

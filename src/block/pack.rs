@@ -2,7 +2,7 @@
 //! fields in them.
 //!
 //! A signal of width w takes `ceil(w/32)` words, least significant first; an unpacked array takes
-//! that per element, in index order (docs/microarchitecture.md). The C++ side of the Verilator bridge
+//! that per element, in index order (docs/microarchitecture-v2.md). The C++ side of the Verilator bridge
 //! reads and writes the same layout from the same list of names (`signals.rs`), so a word here is a
 //! word there. Bit-level packing goes through `bitvec`.
 

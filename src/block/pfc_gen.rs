@@ -1,6 +1,6 @@
 //! `capfc_pfc_gen`: a pending PFC frame per input port, handed to the MAC with valid/ready.
 //!
-//! Contract (docs/microarchitecture.md, "PFC frames"): port i has a frame to send while its D
+//! Contract (docs/microarchitecture-v2.md, "PFC frames"): port i has a frame to send while its D
 //! differs from the D of the last frame the MAC took, or while D is up and the refresh timer has run
 //! out. The frame carries the current state: class-enable vector `d | sent`, XOFF for the classes in
 //! D, resume for the others. The MAC takes it in a cycle with `pfc_ready[i]` high; then `sent = d`

@@ -1,6 +1,6 @@
 //! `capfc_ram`: a synchronous RAM with one write port and one or two read ports.
 //!
-//! Contract (docs/microarchitecture.md, "RAM"): each cycle, an enabled read port loads its read-data
+//! Contract (docs/microarchitecture-v2.md, "RAM"): each cycle, an enabled read port loads its read-data
 //! register `rd_q[k]` with the word at its address as it was before this cycle's write (read-first),
 //! and a write stores its word. No reset; contents start at 0 (Verilator's `--x-initial fast`).
 //! Users never rely on a read of the word written in the same cycle (they forward), so a block RAM
@@ -15,7 +15,7 @@ pub struct Ram<T> {
     /// `rd_q`: the read-data register of each read port.
     pub rd_q: Vec<T>,
     /// The write port in the last cycle (`we`, and `wa`, `wd` when set): not state, a record for
-    /// the lockstep, which compares writes instead of every word (docs/microarchitecture.md,
+    /// the lockstep, which compares writes instead of every word (docs/microarchitecture-v2.md,
     /// "Lockstep"), which clears it before each cycle
     /// ([`CapfcTop::clear_write_records`](super::CapfcTop::clear_write_records)).
     #[serde(skip)]
@@ -55,7 +55,7 @@ impl<T: Copy + Default> Ram<T> {
 
 /// `capfc_lutram`: a small RAM with one write port and asynchronous reads (no read register).
 ///
-/// Contract (docs/microarchitecture.md, "LUT RAM"): a read returns the word as it is before this
+/// Contract (docs/microarchitecture-v2.md, "LUT RAM"): a read returns the word as it is before this
 /// cycle's write; a write shows from the next cycle. No reset: its user keeps a valid bit per word.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct LutRam<T> {

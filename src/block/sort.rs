@@ -1,6 +1,6 @@
 //! `capfc_sort`: one contributor sort engine per output port.
 //!
-//! Contract (docs/microarchitecture.md, "Sort engines"): an idle engine grants the first pending
+//! Contract (docs/microarchitecture-v2.md, "Sort engines"): an idle engine grants the first pending
 //! class of its port at or after its round-robin pointer. Stop-Max makes one pass over the live row
 //! (read port 1 of the port's counter RAM) keeping the strict maximum, so ties keep the lowest index
 //! and a counter of 0 never wins. Stop-Calibrate copies the live row into its snap RAM while summing

@@ -1,6 +1,6 @@
 //! `capfc_top`: the CaPFC block, wiring the units together and computing D.
 //!
-//! Contract: docs/microarchitecture.md. `d_state[i*8+p] = I[i][p] | (p counted and OR over o != i of
+//! Contract: docs/microarchitecture-v2.md. `d_state[i*8+p] = I[i][p] | (p counted and OR over o != i of
 //! E[o][lidx(p)][i])`, combinational from the registers. Each call of [`CapfcTop::tick_cycle`] is one
 //! clock cycle: it returns the outputs as they are before the rising edge that ends the cycle, then
 //! updates every register and RAM as that edge does.

@@ -1,5 +1,5 @@
 //! Our own block (`capfc_top`, micro-architecture v2) seen by the reference checker: its parameters,
-//! its envelope (its exact latencies, from `docs/microarchitecture.md`), and its ports turned into
+//! its envelope (its exact latencies, from `docs/microarchitecture-v2.md`), and its ports turned into
 //! checker cycles. The same adapter serves the cycle model and the RTL: both have these ports.
 
 use super::{Cycle, Envelope, Frame, Lane, Params, Window};
@@ -181,7 +181,7 @@ pub fn check_model(
     Ok((ck.summary().clone(), found))
 }
 
-/// The v3 block's envelope (`capfc_top_oc`, `docs/microarchitecture-v3.md`; the same as
+/// The v3 block's envelope (`capfc_top_oc`, `docs/microarchitecture.md`; the same as
 /// `make v3-check` writes, mk/v3.mk): a lane taken in t is answered in t+4 (the occupancy then
 /// counts the removals taken before it), D follows I and E's clear in t+6, and a sort requested
 /// in t+6 is granted in t+7 and shows in D 12 cycles after the request's take plus the sort:

@@ -1,4 +1,4 @@
-//! The v3 block behind the switch (`capfc run --block v3`, `docs/microarchitecture-v3.md`): its
+//! The v3 block behind the switch (`capfc run --block v3`, `docs/microarchitecture.md`): its
 //! model, its Verilated RTL or both in lockstep, and the environment's side of its lanes
 //! ([`crate::v3::lanes`]).
 //!

@@ -151,7 +151,7 @@ pub enum XoffSetting {
 }
 
 /// Cycles from an ingress arrival crossing XOFF to the block's PFC frame request: I is registered
-/// (1) and the frame request is registered (1), docs/microarchitecture.md.
+/// (1) and the frame request is registered (1), docs/microarchitecture-v2.md.
 pub const BLOCK_PFC_LATENCY: u64 = 2;
 
 /// A downstream receiver pauses output `port`, priority `prio`, from `start` for `cycles`.

@@ -1,4 +1,4 @@
-//! The environment's side of the v3 block's lanes (`docs/microarchitecture-v3.md`, "Handshakes
+//! The environment's side of the v3 block's lanes (`docs/microarchitecture.md`, "Handshakes
 //! instead of every cycle" and "Fixed latency"): what a switch, a golden-vector generator or a
 //! REPL puts between its events and [`super::top::Top`]'s ports.
 //!

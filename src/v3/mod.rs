@@ -1,4 +1,4 @@
-//! Micro-architecture v3 (`docs/microarchitecture-v3.md`): cycle models of the v3 units, register
+//! Micro-architecture v3 (`docs/microarchitecture.md`): cycle models of the v3 units, register
 //! for register, written beside `rtl/v3/` while v3 is built into the block (v2, [`crate::block`],
 //! is still the block).
 //!

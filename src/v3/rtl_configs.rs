@@ -1,8 +1,9 @@
 // The v3 block parameter sets that build.rs verilates (capfc_top_oc, rtl/v3/files.f), one
 // Verilated model each: (name, [NP, SW, OW, CW, CELL_LOG2, CUT_F, NL]), the parameters of
-// `make v3-check` (mk/v3.mk). build.rs includes this file. Only "v3_np4" is built unless
-// CAPFC_V3_CONFIGS names others (a comma-separated list, or "all"): `make bench` builds all of
-// them for the block benchmark at 8, 32 and 48 ports.
+// `make v3-check` (mk/v3.mk). build.rs includes this file. "v3_np4" (the tests' 4-port switch) and
+// "v3_np8_nl3" (the default switch's block: `make run`) are built unless CAPFC_V3_CONFIGS names
+// others (a comma-separated list, or "all"): `make bench` builds all of them for the block
+// benchmark at 8, 32 and 48 ports.
 
 pub const V3_RTL_CONFIGS: &[(&str, [u32; 7])] = &[
     ("v3_np4", [4, 14, 20, 16, 0, 8, 2]),
@@ -15,4 +16,4 @@ pub const V3_RTL_CONFIGS: &[(&str, [u32; 7])] = &[
 ];
 
 /// The configurations built when CAPFC_V3_CONFIGS is not set.
-pub const V3_RTL_DEFAULT: &str = "v3_np4";
+pub const V3_RTL_DEFAULT: &str = "v3_np4,v3_np8_nl3";

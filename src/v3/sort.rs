@@ -2,7 +2,7 @@
 //! output ports, every compare and every sum in a stage of its own.
 //!
 //! Register for register under the RTL's names (the RTL's header and
-//! `docs/microarchitecture-v3.md`, "Sort engines", have the design): per engine its pending rows
+//! `docs/microarchitecture.md`, "Sort engines", have the design): per engine its pending rows
 //! and round robin, the pass's phase and step, the running value, index, sums and target, the
 //! word's pipeline (`x_q`, `xr_q`, `y_q` with its compares), the registered E write and its snap
 //! RAM (`gen_engine[e].u_snap`: a synchronous read); per group of eight engines the

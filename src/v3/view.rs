@@ -2,7 +2,7 @@
 //! by its RTL name, read the same way from the model ([`View::of_model`]) or from the Verilated
 //! RTL's state words ([`View::of_rtl`]), and the architectural values made from those registers
 //! alone: occupancies, I, E, D, the counters, the sort engines, the PFC generator and the
-//! configuration (`docs/microarchitecture-v3.md`). Since both sides go through the names, what the
+//! configuration (`docs/microarchitecture.md`). Since both sides go through the names, what the
 //! REPL shows of the RTL is what its registers hold, not what the model thinks they hold.
 
 use super::sort::{PH_CNT, PH_COPY, PH_GT, PH_MAX, PH_MUL, PH_SEL, PH_SRCH};

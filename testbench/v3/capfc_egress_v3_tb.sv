@@ -1,5 +1,5 @@
 // capfc_egress_v3_tb: the v3 egress spike (rtl/v3/capfc_egress.sv) against a reference written
-// from its contract (docs/microarchitecture-v3.md), on random lanes, with Verilator (make v3-spike)
+// from its contract (docs/microarchitecture.md), on random lanes, with Verilator (make v3-spike)
 //
 // - Reference at the take (a lane valid and ready): per port, the dequeue first, then the
 //   enqueue. Dequeue: mid = occ - size; a counted priority's row is cleared when mid <= WARN and

@@ -1,5 +1,5 @@
 // capfc_ingress_v3_tb: the v3 ingress spike (rtl/v3/capfc_ingress.sv) against a reference written
-// from its contract (docs/microarchitecture-v3.md), on random lanes, with Icarus (make v3-spike)
+// from its contract (docs/microarchitecture.md), on random lanes, with Icarus (make v3-spike)
 //
 // - Reference: per queue the occupancy and I, updated at the take (the cycle a lane is valid and
 //   ready): the departure first, then the arrival (accepted when occupancy + units <= MAX, I set

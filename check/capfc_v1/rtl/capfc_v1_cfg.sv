@@ -1,6 +1,6 @@
 // capfc_v1_cfg: CaPFC configuration register file (thresholds, lossless mask, mode, CUT, PFC timing)
 //
-// Contract (docs/microarchitecture.md, "Configuration registers"):
+// Contract (docs/microarchitecture-v2.md, "Configuration registers"):
 // - A write with cfg_we high in cycle t updates the addressed register at the rising edge ending t;
 //   the new value is used from cycle t+1. Outputs are the registers themselves (no read port).
 // - cfg_wdata is truncated to the register's width; unknown addresses are ignored.

@@ -1,6 +1,6 @@
 // capfc_v1_egress: egress occupancy per (output port, priority), arrival counters C and congestion signals E
 //
-// Contract (docs/microarchitecture.md, "Egress queues, arrival counters and E"):
+// Contract (docs/microarchitecture-v2.md, "Egress queues, arrival counters and E"):
 // - enq_accept is combinational: the enqueue lane is valid, its ports are < NP and
 //   occ_q[oport*8+prio] + units(size) fits under eg_max[prio] (compared in OW+1 bits).
 // - Per queue q = o*8+p, the dequeue of lane o is applied first (mid = occ_q - units; clr_c when

@@ -1,6 +1,6 @@
 // capfc_v1_ingress: ingress occupancy per (input port, priority) and the ingress congestion state I
 //
-// Contract (docs/microarchitecture.md, "Ingress"):
+// Contract (docs/microarchitecture-v2.md, "Ingress"):
 // - arr_accept[i] is combinational: arrival lane i is valid and occ_q[i*8+prio] + units(size) fits
 //   under ing_max[prio] (compared in OW+1 bits). The decision uses occ_q: a departure in the same
 //   cycle frees space only from the next cycle on.

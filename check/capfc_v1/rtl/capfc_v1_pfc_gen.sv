@@ -1,6 +1,6 @@
 // capfc_v1_pfc_gen: per-port PFC frame requests (XOFF, XON and refresh) from the combined state D
 //
-// Contract (docs/microarchitecture.md, "Combined state and PFC frame generation"):
+// Contract (docs/microarchitecture-v2.md, "Combined state and PFC frame generation"):
 // - Per port i, with d = d_state[i*8 +: 8] and prev = prev_q[i*8 +: 8]: a frame is requested when D
 //   changes (change) or, while D != 0 stays unchanged, when timer_q[i] has run down to 0 (refresh).
 // - Outputs are registered: a D change visible in cycle u gives pfc_valid[i] high for exactly one

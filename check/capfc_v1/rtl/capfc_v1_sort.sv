@@ -1,6 +1,6 @@
 // capfc_v1_sort: contributor sort unit, selects the culprit inputs of a congested egress queue (sets E)
 //
-// Contract (docs/microarchitecture.md, "Contributor sort unit"):
+// Contract (docs/microarchitecture-v2.md, "Contributor sort unit"):
 // - One sort at a time. Requests (trig) set a pending bit per egress queue; a request for a queue
 //   already pending is merged; a request for the queue being sorted stays pending and runs again.
 // - When idle, the first pending queue at or after rr_q (round robin over the NQ queues, wrapping)

@@ -1,6 +1,6 @@
 // capfc_v1_top: CaPFC block, congestion-aware PFC for a switch with NP ports and 8 priorities
 //
-// Contract (docs/microarchitecture.md):
+// Contract (docs/microarchitecture-v2.md):
 // - Synchronous active-high rst clears every register, configuration included (after reset every
 //   packet is rejected until the thresholds are written through cfg_we/cfg_addr/cfg_wdata).
 // - arr_accept, enq_accept: combinational in the cycle of the request.
@@ -90,7 +90,7 @@ if (NP < 2 || NP > 128 || SW < 1 || SW > OW || OW > 32 || CW < 1 || CW > 16 ||
     initial $fatal(1, "capfc_v1_top: illegal parameters NP=%0d SW=%0d OW=%0d CW=%0d CELL_LOG2=%0d CUT_F=%0d",
         NP, SW, OW, CW, CELL_LOG2, CUT_F);
 `else
-    $error("capfc_v1_top: illegal parameters (see the parameter table in docs/microarchitecture.md)");
+    $error("capfc_v1_top: illegal parameters (see the parameter table in docs/microarchitecture-v2.md)");
 `endif
 end
 
