@@ -85,9 +85,10 @@ pub struct NetArgs {
     #[arg(long)]
     pub dut_nodes: Option<String>,
     /// The block's micro-architecture in every switch: v2 (the default here: its event-driven
-    /// model stops while a switch is idle) or v3 (the block, docs/microarchitecture.md: every
-    /// switch is then run every cycle, since v3's registers never stand still; about 400 times
-    /// slower on paper-fat-1, with the same contract).
+    /// model stops while a switch is idle) or v3 (the block, docs/microarchitecture.md: its
+    /// registers never stand still, so a switch skips only the cycles of its idle state's
+    /// period, once found; about 175 times slower than v2 on paper-fat-1, with the same
+    /// contract).
     #[arg(long, default_value = "v2")]
     pub block: String,
     /// Stop after this much simulated time, e.g. 100ms.
@@ -464,13 +465,25 @@ fn run_one(
     net.run().map_err(anyhow::Error::msg)?;
     let secs = wall.elapsed().as_secs_f64();
     let sim_ms = net.now as f64 * net.cycle_ns / 1e6;
+    let all = net.now.max(1) as f64 * c.topo.switches().count() as f64;
+    // (v3's blocks: the share of the switches' cycles they did not clock, their idle skipping)
+    let v3 = match c.block {
+        BlockKind::V3 => {
+            let (skipped, caught_up) = net.v3_skip_counts();
+            format!(
+                ", v3 blocks skipped {:.1} % of their cycles (caught up {:.1} %)",
+                100.0 * skipped as f64 / all,
+                100.0 * caught_up as f64 / all
+            )
+        }
+        BlockKind::V2 => String::new(),
+    };
     eprintln!(
-        "net: {} {} seed {seed}: {sim_ms:.3} ms simulated in {secs:.1} s ({:.2} ms/s; switches active {:.1} % of their cycles), {} of {} flows done",
+        "net: {} {} seed {seed}: {sim_ms:.3} ms simulated in {secs:.1} s ({:.2} ms/s; switches active {:.1} % of their cycles{v3}), {} of {} flows done",
         a.topology,
         mode.name(),
         sim_ms / secs.max(1e-9),
-        100.0 * net.switch_cycles as f64
-            / (net.now.max(1) as f64 * c.topo.switches().count() as f64),
+        100.0 * net.switch_cycles as f64 / all,
         net.stats().fct.iter().filter(|f| f.is_some()).count(),
         fl.len()
     );

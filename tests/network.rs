@@ -195,21 +195,51 @@ fn pauses_spread_hop_by_hop_to_the_senders() {
 /// The same leaf-spine network with the v3 block in every switch (`capfc net --block v3`): every
 /// byte delivered and accounted for at every step (the arrivals waiting for their answer
 /// included), nothing lost, and the pauses spread hop by hop, as with v2; the last flow completes
-/// within 5 % of v2's time (v3 decides a few cycles later).
+/// within 5 % of v2's time (v3 decides a few cycles later). Skipping v3's idle cycles by its
+/// state's period gives exactly what clocking every switch every cycle gives.
 #[test]
 fn the_v3_block_in_every_switch_pauses_hop_by_hop() {
     let topo = Topology::leaf_spine(2, 1, 4, 1_000_000_000, 4_000_000_000, 500).unwrap();
     let (leaf_a, spine) = (8, 10);
     let flows: Vec<NetFlow> = (0..4).map(|s| flow(s, 4, 250_000, 0)).collect();
     let mut done = vec![];
-    for block in [BlockKind::V2, BlockKind::V3] {
+    let mut v3_runs = vec![];
+    for (block, exhaustive) in [
+        (BlockKind::V2, false),
+        (BlockKind::V3, false),
+        (BlockKind::V3, true),
+    ] {
         let mut cfg = NetConfig::paper(FlowMode::PfcWstop, Routing::Ecmp);
         cfg.switch.xoff = Some(capfc::switch::scenario::XoffSetting::Auto);
         cfg.block = block;
+        cfg.exhaustive = exhaustive;
         let mut net = Network::new(&topo, &flows, cfg).unwrap();
         net.pfc_log = Some(vec![]);
+        let wall = std::time::Instant::now();
         run_conserving(&mut net);
         assert!(net.finished(), "{block:?}");
+        if block == BlockKind::V3 {
+            // v3's idle skipping (`block_v3::IdleSkip`) against clocking every switch every
+            // cycle: the same FCTs and the same PFC frames, where they took effect
+            let (skipped, caught_up) = net.v3_skip_counts();
+            eprintln!(
+                "v3, exhaustive={exhaustive}: {} switch cycles, blocks skipped {skipped} cycles and caught up with {caught_up}, {:.1} s",
+                net.switch_cycles,
+                wall.elapsed().as_secs_f64()
+            );
+            if exhaustive {
+                assert_eq!(skipped, 0);
+            } else {
+                assert!(
+                    skipped > 10 * caught_up.max(1),
+                    "v3 skipped {skipped}, caught up {caught_up}"
+                );
+            }
+            v3_runs.push((net.stats().fct, net.pfc_log.clone().unwrap()));
+            if exhaustive {
+                continue;
+            }
+        }
         let st = net.stats();
         assert_eq!(
             (st.ingress_drops, st.egress_drops),
@@ -228,6 +258,15 @@ fn the_v3_block_in_every_switch_pauses_hop_by_hop() {
             .max();
         done.push((last.unwrap(), st.timeouts));
     }
+    assert_eq!(
+        v3_runs[0].0, v3_runs[1].0,
+        "v3: skipping idle cycles changed an FCT"
+    );
+    assert!(!v3_runs[0].1.is_empty());
+    assert!(
+        v3_runs[0].1 == v3_runs[1].1,
+        "v3: skipping idle cycles changed the PFC frames"
+    );
     let (v2, v3) = (done[0].0 as f64, done[1].0 as f64);
     eprintln!(
         "last FCT (cycles, timeouts): v2 {:?}, v3 {:?}",

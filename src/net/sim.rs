@@ -973,6 +973,15 @@ impl Network {
     }
 
     /// The run's measurements so far.
+    /// With the v3 block: (cycles its switches' blocks did not clock, cycles clocked to catch up
+    /// with them), summed over the switches (`crate::switch::block_v3`'s idle skipping).
+    pub fn v3_skip_counts(&self) -> (u64, u64) {
+        self.switches.iter().fold((0, 0), |(a, b), s| {
+            let (x, y) = s.sw.v3_skip_counts();
+            (a + x, b + y)
+        })
+    }
+
     pub fn stats(&self) -> NetStats {
         let tiers = self.tier.iter().copied().max().unwrap_or(0) + 1;
         let mut st = NetStats {

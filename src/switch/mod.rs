@@ -881,6 +881,14 @@ impl Switch {
         // Quiescent before this cycle too: its outputs are then the fixed point's (a cycle that
         // takes a frame may end quiescent, but its outputs still show the frame).
         let was_quiescent = idle_in && self.block.quiescent();
+        if let Dut::V3(b) = &mut self.block {
+            // (v3's state is periodic, not still, under idle inputs: the block skips the
+            // period's cycles itself, `block_v3::IdleSkip`)
+            b.now = self.now;
+            if self.attached.is_some() && !self.exhaustive {
+                b.allow_idle_skip();
+            }
+        }
         if self.wave.is_some() {
             self.wave_edge(true);
         }
@@ -895,7 +903,10 @@ impl Switch {
             r.push(self.inp.clone());
         }
         if self.attached.is_some() {
-            let q = was_quiescent && self.block.quiescent();
+            let q = match &self.block {
+                Dut::V3(b) => b.periodic(),
+                _ => was_quiescent && self.block.quiescent(),
+            };
             if let Some(a) = &mut self.attached {
                 a.block_idle = q;
             }
@@ -1529,6 +1540,15 @@ impl Switch {
     pub fn skip_to(&mut self, t: u64) {
         debug_assert!(t >= self.now);
         self.now = t;
+    }
+
+    /// With the v3 block in a network: (cycles it did not clock, cycles clocked to catch up with
+    /// them) (`block_v3::IdleSkip`).
+    pub fn v3_skip_counts(&self) -> (u64, u64) {
+        match &self.block {
+            Dut::V3(b) => b.skip_counts(),
+            _ => (0, 0),
+        }
     }
 
     /// The v3 block's model (`--block v3`, `--dut model` or `both`), to put a deliberate bug in

@@ -47,7 +47,8 @@ impl EgressParams {
     fn caw(&self) -> u32 {
         self.lw() + self.pw()
     }
-    fn na(&self) -> usize {
+    /// Counter words a port (`2^(LW+PW)`): the scrub's walk.
+    pub fn na(&self) -> usize {
         1 << self.caw()
     }
     fn tw(&self) -> u32 {
