@@ -21,7 +21,7 @@ pub struct RunArgs {
     /// The block's micro-architecture: v3 (docs/microarchitecture.md, the default: lanes taken on
     /// their port's slot, answered four cycles later; 125 MHz at 48 ports) or v2
     /// (docs/microarchitecture-v2.md: every lane answered in the cycle it is seen; its model is
-    /// event-driven and 20 times faster). v3 has the comparators' faults of --fault only, and no
+    /// event-driven and 14 times faster). v3 has the comparators' faults of --fault only, and no
     /// waveform window on a model/RTL difference.
     #[arg(long, default_value = "v3")]
     pub block: String,
@@ -154,6 +154,9 @@ pub struct RunOptions {
     pub pfc_log: bool,
     /// The block's micro-architecture.
     pub block: BlockKind,
+    /// Let the v3 model skip the cycles of its idle state's period ([`Switch::skip_idle_block`]:
+    /// the same run, faster; `capfc run` sets it).
+    pub skip_idle: bool,
 }
 
 /// [`run_modes_traced`] with [`RunOptions`].
@@ -169,6 +172,7 @@ pub fn run_modes_with(
             let mut s = Switch::with_block(sc, m, dut, o.block)
                 .with_context(|| format!("scenario {}", sc.name))?;
             s.inject_fault(o.fault).map_err(anyhow::Error::msg)?;
+            s.skip_idle_block = o.skip_idle;
             s.capture = o.capture.map(crate::pcap::Capture::new);
             s.pfc_log = o.pfc_log.then(Vec::new);
             if let Some(e) = o.every {
@@ -305,6 +309,7 @@ pub fn run(a: &RunArgs) -> Result<()> {
         capture,
         pfc_log: a.hpcc.is_some(),
         block,
+        skip_idle: true,
     };
     let runs = run_modes_with(&sc, &modes, dut, &opts)?;
     if let Some(d) = &a.hpcc {

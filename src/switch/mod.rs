@@ -518,6 +518,12 @@ pub struct Switch {
     /// (the tests' check that skipping idle ports changes nothing).
     #[serde(skip)]
     pub exhaustive: bool,
+    /// Let the v3 model skip the cycles of its idle state's period (`block_v3::IdleSkip`; always
+    /// in a network, unless `exhaustive`). Its registers then show the last cycle it clocked
+    /// while it skips, so nothing that reads them (a snapshot, the REPL's views) sets this:
+    /// `capfc run` does.
+    #[serde(skip)]
+    pub skip_idle_block: bool,
     /// Scratch: this cycle's arrivals (input port, packet).
     #[serde(skip)]
     arrived: Vec<(usize, Packet)>,
@@ -641,6 +647,7 @@ impl Switch {
             down_next: u64::MAX,
             arrived: Vec::with_capacity(sc.ports),
             exhaustive: false,
+            skip_idle_block: false,
             stats: Stats::new(sc.ports, nf),
             attached: None,
         }
@@ -885,7 +892,7 @@ impl Switch {
             // (v3's state is periodic, not still, under idle inputs: the block skips the
             // period's cycles itself, `block_v3::IdleSkip`)
             b.now = self.now;
-            if self.attached.is_some() && !self.exhaustive {
+            if (self.attached.is_some() || self.skip_idle_block) && !self.exhaustive {
                 b.allow_idle_skip();
             }
         }
