@@ -15,9 +15,9 @@
 //!
 //! Everything else of the switch is the same for both blocks. Its state between two cycles
 //! ([`V3State`]: the registers, the events waiting at the lanes or for their answer) is what a
-//! snapshot of the switch saves. What v3 does not have yet behind a switch (a network, golden
-//! recording) is refused where it is asked for. In a network the model skips the cycles of its
-//! idle state's period ([`IdleSkip`]).
+//! snapshot of the switch saves. What v3 does not have yet behind a switch (golden recording) is
+//! refused where it is asked for. In a network and in `capfc run` the model skips the cycles of
+//! its idle state's period ([`IdleSkip`]).
 
 use crate::block::{BlockConfig, BlockParams, Outputs};
 use crate::switch::{DutKind, Packet};
@@ -101,7 +101,7 @@ impl V3State {
     }
 }
 
-/// Idle cycles not clocked, in a network's switch with the model alone
+/// Idle cycles not clocked, with the model alone, in a network's switch or under `capfc run`
 /// ([`BlockV3::allow_idle_skip`]). v3's registers never stand still (the slot counters, the
 /// counters' scrub and the thresholds' refresh move every cycle), but under idle inputs its state
 /// becomes periodic ([`Top::idle_period`]). So: with the lanes empty and the switch's outputs
@@ -145,7 +145,7 @@ pub(crate) struct BlockV3 {
     pub enq_pending: bool,
     /// bytes of the arrivals offered and not yet answered
     arrivals: u64,
-    /// idle cycles skipped (a network's switch, the model alone), and the switch's cycle now
+    /// idle cycles skipped (the model alone, `allow_idle_skip`), and the switch's cycle now
     skip: Option<IdleSkip>,
     pub now: u64,
 }
@@ -207,8 +207,9 @@ impl BlockV3 {
     }
 
     /// Skip idle cycles from now on ([`IdleSkip`]): with the model alone (the RTL, and the
-    /// lockstep, see every cycle), in a network's switch, whose snapshots, views and waveforms
-    /// nobody asks for (they would show the state of the last cycle clocked).
+    /// lockstep, see every cycle), in a network's switch or under `capfc run`, whose snapshots,
+    /// views and waveforms nobody asks for (they would show the state of the last cycle
+    /// clocked).
     pub fn allow_idle_skip(&mut self) {
         if let (None, Sides::Model(m)) = (&self.skip, &self.sides) {
             self.skip = Some(IdleSkip {
