@@ -2,7 +2,7 @@
 //! or drawn from a flow-size CDF, in each flow-control mode, the modes side by side.
 
 use crate::cli_util::{parse_seeds, parse_shard};
-use crate::net::sim::{NetConfig, NetStats, Network, Routing};
+use crate::net::sim::{Deadlock, NetConfig, NetStats, Network, Routing, DEADLOCK_CHECK_CYCLES};
 use crate::net::topology::{parse_delay, parse_hpcc_flows, NetFlow, Topology};
 use crate::net::traffic::{poisson_flows, Cdf};
 use crate::net::transport::Ecn;
@@ -487,6 +487,14 @@ fn run_one(
         net.stats().fct.iter().filter(|f| f.is_some()).count(),
         fl.len()
     );
+    if let Some(d) = &net.deadlock {
+        eprintln!(
+            "net: {} {} seed {seed}: {}",
+            a.topology,
+            mode.name(),
+            deadlock_text(d, net.cycle_ns)
+        );
+    }
     Ok(net)
 }
 
@@ -587,6 +595,13 @@ pub fn report(
             );
         }
     }
+    if runs.iter().any(|n| n.cfg.mode.stops()) {
+        row(&mut s, "deadlock found at (us)", &|st| {
+            st.deadlock.as_ref().map_or("-".into(), |d| {
+                format!("{:.0}", d.since as f64 * st.cycle_ns / 1000.0)
+            })
+        });
+    }
     for k in 0..tiers {
         let who = if k == 0 { "hosts" } else { "switches" };
         row(
@@ -613,5 +628,31 @@ pub fn report(
             class(st).map_or("-".into(), |k| format!("{:.0}", k.fct_max_us))
         });
     }
+    for (r, st) in runs.iter().zip(stats) {
+        if let Some(d) = &st.deadlock {
+            s += &format!("{}: {}\n", r.cfg.mode.name(), deadlock_text(d, st.cycle_ns));
+        }
+    }
     s
+}
+
+/// A deadlock in words: when the run found it, and each stopped pipeline's wait.
+pub fn deadlock_text(d: &Deadlock, cycle_ns: f64) -> String {
+    let waits: Vec<String> = d
+        .waits
+        .iter()
+        .map(|w| {
+            format!(
+                "switch {} waits on its port {} class {}, paused by switch {}",
+                w.node, w.port, w.class, w.peer
+            )
+        })
+        .collect();
+    format!(
+        "deadlock found at {:.3} ms (the run stopped at the next check, {:.0} us later, where it was still there): {} pipelines stand still, each waiting on the next: {}",
+        d.since as f64 * cycle_ns / 1e6,
+        DEADLOCK_CHECK_CYCLES as f64 * cycle_ns / 1e3,
+        d.waits.len(),
+        waits.join("; ")
+    )
 }

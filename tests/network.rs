@@ -642,3 +642,81 @@ fn the_cli_runs_sweeps_in_shards_and_refuses_bad_input() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// PFC_wstop can deadlock a network that has no routing loop: a stopped pipeline couples every
+/// input of a switch to every output. Leaf-spine, every link at 1 Gb/s, open-loop senders: leaf A's
+/// hosts 1 to 3 send 1 MB each to leaf B's host 7, leaf B's hosts 4 to 6 send 1 MB each to leaf A's
+/// host 0. A leaf's uplink fills, its pipeline stops, its input from the spine fills and pauses
+/// the spine; the spine's queue to that leaf fills, the spine's pipeline stops, its input from the
+/// leaf fills and pauses the leaf's uplink: each waits for the other. The run stops on it and says
+/// which pipelines wait on which; each wait is checked here against the switches themselves. The
+/// same traffic under CaPFC_cal, which never stops a pipeline, completes.
+#[test]
+fn pfc_wstop_deadlocks_a_leaf_spine_and_capfc_does_not() {
+    let topo = Topology::leaf_spine(2, 1, 4, 1_000_000_000, 1_000_000_000, 1000).unwrap();
+    let flows: Vec<NetFlow> = [(1, 7), (2, 7), (3, 7), (4, 0), (5, 0), (6, 0)]
+        .into_iter()
+        .map(|(s, d)| flow(s, d, 1_000_000, 0))
+        .collect();
+    let run = |mode| {
+        let mut cfg = NetConfig::paper(mode, Routing::Ecmp);
+        cfg.switch.max_cycles = 12_500_000; // 100 ms
+        let mut net = Network::new(&topo, &flows, cfg).unwrap();
+        net.run().unwrap();
+        net
+    };
+    let stop = run(FlowMode::PfcWstop);
+    let d = stop
+        .deadlock
+        .clone()
+        .expect("PFC_wstop did not deadlock the leaf-spine");
+    assert!(!stop.finished(), "a deadlocked run finished its flows");
+    assert!(
+        stop.now <= d.since + 2 * capfc::net::sim::DEADLOCK_CHECK_CYCLES,
+        "the run went on {} cycles after the deadlock was found at {}",
+        stop.now,
+        d.since
+    );
+    assert!(d.waits.len() >= 2, "{d:?}");
+    let paused = stop.paused_now();
+    for (i, w) in d.waits.iter().enumerate() {
+        let next = d.waits[(i + 1) % d.waits.len()];
+        assert_eq!(w.peer, next.node, "not a cycle: {d:?}");
+        let sw = stop.switch(w.node).expect("a switch");
+        assert!(sw.stalled, "switch {} is not stopped: {d:?}", w.node);
+        let (_, head) = sw.pipe.front().expect("a packet at the pipeline's end");
+        assert_eq!(
+            (usize::from(head.dst), head.prio),
+            (w.port, w.class),
+            "switch {}'s pipeline waits on another class",
+            w.node
+        );
+        assert!(
+            paused
+                .iter()
+                .any(|&(n, p, m)| n == w.node && p == w.port && m & (1 << w.class) != 0),
+            "switch {} port {} class {} is not paused: {paused:?}",
+            w.node,
+            w.port,
+            w.class
+        );
+        assert!(
+            topo.links
+                .iter()
+                .any(|l| (l.a, l.b) == (w.node, w.peer) || (l.b, l.a) == (w.node, w.peer)),
+            "switches {} and {} are not linked",
+            w.node,
+            w.peer
+        );
+    }
+    assert!(
+        d.waits.iter().any(|w| w.node == 10),
+        "the spine is not in the cycle: {d:?}"
+    );
+    assert_eq!(stop.stats().deadlock, Some(d));
+
+    let cal = run(FlowMode::CapfcCal);
+    assert!(cal.deadlock.is_none());
+    assert!(cal.finished(), "CaPFC_cal did not complete the flows");
+    assert_eq!(cal.stats().egress_drops, 0);
+}

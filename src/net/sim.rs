@@ -256,6 +256,29 @@ pub struct PauseInterval {
     pub until: u64,
 }
 
+/// One stopped pipeline waiting on a paused class (see [`Network::deadlock`]): switch `node`
+/// holds at its pipeline's end a packet for its `port`, class `class`, whose queue is full and
+/// which the switch at the link's other end, `peer`, pauses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Wait {
+    pub node: usize,
+    pub port: usize,
+    pub class: u8,
+    pub peer: usize,
+}
+
+/// A deadlock: a cycle of [`Wait`]s, found at `since` and still there at the next check.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Deadlock {
+    /// The cycle at which the check first saw it.
+    pub since: u64,
+    /// The waits, each one's `peer` the next one's `node`, the last one's the first one's.
+    pub waits: Vec<Wait>,
+}
+
+/// How often `run` looks for a deadlock, in cycles (1 ms at the paper's 8 ns cycle).
+pub const DEADLOCK_CHECK_CYCLES: u64 = 125_000;
+
 /// Why a network cannot be built.
 #[derive(Debug, thiserror::Error)]
 #[error("[network] {0}")]
@@ -286,6 +309,8 @@ pub struct NetStats {
     /// Completion time per flow, cycles.
     pub fct: Vec<Option<u64>>,
     pub classes: Vec<ClassStats>,
+    /// The run stopped on a deadlock (PFC_wstop's stopped pipelines waiting on each other).
+    pub deadlock: Option<Deadlock>,
 }
 
 /// The network: switches, hosts, links, flows.
@@ -334,6 +359,8 @@ pub struct Network {
     pub pfc_log: Option<Vec<NetPfcEvent>>,
     /// Cycles in which a switch was looked at (the cost that idleness saves).
     pub switch_cycles: u64,
+    /// The deadlock `run` stopped on.
+    pub deadlock: Option<Deadlock>,
 }
 
 impl Network {
@@ -542,6 +569,7 @@ impl Network {
             lost_bytes: 0,
             pfc_log: None,
             switch_cycles: 0,
+            deadlock: None,
             hosts,
             topo: topo.clone(),
             cfg,
@@ -597,16 +625,94 @@ impl Network {
 
     /// Run until every flow is done, the switch settings' `max_cycles`, or a model/RTL difference
     /// (returned). Returns the first difference of a `--dut both` switch, if any.
+    ///
+    /// Every [`DEADLOCK_CHECK_CYCLES`] it looks for a deadlock ([`Network::deadlock`]) and stops
+    /// when the same one is there at two checks in a row (`deadlock` says which and since when).
     pub fn run(&mut self) -> Result<(), String> {
         let limit = self.cfg.switch.max_cycles;
+        let mut check = self.now + DEADLOCK_CHECK_CYCLES;
+        let mut seen: Option<Deadlock> = None;
         while !self.finished() && self.now < limit {
             let next = self.step()?;
             if next == u64::MAX {
                 break; // nothing left that can happen (a flow can never finish)
             }
             self.now = next.min(limit);
+            if self.now >= check {
+                check = self.now + DEADLOCK_CHECK_CYCLES;
+                let found = self.deadlock();
+                match (&seen, found) {
+                    (Some(d), Some(w)) if d.waits == w => {
+                        self.deadlock = seen;
+                        break;
+                    }
+                    (_, found) => {
+                        seen = found.map(|waits| Deadlock {
+                            since: self.now,
+                            waits,
+                        })
+                    }
+                }
+            }
         }
         Ok(())
+    }
+
+    /// A cycle of stopped pipelines, now, each waiting on a class that the next one pauses: switch
+    /// A's pipeline (PFC_wstop) holds a packet for its port o, class p, whose egress queue is full;
+    /// the switch B at o's other end pauses p on that link because its ingress from A holds more
+    /// than XON; B's pipeline stands still too, waiting on a class paused by C, ..., and the last
+    /// one waits on A. No pipeline in the cycle moves again, so no ingress in it drains and no
+    /// pause in it ends: a deadlock (pipelines that stop couple every input to every output, so
+    /// the up-down routes of a tree no longer rule out a cycle of buffer dependencies). The waits
+    /// from the lowest-numbered switch in the cycle; None if there is no such cycle.
+    pub fn deadlock(&self) -> Option<Vec<Wait>> {
+        let t = self.now;
+        let wait = |s: usize| -> Option<(Wait, usize)> {
+            let ns = &self.switches[s];
+            if !ns.sw.stalled {
+                return None;
+            }
+            let (_, pkt) = ns.sw.pipe.front()?;
+            let (port, class) = (usize::from(pkt.dst), pkt.prio);
+            if ns.pauses[port].mask(t) & (1 << class) == 0 {
+                return None;
+            }
+            match ns.ports[port].peer {
+                End::Switch(peer, _) => Some((
+                    Wait {
+                        node: ns.node,
+                        port,
+                        class,
+                        peer: self.switches[peer].node,
+                    },
+                    peer,
+                )),
+                End::Host(_) => None,
+            }
+        };
+        let n = self.switches.len();
+        // each switch waits on at most one: follow the waits from each, marking the walk
+        let mut walk = vec![usize::MAX; n];
+        for start in 0..n {
+            let mut s = start;
+            let mut path = vec![];
+            while walk[s] == usize::MAX {
+                walk[s] = start;
+                let Some((w, peer)) = wait(s) else { break };
+                path.push(w);
+                s = peer;
+                if walk[s] == start {
+                    // a cycle, from where the walk met itself
+                    let from = path.iter().position(|w| w.node == self.switches[s].node)?;
+                    let mut cyc = path.split_off(from);
+                    let low = (0..cyc.len()).min_by_key(|&i| cyc[i].node)?;
+                    cyc.rotate_left(low);
+                    return Some(cyc);
+                }
+            }
+        }
+        None
     }
 
     /// One cycle of the whole network (cycle `self.now`); returns the next cycle at which anything
@@ -994,6 +1100,7 @@ impl Network {
             paused_cycles_by_tier: vec![0; tiers],
             stall_cycles_by_tier: vec![0; tiers],
             fct: self.fct.clone(),
+            deadlock: self.deadlock.clone(),
             ..NetStats::default()
         };
         for ns in &self.switches {
