@@ -12,7 +12,7 @@ RTL_FILES := $(shell grep -vE '^\s*(//|\#|$$)' rtl/files.f)
 ARGS      ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help deps venv run test lint lint-rust lint-rtl lint-v1 icarus synth bench golden wave-check soak paper-fat \
+.PHONY: help deps venv run test lint lint-rust lint-rtl lint-v1 icarus synth bench golden wave-check soak paper-fat paper-fat-sweep \
 	kill-matrix check-v1-soak lint-dpi bench-dpi lint-sva pytest
 
 help: ## print this help
@@ -133,6 +133,10 @@ wave-check: deps ## a fault in the model: the mismatch's waveform window, both s
 paper-fat: ## the paper's Table I scenarios on its fat tree in the four modes: the README's table
 	$(CARGO) build --release
 	scripts/paper_fat_table.py target/release/capfc
+
+paper-fat-sweep: ## paper-fat-1 changed one thing at a time (load, ECN, RTO), seeds 1 and 2: the README's table of variants
+	$(CARGO) build --release
+	scripts/paper_fat_sweep.py target/release/capfc
 
 bench: deps ## benchmarks: the block, v2 and v3 (model, RTL from Rust, lockstep, RTL from C++), the switch, the network
 	$(CARGO) bench --bench block
