@@ -195,9 +195,17 @@ pub fn plot_pauses(
         let mut c = ChartBuilder::on(area)
             .caption(
                 format!(
-                    "{}: paused places over time ({} places; tier 0 = host NICs)",
+                    "{}: paused places over time ({} places; tier 0 = host NICs){}",
                     net.cfg.mode.name(),
-                    places.len()
+                    places.len(),
+                    net.deadlock.as_ref().map_or(String::new(), |d| {
+                        let sw: Vec<String> = d.waits.iter().map(|w| w.node.to_string()).collect();
+                        format!(
+                            "; deadlock found at {:.0} us (black line): switches {}",
+                            us(d.since, net.cycle_ns),
+                            sw.join(", ")
+                        )
+                    })
                 ),
                 ("sans-serif", 16),
             )
@@ -241,6 +249,14 @@ pub fn plot_pauses(
                 .legend(move |(x, y)| {
                     Rectangle::new([(x, y - 4), (x + 12, y + 4)], color.filled())
                 });
+        }
+        if let Some(d) = &net.deadlock {
+            let x = us(d.since, net.cycle_ns);
+            c.draw_series(LineSeries::new(
+                [(x, -0.5), (x, n - 0.5)],
+                BLACK.stroke_width(2),
+            ))
+            .map_err(|e| err(&e))?;
         }
         if !tiers.is_empty() {
             legend(&mut c).map_err(|e| err(&e))?;
