@@ -715,6 +715,18 @@ fn pfc_wstop_deadlocks_a_leaf_spine_and_capfc_does_not() {
         "the spine is not in the cycle: {d:?}"
     );
     assert_eq!(stop.stats().deadlock, Some(d.clone()));
+    // the pause plot names it
+    let svg = std::env::temp_dir().join(format!("capfc-deadlock-{}.svg", std::process::id()));
+    capfc::plot::plot_pauses(&svg, std::slice::from_ref(&stop)).unwrap();
+    let text = std::fs::read_to_string(&svg).unwrap();
+    let _ = std::fs::remove_file(&svg);
+    let names: Vec<String> = d.waits.iter().map(|w| w.node.to_string()).collect();
+    let want = format!(
+        "deadlock found at {:.0} us (black line): switches {}",
+        d.since as f64 * stop.cycle_ns / 1000.0,
+        names.join(", ")
+    );
+    assert!(text.contains(&want), "the plot does not say '{want}'");
     // and it lasts: 10 ms more, stepped without the check, change nothing in the cycle (the
     // same packet at the end of each pipeline; its cycle there moves on while it waits)
     let mut stop = stop;
