@@ -651,7 +651,8 @@ fn the_cli_runs_sweeps_in_shards_and_refuses_bad_input() {
 /// leaf fills and pauses the leaf's uplink: each waits for the other. The run stops on it and says
 /// which pipelines wait on which; each wait is checked here against the switches themselves, and
 /// the cycle still holds 10 ms later. Under TCP with DCTCP four of the flows stop pipelines
-/// without a deadlock, and none is reported. Under CaPFC_cal, which never stops a pipeline, they complete.
+/// without a deadlock, and none is reported. Under CaPFC_cal, which never stops a pipeline, the
+/// six complete.
 #[test]
 fn pfc_wstop_deadlocks_a_leaf_spine_and_capfc_does_not() {
     let topo = Topology::leaf_spine(2, 1, 4, 1_000_000_000, 1_000_000_000, 1000).unwrap();
@@ -710,9 +711,11 @@ fn pfc_wstop_deadlocks_a_leaf_spine_and_capfc_does_not() {
             w.peer
         );
     }
+    // (leaf_spine numbers the hosts, then the leaves, then the spines: the one spine is last)
+    let spine = topo.nodes.len() - 1;
     assert!(
-        d.waits.iter().any(|w| w.node == 10),
-        "the spine is not in the cycle: {d:?}"
+        d.waits.iter().any(|w| w.node == spine),
+        "the spine {spine} is not in the cycle: {d:?}"
     );
     assert_eq!(stop.stats().deadlock, Some(d.clone()));
     // the pause plot names it
