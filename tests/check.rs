@@ -16,7 +16,7 @@ fn random(name: &str, mode: Mode, seed: u64, cycles: u64, fault: Option<Fault>) 
     let mut s = RandomStim::new(&p, mode, seed, cycles);
     // A lossless mask rewritten with traffic in flight is outside section 3 (the checker refuses it).
     s.profile.reconfig_rate = 0.0;
-    let (sum, v) = check_model(&p, &mut s, fault, 1).expect("runs");
+    let (sum, v, _) = check_model(&p, &mut s, fault, 1).expect("runs");
     if fault.is_none() {
         assert!(
             v.is_empty(),
@@ -42,7 +42,7 @@ fn our_block_raises_no_false_alarm_within_its_own_envelope() {
             let p = params(name);
             for &d in DIRECTED {
                 if let Some(mut s) = directed(&p, mode, d) {
-                    let (_, v) = check_model(&p, &mut s, None, 1).expect("runs");
+                    let (_, v, _) = check_model(&p, &mut s, None, 1).expect("runs");
                     assert!(
                         v.is_empty(),
                         "false alarm: {name} {} {d}: {}",
@@ -71,7 +71,7 @@ fn the_checker_catches_the_model_faults_its_envelope_exposes() {
             for mode in [Mode::StopMax, Mode::StopCal] {
                 for &d in DIRECTED {
                     if let Some(mut s) = directed(&p, mode, d) {
-                        let (_, v) = check_model(&p, &mut s, Some(f), 1).expect("runs");
+                        let (_, v, _) = check_model(&p, &mut s, Some(f), 1).expect("runs");
                         if let Some(v) = v.first() {
                             caught = Some(format!("{name} {} {d}: {}", mode.name(), v.kind.name()));
                             break 'search;
