@@ -1251,7 +1251,7 @@ impl Checker {
             return false;
         };
         let to = tc.map_or(to, |tc| to.min(tc));
-        to >= ob.t + 1
+        to > ob.t
             && self
                 .admissible(k, ob.t + 1, to)
                 .iter()
