@@ -20,19 +20,30 @@
 //!   choice: the inputs every consistent selection contains are E from then on, and D may not fall
 //!   for them until the queue's E is cleared (a dequeue to `XON_e`, seen within `e_clear`; so may
 //!   the inputs of any selection an open obligation admits, which may be applied unseen while D
-//!   is up from I). A
-//!   clear of the queue's counters (a dequeue to WARN) ends its obligations: a selection from
-//!   counters after the clear is empty, which the envelope admits;
+//!   is up from I). A fall of the queue to `XON_e` cancels its open obligations: a selection
+//!   applied before the fall may still show in D, inside its window, until the fall shows
+//!   (`e_clear.max` after it). A clear of the queue's counters (a dequeue to WARN) leaves its
+//!   obligations open: a selection from counters after the clear is empty, which the envelope
+//!   admits. A pause that comes after its window closed is reported as *late*;
 //! - **no reason, no pause**: D up with no I, no E and no window open is a *stuck pause*; a class
 //!   that is not lossless is never paused;
 //! - **PFC frames**: every change of D reaches a frame the MAC takes within `frame` of the cycles
-//!   the MAC was ready; a frame's classes carry the D they announce (the configured quanta for a
-//!   pause, 0 for a resume); while the peer is paused a refresh comes within `refresh` cycles after
-//!   the configured period, and that period is shorter than the pause;
+//!   the MAC was ready; a frame's classes carry the D of a cycle within `frame` MAC-ready cycles
+//!   before it (so a frame held in an output buffer while the MAC is busy carries the D it was
+//!   made from), with the configured quanta for a pause and 0 for a resume; while the peer is
+//!   paused a refresh comes within `refresh` cycles after the configured period, and that period
+//!   is shorter than the pause;
 //! - **occupancy**: no departure or dequeue removes more than its queue holds.
 //!
-//! Inside a cycle, removals (departures, dequeues) act before additions (arrivals, enqueues), and a
-//! configuration change acts from the next cycle.
+//! Inside a cycle, one queue's removals (departures, dequeues) act before its additions (arrivals,
+//! enqueues), or after them as the envelope's `order` declares; a configuration change acts from
+//! the next cycle.
+//!
+//! **A verdict that can fail.** Every rule counts the decisions it judged at a deadline (a
+//! selection whose window closed uncancelled, a pause from I that was due, a frame or refresh that
+//! was due). [`Checker::weak`] names each rule the traffic exercised without judging it (for the
+//! selections: fewer than one crossing in ten judged): no violation there means little, and
+//! `capfc check` exits 3.
 
 pub mod block;
 pub mod envelope;
