@@ -58,11 +58,14 @@ V1_BUGS := $(sort $(patsubst CAPFC_V1_BUG_%,%,$(shell grep -ohE 'CAPFC_V1_BUG_[A
 V1_SOAK_CYCLES ?= 10000000
 V1_SOAK_RUN    ?= 1000000
 
-lint-v1: deps ## verilator -Wall on check/capfc_v1 at 4 and 8 ports, with each seeded bug, and team_pfc
+lint-v1: deps ## verilator -Wall on check/capfc_v1 at 4 and 8 ports, with each seeded bug, in both within-cycle orders, and team_pfc
 	@for np in 4 8; do verilator --lint-only -Wall --top-module capfc_v1_top -GNP=$$np $(V1_RTL) || exit 1; done
 	@for b in $(V1_BUGS); do verilator --lint-only -Wall --top-module capfc_v1_top -DCAPFC_V1_BUG_$$b $(V1_RTL) || exit 1; done
+	@# (the other within-cycle order, alone and with each seeded bug)
+	@for np in 4 8; do verilator --lint-only -Wall --top-module capfc_v1_top -GNP=$$np -DCAPFC_V1_ADD_FIRST $(V1_RTL) || exit 1; done
+	@for b in $(V1_BUGS); do verilator --lint-only -Wall --top-module capfc_v1_top -DCAPFC_V1_ADD_FIRST -DCAPFC_V1_BUG_$$b $(V1_RTL) || exit 1; done
 	@verilator --lint-only -Wall --top-module team_pfc $(V1_RTL) check/capfc_v1/team/team_pfc.sv
-	@echo "lint-v1: capfc_v1_top (4, 8 ports; $(words $(V1_BUGS)) seeded bugs) and team_pfc clean"
+	@echo "lint-v1: capfc_v1_top (4, 8 ports; $(words $(V1_BUGS)) seeded bugs; both within-cycle orders) and team_pfc clean"
 
 # The DPI-C scoreboard (`capfc gen-sv`) in both testbenches, linted at 4 ports.
 lint-dpi: deps ## verilator -Wall on the generated DPI package and scoreboard inside both testbenches (our golden one with the v2 and the v3 block)
