@@ -13,7 +13,7 @@ ARGS      ?=
 
 .DEFAULT_GOAL := help
 .PHONY: help deps venv run test lint lint-rust lint-rtl lint-v1 icarus synth bench golden wave-check soak paper-fat paper-fat-sweep \
-	kill-matrix check-v1-soak lint-dpi bench-dpi lint-sva pytest
+	kill-matrix check-matrix check-v1-soak lint-dpi bench-dpi lint-sva pytest
 
 help: ## print this help
 	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -110,6 +110,11 @@ bench-dpi: deps ## cycles/s of our block's Verilated testbench without and with 
 
 kill-matrix: deps ## every seeded bug of check/capfc_v1 against capfc check (Icarus): prints the kill matrix
 	$(CARGO) test --release --test check_v1 every_seeded_bug -- --nocapture
+
+# The checker on legal designs that are not ours (tests/check_matrix.rs): v1, v1 adding first and
+# v3 behind 0, 1 and 3 register stages, on Icarus; make test runs its default slice.
+check-matrix: deps ## capfc check on the wrapped blocks of check/wrap: the full matrix (every v1 bug through 1 and 3 stages and both orders, the v3 faults through every wrapper, more seeds)
+	$(CARGO) test --release --test check_matrix -- --include-ignored --nocapture
 
 check-v1-soak: deps ## capfc check on check/capfc_v1 over V1_SOAK_CYCLES (10^7) random cycles of Verilator FST
 	scripts/check-v1-soak.sh $(V1_SOAK_CYCLES) $(V1_SOAK_RUN)

@@ -176,6 +176,7 @@ pub fn check_wave(
     let map = Map::parse(map_text, "map.toml").expect("the map parses");
     let mut w =
         Wave::load(&vcd.to_string_lossy(), map, map_text, "map.toml").expect("the waveform loads");
+    w.set_accept_latency(env.accept_latency);
     let mut ck = Checker::new(w.params(), w.initial_config(), env, w.reset_clears_config())
         .expect("a checker");
     let mut v = vec![];
