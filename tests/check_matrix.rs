@@ -109,12 +109,12 @@ fn envelope(block: Block, np: usize, stages: u64) -> Result<Envelope, String> {
             max: e.frame.max + 2 * stages,
         };
     }
-    let mut text = e.to_toml();
     if block == Block::V1AddFirst {
-        text.push_str("order = \"additions_first\"\n");
+        e.order = capfc::check::Order::AdditionsFirst;
     }
+    // (through the file format, as a team declares it)
     Envelope::parse(
-        &text,
+        &e.to_toml(),
         &format!("{}_stages{stages}.timing.toml", block.name()),
     )
 }
@@ -606,7 +606,14 @@ fn v3_faults_through(stages: u64, faults: &[(&'static str, AnySet, &'static [Kin
 
 #[test]
 fn the_v3_faults_the_check_catches_are_reported_through_three_stages() {
-    v3_faults_through(3, &v3_faults());
+    // (pfc_xon_lost_while_busy needs a change of D while the block's own frame waits for its
+    // ready: 3 stages hold the 6 frames of the MAC episode, so the block never waits there; 1
+    // stage holds 2 and the block's frame waits)
+    let (held, rest): (Vec<_>, Vec<_>) = v3_faults()
+        .into_iter()
+        .partition(|f| f.0 == "pfc_xon_lost_while_busy");
+    v3_faults_through(3, &rest);
+    v3_faults_through(1, &held);
 }
 
 /// `make check-matrix`: the v1 bugs through one stage and under the other order, the v3 faults
