@@ -13,7 +13,7 @@ ARGS      ?=
 
 .DEFAULT_GOAL := help
 .PHONY: help deps venv run test lint lint-rust lint-rtl lint-v1 icarus synth bench golden wave-check soak paper-fat paper-fat-sweep \
-	kill-matrix check-v1-soak lint-dpi bench-dpi lint-sva pytest
+	kill-matrix check-matrix check-v1-soak lint-dpi bench-dpi lint-sva pytest
 
 help: ## print this help
 	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -58,11 +58,14 @@ V1_BUGS := $(sort $(patsubst CAPFC_V1_BUG_%,%,$(shell grep -ohE 'CAPFC_V1_BUG_[A
 V1_SOAK_CYCLES ?= 10000000
 V1_SOAK_RUN    ?= 1000000
 
-lint-v1: deps ## verilator -Wall on check/capfc_v1 at 4 and 8 ports, with each seeded bug, and team_pfc
+lint-v1: deps ## verilator -Wall on check/capfc_v1 at 4 and 8 ports, with each seeded bug, in both within-cycle orders, and team_pfc
 	@for np in 4 8; do verilator --lint-only -Wall --top-module capfc_v1_top -GNP=$$np $(V1_RTL) || exit 1; done
 	@for b in $(V1_BUGS); do verilator --lint-only -Wall --top-module capfc_v1_top -DCAPFC_V1_BUG_$$b $(V1_RTL) || exit 1; done
+	@# (the other within-cycle order, alone and with each seeded bug)
+	@for np in 4 8; do verilator --lint-only -Wall --top-module capfc_v1_top -GNP=$$np -DCAPFC_V1_ADD_FIRST $(V1_RTL) || exit 1; done
+	@for b in $(V1_BUGS); do verilator --lint-only -Wall --top-module capfc_v1_top -DCAPFC_V1_ADD_FIRST -DCAPFC_V1_BUG_$$b $(V1_RTL) || exit 1; done
 	@verilator --lint-only -Wall --top-module team_pfc $(V1_RTL) check/capfc_v1/team/team_pfc.sv
-	@echo "lint-v1: capfc_v1_top (4, 8 ports; $(words $(V1_BUGS)) seeded bugs) and team_pfc clean"
+	@echo "lint-v1: capfc_v1_top (4, 8 ports; $(words $(V1_BUGS)) seeded bugs; both within-cycle orders) and team_pfc clean"
 
 # The DPI-C scoreboard (`capfc gen-sv`) in both testbenches, linted at 4 ports.
 lint-dpi: deps ## verilator -Wall on the generated DPI package and scoreboard inside both testbenches (our golden one with the v2 and the v3 block)
@@ -107,6 +110,11 @@ bench-dpi: deps ## cycles/s of our block's Verilated testbench without and with 
 
 kill-matrix: deps ## every seeded bug of check/capfc_v1 against capfc check (Icarus): prints the kill matrix
 	$(CARGO) test --release --test check_v1 every_seeded_bug -- --nocapture
+
+# The checker on legal designs that are not ours (tests/check_matrix.rs): v1, v1 adding first and
+# v3 behind 0, 1 and 3 register stages, on Icarus; make test runs its default slice.
+check-matrix: deps ## capfc check on the wrapped blocks of check/wrap: the full matrix (every v1 bug through 1 and 3 stages and both orders, the v3 faults through every wrapper, more seeds)
+	$(CARGO) test --release --test check_matrix -- --include-ignored --nocapture
 
 check-v1-soak: deps ## capfc check on check/capfc_v1 over V1_SOAK_CYCLES (10^7) random cycles of Verilator FST
 	scripts/check-v1-soak.sh $(V1_SOAK_CYCLES) $(V1_SOAK_RUN)

@@ -135,3 +135,5 @@ pub fn capfc(args: &[&str], stdin: &str) -> (i32, String, String) {
         String::from_utf8(o.stderr).unwrap(),
     )
 }
+
+pub mod v1;

@@ -7,6 +7,11 @@
 //   mid <= WARN, clr_e when mid <= XON_e), then the accepted enqueue (occ_d = mid + units).
 // - An accepted enqueue into a lossless priority with occ_d >= WARN increments C[q][iport]
 //   (saturating at 2^CW-1); with mode != 0 and occ_d > XOFF_e it raises trig[q] (a sort request).
+// - With CAPFC_V1_ADD_FIRST the other order: the accepted enqueue first (mid = occ_q + units; the
+//   increment when mid >= WARN, trig when mid > XOFF_e), then the dequeue (occ_d = mid - units;
+//   clr_c when occ_d <= WARN, which also clears this cycle's increment; clr_e when occ_d <= XON_e,
+//   which also drops this cycle's trig: the E it asks for is cleared by the same cycle). enq_accept
+//   still compares occ_q.
 // - Counter table: cnt_q[q*NP+i] with a valid bit cnt_vld_q[q][i]; C = valid ? word : 0. A row clear
 //   costs one cycle and only clears the row's valid bits; stale words stay until the next increment
 //   of that entry rewrites them. At most one table word is written per cycle.
@@ -119,8 +124,12 @@ logic [NQ-1:0]     clr_e_v;
 logic              enq_ok;
 logic [QIW-1:0]    enq_qi;
 logic [SW:0]       enq_units;
+`ifndef CAPFC_V1_ADD_FIRST
 logic [OW-1:0]     enq_base;
+`endif
 logic [OW-1:0]     enq_occ;
+// the occupancy the enqueue writes (its dequeue's when one hits the same queue after it)
+logic [OW-1:0]     enq_wocc;
 
 // counter increment: one table word per cycle
 logic              inc;
@@ -150,13 +159,28 @@ genvar gp;
 // once per evaluation: Icarus 11 propagates intermediate values and was seen to loop forever
 // between always_comb blocks otherwise.
 always_comb begin
-    // dequeue lanes first
     clr_c   = '0;
     clr_e_v = '0;
+    enq_ok     = enq_valid && ({1'b0, enq_oport} < (PW+1)'(NP)) && ({1'b0, enq_iport} < (PW+1)'(NP));
+    enq_qi     = {enq_oport, enq_prio};
+    enq_units  = units(enq_size);
+    enq_accept = enq_ok &&
+        ({1'b0, occ_q[enq_qi]} + (OW+1)'(enq_units) <= {1'b0, cfg_eg_max[enq_prio*OW +: OW]});
+`ifdef CAPFC_V1_ADD_FIRST
+    // the enqueue first
+    enq_occ = occ_q[enq_qi] + OW'(enq_units);
+`endif
+
+    // the dequeue lanes (with CAPFC_V1_ADD_FIRST from their queue's occupancy after the enqueue)
     for (k_c = 0; k_c < NP; k_c = k_c + 1) begin
         d_prio = deq_prio[k_c*3 +: 3];
         d_qi   = {PW'(k_c), d_prio};
+`ifdef CAPFC_V1_ADD_FIRST
+        d_mid  = ((enq_accept && enq_qi == d_qi) ? enq_occ : occ_q[d_qi]) -
+                 OW'(units(deq_size[k_c*SW +: SW]));
+`else
         d_mid  = occ_q[d_qi] - OW'(units(deq_size[k_c*SW +: SW]));
+`endif
         deq_qi[k_c*QIW +: QIW] = d_qi;
         deq_mid[k_c*OW +: OW]  = d_mid;
         if (deq_valid[k_c]) begin
@@ -175,30 +199,45 @@ always_comb begin
         end
     end
 
-    // then the enqueue
-    enq_ok     = enq_valid && ({1'b0, enq_oport} < (PW+1)'(NP)) && ({1'b0, enq_iport} < (PW+1)'(NP));
-    enq_qi     = {enq_oport, enq_prio};
-    enq_units  = units(enq_size);
-    enq_accept = enq_ok &&
-        ({1'b0, occ_q[enq_qi]} + (OW+1)'(enq_units) <= {1'b0, cfg_eg_max[enq_prio*OW +: OW]});
-
+`ifndef CAPFC_V1_ADD_FIRST
+    // then the enqueue, from its queue's occupancy after a dequeue
     enq_base = occ_q[enq_qi];
     for (k_c = 0; k_c < NP; k_c = k_c + 1) begin
         if (deq_valid[k_c] && deq_qi[k_c*QIW +: QIW] == enq_qi) begin
             enq_base = deq_mid[k_c*OW +: OW];
         end
     end
-    enq_occ = enq_base + OW'(enq_units);
+    enq_occ  = enq_base + OW'(enq_units);
+    enq_wocc = enq_occ;
+`else
+    // the occupancy the enqueue leaves: its dequeue's when one hits the same queue
+    enq_wocc = enq_occ;
+    for (k_c = 0; k_c < NP; k_c = k_c + 1) begin
+        if (deq_valid[k_c] && deq_qi[k_c*QIW +: QIW] == enq_qi) begin
+            enq_wocc = deq_mid[k_c*OW +: OW];
+        end
+    end
+`endif
 
     inc = enq_accept && cfg_lossless[enq_prio] && enq_occ >= cfg_eg_warn[enq_prio*OW +: OW];
 
+`ifdef CAPFC_V1_ADD_FIRST
+    trig = (enq_accept && cfg_lossless[enq_prio] && cfg_mode != 2'd0 &&
+            enq_occ > cfg_eg_xoff[enq_prio*OW +: OW] && !clr_e_v[enq_qi]) ? (NQ'(1) << enq_qi) : '0;
+`else
     trig = (enq_accept && cfg_lossless[enq_prio] && cfg_mode != 2'd0 &&
             enq_occ > cfg_eg_xoff[enq_prio*OW +: OW]) ? (NQ'(1) << enq_qi) : '0;
+`endif
     clr_e = clr_e_v;
 
+`ifdef CAPFC_V1_ADD_FIRST
+    // counter of (enq_qi, enq_iport) before this cycle's row clear, which comes after it
+    vld_mid       = cnt_vld_q[enq_qi];
+`else
     // counter of (enq_qi, enq_iport), seen after this cycle's row clear
-    cnt_widx      = CIW'(enq_qi) * CIW'(NP) + CIW'(enq_iport);
     vld_mid       = clr_c[enq_qi] ? '0 : cnt_vld_q[enq_qi];
+`endif
+    cnt_widx      = CIW'(enq_qi) * CIW'(NP) + CIW'(enq_iport);
     cnt_cur       = vld_mid[enq_iport] ? cnt_q[cnt_widx] : '0;
 `ifdef CAPFC_V1_BUG_COUNTER_WRAP
     // seeded bug: no saturation, a full counter wraps to 0
@@ -206,7 +245,11 @@ always_comb begin
 `else
     cnt_wdata     = (cnt_cur == {CW{1'b1}}) ? cnt_cur : cnt_cur + 1'b1;
 `endif
+`ifdef CAPFC_V1_ADD_FIRST
+    cnt_vld_wdata = clr_c[enq_qi] ? '0 : (vld_mid | (NP'(1) << enq_iport));
+`else
     cnt_vld_wdata = vld_mid | (NP'(1) << enq_iport);
+`endif
 end
 
 // counter row read port for the sort unit's snapshot (NP indexed reads)
@@ -275,7 +318,7 @@ for (gp = 0; gp < NP; gp = gp + 1) begin : gen_port
                 end
             end
             if (enq_accept && enq_oport == PW'(gp)) begin
-                occ_q[enq_qi] <= enq_occ;
+                occ_q[enq_qi] <= enq_wocc;
                 if (inc) begin
                     cnt_vld_q[enq_qi] <= cnt_vld_wdata;
                 end

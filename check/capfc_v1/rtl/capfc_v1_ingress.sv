@@ -7,7 +7,9 @@
 // - Per queue q = i*8+p, the departure is applied first (mid = occ_q - units; I cleared when the
 //   departure leaves mid <= XON), then the accepted arrival (occ_d = mid + units; I set when the
 //   priority is lossless and occ_d > XOFF). occ_q and xoff_q (= I, driven out as i_state) show the
-//   result in cycle t+1. A departure lane whose port is >= NP is ignored; departures are trusted
+//   result in cycle t+1. With CAPFC_V1_ADD_FIRST the other order: the accepted arrival first (mid =
+//   occ_q + units; I set when lossless and mid > XOFF), then the departure (occ_d = mid - units; I
+//   cleared when occ_d <= XON); the accept still compares occ_q. A departure lane whose port is >= NP is ignored; departures are trusted
 //   (removing more than a queue holds wraps modulo 2^OW).
 // - Synchronous active-high rst clears occ_q and xoff_q to 0.
 
@@ -106,17 +108,18 @@ genvar gp;
 assign i_state = xoff_q;
 
 always_comb begin
-    // departure first
     dep_ok  = dep_valid && ({1'b0, dep_port} < (PW+1)'(NP));
     dep_qi  = {dep_port, dep_prio};
+    xoff_d  = xoff_q;
+`ifndef CAPFC_V1_ADD_FIRST
+    // departure first
     dep_mid = occ_q[dep_qi] - OW'(units(dep_size));
-
-    xoff_d = xoff_q;
     if (dep_ok && dep_mid <= cfg_ing_xon[dep_prio*OW +: OW]) begin
         xoff_d[dep_qi] = 1'b0;
     end
+`endif
 
-    // then the arrivals, one per input port (so one per queue)
+    // the arrivals, one per input port (so one per queue)
     for (k_c = 0; k_c < NP; k_c = k_c + 1) begin
         a_prio  = arr_prio[k_c*3 +: 3];
         a_qi    = {PW'(k_c), a_prio};
@@ -131,10 +134,16 @@ always_comb begin
             ({1'b0, occ_q[a_qi]} + (OW+1)'(a_units) <= {1'b0, cfg_ing_max[a_prio*OW +: OW]});
 `endif
 
+`ifdef CAPFC_V1_ADD_FIRST
+        // the arrival before the departure: the departure of the same queue writes the result
+        a_base = occ_q[a_qi];
+        arr_we[k_c] = arr_accept[k_c] && !(dep_ok && dep_qi == a_qi);
+`else
         a_base = (dep_ok && dep_qi == a_qi) ? dep_mid : occ_q[a_qi];
+        arr_we[k_c] = arr_accept[k_c];
+`endif
         arr_qi[k_c*QIW +: QIW] = a_qi;
         arr_occ[k_c*OW +: OW]  = a_base + OW'(a_units);
-        arr_we[k_c]            = arr_accept[k_c];
         dep_we[k_c]            = dep_ok && (dep_port == PW'(k_c));
 
 `ifdef CAPFC_V1_BUG_LOSSY_PAUSE
@@ -147,6 +156,19 @@ always_comb begin
             xoff_d[a_qi] = 1'b1;
         end
     end
+
+`ifdef CAPFC_V1_ADD_FIRST
+    // then the departure, from its queue's occupancy after an accepted arrival (its clear of I wins)
+    dep_mid = occ_q[dep_qi] - OW'(units(dep_size));
+    for (k_c = 0; k_c < NP; k_c = k_c + 1) begin
+        if (arr_accept[k_c] && arr_qi[k_c*QIW +: QIW] == dep_qi) begin
+            dep_mid = arr_occ[k_c*OW +: OW] - OW'(units(dep_size));
+        end
+    end
+    if (dep_ok && dep_mid <= cfg_ing_xon[dep_prio*OW +: OW]) begin
+        xoff_d[dep_qi] = 1'b0;
+    end
+`endif
 end
 
 always_ff @(posedge clk) begin
@@ -159,7 +181,8 @@ end
 
 // occupancy: each port's block writes only that port's 8 queues, so the blocks never collide;
 // within a block the arrival write comes last, and when it hits the departure's queue its value
-// already includes the departure
+// already includes the departure (with CAPFC_V1_ADD_FIRST that arrival does not write: the
+// departure's value includes it)
 for (gp = 0; gp < NP; gp = gp + 1) begin : gen_port
     integer k;
 
