@@ -384,8 +384,14 @@ fn get(v: &Val, lo: u32, w: u32) -> u64 {
 pub struct WaveInfo {
     /// Rising clock edges found (= cycles).
     pub edges: u64,
-    /// Samples of a judged signal (valid, accept, D, reset, frame) holding X or Z: read as 0.
+    /// Samples of a judged signal (valid, accept, D, reset, frame) holding X or Z after the
+    /// first cycle of reset: read as 0.
     pub x_samples: u64,
+    /// The first cycle of such a sample.
+    pub first_x_cycle: Option<u64>,
+    /// Such samples before the first cycle of reset (registers not yet reset: harmless while no
+    /// lane is valid).
+    pub x_before_reset: u64,
     /// The waveform's last time and the time of the last edge checked.
     pub end_time: u64,
     pub last_edge_time: u64,
@@ -406,6 +412,9 @@ pub struct Wave {
     /// The lanes waiting for their answers, a cycle each (oldest first): per cycle, the ports of
     /// its arrivals and whether it had an enqueue, in the order the checker takes their answers.
     waiting: std::collections::VecDeque<(Vec<usize>, bool)>,
+    /// The cycle being read, and whether a reset has been seen up to it.
+    now: u64,
+    reset_seen: bool,
 }
 
 impl Wave {
@@ -535,6 +544,8 @@ impl Wave {
         let info = WaveInfo {
             edges: edges.len() as u64,
             x_samples: 0,
+            first_x_cycle: None,
+            x_before_reset: 0,
             end_time: tt.last().copied().unwrap_or(0),
             last_edge_time: edges.last().map_or(0, |&e| tt[e as usize]),
             timescale: w
@@ -550,6 +561,8 @@ impl Wave {
             info,
             accept_latency: 0,
             waiting: std::collections::VecDeque::new(),
+            now: 0,
+            reset_seen: false,
         })
     }
 
@@ -605,6 +618,8 @@ impl Wave {
         };
         let mut regs = CfgRegs::default();
         self.waiting.clear();
+        // (a map without a reset: every sample counts as after it)
+        self.reset_seen = !self.has("reset");
         let edges = std::mem::take(&mut self.edges);
         for (n, &e) in edges.iter().enumerate() {
             for (k, s) in self.res.sigs.iter().enumerate() {
@@ -617,6 +632,7 @@ impl Wave {
                     }
                 }
             }
+            self.now = n as u64;
             let c = self.cycle(&vals, &bp, &mut regs);
             if !f(n as u64, c) {
                 break;
@@ -629,9 +645,18 @@ impl Wave {
         let f = self.res.fields[key][i];
         let v = &vals[f.sig];
         if judged && v.x {
-            self.info.x_samples += 1;
+            self.x_sample();
         }
         get(v, f.lo, f.w)
+    }
+
+    fn x_sample(&mut self) {
+        if self.reset_seen {
+            self.info.x_samples += 1;
+            self.info.first_x_cycle.get_or_insert(self.now);
+        } else {
+            self.info.x_before_reset += 1;
+        }
     }
 
     fn has(&self, key: &str) -> bool {
@@ -644,6 +669,7 @@ impl Wave {
         if self.has("reset") {
             c.rst = (self.field(vals, "reset", 0, true) == 1) != self.map.reset_active_low;
         }
+        self.reset_seen |= c.rst;
         if c.rst {
             if self.map.reset_clears_config {
                 *regs = CfgRegs::default();
@@ -731,7 +757,7 @@ impl Wave {
             let f = self.res.fields["d"][0];
             let v = &vals[f.sig];
             if v.x {
-                self.info.x_samples += 1;
+                self.x_sample();
             }
             for i in 0..np {
                 let mut b = 0u8;

@@ -7,12 +7,13 @@
 //! - `capfc check --envelope np8`: print our block's envelope (the format `--timing` reads).
 //!
 //! Exit status: 0 when every rule held, 1 on a violation, 2 on bad input or a run that checked
-//! nothing.
+//! nothing, 3 on a weak verdict (no violation, but a window too wide for the traffic to tell right
+//! from wrong: [`crate::check::Checker::weak`]; `--allow-weak` makes it a warning).
 
 use crate::block::BlockParams;
 use crate::block::{Fault, Mode};
 use crate::check::block::{check_model, envelope_of};
-use crate::check::{Checker, Envelope, Summary, Violation};
+use crate::check::{Checker, Envelope, Summary, Violation, Weakness};
 use crate::check_wave::{Map, Wave};
 use clap::Args;
 use std::time::Instant;
@@ -55,6 +56,10 @@ pub struct CheckArgs {
     /// Violations printed in full (the rest are counted).
     #[arg(long, default_value_t = 10)]
     pub max_reports: usize,
+    /// A weak verdict (a window too wide for the traffic to judge a rule it exercised) is a
+    /// warning, exit 0, instead of exit 3.
+    #[arg(long)]
+    pub allow_weak: bool,
 }
 
 /// Runs the command; the process exit status.
@@ -68,7 +73,20 @@ pub fn run(a: &CheckArgs) -> i32 {
     }
 }
 
-fn report(name: &str, s: &Summary, v: &[Violation], more: u64, secs: f64, replay: &str) -> i32 {
+/// What a run found, for [`report`].
+struct Verdict<'a> {
+    name: &'a str,
+    summary: &'a Summary,
+    shown: &'a [Violation],
+    weak: &'a [Weakness],
+    allow_weak: bool,
+    secs: f64,
+    replay: &'a str,
+}
+
+fn report(r: &Verdict) -> i32 {
+    let (name, s, v, replay) = (r.name, r.summary, r.shown, r.replay);
+    let more = s.violations.saturating_sub(v.len() as u64);
     for x in v {
         print!("{x}");
         println!("  replay: {replay}");
@@ -88,17 +106,51 @@ fn report(name: &str, s: &Summary, v: &[Violation], more: u64, secs: f64, replay
         s.selection_rises,
         s.frames,
         s.violations,
-        secs,
-        s.cycles as f64 / secs.max(1e-9)
+        r.secs,
+        s.cycles as f64 / r.secs.max(1e-9)
     );
-    if s.violations > 0 {
-        1
-    } else if s.cycles == 0 || s.lanes == 0 {
-        eprintln!("capfc check: {name}: nothing was checked (no cycle with a valid lane)");
-        2
-    } else {
-        0
+    println!(
+        "judged at a deadline: {} of {} selections ({} cancelled by XON_e), {} of {} pauses from I, {} of {} frames due, {} of {} refreshes due",
+        s.judged,
+        s.obligations,
+        s.cancelled,
+        s.i_judged,
+        s.i_rises,
+        s.frame_judged,
+        s.frame_episodes,
+        s.refresh_judged,
+        s.refresh_due
+    );
+    if s.unanswered_at_end > 0 {
+        println!(
+            "note: {} lanes of the last cycles were not judged: their answers come after the run's end (accept_latency)",
+            s.unanswered_at_end
+        );
     }
+    if s.violations > 0 {
+        return 1;
+    }
+    if s.cycles == 0 || s.lanes == 0 {
+        eprintln!("capfc check: {name}: nothing was checked (no cycle with a valid lane)");
+        return 2;
+    }
+    if !r.weak.is_empty() {
+        let what = if r.allow_weak {
+            "warning"
+        } else {
+            "weak verdict"
+        };
+        for w in r.weak {
+            eprintln!("capfc check: {what}: {w}");
+        }
+        if !r.allow_weak {
+            eprintln!(
+                "capfc check: {name}: no violation, but the rules above could not have failed on this traffic: narrow the window to what the design guarantees, or run traffic that reaches its deadlines (exit 3; --allow-weak accepts it)"
+            );
+            return 3;
+        }
+    }
+    0
 }
 
 fn run_inner(a: &CheckArgs) -> Result<i32, String> {
@@ -135,8 +187,7 @@ fn run_inner(a: &CheckArgs) -> Result<i32, String> {
         let mut stim = crate::stimulus::RandomStim::new(&p, mode, a.seed, a.cycles);
         stim.profile.reconfig_rate = 0.0;
         let t0 = Instant::now();
-        let (s, v) = check_model(&p, &mut stim, a.fault, a.max_reports)?;
-        let more = s.violations.saturating_sub(v.len() as u64);
+        let (s, v, weak) = check_model(&p, &mut stim, a.fault, a.max_reports)?;
         let replay = format!(
             "capfc check --model --config {} --mode {} --seed {} --cycles {}{}",
             a.config,
@@ -147,14 +198,15 @@ fn run_inner(a: &CheckArgs) -> Result<i32, String> {
                 .map_or(String::new(), |f| format!(" --fault {}", f.name()))
         );
         println!("seed {}", a.seed);
-        return Ok(report(
-            &format!("model {} {}", a.config, a.mode),
-            &s,
-            &v,
-            more,
-            t0.elapsed().as_secs_f64(),
-            &replay,
-        ));
+        return Ok(report(&Verdict {
+            name: &format!("model {} {}", a.config, a.mode),
+            summary: &s,
+            shown: &v,
+            weak: &weak,
+            allow_weak: a.allow_weak,
+            secs: t0.elapsed().as_secs_f64(),
+            replay: &replay,
+        }));
     }
     let (Some(wave), Some(map_path)) = (&a.wave, &a.map) else {
         return Err("give --wave FILE --map MAP.toml, or --model, or --envelope SET".into());
@@ -205,19 +257,34 @@ fn run_inner(a: &CheckArgs) -> Result<i32, String> {
         "{wave}: {} rising edges of the clock: checked up to the last one, at time {}; the waveform ends at {} (timescale {}); read in {load_secs:.2} s",
         info.edges, info.last_edge_time, info.end_time, info.timescale
     );
+    if info.x_before_reset > 0 {
+        println!(
+            "note: {} samples of valid, accept, reset, D or frame signals held X or Z before the first reset (read as 0; harmless while no lane is valid)",
+            info.x_before_reset
+        );
+    }
     if info.x_samples > 0 {
         println!(
-            "warning: {} samples of valid, accept, reset, D or frame signals held X or Z (read as 0)",
-            info.x_samples
+            "warning: {} samples of valid, accept, reset, D or frame signals held X or Z after the first reset, the first in cycle {} (read as 0)",
+            info.x_samples,
+            info.first_x_cycle.unwrap_or(0)
         );
     }
     let s = ck.summary().clone();
-    let more = s.violations.saturating_sub(shown.len() as u64);
+    let weak = ck.weak();
     let replay = format!(
         "capfc check --wave {wave} --map {map_path}{}",
         a.timing
             .as_ref()
             .map_or(String::new(), |t| format!(" --timing {t}"))
     );
-    Ok(report(wave, &s, &shown, more, secs, &replay))
+    Ok(report(&Verdict {
+        name: wave,
+        summary: &s,
+        shown: &shown,
+        weak: &weak,
+        allow_weak: a.allow_weak,
+        secs,
+        replay: &replay,
+    }))
 }

@@ -16,7 +16,7 @@ fn random(name: &str, mode: Mode, seed: u64, cycles: u64, fault: Option<Fault>) 
     let mut s = RandomStim::new(&p, mode, seed, cycles);
     // A lossless mask rewritten with traffic in flight is outside section 3 (the checker refuses it).
     s.profile.reconfig_rate = 0.0;
-    let (sum, v) = check_model(&p, &mut s, fault, 1).expect("runs");
+    let (sum, v, _) = check_model(&p, &mut s, fault, 1).expect("runs");
     if fault.is_none() {
         assert!(
             v.is_empty(),
@@ -42,7 +42,7 @@ fn our_block_raises_no_false_alarm_within_its_own_envelope() {
             let p = params(name);
             for &d in DIRECTED {
                 if let Some(mut s) = directed(&p, mode, d) {
-                    let (_, v) = check_model(&p, &mut s, None, 1).expect("runs");
+                    let (_, v, _) = check_model(&p, &mut s, None, 1).expect("runs");
                     assert!(
                         v.is_empty(),
                         "false alarm: {name} {} {d}: {}",
@@ -71,7 +71,7 @@ fn the_checker_catches_the_model_faults_its_envelope_exposes() {
             for mode in [Mode::StopMax, Mode::StopCal] {
                 for &d in DIRECTED {
                     if let Some(mut s) = directed(&p, mode, d) {
-                        let (_, v) = check_model(&p, &mut s, Some(f), 1).expect("runs");
+                        let (_, v, _) = check_model(&p, &mut s, Some(f), 1).expect("runs");
                         if let Some(v) = v.first() {
                             caught = Some(format!("{name} {} {d}: {}", mode.name(), v.kind.name()));
                             break 'search;
@@ -113,9 +113,10 @@ fn np4_map(dir: &std::path::Path, edit: impl Fn(String) -> String) -> String {
     path.to_string_lossy().into()
 }
 
-#[test]
-fn an_icarus_waveform_of_our_block_checks_clean_and_bad_maps_are_refused() {
-    let dir = std::env::temp_dir().join(format!("capfc-check-{}", std::process::id()));
+/// A work directory of its own for a test, the Icarus waveform of our block replaying golden set
+/// `set` in it, and the block's envelope at 4 ports: (directory, waveform, envelope file).
+fn icarus_wave(tag: &str, set: &str) -> (std::path::PathBuf, String, String) {
+    let dir = std::env::temp_dir().join(format!("capfc-check-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let vcd = dir.join("np4.vcd");
     let st = Command::new("make")
@@ -125,18 +126,75 @@ fn an_icarus_waveform_of_our_block_checks_clean_and_bad_maps_are_refused() {
             "mk/replay.mk",
             "replay",
             "SIM=icarus",
-            "GOLDEN=golden/random_cal_np4_seed1",
+            &format!("GOLDEN=golden/{set}"),
             &format!("SIMARGS=+DUMP={}", vcd.display()),
         ])
         .status()
         .expect("make runs");
     assert!(st.success(), "the Icarus replay with a dump failed");
-    let vcd = vcd.to_string_lossy().to_string();
     let timing = dir.join("np4.timing.toml");
     let (code, env) = capfc(&["check", "--envelope", "np4"]);
     assert_eq!(code, 0);
     std::fs::write(&timing, env).unwrap();
-    let timing = timing.to_string_lossy().to_string();
+    (
+        dir.clone(),
+        vcd.to_string_lossy().to_string(),
+        timing.to_string_lossy().to_string(),
+    )
+}
+
+/// The verdict can fail: the same traffic judged within our block's own envelope exits 0, and
+/// within one whose selection windows are too wide for it (a selection is owed within 10^6
+/// cycles, so nearly every crossing is cancelled by XON_e before its deadline) exits 3, naming
+/// the window; `--allow-weak` makes that a warning.
+#[test]
+fn an_envelope_too_wide_for_the_traffic_is_a_weak_verdict() {
+    for (set, key) in [
+        ("random_cal_np4_seed1", "stop_cal"),
+        ("random_max_np4_seed1", "stop_max"),
+    ] {
+        let (dir, vcd, timing) = icarus_wave("weak", set);
+        let map = np4_map(&dir, |m| m);
+        let (code, out) = capfc(&["check", "--wave", &vcd, "--map", &map, "--timing", &timing]);
+        assert_eq!(code, 0, "{set}, tight envelope: {out}");
+        let tight = std::fs::read_to_string(&timing).unwrap();
+        let mut env = capfc::check::Envelope::parse(&tight, &timing).expect("parses");
+        env.stop_max.max = 1_000_000;
+        env.stop_cal.max = 1_000_000;
+        let wide = env.to_toml();
+        let wide_path = dir.join("wide.timing.toml").to_string_lossy().to_string();
+        std::fs::write(&wide_path, wide).unwrap();
+        let (code, out) = capfc(&[
+            "check", "--wave", &vcd, "--map", &map, "--timing", &wide_path,
+        ]);
+        assert_eq!(code, 3, "{set}, over-wide envelope: {out}");
+        assert!(
+            out.contains(&format!("weak verdict: the `{key}` window"))
+                && out.contains(" 0 violations"),
+            "{out}"
+        );
+        let (code, out) = capfc(&[
+            "check",
+            "--wave",
+            &vcd,
+            "--map",
+            &map,
+            "--timing",
+            &wide_path,
+            "--allow-weak",
+        ]);
+        assert_eq!(code, 0, "{out}");
+        assert!(
+            out.contains(&format!("warning: the `{key}` window")),
+            "{out}"
+        );
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
+
+#[test]
+fn an_icarus_waveform_of_our_block_checks_clean_and_bad_maps_are_refused() {
+    let (dir, vcd, timing) = icarus_wave("maps", "random_cal_np4_seed1");
     let map = np4_map(&dir, |m| m);
     let (code, out) = capfc(&["check", "--wave", &vcd, "--map", &map, "--timing", &timing]);
     assert_eq!(code, 0, "{out}");

@@ -29,6 +29,7 @@ fn v1_envelope(np: u64) -> Envelope {
     Envelope {
         accept_latency: 0,
         accept_sees_removals: false,
+        order: Default::default(),
         snapshot_stride: 0,
         ingress: Window::exact(1),
         e_clear: Window::exact(1),

@@ -27,6 +27,7 @@ pub fn envelope_of(p: &BlockParams) -> Envelope {
         accept_latency: 0,
         // `arr_accept`/`enq_accept` compare the occupancy of the cycle's start (the contract).
         accept_sees_removals: false,
+        order: Default::default(),
         snapshot_stride: 1,
         ingress: Window::exact(1),
         e_clear: Window::exact(1),
@@ -145,13 +146,14 @@ impl Adapter {
 }
 
 /// Run the cycle model (with an optional fault) on a stimulus and check it with its own envelope.
-/// Returns what was checked and the violations, first ones first (at most `limit` kept).
+/// Returns what was checked, the violations, first ones first (at most `limit` kept), and the
+/// rules the traffic could not judge ([`super::Checker::weak`]).
 pub fn check_model(
     p: &BlockParams,
     stim: &mut dyn crate::stimulus::Stimulus,
     fault: Option<crate::block::Fault>,
     limit: usize,
-) -> Result<(super::Summary, Vec<super::Violation>), String> {
+) -> Result<(super::Summary, Vec<super::Violation>, Vec<super::Weakness>), String> {
     let mut top = crate::block::CapfcTop::new(*p).map_err(|e| e.to_string())?;
     top.inject_fault(fault);
     let mut ad = Adapter::new(p);
@@ -178,7 +180,7 @@ pub fn check_model(
             found.push(v);
         }
     }
-    Ok((ck.summary().clone(), found))
+    Ok((ck.summary().clone(), found, ck.weak()))
 }
 
 /// The v3 block's envelope (`capfc_top_oc`, `docs/microarchitecture.md`; the same as
@@ -201,6 +203,7 @@ pub fn envelope_of_v3(p: &BlockParams) -> Envelope {
     Envelope {
         accept_latency: 4,
         accept_sees_removals: true,
+        order: Default::default(),
         snapshot_stride: 1,
         ingress: Window::exact(6),
         e_clear: Window::exact(6),

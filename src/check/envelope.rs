@@ -9,13 +9,17 @@
 //! accept_latency = 0          # the accept answer of a lane valid in cycle t is read in t + this
 //! accept_sees_removals = false # optional: the accept counts a departure or dequeue of the same
 //!                              # queue in the same cycle (false: it compares the occupancy the
-//!                              # cycle started with; the update still applies the removal first)
+//!                              # cycle started with)
+//! order = "removals_first"     # optional: within one cycle, a queue's departures or dequeues
+//!                              # update its state before its arrivals or enqueues
+//!                              # ("additions_first": the other way round)
 //! snapshot_stride = 1         # 0: a sort reads the counters of one cycle; k: input j at x0 + j*k
 //! ingress = { min = 1, max = 1 }   # D after I changes (an arrival above XOFF, a departure to XON)
 //! e_clear = { min = 1, max = 1 }   # D after E is cleared (a dequeue to XON_e)
 //! stop_max = { min = 11, max = 31 }    # D after a crossing of XOFF_e, Stop-Max, arbitration included
 //! stop_cal = { min = 167, max = 499 }  # the same, Stop-Calibrate
-//! frame = { min = 0, max = 0 } # a change of D reaches a frame the MAC takes, in cycles the MAC is ready
+//! frame = { min = 0, max = 0 } # a frame carries D of this many cycles before it, counted in
+//!                              # cycles its MAC is ready; a change of D reaches a frame by max
 //! refresh = { min = 1, max = 1 }  # a refresh is taken this many cycles after `refresh` (the
 //!                              # configured period) counted from the previous frame, when ready
 //! reset = 1                   # D is 0 this many cycles after a reset
@@ -48,6 +52,28 @@ impl std::fmt::Display for Window {
     }
 }
 
+/// The order in which one cycle's events of one queue update its state (occupancy, I, counters,
+/// E): section 3 states the rules one event at a time and leaves the order of simultaneous events
+/// to the design.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Order {
+    /// Departures and dequeues first, then arrivals and enqueues (each in lane order).
+    #[default]
+    RemovalsFirst,
+    /// Arrivals and enqueues first, then departures and dequeues.
+    AdditionsFirst,
+}
+
+impl Order {
+    pub fn name(self) -> &'static str {
+        match self {
+            Order::RemovalsFirst => "removals_first",
+            Order::AdditionsFirst => "additions_first",
+        }
+    }
+}
+
 /// What an implementation declares about its timing. See the module documentation.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -55,6 +81,8 @@ pub struct Envelope {
     pub accept_latency: u64,
     #[serde(default)]
     pub accept_sees_removals: bool,
+    #[serde(default)]
+    pub order: Order,
     pub snapshot_stride: u64,
     pub ingress: Window,
     pub e_clear: Window,

@@ -39,7 +39,7 @@ pub mod envelope;
 
 use std::collections::VecDeque;
 
-pub use envelope::{Envelope, Window};
+pub use envelope::{Envelope, Order, Window};
 
 use crate::block::{BlockConfig, Mode, NPRIO};
 
@@ -177,6 +177,9 @@ pub enum Kind {
     MissingSelection,
     /// D fell while I or a followed E still holds it.
     EarlyResume,
+    /// D showed a change later than its window: a pause after its selection's deadline, or a
+    /// fall of I shown after the ingress window (while I has risen again).
+    Late,
     /// D did not follow I inside the `ingress` window.
     MissingPause,
     /// D stays up with no reason left (an XON never sent).
@@ -202,6 +205,7 @@ impl Kind {
             Kind::SpuriousPause => "spurious pause",
             Kind::MissingSelection => "missing selection",
             Kind::EarlyResume => "early resume",
+            Kind::Late => "late",
             Kind::MissingPause => "missing pause",
             Kind::StuckPause => "stuck pause",
             Kind::LossyPause => "lossy pause",
@@ -262,12 +266,50 @@ pub struct Summary {
     pub obligations: u64,
     /// ... of which judged at their deadline (the rest ended by a clear, a reset, or the run's end).
     pub judged: u64,
+    /// ... of which cancelled by a fall of their queue to XON_e before their deadline.
+    pub cancelled: u64,
     /// Rises of D explained by a selection (not by I).
     pub selection_rises: u64,
     pub frames: u64,
     pub violations: u64,
+    /// Rises of I (lossless classes), and those still set when their pause was due (judged).
+    pub i_rises: u64,
+    pub i_judged: u64,
+    /// Times D came to differ from what the peer was told, and those ended by a frame or a
+    /// missing-frame report (judged; the rest ended by D returning first).
+    pub frame_episodes: u64,
+    pub frame_judged: u64,
+    /// Pauses that outlasted the configured refresh period, and refreshes taken or reported late
+    /// after such a period (judged).
+    pub refresh_due: u64,
+    pub refresh_judged: u64,
     /// Obligations still open when the run ended (not judged: their window had not closed).
     pub open_at_end: u64,
+    /// Lanes of the run's last `accept_latency` cycles, whose answers come after its end (not
+    /// judged).
+    pub unanswered_at_end: u64,
+}
+
+/// A rule whose window was too wide for the run's traffic to tell right from wrong: the traffic
+/// exercised it, but too few of its decisions reached a deadline (see [`Checker::weak`]).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Weakness {
+    /// The envelope key of the window: `stop_max`, `stop_cal`, `ingress`, `frame`, `refresh`.
+    pub window: &'static str,
+    /// The window as declared.
+    pub declared: Window,
+    /// What the traffic exercised and how much of it was judged.
+    pub why: String,
+}
+
+impl std::fmt::Display for Weakness {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the `{}` window ({}) is too wide for this traffic: {}",
+            self.window, self.declared, self.why
+        )
+    }
 }
 
 /// A crossing of XOFF_e waiting for its selection.
@@ -302,6 +344,12 @@ struct Queue {
     /// of this queue explains: they may be set (a fall of D reveals they are not).
     e_maybe: u128,
     obl: VecDeque<Obligation>,
+    /// Obligations cancelled by a fall to XON_e in cycle `.1`: their selection may still show in
+    /// D until that cycle plus `e_clear.max` (a selection applied before the clear, seen late).
+    cancelled: VecDeque<(Obligation, u64)>,
+    /// Obligations whose window closed with no admissible selection applied (reported as
+    /// missing): a pause that comes after the window is reported as late, not as spurious.
+    missed: VecDeque<(Obligation, Vec<u128>)>,
 }
 
 /// An ingress queue's I, with when it last changed.
@@ -324,8 +372,20 @@ struct Port {
     /// Reported a missing frame or a late refresh in this episode.
     reported: bool,
     refresh_reported: bool,
-    /// D of the last `frame.max + 1` cycles, newest last.
-    d_hist: VecDeque<u8>,
+    /// (D, configured pause time, MAC ready) of past cycles, newest last, as far back as
+    /// `frame.max` ready cycles reach; a run of busy cycles with one D and pause time kept once.
+    hist: VecDeque<(u8, u16, bool)>,
+    /// Ready cycles in `hist`.
+    hist_ready: u64,
+    /// Busy cycles (MAC not ready) just before this one.
+    busy_run: u64,
+    /// The last frame's take less the busy cycles just before it: when it could have been
+    /// taken at the earliest (a frame held in a buffer while the MAC was busy).
+    last_free: u64,
+    /// D differs from what the peer was told (an episode the frame rule judges).
+    episode: bool,
+    /// The configured period passed since the last frame while the peer is paused.
+    refresh_due: bool,
 }
 
 /// The checker. See the module documentation.
@@ -347,14 +407,17 @@ pub struct Checker {
     hold: Vec<u64>,
     /// Per (port, prio): a violation was reported for this episode of D (until D changes).
     quiet: Vec<bool>,
+    /// Per (port, prio): the cycle D last rose.
+    d_rose: Vec<u64>,
     ports: Vec<Port>,
-    /// The configured pause time of the last `frame.max + 1` cycles, newest last (a frame may
-    /// carry the configuration of the cycle whose D it carries).
-    q_hist: VecDeque<u16>,
     /// This cycle's removals: (egress, queue, units).
     removed: Vec<(bool, usize, u64)>,
     context: VecDeque<(u64, String)>,
+    /// Recent cycles in which one queue had a removal and an addition (for reports).
+    coincide: VecDeque<(u64, String)>,
     summary: Summary,
+    /// Bit m: an obligation of mode code m was opened.
+    modes_seen: u8,
     out: Vec<Violation>,
 }
 
@@ -395,6 +458,8 @@ impl Checker {
             e_def: 0,
             e_maybe: 0,
             obl: VecDeque::new(),
+            cancelled: VecDeque::new(),
+            missed: VecDeque::new(),
         };
         let mut c = Checker {
             p,
@@ -409,11 +474,13 @@ impl Checker {
             d: vec![0; p.np],
             hold: vec![0; nq],
             quiet: vec![false; nq],
+            d_rose: vec![0; nq],
             ports: vec![Port::default(); p.np],
-            q_hist: VecDeque::new(),
             removed: vec![],
             context: VecDeque::new(),
+            coincide: VecDeque::new(),
             summary: Summary::default(),
+            modes_seen: 0,
             out: vec![],
         };
         c.check_refresh_beats_pause();
@@ -428,6 +495,64 @@ impl Checker {
     /// What has been checked so far.
     pub fn summary(&self) -> &Summary {
         &self.summary
+    }
+
+    /// The rules the run exercised without judging enough of their decisions at a deadline:
+    /// a verdict that could not have failed for them. A rule is weak when the traffic exercised
+    /// it and none of its decisions reached its deadline (the ingress pause, the frame, the
+    /// refresh), or, for the selections, when fewer than one XOFF_e crossing in ten was judged
+    /// at its deadline (the rest cancelled by a fall to XON_e, a reset, or the run's end).
+    pub fn weak(&self) -> Vec<Weakness> {
+        let s = &self.summary;
+        let mut v = vec![];
+        if s.obligations > 0 && s.judged * 10 < s.obligations {
+            for (mode, key, w) in [
+                (Mode::StopMax, "stop_max", self.env.stop_max),
+                (Mode::StopCal, "stop_cal", self.env.stop_cal),
+            ] {
+                if self.modes_seen >> mode.code().value() & 1 == 1 {
+                    v.push(Weakness {
+                        window: key,
+                        declared: w,
+                        why: format!(
+                            "{} of {} XOFF_e crossings reached their deadline ({} cancelled by a fall to XON_e first); a late or missing selection would have gone unseen",
+                            s.judged, s.obligations, s.cancelled
+                        ),
+                    });
+                }
+            }
+        }
+        if s.i_rises > 0 && s.i_judged == 0 {
+            v.push(Weakness {
+                window: "ingress",
+                declared: self.env.ingress,
+                why: format!(
+                    "none of {} rises of I was still set when its pause was due",
+                    s.i_rises
+                ),
+            });
+        }
+        if s.frame_episodes > 0 && s.frame_judged == 0 {
+            v.push(Weakness {
+                window: "frame",
+                declared: self.env.frame,
+                why: format!(
+                    "none of {} changes of D lasted until a frame was due",
+                    s.frame_episodes
+                ),
+            });
+        }
+        if s.refresh_due > 0 && s.refresh_judged == 0 {
+            v.push(Weakness {
+                window: "refresh",
+                declared: self.env.refresh,
+                why: format!(
+                    "{} pauses outlasted the refresh period and none lasted until its refresh was due",
+                    s.refresh_due
+                ),
+            });
+        }
+        v
     }
 
     /// Feed one cycle; returns the violations it revealed (possibly of an earlier cycle, when
@@ -445,21 +570,13 @@ impl Checker {
         std::mem::take(&mut self.out)
     }
 
-    /// End the run: cycles still waiting for answers are checked without them (said as an input
-    /// violation if they had lanes to answer), open obligations are counted, not judged.
+    /// End the run: the last `accept_latency` cycles, whose answers would come after the run's
+    /// end, are checked without their lanes (counted in `unanswered_at_end`, not judged); open
+    /// obligations are counted, not judged.
     pub fn finish(&mut self) -> Vec<Violation> {
         while let Some(mut cy) = self.pending.pop_front() {
-            let n = cy.lanes.iter().filter(|l| l.answered()).count();
-            if n > 0 {
-                let t = self.now;
-                self.violation(
-                    t,
-                    Kind::Input,
-                    "accepts".into(),
-                    format!("{n} answers"),
-                    "the run ended before the answers of this cycle's lanes were read".into(),
-                );
-            }
+            self.summary.unanswered_at_end +=
+                cy.lanes.iter().filter(|l| l.answered()).count() as u64;
             cy.lanes.clear();
             cy.accepts.clear();
             self.cycle(cy);
@@ -484,14 +601,39 @@ impl Checker {
         }
     }
 
-    fn violation(&mut self, cycle: u64, kind: Kind, signal: String, expected: String, why: String) {
+    fn violation(
+        &mut self,
+        cycle: u64,
+        kind: Kind,
+        signal: String,
+        expected: String,
+        mut why: String,
+    ) {
         self.summary.violations += 1;
-        let context = self
+        let context: Vec<String> = self
             .context
             .iter()
             .filter(|(t, _)| *t <= cycle)
             .map(|(t, s)| format!("{t}: {s}"))
             .collect();
+        // Same-cycle events among the inputs shown: their order is the design's to declare.
+        let first = self
+            .context
+            .iter()
+            .find(|(t, _)| *t <= cycle)
+            .map_or(cycle, |&(t, _)| t);
+        let same: Vec<&str> = self
+            .coincide
+            .iter()
+            .filter(|(t, _)| *t >= first && *t <= cycle)
+            .map(|(_, s)| s.as_str())
+            .collect();
+        if !same.is_empty() {
+            why.push_str(&format!(
+                "; same-cycle events before it: {} (the envelope's `order` declares which applies first)",
+                same.join("; ")
+            ));
+        }
         self.out.push(Violation {
             cycle,
             kind,
@@ -616,6 +758,8 @@ impl Checker {
             q.e_def = 0;
             q.e_maybe = 0;
             q.obl.clear();
+            q.cancelled.clear();
+            q.missed.clear();
             self.hold[k] = self.hold[k].max(hold);
         }
         for p in &mut self.ports {
@@ -633,9 +777,10 @@ impl Checker {
         }
     }
 
-    fn in_range(&mut self, t: u64, l: &Lane) -> bool {
+    /// The lane names ports and a priority that exist.
+    fn valid(&self, l: &Lane) -> bool {
         let np = self.p.np;
-        let ok = match *l {
+        match *l {
             Lane::Arrive { port, prio, .. } | Lane::Depart { port, prio, .. } => {
                 port < np && prio < NPRIO
             }
@@ -643,7 +788,12 @@ impl Checker {
                 oport, prio, iport, ..
             } => oport < np && iport < np && prio < NPRIO,
             Lane::Dequeue { oport, prio, .. } => oport < np && prio < NPRIO,
-        };
+        }
+    }
+
+    fn in_range(&mut self, t: u64, l: &Lane) -> bool {
+        let np = self.p.np;
+        let ok = self.valid(l);
         if !ok {
             self.violation(
                 t,
@@ -669,33 +819,98 @@ impl Checker {
             return;
         }
         self.summary.lanes += lanes.len() as u64;
-        // Removals first, then additions (each in lane order).
+        // What this cycle's removals take from each queue (at most what it held at the cycle's
+        // start): an accept that sees removals compares the occupancy without them, whichever
+        // order the state updates take.
         self.removed.clear();
-        for l in lanes.iter().filter(|l| l.removes()) {
-            if self.in_range(t, l) {
-                self.remove(t, l);
-            }
+        let mut removed = std::mem::take(&mut self.removed);
+        for l in lanes.iter().filter(|l| l.removes() && self.valid(l)) {
+            let (egress, k, size) = match *l {
+                Lane::Depart { port, prio, size } => (false, port * NPRIO + prio, size),
+                Lane::Dequeue { oport, prio, size } => (true, oport * NPRIO + prio, size),
+                _ => unreachable!("only removals"),
+            };
+            let held = if egress { self.q[k].b } else { self.b_in[k] };
+            removed.push((egress, k, self.units(size).min(held)));
         }
-        let mut ans = accepts.iter();
-        for l in lanes.iter().filter(|l| !l.removes()) {
-            let a = *ans.next().expect("counted above");
-            if self.in_range(t, l) {
-                self.add(t, l, a);
+        self.removed = removed;
+        self.note_coincidences(t, lanes);
+        let removals = |me: &mut Self| {
+            for l in lanes.iter().filter(|l| l.removes()) {
+                if me.in_range(t, l) {
+                    me.remove(t, l);
+                }
+            }
+        };
+        let additions = |me: &mut Self| {
+            let mut ans = accepts.iter();
+            for l in lanes.iter().filter(|l| !l.removes()) {
+                let a = *ans.next().expect("counted above");
+                if me.in_range(t, l) {
+                    me.add(t, l, a);
+                }
+            }
+        };
+        // Each kind in lane order, the kinds in the declared order.
+        match self.env.order {
+            Order::RemovalsFirst => {
+                removals(self);
+                additions(self);
+            }
+            Order::AdditionsFirst => {
+                additions(self);
+                removals(self);
             }
         }
     }
 
-    /// Units removed from a queue earlier in this cycle, which an accept that does not see
-    /// removals adds back.
-    fn unseen(&self, egress: bool, k: usize) -> u64 {
-        if self.env.accept_sees_removals {
-            return 0;
-        }
-        self.removed
+    /// The occupancy an accept compares, given the queue's occupancy `b` now: this cycle's
+    /// removals of the queue are in `b` when they are yet to apply (additions first) and not in
+    /// it when they have applied (removals first); `accept_sees_removals` says which the accept
+    /// compares.
+    fn accept_base(&self, egress: bool, k: usize, b: u64) -> u64 {
+        let r: u64 = self
+            .removed
             .iter()
             .filter(|&&(e, q, _)| e == egress && q == k)
             .map(|&(_, _, s)| s)
-            .sum()
+            .sum();
+        match (self.env.order, self.env.accept_sees_removals) {
+            (Order::RemovalsFirst, false) => b + r,
+            (Order::AdditionsFirst, true) => b.saturating_sub(r),
+            _ => b,
+        }
+    }
+
+    /// Queues that got a removal and an addition in this cycle, said in the reports that follow
+    /// (the order of same-cycle events is the design's, declared by `order`).
+    fn note_coincidences(&mut self, t: u64, lanes: &[Lane]) {
+        let key = |l: &Lane| match *l {
+            Lane::Arrive { port, prio, .. } | Lane::Depart { port, prio, .. } => {
+                (false, port, prio)
+            }
+            Lane::Enqueue { oport, prio, .. } | Lane::Dequeue { oport, prio, .. } => {
+                (true, oport, prio)
+            }
+        };
+        for a in lanes.iter().filter(|l| !l.removes()) {
+            for r in lanes.iter().filter(|l| l.removes()) {
+                if key(a) == key(r) {
+                    let (eg, port, prio) = key(a);
+                    self.coincide.push_back((
+                        t,
+                        format!(
+                            "{r} and {a} hit {} ({port}, p{prio}) in cycle {t}, applied {}",
+                            if eg { "egress" } else { "ingress" },
+                            self.env.order.name().replace('_', " ")
+                        ),
+                    ));
+                }
+            }
+        }
+        while self.coincide.len() > CONTEXT {
+            self.coincide.pop_front();
+        }
     }
 
     fn remove(&mut self, t: u64, l: &Lane) {
@@ -703,7 +918,6 @@ impl Checker {
             Lane::Depart { port, prio, size } => {
                 let k = port * NPRIO + prio;
                 let s = self.units(size);
-                self.removed.push((false, k, s.min(self.b_in[k])));
                 if s > self.b_in[k] {
                     let b = self.b_in[k];
                     self.violation(
@@ -727,7 +941,6 @@ impl Checker {
                 let k = oport * NPRIO + prio;
                 let s = self.units(size);
                 let b = self.q[k].b;
-                self.removed.push((true, k, s.min(b)));
                 if s > b {
                     self.violation(
                         t,
@@ -758,7 +971,7 @@ impl Checker {
                 let k = port * NPRIO + prio;
                 let s = self.units(size);
                 let max = u64::from(self.cfg.prio[prio].ing_max);
-                let b = self.b_in[k] + self.unseen(false, k);
+                let b = self.accept_base(false, k, self.b_in[k]);
                 let fits = b + s <= max;
                 if fits != accepted {
                     self.violation(
@@ -776,6 +989,7 @@ impl Checker {
                     self.b_in[k] += s;
                     let xoff = u64::from(self.cfg.prio[prio].ing_xoff);
                     if self.lossless(prio) && !self.i[k].on && self.b_in[k] > xoff {
+                        self.summary.i_rises += 1;
                         self.i[k].on = true;
                         self.i[k].rise = t;
                     }
@@ -790,7 +1004,7 @@ impl Checker {
                 let k = oport * NPRIO + prio;
                 let s = self.units(size);
                 let th = self.cfg.prio[prio];
-                let b = self.q[k].b + self.unseen(true, k);
+                let b = self.accept_base(true, k, self.q[k].b);
                 let fits = b + s <= u64::from(th.eg_max);
                 if fits != accepted {
                     self.violation(
@@ -822,6 +1036,7 @@ impl Checker {
                 if self.cfg.mode != Mode::PfcOnly && b > u64::from(th.eg_xoff) {
                     self.summary.obligations += 1;
                     let mode = self.cfg.mode;
+                    self.modes_seen |= 1 << mode.code().value();
                     let q = &mut self.q[k];
                     let c_at = q.c.clone();
                     q.obl.push_back(Obligation { t, mode, c_at });
@@ -859,8 +1074,10 @@ impl Checker {
     }
 
     /// A dequeue left queue k at or below XON_e: every E of the queue is clear; D may show it
-    /// within `e_clear`. Open obligations end: the reference's selection at their crossing is
-    /// cleared now, so an implementation that had not applied it yet drops it.
+    /// within `e_clear`. Open obligations are cancelled: the reference's selection at their
+    /// crossing is cleared now, so an implementation that had not applied it yet drops it; one
+    /// that applied it before the clear may show it in D inside the selection window until the
+    /// clear shows, `e_clear.max` cycles from now (a registered D shows both one cycle late).
     fn clear_e(&mut self, t: u64, k: usize) {
         let (o, p) = (k / NPRIO, k % NPRIO);
         // An open obligation's selection may be applied already without D having shown it (D up
@@ -879,7 +1096,11 @@ impl Checker {
             }
         }
         let q = &mut self.q[k];
-        q.obl.clear();
+        self.summary.cancelled += q.obl.len() as u64;
+        while let Some(ob) = q.obl.pop_front() {
+            q.cancelled.push_back((ob, t));
+        }
+        q.missed.clear();
         let was = q.e_def | q.e_maybe | applied;
         q.e_def = 0;
         q.e_maybe = 0;
@@ -906,18 +1127,32 @@ impl Checker {
     fn update_selections(&mut self, t: u64) {
         let span = (self.p.np as u64 - 1) * self.env.snapshot_stride;
         let (cut, cut_f) = (self.cfg.cut_fixed, self.p.cut_f);
+        let e_clear = self.env.e_clear.max;
         for k in 0..self.q.len() {
+            let env = &self.env;
             let q = &mut self.q[k];
+            // A cancelled obligation explains D until its clear shows or its window closes.
+            q.cancelled
+                .retain(|(ob, tc)| t < tc + e_clear && t < ob.t + env.selection(ob.mode).max);
+            let win = |ob: &Obligation| env.selection(ob.mode).max;
+            // A missed obligation explains a late pause for one more window.
+            q.missed.retain(|(ob, _)| t < ob.t + 2 * win(ob));
             // Snapshot x0 needs the counters of cycles x0 ..= x0 + span: complete once t + 1 does.
             let last_x0 = (t + 1).saturating_sub(span);
-            if q.obl.is_empty() {
+            if q.obl.is_empty() && q.cancelled.is_empty() {
                 q.sel.clear();
                 q.cur_done = false;
                 q.next_x0 = last_x0 + 1;
                 Self::prune(q, last_x0 + 1);
                 continue;
             }
-            let oldest = q.obl.front().expect("not empty").t + 1;
+            let oldest = q
+                .obl
+                .iter()
+                .chain(q.cancelled.iter().map(|(ob, _)| ob))
+                .map(|ob| ob.t + 1)
+                .min()
+                .expect("not empty");
             q.next_x0 = q.next_x0.max(oldest);
             let stride = self.env.snapshot_stride;
             while q.next_x0 <= last_x0 {
@@ -936,7 +1171,12 @@ impl Checker {
                         .collect()
                 };
                 q.cur_done = current;
-                let mode = q.obl.back().expect("not empty").mode;
+                let mode = q
+                    .obl
+                    .back()
+                    .or(q.cancelled.back().map(|(ob, _)| ob))
+                    .expect("not empty")
+                    .mode;
                 let m = crate::reference::select(&snap, mode, cut, cut_f)
                     .into_iter()
                     .fold(0u128, |m, i| m | bit(i));
@@ -994,36 +1234,49 @@ impl Checker {
         h
     }
 
-    /// The open obligations (queue index, position) whose window holds cycle u and that admit
-    /// input i from a snapshot complete before u.
-    fn explaining(&self, i: usize, p: usize, u: u64) -> Vec<usize> {
+    /// Whether obligation `ob` of queue k explains D of input i at cycle u: u is inside its
+    /// window (and, for one cancelled in cycle `tc`, no later than the clear shows) and a
+    /// snapshot complete before u (taken no later than `tc`) selects i.
+    fn explains(&self, k: usize, ob: &Obligation, tc: Option<u64>, i: usize, u: u64) -> bool {
         let span = (self.p.np as u64 - 1) * self.env.snapshot_stride;
+        let w = self.env.selection(ob.mode);
+        if u < ob.t + w.min || u > ob.t + w.max {
+            return false;
+        }
+        if tc.is_some_and(|tc| u > tc + self.env.e_clear.max) {
+            return false;
+        }
+        // The stream must be complete by cycle u: snapshots from x0 <= u - span.
+        let Some(to) = u.checked_sub(span) else {
+            return false;
+        };
+        let to = tc.map_or(to, |tc| to.min(tc));
+        to > ob.t
+            && self
+                .admissible(k, ob.t + 1, to)
+                .iter()
+                .any(|m| m >> i & 1 == 1)
+    }
+
+    /// The obligations whose window holds cycle u and that admit input i from a snapshot
+    /// complete before u: (queue index, None) for an open one, (queue index, Some(the cycle its
+    /// cancel shows by)) for a cancelled one.
+    fn explaining(&self, i: usize, p: usize, u: u64) -> Vec<(usize, Option<u64>)> {
         let mut v = vec![];
         for o in 0..self.p.np {
             if o == i {
                 continue;
             }
             let k = o * NPRIO + p;
-            for ob in self.q[k].obl.iter() {
-                let w = self.env.selection(ob.mode);
-                if u < ob.t + w.min || u > ob.t + w.max {
-                    continue;
-                }
-                // The stream must be complete by cycle u: snapshots from x0 <= u - span.
-                let Some(to) = u.checked_sub(span) else {
-                    continue;
-                };
-                if to < ob.t + 1 {
-                    continue;
-                }
-                if self
-                    .admissible(k, ob.t + 1, to)
-                    .iter()
-                    .any(|m| m >> i & 1 == 1)
-                {
-                    v.push(k);
-                    break;
-                }
+            let q = &self.q[k];
+            if q.obl.iter().any(|ob| self.explains(k, ob, None, i, u)) {
+                v.push((k, None));
+            } else if let Some(&(_, tc)) = q
+                .cancelled
+                .iter()
+                .find(|(ob, tc)| self.explains(k, ob, Some(*tc), i, u))
+            {
+                v.push((k, Some(tc + self.env.e_clear.max)));
             }
         }
         v
@@ -1039,6 +1292,11 @@ impl Checker {
                 if was != is {
                     self.summary.d_changes += 1;
                     self.quiet[k] = false;
+                }
+                // I's pause is due now: D shows it, or the rule reports it missing.
+                let s = self.i[k];
+                if s.on && u == s.rise + self.env.ingress.max {
+                    self.summary.i_judged += 1;
                 }
                 if is && !self.lossless(p) {
                     if !self.quiet[k] {
@@ -1057,6 +1315,7 @@ impl Checker {
                     continue;
                 }
                 if !was && is {
+                    self.d_rose[k] = u;
                     self.rise(u, i, p);
                 } else if was && !is {
                     self.fall(u, i, p);
@@ -1078,6 +1337,9 @@ impl Checker {
             return;
         }
         let ex = self.explaining(i, p, u);
+        if ex.is_empty() && self.late_selection(u, i, p) {
+            return;
+        }
         if ex.is_empty() {
             let why = self.no_reason(i, p, u);
             self.quiet[k] = true;
@@ -1091,18 +1353,90 @@ impl Checker {
             return;
         }
         self.summary.selection_rises += 1;
-        for qk in ex {
-            let q = &mut self.q[qk];
-            if q.e_def >> i & 1 == 0 {
-                q.e_maybe |= bit(i);
+        for (qk, until) in ex {
+            match until {
+                // an open selection: followed as maybe-E until its queue's clear
+                None => {
+                    let q = &mut self.q[qk];
+                    if q.e_def >> i & 1 == 0 {
+                        q.e_maybe |= bit(i);
+                    }
+                }
+                // a cancelled one: D may stay up until the cancel shows
+                Some(until) => self.hold[k] = self.hold[k].max(until),
             }
         }
+    }
+
+    /// A rise of D[i][p] that a selection whose window closed unapplied explains: reported as
+    /// late (its queue then follows input i as maybe-E). Whether one did.
+    fn late_selection(&mut self, u: u64, i: usize, p: usize) -> bool {
+        for o in (0..self.p.np).filter(|&o| o != i) {
+            let qk = o * NPRIO + p;
+            let Some((ob, adm)) = self.q[qk]
+                .missed
+                .iter()
+                .find(|(_, adm)| adm.iter().any(|m| m >> i & 1 == 1))
+                .cloned()
+            else {
+                continue;
+            };
+            let w = self.env.selection(ob.mode);
+            let sel: Vec<String> = adm.iter().map(|&m| list(m)).collect();
+            self.quiet[i * NPRIO + p] = true;
+            self.q[qk].e_maybe |= bit(i);
+            self.violation(
+                u,
+                Kind::Late,
+                format!("d[{i}].p{p}"),
+                format!(
+                    "a pause in cycles {}..={} ({} window {w} from the crossing)",
+                    ob.t + w.min,
+                    ob.t + w.max,
+                    ob.mode.name()
+                ),
+                format!(
+                    "egress ({o}, p{p}) crossed XOFF_e in cycle {}: counters then {:?}, selection {}; D[{i}].p{p} rises in cycle {u}, {} cycles after the crossing, {} after the window closed",
+                    ob.t,
+                    ob.c_at,
+                    sel.join(" or "),
+                    u - ob.t,
+                    u - (ob.t + w.max)
+                ),
+            );
+            return true;
+        }
+        false
     }
 
     fn fall(&mut self, u: u64, i: usize, p: usize) {
         let k = i * NPRIO + p;
         let s = self.i[k];
-        if s.on && u >= s.rise + self.env.ingress.max {
+        let w = self.env.ingress;
+        if s.on && u >= s.rise + w.max && s.fall > self.d_rose[k] && s.fall < s.rise {
+            // D has been up since before I's last fall: this fall shows that one, late.
+            if u <= s.fall + (2 * w.max).max(w.max + 8) {
+                self.violation(
+                    u,
+                    Kind::Late,
+                    format!("d[{i}].p{p}"),
+                    format!(
+                        "the fall of I in cycle {} shown in cycles {}..={} (ingress window {w})",
+                        s.fall,
+                        s.fall + w.min,
+                        s.fall + w.max
+                    ),
+                    format!(
+                        "I[{i}][{p}] fell in cycle {} and rose again in cycle {}; D falls in cycle {u}, {} cycles after the fall: a D path slower than the declared window",
+                        s.fall,
+                        s.rise,
+                        u - s.fall
+                    ),
+                );
+                return;
+            }
+        }
+        if s.on && u >= s.rise + w.max {
             self.violation(
                 u,
                 Kind::EarlyResume,
@@ -1216,6 +1550,17 @@ impl Checker {
                     if adm.is_empty() { "none yet".into() } else { adm.join(" or ") }
                 ));
             }
+            for (ob, tc) in &self.q[qk].cancelled {
+                let w = self.env.selection(ob.mode);
+                why.push(format!(
+                    "egress ({o}, p{p}) crossed XOFF_e in cycle {} ({}, window {}..={}), cancelled by its fall to XON_e in cycle {tc} (shown by cycle {})",
+                    ob.t,
+                    ob.mode.name(),
+                    ob.t + w.min,
+                    ob.t + w.max,
+                    tc + self.env.e_clear.max
+                ));
+            }
         }
         if why.len() == 1 {
             why.push(format!(
@@ -1254,6 +1599,7 @@ impl Checker {
             .collect();
         let q = &mut self.q[k];
         if ok.is_empty() {
+            q.missed.push_back((ob.clone(), adm.clone()));
             let adm_s: Vec<String> = adm.iter().map(|&m| list(m)).collect();
             let w = self.env.selection(ob.mode);
             let why = format!(
@@ -1285,10 +1631,6 @@ impl Checker {
 
     fn judge_frames(&mut self, u: u64, cy: &Cycle) {
         let np = self.p.np;
-        self.q_hist.push_back(self.cfg.quanta);
-        while self.q_hist.len() as u64 > self.env.frame.max + 1 {
-            self.q_hist.pop_front();
-        }
         let mut took = 0u128;
         for f in &cy.frames {
             if f.port >= np {
@@ -1305,63 +1647,107 @@ impl Checker {
             took |= bit(f.port);
             self.frame(u, f);
         }
+        let (quanta, fmax) = (self.cfg.quanta, self.env.frame.max);
         for i in 0..np {
             let d = cy.d[i];
-            let pt = &mut self.ports[i];
-            pt.d_hist.push_back(d);
-            while pt.d_hist.len() as u64 > self.env.frame.max + 1 {
-                pt.d_hist.pop_front();
-            }
             let ready = cy.ready >> i & 1 == 1;
-            if d != pt.sent && took >> i & 1 == 0 {
+            let taken = took >> i & 1 == 1;
+            let pt = &mut self.ports[i];
+            if pt.hist.back() != Some(&(d, quanta, false)) || ready {
+                pt.hist.push_back((d, quanta, ready));
+                pt.hist_ready += u64::from(ready);
+            }
+            while let Some(&(_, _, r)) = pt.hist.front() {
+                if pt.hist_ready - u64::from(r) <= fmax {
+                    break;
+                }
+                pt.hist.pop_front();
+                pt.hist_ready -= u64::from(r);
+            }
+            pt.busy_run = if ready { 0 } else { pt.busy_run + 1 };
+            if d != pt.sent && !taken {
+                if !pt.episode {
+                    pt.episode = true;
+                    self.summary.frame_episodes += 1;
+                }
                 if pt.waiting == 0 {
                     pt.since = u;
                 }
                 if ready {
                     pt.waiting += 1;
                 }
-                if pt.waiting > self.env.frame.max && !pt.reported {
+                if pt.waiting > fmax && !pt.reported {
                     pt.reported = true;
+                    self.summary.frame_judged += 1;
                     let (sent, since, waiting) = (pt.sent, pt.since, pt.waiting);
                     self.violation(
                         u,
                         Kind::FrameMissing,
                         format!("frame[{i}]"),
-                        format!(
-                            "a frame taken within {} cycles of the MAC being ready",
-                            self.env.frame.max
-                        ),
+                        format!("a frame taken within {fmax} cycles of the MAC being ready"),
                         format!(
                             "D[{i}] = {d:#04x} since cycle {since}, the peer was last told {sent:#04x}; the MAC was ready in {waiting} cycles since"
                         ),
                     );
                 }
             } else {
+                if pt.episode && taken && !pt.reported {
+                    self.summary.frame_judged += 1;
+                }
+                pt.episode = false;
                 pt.waiting = 0;
                 pt.reported = false;
             }
             // Refresh: while the peer is paused, a frame within the configured period.
-            let pt = &self.ports[i];
-            if pt.sent != 0 && took >> i & 1 == 0 && ready {
-                if let Some(last) = pt.last_frame {
-                    let due = last + u64::from(self.cfg.refresh) + self.env.refresh.max;
-                    if u >= due && !pt.refresh_reported {
-                        self.ports[i].refresh_reported = true;
-                        let sent = self.ports[i].sent;
-                        self.violation(
-                            u,
-                            Kind::Refresh,
-                            format!("frame[{i}]"),
-                            format!("a refresh by cycle {due}"),
-                            format!(
-                                "the peer is paused ({sent:#04x}) since the frame of cycle {last}; refresh period {} + envelope {}",
-                                self.cfg.refresh, self.env.refresh
-                            ),
-                        );
-                    }
+            let pt = &mut self.ports[i];
+            let (Some(last), true) = (pt.last_frame, pt.sent != 0) else {
+                continue;
+            };
+            if !taken && !pt.refresh_due && u >= last + u64::from(self.cfg.refresh) {
+                pt.refresh_due = true;
+                self.summary.refresh_due += 1;
+            }
+            if !taken && ready {
+                let due = last + u64::from(self.cfg.refresh) + self.env.refresh.max;
+                if u >= due && !pt.refresh_reported {
+                    pt.refresh_reported = true;
+                    self.summary.refresh_judged += 1;
+                    let sent = pt.sent;
+                    self.violation(
+                        u,
+                        Kind::Refresh,
+                        format!("frame[{i}]"),
+                        format!("a refresh by cycle {due}"),
+                        format!(
+                            "the peer is paused ({sent:#04x}) since the frame of cycle {last}; refresh period {} + envelope {}",
+                            self.cfg.refresh, self.env.refresh
+                        ),
+                    );
                 }
             }
         }
+    }
+
+    /// The (D, pause time) a frame of port i taken in this cycle u may carry: those of the
+    /// cycles c whose count of MAC-ready cycles in [c, u) is inside the frame window (c = u
+    /// counts 0), nearest first.
+    fn frame_sources(&self, i: usize) -> Vec<(u8, u16)> {
+        let w = self.env.frame;
+        let mut v = vec![];
+        if w.min == 0 {
+            v.push((self.d[i], self.cfg.quanta));
+        }
+        let mut r = 0u64;
+        for &(d, q, ready) in self.ports[i].hist.iter().rev() {
+            r += u64::from(ready);
+            if r > w.max {
+                break;
+            }
+            if r >= w.min && !v.contains(&(d, q)) {
+                v.push((d, q));
+            }
+        }
+        v
     }
 
     fn frame(&mut self, u: u64, f: &Frame) {
@@ -1372,23 +1758,13 @@ impl Checker {
                 cev |= 1 << p;
             }
         }
-        // The frame carries D and the configured pause time of one cycle `lag` before it, lag
-        // within the frame latency (D of this cycle when it is 0). With a pause time of 0
+        // The frame carries D and the configured pause time of one cycle before it, within the
+        // frame window counted in MAC-ready cycles (`frame_sources`). With a pause time of 0
         // configured a pause reads as a resume on the wire: its pause bits cannot be told, and
         // the peer is taken to hold what D said.
-        let n_d = self.ports[i].d_hist.len();
-        let n_q = self.q_hist.len();
         let mut consistent = None;
         let mut quanta_ok = false;
-        for lag in self.env.frame.min..=self.env.frame.max {
-            let l = lag as usize;
-            let (d, qc) = if l == 0 {
-                (self.d[i], self.cfg.quanta)
-            } else if l <= n_d && l < n_q {
-                (self.ports[i].d_hist[n_d - l], self.q_hist[n_q - 1 - l])
-            } else {
-                continue;
-            };
+        for (d, qc) in self.frame_sources(i) {
             let mut xoff = 0u8;
             let mut times = true;
             for (p, q) in f.quanta.iter().enumerate() {
@@ -1457,7 +1833,12 @@ impl Checker {
                     "the frame changes nothing and nothing is paused".into(),
                 );
             } else if let Some(last) = pt.last_frame {
-                let early = last + u64::from(self.cfg.refresh) + self.env.refresh.min;
+                if pt.refresh_due {
+                    self.summary.refresh_judged += 1;
+                }
+                // From when the last frame could have been taken: a frame held while the MAC
+                // was busy is followed by its refresh sooner.
+                let early = pt.last_free + u64::from(self.cfg.refresh) + self.env.refresh.min;
                 if u < early {
                     self.violation(
                         u,
@@ -1477,6 +1858,8 @@ impl Checker {
         let pt = &mut self.ports[i];
         pt.sent = new;
         pt.last_frame = Some(u);
+        pt.last_free = u - pt.busy_run;
+        pt.refresh_due = false;
         pt.refresh_reported = false;
     }
 }
