@@ -320,6 +320,8 @@ fn a_steady_set_checks_clean_through_a_static_map() {
             s.d_changes > 0 && s.judged > 0,
             "{name}: D never changed or no selection was judged: {s:?}"
         );
+        let weak = ck.weak();
+        assert!(weak.is_empty(), "{name}: a weak verdict: {weak:?}");
         assert!(
             v.is_empty(),
             "{name}: the static flow reports on a clean block:\n{}",
