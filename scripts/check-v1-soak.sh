@@ -12,7 +12,7 @@
 #     one 10^7-cycle FST: prints the simulator's time and the checker's, side by side
 #
 # Runs alternate Stop-Max and Stop-Calibrate; run k uses seed k. Sets are `capfc golden gen --seed
-# --steady` (the configuration is never rewritten with traffic in flight). Needs verilator and a
+# --steady` (every configuration write before the traffic, none after it). Needs verilator and a
 # release build of capfc (the script builds it).
 set -euo pipefail
 cd "$(dirname "$0")/.."

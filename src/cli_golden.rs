@@ -53,8 +53,11 @@ pub struct GenArgs {
     /// max or cal.
     #[arg(long, default_value = "cal")]
     pub algo: String,
-    /// With --seed: write the configuration only after a reset, never with traffic in flight (the
-    /// stimulus `capfc check` judges).
+    /// With --seed: every configuration register (the mode with the run's code) is written once,
+    /// in consecutive cycles from the first after the reset; then 16 + ceil(NP/8) cycles with
+    /// neither a write nor a lane; then the traffic, with no write of any kind and no reset to the
+    /// end. The set also gets config.toml: that configuration as a map's [config.values] and the
+    /// cycle the lanes start from, for a block configured statically (docs/design-space.md).
     #[arg(long)]
     pub steady: bool,
     /// Output directory of a --directed or --seed set.

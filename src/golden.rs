@@ -45,9 +45,11 @@ fn file_err(file: &Path, why: impl Into<String>) -> GoldenError {
 pub enum Source {
     /// A directed corner case of `crate::stimulus`.
     Directed { case: String, mode: Mode },
-    /// The constrained-random generator. `steady`: the configuration is written only after a
-    /// reset, never rewritten with traffic in flight (what `capfc check` judges: section 3 does not
-    /// say what a lossless mask changed under load means).
+    /// The constrained-random generator. `steady`: every configuration write comes first, in
+    /// consecutive cycles, then [`crate::stimulus::steady_gap`] cycles with neither a write nor a
+    /// lane, then the traffic, with no write and no reset after it
+    /// ([`RandomStim::steady`]); the set then has a `config.toml` ([`STEADY_CONFIG`]) for a block
+    /// that takes its configuration statically.
     Random {
         seed: u64,
         cycles: u64,
@@ -88,13 +90,120 @@ pub struct Manifest {
     pub sha256_expect: String,
 }
 
-/// A set's four files, as text.
+/// A set's files, as text: four, and `config.toml` for a steady random set.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SetFiles {
     pub manifest: String,
     pub params_vh: String,
     pub stim: String,
     pub expect: String,
+    /// [`STEADY_CONFIG`], for a steady random set only.
+    pub config_toml: Option<String>,
+}
+
+/// The file of a steady set that configures a block statically: its `[config]` and
+/// `[config.values]` tables paste into a `capfc check` map (`source = "static"`), its `[stimulus]`
+/// table says from which cycle the lanes run ([`SteadyConfig`]).
+pub const STEADY_CONFIG: &str = "config.toml";
+
+/// When a steady set's writes and lanes happen (cycles of the set, cycle 0 its reset).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SteadyTiming {
+    /// The first and the last cycle with a configuration write; every cycle between has one.
+    pub first_write: u64,
+    pub last_write: u64,
+    /// The first cycle that may carry a lane: `last_write + 1 + gap`. No write from here on.
+    pub lanes_from: u64,
+    /// The cycles with neither a write nor a lane between the last write and `lanes_from`.
+    pub gap: u64,
+    /// The set's length in cycles.
+    pub cycles: u64,
+}
+
+/// `config.toml`'s `[config]` table, as a map's `[config]` with `source = "static"` has it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StaticConfig {
+    pub source: String,
+    pub values: BlockConfig,
+}
+
+/// A steady set's `config.toml`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SteadyConfig {
+    pub stimulus: SteadyTiming,
+    pub config: StaticConfig,
+}
+
+impl SteadyConfig {
+    /// Parse a `config.toml`'s text; `path` names it in errors.
+    pub fn parse(text: &str, path: &str) -> Result<Self, String> {
+        let c: SteadyConfig = toml::from_str(text).map_err(|e| format!("{path}: {e}"))?;
+        if c.config.source != "static" {
+            return Err(format!(
+                "{path}: [config] source = \"{}\": a set's configuration file says \"static\"",
+                c.config.source
+            ));
+        }
+        Ok(c)
+    }
+}
+
+/// The text of a steady set's `config.toml`: `cfg` is what its writes program.
+fn steady_config_toml(set: &str, p: &BlockParams, t: &SteadyTiming, cfg: &BlockConfig) -> String {
+    let mode = match cfg.mode {
+        Mode::PfcOnly => "pfc_only",
+        Mode::StopMax => "stop_max",
+        Mode::StopCal => "stop_cal",
+    };
+    let mut s = format!(
+        "# capfc golden set {set}: the configuration its register writes program, for a block that\n\
+         # takes its configuration statically (docs/design-space.md, \"A static configuration\").\n\
+         # Configure the block with [config.values] before cycle lanes_from; stim.hex's writes come\n\
+         # before it, its lanes from it. Everything from [config] down pastes into a capfc check map.\n\
+         # Thresholds are in units of 2^{} bytes (the map's cell_log2).\n\
+         \n\
+         [stimulus]\n\
+         first_write = {}  # the first and the last cycle with a configuration write (cfg_we)\n\
+         last_write = {}\n\
+         lanes_from = {}  # the first cycle that may carry a lane; no write from here on\n\
+         gap = {}  # cycles with neither a write nor a lane between them\n\
+         cycles = {}\n\
+         \n\
+         [config]\n\
+         source = \"static\"\n\
+         \n\
+         [config.values]\n\
+         lossless = {}  # bit p: priority p is lossless\n\
+         mode = \"{mode}\"  # pfc_only, stop_max or stop_cal\n\
+         cut_fixed = {}  # CUT = cut_fixed / 2^{} = {:.4}\n\
+         quanta = {}  # pause time of an XOFF frame, in quanta of 512 bit times\n\
+         refresh = {}  # cycles between refresh frames while D stays up\n\
+         prio = [  # priority 0 to 7\n",
+        p.cell_log2,
+        t.first_write,
+        t.last_write,
+        t.lanes_from,
+        t.gap,
+        t.cycles,
+        cfg.lossless,
+        cfg.cut_fixed,
+        p.cut_f,
+        cfg.cut(p),
+        cfg.quanta,
+        cfg.refresh,
+    );
+    for t in &cfg.prio {
+        let _ = writeln!(
+            s,
+            "  {{ ing_max = {}, ing_xoff = {}, ing_xon = {}, eg_max = {}, eg_xoff = {}, eg_xon = {}, eg_warn = {} }},",
+            t.ing_max, t.ing_xoff, t.ing_xon, t.eg_max, t.eg_xoff, t.eg_xon, t.eg_warn
+        );
+    }
+    s.push_str("]\n");
+    s
 }
 
 pub use crate::block::pack::concat_bits;
@@ -223,6 +332,7 @@ pub fn generate(
     let (mut sl, mut el, mut writes) = (0, 0, vec![]);
     let mut cycle = 0u64;
     let mut first = true;
+    let mut first_lane = None;
     loop {
         inp.clear();
         if first {
@@ -237,6 +347,13 @@ pub fn generate(
         first = false;
         if let Some((a, d)) = inp.cfg {
             writes.push((cycle, a, d));
+        }
+        let lane = inp.arr.iter().any(Option::is_some)
+            || inp.dep.is_some()
+            || inp.enq.is_some()
+            || inp.deq.iter().any(Option::is_some);
+        if lane && first_lane.is_none() {
+            first_lane = Some(cycle);
         }
         pack_inputs(p, &l.inputs, &inp, &mut iw);
         if iw != held {
@@ -254,6 +371,27 @@ pub fn generate(
     }
     let (in_bits, out_bits) = (concat_bits(&l.inputs), concat_bits(&l.outputs));
     let config = config_from_writes(p, &writes);
+    let config_toml = match (source, &config, writes.first(), writes.last()) {
+        (Source::Random { steady: true, .. }, Some(cfg), Some(w0), Some(w1)) => {
+            let gap = crate::stimulus::steady_gap(p.np);
+            let t = SteadyTiming {
+                first_write: w0.0,
+                last_write: w1.0,
+                lanes_from: w1.0 + 1 + gap,
+                gap,
+                cycles: cycle,
+            };
+            // The generator's promise, kept here too: a set that broke it would be written wrong.
+            assert!(
+                w1.0 - w0.0 + 1 == writes.len() as u64
+                    && first_lane.is_none_or(|f| f >= t.lanes_from),
+                "set {set}: a steady run wrote after its first lane or left no gap ({:?}, first lane {first_lane:?})",
+                t
+            );
+            Some(steady_config_toml(set, p, &t, cfg))
+        }
+        _ => None,
+    };
     let manifest = Manifest {
         format: FORMAT,
         set: set.to_string(),
@@ -284,6 +422,7 @@ pub fn generate(
         params_vh,
         stim: stim_txt,
         expect: exp_txt,
+        config_toml,
     }
 }
 
@@ -392,10 +531,11 @@ pub fn build_with(
             mode,
             steady,
         } => {
-            let mut s = RandomStim::new(p, *mode, *seed, *cycles);
-            if *steady {
-                s.profile.reconfig_rate = 0.0;
-            }
+            let mut s = if *steady {
+                RandomStim::steady(p, *mode, *seed, *cycles)
+            } else {
+                RandomStim::new(p, *mode, *seed, *cycles)
+            };
             Ok(generate(set, p, source, &mut s, fault))
         }
         Source::Switch {
@@ -437,6 +577,13 @@ pub fn write(dir: &Path, f: &SetFiles) -> std::io::Result<()> {
     std::fs::write(dir.join("params.vh"), &f.params_vh)?;
     std::fs::write(dir.join("stim.hex"), &f.stim)?;
     std::fs::write(dir.join("expect.hex"), &f.expect)?;
+    let cfg = dir.join(STEADY_CONFIG);
+    match &f.config_toml {
+        Some(t) => std::fs::write(cfg, t)?,
+        // a set written over a steady one must not keep its configuration file
+        None if cfg.exists() => std::fs::remove_file(cfg)?,
+        None => {}
+    }
     Ok(())
 }
 
@@ -570,6 +717,14 @@ pub fn read(dir: &Path) -> Result<GoldenSet, GoldenError> {
         params_vh: read_text(&dir.join("params.vh"))?,
         stim: read_text(&spath)?,
         expect: read_text(&epath)?,
+        config_toml: {
+            let c = dir.join(STEADY_CONFIG);
+            if c.exists() {
+                Some(read_text(&c)?)
+            } else {
+                None
+            }
+        },
     };
     let stim = parse_lines(&spath, &files.stim, &l.inputs, manifest.stim_lines)?;
     let expect = parse_lines(&epath, &files.expect, &l.outputs, manifest.expect_lines)?;
@@ -605,11 +760,31 @@ pub fn read(dir: &Path) -> Result<GoldenSet, GoldenError> {
 pub fn regenerate(g: &GoldenSet) -> Result<(), String> {
     let m = &g.manifest;
     let fresh = build(&m.set, &m.params, &m.source)?;
+    match (&g.files.config_toml, &fresh.config_toml) {
+        (Some(_), None) => {
+            return Err(format!(
+                "{}: a set of this source has no such file (remove it, or regenerate the set)",
+                g.dir.join(STEADY_CONFIG).display()
+            ))
+        }
+        (None, Some(_)) => {
+            return Err(format!(
+                "{}: missing (regenerate with `capfc golden gen`)",
+                g.dir.join(STEADY_CONFIG).display()
+            ))
+        }
+        _ => {}
+    }
     for (name, old, new) in [
         ("stim.hex", &g.files.stim, &fresh.stim),
         ("expect.hex", &g.files.expect, &fresh.expect),
         ("params.vh", &g.files.params_vh, &fresh.params_vh),
         ("manifest.json", &g.files.manifest, &fresh.manifest),
+        (
+            STEADY_CONFIG,
+            g.files.config_toml.as_ref().unwrap_or(&g.files.stim),
+            fresh.config_toml.as_ref().unwrap_or(&fresh.stim),
+        ),
     ] {
         if old != new {
             let line = old

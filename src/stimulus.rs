@@ -137,6 +137,14 @@ pub struct Profile {
     pub mode_code: u32,
 }
 
+/// The idle cycles a steady run leaves between its last configuration write and its first lane:
+/// `16 + ceil(NP/8)`. A block that copies its thresholds after a write needs time before the lanes
+/// may use them (our v3 block takes `8 + ceil(NP/8)` cycles for its threshold copies); this is that
+/// with 8 cycles to spare.
+pub fn steady_gap(np: usize) -> u64 {
+    16 + np.div_ceil(8) as u64
+}
+
 /// The seeded constrained-random generator.
 pub struct RandomStim {
     p: BlockParams,
@@ -144,6 +152,11 @@ pub struct RandomStim {
     rng: ChaCha8Rng,
     pub cfg: BlockConfig,
     pub profile: Profile,
+    /// A steady run ([`RandomStim::steady`]): every write before the first lane.
+    steady: bool,
+    /// In a steady run, the first cycle that may carry a lane: [`steady_gap`] cycles after the
+    /// last write so far.
+    lanes_from: u64,
     writes: VecDeque<(u8, u32)>,
     q: Queues,
     pipe: VecDeque<(u64, Enqueue)>,
@@ -155,6 +168,20 @@ pub struct RandomStim {
 
 impl RandomStim {
     pub fn new(p: &BlockParams, mode: Mode, seed: u64, cycles: u64) -> Self {
+        Self::build(p, mode, seed, cycles, false)
+    }
+
+    /// A run whose configuration a block may take statically: the configuration registers (the
+    /// mode register with the run's code, never 0 first) are written once, in consecutive cycles
+    /// from the first (the second when the run starts with a reset); then [`steady_gap`] cycles
+    /// with neither a write nor a lane; then the traffic, with no write of any kind (no rewrite, no
+    /// write to an address without a register) and no reset to the end of the run. The writes
+    /// program exactly [`RandomStim::cfg`].
+    pub fn steady(p: &BlockParams, mode: Mode, seed: u64, cycles: u64) -> Self {
+        Self::build(p, mode, seed, cycles, true)
+    }
+
+    fn build(p: &BlockParams, mode: Mode, seed: u64, cycles: u64, steady: bool) -> Self {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let cfg = random_config(p, mode, &mut rng);
         let profile = Profile {
@@ -195,6 +222,17 @@ impl RandomStim {
             },
             ..profile
         };
+        // A steady run draws the same knobs, then drops those that write or reset under traffic.
+        let profile = if steady {
+            Profile {
+                reset_rate: 0.0,
+                reconfig_rate: 0.0,
+                mode_off_until: 0,
+                ..profile
+            }
+        } else {
+            profile
+        };
         let hot = rng.gen_range(0..p.np);
         let mut writes = VecDeque::new();
         let mut stim = RandomStim {
@@ -203,6 +241,8 @@ impl RandomStim {
             writes: VecDeque::new(),
             cfg,
             profile,
+            steady,
+            lanes_from: 0,
             q: Queues::new(p),
             pipe: VecDeque::new(),
             hot,
@@ -296,8 +336,17 @@ impl Stimulus for RandomStim {
             self.writes.push_back((crate::block::cfg::addr::MODE, code));
         }
         inp.cfg = self.writes.pop_front();
+        if self.steady {
+            // Writes first, then the gap, then lanes; only the writes of the start are queued.
+            if inp.cfg.is_some() {
+                self.lanes_from = now + 1 + steady_gap(np);
+            }
+            if inp.cfg.is_some() || now < self.lanes_from {
+                return true;
+            }
+        }
         // Now and then a write to an address that holds no register: the block ignores it.
-        if inp.cfg.is_none() && self.rng.gen_bool(1.0 / 300.0) {
+        if !self.steady && inp.cfg.is_none() && self.rng.gen_bool(1.0 / 300.0) {
             inp.cfg = Some((self.rng.gen_range(0x3D..=0xFF), self.rng.gen()));
         }
         // MACs busy with data frames: each takes a PFC frame only when ready.

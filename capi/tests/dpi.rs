@@ -245,7 +245,7 @@ fn the_scoreboard_in_the_second_implementations_testbench() {
     );
     let (ok, text) = run(&clean, &args);
     assert!(ok && text.contains("frames: 0 violations"), "{text}");
-    // LOST_FRAME: the kill matrix's row for this set (tests/check_v1.rs): cycle 1487, frame[2]
+    // LOST_FRAME: the kill matrix's row for this set (tests/check_v1.rs): cycle 136, frame[2]
     let bug = build(
         "v1_lost_frame",
         "capfc_v1_tb",
@@ -260,7 +260,7 @@ fn the_scoreboard_in_the_second_implementations_testbench() {
     let (_, text) = run(&bug, &args);
     assert_eq!(
         first_report(&text).as_deref(),
-        Some("cycle 1487: frame missing on frame[2]"),
+        Some("cycle 136: frame missing on frame[2]"),
         "{text}"
     );
 }

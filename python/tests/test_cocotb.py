@@ -113,4 +113,4 @@ def test_v1_clean_and_with_a_lost_frame():
     assert failures(results) == []
     results = run("v1", s, "v1_lost_frame", defines={"CAPFC_V1_BUG_LOST_FRAME": 1}, envelope=V1_ENV)
     f = failures(results)
-    assert len(f) == 1 and "cycle 1487: frame missing on frame[2]" in f[0], f
+    assert len(f) == 1 and "cycle 136: frame missing on frame[2]" in f[0], f
