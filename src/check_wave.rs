@@ -2,8 +2,8 @@
 //!
 //! A map file (TOML) names the implementation's signals and says how each carries its lanes; the
 //! waveform (VCD or FST, read by the `wellen` crate) is sampled just before every rising edge of
-//! the clock, and each sample becomes one checker cycle. The map format is documented in the
-//! README ("Verify your own block") and in `check/capfc_top.map.toml`.
+//! the clock, and each sample becomes one checker cycle. The map format is documented, key by key
+//! with an example each, in `docs/design-space.md`, and shown whole in `check/capfc_top.map.toml`.
 
 use std::collections::HashMap;
 
@@ -152,6 +152,27 @@ impl Map {
         m.params
             .validate()
             .map_err(|e| format!("{path}: [params] {e}"))?;
+        if let ConfigMap::Static { values } = &m.config {
+            if m.reset_clears_config {
+                return Err(format!(
+                    "{path}: reset_clears_config = true with [config] source = \"static\": a static configuration is not held in the block's registers, so a reset cannot clear it (remove the key, or map the block's configuration registers)"
+                ));
+            }
+            // the widest occupancy the map can describe: the values are checked against the
+            // contract's orderings, not against a register width the map does not give
+            let bp = BlockParams {
+                np: m.params.np,
+                ow: 32,
+                sw: 32,
+                cw: m.params.cw,
+                cell_log2: m.params.cell_log2,
+                cut_f: m.params.cut_f,
+                ..BlockParams::default()
+            };
+            values
+                .validate(&bp)
+                .map_err(|e| format!("{path}: [config.values] {}: {}", e.field, e.why))?;
+        }
         Ok(m)
     }
 }

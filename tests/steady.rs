@@ -329,3 +329,52 @@ fn a_steady_set_checks_clean_through_a_static_map() {
         );
     }
 }
+
+/// `text` with the first `eg_warn` set one above the first `eg_xoff` (priority 0's table).
+fn warn_above_xoff(text: &str) -> String {
+    let value = |key: &str| -> u64 {
+        let at = text.find(key).expect("a threshold") + key.len();
+        let digits: String = text[at..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        digits.parse().expect("a number")
+    };
+    let (xoff, warn) = (value("eg_xoff = "), value("eg_warn = "));
+    text.replacen(
+        &format!("eg_warn = {warn}"),
+        &format!("eg_warn = {}", xoff + 1),
+        1,
+    )
+}
+
+/// A static map is refused, with the reason and the field, when a reset is said to clear its
+/// configuration (it is not in the block's registers) or when its values break section 3's
+/// orderings.
+#[test]
+fn a_static_map_that_cannot_hold_is_refused() {
+    let base = std::fs::read_to_string(Path::new(ROOT).join("check/capfc_top.map.toml"))
+        .expect("the map of our block");
+    let dir = work("refuse").join("np4_max_1");
+    build(&dir, "np4", 1, 300, Mode::StopMax, true);
+    let g = golden::read(&dir).expect("the set reads back");
+    let text = g.files.config_toml.clone().expect("config.toml");
+    let good = static_map(&base, &g.manifest.params, &text);
+    Map::parse(&good, "static.map.toml").expect("the map as pasted parses");
+    let cases: [(String, &str); 2] = [
+        (
+            good.replace("reset_clears_config = false", "reset_clears_config = true"),
+            "static.map.toml: reset_clears_config = true with [config] source = \"static\"",
+        ),
+        (
+            // priority 0's thresholds come first: its WARN above its XOFF_e
+            warn_above_xoff(&good),
+            "static.map.toml: [config.values] prio[0].eg_warn:",
+        ),
+    ];
+    for (text, want) in cases {
+        assert_ne!(text, good);
+        let e = Map::parse(&text, "static.map.toml").expect_err("refused");
+        assert!(e.starts_with(want), "expected {want:?}, got {e:?}");
+    }
+}
