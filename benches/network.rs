@@ -1,4 +1,4 @@
-//! Network benchmark (issue 14, item 7): simulated milliseconds per wall-clock second and packets
+//! Network benchmark: simulated milliseconds per wall-clock second and packets
 //! per second of the network model (every switch the cycle model with its block model, TCP with
 //! DCTCP, CaPFC Stop-Calibrate, DeTail routing) on k-ary fat trees of k = 4, 6 and 8 at 1 Gb/s and
 //! on the paper's fat tree (k = 8, 4:1 by its link rates), at 50 % offered load per host of flows

@@ -30,8 +30,8 @@ FPGA_FREQ        ?= 125
 FPGA_SPEED       ?= 6
 # nextpnr's router. router2: v2 at 8 ports 7.5 min, 36.7 MHz; router1 (nextpnr-ecp5's default), v1 at
 # 4 ports: 13 min against router2's 4, and at 8 ports it had not converged after 30 min; the v3
-# assembled block at 48 ports (capfc_top_oc, session 14's form): router1 routed it in 31 min where
-# router2 did not converge
+# block at 48 ports (capfc_top_oc): router1 routes it where router2 does not converge (make fpga-v3,
+# docs/fpga.md)
 FPGA_ROUTER      ?= router2
 # nextpnr's placer: heap (its default) or static (electrostatic; the assembled v3 block at 48 ports:
 # 81.0 MHz with router1 against heap's 74.8, the same netlist)

@@ -1,11 +1,11 @@
-# v3.mk: the micro-architecture v3 design spikes (docs/microarchitecture.md), kept clean and
-# tested until they become the block: Verilator -Wall at V3_PORTS, and each spike against a
-# reference written from the v3 contract (testbench/v3) at V3_TB_PORTS: the ingress on Icarus,
-# the egress and the sort engines on Verilator (--binary --timing; Icarus 11 does not get past
-# the egress's first cycle).
+# v3.mk: the block (capfc_top_oc, rtl/v3, docs/microarchitecture.md) and its units, checked: v3-spike
+# keeps each unit clean (Verilator -Wall at V3_PORTS) and runs it against a reference written
+# from the contract (testbench/v3) at V3_TB_PORTS: the ingress on Icarus, the egress and the sort
+# engines on Verilator (--binary --timing; Icarus 11 does not get past the egress's first cycle);
+# v3-check, v3-faults and v3-golden-faults check the whole block; fpga-v3 places and routes it.
 #
 #   make v3-spike [V3_SEED=n] [V3_CYCLES=n]
-#   make fpga PORTS=48 FPGA_TOP=capfc_ingress FPGA_FILES="$(V3_INGRESS)"   (the spike on the FPGA flow)
+#   make fpga PORTS=48 FPGA_TOP=capfc_ingress FPGA_FILES="$(V3_INGRESS)"   (a unit on the FPGA flow)
 
 V3_PORTS    ?= 4 6 8 16 48 128
 V3_TB_PORTS ?= 4 12 48
@@ -21,8 +21,8 @@ V3_EGRESS   := rtl/capfc_pkg.sv rtl/capfc_lutram.sv rtl/capfc_ram.sv rtl/v3/capf
 V3_SORT     := rtl/capfc_pkg.sv rtl/capfc_ram.sv rtl/v3/capfc_sort.sv
 # the egress with the v3 sort engines beside it, for the FPGA flow (FPGA_TOP=capfc_egress_sort_oc)
 V3_EGSORT   := rtl/capfc_pkg.sv rtl/capfc_lutram.sv rtl/capfc_ram.sv rtl/v3/capfc_thr_copies.sv rtl/v3/capfc_egress.sv rtl/v3/capfc_sort.sv rtl/v3/capfc_egress_sort_oc.sv
-# the v3 block as it will be assembled (v2's capfc_cfg and capfc_pfc_gen, D registered), for the
-# FPGA flow: make fpga PORTS=48 NL=2 FPGA_TOP=capfc_top_oc FPGA_FILES="$(V3_TOP)"
+# the v3 block (capfc_top_oc: its configuration registers, v2's capfc_pfc_gen, D registered), in
+# rtl/v3/files.f's order: make fpga-v3, make v3-check
 V3_TOP      := $(shell grep -v '^\#' rtl/v3/files.f)
 
 .PHONY: v3-spike
@@ -197,8 +197,8 @@ v3-check: deps ## the assembled v3 block on random traffic, judged by capfc chec
 
 v3-lockstep: v3-spike ## the v3 units' models against their RTL, register for register (run by v3-spike)
 
-# The assembled v3 block on the open FPGA flow as it met 125 MHz at 48 ports (session 26: 127.1 MHz,
-# seed 1): 48 ports, NL = 2, grade 8, router1 with its timing-driven rip-up, the static placer, the
+# The v3 block on the open FPGA flow as it meets 125 MHz at 48 ports (127.1 MHz with seed 1,
+# docs/fpga.md): 48 ports, NL = 2, grade 8, router1 with its timing-driven rip-up, the static placer, the
 # harness's reset on a global network and its inputs free. Any of these given on the command line
 # wins (make fpga-v3 PORTS=8 FPGA_SPEED=6 FPGA_SEED="1 2"); about 45 minutes at 48 ports on 2 cores.
 v3_fpga_default = $(if $(filter command line,$(origin $(1))),,$(1)=$(2))

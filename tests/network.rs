@@ -1,4 +1,4 @@
-//! Issue 14: a network of switches. Every switch is the single-switch model with its own CaPFC
+//! A network of switches. Every switch is the single-switch model with its own CaPFC
 //! block; PFC frames travel hop by hop; routing is ECMP or DeTail; idle switches are skipped.
 
 use capfc::block::BlockKind;

@@ -1,4 +1,4 @@
-//! Topologies (issue 14): HPCC's `topology.txt` and `flow.txt` read as they are, malformed files
+//! Topologies: HPCC's `topology.txt` and `flow.txt` read as they are, malformed files
 //! refused with the file, line and field, generated fat trees and leaf-spine fabrics written and
 //! read back, the paper's fat tree with its counts and oversubscription, and no input that panics.
 

@@ -757,7 +757,7 @@ always_comb begin
     end
     // E and its registered writes are cleared while the row's group initialises its counters
     // (cin_q: from the cycle after a reset, NA cycles), not by the reset itself: no net from the
-    // reset to E's NR x NP flip-flops across the die (the critical path at 59.9 MHz, session 20)
+    // reset to E's NR x NP flip-flops, which would cross the die and limit the clock
     for (int r = 0; r < NR; r = r + 1) begin
         if (cin_q[r / NLP / 8]) begin
             e_d[r] = '0;

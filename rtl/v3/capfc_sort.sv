@@ -545,8 +545,7 @@ always_comb begin
 end
 
 // the configuration's copies, a process per group, kept: with the same D in every group,
-// synthesis merged them into one register whose net crossed the die to every engine (session 22,
-// 48 ports: gcut_q[0] into an engine's cb_q, 12.6 ns of routing, the critical path at 59.6 MHz)
+// synthesis would merge them into one register whose net crosses the die to every engine
 for (genvar gi = 0; gi < NG; gi = gi + 1) begin : gen_gcfg
     (* keep *)
     always_ff @(posedge clk) begin

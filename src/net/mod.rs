@@ -1,4 +1,4 @@
-//! The network around many switches (issue 14, in progress): topologies and their files.
+//! The network around many switches: topologies and their files.
 //! [`topology`] reads HPCC's ns-3 `topology.txt` and `flow.txt` as they are, writes topologies
 //! back, and generates fat trees and leaf-spine fabrics; [`traffic`] reads flow-size CDF files and
 //! draws seeded Poisson traffic as `flow.txt`.

@@ -1,4 +1,4 @@
-//! A window-based, TCP-like transport for the network's hosts (issue 14, item 3): what makes flow
+//! A window-based, TCP-like transport for the network's hosts: what makes flow
 //! completion times honest when the network is congested, as in the paper's runs (TCP with ECN
 //! marked at 20 KB).
 //!

@@ -733,7 +733,7 @@ impl Egress {
         }
         // E is cleared while its row's group initialises its counters (cin_q: from the cycle
         // after a reset, NA cycles), not by the reset itself: no net from the reset to E's
-        // NR x NP flip-flops across the die (the critical path at 59.9 MHz, session 20)
+        // NR x NP flip-flops, which would cross the die and limit the clock
         for (r, e) in self.e_q.iter_mut().enumerate() {
             if self.grp[r / nlp / 8].cin_q {
                 *e = 0;
