@@ -1,4 +1,4 @@
-// capfc_egress (v3 design spike, not yet the block's unit): egress occupancy, the counter RAMs,
+// capfc_egress (v3, the block's egress): egress occupancy, the counter RAMs,
 // row events, E, with the dequeue lanes shared in time by groups of eight ports
 //
 // Design (docs/microarchitecture.md, "Egress"): the ingress engine's slots and stages A to E,

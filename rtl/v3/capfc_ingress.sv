@@ -1,4 +1,4 @@
-// capfc_ingress (v3 design spike, not yet the block's unit): ingress occupancy and I, with the
+// capfc_ingress (v3, the block's ingress): ingress occupancy and I, with the
 // arrival lanes shared in time by groups of eight ports and a five-stage pipeline
 //
 // Design (docs/microarchitecture.md):

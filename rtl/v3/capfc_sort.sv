@@ -1,4 +1,4 @@
-// capfc_sort (v3 design spike, not yet the block's unit): one sort engine for two output ports,
+// capfc_sort (v3, the block's sort engines): one sort engine for two output ports,
 // with every compare and every sum in a stage of its own
 //
 // Design (docs/microarchitecture.md, "Sort engines"): v2's engines and algorithms (Stop-Max,

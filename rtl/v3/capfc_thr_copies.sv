@@ -1,4 +1,4 @@
-// capfc_thr_copies (v3 design spike): the thresholds' copies per group of eight ports, shared by
+// capfc_thr_copies (v3, in the block): the thresholds' copies per group of eight ports, shared by
 // the ingress and the egress
 //
 // Design (docs/microarchitecture.md, "The thresholds' copies"): each group keeps its own copy

@@ -1,11 +1,11 @@
-// capfc_top_oc: a measurement wrapper, not the block. The v3 block as it will be assembled, from
-// the v3 spikes (rtl/v3: capfc_ingress, capfc_egress, capfc_sort) and v2's configuration registers
-// and PFC generator (rtl/capfc_cfg.sv, rtl/capfc_pfc_gen.sv), with D registered: capfc_top's ports,
-// the lanes' readies added. For the FPGA flow only (make fpga FPGA_TOP=capfc_top_oc
-// FPGA_FILES="$(V3_TOP)", mk/v3.mk): its behaviour is tested unit by unit (make v3-spike), not
-// as a whole.
-// It repeats capfc_top's port list and instances on purpose, with v3's changes: when v3 is built
-// it becomes rtl/capfc_top.sv (one top, not two), as each spike becomes its v2 unit.
+// capfc_top_oc: the CaPFC block (v3, docs/microarchitecture.md). Its configuration registers
+// (rtl/v3/capfc_cfg.sv, the thresholds in LUT RAM), the ingress, the egress and the sort engines
+// (rtl/v3), v2's PFC generator (rtl/capfc_pfc_gen.sv) and D registered: capfc_top's ports, the
+// lanes' readies added, the accepts 4 cycles after the take. build.rs verilates it from
+// rtl/v3/files.f (the model beside it: src/v3/top.rs); make v3-check checks it whole against the
+// contract, make fpga-v3 places and routes it (docs/fpga.md).
+// It repeats v2's capfc_top port list and instances on purpose, with v3's changes; v2's top stays
+// as rtl/capfc_top.sv.
 
 `resetall
 `timescale 1ns / 1ps

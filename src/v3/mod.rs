@@ -1,6 +1,6 @@
-//! Micro-architecture v3 (`docs/microarchitecture.md`): cycle models of the v3 units, register
-//! for register, written beside `rtl/v3/` while v3 is built into the block (v2, [`crate::block`],
-//! is still the block).
+//! Micro-architecture v3, the block (`docs/microarchitecture.md`): cycle models of its units and
+//! of the whole block ([`top`], `capfc_top_oc`), register for register beside `rtl/v3/` (v2, the
+//! previous block, is [`crate::block`]).
 //!
 //! Each unit's model keeps the RTL's registers under their RTL names (`gs_q[g]`, `row2_q[g]`, the
 //! LUT RAMs' words) and lists them with [`Regs`], so that a waveform of the RTL can be compared

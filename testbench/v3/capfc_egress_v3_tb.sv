@@ -1,4 +1,4 @@
-// capfc_egress_v3_tb: the v3 egress spike (rtl/v3/capfc_egress.sv) against a reference written
+// capfc_egress_v3_tb: the v3 block's egress (rtl/v3/capfc_egress.sv) against a reference written
 // from its contract (docs/microarchitecture.md), on random lanes, with Verilator (make v3-spike)
 //
 // - Reference at the take (a lane valid and ready): per port, the dequeue first, then the

@@ -1,4 +1,4 @@
-// capfc_ingress_v3_tb: the v3 ingress spike (rtl/v3/capfc_ingress.sv) against a reference written
+// capfc_ingress_v3_tb: the v3 block's ingress (rtl/v3/capfc_ingress.sv) against a reference written
 // from its contract (docs/microarchitecture.md), on random lanes, with Icarus (make v3-spike)
 //
 // - Reference: per queue the occupancy and I, updated at the take (the cycle a lane is valid and

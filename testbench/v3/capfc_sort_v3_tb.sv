@@ -1,6 +1,6 @@
-// capfc_sort_v3_tb: the v3 sort engines spike (rtl/v3/capfc_sort.sv) against a reference of
+// capfc_sort_v3_tb: the v3 block's sort engines (rtl/v3/capfc_sort.sv) against a reference of
 // Stop-Max and Stop-Calibrate written from the contract (docs/microarchitecture-v2.md, "Sort engines",
-// and the v3 timing in the spike's header), on random rows, with Verilator (make v3-spike)
+// and the v3 timing in the unit's header), on random rows, with Verilator (make v3-spike)
 //
 // - The counter RAM's read port is modelled here: sval in t+3 is the row's word addressed in t.
 //   A row is not changed while its engine sorts it; cfg_cut changes only while every engine is idle
