@@ -23,11 +23,11 @@ pub struct CheckArgs {
     /// The implementation's waveform (VCD or FST).
     #[arg(long, requires = "map")]
     pub wave: Option<String>,
-    /// How the waveform's signals carry each lane (TOML; see the README, "Verify your own block").
+    /// How the waveform's signals carry each lane (TOML; every key in docs/design-space.md).
     #[arg(long)]
     pub map: Option<String>,
-    /// The implementation's timing envelope (TOML). Default: capfc_top's own, for the map's
-    /// parameters.
+    /// The implementation's timing envelope (TOML; every key in docs/design-space.md). Default:
+    /// capfc_top's own, for the map's parameters.
     #[arg(long)]
     pub timing: Option<String>,
     /// Check our own cycle model on random stimulus instead of a waveform.

@@ -21,6 +21,11 @@ enum Cmd {
     Faults(capfc::cli_faults::FaultsArgs),
     /// The reference checker: judge an implementation's waveform (any simulator) against the
     /// paper's rules within its declared timing envelope.
+    ///
+    /// Exit status: 0 every rule held; 1 a violation; 2 bad input (map, envelope, waveform) or
+    /// nothing checked; 3 a weak verdict, no violation but a window too wide for the traffic to
+    /// judge a rule it exercised (named on standard error; --allow-weak makes it a warning).
+    /// Every map and envelope key: docs/design-space.md.
     Check(capfc::cli_check::CheckArgs),
     /// SystemVerilog for your testbench: the DPI-C package over capfc's C library and a scoreboard
     /// that checks your block every cycle, for a parameter set.
