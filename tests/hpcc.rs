@@ -212,10 +212,9 @@ fn hpcc_fct_analysis(
     Ok(rows)
 }
 
-/// What the analysis must give on a run's `fct.txt`: `flows` lines with port `dport` (n = flows
-/// - 1 after the script's dropped line), a table of 100/step rows, sizes that grow from bucket
-/// to bucket, and slowdowns of at least 1 in percentile order. Prints the table as the script
-/// does.
+/// What the analysis must give on a run's `fct.txt`: `flows` lines with port `dport` (one fewer
+/// after the line the script drops), a table of 100/step rows, sizes that grow from bucket to
+/// bucket, and slowdowns of at least 1 in percentile order. Prints the table as the script does.
 fn check_table(what: &str, fct: &str, dport: u64, step: usize, flows: usize) {
     let rows = hpcc_fct_analysis(fct, dport, step, 3_000_000_000)
         .unwrap_or_else(|e| panic!("{what}, port {dport}: {e}"));
