@@ -18,7 +18,7 @@ ARGS      ?=
 help: ## print this help
 	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
 
-deps: ## install verilator, iverilog, yosys and g++ from Debian when missing (needs root)
+deps: ## install verilator, iverilog, yosys, g++ and tshark from Debian, those missing (needs root)
 	@scripts/deps.sh
 
 run: deps ## build, then run the default switch scenario in the four modes, RTL in the loop

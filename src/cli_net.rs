@@ -6,7 +6,7 @@ use crate::net::sim::{Deadlock, NetConfig, NetStats, Network, Routing, DEADLOCK_
 use crate::net::topology::{parse_delay, parse_hpcc_flows, NetFlow, Topology};
 use crate::net::traffic::{poisson_flows, Cdf};
 use crate::net::transport::Ecn;
-use crate::switch::hpcc::{fct_line, pfc_lines};
+use crate::switch::hpcc::{dport_of_class, fct_line, pfc_lines};
 use crate::switch::scenario::Scenario;
 use crate::switch::{BlockKind, DutKind, FlowMode};
 use anyhow::{bail, Context, Result};
@@ -98,6 +98,15 @@ pub struct NetArgs {
     /// MODE_fct.txt, MODE_pfc.txt.
     #[arg(long)]
     pub hpcc: Option<PathBuf>,
+    /// Write every frame on the chosen hosts' links (data and ACKs both ways, the PFC frames the
+    /// switches send them) as pcap files into this directory: MODE_hostN.pcap, N the host's node
+    /// id.
+    #[arg(long)]
+    pub pcap: Option<PathBuf>,
+    /// With --pcap: the hosts whose links are captured, node ids comma-separated (default: every
+    /// host).
+    #[arg(long)]
+    pub pcap_hosts: Option<String>,
     /// Draw which switch ports and host NICs are paused over time, one panel per mode (SVG).
     #[arg(long)]
     pub plot: Option<PathBuf>,
@@ -170,7 +179,7 @@ fn flows(a: &NetArgs, c: &Common, seed: u64) -> Result<(Vec<NetFlow>, Vec<String
                 src: hosts[f.src],
                 dst: hosts[f.dst],
                 prio: f.prio,
-                dport: 100,
+                dport: dport_of_class(&f.class),
                 size: f.bytes,
                 start_ns: (f.start as f64 * sc.cycle_ns).round() as u64,
             })
@@ -335,6 +344,15 @@ pub fn run(a: &NetArgs) -> Result<()> {
         std::fs::create_dir_all(d).with_context(|| format!("--hpcc {}", d.display()))?;
     }
     let sweep = a.seeds.is_some() || a.shard.is_some();
+    let pcap_hosts = match (&a.pcap, &a.pcap_hosts) {
+        (None, Some(_)) => bail!("--pcap-hosts needs --pcap DIR"),
+        (None, None) => None,
+        (Some(_), _) if sweep => bail!("--pcap takes one run: not with --seeds or --shard"),
+        (Some(d), h) => {
+            std::fs::create_dir_all(d).with_context(|| format!("--pcap {}", d.display()))?;
+            Some(pcap_hosts(h.as_deref(), &c.topo)?)
+        }
+    };
     let mut runs = vec![];
     let mut drawn: Option<(u64, Vec<NetFlow>, Vec<String>, u64)> = None;
     for (seed, mode) in jobs {
@@ -346,7 +364,24 @@ pub fn run(a: &NetArgs) -> Result<()> {
             drawn = Some((seed, f, classes, t0));
         }
         let (_, fl, classes, t0) = drawn.as_ref().expect("drawn");
-        let net = run_one(a, &c, fl, classes, seed, mode)?;
+        let net = run_one(a, &c, fl, classes, seed, mode, pcap_hosts.as_deref())?;
+        if let (Some(d), Some(hosts)) = (&a.pcap, &pcap_hosts) {
+            let cap = net.capture.as_ref().expect("captured");
+            let mut frames = cap.frames.clone();
+            frames.sort_by_key(|f| f.cycle); // stable: in the order put on the wire
+            let mut n = 0;
+            for &h in hosts {
+                let path = d.join(format!("{}_host{h}.pcap", mode.name()));
+                n += crate::pcap::write_port(&path, &frames, (h, None), net.cycle_ns)
+                    .map_err(anyhow::Error::msg)?;
+            }
+            eprintln!(
+                "net: {}: {n} frames in {} pcap files in {}",
+                mode.name(),
+                hosts.len(),
+                d.display()
+            );
+        }
         if let Some(d) = &a.hpcc {
             let base = if sweep {
                 format!("{}_seed{seed}", mode.name())
@@ -424,7 +459,28 @@ fn sweep_line(seed: u64, mode: FlowMode, st: &NetStats) -> String {
     s
 }
 
-/// One network run: `mode`, flows `fl`, hash seed `seed`.
+/// `--pcap-hosts`: host node ids, comma-separated (None: every host), in order, each once.
+fn pcap_hosts(spec: Option<&str>, topo: &Topology) -> Result<Vec<usize>> {
+    let Some(spec) = spec else {
+        return Ok(topo.hosts().collect());
+    };
+    let mut v = vec![];
+    for t in spec.split(',') {
+        let t = t.trim();
+        let h: usize = t
+            .parse()
+            .with_context(|| format!("--pcap-hosts: '{t}' is not a node id"))?;
+        if !topo.hosts().any(|x| x == h) {
+            bail!("--pcap-hosts: node {h} is not a host of the topology");
+        }
+        v.push(h);
+    }
+    v.sort_unstable();
+    v.dedup();
+    Ok(v)
+}
+
+/// One network run: `mode`, flows `fl`, hash seed `seed`; capturing the links of `pcap` hosts.
 fn run_one(
     a: &NetArgs,
     c: &Common,
@@ -432,6 +488,7 @@ fn run_one(
     classes: &[String],
     seed: u64,
     mode: FlowMode,
+    pcap: Option<&[usize]>,
 ) -> Result<Network> {
     let mut cfg = NetConfig::paper(mode, c.routing);
     if let Some(sc) = &c.scenario {
@@ -461,6 +518,7 @@ fn run_one(
     }
     net.cfg.switch.max_cycles = (c.max_ns as f64 / net.cycle_ns).ceil() as u64;
     net.pfc_log = Some(vec![]);
+    net.capture = pcap.map(|h| crate::pcap::Capture::of(h.iter().copied()));
     let wall = std::time::Instant::now();
     net.run().map_err(anyhow::Error::msg)?;
     let secs = wall.elapsed().as_secs_f64();
@@ -508,9 +566,9 @@ pub fn fct_txt(net: &Network, t0: u64) -> String {
         let Some(t) = t else { continue };
         let fl = &net.flows[f];
         s += &fct_line(
-            net.host_node(fl.src),
-            net.host_node(fl.dst),
+            (net.host_node(fl.src), net.host_node(fl.dst)),
             f,
+            net.dports[f],
             fl.bytes,
             [t0 + ns(fl.start), ns(*t), ns(net.standalone_cycles(f))],
         );

@@ -42,8 +42,9 @@ pub struct RunArgs {
     /// Directory for those waveforms.
     #[arg(long, default_value = ".")]
     pub wave_dir: PathBuf,
-    /// Write each captured port's frames (data both ways, and the switch's PFC frames) as a pcap
-    /// file into this directory: SCENARIO_MODE_portI.pcap.
+    /// Write each captured port's frames as two pcap files into this directory, one a direction:
+    /// SCENARIO_MODE_portI_in.pcap (from the host into the switch) and SCENARIO_MODE_portI_out.pcap
+    /// (from the switch to the host: data and the switch's PFC frames).
     #[arg(long)]
     pub pcap: Option<PathBuf>,
     /// With --pcap: the ports to capture, comma-separated (default: every port).
@@ -326,10 +327,15 @@ pub fn run(a: &RunArgs) -> Result<()> {
             let c = s.capture.as_ref().expect("captured");
             let (mut files, mut frames) = (0, 0);
             for i in (0..sc.ports).filter(|&i| ports >> i & 1 == 1) {
-                let path = d.join(format!("{}_{}_port{i}.pcap", sc.name, s.mode.name()));
-                frames += crate::pcap::write_port(&path, &c.frames, i, sc.cycle_ns)
-                    .map_err(anyhow::Error::msg)?;
-                files += 1;
+                use crate::pcap::Dir;
+                for (way, dir) in [("in", Dir::ToSwitch), ("out", Dir::ToHost)] {
+                    let name = format!("{}_{}_port{i}_{way}.pcap", sc.name, s.mode.name());
+                    let path = d.join(name);
+                    frames +=
+                        crate::pcap::write_port(&path, &c.frames, (i, Some(dir)), sc.cycle_ns)
+                            .map_err(anyhow::Error::msg)?;
+                    files += 1;
+                }
             }
             eprintln!(
                 "run: {} {}: {frames} frames in {files} pcap files in {}",

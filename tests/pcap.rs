@@ -1,10 +1,15 @@
-//! Packet capture (`capfc run --pcap`): the pcap files decode, with scapy as the independent
-//! dissector (`scripts/pcap_dissect.py`, in the virtual environment `make venv` makes), into
-//! exactly the frames the switch put on the wires: every PFC field (destination, source,
-//! EtherType, opcode, class-enable vector, the eight pause times) and every data frame's headers,
-//! at its time.
+//! Packet capture (`capfc run --pcap`, `capfc net --pcap`): the pcap files decode, with scapy as
+//! the independent dissector (`scripts/pcap_dissect.py`, in the virtual environment `make venv`
+//! makes), into exactly the frames the switch put on the wires: every PFC field (destination,
+//! source, EtherType, opcode, class-enable vector, the eight pause times) and every data frame's
+//! headers, at its time. Wireshark's TCP analysis (tshark's expert information, Debian's `tshark`
+//! package, which `scripts/deps.sh` installs) finds nothing wrong with the captures of `capfc
+//! run` and of a lossless `capfc net` run, and finds the losses of a lossy one.
 
-use capfc::pcap::{encode, host_mac, port_mac, write_port, Capture, Dir, FrameKind, WireFrame};
+use capfc::pcap::{
+    encode, host_mac, payload_len, port_mac, write_port, Capture, Dir, FrameKind, WireFrame,
+};
+use capfc::switch::hpcc::dport_of_class;
 use capfc::switch::scenario::Scenario;
 use capfc::switch::{DutKind, FlowMode, Switch};
 use std::path::{Path, PathBuf};
@@ -63,10 +68,11 @@ fn scapy_reads_every_frame_as_the_switch_sent_it() {
     let dir = std::env::temp_dir().join(format!("capfc-pcap-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let (mut pfc, mut xoff, mut xon, mut data) = (0, 0, 0, 0);
+    let mut seq_next = std::collections::HashMap::new();
     for port in 0..sc.ports {
         let sent: Vec<&WireFrame> = cap.frames.iter().filter(|f| f.port == port).collect();
         let path = dir.join(format!("port{port}.pcap"));
-        let n = write_port(&path, &cap.frames, port, sc.cycle_ns).unwrap();
+        let n = write_port(&path, &cap.frames, (port, None), sc.cycle_ns).unwrap();
         assert_eq!(n, sent.len());
         let read = dissect(&path);
         assert_eq!(read.len(), sent.len(), "port {port}: frames in the file");
@@ -102,7 +108,7 @@ fn scapy_reads_every_frame_as_the_switch_sent_it() {
                         }
                     }
                 }
-                FrameKind::Data { pkt, seq } => {
+                FrameKind::Data { pkt, tcp } => {
                     data += 1;
                     let (src, dst) = match f.dir {
                         Dir::ToSwitch => (host_mac(port), port_mac(port)),
@@ -114,11 +120,20 @@ fn scapy_reads_every_frame_as_the_switch_sent_it() {
                     assert_eq!(r["prio"], pkt.prio, "{at}: priority");
                     assert_eq!(r["vlan"], 0, "{at}: VID");
                     assert_eq!(r["ip_src"], format!("10.0.0.{}", pkt.src + 1), "{at}");
-                    assert_eq!(r["ip_dst"], format!("10.0.0.{}", pkt.dst + 1), "{at}");
+                    assert_eq!(r["ip_dst"], format!("10.0.1.{}", pkt.dst + 1), "{at}");
                     assert_eq!(r["ip_len"], u64::from(pkt.size) - 18 - 4, "{at}: IP length");
                     assert_eq!(r["sport"], 10_000 + pkt.flow % 50_000, "{at}: TCP source");
-                    assert_eq!(r["dport"], 5001, "{at}: TCP destination");
-                    assert_eq!(r["seq"], *seq, "{at}: TCP sequence");
+                    let class = &sc.flows[pkt.flow as usize].class;
+                    assert_eq!(r["dport"], dport_of_class(class), "{at}: TCP destination");
+                    assert_eq!(r["seq"], tcp.seq, "{at}: TCP sequence");
+                    assert_eq!(r["flags"], "P", "{at}: PSH alone (no transport, no ACKs)");
+                    // the sequence number advances by the payload each frame carries
+                    let next = seq_next
+                        .entry((pkt.flow, f.dir == Dir::ToHost))
+                        .or_insert(0);
+                    assert_eq!(tcp.seq, *next, "{at}: no gap, no overlap");
+                    assert_eq!(r["tcp_len"], u64::from(payload_len(pkt.size)), "{at}");
+                    *next += u32::from(payload_len(pkt.size));
                 }
             }
         }
@@ -166,12 +181,21 @@ fn the_cli_writes_one_file_a_chosen_port_and_refuses_a_port_that_does_not_exist(
     assert_eq!(
         files,
         [
-            "incast-victims_PFC_wstop_port1.pcap",
-            "incast-victims_PFC_wstop_port2.pcap"
+            "incast-victims_PFC_wstop_port1_in.pcap",
+            "incast-victims_PFC_wstop_port1_out.pcap",
+            "incast-victims_PFC_wstop_port2_in.pcap",
+            "incast-victims_PFC_wstop_port2_out.pcap"
         ]
     );
     for f in &files {
-        assert!(!dissect(&dir.join(f)).is_empty(), "{f} holds frames");
+        let frames = dissect(&dir.join(f));
+        assert!(!frames.is_empty(), "{f} holds frames");
+        // one direction a file: the host's MAC is the source of every frame in "in" only
+        let host = mac(host_mac(if f.contains("port1") { 1 } else { 2 }));
+        let inbound = f.ends_with("_in.pcap");
+        for r in &frames {
+            assert_eq!(r["src"] == host.as_str(), inbound, "{f}: {r}");
+        }
     }
     std::fs::remove_dir_all(&dir).ok();
     for (ports, says) in [
@@ -190,4 +214,205 @@ fn the_cli_writes_one_file_a_chosen_port_and_refuses_a_port_that_does_not_exist(
             "--pcap-ports {ports}: {err}"
         );
     }
+}
+
+/// tshark, which the analysis tests need (not skipped when absent: they fail, saying so).
+fn tshark() -> &'static str {
+    let ok = Command::new("tshark")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        ok,
+        "tshark is missing: `make deps` (scripts/deps.sh) installs Debian's tshark package"
+    );
+    "tshark"
+}
+
+/// The fields of [`analyse`]'s rows.
+const FIELDS: [&str; 6] = [
+    "tcp.stream",
+    "tcp.seq_raw",
+    "tcp.len",
+    "tcp.flags",
+    "tcp.ack_raw",
+    "macc.opcode",
+];
+
+/// One tshark pass over `path`: per frame the [`FIELDS`] (empty where the frame has none), and
+/// tshark's expert information at `level` and above (`-z expert,LEVEL`): its summary lines
+/// ("Warns (N)", then one line per kind), empty when it found nothing.
+fn analyse(path: &Path, level: &str) -> (Vec<Vec<String>>, Vec<String>) {
+    let mut c = Command::new(tshark());
+    c.arg("-r").arg(path).args(["-T", "fields"]);
+    for f in FIELDS {
+        c.args(["-e", f]);
+    }
+    let out = c.args(["-z", &format!("expert,{level}")]).output().unwrap();
+    assert!(
+        out.status.success(),
+        "tshark -r {}: {}",
+        path.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    // the frames' rows, then (after an empty line) the expert information, if any
+    let (rows, info) = text.split_once("\n\n").unwrap_or((&text, ""));
+    let rows = rows
+        .lines()
+        .map(|l| l.split('\t').map(String::from).collect())
+        .collect();
+    let info = info
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('='))
+        .map(String::from)
+        .collect();
+    (rows, info)
+}
+
+fn pcap_files(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "pcap"))
+        .collect();
+    v.sort();
+    v
+}
+
+/// Per TCP connection of `rows`, each segment starts where the one before ended (what tshark's
+/// sequence analysis checks, here on the raw numbers). Returns the TCP frames.
+fn segments_in_place(path: &Path, rows: &[Vec<String>]) -> usize {
+    let mut next = std::collections::HashMap::new();
+    let mut n = 0;
+    for r in rows.iter().filter(|r| !r[0].is_empty()) {
+        let (seq, len): (u64, u64) = (r[1].parse().unwrap(), r[2].parse().unwrap());
+        if let Some(x) = next.insert(r[0].clone(), seq + len) {
+            assert_eq!(seq, x, "{}: {r:?}", path.display());
+        }
+        n += 1;
+    }
+    n
+}
+
+/// `capfc run --pcap` on the default scenario, every mode, every port: tshark's expert
+/// information has nothing (no warning or error, not even a note) in any file; every TCP frame
+/// carries PSH alone (no transport, no ACKs) and starts where its connection's last one ended.
+#[test]
+fn tshark_finds_nothing_wrong_in_the_default_scenarios_captures() {
+    let dir = std::env::temp_dir().join(format!("capfc-pcap-tshark-{}", std::process::id()));
+    let out = Command::new(env!("CARGO_BIN_EXE_capfc"))
+        .args(["run", "--pcap"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let files = pcap_files(&dir);
+    assert_eq!(
+        files.len(),
+        4 * 8 * 2,
+        "four modes, eight ports, two directions"
+    );
+    let (mut tcp, mut pfc) = (0, 0);
+    for f in &files {
+        let (rows, info) = analyse(f, "note");
+        assert!(
+            info.is_empty(),
+            "{}: tshark's expert information: {info:?}",
+            f.display()
+        );
+        for r in rows.iter().filter(|r| !r[0].is_empty()) {
+            assert_eq!(r[3], "0x0008", "{}: PSH alone: {r:?}", f.display());
+        }
+        tcp += segments_in_place(f, &rows);
+        pfc += rows.iter().filter(|r| r[5] == "0x0101").count();
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    println!(
+        "tshark: {tcp} TCP frames and {pfc} PFC frames in {} files, no expert information",
+        files.len()
+    );
+    assert!(
+        tcp > 10_000 && pfc > 0,
+        "{tcp} TCP frames, {pfc} PFC frames"
+    );
+}
+
+/// A small `capfc net --pcap` run (a leaf-spine of 8 hosts, ECMP so that no flow's packets
+/// overtake each other, 2 ms of the built-in flow sizes at load 0.5, TCP): in the lossless
+/// CaPFC_cal, tshark's expert information has no warning or error on any host's link, its TCP
+/// analysis pairs data and ACKs (ACK frames acknowledging data, never beyond what was sent), and
+/// the captures hold data, ACKs and the flows' destination port 100. In PFC_wdrop the same flows
+/// lose packets, and tshark says so (a warning on some link): the check can fail.
+#[test]
+fn tshark_finds_no_warning_in_a_lossless_network_capture_and_the_losses_of_a_lossy_one() {
+    let dir = std::env::temp_dir().join(format!("capfc-pcap-net-{}", std::process::id()));
+    let out = Command::new(env!("CARGO_BIN_EXE_capfc"))
+        .args([
+            "net",
+            "--topology",
+            "leaf-spine:2,2,4",
+            "--routing",
+            "ecmp",
+            "--duration",
+            "2ms",
+            "--load",
+            "0.5",
+            "--mode",
+            "CaPFC_cal,PFC_wdrop",
+            "--pcap",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let files = pcap_files(&dir);
+    assert_eq!(files.len(), 2 * 8, "two modes, eight hosts");
+    let (mut data, mut acks, mut lossy_warns) = (0, 0, vec![]);
+    for f in &files {
+        let (rows, info) = analyse(f, "warn");
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        if name.starts_with("PFC_wdrop") {
+            lossy_warns.extend(info);
+            continue;
+        }
+        assert!(
+            info.is_empty(),
+            "{name}: tshark's expert information: {info:?}"
+        );
+        for r in rows.iter().filter(|r| !r[0].is_empty()) {
+            match (r[3].as_str(), r[2].as_str()) {
+                ("0x0018", _) => data += 1,              // PSH|ACK, data
+                ("0x0010" | "0x0050", "0") => acks += 1, // ACK (with ECE)
+                _ => panic!("{name}: unexpected TCP frame {r:?}"),
+            }
+        }
+    }
+    let ports = Command::new(tshark())
+        .arg("-r")
+        .arg(dir.join("CaPFC_cal_host0.pcap"))
+        .args(["-Y", "tcp.len > 0", "-T", "fields", "-e", "tcp.dstport"])
+        .output()
+        .unwrap();
+    let ports = String::from_utf8(ports.stdout).unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    println!("tshark: CaPFC_cal: {data} data and {acks} ACK frames, no warning; PFC_wdrop: {lossy_warns:?}");
+    assert!(data > 100 && acks > 100, "{data} data, {acks} ACK frames");
+    assert!(
+        !ports.is_empty() && ports.lines().all(|p| p == "100"),
+        "host 0's data goes to port 100: {ports}"
+    );
+    assert!(
+        lossy_warns.iter().any(|l| l.starts_with("Warns")),
+        "PFC_wdrop's losses are visible to tshark"
+    );
 }

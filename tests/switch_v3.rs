@@ -6,6 +6,7 @@
 
 mod common;
 use capfc::cli_run::{report, run_modes_with, RunOptions};
+#[cfg(feature = "rtl")]
 use capfc::switch::block_v3::V3Regs;
 use capfc::switch::scenario::Scenario;
 use capfc::switch::stats::Stats;

@@ -333,6 +333,8 @@ pub struct Network {
     next: Vec<Vec<(u32, u32)>>,
     hops: Vec<u8>,
     pub flows: Vec<FlowSpec>,
+    /// Per flow: its destination port (HPCC's `flow.txt` field; `fct.txt` and packet captures).
+    pub dports: Vec<u16>,
     remaining: Vec<u64>,
     delivered: Vec<u64>,
     lost: Vec<u64>,
@@ -357,6 +359,9 @@ pub struct Network {
     lost_bytes: u64,
     /// Every PFC frame where it takes effect, when logging.
     pub pfc_log: Option<Vec<NetPfcEvent>>,
+    /// The frames on the chosen hosts' links (links numbered by host node id), when capturing
+    /// (`capfc net --pcap`): see [`Network::capture_frame`].
+    pub capture: Option<crate::pcap::Capture>,
     /// Cycles in which a switch was looked at (the cost that idleness saves).
     pub switch_cycles: u64,
     /// The deadlock `run` stopped on.
@@ -550,6 +555,7 @@ impl Network {
             next,
             hops,
             remaining: specs.iter().map(|f| f.bytes).collect(),
+            dports: flows.iter().map(|f| f.dport).collect(),
             delivered: vec![0; nf],
             lost: vec![0; nf],
             fct: vec![None; nf],
@@ -568,6 +574,7 @@ impl Network {
             arrived_packets: 0,
             lost_bytes: 0,
             pfc_log: None,
+            capture: None,
             switch_cycles: 0,
             deadlock: None,
             hosts,
@@ -891,8 +898,11 @@ impl Network {
                     nic.tick(t, &mut self.tcp, &self.prio_of, &mut self.listed, cfg)
                 }
             };
-            let link = host.link;
+            let (link, node) = (host.link, host.node);
             if let Some(pkt) = r {
+                if self.capture.is_some() {
+                    self.capture_frame(t, node, crate::pcap::Dir::ToSwitch, pkt);
+                }
                 let wire = link.rate.cycles(u64::from(pkt.size) + FRAME_OVERHEAD);
                 self.sent_bytes += u64::from(pkt.size);
                 let End::Switch(s, port) = link.peer else {
@@ -953,6 +963,9 @@ impl Network {
             };
             next = next.min(self.sw_wake[s]);
             for (at, kind) in out.drain(..) {
+                if self.capture.is_some() {
+                    self.capture_to_host(at, kind);
+                }
                 self.push(at, kind);
             }
             for (at, pkt) in lost {
@@ -971,6 +984,102 @@ impl Network {
             }
         }
         Ok(next)
+    }
+
+    /// Capturing: a frame a switch put on a host's link, arriving (or taking effect, for a PFC
+    /// frame) at `at`; captured at the cycle its first byte left the switch.
+    fn capture_to_host(&mut self, at: u64, kind: EvKind) {
+        use crate::pcap::Dir;
+        match kind {
+            EvKind::ToHost(pkt) => {
+                let fl = &self.flows[pkt.flow as usize];
+                let h = if pkt.is_ack() { fl.src } else { fl.dst };
+                let (link, node) = (self.hosts[h].link, self.hosts[h].node);
+                let wire = link.rate.cycles(u64::from(pkt.size) + FRAME_OVERHEAD);
+                self.capture_frame(at - link.prop - wire, node, Dir::ToHost, pkt);
+            }
+            EvKind::PfcHost(h, cev, q) => {
+                let (link, node) = (self.hosts[h].link, self.hosts[h].node);
+                let wire = link.rate.cycles(crate::switch::PFC_FRAME_BYTES);
+                let first = at - self.cfg.switch.pfc_response - link.prop - wire;
+                if let Some(c) = &mut self.capture {
+                    c.pfc(first, node, cev, q);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Capturing: packet `pkt` starts on host node `node`'s link in cycle `t`, with its headers:
+    /// IPv4 from the source host's HPCC address to the destination's
+    /// ([`crate::switch::hpcc::node_ip`], as in `fct.txt`), TCP from port `10000 + flow % 50000`
+    /// to the flow's destination port (`fct.txt`'s), an ACK the other way round.
+    ///
+    /// With the transport, a segment's sequence number is the TCP payload ahead of it in the
+    /// flow: the transport counts a segment of `len` bytes as `len` bytes of the flow, on the wire
+    /// a frame of `len` bytes whose payload is `len - 62` ([`crate::pcap::payload_len`]), and
+    /// segments start at multiples of `mss`, so byte offset `x` of the transport is payload offset
+    /// `(x / mss) * payload_len(mss) + payload_len(x % mss)`. Data segments carry PSH|ACK
+    /// (acknowledgement number 0: the receiver sends no data) and ECT(0), or CE where a queue
+    /// marked them; an ACK frame (no payload) has sequence number 0, the cumulative
+    /// acknowledgement mapped the same way, and ECE when it echoes CE. Open-loop senders
+    /// (`--transport open`) send no ACKs: their data carries PSH alone, its sequence number the
+    /// flow's payload already seen in that direction on that link (as for `capfc run`).
+    pub fn capture_frame(&mut self, t: u64, node: usize, dir: crate::pcap::Dir, pkt: Packet) {
+        use crate::pcap::{payload_len, sport, Tcp};
+        let Some(c) = &mut self.capture else { return };
+        if !c.wants(node) {
+            return;
+        }
+        let f = pkt.flow as usize;
+        let fl = &self.flows[f];
+        let ip = |h: usize| crate::switch::hpcc::node_ip(self.hosts[h].node).to_be_bytes();
+        let (mut tcp, (src, dst)) = (
+            Tcp {
+                ip_src: ip(fl.src),
+                ip_dst: ip(fl.dst),
+                sport: sport(f),
+                dport: self.dports[f],
+                seq: 0,
+                ack: None,
+                payload: payload_len(pkt.size),
+                psh: true,
+                ece: false,
+                ecn: 0,
+            },
+            (fl.src, fl.dst),
+        );
+        let Some(cfg) = &self.cfg.transport else {
+            c.counted(t, node, dir, pkt, tcp);
+            return;
+        };
+        let mss = u64::from(cfg.mss.max(1));
+        let pay = |n: u64| u64::from(payload_len(n.min(u64::from(u16::MAX)) as u16));
+        let offset = |x: u64| ((x / mss) * pay(mss) + pay(x % mss)) as u32;
+        if pkt.is_ack() {
+            tcp = Tcp {
+                ip_src: ip(dst),
+                ip_dst: ip(src),
+                sport: tcp.dport,
+                dport: tcp.sport,
+                seq: 0,
+                ack: Some(offset(u64::from(pkt.seq))),
+                payload: 0,
+                psh: false,
+                ece: pkt.flags & Packet::ECE != 0,
+                ecn: 0,
+            };
+        } else {
+            tcp.seq = offset(u64::from(pkt.seq));
+            tcp.ack = Some(0);
+            let ect = cfg.ecn_threshold.is_some();
+            tcp.ecn = if pkt.flags & Packet::CE != 0 {
+                3
+            } else {
+                2 * u8::from(ect)
+            };
+        }
+        c.segment(t, node, dir, pkt, tcp);
     }
 
     /// Transport: a packet reached its host in cycle `t`. A segment goes to the flow's receiver,

@@ -8,7 +8,8 @@
 //!
 //! - `fct.txt`, one line per completed flow, HPCC's `%08x %08x %u %u %lu %lu %lu %lu`: source IP,
 //!   destination IP, source port (`10000 + flow % 50000`, as in packet captures), destination port
-//!   (5001), size in bytes, start time (ns), FCT (ns), and the FCT the flow would have alone
+//!   (HPCC's: 100 for a normal flow, 200 for an incast one, [`dport_of_class`]; as in packet
+//!   captures), size in bytes, start time (ns), FCT (ns), and the FCT the flow would have alone
 //!   (`standalone_fct`, ns): its frames back to back at line rate (each packet of at most `mtu`
 //!   bytes with its 20 bytes of preamble and gap), plus both links' propagation and the pipeline
 //!   latency. Flows that never completed are not written (HPCC writes a line when a flow ends).
@@ -24,6 +25,22 @@ use super::{FRAME_OVERHEAD, NPRIO};
 /// A PFC frame as the paused sender obeys it: (cycle, port, class-enable vector, pause times).
 pub type PfcEvent = (u64, usize, u8, [u16; NPRIO]);
 
+/// HPCC's destination port of a normal flow: its analysis scripts (`fct_analysis.py`) keep the
+/// `fct.txt` lines with this port as normal traffic.
+pub const DPORT_NORMAL: u16 = 100;
+/// HPCC's destination port of an incast flow (the scripts' second traffic type).
+pub const DPORT_INCAST: u16 = 200;
+
+/// The destination port of a flow of traffic class `class`: [`DPORT_INCAST`] for "incast" and
+/// "query" (a query's responses are an incast: many senders to one aggregator), [`DPORT_NORMAL`]
+/// for every other class.
+pub fn dport_of_class(class: &str) -> u16 {
+    match class {
+        "incast" | "query" => DPORT_INCAST,
+        _ => DPORT_NORMAL,
+    }
+}
+
 /// HPCC's IPv4 address of node `id`.
 pub fn node_ip(id: usize) -> u32 {
     0x0b00_0001 + ((id / 256) as u32) * 0x1_0000 + ((id % 256) as u32) * 0x100
@@ -38,14 +55,21 @@ pub fn standalone_cycles(sc: &Scenario, f: usize) -> u64 {
 }
 
 /// One `fct.txt` line: source and destination node, the flow's index (its source port is
-/// `10000 + f % 50000`), size, start, FCT and standalone FCT in nanoseconds.
-pub fn fct_line(src: usize, dst: usize, f: usize, bytes: u64, ns: [u64; 3]) -> String {
+/// `10000 + f % 50000`), its destination port, size, start, FCT and standalone FCT in
+/// nanoseconds.
+pub fn fct_line(
+    (src, dst): (usize, usize),
+    f: usize,
+    dport: u16,
+    bytes: u64,
+    ns: [u64; 3],
+) -> String {
     format!(
         "{:08x} {:08x} {} {} {} {} {} {}\n",
         node_ip(src),
         node_ip(dst),
-        10_000 + f % 50_000,
-        5001,
+        crate::pcap::sport(f),
+        dport,
         bytes,
         ns[0],
         ns[1],
@@ -77,9 +101,9 @@ pub fn fct_txt(sc: &Scenario, fct: &[Option<u64>]) -> String {
         let Some(t) = t else { continue };
         let fl = &sc.flows[f];
         s += &fct_line(
-            fl.src,
-            fl.dst,
+            (fl.src, fl.dst),
             f,
+            dport_of_class(&fl.class),
             fl.bytes,
             [ns(fl.start), ns(*t), ns(standalone_cycles(sc, f))],
         );

@@ -765,7 +765,9 @@ impl Switch {
                         let wire = u64::from(pkt.size) + FRAME_OVERHEAD;
                         self.up[i].push_back((t + wire + prop, pkt));
                         if let Some(c) = &mut self.capture {
-                            c.data(t, i, crate::pcap::Dir::ToSwitch, pkt);
+                            let class = &self.sc.flows[pkt.flow as usize].class;
+                            let dport = hpcc::dport_of_class(class);
+                            c.data(t, i, crate::pcap::Dir::ToSwitch, pkt, dport);
                         }
                         self.up_next = self.up_next.min(t + wire + prop);
                         self.stats.sent_bytes += u64::from(pkt.size);
@@ -868,7 +870,13 @@ impl Switch {
                 let prop = self.attached.as_ref().map_or(prop, |a| a.prop[o]);
                 self.down[o].push_back((t + wire + prop, pkt));
                 if let Some(c) = &mut self.capture {
-                    c.data(t, o, crate::pcap::Dir::ToHost, pkt);
+                    // (a switch in a network has no flows of its own: the network captures)
+                    let dport = self
+                        .sc
+                        .flows
+                        .get(pkt.flow as usize)
+                        .map_or(hpcc::DPORT_NORMAL, |f| hpcc::dport_of_class(&f.class));
+                    c.data(t, o, crate::pcap::Dir::ToHost, pkt, dport);
                 }
                 self.down_next = self.down_next.min(t + wire + prop);
             }
