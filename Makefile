@@ -12,14 +12,18 @@ RTL_FILES := $(shell grep -vE '^\s*(//|\#|$$)' rtl/files.f)
 ARGS      ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help deps venv run test lint lint-rust lint-rtl lint-v1 icarus synth bench golden wave-check soak paper-fat paper-fat-sweep \
+.PHONY: help deps deps-test venv run test lint lint-rust lint-rtl lint-v1 icarus synth bench golden wave-check soak paper-fat paper-fat-sweep \
 	kill-matrix check-matrix check-v1-soak lint-dpi bench-dpi lint-sva pytest
 
 help: ## print this help
 	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
 
-deps: ## install verilator, iverilog, yosys, g++ and tshark from Debian, those missing (needs root)
+deps: ## install verilator, iverilog, yosys and g++ from Debian, those missing (needs root)
 	@scripts/deps.sh
+
+# what the tests need besides: tshark (tests/pcap.rs reads our captures with Wireshark's analysis)
+deps-test:
+	@scripts/deps.sh tshark
 
 run: deps ## build, then run the default switch scenario in the four modes, RTL in the loop
 	$(CARGO) run --release -- run --dut rtl $(ARGS)
@@ -27,7 +31,7 @@ run: deps ## build, then run the default switch scenario in the four modes, RTL 
 # (the v3 units' testbenches at 4 and 12 ports in CI, to keep it under 25 minutes on two cores;
 # make v3-spike alone runs them at 48 ports too)
 test: V3_TB_PORTS := 4 12
-test: deps lint icarus venv v3-spike ## lint, Icarus compile, the v3 spikes, every cargo test, the assembled v3 block checked and its model in lockstep, every golden set on Verilator and Icarus, the v3 corner sets' faults (CI)
+test: deps deps-test lint icarus venv v3-spike ## lint, Icarus compile, the v3 spikes, every cargo test, the assembled v3 block checked and its model in lockstep, every golden set on Verilator and Icarus, the v3 corner sets' faults (CI)
 	$(CARGO) test --release
 	$(CARGO) test --release -p capfc-capi
 	$(MAKE) --no-print-directory v3-check

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Installs what the RTL side and the capture tests need, from Debian's packages, only what is
-# missing: Verilator (co-simulation), Icarus Verilog (replay, compile check), Yosys (synthesis),
-# g++, and tshark (Wireshark's analysis of our pcap files, tests/pcap.rs).
-# Each tool is its own Debian package of the same name.
+# Installs what the RTL side needs, from Debian's packages, only what is missing: Verilator
+# (co-simulation), Icarus Verilog (replay, compile check), Yosys (synthesis) and g++; the tools
+# named as arguments instead when given (make test adds tshark, Wireshark's analysis of our pcap
+# files in tests/pcap.rs). Each tool is its own Debian package of the same name.
+#   scripts/deps.sh [TOOL ...]
 set -euo pipefail
+tools=("$@")
+[ ${#tools[@]} -gt 0 ] || tools=(verilator iverilog yosys g++)
 missing=()
-for t in verilator iverilog yosys g++ tshark; do
+for t in "${tools[@]}"; do
   command -v "$t" >/dev/null 2>&1 || missing+=("$t")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0

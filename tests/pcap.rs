@@ -224,7 +224,7 @@ fn tshark() -> &'static str {
         .is_ok_and(|o| o.status.success());
     assert!(
         ok,
-        "tshark is missing: `make deps` (scripts/deps.sh) installs Debian's tshark package"
+        "tshark is missing: `make deps-test` (scripts/deps.sh tshark) installs Debian's tshark package"
     );
     "tshark"
 }
