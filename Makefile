@@ -59,17 +59,24 @@ lint-rtl: deps ## verilator --lint-only -Wall at every LINT_PORTS
 # its RTL, its seeded bugs (each a define in the RTL), and team_pfc, the same block under other names.
 V1_RTL  := $(sort $(wildcard check/capfc_v1/rtl/*.sv))
 V1_BUGS := $(sort $(patsubst CAPFC_V1_BUG_%,%,$(shell grep -ohE 'CAPFC_V1_BUG_[A-Z_]+' $(V1_RTL))))
+WRAP_RTL := check/wrap/capfc_wrap_delay.sv check/wrap/capfc_wrap_skid.sv
 V1_SOAK_CYCLES ?= 10000000
 V1_SOAK_RUN    ?= 1000000
 
-lint-v1: deps ## verilator -Wall on check/capfc_v1 at 4 and 8 ports, with each seeded bug, in both within-cycle orders, and team_pfc
+lint-v1: deps ## verilator -Wall on check/capfc_v1 at 4 and 8 ports, with each seeded bug, in both within-cycle orders, team_pfc, and the wrappers of check/wrap
 	@for np in 4 8; do verilator --lint-only -Wall --top-module capfc_v1_top -GNP=$$np $(V1_RTL) || exit 1; done
 	@for b in $(V1_BUGS); do verilator --lint-only -Wall --top-module capfc_v1_top -DCAPFC_V1_BUG_$$b $(V1_RTL) || exit 1; done
 	@# (the other within-cycle order, alone and with each seeded bug)
 	@for np in 4 8; do verilator --lint-only -Wall --top-module capfc_v1_top -GNP=$$np -DCAPFC_V1_ADD_FIRST $(V1_RTL) || exit 1; done
 	@for b in $(V1_BUGS); do verilator --lint-only -Wall --top-module capfc_v1_top -DCAPFC_V1_ADD_FIRST -DCAPFC_V1_BUG_$$b $(V1_RTL) || exit 1; done
 	@verilator --lint-only -Wall --top-module team_pfc $(V1_RTL) check/capfc_v1/team/team_pfc.sv
-	@echo "lint-v1: capfc_v1_top (4, 8 ports; $(words $(V1_BUGS)) seeded bugs; both within-cycle orders) and team_pfc clean"
+	@# (the wrappers of check/wrap: v1 and v3 behind 0, 1 and 3 register stages; UNUSEDPARAM
+	@# waived for v3 as in its own lint: capfc_pkg's constants it does not use)
+	@for s in 0 1 3; do \
+	  verilator --lint-only -Wall --top-module capfc_v1_wrap -GNP=4 -GSTAGES=$$s $(V1_RTL) $(WRAP_RTL) check/wrap/capfc_v1_wrap.sv || exit 1; \
+	  verilator --lint-only -Wall -Wno-UNUSEDPARAM --top-module capfc_v3_wrap -GNP=4 -GSTAGES=$$s $(V3_TOP) $(WRAP_RTL) check/wrap/capfc_v3_wrap.sv || exit 1; \
+	done
+	@echo "lint-v1: capfc_v1_top (4, 8 ports; $(words $(V1_BUGS)) seeded bugs; both within-cycle orders), team_pfc and the wrappers (0, 1, 3 stages) clean"
 
 # The DPI-C scoreboard (`capfc gen-sv`) in both testbenches, linted at 4 ports.
 lint-dpi: deps ## verilator -Wall on the generated DPI package and scoreboard inside both testbenches (our golden one with the v2 and the v3 block)
