@@ -390,13 +390,21 @@ struct Port {
     hist_ready: u64,
     /// Busy cycles (MAC not ready) just before this one.
     busy_run: u64,
-    /// The last frame's take less the busy cycles just before it: when it could have been
-    /// taken at the earliest (a frame held in a buffer while the MAC was busy).
+    /// When the last frame could have been taken at the earliest: its take less the busy
+    /// cycles just before it (a frame held in a buffer while the MAC was busy), or, for a frame
+    /// taken right after another, that one's (frames queued in a buffer leave back to back), for
+    /// at most `frame.max` frames in a row, the most a buffer within the frame window holds.
     last_free: u64,
+    /// Frames taken in consecutive cycles so far, the last included.
+    in_a_row: u64,
     /// D differs from what the peer was told (an episode the frame rule judges).
     episode: bool,
     /// The configured period passed since the last frame while the peer is paused.
     refresh_due: bool,
+    /// D differed from what the peer was told in a cycle since the last frame: a frame that
+    /// repeats what was told answers that change (undone while the MAC was busy), and is
+    /// neither a refresh nor a frame for nothing.
+    moved: bool,
 }
 
 /// The checker. See the module documentation.
@@ -1676,6 +1684,7 @@ impl Checker {
                 pt.hist_ready -= u64::from(r);
             }
             pt.busy_run = if ready { 0 } else { pt.busy_run + 1 };
+            pt.moved |= d != pt.sent;
             if d != pt.sent && !taken {
                 if !pt.episode {
                     pt.episode = true;
@@ -1831,9 +1840,10 @@ impl Checker {
                 xoff
             }
         };
+        let moved = self.ports[i].moved || self.d[i] != self.ports[i].sent;
         let pt = &mut self.ports[i];
         let new = (pt.sent & !cev) | (xoff & cev);
-        let refresh = new == pt.sent;
+        let refresh = new == pt.sent && !moved;
         if refresh {
             if new == 0 {
                 self.violation(
@@ -1868,10 +1878,17 @@ impl Checker {
         }
         let pt = &mut self.ports[i];
         pt.sent = new;
+        let queued = pt.last_frame == Some(u.wrapping_sub(1)) && pt.in_a_row < self.env.frame.max;
+        if queued {
+            pt.in_a_row += 1;
+        } else {
+            pt.in_a_row = 1;
+            pt.last_free = u - pt.busy_run;
+        }
         pt.last_frame = Some(u);
-        pt.last_free = u - pt.busy_run;
         pt.refresh_due = false;
         pt.refresh_reported = false;
+        pt.moved = false;
     }
 }
 

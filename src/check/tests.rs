@@ -472,3 +472,111 @@ fn a_d_slower_than_its_window_is_reported_late() {
         shown(&v)
     );
 }
+
+/// A frame that repeats what the peer was told answers a change of D undone while the MAC was
+/// busy: legal (a pause that came and went sends its XON again). A frame with no change of D
+/// behind it still changes nothing and is reported.
+#[test]
+fn a_frame_for_a_change_undone_while_the_mac_was_busy_is_legal() {
+    use super::{Frame, Kind, Lane};
+    let (_, _, env) = small();
+    let frame = |q| Frame {
+        port: 0,
+        quanta: [None, Some(q), None, None, None, None, None, None],
+    };
+    // I of (0, p1) up in cycle 1, down in cycle 2: D up in cycle 2 only; the MAC busy until 10
+    let lanes = |t| match t {
+        1 => vec![Lane::Arrive {
+            port: 0,
+            prio: 1,
+            size: 150,
+        }],
+        2 => vec![Lane::Depart {
+            port: 0,
+            prio: 1,
+            size: 150,
+        }],
+        _ => vec![],
+    };
+    let ready = |t: u64| if t >= 10 { 0b11 } else { 0 };
+    let v = run_small(
+        &env,
+        20,
+        lanes,
+        |t| if t == 2 { 0b10 } else { 0 },
+        ready,
+        |t| if t == 10 { vec![frame(0)] } else { vec![] },
+    );
+    assert!(v.is_empty(), "{}", shown(&v));
+    // the same frame with D never up
+    let v = run_small(
+        &env,
+        20,
+        |_| vec![],
+        |_| 0,
+        ready,
+        |t| if t == 10 { vec![frame(0)] } else { vec![] },
+    );
+    assert!(
+        v.iter().any(|v| v.kind == Kind::FrameContent),
+        "{}",
+        shown(&v)
+    );
+}
+
+/// Frames queued in an output buffer while the MAC is busy leave back to back: a refresh queued
+/// behind the pause it repeats is not early, for as many frames in a row as the frame window's
+/// ready cycles allow. D of port 0 is up from cycle 2; the MAC is busy until cycle 2,600, when
+/// it takes the pause and the two refreshes the block made during the wait (period 1,000).
+#[test]
+fn refreshes_queued_behind_their_pause_leave_back_to_back() {
+    use super::{Frame, Kind, Lane, Window};
+    let (_, _, env) = small();
+    let pause = Frame {
+        port: 0,
+        quanta: [None, Some(100), None, None, None, None, None, None],
+    };
+    let lanes = |t| match t {
+        1 => vec![Lane::Arrive {
+            port: 0,
+            prio: 1,
+            size: 150,
+        }],
+        _ => vec![],
+    };
+    let ready = |t: u64| if t >= 2600 { 0b11 } else { 0 };
+    let frames = |t: u64| {
+        if (2600..2603).contains(&t) {
+            vec![pause]
+        } else {
+            vec![]
+        }
+    };
+    let buffered = super::Envelope {
+        frame: Window { min: 0, max: 6 },
+        ..env.clone()
+    };
+    let v = run_small(
+        &buffered,
+        2700,
+        lanes,
+        |t| if t >= 2 { 0b10 } else { 0 },
+        ready,
+        frames,
+    );
+    assert!(v.is_empty(), "{}", shown(&v));
+    // a block that declares no buffer (a frame within one ready cycle) refreshes early
+    let unbuffered = super::Envelope {
+        frame: Window { min: 0, max: 1 },
+        ..env.clone()
+    };
+    let v = run_small(
+        &unbuffered,
+        2700,
+        lanes,
+        |t| if t >= 2 { 0b10 } else { 0 },
+        ready,
+        frames,
+    );
+    assert!(v.iter().any(|v| v.kind == Kind::Refresh), "{}", shown(&v));
+}
