@@ -69,8 +69,8 @@ if [ "$stages" -gt 0 ]; then
     echo "v3 faults through $stages stages: the wrapper's envelope does not differ from the block's in the 9 lines of ingress, e_clear, stop_max, stop_cal and frame.max (the format of capfc check --envelope changed?):"
     diff $bare_timing $timing; exit 1
   fi
-  echo "v3 faults through $stages stages: the wrapper's envelope, $timing (the block's: $bare_timing):"
-  diff $bare_timing $timing | grep '^[<>]' | paste - - | sed 's/^/  /' | head -20
+  win() { awk -v s="[$2]" '/^\[/ { x = $0 } x == s && /^min/ { a = $3 } x == s && /^max/ { b = $3 } END { print a ".." b }' $1; }
+  echo "v3 faults through $stages stages: the wrapper's envelope $timing, the block's windows moved:$(for s in ingress e_clear stop_max stop_cal frame; do echo -n " $s $(win $bare_timing $s) -> $(win $timing $s);"; done)"
   # the clean wrapped block: every corner, no violation, no weak verdict
   d=$w/clean; rm -rf $d; mkdir -p $d
   sed "s/^np = .*/np = $np/" check/v3/capfc_top_v3.map.toml > $d/map.toml
@@ -111,7 +111,7 @@ for f in $faults; do
       echo "$tag: capfc check could not judge it (exit $rc: $(tail -1 $d/check.log)) (replay: $replay)"; missed=1; continue
     fi
     if [ $rc_tb -ne 0 ] || [ $rc -eq 1 ]; then
-      echo "$tag: caught (the testbench's corners: ${corner:-all}; the checker: ${first:-no violation}; $(tail -1 $d/check.log | grep -o '[0-9]* violations'))"
+      echo "$tag: caught (the testbench's corners: ${corner:-all}; the checker: ${first:-no violation}, $(grep -o '[0-9]* violations' $d/check.log | tail -1))"
       rm -f $d/w.vcd; continue
     fi
     rm -f $d/w.vcd
