@@ -130,10 +130,10 @@ for f in $faults; do
     if ! run_tb $d; then
       # (the waveform is complete when a corner is missing: the checker's verdict beside it)
       check_tb $d build/v3/top_np$np.timing.toml
-      echo "v3 fault $f: caught (the testbench's corners: $(grep -o 'a required corner.*' $d/tb.log | head -1); the checker: $(grep -m1 -o '^cycle [0-9]*: [a-z ]*' $d/check.log); $(tail -1 $d/check.log | grep -o '[0-9]* violations'))"; continue
+      echo "v3 fault $f: caught (the testbench's corners: $(grep -o 'a required corner.*' $d/tb.log | head -1); the checker: $(grep -m1 -o '^cycle [0-9]*: [a-z ]*' $d/check.log); $(grep -o '[0-9]* violations' $d/check.log | tail -1))"; continue
     fi
     if ! check_tb $d build/v3/top_np$np.timing.toml; then
-      echo "v3 fault $f: caught ($(grep -m1 -o '^cycle [0-9]*: [a-z ]*' $d/check.log); $(tail -1 $d/check.log | grep -o '[0-9]* violations'))"
+      echo "v3 fault $f: caught ($(grep -m1 -o '^cycle [0-9]*: [a-z ]*' $d/check.log); $(grep -o '[0-9]* violations' $d/check.log | tail -1))"
       continue
     fi
   fi
