@@ -49,8 +49,7 @@
 //   the pause from E from the block's own D and I (inside the wrapper), the frames and the MAC
 //   handshake's corner at the wrapper's PFC ports, where the checker judges them. Through the
 //   wrapper the MAC episode is 2 * STAGES phases longer, so that the chain fills and the block's
-//   own frame waits through changes of D (a corner required then), and the refresh period is
-//   longer than a half (see configure).
+//   own frame waits through changes of D (a corner required then).
 
 `timescale 1ns / 1ps
 `default_nettype none
@@ -185,19 +184,7 @@ task automatic configure(input integer mode);
     cfg_write(8'h39, mode);           // 1: Stop-Max, 2: Stop-Calibrate
     cfg_write(8'h3A, 128);            // cut 1/2
     cfg_write(8'h3B, 200);            // quanta: 200 x 512 bit times = 12,800 cycles
-`ifdef TB_WRAP_STAGES
-    // (through the wrapper, a refresh period longer than a half, so that no refresh falls due: the
-    // block's refresh timer runs from the chain's take, not the MAC's, so a frame that waited in
-    // the chain behind others is followed by its refresh as many cycles early, and a MAC busy
-    // longer than the period (the episode's 2,500 cycles) gets the block's refreshes queued
-    // behind the frame they repeat, offered back to back; shared/domain.md allows both, but the
-    // envelope's refresh window, cycles after the period counted from the previous frame, cannot
-    // declare them: with the period of 1,000, seed 1 at 4 ports, capfc check reports two early
-    // refreshes after the episode. The pause of 12,800 cycles still outlasts the period.)
-    cfg_write(8'h3C, 11000);          // refresh
-`else
     cfg_write(8'h3C, 1000);           // refresh
-`endif
 endtask
 
 function automatic integer rnd(input integer n);
