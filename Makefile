@@ -162,11 +162,11 @@ wave-check: deps ## a fault in the model: the mismatch's waveform window, both s
 	@command -v vcd2fst >/dev/null || { echo "wave-check: vcd2fst missing (apt-get install gtkwave)"; exit 1; }
 	@for f in target/wave-check/*.vcd; do vcd2fst $$f $${f%.vcd}.fst >/dev/null && echo "gtkwave's vcd2fst read $$f: $$(grep -c '\$$var' $$f) signals"; done
 
-paper-fat: ## the paper's Table I scenarios on its fat tree in the four modes: the README's table
+paper-fat: ## the paper's Table I scenarios on its fat tree in the four modes: the table of docs/network.md
 	$(CARGO) build --release
 	scripts/paper_fat_table.py target/release/capfc
 
-paper-fat-sweep: ## paper-fat-1 changed one thing at a time (load, ECN, RTO), seeds 1 and 2: the README's table of variants
+paper-fat-sweep: ## paper-fat-1 changed one thing at a time (load, ECN, RTO), seeds 1 and 2: the table of variants in docs/network.md
 	$(CARGO) build --release
 	scripts/paper_fat_sweep.py target/release/capfc
 
@@ -180,7 +180,7 @@ bench: deps ## benchmarks: the block, v2 and v3 (model, RTL from Rust, lockstep,
 # Soak: SOAK_CYCLES (10^9) of random lockstep over every built parameter set (a share each, about
 # equal time) and both algorithms, and every directed case, in shards that GNU parallel runs;
 # one summary at the end. scripts/soak.sh says how; `scripts/soak.sh --plan` gives the shard
-# commands for a Slurm array (README).
+# commands for a Slurm array (docs/lockstep.md).
 soak: deps ## SOAK_CYCLES (10^9) of lockstep in shards under GNU parallel; one summary; about an hour on 2 cores
 	@command -v parallel >/dev/null || apt-get install -y -qq parallel >/dev/null
 	$(CARGO) build --release

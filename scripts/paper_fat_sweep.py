@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""paper-fat-1 changed one thing at a time (`make paper-fat-sweep`): the README's table under
+"""paper-fat-1 changed one thing at a time (`make paper-fat-sweep`): the table of docs/network.md under
 "Where ours differ".
 
 Each variant is scenarios/paper-fat-1.toml with some of its keys set anew (written to
@@ -34,7 +34,7 @@ VARIANTS = {
     "query300-off": ("300 queries a second, `--ecn off`", {("mix.query", "mean_gap"): 416_667},
                      "off"),
     "short-x2": ("short flows twice as often", {("mix.short", "mean_gap"): 937_500}, "dctcp"),
-    # deadlocks PFC_wstop at seed 1 (README "PFC_wstop can deadlock a fat tree")
+    # deadlocks PFC_wstop at seed 1 (docs/network.md, "PFC_wstop can deadlock a fat tree")
     "gap60-off": ("the same at 60 ms, `--ecn off`", LONG_SHORT(7_500_000), "off"),
 }
 MODES = ["PFC_wdrop", "PFC_wstop", "CaPFC_cal"]

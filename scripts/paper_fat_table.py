@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The README's table of the paper's Table I scenarios on the fat tree (`make paper-fat`).
+"""The table of docs/network.md: the paper's Table I scenarios on the fat tree (`make paper-fat`).
 
 Runs `capfc net --scenario paper-fat-N --json` for N = 1..6 (two at a time), then prints, per
 scenario and traffic class, the tail FCT in each flow-control mode (the maximum, as the paper
