@@ -38,118 +38,62 @@ fn our_block_passes_its_own_envelope() {
 /// pause (found by the v3 block's MAC episode, `make v3-check` at 4 ports, seed 1).
 #[test]
 fn an_e_hidden_by_i_is_held_until_its_clear_shows() {
-    use super::{Checker, Cycle, Envelope, Lane, Params, Window};
-    use crate::block::{BlockConfig, PrioThresholds};
-    let np = 2;
-    let th = PrioThresholds {
-        ing_max: 1000,
-        ing_xoff: 100,
-        ing_xon: 50,
-        eg_max: 1000,
-        eg_xoff: 100,
-        eg_xon: 50,
-        eg_warn: 80,
+    use super::{Lane, Window};
+    let (_, _, env) = small();
+    let env = super::Envelope {
+        stop_max: Window { min: 2, max: 20 },
+        stop_cal: Window { min: 2, max: 20 },
+        ..env
     };
-    let cfg = BlockConfig {
-        prio: [th; 8],
-        lossless: 0b10,
-        mode: Mode::StopMax,
-        cut_fixed: 128,
-        quanta: 100,
-        refresh: 1000,
+    let enq = |size| Lane::Enqueue {
+        oport: 1,
+        prio: 1,
+        iport: 0,
+        size,
     };
-    let w = |min, max| Window { min, max };
-    let env = Envelope {
-        accept_latency: 0,
-        accept_sees_removals: false,
-        order: Default::default(),
-        snapshot_stride: 1,
-        ingress: w(1, 1),
-        e_clear: w(2, 2),
-        stop_max: w(2, 20),
-        stop_cal: w(2, 20),
-        frame: w(0, 100),
-        refresh: w(0, 100),
-        reset: 1,
-        link_bits_per_cycle: 8,
-    };
-    let p = Params {
-        np,
-        cell_log2: 0,
-        cw: 16,
-        cut_f: 8,
+    let lanes = |t| match t {
+        1 => vec![
+            Lane::Arrive {
+                port: 0,
+                prio: 1,
+                size: 150,
+            },
+            enq(90),
+        ],
+        2 => vec![enq(20)],
+        8 => vec![Lane::Depart {
+            port: 0,
+            prio: 1,
+            size: 150,
+        }],
+        10 => vec![Lane::Dequeue {
+            oport: 1,
+            prio: 1,
+            size: 110,
+        }],
+        _ => vec![],
     };
     // D[0].p1 as the implementation shows it: from I (cycles 2..=8), then from E (applied in
     // cycle 5, unseen) until the XON_e dequeue of cycle 10 shows, in cycle 12 at the latest
-    // (e_clear = 2): D up in cycles 2 to d_until - 1
+    // (e_clear = 2): D up in cycles 2 to d_until - 1; the MACs busy (no frame rule applies)
     let run = |d_until: u64| {
-        let mut ck = Checker::new(p, cfg.clone(), env.clone(), true).unwrap();
-        let mut v = vec![];
-        for t in 0..30u64 {
-            let mut c = Cycle::new(np);
-            c.ready = 0; // the MACs busy: no frame rule applies
-            match t {
-                1 => {
-                    c.lanes = vec![
-                        Lane::Arrive {
-                            port: 0,
-                            prio: 1,
-                            size: 150,
-                        },
-                        Lane::Enqueue {
-                            oport: 1,
-                            prio: 1,
-                            iport: 0,
-                            size: 90,
-                        },
-                    ];
-                    c.accepts = vec![true, true];
-                }
-                2 => {
-                    c.lanes = vec![Lane::Enqueue {
-                        oport: 1,
-                        prio: 1,
-                        iport: 0,
-                        size: 20,
-                    }];
-                    c.accepts = vec![true];
-                }
-                8 => {
-                    c.lanes = vec![Lane::Depart {
-                        port: 0,
-                        prio: 1,
-                        size: 150,
-                    }]
-                }
-                10 => {
-                    c.lanes = vec![Lane::Dequeue {
-                        oport: 1,
-                        prio: 1,
-                        size: 110,
-                    }]
-                }
-                _ => {}
-            }
-            if (2..d_until).contains(&t) {
-                c.d[0] = 0b10;
-            }
-            v.extend(ck.step(c));
-        }
-        v.extend(ck.finish());
-        v
+        run_small(
+            &env,
+            30,
+            lanes,
+            |t| if (2..d_until).contains(&t) { 0b10 } else { 0 },
+            |_| 0,
+            |_| vec![],
+        )
     };
     let v = run(13);
-    assert!(
-        v.is_empty(),
-        "{}",
-        v.iter().map(|v| v.to_string()).collect::<String>()
-    );
+    assert!(v.is_empty(), "{}", shown(&v));
     // held one cycle longer than the clear allows: a stuck pause
     let v = run(14);
     assert!(v.iter().any(|v| v.kind == super::Kind::StuckPause), "{v:?}");
 }
 
-/// The thresholds, configuration, envelope and parameters of the synthetic cases below: two
+/// The thresholds, configuration, envelope and parameters of this file's synthetic cases: two
 /// ports, priority 1 lossless, every threshold of both sides at 100 (XOFF), 50 (XON), 80 (WARN).
 fn small() -> (super::Params, crate::block::BlockConfig, super::Envelope) {
     use super::{Envelope, Params, Window};
