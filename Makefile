@@ -15,8 +15,24 @@ ARGS      ?=
 .PHONY: help deps deps-test venv run test lint lint-rust lint-rtl lint-v1 icarus synth bench golden wave-check soak paper-fat paper-fat-sweep \
 	kill-matrix check-matrix check-matrix-v3-faults check-v1-soak lint-dpi bench-dpi lint-sva pytest
 
+# `make help` lists the targets by use; a target with a `## ` description in no group is listed
+# under "other", so none goes unlisted.
+HELP_GROUPS := run verify vectors fpga benchmarks development
+HELP_run         := run deps paper-fat paper-fat-sweep
+HELP_verify      := test v3-check v3-faults kill-matrix check-matrix check-matrix-v3-faults check-v1-soak soak pytest wave-check
+HELP_vectors     := golden replay replay-all v3-golden-faults
+HELP_fpga        := fpga fpga-v3 fpga-table synth
+HELP_benchmarks  := bench bench-dpi
+HELP_development := help lint lint-rtl lint-v1 lint-dpi lint-sva lint-slang lint-tb icarus venv v3-spike v3-lockstep
+
 help: ## print this help
-	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' \
+	  -v groups="$(foreach g,$(HELP_GROUPS),$(g)=$(subst $(eval) ,+,$(strip $(HELP_$(g)))))" \
+	  '{ d[$$1] = $$2; order[++n] = $$1 } \
+	   END { ng = split(groups, gs, " "); \
+	     for (k = 1; k <= ng; k++) { split(gs[k], kv, "="); printf "%s:\n", kv[1]; nt = split(kv[2], ts, "+"); \
+	       for (j = 1; j <= nt; j++) if (ts[j] in d) { printf "  make %-24s %s\n", ts[j], d[ts[j]]; seen[ts[j]] = 1 } } \
+	     for (j = 1; j <= n; j++) if (!(order[j] in seen)) { if (!o++) print "other:"; printf "  make %-24s %s\n", order[j], d[order[j]] } }'
 
 deps: ## install verilator, iverilog, yosys and g++ from Debian, those missing (needs root)
 	@scripts/deps.sh
