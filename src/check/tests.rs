@@ -38,39 +38,18 @@ fn our_block_passes_its_own_envelope() {
 /// pause (found by the v3 block's MAC episode, `make v3-check` at 4 ports, seed 1).
 #[test]
 fn an_e_hidden_by_i_is_held_until_its_clear_shows() {
-    use super::{Lane, Window};
+    use super::Window;
     let (_, _, env) = small();
     let env = super::Envelope {
         stop_max: Window { min: 2, max: 20 },
         stop_cal: Window { min: 2, max: 20 },
         ..env
     };
-    let enq = |size| Lane::Enqueue {
-        oport: 1,
-        prio: 1,
-        iport: 0,
-        size,
-    };
     let lanes = |t| match t {
-        1 => vec![
-            Lane::Arrive {
-                port: 0,
-                prio: 1,
-                size: 150,
-            },
-            enq(90),
-        ],
+        1 => vec![arr(150), enq(90)],
         2 => vec![enq(20)],
-        8 => vec![Lane::Depart {
-            port: 0,
-            prio: 1,
-            size: 150,
-        }],
-        10 => vec![Lane::Dequeue {
-            oport: 1,
-            prio: 1,
-            size: 110,
-        }],
+        8 => vec![dep(150)],
+        10 => vec![deq(110)],
         _ => vec![],
     };
     // D[0].p1 as the implementation shows it: from I (cycles 2..=8), then from E (applied in
@@ -139,6 +118,41 @@ fn small() -> (super::Params, crate::block::BlockConfig, super::Envelope) {
     (p, cfg, env)
 }
 
+/// The lanes of the synthetic cases: an arrival and a departure at ingress (0, p1), an enqueue
+/// from input 0 and a dequeue at egress (1, p1).
+fn arr(size: u32) -> super::Lane {
+    super::Lane::Arrive {
+        port: 0,
+        prio: 1,
+        size,
+    }
+}
+
+fn dep(size: u32) -> super::Lane {
+    super::Lane::Depart {
+        port: 0,
+        prio: 1,
+        size,
+    }
+}
+
+fn enq(size: u32) -> super::Lane {
+    super::Lane::Enqueue {
+        oport: 1,
+        prio: 1,
+        iport: 0,
+        size,
+    }
+}
+
+fn deq(size: u32) -> super::Lane {
+    super::Lane::Dequeue {
+        oport: 1,
+        prio: 1,
+        size,
+    }
+}
+
 /// Runs cycles 0..n of a synthetic case: `lanes(t)` gives a cycle's lanes (every arrival and
 /// enqueue accepted), `d0(t)` D of port 0, `ready(t)` the MACs' ready, `frames(t)` the frames
 /// taken. Returns every violation.
@@ -181,22 +195,12 @@ fn shown(v: &[super::Violation]) -> String {
 /// of cycle 4 empties it. The window opens in cycle 5 (stop_max min 3), the fall shows by 6.
 #[test]
 fn a_selection_cancelled_by_xon_may_show_until_the_cancel_shows() {
-    use super::{Kind, Lane};
+    use super::Kind;
     let (_, _, env) = small();
-    let enq = |size| Lane::Enqueue {
-        oport: 1,
-        prio: 1,
-        iport: 0,
-        size,
-    };
     let lanes = |t| match t {
         1 => vec![enq(90)],
         2 => vec![enq(20)],
-        4 => vec![Lane::Dequeue {
-            oport: 1,
-            prio: 1,
-            size: 110,
-        }],
+        4 => vec![deq(110)],
         _ => vec![],
     };
     let case = |from: u64, to: u64| {
@@ -240,26 +244,11 @@ fn a_selection_cancelled_by_xon_may_show_until_the_cancel_shows() {
 /// 0. Additions first: 130 > XOFF sets I, then 100 > XON keeps it: D must rise in cycle 4.
 #[test]
 fn the_declared_order_of_same_cycle_events_decides_i() {
-    use super::{Kind, Lane, Order};
+    use super::{Kind, Order};
     let (_, _, env) = small();
     let lanes = |t| match t {
-        1 => vec![Lane::Arrive {
-            port: 0,
-            prio: 1,
-            size: 100,
-        }],
-        3 => vec![
-            Lane::Arrive {
-                port: 0,
-                prio: 1,
-                size: 30,
-            },
-            Lane::Depart {
-                port: 0,
-                prio: 1,
-                size: 30,
-            },
-        ],
+        1 => vec![arr(100)],
+        3 => vec![arr(30), dep(30)],
         _ => vec![],
     };
     let additions_first_d = |t: u64| if t >= 4 { 0b10 } else { 0 };
@@ -292,19 +281,11 @@ fn the_declared_order_of_same_cycle_events_decides_i() {
 /// 6; the MAC is busy until cycle 10, takes the pause then and the resume in cycle 11.
 #[test]
 fn a_frame_held_while_the_mac_is_busy_carries_the_d_it_was_made_from() {
-    use super::{Frame, Kind, Lane};
+    use super::{Frame, Kind};
     let (_, _, env) = small();
     let lanes = |t| match t {
-        1 => vec![Lane::Arrive {
-            port: 0,
-            prio: 1,
-            size: 150,
-        }],
-        5 => vec![Lane::Depart {
-            port: 0,
-            prio: 1,
-            size: 150,
-        }],
+        1 => vec![arr(150)],
+        5 => vec![dep(150)],
         _ => vec![],
     };
     let d0 = |t: u64| if (2..6).contains(&t) { 0b10 } else { 0 };
@@ -346,14 +327,8 @@ fn a_frame_held_while_the_mac_is_busy_carries_the_d_it_was_made_from() {
 /// it comes, as late (not as a pause with no reason).
 #[test]
 fn a_pause_after_its_window_is_reported_late() {
-    use super::{Kind, Lane};
+    use super::Kind;
     let (_, _, env) = small();
-    let enq = |size| Lane::Enqueue {
-        oport: 1,
-        prio: 1,
-        iport: 0,
-        size,
-    };
     let lanes = |t| match t {
         1 => vec![enq(90)],
         2 => vec![enq(20)],
@@ -381,18 +356,8 @@ fn a_pause_after_its_window_is_reported_late() {
 /// A late fall of D that shows I's fall after I rose again is reported as late.
 #[test]
 fn a_d_slower_than_its_window_is_reported_late() {
-    use super::{Kind, Lane};
+    use super::Kind;
     let (_, _, env) = small();
-    let arr = |size| Lane::Arrive {
-        port: 0,
-        prio: 1,
-        size,
-    };
-    let dep = |size| Lane::Depart {
-        port: 0,
-        prio: 1,
-        size,
-    };
     // I: up in cycle 1, down in cycle 5, up again in cycle 6; a D one cycle slower than the
     // declared ingress window (1): up from 3, down in 7, up again from 8
     let lanes = |t| match t {
@@ -422,7 +387,7 @@ fn a_d_slower_than_its_window_is_reported_late() {
 /// behind it still changes nothing and is reported.
 #[test]
 fn a_frame_for_a_change_undone_while_the_mac_was_busy_is_legal() {
-    use super::{Frame, Kind, Lane};
+    use super::{Frame, Kind};
     let (_, _, env) = small();
     let frame = |q| Frame {
         port: 0,
@@ -430,16 +395,8 @@ fn a_frame_for_a_change_undone_while_the_mac_was_busy_is_legal() {
     };
     // I of (0, p1) up in cycle 1, down in cycle 2: D up in cycle 2 only; the MAC busy until 10
     let lanes = |t| match t {
-        1 => vec![Lane::Arrive {
-            port: 0,
-            prio: 1,
-            size: 150,
-        }],
-        2 => vec![Lane::Depart {
-            port: 0,
-            prio: 1,
-            size: 150,
-        }],
+        1 => vec![arr(150)],
+        2 => vec![dep(150)],
         _ => vec![],
     };
     let ready = |t: u64| if t >= 10 { 0b11 } else { 0 };
@@ -474,18 +431,14 @@ fn a_frame_for_a_change_undone_while_the_mac_was_busy_is_legal() {
 /// it takes the pause and the two refreshes the block made during the wait (period 1,000).
 #[test]
 fn refreshes_queued_behind_their_pause_leave_back_to_back() {
-    use super::{Frame, Kind, Lane, Window};
+    use super::{Frame, Kind, Window};
     let (_, _, env) = small();
     let pause = Frame {
         port: 0,
         quanta: [None, Some(100), None, None, None, None, None, None],
     };
     let lanes = |t| match t {
-        1 => vec![Lane::Arrive {
-            port: 0,
-            prio: 1,
-            size: 150,
-        }],
+        1 => vec![arr(150)],
         _ => vec![],
     };
     let ready = |t: u64| if t >= 2600 { 0b11 } else { 0 };
