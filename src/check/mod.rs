@@ -442,6 +442,10 @@ pub struct Checker {
 
 const CONTEXT: usize = 8;
 
+/// The most past (D, pause time) a port keeps for its frames while its MAC stays busy: a frame
+/// carries one of its last HIST_MAX changes of D at most.
+const HIST_MAX: usize = 4096;
+
 fn bit(i: usize) -> u128 {
     1u128 << i
 }
@@ -1677,7 +1681,8 @@ impl Checker {
                 pt.hist_ready += u64::from(ready);
             }
             while let Some(&(_, _, r)) = pt.hist.front() {
-                if pt.hist_ready - u64::from(r) <= fmax {
+                // (a MAC busy for ever keeps every change of D: at most HIST_MAX of them)
+                if pt.hist_ready - u64::from(r) <= fmax && pt.hist.len() <= HIST_MAX {
                     break;
                 }
                 pt.hist.pop_front();
