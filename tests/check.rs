@@ -116,6 +116,9 @@ fn np4_map(dir: &std::path::Path, edit: impl Fn(String) -> String) -> String {
 /// A work directory of its own for a test, the Icarus waveform of our block replaying golden set
 /// `set` in it, and the block's envelope at 4 ports: (directory, waveform, envelope file).
 fn icarus_wave(tag: &str, set: &str) -> (std::path::PathBuf, String, String) {
+    // (one replay at a time: mk/replay.mk builds a set's testbench in one place under build/)
+    static REPLAY: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _one = REPLAY.lock().unwrap_or_else(|e| e.into_inner());
     let dir = std::env::temp_dir().join(format!("capfc-check-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let vcd = dir.join("np4.vcd");
