@@ -406,12 +406,12 @@ pub struct WaveInfo {
     /// Rising clock edges found (= cycles).
     pub edges: u64,
     /// Samples of a judged signal (valid, accept, D, reset, frame) holding X or Z after the
-    /// first cycle of reset: read as 0.
+    /// first reset, outside reset cycles: read as 0.
     pub x_samples: u64,
     /// The first cycle of such a sample.
     pub first_x_cycle: Option<u64>,
-    /// Such samples before the first cycle of reset (registers not yet reset: harmless while no
-    /// lane is valid).
+    /// Such samples before the first reset or in a reset cycle (registers not yet reset, lanes
+    /// ignored: harmless).
     pub x_before_reset: u64,
     /// The waveform's last time and the time of the last edge checked.
     pub end_time: u64,
@@ -436,6 +436,8 @@ pub struct Wave {
     /// The cycle being read, and whether a reset has been seen up to it.
     now: u64,
     reset_seen: bool,
+    /// The cycle being read is a reset cycle (its lanes are ignored).
+    in_reset: bool,
 }
 
 impl Wave {
@@ -584,6 +586,7 @@ impl Wave {
             waiting: std::collections::VecDeque::new(),
             now: 0,
             reset_seen: false,
+            in_reset: false,
         })
     }
 
@@ -672,7 +675,7 @@ impl Wave {
     }
 
     fn x_sample(&mut self) {
-        if self.reset_seen {
+        if self.reset_seen && !self.in_reset {
             self.info.x_samples += 1;
             self.info.first_x_cycle.get_or_insert(self.now);
         } else {
@@ -691,6 +694,7 @@ impl Wave {
             c.rst = (self.field(vals, "reset", 0, true) == 1) != self.map.reset_active_low;
         }
         self.reset_seen |= c.rst;
+        self.in_reset = c.rst;
         if c.rst {
             if self.map.reset_clears_config {
                 *regs = CfgRegs::default();

@@ -259,7 +259,7 @@ fn run_inner(a: &CheckArgs) -> Result<i32, String> {
     );
     if info.x_before_reset > 0 {
         println!(
-            "note: {} samples of valid, accept, reset, D or frame signals held X or Z before the first reset (read as 0; harmless while no lane is valid)",
+            "note: {} samples of valid, accept, reset, D or frame signals held X or Z before the first reset or in a reset cycle (read as 0; harmless: lanes are ignored there)",
             info.x_before_reset
         );
     }
