@@ -1,7 +1,7 @@
-//! `capfc faults`: the kill matrix of the fault catalogue (see [`crate::faults`]).
+//! `capfc faults`: the kill matrix of the block's fault catalogue (see [`crate::faults`]).
 
-use crate::block::Fault;
 use crate::faults::{matrix, render, Plan};
+use crate::v3::fault::Fault;
 use anyhow::{bail, Result};
 use clap::Args;
 use std::path::PathBuf;
@@ -14,10 +14,10 @@ pub struct FaultsArgs {
     /// List the catalogue (name, unit, rule) and stop.
     #[arg(long)]
     pub list: bool,
-    /// Random seeds 1..=N per parameter set and algorithm.
+    /// Random runs for the lockstep: seeds 2..=N+1 at 4 ports, in both algorithms.
     #[arg(long, default_value_t = 4)]
     pub seeds: u64,
-    /// Cycles of each random job.
+    /// Cycles of each random run.
     #[arg(long, default_value_t = 3000)]
     pub cycles: u64,
     /// Stop at the first catch of each kind (faster; the counts then say 1/1).
@@ -35,11 +35,11 @@ pub struct FaultsArgs {
     pub jobs: usize,
 }
 
-/// Runs the matrix; false when a fault went uncaught.
+/// Runs the matrix; false when a fault went unkilled.
 pub fn run(a: &FaultsArgs) -> Result<bool> {
     if a.list {
         for f in Fault::ALL {
-            println!("{:<24} {:<10} {}", f.name(), f.unit(), f.rule());
+            println!("{:<30} {:<15} {}", f.name(), f.unit(), f.rule());
         }
         return Ok(true);
     }
@@ -53,16 +53,16 @@ pub fn run(a: &FaultsArgs) -> Result<bool> {
         s @ ("icarus" | "verilator") => Some(s.to_string()),
         s => bail!("--verilog {s}: use icarus, verilator or none"),
     };
-    let mut plan = Plan::standard(a.seeds, a.cycles);
+    let mut plan = Plan::standard(a.seeds, a.cycles).map_err(anyhow::Error::msg)?;
     plan.first_only = a.first;
     plan.verilog = verilog;
     std::fs::create_dir_all(&a.out)?;
     println!(
-        "capfc faults: {} faults; {} directed jobs, {} random jobs (seeds 1..={}, {} cycles), {} golden sets{}",
+        "capfc faults: {} faults of the block (v3); {} lockstep runs (the golden sets' stimulus at \
+         built parameters, random seeds 2..={} at 4 ports, {} cycles), {} golden sets{}",
         faults.len(),
-        plan.directed.len(),
-        plan.random.len(),
-        a.seeds,
+        plan.lockstep.len(),
+        a.seeds + 1,
         a.cycles,
         plan.golden.len(),
         plan.verilog
@@ -72,5 +72,5 @@ pub fn run(a: &FaultsArgs) -> Result<bool> {
     );
     let rows = matrix(&faults, &plan, &a.out, a.jobs).map_err(anyhow::Error::msg)?;
     print!("{}", render(&rows, &plan));
-    Ok(rows.iter().all(|r| r.killed()))
+    Ok(rows.iter().all(|r| r.killed(&plan)))
 }

@@ -15,7 +15,7 @@ use super::thr_copies::ThrCopies;
 use super::{
     class_width, port_width, signed, trunc, units, Cat, RegSink, RegStrings, Regs, Scratch,
 };
-use crate::block::fault::{ge, le, Fault};
+use super::fault::{ge, le, pick, Fault};
 
 /// The unit's parameters (the RTL's).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -269,10 +269,10 @@ pub struct Egress {
     /// bit (the registers stay right; only the comparison of the RAMs can see it)
     #[serde(skip)]
     pub fault_ram_write: bool,
-    /// A deliberate bug in one of the unit's comparators (`crate::block::Fault`, the ones
-    /// [`super::top::Top::FAULTS`] lists): the lockstep's and the CLI's `--fault`
+    /// A deliberate bug in one of the unit's rules ([`super::fault`]), set by
+    /// [`super::top::Top::set_fault`]
     #[serde(skip)]
-    pub fault: Option<crate::block::Fault>,
+    pub fault: Option<Fault>,
 }
 
 /// The egress's buffers for one clock edge, kept so that a cycle allocates nothing.
@@ -364,9 +364,10 @@ impl Egress {
         out.e_other.resize(np * 8, false);
         for i in 0..np {
             for q in 0..8 {
-                out.e_other[i * 8 + q] = self.grp[i / 8].rdy_q
-                    && self.cntr_q >> q & 1 == 1
+                let e = self.cntr_q >> q & 1 == 1
                     && eacc[self.lidr_q[q] as usize % nlp] >> i & 1 == 1;
+                let rdy = self.grp[i / 8].rdy_q;
+                out.e_other[i * 8 + q] = pick(self.fault, Fault::EOtherBeforeReady, rdy && e, e);
             }
         }
         out.cfg_ra = self.u_thr.rf_q;
@@ -461,7 +462,8 @@ impl Egress {
             let warnd = f(thd, ow + lw + 1, ow);
             let dsame = if gr.sm1_q { gr.du1_q } else { 0 };
             n.delta2_q = trunc(gr.au1_q.wrapping_sub(dsame), ow);
-            let add3m = |a: u64| trunc(a.wrapping_add(dsame).wrapping_sub(gr.au1_q), xw);
+            let dsame_k = pick(self.fault, Fault::EgEnqueueFirst, dsame, 0);
+            let add3m = |a: u64| trunc(a.wrapping_add(dsame_k).wrapping_sub(gr.au1_q), xw);
             n.racc2_q = add3m(max);
             n.rtrig2_q = add3m(xoff);
             n.rinc2_q = add3m(warna);
@@ -477,13 +479,26 @@ impl Egress {
             let od = gr.occd2_q as i64;
             let neg = |x: u64| x >> (xw - 1) & 1 == 1;
             let f = self.fault;
+            let racc = signed(gr.racc2_q, xw);
             n.acc3_q = !rst
                 && gr.av2_q
                 && !neg(gr.racc2_q)
-                && le(f, Fault::EgMaxStrict, oa, signed(gr.racc2_q, xw));
-            n.trig3_q = gr.ca2_q && (neg(gr.rtrig2_q) || oa > signed(gr.rtrig2_q, xw));
-            n.inc3_q = gr.cc2_q
-                && (neg(gr.rinc2_q) || ge(f, Fault::WarnOffByOne, oa, signed(gr.rinc2_q, xw)));
+                && pick(
+                    f,
+                    Fault::EgMaxLoose,
+                    le(f, Fault::EgMaxStrict, oa, racc),
+                    oa <= racc + 1,
+                );
+            n.trig3_q = gr.ca2_q
+                && (neg(gr.rtrig2_q) || super::fault::gt(f, Fault::XoffEGe, oa, signed(gr.rtrig2_q, xw)));
+            let over_warn =
+                neg(gr.rinc2_q) || ge(f, Fault::WarnOffByOne, oa, signed(gr.rinc2_q, xw));
+            n.inc3_q = pick(
+                f,
+                Fault::IncUncounted,
+                gr.cc2_q && over_warn,
+                over_warn && (gr.cc2_q || gr.av2_q),
+            );
             n.clrc3_q = !rst
                 && gr.dv2_q
                 && gr.cd2_q
@@ -579,7 +594,10 @@ impl Egress {
             if rst {
                 0
             } else if rclr_t[r] {
-                self.grp[r / nlp / 8].gn4_q
+                let gn = self.grp[r / nlp / 8].gn4_q;
+                let top = (1 << tw) - 1;
+                let gn = pick(self.fault, Fault::GenNotAdvanced, gn, self.gen_q[r]);
+                pick(self.fault, Fault::GenNoWrap, gn, if self.gen_q[r] == top { top } else { gn })
             } else {
                 self.gen_q[r]
             }
@@ -623,14 +641,16 @@ impl Egress {
             let w_gen = self.gen_q[(o << lw) | trunc(wl, lw) as usize];
             let tag_ok = trunc(po.w0_q >> cw, tw) == w_gen;
             let w_cnt = trunc(po.w0_q, cw);
-            let new_cnt = if !tag_ok {
+            let counts = pick(self.fault, Fault::IncTagIgnored, tag_ok, tag_ok || po.h_v_q);
+            let new_cnt = if !counts {
                 1
             } else if w_cnt == (1 << cw) - 1 {
-                w_cnt
+                pick(self.fault, Fault::CounterWraps, w_cnt, w_cnt * u64::from(!po.h_v_q))
             } else {
                 w_cnt + 1
             };
-            n.ww_q = gr.cin_q || po.h_v_q || (po.sc_w_q && !tag_ok);
+            let scrub = po.sc_w_q && !tag_ok;
+            n.ww_q = gr.cin_q || po.h_v_q || pick(self.fault, Fault::ScrubOff, scrub, false);
             n.wh_q = po.h_v_q;
             n.wa_q = if po.h_v_q {
                 (gr.h_l_q << pw) | gr.h_i_q
@@ -642,6 +662,7 @@ impl Egress {
             let a_i = trunc(inp.sidx[o], pw);
             let sre = inp.sre[o];
             let a_set = po.wh_q && po.wa_q == (a_l << pw | a_i);
+            let a_set = pick(self.fault, Fault::SvalNotForwarded, a_set, a_set && !sre);
             n.sv_ok_q = !rst && if sre { gr.rdy_q } else { po.sv_ok_q };
             n.sv_exp_q = if !sre {
                 po.sv_exp_q
@@ -664,7 +685,9 @@ impl Egress {
                 n.sv_ok2_q = false;
                 n.sv_fwv2_q = 0;
             }
-            n.sval_q = (if po.sv_ok2_q && po.sv_tag_q == po.sv_exp2_q {
+            let tag_ok = po.sv_tag_q == po.sv_exp2_q;
+            let tag_ok = pick(self.fault, Fault::SvalTagIgnored, tag_ok, po.sv_ok2_q || tag_ok);
+            n.sval_q = (if po.sv_ok2_q && tag_ok {
                 po.sv_cnt_q
             } else {
                 0
@@ -708,7 +731,8 @@ impl Egress {
                     let o = g * 8 + s;
                     if o < np {
                         let r = o * nlp + l;
-                        e |= self.e_q[r] & !(1u128 << o);
+                        let er = self.e_q[r];
+                        e |= pick(self.fault, Fault::EOwnPort, er & !(1u128 << o), er);
                     }
                 }
                 self.epart_q[g * nlp + l] = e;
@@ -717,7 +741,11 @@ impl Egress {
         // E takes last cycle's registered writes; a clear wins (in place: nothing below reads
         // E's old value)
         for r in 0..nr {
-            self.e_q[r] = if eclr_t[r] { 0 } else { self.e_q[r] | ewb[r] };
+            self.e_q[r] = if eclr_t[r] {
+                pick(self.fault, Fault::EClearLoses, 0, ewb[r])
+            } else {
+                self.e_q[r] | ewb[r]
+            };
         }
         // this cycle's writes, registered unless their row clears now or cleared last cycle
         for (o, n) in pnext.iter_mut().enumerate() {
@@ -725,11 +753,10 @@ impl Egress {
             let r = o * nlp + l as usize;
             n.ew_l_q = l;
             n.ew_i_q = trunc(inp.swr_i[o], pw);
-            n.ew_v_q = !self.grp[o / 8].cin_q
-                && inp.swr_en[o]
-                && !eclr_t[r]
-                && !rclr_t[r]
-                && !self.rclr5_q[r];
+            let (now, late, en) = (eclr_t[r] || rclr_t[r], self.rclr5_q[r], inp.swr_en[o]);
+            let now = pick(self.fault, Fault::EWriteNotCancelled, now, now && !en);
+            let late = pick(self.fault, Fault::EWriteNotCancelledLate, late, late && !en);
+            n.ew_v_q = !self.grp[o / 8].cin_q && inp.swr_en[o] && !now && !late;
         }
         // E is cleared while its row's group initialises its counters (cin_q: from the cycle
         // after a reset, NA cycles), not by the reset itself: no net from the reset to E's

@@ -16,7 +16,7 @@
 
 use super::thr_copies::ThrCopies;
 use super::{signed, trunc, units, Cat, RegSink, RegStrings, Regs, Scratch};
-use crate::block::fault::{gt, le, Fault};
+use super::fault::{gt, le, pick, pick_with, Fault};
 
 /// The unit's parameters (the RTL's).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -157,10 +157,10 @@ pub struct Ingress {
     /// bit (the registers stay right; only the comparison of the RAMs can see it)
     #[serde(skip)]
     pub fault_ram_write: bool,
-    /// A deliberate bug in one of the unit's comparators (`crate::block::Fault`, the ones
-    /// [`super::top::Top::FAULTS`] lists): the lockstep's and the CLI's `--fault`
+    /// A deliberate bug in one of the unit's rules ([`super::fault`]), set by
+    /// [`super::top::Top::set_fault`]
     #[serde(skip)]
-    pub fault: Option<crate::block::Fault>,
+    pub fault: Option<Fault>,
 }
 
 impl Ingress {
@@ -279,7 +279,8 @@ impl Ingress {
             n.xon2_q = self.u_thr.read_d(g, usize::from(gr.dp1_q)) as u64;
             let dsame = if gr.sm1_q { gr.du1_q } else { 0 };
             n.delta2_q = trunc(gr.au1_q.wrapping_sub(dsame), ow);
-            n.k2_q = trunc(dsame.wrapping_sub(gr.au1_q), xw);
+            let dsame_k = pick(self.fault, Fault::IngArrivalFirst, dsame, 0);
+            n.k2_q = trunc(dsame_k.wrapping_sub(gr.au1_q), xw);
             n.av2_q = !rst && gr.av_q;
             n.dv2_q = !rst && gr.dv_q;
             n.s2_q = gr.s1_q;
@@ -312,9 +313,15 @@ impl Ingress {
             // stage D
             let occa = gr.occa3_q as i64;
             let f = self.fault;
+            let racc = signed(gr.racc3_q, xw);
             let acc = gr.av3_q
                 && gr.racc3_q >> (xw - 1) & 1 == 0
-                && le(f, Fault::IngMaxStrict, occa, signed(gr.racc3_q, xw));
+                && pick(
+                    f,
+                    Fault::IngMaxLoose,
+                    le(f, Fault::IngMaxStrict, occa, racc),
+                    occa <= racc + 1,
+                );
             let over = gr.rover3_q >> (xw - 1) & 1 == 1
                 || gt(f, Fault::IngXoffGe, occa, signed(gr.rover3_q, xw));
             let xon = le(
@@ -331,7 +338,8 @@ impl Ingress {
             } else {
                 1 << (gr.dp3_q & 7)
             };
-            n.set4_q = if !rst && gr.ll3_q && over { 0xff } else { 0 };
+            let set = pick(f, Fault::IngLossyPause, gr.ll3_q && over, over);
+            n.set4_q = if !rst && set { 0xff } else { 0 };
             n.clr4_q = if !rst && xon { 0xff } else { 0 };
             n.soh4_q = 1 << (gr.s3_q & 7);
             n.acc4_q = !rst && acc;
@@ -367,7 +375,11 @@ impl Ingress {
                 }
             }
         }
-        if rst {
+        if rst
+            && !pick_with(self.fault, Fault::ResetKeepsI, false, || {
+                xoff_d.iter().any(|&x| x != 0)
+            })
+        {
             xoff_d.fill(0);
         }
         // the thresholds' refresh: the words of the priority rf_q names

@@ -8,6 +8,7 @@
 
 pub mod cfg;
 pub mod egress;
+pub mod fault;
 pub mod ingress;
 pub mod lanes;
 pub mod replay;

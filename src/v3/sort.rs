@@ -8,6 +8,7 @@
 //! RAM (`gen_engine[e].u_snap`: a synchronous read); per group of eight engines the
 //! configuration's copy (`gcal_q`, `gcut_q`).
 
+use super::fault::{ge, pick, pick_with, Fault};
 use super::{class_width, clog2, port_width, trunc, Cat, RegSink, RegStrings, Regs, Scratch};
 
 pub const PH_MAX: u8 = 0;
@@ -165,6 +166,10 @@ pub struct Sort {
     /// bit (the registers stay right; only the comparison of the RAMs can see it)
     #[serde(skip)]
     pub fault_ram_write: bool,
+    /// A deliberate bug in one of the engines' rules ([`super::fault`]), set by
+    /// [`super::top::Top::set_fault`]
+    #[serde(skip)]
+    pub fault: Option<Fault>,
 }
 
 impl Sort {
@@ -184,6 +189,7 @@ impl Sort {
             buf: Scratch::default(),
             wlog: Scratch::default(),
             fault_ram_write: false,
+            fault: None,
         }
     }
 
@@ -241,6 +247,7 @@ impl Sort {
         let rclr = |r: usize| r < p.nr() && inp.rclr[r];
         let rtrig = |r: usize| r < p.nr() && inp.rtrig[r];
         let sval = |o: usize| if o < np { inp.sval[o] } else { 0 };
+        let f = self.fault;
         // (the snap RAMs are taken out for the cycle, not copied: read, then written, in place)
         self.wlog.0.clear();
         let (mut next, mut snaps) = std::mem::take(&mut self.buf.0);
@@ -284,10 +291,12 @@ impl Sort {
             let avail: [bool; 16] =
                 std::array::from_fn(|j| j < nj && e.pend_q >> j & 1 == 1 && !rowclr[j]);
             let granted = !e.busy_q && avail.iter().any(|&a| a);
+            let first = (0..nj).find(|&j| avail[j]);
             let g = (0..nj)
                 .find(|&j| avail[j] && j as u64 >= e.rr_q)
-                .or_else(|| (0..nj).find(|&j| avail[j]))
+                .or(first)
                 .unwrap_or(0) as u64;
+            let g = pick(f, Fault::RrFixed, g, first.unwrap_or(0) as u64);
             let pend_end = k == np as u64 + 5;
             let take = yv && (e.gt_q || (e.eq_q && e.nz_q && e.t_q < e.need_q));
             n.wv_q = false;
@@ -349,24 +358,27 @@ impl Sort {
                         }
                     }
                     PH_SRCH => {
-                        if yv && e.ge_q {
+                        // (the candidates are the pass's: v_q and bit_q change at its end only)
+                        let y = e.y_q;
+                        if yv && pick(f, Fault::SrchDigit1Gt, e.ge_q, e.ge_q && y != c1) {
                             n.acc_q = trunc(e.acc_q + e.y_q, sumw);
                         }
-                        if yv && e.ge2_q {
+                        if yv && pick(f, Fault::SrchDigit2Gt, e.ge2_q, e.ge2_q && y != c2) {
                             n.acc2_q = trunc(e.acc2_q + e.y_q, sumw);
                         }
-                        if yv && e.ge3_q {
+                        if yv && pick(f, Fault::SrchDigit3Gt, e.ge3_q, e.ge3_q && y != c3) {
                             n.acc3_q = trunc(e.acc3_q + e.y_q, sumw);
                         }
-                        n.met_q = trunc(e.acc_q << cut_f, mw) >= e.tgt_q;
-                        n.met2_q = trunc(e.acc2_q << cut_f, mw) >= e.tgt_q;
-                        n.met3_q = trunc(e.acc3_q << cut_f, mw) >= e.tgt_q;
+                        let met = |a: u64| ge(f, Fault::SrchMetStrict, trunc(a << cut_f, mw), e.tgt_q);
+                        n.met_q = met(e.acc_q);
+                        n.met2_q = met(e.acc2_q);
+                        n.met3_q = met(e.acc3_q);
                         if e.se_q {
                             n.acc_q = 0;
                             n.acc2_q = 0;
                             n.acc3_q = 0;
                             n.k_q = 0;
-                            if e.bit_q == 0 {
+                            if pick(f, Fault::SrchLastDigitSkipped, e.bit_q == 0, e.bit_q <= 2) {
                                 n.ph_q = PH_GT;
                             } else {
                                 n.bit_q = trunc(e.bit_q.wrapping_sub(2), p.bw());
@@ -374,7 +386,7 @@ impl Sort {
                         }
                     }
                     PH_GT => {
-                        if yv && e.gt_q {
+                        if yv && pick(f, Fault::GtIncludesTheta, e.gt_q, e.gt_q || e.eq_q) {
                             n.acc_q = trunc(e.acc_q + e.y_q, sumw);
                         }
                         if pend_end {
@@ -384,15 +396,25 @@ impl Sort {
                     }
                     PH_CNT => {
                         n.acc_q = trunc(e.acc_q + e.v_q, sumw);
-                        n.met_q = trunc(e.acc_q << cut_f, mw) >= e.tgt_q;
+                        n.met_q = ge(f, Fault::CntMetStrict, trunc(e.acc_q << cut_f, mw), e.tgt_q);
                         if k != 0 && (e.met_q || k == np as u64 + 1) {
-                            n.need_q = trunc(k - 1, nw);
+                            n.need_q = pick(f, Fault::CntNeedPlusOne, trunc(k - 1, nw), trunc(k, nw));
                             n.t_q = 0;
                             n.ph_q = PH_SEL;
                             n.k_q = 0;
                         }
                     }
                     PH_SEL => {
+                        let tie = e.eq_q && e.nz_q;
+                        let take = pick(f, Fault::SelTakesEveryTie, take, yv && (e.gt_q || tie));
+                        let take = pick_with(f, Fault::SelTieLast, take, || {
+                            // (ties taken from the highest index down: this one if fewer than
+                            // need lie above it)
+                            let above = ((yi + 1) as usize..np)
+                                .filter(|&j| snaps[o][j] == e.v_q)
+                                .count() as u64;
+                            yv && (e.gt_q || tie && above < e.need_q)
+                        });
                         if take {
                             n.wv_q = true;
                             n.wl_q = e.row_q;
@@ -409,15 +431,19 @@ impl Sort {
                 }
                 // the running value (the RTL's, off the phase's case): Stop-Max's maximum,
                 // theta's two bits at the search pass's end
-                if yv && ph == PH_MAX && if e.ldm_q { e.gty_q } else { e.gt_q } {
+                let load = if e.ldm_q { e.gty_q } else { e.gt_q };
+                let tie = e.y_q == e.v_q && e.y_q != 0;
+                if yv && ph == PH_MAX && pick(f, Fault::MaxTieLast, load, load || tie) {
                     n.v_q = e.y_q;
                     n.ix_q = yi;
                     n.ldm_q = true;
                 }
                 if e.se_q {
-                    n.v_q = if e.met3_q {
+                    let (m2, m3) = (e.met2_q, e.met3_q);
+                    let (m2, m3) = pick(f, Fault::SrchLowerDigit, (m2, m3), (m2, m3 && !m2));
+                    n.v_q = if m3 {
                         trunc(c3, cw)
-                    } else if e.met2_q {
+                    } else if m2 {
                         trunc(c2, cw)
                     } else if e.met_q {
                         trunc(c1, cw)
@@ -425,7 +451,7 @@ impl Sort {
                         e.v_q
                     };
                 }
-                if abort {
+                if pick(f, Fault::SortNotAborted, abort, false) {
                     n.busy_q = false;
                     n.wv_q = false;
                 }
@@ -433,7 +459,9 @@ impl Sort {
             // pending requests
             let mut pend = 0u64;
             for (j, &clr) in rowclr.iter().enumerate() {
-                let keep = e.pend_q >> j & 1 == 1 && !clr && !(granted && g == j as u64);
+                let was = e.pend_q >> j & 1 == 1;
+                let clr = pick(f, Fault::PendingKeptOnClear, clr, clr && !was);
+                let keep = was && !clr && !(granted && g == j as u64);
                 let req = ((j % nlp) as u32) < p.nl && 2 * o + (j >> lw) < np && rtrig(row_of(j));
                 if keep || req {
                     pend |= 1 << j;

@@ -28,6 +28,9 @@ pub struct ThrCopies {
     /// this cycle's RAM writes (`u_tha` of group g is RAM 2g, `u_thd` 2g + 1, in the order
     /// `visit` lists them; address, word): for the in-process lockstep (no state)
     pub wlog: super::Scratch<Vec<(u32, u64, u128)>>,
+    /// A deliberate bug in the refresh ([`super::fault`]), set by [`super::top::Top::set_fault`]
+    #[serde(skip)]
+    pub fault: Option<super::fault::Fault>,
 }
 
 impl ThrCopies {
@@ -43,6 +46,7 @@ impl ThrCopies {
             tha: vec![[0; 8]; ng],
             thd: vec![[0; 8]; ng],
             wlog: Default::default(),
+            fault: None,
         }
     }
 
@@ -69,6 +73,12 @@ impl ThrCopies {
         self.wlog.0.clear();
         for g in 0..self.ng {
             let p = usize::from(self.chp_q[g] & 7);
+            let p = super::fault::pick(
+                self.fault,
+                super::fault::Fault::ThrRefreshShifted,
+                p,
+                (p + 1) & 7,
+            );
             self.tha[g][p] = self.cha_q[g];
             self.thd[g][p] = self.chd_q[g];
             self.wlog.0.push(((2 * g) as u32, p as u64, self.cha_q[g]));

@@ -4,6 +4,7 @@
 
 use super::cfg::Cfg;
 use super::egress::{Egress, EgressIn, EgressOut, EgressParams};
+use super::fault::{pick, Fault as V3Fault};
 use super::ingress::{Ingress, IngressIn, IngressOut, IngressParams};
 use super::sort::{Sort, SortIn, SortOut, SortParams};
 use super::{Cat, RegSink, RegStrings, Regs, Scratch};
@@ -139,6 +140,10 @@ pub struct Top {
     pub timer_q: Vec<u16>,
     /// the units' inputs and outputs, reused from cycle to cycle (no state)
     buf: Scratch<Bufs>,
+    /// The deliberate bug in force ([`super::fault`], [`Top::set_fault`]): D's and the PFC
+    /// generator's, and the accepts' latency, are tested here; the units keep their own copy
+    #[serde(skip)]
+    pub fault: Option<V3Fault>,
 }
 
 /// The units' inputs and outputs of one cycle, kept so that a cycle allocates nothing.
@@ -151,6 +156,8 @@ struct Bufs {
     eo: EgressOut,
     so: SortOut,
     d_d: Vec<u8>,
+    /// the accepts of the cycle before (a fault's: an accept a cycle late)
+    late: (Vec<bool>, bool),
 }
 
 impl Top {
@@ -184,6 +191,7 @@ impl Top {
             sent_q: vec![0; np],
             timer_q: vec![0; np],
             buf: Scratch::default(),
+            fault: None,
         }
     }
 
@@ -203,8 +211,9 @@ impl Top {
         Fault::XonOffByOne,
     ];
 
-    /// Put fault `f` into its unit (`None` takes it out). Refused for a fault the v3 model does
-    /// not have ([`Top::FAULTS`]), with the list of those it has.
+    /// Put v2's catalogue's fault `f` in as v3's fault of the same rule ([`Top::set_fault`];
+    /// `None` takes it out). Refused for a fault the v3 model does not have ([`Top::FAULTS`]),
+    /// with the list of those it has.
     pub fn inject_fault(&mut self, f: Option<Fault>) -> Result<(), String> {
         if let Some(f) = f.filter(|f| !Self::FAULTS.contains(f)) {
             return Err(format!(
@@ -213,9 +222,18 @@ impl Top {
                 Self::FAULTS.iter().map(|f| f.name()).collect::<Vec<_>>().join(", ")
             ));
         }
-        self.u_ingress.fault = f;
-        self.u_egress.fault = f;
+        self.set_fault(f.and_then(V3Fault::of_v2));
         Ok(())
+    }
+
+    /// Put fault `f` of v3's catalogue ([`super::fault::Fault`]) into the model (`None` takes it
+    /// out): every unit gets it and tests its own. The RTL has none.
+    pub fn set_fault(&mut self, f: Option<V3Fault>) {
+        self.fault = f;
+        self.u_ingress.fault = f;
+        self.u_ingress.u_thr.fault = f;
+        self.u_egress.fault = f;
+        self.u_sort.fault = f;
     }
 
     /// The period of the state under idle inputs, once the counters' scrub has rewritten every
@@ -293,17 +311,32 @@ impl Top {
         // D and the PFC generator
         let i_state = self.u_ingress.i_state();
         b.d_d.clear();
+        let f = self.fault;
         b.d_d.extend((0..np).map(|i| {
+            let d = i_state[i] | (0..8).fold(0u8, |a, q| a | (u8::from(eo.e_other[i * 8 + q]) << q));
             if inp.rst {
-                0
+                pick(f, V3Fault::DInReset, 0, d)
             } else {
-                i_state[i] | (0..8).fold(0u8, |a, q| a | (u8::from(eo.e_other[i * 8 + q]) << q))
+                d
             }
         }));
         out.arr_ready.clone_from(&io.arr_ready);
         out.deq_ready.clone_from(&eo.deq_ready);
         out.arr_accept.clone_from(&io.arr_accept);
         out.enq_accept = eo.enq_accept;
+        if matches!(f, Some(V3Fault::IngAcceptLate | V3Fault::EgAcceptLate)) {
+            // (the accepts of the cycle before)
+            let (arr, enq) = &mut b.late;
+            arr.resize(np, false);
+            for (a, l) in out.arr_accept.iter_mut().zip(arr.iter_mut()) {
+                let now = *a;
+                *a = pick(f, V3Fault::IngAcceptLate, now, *l);
+                *l = now;
+            }
+            let now = out.enq_accept;
+            out.enq_accept = pick(f, V3Fault::EgAcceptLate, now, *enq);
+            *enq = now;
+        }
         out.pfc_valid.clear();
         out.pfc_valid.resize(np, false);
         out.pfc_cev.clear();
@@ -315,15 +348,19 @@ impl Top {
         for i in 0..np {
             let (d, s, t) = (self.d_q[i], self.sent_q[i], self.timer_q[i]);
             let v = d != s || (d != 0 && t == 0);
-            let take = v && inp.pfc_ready[i];
+            let take = pick(f, V3Fault::ReadyIgnored, v && inp.pfc_ready[i], v);
             out.pfc_valid[i] = v;
-            out.pfc_cev[i] = d | s;
+            out.pfc_cev[i] = pick(f, V3Fault::XonNotSent, d | s, d);
             if inp.rst {
                 self.sent_q[i] = 0;
                 self.timer_q[i] = 0;
             } else {
                 self.sent_q[i] = if take { d } else { s };
-                self.timer_q[i] = if take { refresh } else { t.saturating_sub(1) };
+                self.timer_q[i] = if take {
+                    pick(f, V3Fault::RefreshLate, refresh, refresh.saturating_add(1))
+                } else {
+                    t.saturating_sub(1)
+                };
             }
         }
         std::mem::swap(&mut self.d_q, &mut b.d_d);

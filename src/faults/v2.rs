@@ -1,4 +1,5 @@
-//! The kill matrix of the fault catalogue (`capfc faults`, `tests/faults.rs`).
+//! v2's kill matrix (`crate::block::fault`, the previous block's catalogue): kept for the library until v2
+//! retires; `capfc faults` runs v3's ([`super`]).
 //!
 //! For each deliberate bug of [`crate::block::fault`] it finds what catches it:
 //! - the lockstep, on the directed cases and on random seeds: the faulty model against the RTL;
