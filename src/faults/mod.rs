@@ -21,6 +21,7 @@
 //! nothing catches means a rule that no test checks: [`UNKILLED`] lists each such fault with the
 //! reason, and the test requires every other one killed.
 
+pub mod traffic;
 pub mod v2;
 
 use crate::block::{BlockParams, Mode};
@@ -59,6 +60,8 @@ pub struct Row {
     /// The first lockstep run that catches it, and how many of the runs do.
     pub lockstep: Option<Kill>,
     pub lockstep_kills: usize,
+    /// The times the fault fired over the runs made (all of them when none caught it).
+    pub fired: u64,
     /// The first golden set that catches it (from Rust), and how many do.
     pub golden: Option<Kill>,
     pub golden_kills: usize,
@@ -196,6 +199,9 @@ impl Stim {
     }
 }
 
+/// Cycles of each of the matrix's own aligned sets ([`traffic::aligned`]).
+pub const ALIGNED_CYCLES: u64 = 8000;
+
 /// What the matrix runs.
 #[derive(Debug, Clone)]
 pub struct Plan {
@@ -215,7 +221,8 @@ fn np_params(np: usize) -> BlockParams {
 }
 
 impl Plan {
-    /// Every curated golden set (`golden_v3::curated`) for both sides (the lockstep runs those
+    /// Every curated golden set (`golden_v3::curated`) and the matrix's own aligned sets
+    /// ([`traffic::aligned`], seeds 1 and 2 at 4 ports in both algorithms) for both sides (the lockstep runs those
     /// whose parameters are built), and random traffic at 4 ports, seeds `2..=seeds + 1` (seed 1
     /// is a curated set's) in both algorithms, `cycles` cycles each, for the lockstep.
     pub fn standard(seeds: u64, cycles: u64) -> Result<Plan, String> {
@@ -226,6 +233,13 @@ impl Plan {
         let mut golden = vec![];
         for c in golden_v3::curated() {
             golden.push(Stim::of_set(&c.name, &c.params, &c.source)?);
+        }
+        for saw in [false, true] {
+            for seed in 1..=2 {
+                for mode in [Mode::StopMax, Mode::StopCal] {
+                    golden.push(traffic::aligned(&np_params(4), seed, ALIGNED_CYCLES, mode, saw)?);
+                }
+            }
         }
         let mut lockstep: Vec<Stim> = golden
             .iter()
@@ -249,8 +263,9 @@ impl Plan {
     }
 }
 
-/// The faulty model beside the RTL over `s`: the first mismatch, if any.
-fn lockstep_run(f: Fault, s: &Stim) -> Result<Option<Kill>, String> {
+/// The faulty model beside the RTL over `s`: the first mismatch, if any, and the times the fault
+/// fired.
+fn lockstep_run(f: Fault, s: &Stim) -> Result<(Option<Kill>, u64), String> {
     let mut l = LockstepV3::new(&s.params, 4)?;
     l.model.set_fault(Some(f));
     let mut packer = InputPacker::default();
@@ -265,55 +280,29 @@ fn lockstep_run(f: Fault, s: &Stim) -> Result<Option<Kill>, String> {
             fired_at = Some(c as u64);
         }
         if let Some((cycle, name, rtl, model)) = l.report.mismatches.first() {
-            return Ok(Some(Kill {
+            let k = Kill {
                 by: s.name.clone(),
                 cycle: *cycle,
                 signal: format!("{name}: RTL {rtl}, model {model}"),
                 fired_at,
                 fired: vf::fired(),
-            }));
+            };
+            return Ok((Some(k), vf::fired()));
         }
     }
-    Ok(None)
+    Ok((None, vf::fired()))
 }
 
 /// The outputs of a cycle as a line of `expect.hex` (`golden_v3`'s format: the concatenation in
 /// hexadecimal, the first output most significant).
-struct Hex {
-    bits: Vec<bool>,
-}
-
-impl RegSink for Hex {
-    fn reg(&mut self, _: std::fmt::Arguments<'_>, words: &[u64], width: usize) {
-        // (each output is pushed above the bits so far: reversed at the end)
-        let mut v: Vec<bool> = (0..width)
-            .map(|b| words.get(b / 64).is_some_and(|w| w >> (b % 64) & 1 == 1))
-            .collect();
-        v.reverse();
-        self.bits.extend(v);
-    }
-}
-
 fn out_hex(out: &TopOut) -> String {
-    let mut h = Hex { bits: vec![] };
+    let mut h = traffic::Hex(vec![]);
     out.visit(&mut h);
-    // h.bits: most significant first
-    let n = h.bits.len();
-    let digits = n.div_ceil(4);
-    (0..digits)
-        .rev()
-        .map(|d| {
-            let v = (0..4).fold(0u32, |a, k| {
-                let b = 4 * d + k;
-                a | (u32::from(b < n && h.bits[n - 1 - b]) << k)
-            });
-            char::from_digit(v, 16).expect("a digit")
-        })
-        .collect()
+    traffic::hex(&h.0)
 }
 
 /// The expected outputs' lines of `cycles` through `top` (one line per change, and cycle 0).
-fn expect_lines(top: &mut Top, cycles: &[TopIn], mut each: impl FnMut(u64, &TopOut)) -> String {
+pub(crate) fn expect_lines(top: &mut Top, cycles: &[TopIn], mut each: impl FnMut(u64, &TopOut)) -> String {
     let (mut text, mut prev) = (String::new(), None::<String>);
     let mut out = TopOut::default();
     for (c, inp) in cycles.iter().enumerate() {
@@ -397,10 +386,12 @@ fn golden_run(f: Fault, s: &Stim, root: &Path) -> Result<Option<Kill>, String> {
     let set = dir
         .file_name()
         .map_or_else(String::new, |n| n.to_string_lossy().to_string());
-    let mut m: Manifest3 = serde_json::from_str(&files.manifest).map_err(|e| e.to_string())?;
-    m.set = set;
-    m.expect_lines = lines;
-    m.sha256_expect = sha256(&expect);
+    // (the manifest as the set has it, its name and expected outputs' lines and hash replaced)
+    let mut m: serde_json::Value =
+        serde_json::from_str(&files.manifest).map_err(|e| e.to_string())?;
+    m["set"] = set.into();
+    m["expect_lines"] = lines.into();
+    m["sha256_expect"] = sha256(&expect).into();
     let params_vh: String = files
         .params_vh
         .lines()
@@ -438,9 +429,11 @@ fn sha256(s: &str) -> String {
 
 /// The row of one fault. `root`: where faulty golden sets are written.
 pub fn row(f: Fault, plan: &Plan, root: &Path) -> Result<Row, String> {
-    let (mut lockstep, mut lockstep_kills) = (None, 0);
+    let (mut lockstep, mut lockstep_kills, mut fired) = (None, 0, 0);
     for s in &plan.lockstep {
-        if let Some(k) = lockstep_run(f, s)? {
+        let (k, n) = lockstep_run(f, s)?;
+        fired += n;
+        if let Some(k) = k {
             lockstep_kills += 1;
             lockstep.get_or_insert(k);
             if plan.first_only {
@@ -472,6 +465,7 @@ pub fn row(f: Fault, plan: &Plan, root: &Path) -> Result<Row, String> {
         fault: f,
         lockstep,
         lockstep_kills,
+        fired,
         golden,
         golden_kills,
         verilog,
@@ -531,6 +525,14 @@ pub fn render(rows: &[Row], plan: &Plan) -> String {
         ),
         None => format!("0/{of}: NOT CAUGHT"),
     };
+    let kill_l = |r: &Row| match &r.lockstep {
+        None => format!(
+            "{} (the fault fired {} times in these runs)",
+            kill(&None, 0, of(plan.lockstep.len())),
+            r.fired
+        ),
+        k => kill(k, r.lockstep_kills, of(plan.lockstep.len())),
+    };
     for r in rows {
         let _ = writeln!(
             s,
@@ -539,11 +541,7 @@ pub fn render(rows: &[Row], plan: &Plan) -> String {
             r.fault.unit(),
             r.fault.rule()
         );
-        let _ = writeln!(
-            s,
-            "    lockstep {}",
-            kill(&r.lockstep, r.lockstep_kills, of(plan.lockstep.len()))
-        );
+        let _ = writeln!(s, "    lockstep {}", kill_l(r));
         let _ = writeln!(
             s,
             "    golden   {}",
