@@ -13,13 +13,13 @@ ARGS      ?=
 
 .DEFAULT_GOAL := help
 .PHONY: help deps deps-test venv run test lint lint-rust lint-rtl lint-v1 icarus synth bench golden wave-check soak paper-fat paper-fat-sweep \
-	kill-matrix check-matrix check-matrix-v3-faults check-v1-soak lint-dpi bench-dpi lint-sva pytest
+	kill-matrix faults check-matrix check-matrix-v3-faults check-v1-soak lint-dpi bench-dpi lint-sva pytest
 
 # `make help` lists the targets by use; a target with a `## ` description in no group is listed
 # under "other", so none goes unlisted.
 HELP_GROUPS := run verify vectors fpga benchmarks development
 HELP_run         := run deps paper-fat paper-fat-sweep
-HELP_verify      := test v3-check v3-faults kill-matrix check-matrix check-matrix-v3-faults check-v1-soak soak pytest wave-check
+HELP_verify      := test v3-check v3-faults faults kill-matrix check-matrix check-matrix-v3-faults check-v1-soak soak pytest wave-check
 HELP_vectors     := golden replay replay-all v3-golden-faults
 HELP_fpga        := fpga fpga-v3 fpga-table synth
 HELP_benchmarks  := bench bench-dpi
@@ -137,6 +137,11 @@ bench-dpi: deps ## cycles/s of our block's Verilated testbench without and with 
 
 kill-matrix: deps ## every seeded bug of check/capfc_v1 against capfc check (Icarus): prints the kill matrix
 	$(CARGO) test --release --test check_v1 every_seeded_bug -- --nocapture
+
+# The block's fault catalogue (src/v3/fault.rs) in full (tests/faults.rs; make test runs its slice:
+# every fault by the lockstep and the golden sets from Rust, four on the Icarus testbench).
+faults: deps ## the block's fault matrix: every fault by the lockstep and by a golden set replayed on the Icarus testbench alone (capfc faults; about 9 min on 2 cores)
+	$(CARGO) test --release --test faults the_full_matrix -- --ignored --nocapture
 
 # The checker on legal designs that are not ours (tests/check_matrix.rs): v1, v1 adding first and
 # v3 behind 0, 1 and 3 register stages, on Icarus; make test runs its default slice.

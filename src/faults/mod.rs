@@ -222,7 +222,8 @@ fn np_params(np: usize) -> BlockParams {
 
 impl Plan {
     /// Every curated golden set (`golden_v3::curated`) and the matrix's own aligned sets
-    /// ([`traffic::aligned`], seeds 1 and 2 at 4 ports in both algorithms) for both sides (the lockstep runs those
+    /// ([`traffic::aligned`] at 4 ports in both algorithms: seeds 1 and 2 of the steady kind, 1 to 4
+    /// of the sawtooth) for both sides (the lockstep runs those
     /// whose parameters are built), and random traffic at 4 ports, seeds `2..=seeds + 1` (seed 1
     /// is a curated set's) in both algorithms, `cycles` cycles each, for the lockstep.
     pub fn standard(seeds: u64, cycles: u64) -> Result<Plan, String> {
@@ -234,8 +235,8 @@ impl Plan {
         for c in golden_v3::curated() {
             golden.push(Stim::of_set(&c.name, &c.params, &c.source)?);
         }
-        for saw in [false, true] {
-            for seed in 1..=2 {
+        for (saw, seeds) in [(false, 2), (true, 4)] {
+            for seed in 1..=seeds {
                 for mode in [Mode::StopMax, Mode::StopCal] {
                     golden.push(traffic::aligned(&np_params(4), seed, ALIGNED_CYCLES, mode, saw)?);
                 }

@@ -126,7 +126,6 @@ pub fn aligned(
             for i in 0..np {
                 let rate = if i == fav { 0.25 } else { 0.08 };
                 if arr_out[i] == 0 && rng.gen_bool(rate) {
-                    let prio = [3, 4, 3, 3, 4, 0, 6][rng.gen_range(0..7)];
                     let to_hot = match (saw && drain, i == fav) {
                         (true, _) => 0.02,
                         (false, true) => 0.8,
@@ -136,6 +135,12 @@ pub fn aligned(
                         hot
                     } else {
                         rng.gen_range(0..np)
+                    };
+                    // (the sawtooth's hot queue is priority 3's, nearly alone)
+                    let prio = if saw && dst == hot && rng.gen_bool(0.9) {
+                        3
+                    } else {
+                        [3, 4, 3, 3, 4, 0, 6][rng.gen_range(0..7)]
                     };
                     // (priority 3 in whole thousands: its queues meet every threshold exactly)
                     let size = if prio == 3 {
