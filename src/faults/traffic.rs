@@ -148,11 +148,7 @@ pub fn aligned(
                     } else {
                         [1000, 1000, 1000, 999, 1001, 2000][rng.gen_range(0..6)]
                     };
-                    let pkt = Pkt {
-                        dst,
-                        prio,
-                        size,
-                    };
+                    let pkt = Pkt { dst, prio, size };
                     let lane = Lane::Arrive {
                         port: i,
                         prio,
@@ -301,7 +297,10 @@ fn set_files(
         "inputs. A cycle without a line drives every input 0 but pfc_ready, held from the last line.",
         in_bits,
     ) + &stim;
-    let expect = head("expected outputs, one line per change (and cycle 0).", out_bits) + &expect;
+    let expect = head(
+        "expected outputs, one line per change (and cycle 0).",
+        out_bits,
+    ) + &expect;
     let cycles = inputs.len();
     let manifest = serde_json::json!({
         "format": 3,

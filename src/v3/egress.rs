@@ -11,11 +11,11 @@
 //! `e_q` a cycle later, seen by E's partial ORs a cycle after that); the occupancy LUT RAMs, the counter RAMs
 //! (`gen_port[o].u_cnt`: synchronous reads, read before write) and the thresholds' copies.
 
+use super::fault::{ge, le, pick, Fault};
 use super::thr_copies::ThrCopies;
 use super::{
     class_width, port_width, signed, trunc, units, Cat, RegSink, RegStrings, Regs, Scratch,
 };
-use super::fault::{ge, le, pick, Fault};
 
 /// The unit's parameters (the RTL's).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -364,8 +364,8 @@ impl Egress {
         out.e_other.resize(np * 8, false);
         for i in 0..np {
             for q in 0..8 {
-                let e = self.cntr_q >> q & 1 == 1
-                    && eacc[self.lidr_q[q] as usize % nlp] >> i & 1 == 1;
+                let e =
+                    self.cntr_q >> q & 1 == 1 && eacc[self.lidr_q[q] as usize % nlp] >> i & 1 == 1;
                 let rdy = self.grp[i / 8].rdy_q;
                 out.e_other[i * 8 + q] = pick(self.fault, Fault::EOtherBeforeReady, rdy && e, e);
             }
@@ -490,7 +490,8 @@ impl Egress {
                     oa <= racc + 1,
                 );
             n.trig3_q = gr.ca2_q
-                && (neg(gr.rtrig2_q) || super::fault::gt(f, Fault::XoffEGe, oa, signed(gr.rtrig2_q, xw)));
+                && (neg(gr.rtrig2_q)
+                    || super::fault::gt(f, Fault::XoffEGe, oa, signed(gr.rtrig2_q, xw)));
             let over_warn =
                 neg(gr.rinc2_q) || ge(f, Fault::WarnOffByOne, oa, signed(gr.rinc2_q, xw));
             n.inc3_q = pick(
@@ -597,7 +598,12 @@ impl Egress {
                 let gn = self.grp[r / nlp / 8].gn4_q;
                 let top = (1 << tw) - 1;
                 let gn = pick(self.fault, Fault::GenNotAdvanced, gn, self.gen_q[r]);
-                pick(self.fault, Fault::GenNoWrap, gn, if self.gen_q[r] == top { top } else { gn })
+                pick(
+                    self.fault,
+                    Fault::GenNoWrap,
+                    gn,
+                    if self.gen_q[r] == top { top } else { gn },
+                )
             } else {
                 self.gen_q[r]
             }
@@ -645,7 +651,12 @@ impl Egress {
             let new_cnt = if !counts {
                 1
             } else if w_cnt == (1 << cw) - 1 {
-                pick(self.fault, Fault::CounterWraps, w_cnt, w_cnt * u64::from(!po.h_v_q))
+                pick(
+                    self.fault,
+                    Fault::CounterWraps,
+                    w_cnt,
+                    w_cnt * u64::from(!po.h_v_q),
+                )
             } else {
                 w_cnt + 1
             };
@@ -686,7 +697,12 @@ impl Egress {
                 n.sv_fwv2_q = 0;
             }
             let tag_ok = po.sv_tag_q == po.sv_exp2_q;
-            let tag_ok = pick(self.fault, Fault::SvalTagIgnored, tag_ok, po.sv_ok2_q || tag_ok);
+            let tag_ok = pick(
+                self.fault,
+                Fault::SvalTagIgnored,
+                tag_ok,
+                po.sv_ok2_q || tag_ok,
+            );
             n.sval_q = (if po.sv_ok2_q && tag_ok {
                 po.sv_cnt_q
             } else {

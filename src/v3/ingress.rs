@@ -14,9 +14,9 @@
 //! Reset (synchronous): the valid bits, `xoff_q`, the stage-D one-hots and the slots; the data
 //! registers and the RAMs keep their contents (the scrub writes every word in cycles 4 to 11).
 
+use super::fault::{gt, le, pick, pick_with, Fault};
 use super::thr_copies::ThrCopies;
 use super::{signed, trunc, units, Cat, RegSink, RegStrings, Regs, Scratch};
-use super::fault::{gt, le, pick, pick_with, Fault};
 
 /// The unit's parameters (the RTL's).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -369,7 +369,8 @@ impl Sort {
                         if yv && pick(f, Fault::SrchDigit3Gt, e.ge3_q, e.ge3_q && y != c3) {
                             n.acc3_q = trunc(e.acc3_q + e.y_q, sumw);
                         }
-                        let met = |a: u64| ge(f, Fault::SrchMetStrict, trunc(a << cut_f, mw), e.tgt_q);
+                        let met =
+                            |a: u64| ge(f, Fault::SrchMetStrict, trunc(a << cut_f, mw), e.tgt_q);
                         n.met_q = met(e.acc_q);
                         n.met2_q = met(e.acc2_q);
                         n.met3_q = met(e.acc3_q);
@@ -398,7 +399,8 @@ impl Sort {
                         n.acc_q = trunc(e.acc_q + e.v_q, sumw);
                         n.met_q = ge(f, Fault::CntMetStrict, trunc(e.acc_q << cut_f, mw), e.tgt_q);
                         if k != 0 && (e.met_q || k == np as u64 + 1) {
-                            n.need_q = pick(f, Fault::CntNeedPlusOne, trunc(k - 1, nw), trunc(k, nw));
+                            n.need_q =
+                                pick(f, Fault::CntNeedPlusOne, trunc(k - 1, nw), trunc(k, nw));
                             n.t_q = 0;
                             n.ph_q = PH_SEL;
                             n.k_q = 0;
