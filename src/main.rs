@@ -15,8 +15,8 @@ enum Cmd {
     /// Co-simulate the Rust model and the Verilated RTL in lockstep over a regression.
     #[cfg(feature = "rtl")]
     Cosim(capfc::cli_cosim::CosimArgs),
-    /// The fault catalogue's kill matrix: which directed case, random seed and golden set (also on
-    /// the plain Verilog testbench) catch each deliberate bug of the model.
+    /// The block's fault catalogue and its kill matrix: which lockstep run and which golden set
+    /// (also on the plain Verilog testbench alone) catch each deliberate bug of the v3 model.
     #[cfg(feature = "rtl")]
     Faults(capfc::cli_faults::FaultsArgs),
     /// The reference checker: judge an implementation's waveform (any simulator) against the
