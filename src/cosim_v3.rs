@@ -687,7 +687,7 @@ fn word_of(words: &[u64], b: usize, width: usize) -> u32 {
 }
 
 impl Pack<'_> {
-    #[inline]
+    #[inline(always)]
     fn next(&mut self) -> (usize, usize) {
         let (at, n) = self.slots[self.i];
         self.i += 1;
@@ -696,7 +696,7 @@ impl Pack<'_> {
 }
 
 impl RegSink for Pack<'_> {
-    #[inline]
+    #[inline(always)]
     fn reg(&mut self, _: std::fmt::Arguments<'_>, words: &[u64], width: usize) {
         let (at, n) = self.next();
         for (b, w) in self.buf[at..at + n].iter_mut().enumerate() {
@@ -704,7 +704,7 @@ impl RegSink for Pack<'_> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn val(&mut self, name: std::fmt::Arguments<'_>, v: u128, width: usize) {
         self.reg(name, &[v as u64, (v >> 64) as u64], width)
     }
@@ -729,7 +729,7 @@ impl RegSink for Pack<'_> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn cat(
         &mut self,
         _: std::fmt::Arguments<'_>,

@@ -469,31 +469,31 @@ struct Prefixed<'a, S: RegSink + ?Sized> {
 }
 
 impl<S: RegSink + ?Sized> RegSink for Prefixed<'_, S> {
-    #[inline]
+    #[inline(always)]
     fn reg(&mut self, name: std::fmt::Arguments<'_>, words: &[u64], width: usize) {
         self.s
             .reg(format_args!("{}{}", self.prefix, name), words, width)
     }
 
-    #[inline]
+    #[inline(always)]
     fn val(&mut self, name: std::fmt::Arguments<'_>, v: u128, width: usize) {
         self.s
             .val(format_args!("{}{}", self.prefix, name), v, width)
     }
 
-    #[inline]
+    #[inline(always)]
     fn ram(&mut self, name: std::fmt::Arguments<'_>, words: &[u64], width: usize) {
         self.s
             .ram(format_args!("{}{}", self.prefix, name), words, width)
     }
 
-    #[inline]
+    #[inline(always)]
     fn ram128(&mut self, name: std::fmt::Arguments<'_>, words: &[u128], width: usize) {
         self.s
             .ram128(format_args!("{}{}", self.prefix, name), words, width)
     }
 
-    #[inline]
+    #[inline(always)]
     fn cat(
         &mut self,
         name: std::fmt::Arguments<'_>,
