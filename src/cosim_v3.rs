@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 
 use crate::block::BlockParams;
-use crate::dut_v3::{Layout, RtlTopV3, RtlV3Error};
+use crate::dut_v3::{RtlTopV3, RtlV3Error};
 use crate::v3::replay::{self, top_in_into, Report};
 use crate::v3::top::{Top, TopIn, TopOut};
 use crate::v3::{RegSink, RegStrings};
@@ -213,6 +213,20 @@ pub struct LockstepV3 {
     full: bool,
     /// cycles whose RAM words were compared
     pub full_cycles: u64,
+    /// the model's registers (and, in a cycle that compares them, RAM words) packed into the
+    /// RTL's state words, each at its RTL variable's place ([`Pack`])
+    mstate: Vec<u32>,
+    /// the state words of the registers (no RAM word), as runs `[from, to)`
+    reg_runs: Vec<(usize, usize)>,
+    /// per state word: the model's register (in `Top::regs` order) it belongs to
+    owner: Vec<u32>,
+    /// the registers found different in a cycle (reused)
+    differ: Vec<u32>,
+    /// for each of the model's outputs (in `TopOut::visit` order): its first output word and
+    /// word count; the model's outputs packed the same way; per output word, its output
+    out_slots: Vec<(u32, u32)>,
+    mout_words: Vec<u32>,
+    out_owner: Vec<u32>,
 }
 
 /// A RAM of the model and its write port in the RTL.
@@ -259,7 +273,7 @@ impl LockstepV3 {
                 seen.iter().filter(|s| !**s).count()
             ));
         }
-        let slots = perm
+        let slots: Vec<(u32, u32)> = perm
             .iter()
             .map(|&k| {
                 let (vi, e) = values[k];
@@ -322,6 +336,34 @@ impl LockstepV3 {
         }
         let writes = vec![0; rtl.layout.write_words];
         let mw = vec![None; rams.len()];
+        // which register each state word belongs to, and the runs of words that are registers
+        // (the RAMs' words are those of the model's `ram` and `ram128` lists, in visit order)
+        let mut owner = vec![u32::MAX; rtl.layout.state_words];
+        let mut is_ram = vec![false; rtl.layout.state_words];
+        let mut kinds = RamWords(vec![]);
+        model.visit(&mut kinds);
+        for (i, &(at, n)) in slots.iter().enumerate() {
+            for w in at..at + n {
+                owner[w as usize] = i as u32;
+                is_ram[w as usize] = kinds.0[i];
+            }
+        }
+        if let Some(w) = owner.iter().position(|&o| o == u32::MAX) {
+            return Err(format!(
+                "{}: state word {w} belongs to no register of the model",
+                rtl.name
+            ));
+        }
+        let mut reg_runs: Vec<(usize, usize)> = vec![];
+        for (w, ram) in is_ram.iter().enumerate() {
+            match reg_runs.last_mut() {
+                _ if *ram => {}
+                Some(r) if r.1 == w => r.1 = w + 1,
+                _ => reg_runs.push((w, w + 1)),
+            }
+        }
+        let mstate = vec![0; rtl.layout.state_words];
+        let mout_words = vec![0; rtl.layout.output_words];
         Ok(LockstepV3 {
             state: vec![0; rtl.layout.state_words],
             out: vec![0; rtl.layout.output_words],
@@ -348,6 +390,13 @@ impl LockstepV3 {
             mw,
             full: true,
             full_cycles: 0,
+            mstate,
+            reg_runs,
+            owner,
+            differ: vec![],
+            out_slots: vec![],
+            mout_words,
+            out_owner: vec![],
         })
     }
 
@@ -445,20 +494,41 @@ impl LockstepV3 {
                 }
             }
         } else {
-            let mut cmp = Compare {
-                layout: &self.rtl.layout,
-                state: &self.state,
-                values: &self.values,
-                perm: &self.perm,
+            // the model's registers (and RAM words, in a full cycle) packed where the RTL's are,
+            // then compared word for word: every register every cycle
+            let mut pack = Pack {
                 slots: &self.slots,
+                buf: &mut self.mstate,
                 i: 0,
                 rams: full,
-                bad: vec![],
             };
-            self.model.visit(&mut cmp);
-            debug_assert_eq!(cmp.i, self.perm.len());
-            for (n, got, want) in std::mem::take(&mut cmp.bad) {
-                self.note(&n, got, want);
+            self.model.visit(&mut pack);
+            debug_assert_eq!(pack.i, self.slots.len());
+            let whole = [(0, self.state.len())];
+            let runs: &[(usize, usize)] = if full { &whole } else { &self.reg_runs };
+            self.differ.clear();
+            for &(a, b) in runs {
+                let (r, m) = (&self.state[a..b], &self.mstate[a..b]);
+                if r != m {
+                    self.differ.extend(
+                        (a..b)
+                            .filter(|&w| self.state[w] != self.mstate[w])
+                            .map(|w| self.owner[w]),
+                    );
+                }
+            }
+            self.differ.sort_unstable();
+            self.differ.dedup();
+            for k in 0..self.differ.len() {
+                let i = self.differ[k] as usize;
+                let (vi, e) = self.values[self.perm[i]];
+                let v = &self.rtl.layout.state[vi];
+                // (bits above a register's width are not compared)
+                let (got, want) = (v.bits(&self.state, e), v.bits(&self.mstate, e));
+                if got != want {
+                    let n = v.value_name(e);
+                    self.note(&n, got, want);
+                }
             }
         }
         match given {
@@ -509,61 +579,46 @@ impl LockstepV3 {
                 self.out_index.push(k);
             }
             self.report.names += self.out_index.len();
+            let l = &self.rtl.layout.outputs;
+            self.out_slots = self
+                .out_index
+                .iter()
+                .map(|&k| (l[k].offset as u32, l[k].value_words() as u32))
+                .collect();
+            self.out_owner = vec![u32::MAX; self.out.len()];
+            for (i, &(at, n)) in self.out_slots.iter().enumerate() {
+                for w in at..at + n {
+                    self.out_owner[w as usize] = i as u32;
+                }
+            }
         }
-        let mut cmp = OutCompare {
-            layout: &self.rtl.layout,
-            out: &self.out,
-            index: &self.out_index,
+        let mut pack = Pack {
+            slots: &self.out_slots,
+            buf: &mut self.mout_words,
             i: 0,
-            bad: vec![],
+            rams: true,
         };
-        self.mout.visit(&mut cmp);
-        for (n, got, want) in std::mem::take(&mut cmp.bad) {
-            self.note(&n, got, want);
+        self.mout.visit(&mut pack);
+        if self.out != self.mout_words {
+            self.differ.clear();
+            self.differ.extend(
+                (0..self.out.len())
+                    .filter(|&w| self.out[w] != self.mout_words[w] && self.out_owner[w] != u32::MAX)
+                    .map(|w| self.out_owner[w]),
+            );
+            self.differ.sort_unstable();
+            self.differ.dedup();
+            for k in 0..self.differ.len() {
+                let v = &self.rtl.layout.outputs[self.out_index[self.differ[k] as usize]];
+                let (got, want) = (v.bits(&self.out, 0), v.bits(&self.mout_words, 0));
+                if got != want {
+                    let n = v.name.clone();
+                    self.note(&n, got, want);
+                }
+            }
         }
         self.report.cycles += 1;
         Ok(())
-    }
-}
-
-/// The model's registers, as `Top::visit` lists them, against the RTL's state words.
-struct Compare<'a> {
-    layout: &'a Layout,
-    state: &'a [u32],
-    values: &'a [(usize, usize)],
-    perm: &'a [usize],
-    slots: &'a [(u32, u32)],
-    /// the model's register now visited
-    i: usize,
-    /// compare the RAMs' words (else skip them: they are compared through their writes)
-    rams: bool,
-    /// (name, RTL, model) of each that differed
-    bad: Vec<(String, String, String)>,
-}
-
-impl Compare<'_> {
-    /// The next register's RTL value (up to 128 bits) and its index.
-    #[inline]
-    fn rtl_u128(&mut self) -> (usize, u128) {
-        let i = self.i;
-        self.i += 1;
-        let (at, n) = self.slots[i];
-        let (at, n) = (at as usize, (n as usize).min(4));
-        let mut x = 0u128;
-        for (b, w) in self.state[at..at + n].iter().enumerate() {
-            x |= u128::from(*w) << (32 * b);
-        }
-        (i, x)
-    }
-
-    /// Register `i` (in the model's order) differed: note its name and both values.
-    fn differs(&mut self, name: std::fmt::Arguments<'_>, i: usize, model: &[u64], width: usize) {
-        let (vi, k) = self.values[self.perm[i]];
-        let mut m = RegStrings::default();
-        m.reg(name, model, width);
-        let (n, want) = m.0.pop().unwrap();
-        self.bad
-            .push((n, self.layout.state[vi].bits(self.state, k), want));
     }
 }
 
@@ -572,63 +627,6 @@ fn mask128(width: usize) -> u128 {
         u128::MAX
     } else {
         (1u128 << width) - 1
-    }
-}
-
-impl RegSink for Compare<'_> {
-    // (the common cases without the word loop: a value of at most 128 bits, a RAM's words)
-    fn val(&mut self, name: std::fmt::Arguments<'_>, v: u128, width: usize) {
-        if width > 128 {
-            return self.reg(name, &[v as u64, (v >> 64) as u64], width);
-        }
-        let (i, rtl) = self.rtl_u128();
-        if (rtl ^ v) & mask128(width) != 0 {
-            self.differs(name, i, &[v as u64, (v >> 64) as u64], width);
-        }
-    }
-
-    fn ram128(&mut self, name: std::fmt::Arguments<'_>, words: &[u128], width: usize) {
-        if !self.rams {
-            self.i += words.len();
-            return;
-        }
-        for (k, &w) in words.iter().enumerate() {
-            self.val(format_args!("{name}[{k}]"), w, width);
-        }
-    }
-
-    fn ram(&mut self, name: std::fmt::Arguments<'_>, words: &[u64], width: usize) {
-        if !self.rams {
-            self.i += words.len();
-            return;
-        }
-        debug_assert!(width <= 64, "a RAM word of {width} bits");
-        let m = mask128(width.min(64));
-        for (k, &w) in words.iter().enumerate() {
-            let (i, rtl) = self.rtl_u128();
-            if (rtl ^ u128::from(w)) & m != 0 {
-                self.differs(format_args!("{name}[{k}]"), i, &[w], width);
-            }
-        }
-    }
-
-    fn reg(&mut self, name: std::fmt::Arguments<'_>, words: &[u64], width: usize) {
-        let i = self.i;
-        self.i += 1;
-        let (at, n) = self.slots[i];
-        for b in 0..n as usize {
-            let left = width.saturating_sub(32 * b);
-            let mask = if left >= 32 {
-                u32::MAX
-            } else {
-                (1u32 << left) - 1
-            };
-            let model = words.get(b / 2).map_or(0, |w| (w >> (32 * (b % 2))) as u32);
-            if (self.state[at as usize + b] ^ model) & mask != 0 {
-                self.differs(name, i, words, width);
-                return;
-            }
-        }
     }
 }
 
@@ -648,35 +646,114 @@ impl RegSink for RamNames {
     }
 }
 
-/// The model's outputs, as `TopOut::visit` lists them, against the RTL's output words.
-struct OutCompare<'a> {
-    layout: &'a Layout,
-    out: &'a [u32],
-    /// for each output in the model's order, the layout's
-    index: &'a [usize],
-    i: usize,
-    /// (name, RTL, model) of each that differed
-    bad: Vec<(String, String, String)>,
+/// Per register of the model (in visit order): whether it is a RAM's word.
+struct RamWords(Vec<bool>);
+
+impl RegSink for RamWords {
+    fn reg(&mut self, _: std::fmt::Arguments<'_>, _: &[u64], _: usize) {
+        self.0.push(false);
+    }
+
+    fn ram(&mut self, _: std::fmt::Arguments<'_>, words: &[u64], _: usize) {
+        self.0.extend(words.iter().map(|_| true));
+    }
+
+    fn ram128(&mut self, _: std::fmt::Arguments<'_>, words: &[u128], _: usize) {
+        self.0.extend(words.iter().map(|_| true));
+    }
 }
 
-impl RegSink for OutCompare<'_> {
-    fn reg(&mut self, name: std::fmt::Arguments<'_>, words: &[u64], width: usize) {
-        let v = &self.layout.outputs[self.index[self.i]];
+/// Packs values, in a visit's order, into 32-bit words at given places: value `i` into
+/// `buf[slots[i].0 ..][.. slots[i].1]`, its bits above its width cleared. (The model's registers
+/// into the RTL's state words, the model's outputs into the RTL's output words.)
+struct Pack<'a> {
+    slots: &'a [(u32, u32)],
+    buf: &'a mut [u32],
+    i: usize,
+    /// pack the RAMs' words too (else skip them)
+    rams: bool,
+}
+
+/// Word `b` (32 bits) of a value of `width` bits, the bits above the width cleared.
+#[inline]
+fn word_of(words: &[u64], b: usize, width: usize) -> u32 {
+    let left = width.saturating_sub(32 * b);
+    let mask = if left >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << left) - 1
+    };
+    words.get(b / 2).map_or(0, |w| (w >> (32 * (b % 2))) as u32) & mask
+}
+
+impl Pack<'_> {
+    #[inline(always)]
+    fn next(&mut self) -> (usize, usize) {
+        let (at, n) = self.slots[self.i];
         self.i += 1;
-        for b in 0..width.div_ceil(32) {
-            let left = width - 32 * b;
-            let mask = if left >= 32 {
-                u32::MAX
-            } else {
-                (1u32 << left) - 1
-            };
-            let model = words.get(b / 2).map_or(0, |w| (w >> (32 * (b % 2))) as u32);
-            if (self.out[v.offset + b] ^ model) & mask != 0 {
-                let mut m = RegStrings::default();
-                m.reg(name, words, width);
-                let (n, want) = m.0.pop().expect("one");
-                self.bad.push((n, v.bits(self.out, 0), want));
-                return;
+        (at as usize, n as usize)
+    }
+}
+
+impl RegSink for Pack<'_> {
+    #[inline(always)]
+    fn reg(&mut self, _: std::fmt::Arguments<'_>, words: &[u64], width: usize) {
+        let (at, n) = self.next();
+        for (b, w) in self.buf[at..at + n].iter_mut().enumerate() {
+            *w = word_of(words, b, width);
+        }
+    }
+
+    #[inline(always)]
+    fn val(&mut self, name: std::fmt::Arguments<'_>, v: u128, width: usize) {
+        self.reg(name, &[v as u64, (v >> 64) as u64], width)
+    }
+
+    fn ram(&mut self, name: std::fmt::Arguments<'_>, words: &[u64], width: usize) {
+        if !self.rams {
+            self.i += words.len();
+            return;
+        }
+        for w in words {
+            self.reg(name, &[*w], width);
+        }
+    }
+
+    fn ram128(&mut self, name: std::fmt::Arguments<'_>, words: &[u128], width: usize) {
+        if !self.rams {
+            self.i += words.len();
+            return;
+        }
+        for w in words {
+            self.val(name, *w, width);
+        }
+    }
+
+    #[inline(always)]
+    fn cat(
+        &mut self,
+        _: std::fmt::Arguments<'_>,
+        n: usize,
+        width: usize,
+        get: &dyn Fn(usize) -> u64,
+    ) {
+        let (at, nw) = self.next();
+        let out = &mut self.buf[at..at + nw];
+        out.fill(0);
+        let mask = if width >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << width) - 1
+        };
+        for k in 0..n {
+            let v = get(k) & mask;
+            if v == 0 {
+                continue;
+            }
+            let pos = k * width;
+            let x = u128::from(v) << (pos % 32);
+            for (j, w) in out.iter_mut().skip(pos / 32).take(3).enumerate() {
+                *w |= (x >> (32 * j)) as u32;
             }
         }
     }

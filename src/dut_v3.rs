@@ -104,13 +104,26 @@ impl Var {
     }
 
     /// Bits `lo .. lo + w` (w <= 64) of value 0, zero above the width.
+    #[inline]
     pub fn field(&self, words: &[u32], lo: usize, w: u32) -> u64 {
-        let mut x = 0u64;
-        for b in (lo..lo + w as usize).rev() {
-            let bit = b < self.width as usize && words[self.offset + b / 32] >> (b % 32) & 1 == 1;
-            x = x << 1 | bit as u64;
+        let width = self.width as usize;
+        if lo >= width || w == 0 {
+            return 0;
         }
-        x
+        let n = (w as usize).min(64).min(width - lo);
+        // (the value's words from the one holding bit `lo`: at most three hold 64 bits)
+        let at = self.offset + lo / 32;
+        let end = self.offset + self.value_words();
+        let mut x = 0u128;
+        for (j, v) in words[at..end].iter().take(3).enumerate() {
+            x |= u128::from(*v) << (32 * j);
+        }
+        let v = (x >> (lo % 32)) as u64;
+        if n == 64 {
+            v
+        } else {
+            v & ((1u64 << n) - 1)
+        }
     }
 
     /// Set value 0 from a binary string (most significant bit first; missing high bits are 0).

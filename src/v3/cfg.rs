@@ -109,7 +109,7 @@ impl Cfg {
     }
 
     /// The registers and RAM words, in the order of [`Cfg::regs`], into `s`.
-    pub fn visit(&self, p: &BlockParams, prefix: &str, s: &mut dyn RegSink) {
+    pub fn visit<S: RegSink + ?Sized>(&self, p: &BlockParams, prefix: &str, s: &mut S) {
         for k in 0..NT {
             s.val(
                 format_args!("{prefix}thr_v_q[{k}]"),

@@ -11,11 +11,9 @@
 //! `e_q` a cycle later, seen by E's partial ORs a cycle after that); the occupancy LUT RAMs, the counter RAMs
 //! (`gen_port[o].u_cnt`: synchronous reads, read before write) and the thresholds' copies.
 
-use super::fault::{ge, le, pick, Fault};
+use super::fault::{ge, gt, le, pick, Fault};
 use super::thr_copies::ThrCopies;
-use super::{
-    class_width, port_width, signed, trunc, units, Cat, RegSink, RegStrings, Regs, Scratch,
-};
+use super::{class_width, port_width, signed, trunc, units, RegSink, RegStrings, Regs, Scratch};
 
 /// The unit's parameters (the RTL's).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -104,6 +102,20 @@ pub struct EgressIn {
     pub swr_en: Vec<bool>,
     pub swr_l: Vec<u64>,
     pub swr_i: Vec<u64>,
+}
+
+/// The per-port inputs of one cycle, borrowed ([`Egress::tick_lanes`]): as in [`EgressIn`].
+#[derive(Debug, Clone, Copy)]
+pub struct EgressLanes<'a> {
+    pub deq_valid: &'a [bool],
+    pub deq_prio: &'a [u8],
+    pub deq_size: &'a [u64],
+    pub sre: &'a [bool],
+    pub srow: &'a [u64],
+    pub sidx: &'a [u64],
+    pub swr_en: &'a [bool],
+    pub swr_l: &'a [u64],
+    pub swr_i: &'a [u64],
 }
 
 /// One cycle's outputs.
@@ -278,7 +290,6 @@ pub struct Egress {
 /// The egress's buffers for one clock edge, kept so that a cycle allocates nothing.
 #[derive(Debug, Clone, Default)]
 struct Bufs {
-    grp: Vec<Group>,
     port: Vec<Port>,
     mems: Vec<Vec<u64>>,
     rclr4: Vec<bool>,
@@ -326,14 +337,6 @@ impl Egress {
         }
     }
 
-    fn enq_slot(&self, inp: &EgressIn, g: usize) -> bool {
-        let np = self.p.np as u64;
-        inp.enq_oport < np
-            && inp.enq_iport < np
-            && inp.enq_oport / 8 == g as u64
-            && (inp.enq_oport & 7) as u8 == self.grp[g].gs_q
-    }
-
     /// The outputs of this cycle.
     pub fn outputs(&self) -> EgressOut {
         let mut out = EgressOut::default();
@@ -377,6 +380,24 @@ impl Egress {
 
     /// The clock edge.
     pub fn tick(&mut self, inp: &EgressIn) {
+        let lanes = EgressLanes {
+            deq_valid: &inp.deq_valid,
+            deq_prio: &inp.deq_prio,
+            deq_size: &inp.deq_size,
+            sre: &inp.sre,
+            srow: &inp.srow,
+            sidx: &inp.sidx,
+            swr_en: &inp.swr_en,
+            swr_l: &inp.swr_l,
+            swr_i: &inp.swr_i,
+        };
+        self.tick_lanes(inp, &lanes);
+    }
+
+    /// [`Egress::tick`] with the dequeue lanes and the sort engines' port given apart from `inp`
+    /// (whose own are then not read): the block passes its inputs' and the engines' outputs
+    /// without a copy.
+    pub fn tick_lanes(&mut self, inp: &EgressIn, lanes: &EgressLanes<'_>) {
         let p = self.p;
         let (np, nlp, nr) = (p.np, p.nlp(), p.nr());
         let (ow, xw, cw, tw, pw, lw, caw) = (p.ow, p.xw(), p.cw, p.tw(), p.pw(), p.lw(), p.caw());
@@ -385,8 +406,21 @@ impl Egress {
         self.wlog.0.clear();
         let rclr_t = &self.rclr4_q;
         let eclr_t = &self.eclr4_q;
-        let mut next = std::mem::take(&mut self.buf.0.grp);
-        next.clone_from(&self.grp);
+        // (the groups' registers before this edge that the ports and E read below, and the ones
+        // the ports read after it: the groups are updated in place after the ports)
+        let ng = self.grp.len();
+        let mut cin_old = [false; 16];
+        let mut rdy_d = [false; 16];
+        let mut gs_d = [0u8; 16];
+        for (g, gr) in self.grp.iter().enumerate() {
+            cin_old[g] = gr.cin_q;
+            rdy_d[g] = !rst && gr.rc_q >= p.rc_rdy() - 1;
+            gs_d[g] = if rst {
+                (g & 7) as u8
+            } else {
+                (gr.gs_q + 1) & 7
+            };
+        }
         let fresh = |v: &mut Vec<bool>| {
             let mut v = std::mem::take(v);
             v.clear();
@@ -396,198 +430,6 @@ impl Egress {
         let mut rclr4_d = fresh(&mut self.buf.0.rclr4);
         let mut eclr4_d = fresh(&mut self.buf.0.eclr4);
         let mut rtrig4_d = fresh(&mut self.buf.0.rtrig4);
-        for (g, gr) in self.grp.iter().enumerate() {
-            let n = &mut next[g];
-            n.gs_q = if rst {
-                (g & 7) as u8
-            } else {
-                (gr.gs_q + 1) & 7
-            };
-            let rc = gr.rc_q;
-            n.rc_q = if rst {
-                0
-            } else if rc == rc_sat {
-                rc
-            } else {
-                trunc(rc + 1, p.rcw())
-            };
-            n.rdy_q = !rst && rc >= p.rc_rdy() - 1;
-            n.scr_q = !rst && (3..11).contains(&rc);
-            n.cin_q = rst || rc < p.na() as u64 - 1;
-            // A
-            let o = g * 8 + usize::from(gr.gs_q);
-            let (dv, dp, dsz) = if o < np {
-                (inp.deq_valid[o], inp.deq_prio[o] & 7, inp.deq_size[o])
-            } else {
-                (false, 0, 0)
-            };
-            n.dv1_q = !rst && dv && gr.rdy_q;
-            n.dp1_q = dp;
-            n.du1_q = trunc(units(trunc(dsz, p.sw), p.cell_log2), ow);
-            let take = inp.enq_valid && self.enq_slot(inp, g) && gr.rdy_q;
-            n.av1_q = !rst && take;
-            // (the lane's fields loaded only by the group it is taken into: one copy a group)
-            if take {
-                n.ap1_q = inp.enq_prio & 7;
-                n.ai1_q = trunc(inp.enq_iport, pw);
-                n.au1_q = trunc(units(trunc(inp.enq_size, p.sw), p.cell_log2), ow);
-            }
-            n.s1_q = gr.gs_q;
-            n.sm1_q = n.av1_q && n.dv1_q && inp.enq_prio & 7 == dp;
-            n.aoh1_q = 1 << (n.ap1_q & 7);
-            n.doh1_q = 1 << (n.dp1_q & 7);
-            // B (the muxes' selects one-hot: 0 before the first cycle, and the words then 0)
-            let s1 = usize::from(gr.s1_q & 7);
-            let sel = |oh: u8| {
-                (0..8).fold(0, |w, q| {
-                    w | if oh >> q & 1 == 1 { gr.occ[q][s1] } else { 0 }
-                })
-            };
-            n.occa2_q = sel(gr.aoh1_q);
-            n.occd2_q = sel(gr.doh1_q);
-            n.aoh2_q = gr.aoh1_q;
-            n.doh2_q = gr.doh1_q;
-            let tha = self.u_thr.read_a(g, usize::from(gr.ap1_q));
-            let thd = self.u_thr.read_d(g, usize::from(gr.dp1_q));
-            let f = |w: u128, lo: u32, n: u32| (w >> lo) as u64 & ((1u64 << n) - 1);
-            n.cc2_q = tha & 1 == 1;
-            n.ca2_q = tha >> 1 & 1 == 1;
-            n.la2_q = f(tha, 2, lw);
-            let warna = f(tha, lw + 2, ow);
-            let xoff = f(tha, ow + lw + 2, ow);
-            let max = f(tha, 2 * ow + lw + 2, ow);
-            n.cd2_q = thd & 1 == 1;
-            n.ld2_q = f(thd, 1, lw);
-            let xon = f(thd, lw + 1, ow);
-            let warnd = f(thd, ow + lw + 1, ow);
-            let dsame = if gr.sm1_q { gr.du1_q } else { 0 };
-            n.delta2_q = trunc(gr.au1_q.wrapping_sub(dsame), ow);
-            let dsame_k = pick(self.fault, Fault::EgEnqueueFirst, dsame, 0);
-            let add3m = |a: u64| trunc(a.wrapping_add(dsame_k).wrapping_sub(gr.au1_q), xw);
-            n.racc2_q = add3m(max);
-            n.rtrig2_q = add3m(xoff);
-            n.rinc2_q = add3m(warna);
-            n.rclrc2_q = trunc(warnd + gr.du1_q, xw);
-            n.rclre2_q = trunc(xon + gr.du1_q, xw);
-            n.av2_q = !rst && gr.av1_q;
-            n.dv2_q = !rst && gr.dv1_q;
-            n.s2_q = gr.s1_q;
-            n.ai2_q = gr.ai1_q;
-            n.du2_q = gr.du1_q;
-            // C
-            let oa = gr.occa2_q as i64;
-            let od = gr.occd2_q as i64;
-            let neg = |x: u64| x >> (xw - 1) & 1 == 1;
-            let f = self.fault;
-            let racc = signed(gr.racc2_q, xw);
-            n.acc3_q = !rst
-                && gr.av2_q
-                && !neg(gr.racc2_q)
-                && pick(
-                    f,
-                    Fault::EgMaxLoose,
-                    le(f, Fault::EgMaxStrict, oa, racc),
-                    oa <= racc + 1,
-                );
-            n.trig3_q = gr.ca2_q
-                && (neg(gr.rtrig2_q)
-                    || super::fault::gt(f, Fault::XoffEGe, oa, signed(gr.rtrig2_q, xw)));
-            let over_warn =
-                neg(gr.rinc2_q) || ge(f, Fault::WarnOffByOne, oa, signed(gr.rinc2_q, xw));
-            n.inc3_q = pick(
-                f,
-                Fault::IncUncounted,
-                gr.cc2_q && over_warn,
-                over_warn && (gr.cc2_q || gr.av2_q),
-            );
-            n.clrc3_q = !rst
-                && gr.dv2_q
-                && gr.cd2_q
-                && le(f, Fault::ClearBelowWarn, od, signed(gr.rclrc2_q, xw));
-            n.clre3_q = !rst
-                && gr.dv2_q
-                && gr.cd2_q
-                && le(f, Fault::XonOffByOne, od, signed(gr.rclre2_q, xw));
-            n.new3_q = trunc(gr.occa2_q + gr.delta2_q, ow);
-            n.mid3_q = trunc(gr.occd2_q.wrapping_sub(gr.du2_q), ow);
-            n.aoh3_q = gr.aoh2_q;
-            let rw = 8 * nlp as u32;
-            let oh = |s: u8, l: u64| {
-                let k = (u64::from(s) << lw) | trunc(l, lw);
-                if k < u64::from(rw) {
-                    1u64 << k
-                } else {
-                    0
-                }
-            };
-            n.rohd3_q = oh(gr.s2_q, gr.ld2_q);
-            let mut gsel = 0;
-            for s in 0..8 {
-                if g * 8 + s < np {
-                    for l in 0..nlp {
-                        if n.rohd3_q >> (s * nlp + l) & 1 == 1 {
-                            gsel |= self.gen_q[(g * 8 + s) * nlp + l];
-                        }
-                    }
-                }
-            }
-            n.gn3_q = gsel;
-            n.roha3_q = oh(gr.s2_q, gr.la2_q);
-            n.doh3_q = if gr.dv2_q { gr.doh2_q } else { 0 };
-            n.dv3_q = !rst && gr.dv2_q;
-            n.s3_q = gr.s2_q;
-            n.la3_q = gr.la2_q;
-            n.ai3_q = gr.ai2_q;
-            // D
-            n.acc4_q = !rst && gr.acc3_q;
-            n.inc4_q = gr.inc3_q;
-            n.dv4_q = !rst && gr.dv3_q;
-            n.new4_q = gr.new3_q;
-            n.gn4_q = trunc(gr.gn3_q + 1, tw);
-            n.mid4_q = gr.mid3_q;
-            n.aoh4_q = gr.aoh3_q;
-            n.doh4_q = gr.doh3_q;
-            n.s4_q = gr.s3_q;
-            n.la4_q = gr.la3_q;
-            n.ai4_q = gr.ai3_q;
-            if !rst {
-                for s in 0..8 {
-                    if g * 8 + s < np {
-                        for l in 0..nlp {
-                            let r = (g * 8 + s) * nlp + l;
-                            let k = s * nlp + l;
-                            rclr4_d[r] = gr.clrc3_q && gr.rohd3_q >> k & 1 == 1;
-                            eclr4_d[r] = gr.clre3_q && gr.rohd3_q >> k & 1 == 1;
-                            rtrig4_d[r] = gr.acc3_q && gr.trig3_q && gr.roha3_q >> k & 1 == 1;
-                        }
-                    }
-                }
-            }
-            // E
-            let s4 = usize::from(gr.s4_q & 7);
-            for q in 0..8 {
-                let wa = gr.acc4_q && gr.aoh4_q >> q & 1 == 1;
-                if gr.scr_q || wa || (gr.dv4_q && gr.doh4_q >> q & 1 == 1) {
-                    n.occ[q][s4] = if gr.scr_q {
-                        0
-                    } else if wa {
-                        gr.new4_q
-                    } else {
-                        gr.mid4_q
-                    };
-                    self.wlog
-                        .0
-                        .push(((g * 8 + q) as u32, s4 as u64, n.occ[q][s4].into()));
-                }
-            }
-            n.f_l_q = gr.la4_q;
-            n.f_i_q = gr.ai4_q;
-            n.g_l_q = gr.f_l_q;
-            n.g_i_q = gr.f_i_q;
-            n.h_l_q = gr.g_l_q;
-            n.h_i_q = gr.g_i_q;
-        }
-
         // generations
         let mut gen_d = std::mem::take(&mut self.buf.0.gen);
         gen_d.clear();
@@ -623,7 +465,7 @@ impl Egress {
             let g_v = po.fv_q;
             let sc_v = po.sn_q;
             n.fv_q = !rst && gr.acc4_q && gr.inc4_q && gr.s4_q == (o % 8) as u8;
-            n.sn_q = next[g].rdy_q && next[g].gs_q == ((o % 8 + 1) & 7) as u8;
+            n.sn_q = rdy_d[g] && gs_d[g] == ((o % 8 + 1) & 7) as u8;
             // (the read enable is not gated by the reset)
             let re0 = g_v || sc_v;
             let ra0 = if g_v {
@@ -669,9 +511,9 @@ impl Egress {
                 po.sp_q
             };
             n.wd_q = (w_gen << cw) | if po.h_v_q { new_cnt } else { 0 };
-            let a_l = trunc(inp.srow[o], lw);
-            let a_i = trunc(inp.sidx[o], pw);
-            let sre = inp.sre[o];
+            let a_l = trunc(lanes.srow[o], lw);
+            let a_i = trunc(lanes.sidx[o], pw);
+            let sre = lanes.sre[o];
             let a_set = po.wh_q && po.wa_q == (a_l << pw | a_i);
             let a_set = pick(self.fault, Fault::SvalNotForwarded, a_set, a_set && !sre);
             n.sv_ok_q = !rst && if sre { gr.rdy_q } else { po.sv_ok_q };
@@ -736,9 +578,212 @@ impl Egress {
                     if i < np as u64 { 1u128 << i } else { 0 };
             }
         }
+        // each group in place, its stages from the last to the first (each reads the registers
+        // of the stage before it, not yet written), B's RAM reads first (the words before this
+        // edge's writes), the slot and reset count last
+        let (rc_rdy, na) = (p.rc_rdy(), p.na() as u64);
+        let fault = self.fault;
+        for (g, gr) in self.grp.iter_mut().enumerate() {
+            // B's reads of the port's row (the muxes' selects one-hot: 0 before the first
+            // cycle, and the words then 0)
+            let s1 = usize::from(gr.s1_q & 7);
+            let sel = |oh: u8| {
+                (0..8).fold(0, |w, q| {
+                    w | if oh >> q & 1 == 1 { gr.occ[q][s1] } else { 0 }
+                })
+            };
+            let (occa, occd) = (sel(gr.aoh1_q), sel(gr.doh1_q));
+            // E
+            let s4 = usize::from(gr.s4_q & 7);
+            for q in 0..8 {
+                let wa = gr.acc4_q && gr.aoh4_q >> q & 1 == 1;
+                if gr.scr_q || wa || (gr.dv4_q && gr.doh4_q >> q & 1 == 1) {
+                    gr.occ[q][s4] = if gr.scr_q {
+                        0
+                    } else if wa {
+                        gr.new4_q
+                    } else {
+                        gr.mid4_q
+                    };
+                    self.wlog
+                        .0
+                        .push(((g * 8 + q) as u32, s4 as u64, gr.occ[q][s4].into()));
+                }
+            }
+            gr.h_l_q = gr.g_l_q;
+            gr.h_i_q = gr.g_i_q;
+            gr.g_l_q = gr.f_l_q;
+            gr.g_i_q = gr.f_i_q;
+            gr.f_l_q = gr.la4_q;
+            gr.f_i_q = gr.ai4_q;
+            // D
+            if !rst {
+                for s in 0..8 {
+                    if g * 8 + s < np {
+                        for l in 0..nlp {
+                            let r = (g * 8 + s) * nlp + l;
+                            let k = s * nlp + l;
+                            rclr4_d[r] = gr.clrc3_q && gr.rohd3_q >> k & 1 == 1;
+                            eclr4_d[r] = gr.clre3_q && gr.rohd3_q >> k & 1 == 1;
+                            rtrig4_d[r] = gr.acc3_q && gr.trig3_q && gr.roha3_q >> k & 1 == 1;
+                        }
+                    }
+                }
+            }
+            gr.acc4_q = !rst && gr.acc3_q;
+            gr.inc4_q = gr.inc3_q;
+            gr.dv4_q = !rst && gr.dv3_q;
+            gr.new4_q = gr.new3_q;
+            gr.gn4_q = trunc(gr.gn3_q + 1, tw);
+            gr.mid4_q = gr.mid3_q;
+            gr.aoh4_q = gr.aoh3_q;
+            gr.doh4_q = gr.doh3_q;
+            gr.s4_q = gr.s3_q;
+            gr.la4_q = gr.la3_q;
+            gr.ai4_q = gr.ai3_q;
+            // C
+            let oa = gr.occa2_q as i64;
+            let od = gr.occd2_q as i64;
+            let neg = |x: u64| x >> (xw - 1) & 1 == 1;
+            let f = fault;
+            let racc = signed(gr.racc2_q, xw);
+            gr.acc3_q = !rst
+                && gr.av2_q
+                && !neg(gr.racc2_q)
+                && pick(
+                    f,
+                    Fault::EgMaxLoose,
+                    le(f, Fault::EgMaxStrict, oa, racc),
+                    oa <= racc + 1,
+                );
+            gr.trig3_q = gr.ca2_q
+                && (neg(gr.rtrig2_q) || gt(f, Fault::XoffEGe, oa, signed(gr.rtrig2_q, xw)));
+            let over_warn =
+                neg(gr.rinc2_q) || ge(f, Fault::WarnOffByOne, oa, signed(gr.rinc2_q, xw));
+            gr.inc3_q = pick(
+                f,
+                Fault::IncUncounted,
+                gr.cc2_q && over_warn,
+                over_warn && (gr.cc2_q || gr.av2_q),
+            );
+            gr.clrc3_q = !rst
+                && gr.dv2_q
+                && gr.cd2_q
+                && le(f, Fault::ClearBelowWarn, od, signed(gr.rclrc2_q, xw));
+            gr.clre3_q = !rst
+                && gr.dv2_q
+                && gr.cd2_q
+                && le(f, Fault::XonOffByOne, od, signed(gr.rclre2_q, xw));
+            gr.new3_q = trunc(gr.occa2_q + gr.delta2_q, ow);
+            gr.mid3_q = trunc(gr.occd2_q.wrapping_sub(gr.du2_q), ow);
+            gr.aoh3_q = gr.aoh2_q;
+            let rw = 8 * nlp as u32;
+            let oh = |s: u8, l: u64| {
+                let k = (u64::from(s) << lw) | trunc(l, lw);
+                if k < u64::from(rw) {
+                    1u64 << k
+                } else {
+                    0
+                }
+            };
+            gr.rohd3_q = oh(gr.s2_q, gr.ld2_q);
+            let mut gsel = 0;
+            for s in 0..8 {
+                if g * 8 + s < np {
+                    for l in 0..nlp {
+                        if gr.rohd3_q >> (s * nlp + l) & 1 == 1 {
+                            gsel |= self.gen_q[(g * 8 + s) * nlp + l];
+                        }
+                    }
+                }
+            }
+            gr.gn3_q = gsel;
+            gr.roha3_q = oh(gr.s2_q, gr.la2_q);
+            gr.doh3_q = if gr.dv2_q { gr.doh2_q } else { 0 };
+            gr.dv3_q = !rst && gr.dv2_q;
+            gr.s3_q = gr.s2_q;
+            gr.la3_q = gr.la2_q;
+            gr.ai3_q = gr.ai2_q;
+            // B
+            gr.occa2_q = occa;
+            gr.occd2_q = occd;
+            gr.aoh2_q = gr.aoh1_q;
+            gr.doh2_q = gr.doh1_q;
+            let tha = self.u_thr.read_a(g, usize::from(gr.ap1_q));
+            let thd = self.u_thr.read_d(g, usize::from(gr.dp1_q));
+            let f = |w: u128, lo: u32, n: u32| (w >> lo) as u64 & ((1u64 << n) - 1);
+            gr.cc2_q = tha & 1 == 1;
+            gr.ca2_q = tha >> 1 & 1 == 1;
+            gr.la2_q = f(tha, 2, lw);
+            let warna = f(tha, lw + 2, ow);
+            let xoff = f(tha, ow + lw + 2, ow);
+            let max = f(tha, 2 * ow + lw + 2, ow);
+            gr.cd2_q = thd & 1 == 1;
+            gr.ld2_q = f(thd, 1, lw);
+            let xon = f(thd, lw + 1, ow);
+            let warnd = f(thd, ow + lw + 1, ow);
+            let dsame = if gr.sm1_q { gr.du1_q } else { 0 };
+            gr.delta2_q = trunc(gr.au1_q.wrapping_sub(dsame), ow);
+            let au1 = gr.au1_q;
+            let dsame_k = pick(fault, Fault::EgEnqueueFirst, dsame, 0);
+            let add3m = |a: u64| trunc(a.wrapping_add(dsame_k).wrapping_sub(au1), xw);
+            gr.racc2_q = add3m(max);
+            gr.rtrig2_q = add3m(xoff);
+            gr.rinc2_q = add3m(warna);
+            gr.rclrc2_q = trunc(warnd + gr.du1_q, xw);
+            gr.rclre2_q = trunc(xon + gr.du1_q, xw);
+            gr.av2_q = !rst && gr.av1_q;
+            gr.dv2_q = !rst && gr.dv1_q;
+            gr.s2_q = gr.s1_q;
+            gr.ai2_q = gr.ai1_q;
+            gr.du2_q = gr.du1_q;
+            // A
+            let o = g * 8 + usize::from(gr.gs_q);
+            let (dv, dp, dsz) = if o < np {
+                (lanes.deq_valid[o], lanes.deq_prio[o] & 7, lanes.deq_size[o])
+            } else {
+                (false, 0, 0)
+            };
+            gr.dv1_q = !rst && dv && gr.rdy_q;
+            gr.dp1_q = dp;
+            gr.du1_q = trunc(units(trunc(dsz, p.sw), p.cell_log2), ow);
+            let slot = inp.enq_oport < np as u64
+                && inp.enq_iport < np as u64
+                && inp.enq_oport / 8 == g as u64
+                && (inp.enq_oport & 7) as u8 == gr.gs_q;
+            let take = inp.enq_valid && slot && gr.rdy_q;
+            gr.av1_q = !rst && take;
+            // (the lane's fields loaded only by the group it is taken into: one copy a group)
+            if take {
+                gr.ap1_q = inp.enq_prio & 7;
+                gr.ai1_q = trunc(inp.enq_iport, pw);
+                gr.au1_q = trunc(units(trunc(inp.enq_size, p.sw), p.cell_log2), ow);
+            }
+            gr.s1_q = gr.gs_q;
+            gr.sm1_q = gr.av1_q && gr.dv1_q && inp.enq_prio & 7 == dp;
+            gr.aoh1_q = 1 << (gr.ap1_q & 7);
+            gr.doh1_q = 1 << (gr.dp1_q & 7);
+            // the slot, the cycles since reset and their enables
+            let rc = gr.rc_q;
+            gr.rc_q = if rst {
+                0
+            } else if rc == rc_sat {
+                rc
+            } else {
+                trunc(rc + 1, p.rcw())
+            };
+            gr.rdy_q = !rst && rc >= rc_rdy - 1;
+            gr.scr_q = !rst && (3..11).contains(&rc);
+            gr.cin_q = rst || rc < na - 1;
+            gr.gs_q = if rst {
+                (g & 7) as u8
+            } else {
+                (gr.gs_q + 1) & 7
+            };
+        }
+
         // E's partial ORs per group and class, from E's register (the registered writes reach
         // them through E, a cycle later)
-        let ng = self.grp.len();
         // (into the register at once: nothing below reads its old value)
         for g in 0..ng {
             for l in 0..nlp {
@@ -765,20 +810,20 @@ impl Egress {
         }
         // this cycle's writes, registered unless their row clears now or cleared last cycle
         for (o, n) in pnext.iter_mut().enumerate() {
-            let l = trunc(inp.swr_l[o], lw);
+            let l = trunc(lanes.swr_l[o], lw);
             let r = o * nlp + l as usize;
             n.ew_l_q = l;
-            n.ew_i_q = trunc(inp.swr_i[o], pw);
-            let (now, late, en) = (eclr_t[r] || rclr_t[r], self.rclr5_q[r], inp.swr_en[o]);
+            n.ew_i_q = trunc(lanes.swr_i[o], pw);
+            let (now, late, en) = (eclr_t[r] || rclr_t[r], self.rclr5_q[r], lanes.swr_en[o]);
             let now = pick(self.fault, Fault::EWriteNotCancelled, now, now && !en);
             let late = pick(self.fault, Fault::EWriteNotCancelledLate, late, late && !en);
-            n.ew_v_q = !self.grp[o / 8].cin_q && inp.swr_en[o] && !now && !late;
+            n.ew_v_q = !cin_old[o / 8] && lanes.swr_en[o] && !now && !late;
         }
         // E is cleared while its row's group initialises its counters (cin_q: from the cycle
         // after a reset, NA cycles), not by the reset itself: no net from the reset to E's
         // NR x NP flip-flops, which would cross the die and limit the clock
         for (r, e) in self.e_q.iter_mut().enumerate() {
-            if self.grp[r / nlp / 8].cin_q {
+            if cin_old[r / nlp / 8] {
                 *e = 0;
             }
         }
@@ -831,7 +876,6 @@ impl Egress {
         std::mem::swap(&mut self.gen_q, &mut gen_d);
         self.buf.0.gen = gen_d;
         self.buf.0.ewb = ewb;
-        self.buf.0.grp = std::mem::replace(&mut self.grp, next);
         self.buf.0.port = std::mem::replace(&mut self.port, pnext);
         for (po, mem) in self.port.iter_mut().zip(mems.drain(..)) {
             po.mem = mem;
@@ -847,7 +891,7 @@ impl Egress {
     }
 
     /// Every register and RAM word, in the order of [`Egress::regs`], into `s`.
-    pub fn visit(&self, s: &mut dyn RegSink) {
+    pub fn visit<S: RegSink + ?Sized>(&self, s: &mut S) {
         let p = self.p;
         let (ow, xw, cw, tw, pw, lw) = (
             p.ow as usize,
@@ -858,57 +902,62 @@ impl Egress {
             p.lw() as usize,
         );
         let (caw, dw, nlp) = (p.caw() as usize, p.dw() as usize, p.nlp());
-        let flags = |v: &[bool]| Cat::flags(v.iter().copied());
-        let gf = |f: &dyn Fn(&Group) -> bool| Cat::flags(self.grp.iter().map(f));
-        let pf = |f: &dyn Fn(&Port) -> bool| Cat::flags(self.port.iter().map(f));
-        for (n, v) in [
-            ("rdy_q", gf(&|g| g.rdy_q)),
-            ("scr_q", gf(&|g| g.scr_q)),
-            ("cin_q", gf(&|g| g.cin_q)),
-            ("av1_q", gf(&|g| g.av1_q)),
-            ("dv1_q", gf(&|g| g.dv1_q)),
-            ("sm1_q", gf(&|g| g.sm1_q)),
-            ("av2_q", gf(&|g| g.av2_q)),
-            ("dv2_q", gf(&|g| g.dv2_q)),
-            ("ca2_q", gf(&|g| g.ca2_q)),
-            ("cd2_q", gf(&|g| g.cd2_q)),
-            ("cc2_q", gf(&|g| g.cc2_q)),
-            ("dv3_q", gf(&|g| g.dv3_q)),
-            ("acc3_q", gf(&|g| g.acc3_q)),
-            ("trig3_q", gf(&|g| g.trig3_q)),
-            ("inc3_q", gf(&|g| g.inc3_q)),
-            ("clrc3_q", gf(&|g| g.clrc3_q)),
-            ("clre3_q", gf(&|g| g.clre3_q)),
-            ("acc4_q", gf(&|g| g.acc4_q)),
-            ("inc4_q", gf(&|g| g.inc4_q)),
-            ("dv4_q", gf(&|g| g.dv4_q)),
-            ("fv_q", pf(&|s| s.fv_q)),
-            ("sn_q", pf(&|s| s.sn_q)),
-            ("g_v_q", pf(&|s| s.g_v_q)),
-            ("h_v_q", pf(&|s| s.h_v_q)),
-            ("sc_v_q", pf(&|s| s.sc_v_q)),
-            ("sc_w_q", pf(&|s| s.sc_w_q)),
-            ("ww_q", pf(&|s| s.ww_q)),
-            ("wh_q", pf(&|s| s.wh_q)),
-            ("sv_ok_q", pf(&|s| s.sv_ok_q)),
-            ("sv_fw_q", pf(&|s| s.sv_fw_q)),
-            ("sv_rd_q", pf(&|s| s.sv_rd_q)),
-            ("sv_ok2_q", pf(&|s| s.sv_ok2_q)),
-            ("ew_v_q", pf(&|s| s.ew_v_q)),
-            ("rclr4_q", flags(&self.rclr4_q)),
-            ("eclr4_q", flags(&self.eclr4_q)),
-            ("rtrig4_q", flags(&self.rtrig4_q)),
-            ("rclr5_q", flags(&self.rclr5_q)),
-            ("rtrig5_q", flags(&self.rtrig5_q)),
-            ("rtrig6_q", flags(&self.rtrig6_q)),
-            ("cntr_q", Cat::values([self.cntr_q.into()].into_iter(), 8)),
-            (
-                "sval_q",
-                Cat::values(self.port.iter().map(|s| s.sval_q), cw),
-            ),
-        ] {
-            v.to(s, format_args!("{n}"));
+        let (grp, port) = (&self.grp, &self.port);
+        let gflags: [super::Flag<Group>; 20] = [
+            ("rdy_q", |g| g.rdy_q),
+            ("scr_q", |g| g.scr_q),
+            ("cin_q", |g| g.cin_q),
+            ("av1_q", |g| g.av1_q),
+            ("dv1_q", |g| g.dv1_q),
+            ("sm1_q", |g| g.sm1_q),
+            ("av2_q", |g| g.av2_q),
+            ("dv2_q", |g| g.dv2_q),
+            ("ca2_q", |g| g.ca2_q),
+            ("cd2_q", |g| g.cd2_q),
+            ("cc2_q", |g| g.cc2_q),
+            ("dv3_q", |g| g.dv3_q),
+            ("acc3_q", |g| g.acc3_q),
+            ("trig3_q", |g| g.trig3_q),
+            ("inc3_q", |g| g.inc3_q),
+            ("clrc3_q", |g| g.clrc3_q),
+            ("clre3_q", |g| g.clre3_q),
+            ("acc4_q", |g| g.acc4_q),
+            ("inc4_q", |g| g.inc4_q),
+            ("dv4_q", |g| g.dv4_q),
+        ];
+        for (n, f) in gflags {
+            s.cat(format_args!("{n}"), grp.len(), 1, &|g| f(&grp[g]).into());
         }
+        let pflags: [super::Flag<Port>; 13] = [
+            ("fv_q", |s| s.fv_q),
+            ("sn_q", |s| s.sn_q),
+            ("g_v_q", |s| s.g_v_q),
+            ("h_v_q", |s| s.h_v_q),
+            ("sc_v_q", |s| s.sc_v_q),
+            ("sc_w_q", |s| s.sc_w_q),
+            ("ww_q", |s| s.ww_q),
+            ("wh_q", |s| s.wh_q),
+            ("sv_ok_q", |s| s.sv_ok_q),
+            ("sv_fw_q", |s| s.sv_fw_q),
+            ("sv_rd_q", |s| s.sv_rd_q),
+            ("sv_ok2_q", |s| s.sv_ok2_q),
+            ("ew_v_q", |s| s.ew_v_q),
+        ];
+        for (n, f) in pflags {
+            s.cat(format_args!("{n}"), port.len(), 1, &|o| f(&port[o]).into());
+        }
+        for (n, v) in [
+            ("rclr4_q", &self.rclr4_q),
+            ("eclr4_q", &self.eclr4_q),
+            ("rtrig4_q", &self.rtrig4_q),
+            ("rclr5_q", &self.rclr5_q),
+            ("rtrig5_q", &self.rtrig5_q),
+            ("rtrig6_q", &self.rtrig6_q),
+        ] {
+            s.cat(format_args!("{n}"), v.len(), 1, &|r| v[r].into());
+        }
+        s.val(format_args!("cntr_q"), self.cntr_q.into(), 8);
+        s.cat(format_args!("sval_q"), port.len(), cw, &|o| port[o].sval_q);
         for q in 0..8 {
             s.val(format_args!("lidr_q[{q}]"), self.lidr_q[q].into(), lw);
         }
@@ -990,8 +1039,9 @@ impl Egress {
             reg("ew_l_q", po.ew_l_q, lw);
             reg("ew_i_q", po.ew_i_q, pw);
             s.ram(format_args!("gen_port[{o}].u_cnt.mem"), &po.mem, dw);
-            Cat::values(po.rd_q.iter().copied(), dw)
-                .to(s, format_args!("gen_port[{o}].u_cnt.rd_q"));
+            s.cat(format_args!("gen_port[{o}].u_cnt.rd_q"), 2, dw, &|k| {
+                po.rd_q[k]
+            });
         }
         for r in 0..p.nr() {
             s.val(format_args!("gen_q[{r}]"), self.gen_q[r].into(), tw);

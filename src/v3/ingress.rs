@@ -16,7 +16,7 @@
 
 use super::fault::{gt, le, pick, pick_with, Fault};
 use super::thr_copies::ThrCopies;
-use super::{signed, trunc, units, Cat, RegSink, RegStrings, Regs, Scratch};
+use super::{signed, trunc, units, RegSink, RegStrings, Regs, Scratch};
 
 /// The unit's parameters (the RTL's).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -148,8 +148,6 @@ pub struct Ingress {
     /// `xoff_q`: I, bit p of port i at [i]
     pub xoff_q: Vec<u8>,
     pub u_thr: ThrCopies,
-    /// buffers reused from cycle to cycle (no state): the next I and groups
-    buf: Scratch<(Vec<u8>, Vec<Group>)>,
     /// this cycle's RAM writes (the unit's RAM in the order its `visit` lists them, address,
     /// word): what the in-process lockstep compares with the RTL's write ports (no state)
     pub wlog: Scratch<Vec<(u32, u64, u128)>>,
@@ -171,7 +169,6 @@ impl Ingress {
             p,
             grp: vec![Group::default(); ng],
             xoff_q: vec![0; p.np],
-            buf: Scratch::default(),
             wlog: Scratch::default(),
             fault_ram_write: false,
             fault: None,
@@ -182,12 +179,6 @@ impl Ingress {
     /// `i_state`: I of queue (i, p) at bit p of element i.
     pub fn i_state(&self) -> &[u8] {
         &self.xoff_q
-    }
-
-    fn dep_slot(&self, inp: &IngressIn, g: usize) -> bool {
-        let gr = &self.grp[g];
-        let port = inp.dep_port;
-        port < self.p.np as u64 && port / 8 == g as u64 && (port & 7) as u8 == gr.gs_q
     }
 
     /// The outputs of this cycle.
@@ -218,101 +209,69 @@ impl Ingress {
         out.cfg_ra = self.u_thr.rf_q;
     }
 
-    /// The clock edge.
+    /// The clock edge. Each group's registers are updated in place, the pipeline's stages from
+    /// the last to the first (each stage reads the registers of the stage before it, which a
+    /// stage later in this order has not yet written), stage B's RAM row read first (the words
+    /// before this edge's writes), the slot and reset count last: no copy of the registers.
     pub fn tick(&mut self, inp: &IngressIn) {
+        self.tick_lanes(inp, (&inp.arr_valid, &inp.arr_prio, &inp.arr_size));
+    }
+
+    /// [`Ingress::tick`] with the arrival lanes (valid, priority, size per port) given apart from
+    /// `inp` (whose own are then not read): the block passes its inputs' without a copy.
+    pub fn tick_lanes(&mut self, inp: &IngressIn, arr: (&[bool], &[u8], &[u64])) {
+        let (arr_valid, arr_prio, arr_size) = arr;
         let p = self.p;
         let (ow, xw) = (p.ow, p.xw());
         let rst = inp.rst;
-        let rc_sat = p.rc_sat();
-        self.wlog.0.clear();
-        let (mut xoff_d, mut next) = std::mem::take(&mut self.buf.0);
-        xoff_d.clone_from(&self.xoff_q);
-        next.clone_from(&self.grp);
-        for (g, gr) in self.grp.iter().enumerate() {
-            let n = &mut next[g];
-            // cycles since reset, the enables from rc_q
-            let rc = u64::from(gr.rc_q);
-            n.rc_q = if rst {
-                0
-            } else if rc == rc_sat {
-                gr.rc_q
-            } else {
-                trunc(rc + 1, 5) as u8
-            };
-            n.rdy_q = !rst && rc >= p.rc_rdy() - 1;
-            n.scr_q = !rst && (3..11).contains(&rc);
-            n.gs_q = if rst {
-                (g % 8) as u8
-            } else {
-                (gr.gs_q + 1) & 7
-            };
-            // stage A
-            let i = g * 8 + usize::from(gr.gs_q);
-            let (av, ap, asz) = if i < p.np {
-                (inp.arr_valid[i], inp.arr_prio[i] & 7, inp.arr_size[i])
-            } else {
-                (false, 0, 0)
-            };
-            n.av_q = !rst && av && gr.rdy_q;
-            n.ap1_q = ap;
-            n.au1_q = trunc(units(trunc(asz, p.sw), p.cell_log2), ow);
-            let take = inp.dep_valid && self.dep_slot(inp, g) && gr.rdy_q;
-            n.dv_q = !rst && take;
-            // (the lane's fields loaded only by the group it is taken into: one copy a group)
-            if take {
-                n.dp1_q = inp.dep_prio & 7;
-                n.du1_q = trunc(units(trunc(inp.dep_size, p.sw), p.cell_log2), ow);
-            }
-            n.s1_q = gr.gs_q;
-            n.sm1_q = n.av_q && n.dv_q && ap == inp.dep_prio & 7;
-            // stage B
+        let (rc_sat, rc_rdy) = (p.rc_sat(), p.rc_rdy());
+        let f = self.fault;
+        let flip = u64::from(self.fault_ram_write);
+        let Ingress {
+            grp,
+            xoff_q,
+            u_thr,
+            wlog,
+            ..
+        } = self;
+        wlog.0.clear();
+        for (g, gr) in grp.iter_mut().enumerate() {
+            // stage B's read of the port's row: the words before this edge's writes
             let s1 = usize::from(gr.s1_q & 7);
+            let row: [u64; 8] = std::array::from_fn(|q| gr.occ[q][s1]);
+            // stage E: the RAM writes (not gated by rst), I
+            let s4 = usize::from(gr.s4_q & 7);
             for q in 0..8 {
-                n.row2_q[q] = gr.occ[q][s1];
-            }
-            n.apv2_q = 1 << (gr.ap1_q & 7);
-            n.dpv2_q = 1 << (gr.dp1_q & 7);
-            let tha = self.u_thr.read_a(g, usize::from(gr.ap1_q));
-            n.ll2_q = tha & 1 == 1;
-            n.xoff2_q = (tha >> 1) as u64 & ((1u64 << ow) - 1);
-            n.max2_q = (tha >> (ow + 1)) as u64 & ((1u64 << ow) - 1);
-            n.xon2_q = self.u_thr.read_d(g, usize::from(gr.dp1_q)) as u64;
-            let dsame = if gr.sm1_q { gr.du1_q } else { 0 };
-            n.delta2_q = trunc(gr.au1_q.wrapping_sub(dsame), ow);
-            let dsame_k = pick(self.fault, Fault::IngArrivalFirst, dsame, 0);
-            n.k2_q = trunc(dsame_k.wrapping_sub(gr.au1_q), xw);
-            n.av2_q = !rst && gr.av_q;
-            n.dv2_q = !rst && gr.dv_q;
-            n.s2_q = gr.s1_q;
-            n.ap2_q = gr.ap1_q;
-            n.dp2_q = gr.dp1_q;
-            n.du2_q = gr.du1_q;
-            // stage C
-            let (mut oa, mut od) = (0, 0);
-            for q in 0..8 {
-                if gr.apv2_q >> q & 1 == 1 {
-                    oa |= gr.row2_q[q];
-                }
-                if gr.dpv2_q >> q & 1 == 1 {
-                    od |= gr.row2_q[q];
+                let wa = gr.acc4_q && gr.wa4_q >> q & 1 == 1;
+                if gr.scr_q || wa || gr.wd4_q >> q & 1 == 1 {
+                    let w = if gr.scr_q {
+                        0
+                    } else if wa {
+                        gr.new4_q
+                    } else {
+                        gr.mid4_q
+                    } ^ flip;
+                    gr.occ[q][s4] = w;
+                    wlog.0.push(((g * 8 + q) as u32, s4 as u64, w.into()));
                 }
             }
-            n.occa3_q = oa;
-            n.occd3_q = od;
-            n.racc3_q = trunc(gr.max2_q.wrapping_add(gr.k2_q), xw);
-            n.rover3_q = trunc(gr.xoff2_q.wrapping_add(gr.k2_q), xw);
-            n.rxon3_q = trunc(gr.xon2_q + gr.du2_q, xw);
-            n.av3_q = !rst && gr.av2_q;
-            n.dv3_q = !rst && gr.dv2_q;
-            n.ll3_q = gr.ll2_q;
-            n.s3_q = gr.s2_q;
-            n.ap3_q = gr.ap2_q;
-            n.dp3_q = gr.dp2_q;
-            n.du3_q = gr.du2_q;
-            n.delta3_q = gr.delta2_q;
-            // stage D
+            if gr.soh4_q != 0 && (gr.acc4_q || gr.wd4_q != 0) {
+                for s in 0..8 {
+                    let port = g * 8 + s;
+                    if port >= p.np || gr.soh4_q >> s & 1 == 0 {
+                        continue;
+                    }
+                    for q in 0..8 {
+                        if gr.acc4_q && gr.wa4_q >> q & 1 == 1 && gr.set4_q >> q & 1 == 1 {
+                            xoff_q[port] |= 1 << q;
+                        } else if gr.wd4_q >> q & 1 == 1 && gr.clr4_q >> q & 1 == 1 {
+                            xoff_q[port] &= !(1 << q);
+                        }
+                    }
+                }
+            }
+            // stage D (from C's registers)
             let occa = gr.occa3_q as i64;
-            let f = self.fault;
             let racc = signed(gr.racc3_q, xw);
             let acc = gr.av3_q
                 && gr.racc3_q >> (xw - 1) & 1 == 0
@@ -330,69 +289,114 @@ impl Ingress {
                 gr.occd3_q as i64,
                 signed(gr.rxon3_q, xw),
             );
-            n.new4_q = trunc(gr.occa3_q + gr.delta3_q, ow);
-            n.mid4_q = trunc(gr.occd3_q.wrapping_sub(gr.du3_q), ow);
-            n.wa4_q = if rst { 0 } else { 1 << (gr.ap3_q & 7) };
-            n.wd4_q = if rst || !gr.dv3_q {
+            gr.new4_q = trunc(gr.occa3_q + gr.delta3_q, ow);
+            gr.mid4_q = trunc(gr.occd3_q.wrapping_sub(gr.du3_q), ow);
+            gr.wa4_q = if rst { 0 } else { 1 << (gr.ap3_q & 7) };
+            gr.wd4_q = if rst || !gr.dv3_q {
                 0
             } else {
                 1 << (gr.dp3_q & 7)
             };
             let set = pick(f, Fault::IngLossyPause, gr.ll3_q && over, over);
-            n.set4_q = if !rst && set { 0xff } else { 0 };
-            n.clr4_q = if !rst && xon { 0xff } else { 0 };
-            n.soh4_q = 1 << (gr.s3_q & 7);
-            n.acc4_q = !rst && acc;
-            n.s4_q = gr.s3_q;
-            // stage E: the RAM writes (not gated by rst), I
-            let s4 = usize::from(gr.s4_q & 7);
-            for q in 0..8 {
-                let wa = gr.acc4_q && gr.wa4_q >> q & 1 == 1;
-                if gr.scr_q || wa || gr.wd4_q >> q & 1 == 1 {
-                    n.occ[q][s4] = if gr.scr_q {
-                        0
-                    } else if wa {
-                        gr.new4_q
-                    } else {
-                        gr.mid4_q
-                    } ^ u64::from(self.fault_ram_write);
-                    self.wlog
-                        .0
-                        .push(((g * 8 + q) as u32, s4 as u64, n.occ[q][s4].into()));
+            gr.set4_q = if !rst && set { 0xff } else { 0 };
+            gr.clr4_q = if !rst && xon { 0xff } else { 0 };
+            gr.soh4_q = 1 << (gr.s3_q & 7);
+            gr.acc4_q = !rst && acc;
+            gr.s4_q = gr.s3_q;
+            // stage C (from B's)
+            let (mut oa, mut od) = (0, 0);
+            for (q, w) in gr.row2_q.iter().enumerate() {
+                if gr.apv2_q >> q & 1 == 1 {
+                    oa |= *w;
+                }
+                if gr.dpv2_q >> q & 1 == 1 {
+                    od |= *w;
                 }
             }
-            for s in 0..8 {
-                let port = g * 8 + s;
-                if port >= p.np || gr.soh4_q >> s & 1 == 0 {
-                    continue;
-                }
-                for q in 0..8 {
-                    if gr.acc4_q && gr.wa4_q >> q & 1 == 1 && gr.set4_q >> q & 1 == 1 {
-                        xoff_d[port] |= 1 << q;
-                    } else if gr.wd4_q >> q & 1 == 1 && gr.clr4_q >> q & 1 == 1 {
-                        xoff_d[port] &= !(1 << q);
-                    }
-                }
+            gr.occa3_q = oa;
+            gr.occd3_q = od;
+            gr.racc3_q = trunc(gr.max2_q.wrapping_add(gr.k2_q), xw);
+            gr.rover3_q = trunc(gr.xoff2_q.wrapping_add(gr.k2_q), xw);
+            gr.rxon3_q = trunc(gr.xon2_q + gr.du2_q, xw);
+            gr.av3_q = !rst && gr.av2_q;
+            gr.dv3_q = !rst && gr.dv2_q;
+            gr.ll3_q = gr.ll2_q;
+            gr.s3_q = gr.s2_q;
+            gr.ap3_q = gr.ap2_q;
+            gr.dp3_q = gr.dp2_q;
+            gr.du3_q = gr.du2_q;
+            gr.delta3_q = gr.delta2_q;
+            // stage B (from A's, the row read above)
+            gr.row2_q = row;
+            gr.apv2_q = 1 << (gr.ap1_q & 7);
+            gr.dpv2_q = 1 << (gr.dp1_q & 7);
+            let tha = u_thr.read_a(g, usize::from(gr.ap1_q));
+            gr.ll2_q = tha & 1 == 1;
+            gr.xoff2_q = (tha >> 1) as u64 & ((1u64 << ow) - 1);
+            gr.max2_q = (tha >> (ow + 1)) as u64 & ((1u64 << ow) - 1);
+            gr.xon2_q = u_thr.read_d(g, usize::from(gr.dp1_q)) as u64;
+            let dsame = if gr.sm1_q { gr.du1_q } else { 0 };
+            gr.delta2_q = trunc(gr.au1_q.wrapping_sub(dsame), ow);
+            let dsame_k = pick(f, Fault::IngArrivalFirst, dsame, 0);
+            gr.k2_q = trunc(dsame_k.wrapping_sub(gr.au1_q), xw);
+            gr.av2_q = !rst && gr.av_q;
+            gr.dv2_q = !rst && gr.dv_q;
+            gr.s2_q = gr.s1_q;
+            gr.ap2_q = gr.ap1_q;
+            gr.dp2_q = gr.dp1_q;
+            gr.du2_q = gr.du1_q;
+            // stage A (the slot's lanes)
+            let i = g * 8 + usize::from(gr.gs_q);
+            let (av, ap, asz) = if i < p.np {
+                (arr_valid[i], arr_prio[i] & 7, arr_size[i])
+            } else {
+                (false, 0, 0)
+            };
+            gr.av_q = !rst && av && gr.rdy_q;
+            gr.ap1_q = ap;
+            gr.au1_q = trunc(units(trunc(asz, p.sw), p.cell_log2), ow);
+            let port = inp.dep_port;
+            let slot = port < p.np as u64 && port / 8 == g as u64 && (port & 7) as u8 == gr.gs_q;
+            let take = inp.dep_valid && slot && gr.rdy_q;
+            gr.dv_q = !rst && take;
+            // (the lane's fields loaded only by the group it is taken into: one copy a group)
+            if take {
+                gr.dp1_q = inp.dep_prio & 7;
+                gr.du1_q = trunc(units(trunc(inp.dep_size, p.sw), p.cell_log2), ow);
             }
+            gr.s1_q = gr.gs_q;
+            gr.sm1_q = gr.av_q && gr.dv_q && ap == inp.dep_prio & 7;
+            // the cycles since reset, the enables from rc_q, the slot
+            let rc = u64::from(gr.rc_q);
+            gr.rc_q = if rst {
+                0
+            } else if rc == rc_sat {
+                gr.rc_q
+            } else {
+                trunc(rc + 1, 5) as u8
+            };
+            gr.rdy_q = !rst && rc >= rc_rdy - 1;
+            gr.scr_q = !rst && (3..11).contains(&rc);
+            gr.gs_q = if rst {
+                (g % 8) as u8
+            } else {
+                (gr.gs_q + 1) & 7
+            };
         }
         if rst
-            && !pick_with(self.fault, Fault::ResetKeepsI, false, || {
-                xoff_d.iter().any(|&x| x != 0)
+            && !pick_with(f, Fault::ResetKeepsI, false, || {
+                xoff_q.iter().any(|&x| x != 0)
             })
         {
-            xoff_d.fill(0);
+            xoff_q.fill(0);
         }
         // the thresholds' refresh: the words of the priority rf_q names
-        let rf = self.u_thr.rf();
+        let rf = u_thr.rf();
         let wa_rec = (u128::from(trunc(inp.cfg_ing_max, ow)) << (ow + 1))
             | (u128::from(trunc(inp.cfg_ing_xoff, ow)) << 1)
             | u128::from(inp.cfg_lossless >> rf & 1);
         let wd_rec = u128::from(trunc(inp.cfg_ing_xon, ow));
-        self.u_thr.tick(rst, wa_rec, wd_rec);
-        self.buf.0 = (
-            std::mem::replace(&mut self.xoff_q, xoff_d),
-            std::mem::replace(&mut self.grp, next),
-        );
+        u_thr.tick(rst, wa_rec, wd_rec);
     }
 
     /// Every register and RAM word under its RTL name (relative to the unit's instance).
@@ -403,22 +407,27 @@ impl Ingress {
     }
 
     /// Every register and RAM word, in the order of [`Ingress::regs`], into `s`.
-    pub fn visit(&self, s: &mut dyn RegSink) {
+    pub fn visit<S: RegSink + ?Sized>(&self, s: &mut S) {
         let (ow, xw) = (self.p.ow as usize, self.p.xw() as usize);
-        Cat::values(self.xoff_q.iter().map(|&x| x.into()), 8).to(s, format_args!("xoff_q"));
-        let flag = |f: &dyn Fn(&Group) -> bool| Cat::flags(self.grp.iter().map(f));
-        flag(&|g| g.rdy_q).to(s, format_args!("rdy_q"));
-        flag(&|g| g.scr_q).to(s, format_args!("scr_q"));
-        flag(&|g| g.av_q).to(s, format_args!("av_q"));
-        flag(&|g| g.dv_q).to(s, format_args!("dv_q"));
-        flag(&|g| g.sm1_q).to(s, format_args!("sm1_q"));
-        flag(&|g| g.av2_q).to(s, format_args!("av2_q"));
-        flag(&|g| g.dv2_q).to(s, format_args!("dv2_q"));
-        flag(&|g| g.ll2_q).to(s, format_args!("ll2_q"));
-        flag(&|g| g.av3_q).to(s, format_args!("av3_q"));
-        flag(&|g| g.dv3_q).to(s, format_args!("dv3_q"));
-        flag(&|g| g.ll3_q).to(s, format_args!("ll3_q"));
-        flag(&|g| g.acc4_q).to(s, format_args!("acc4_q"));
+        let (xoff, grp) = (&self.xoff_q, &self.grp);
+        s.cat(format_args!("xoff_q"), xoff.len(), 8, &|i| xoff[i].into());
+        let flags: [super::Flag<Group>; 12] = [
+            ("rdy_q", |g| g.rdy_q),
+            ("scr_q", |g| g.scr_q),
+            ("av_q", |g| g.av_q),
+            ("dv_q", |g| g.dv_q),
+            ("sm1_q", |g| g.sm1_q),
+            ("av2_q", |g| g.av2_q),
+            ("dv2_q", |g| g.dv2_q),
+            ("ll2_q", |g| g.ll2_q),
+            ("av3_q", |g| g.av3_q),
+            ("dv3_q", |g| g.dv3_q),
+            ("ll3_q", |g| g.ll3_q),
+            ("acc4_q", |g| g.acc4_q),
+        ];
+        for (n, f) in flags {
+            s.cat(format_args!("{n}"), grp.len(), 1, &|g| f(&grp[g]).into());
+        }
         for (g, gr) in self.grp.iter().enumerate() {
             let mut reg = |name: &str, v: u64, w: usize| {
                 s.val(format_args!("{name}[{g}]"), v.into(), w);
@@ -459,7 +468,7 @@ impl Ingress {
             reg("soh4_q", gr.soh4_q.into(), 8);
             reg("new4_q", gr.new4_q, ow);
             reg("mid4_q", gr.mid4_q, ow);
-            Cat::values(gr.row2_q.iter().copied(), ow).to(s, format_args!("row2_q[{g}]"));
+            s.cat(format_args!("row2_q[{g}]"), 8, ow, &|q| gr.row2_q[q]);
             for q in 0..8 {
                 s.ram(
                     format_args!("gen_grp[{g}].gen_prio[{q}].u_occ.mem"),

@@ -47,6 +47,23 @@ pub trait RegSink {
             self.val(format_args!("{name}[{k}]"), *w, width);
         }
     }
+
+    /// `n` values of `width` <= 64 bits each (`get(k)` the k-th) concatenated into one register,
+    /// the first least significant, as the RTL packs a per-port or per-group field ([`Cat`]).
+    /// A sink that packs words itself takes them without the [`Cat`]'s allocation.
+    fn cat(
+        &mut self,
+        name: std::fmt::Arguments<'_>,
+        n: usize,
+        width: usize,
+        get: &dyn Fn(usize) -> u64,
+    ) {
+        let mut c = Cat::with_bits(n * width);
+        for k in 0..n {
+            c.push(get(k).into(), width);
+        }
+        c.to(self, name);
+    }
 }
 
 /// Buffers a unit keeps from one clock edge to the next so that a cycle allocates nothing: not
@@ -82,6 +99,10 @@ impl<'de, T: Default> serde::Deserialize<'de> for Scratch<T> {
         Ok(Scratch::default())
     }
 }
+
+/// A one-bit register of each group, port or engine, by name: packed into one vector a unit
+/// (the RTL's `rdy_q`, `busy_q`, ...).
+pub(crate) type Flag<T> = (&'static str, fn(&T) -> bool);
 
 /// The sink that lists the registers as [`Regs`].
 #[derive(Debug, Default)]
@@ -161,7 +182,7 @@ impl Cat {
         c
     }
 
-    pub fn to(&self, s: &mut dyn RegSink, name: std::fmt::Arguments<'_>) {
+    pub fn to<S: RegSink + ?Sized>(&self, s: &mut S, name: std::fmt::Arguments<'_>) {
         s.reg(name, &self.words, self.len);
     }
 }

@@ -9,7 +9,7 @@
 //! configuration's copy (`gcal_q`, `gcut_q`).
 
 use super::fault::{ge, pick, pick_with, Fault};
-use super::{class_width, clog2, port_width, trunc, Cat, RegSink, RegStrings, Regs, Scratch};
+use super::{class_width, clog2, port_width, trunc, RegSink, RegStrings, Regs, Scratch};
 
 pub const PH_MAX: u8 = 0;
 pub const PH_COPY: u8 = 1;
@@ -238,15 +238,23 @@ impl Sort {
 
     /// The clock edge.
     pub fn tick(&mut self, inp: &SortIn) {
+        self.tick_rows(inp, (&inp.rclr, &inp.rtrig, &inp.sval));
+    }
+
+    /// [`Sort::tick`] with the row events and the read port's words (`rclr`, `rtrig`, `sval`)
+    /// given apart from `inp` (whose own are then not read): the block passes the egress's
+    /// outputs without a copy.
+    pub fn tick_rows(&mut self, inp: &SortIn, rows: (&[bool], &[bool], &[u64])) {
+        let (in_rclr, in_rtrig, in_sval) = rows;
         let p = self.p;
         let (np, cw, pw, lw, kw) = (p.np, p.cw, p.pw(), p.lw(), p.kw());
         let (sumw, mw, nw, jw, nj) = (p.sumw(), p.mw(), p.nw(), p.jw(), p.nj());
         let nlp = 1usize << lw;
         let cut_f = p.cut_f;
         let rst = inp.rst;
-        let rclr = |r: usize| r < p.nr() && inp.rclr[r];
-        let rtrig = |r: usize| r < p.nr() && inp.rtrig[r];
-        let sval = |o: usize| if o < np { inp.sval[o] } else { 0 };
+        let rclr = |r: usize| r < p.nr() && in_rclr[r];
+        let rtrig = |r: usize| r < p.nr() && in_rtrig[r];
+        let sval = |o: usize| if o < np { in_sval[o] } else { 0 };
         let f = self.fault;
         // (the snap RAMs are taken out for the cycle, not copied: read, then written, in place)
         self.wlog.0.clear();
@@ -512,7 +520,7 @@ impl Sort {
     }
 
     /// Every register and RAM word, in the order of [`Sort::regs`], into `s`.
-    pub fn visit(&self, s: &mut dyn RegSink) {
+    pub fn visit<S: RegSink + ?Sized>(&self, s: &mut S) {
         let p = self.p;
         let (cw, pw, lw, kw) = (
             p.cw as usize,
@@ -527,32 +535,34 @@ impl Sort {
             p.jw() as usize,
             p.bw() as usize,
         );
-        let ef = |f: &dyn Fn(&Engine) -> bool| Cat::flags(self.eng.iter().map(f));
-        for (n, v) in [
-            ("busy_q", ef(&|e| e.busy_q)),
-            ("cal_q", ef(&|e| e.cal_q)),
-            ("sl_q", ef(&|e| e.sl_q)),
-            ("met_q", ef(&|e| e.met_q)),
-            ("met2_q", ef(&|e| e.met2_q)),
-            ("met3_q", ef(&|e| e.met3_q)),
-            ("cb_q", ef(&|e| e.cb_q)),
-            ("ge_q", ef(&|e| e.ge_q)),
-            ("ge2_q", ef(&|e| e.ge2_q)),
-            ("ge3_q", ef(&|e| e.ge3_q)),
-            ("gt_q", ef(&|e| e.gt_q)),
-            ("eq_q", ef(&|e| e.eq_q)),
-            ("nz_q", ef(&|e| e.nz_q)),
-            ("yv_q", ef(&|e| e.yv_q)),
-            ("se_q", ef(&|e| e.se_q)),
-            ("gty_q", ef(&|e| e.gty_q)),
-            ("ldm_q", ef(&|e| e.ldm_q)),
-            ("wv_q", ef(&|e| e.wv_q)),
-            ("snre_q", ef(&|e| e.snre_q)),
-            ("snra_q", Cat::values(self.eng.iter().map(|e| e.snra_q), pw)),
-            ("gcal_q", Cat::flags(self.gcal_q.iter().copied())),
-        ] {
-            v.to(s, format_args!("{n}"));
+        let eng = &self.eng;
+        let flags: [super::Flag<Engine>; 19] = [
+            ("busy_q", |e| e.busy_q),
+            ("cal_q", |e| e.cal_q),
+            ("sl_q", |e| e.sl_q),
+            ("met_q", |e| e.met_q),
+            ("met2_q", |e| e.met2_q),
+            ("met3_q", |e| e.met3_q),
+            ("cb_q", |e| e.cb_q),
+            ("ge_q", |e| e.ge_q),
+            ("ge2_q", |e| e.ge2_q),
+            ("ge3_q", |e| e.ge3_q),
+            ("gt_q", |e| e.gt_q),
+            ("eq_q", |e| e.eq_q),
+            ("nz_q", |e| e.nz_q),
+            ("yv_q", |e| e.yv_q),
+            ("se_q", |e| e.se_q),
+            ("gty_q", |e| e.gty_q),
+            ("ldm_q", |e| e.ldm_q),
+            ("wv_q", |e| e.wv_q),
+            ("snre_q", |e| e.snre_q),
+        ];
+        for (n, f) in flags {
+            s.cat(format_args!("{n}"), eng.len(), 1, &|k| f(&eng[k]).into());
         }
+        s.cat(format_args!("snra_q"), eng.len(), pw, &|k| eng[k].snra_q);
+        let gcal = &self.gcal_q;
+        s.cat(format_args!("gcal_q"), gcal.len(), 1, &|k| gcal[k].into());
         for (gi, c) in self.gcut_q.iter().enumerate() {
             s.val(
                 format_args!("gcut_q[{gi}]"),

@@ -109,7 +109,7 @@ impl ThrCopies {
     }
 
     /// The registers and RAM words, in the order of [`ThrCopies::regs`], into `s`.
-    pub fn visit(&self, prefix: &str, s: &mut dyn RegSink) {
+    pub fn visit<S: RegSink + ?Sized>(&self, prefix: &str, s: &mut S) {
         s.val(format_args!("{prefix}rf_q"), self.rf_q.into(), 3);
         for g in 0..self.ng {
             s.val(format_args!("{prefix}chp_q[{g}]"), self.chp_q[g].into(), 3);

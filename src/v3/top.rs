@@ -3,11 +3,11 @@
 //! and v2's PFC generator (`u_pfc`: `sent_q`, `timer_q`), register for register.
 
 use super::cfg::Cfg;
-use super::egress::{Egress, EgressIn, EgressOut, EgressParams};
+use super::egress::{Egress, EgressIn, EgressLanes, EgressOut, EgressParams};
 use super::fault::{pick, Fault as V3Fault};
 use super::ingress::{Ingress, IngressIn, IngressOut, IngressParams};
 use super::sort::{Sort, SortIn, SortOut, SortParams};
-use super::{Cat, RegSink, RegStrings, Regs, Scratch};
+use super::{RegSink, RegStrings, Regs, Scratch};
 use crate::block::{BlockParams, Fault};
 
 /// One cycle's inputs (`capfc_top_oc`'s ports).
@@ -53,15 +53,15 @@ impl TopIn {
     /// The inputs under their port names and widths (`sw` bits a size, `pw` a port index), in
     /// the order of the RTL's port list, a port's field at its index (the first least
     /// significant), into `s`.
-    pub fn visit(&self, sw: usize, pw: usize, s: &mut dyn RegSink) {
-        let flags = |v: &[bool]| Cat::flags(v.iter().copied());
+    pub fn visit<S: RegSink + ?Sized>(&self, sw: usize, pw: usize, s: &mut S) {
         s.val(format_args!("rst"), self.rst.into(), 1);
         s.val(format_args!("cfg_we"), self.cfg_we.into(), 1);
         s.val(format_args!("cfg_addr"), self.cfg_addr.into(), 8);
         s.val(format_args!("cfg_wdata"), self.cfg_wdata.into(), 32);
-        flags(&self.arr_valid).to(s, format_args!("arr_valid"));
-        Cat::values(self.arr_prio.iter().map(|&x| x.into()), 3).to(s, format_args!("arr_prio"));
-        Cat::values(self.arr_size.iter().copied(), sw).to(s, format_args!("arr_size"));
+        let (av, ap, asz) = (&self.arr_valid, &self.arr_prio, &self.arr_size);
+        s.cat(format_args!("arr_valid"), av.len(), 1, &|i| av[i].into());
+        s.cat(format_args!("arr_prio"), ap.len(), 3, &|i| ap[i].into());
+        s.cat(format_args!("arr_size"), asz.len(), sw, &|i| asz[i]);
         s.val(format_args!("dep_valid"), self.dep_valid.into(), 1);
         s.val(format_args!("dep_port"), self.dep_port.into(), pw);
         s.val(format_args!("dep_prio"), self.dep_prio.into(), 3);
@@ -71,10 +71,12 @@ impl TopIn {
         s.val(format_args!("enq_prio"), self.enq_prio.into(), 3);
         s.val(format_args!("enq_iport"), self.enq_iport.into(), pw);
         s.val(format_args!("enq_size"), self.enq_size.into(), sw);
-        flags(&self.deq_valid).to(s, format_args!("deq_valid"));
-        Cat::values(self.deq_prio.iter().map(|&x| x.into()), 3).to(s, format_args!("deq_prio"));
-        Cat::values(self.deq_size.iter().copied(), sw).to(s, format_args!("deq_size"));
-        flags(&self.pfc_ready).to(s, format_args!("pfc_ready"));
+        let (dv, dp, dsz) = (&self.deq_valid, &self.deq_prio, &self.deq_size);
+        s.cat(format_args!("deq_valid"), dv.len(), 1, &|i| dv[i].into());
+        s.cat(format_args!("deq_prio"), dp.len(), 3, &|i| dp[i].into());
+        s.cat(format_args!("deq_size"), dsz.len(), sw, &|i| dsz[i]);
+        let pr = &self.pfc_ready;
+        s.cat(format_args!("pfc_ready"), pr.len(), 1, &|i| pr[i].into());
     }
 }
 
@@ -111,18 +113,23 @@ impl TopOut {
 
     /// The outputs under their port names, as the RTL packs them (a port's bit or byte at its
     /// index, the first least significant), into `s`.
-    pub fn visit(&self, s: &mut dyn RegSink) {
-        let flags = |v: &[bool]| Cat::flags(v.iter().copied());
-        let bytes = |v: &[u8]| Cat::values(v.iter().map(|&x| x.into()), 8);
-        flags(&self.arr_ready).to(s, format_args!("arr_ready"));
-        flags(&self.deq_ready).to(s, format_args!("deq_ready"));
-        flags(&self.arr_accept).to(s, format_args!("arr_accept"));
+    pub fn visit<S: RegSink + ?Sized>(&self, s: &mut S) {
+        for (n, v) in [
+            ("arr_ready", &self.arr_ready),
+            ("deq_ready", &self.deq_ready),
+            ("arr_accept", &self.arr_accept),
+        ] {
+            s.cat(format_args!("{n}"), v.len(), 1, &|i| v[i].into());
+        }
         s.val(format_args!("enq_accept"), self.enq_accept.into(), 1);
-        flags(&self.pfc_valid).to(s, format_args!("pfc_valid"));
-        bytes(&self.pfc_cev).to(s, format_args!("pfc_cev"));
-        bytes(&self.pfc_xoff).to(s, format_args!("pfc_xoff"));
+        let pv = &self.pfc_valid;
+        s.cat(format_args!("pfc_valid"), pv.len(), 1, &|i| pv[i].into());
+        for (n, v) in [("pfc_cev", &self.pfc_cev), ("pfc_xoff", &self.pfc_xoff)] {
+            s.cat(format_args!("{n}"), v.len(), 8, &|i| v[i].into());
+        }
         s.val(format_args!("pfc_quanta"), self.pfc_quanta.into(), 16);
-        bytes(&self.d_state).to(s, format_args!("d_state"));
+        let d = &self.d_state;
+        s.cat(format_args!("d_state"), d.len(), 8, &|i| d[i].into());
     }
 }
 
@@ -268,9 +275,6 @@ impl Top {
         ii.cfg_ing_xoff = ti.xoff;
         ii.cfg_ing_xon = ti.xon;
         ii.cfg_lossless = c.lossless_q;
-        ii.arr_valid.clone_from(&inp.arr_valid);
-        ii.arr_prio.clone_from(&inp.arr_prio);
-        ii.arr_size.clone_from(&inp.arr_size);
         ii.dep_valid = inp.dep_valid;
         ii.dep_port = inp.dep_port;
         ii.dep_prio = inp.dep_prio;
@@ -289,25 +293,13 @@ impl Top {
         ei.enq_prio = inp.enq_prio;
         ei.enq_iport = inp.enq_iport;
         ei.enq_size = inp.enq_size;
-        ei.deq_valid.clone_from(&inp.deq_valid);
-        ei.deq_prio.clone_from(&inp.deq_prio);
-        ei.deq_size.clone_from(&inp.deq_size);
-        ei.sre.clone_from(&b.so.sre);
-        ei.srow.clone_from(&b.so.srow);
-        ei.sidx.clone_from(&b.so.sidx);
-        ei.swr_en.clone_from(&b.so.swr_en);
-        ei.swr_l.clone_from(&b.so.swr_l);
-        ei.swr_i.clone_from(&b.so.swr_i);
         self.u_ingress.outputs_into(&mut b.io);
         self.u_egress.outputs_into(&mut b.eo);
-        let (io, eo) = (&b.io, &b.eo);
+        let eo = &b.eo;
         let si = &mut b.sort_in;
         si.rst = inp.rst;
         si.cfg_mode_cal = c.mode_q >> 1 & 1 == 1;
         si.cfg_cut = c.cut_q;
-        si.rclr.clone_from(&eo.rclr);
-        si.rtrig.clone_from(&eo.rtrig);
-        si.sval.clone_from(&eo.sval);
         // D and the PFC generator
         let i_state = self.u_ingress.i_state();
         b.d_d.clear();
@@ -321,10 +313,11 @@ impl Top {
                 d
             }
         }));
-        out.arr_ready.clone_from(&io.arr_ready);
-        out.deq_ready.clone_from(&eo.deq_ready);
-        out.arr_accept.clone_from(&io.arr_accept);
         out.enq_accept = eo.enq_accept;
+        // (the units' outputs move into the block's: the units' buffers are refilled next cycle)
+        std::mem::swap(&mut out.arr_ready, &mut b.io.arr_ready);
+        std::mem::swap(&mut out.deq_ready, &mut b.eo.deq_ready);
+        std::mem::swap(&mut out.arr_accept, &mut b.io.arr_accept);
         if matches!(f, Some(V3Fault::IngAcceptLate | V3Fault::EgAcceptLate)) {
             // (the accepts of the cycle before)
             let (arr, enq) = &mut b.late;
@@ -366,9 +359,27 @@ impl Top {
         }
         std::mem::swap(&mut self.d_q, &mut b.d_d);
         // the units' edges, then the configuration's
-        self.u_ingress.tick(&b.ing_in);
-        self.u_egress.tick(&b.eg_in);
-        self.u_sort.tick(&b.sort_in);
+        // (the lanes straight from the inputs, the units' ports from each other's outputs)
+        self.u_ingress
+            .tick_lanes(&b.ing_in, (&inp.arr_valid, &inp.arr_prio, &inp.arr_size));
+        let so = &b.so;
+        self.u_egress.tick_lanes(
+            &b.eg_in,
+            &EgressLanes {
+                deq_valid: &inp.deq_valid,
+                deq_prio: &inp.deq_prio,
+                deq_size: &inp.deq_size,
+                sre: &so.sre,
+                srow: &so.srow,
+                sidx: &so.sidx,
+                swr_en: &so.swr_en,
+                swr_l: &so.swr_l,
+                swr_i: &so.swr_i,
+            },
+        );
+        let eo = &b.eo;
+        self.u_sort
+            .tick_rows(&b.sort_in, (&eo.rclr, &eo.rtrig, &eo.sval));
         self.u_cfg
             .tick(&self.p, inp.rst, inp.cfg_we, inp.cfg_addr, inp.cfg_wdata);
     }
@@ -447,7 +458,7 @@ impl Top {
     }
 
     /// Every register and RAM word, in the order of [`Top::regs`], into `s`.
-    pub fn visit(&self, s: &mut dyn RegSink) {
+    pub fn visit<S: RegSink + ?Sized>(&self, s: &mut S) {
         self.u_cfg.visit(&self.p, "u_cfg.", s);
         let mut pre = Prefixed {
             s,
@@ -458,9 +469,9 @@ impl Top {
         self.u_egress.visit(&mut pre);
         pre.prefix = "u_sort.";
         self.u_sort.visit(&mut pre);
-        let per_port = |v: &[u8]| Cat::values(v.iter().map(|&x| x.into()), 8);
-        per_port(&self.d_q).to(s, format_args!("d_q"));
-        per_port(&self.sent_q).to(s, format_args!("u_pfc.sent_q"));
+        for (n, v) in [("d_q", &self.d_q), ("u_pfc.sent_q", &self.sent_q)] {
+            s.cat(format_args!("{n}"), v.len(), 8, &|i| v[i].into());
+        }
         for (i, t) in self.timer_q.iter().enumerate() {
             s.val(format_args!("u_pfc.timer_q[{i}]"), (*t).into(), 16);
         }
@@ -490,29 +501,45 @@ impl RegSink for Widths {
 }
 
 /// A sink that puts an instance's path before every name.
-struct Prefixed<'a> {
-    s: &'a mut dyn RegSink,
+struct Prefixed<'a, S: RegSink + ?Sized> {
+    s: &'a mut S,
     prefix: &'static str,
 }
 
-impl RegSink for Prefixed<'_> {
+impl<S: RegSink + ?Sized> RegSink for Prefixed<'_, S> {
+    #[inline(always)]
     fn reg(&mut self, name: std::fmt::Arguments<'_>, words: &[u64], width: usize) {
         self.s
             .reg(format_args!("{}{}", self.prefix, name), words, width)
     }
 
+    #[inline(always)]
     fn val(&mut self, name: std::fmt::Arguments<'_>, v: u128, width: usize) {
         self.s
             .val(format_args!("{}{}", self.prefix, name), v, width)
     }
 
+    #[inline(always)]
     fn ram(&mut self, name: std::fmt::Arguments<'_>, words: &[u64], width: usize) {
         self.s
             .ram(format_args!("{}{}", self.prefix, name), words, width)
     }
 
+    #[inline(always)]
     fn ram128(&mut self, name: std::fmt::Arguments<'_>, words: &[u128], width: usize) {
         self.s
             .ram128(format_args!("{}{}", self.prefix, name), words, width)
+    }
+
+    #[inline(always)]
+    fn cat(
+        &mut self,
+        name: std::fmt::Arguments<'_>,
+        n: usize,
+        width: usize,
+        get: &dyn Fn(usize) -> u64,
+    ) {
+        self.s
+            .cat(format_args!("{}{}", self.prefix, name), n, width, get)
     }
 }
