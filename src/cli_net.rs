@@ -5,7 +5,7 @@ use crate::cli_util::{parse_seeds, parse_shard};
 use crate::net::sim::{Deadlock, NetConfig, NetStats, Network, Routing, DEADLOCK_CHECK_CYCLES};
 use crate::net::topology::{parse_delay, parse_hpcc_flows, NetFlow, Topology};
 use crate::net::traffic::{poisson_flows, Cdf};
-use crate::net::transport::Ecn;
+use crate::net::transport::{Ecn, TransportKind};
 use crate::switch::hpcc::{dport_of_class, fct_line, pfc_lines};
 use crate::switch::scenario::Scenario;
 use crate::switch::{BlockKind, DutKind, FlowMode};
@@ -61,15 +61,19 @@ pub struct NetArgs {
     /// ecmp (per-flow hash) or detail (DeTail's adaptive load balancing, 16/32 KB).
     #[arg(long, default_value = "detail")]
     pub routing: String,
-    /// The hosts' transport: tcp (window-based, slow start, fast retransmit, timeout, ECN echo) or
-    /// open (open-loop senders at line rate; lost bytes sent again after the switches' rto).
-    #[arg(long, default_value = "tcp")]
+    /// The hosts' transport: paper (the paper's: Linux TCP as its simulator's NSC ran it, Linux
+    /// 2.6.26's defaults: CUBIC, RFC 3168 ECN, delayed ACKs, initial window 3, timeout srtt + 200
+    /// ms), dctcp (a variant the paper leaves to future work: DCTCP's reaction to ECN, Reno, initial
+    /// window 10, an ACK a segment, the switches' rto as timeout), or open (open-loop senders at line
+    /// rate; lost bytes sent again after the switches' rto). docs/network.md lists the assumptions.
+    #[arg(long, default_value = "paper")]
     pub transport: String,
-    /// With tcp: the reaction to ECN echoes, dctcp or classic (RFC 3168) or off; every egress queue
-    /// marks CE at --ecn-threshold.
-    #[arg(long, default_value = "dctcp")]
-    pub ecn: String,
-    /// With tcp: the ECN marking threshold, bytes (the paper's 20 KB).
+    /// With paper or dctcp: the reaction to ECN echoes instead of the preset's (classic for
+    /// paper, dctcp for dctcp): dctcp, classic (RFC 3168) or off; every egress queue marks CE at
+    /// --ecn-threshold.
+    #[arg(long)]
+    pub ecn: Option<String>,
+    /// With paper or dctcp: the ECN marking threshold, bytes (the paper's 20 KB).
     #[arg(long, default_value_t = 20 * 1024)]
     pub ecn_threshold: u32,
     /// Every switch's settings from this single-switch scenario (a built-in name or a TOML file):
@@ -232,7 +236,7 @@ fn file_or_drawn_flows(a: &NetArgs, topo: &Topology, seed: u64) -> Result<(Vec<N
 struct Common {
     /// The network scenario, if any: every switch's settings and the traffic.
     scenario: Option<Scenario>,
-    transport: String,
+    transport: TransportKind,
     topo: Topology,
     routing: Routing,
     dut: DutKind,
@@ -281,12 +285,13 @@ pub fn run(a: &NetArgs) -> Result<()> {
             from("--routing")
         )
     })?;
-    if !["tcp", "open"].contains(&transport.as_str()) {
-        bail!(
-            "{} '{transport}': expected tcp or open",
-            from("--transport")
-        );
-    }
+    let transport = TransportKind::parse(&transport).with_context(|| {
+        format!(
+            "{} '{transport}': expected {}",
+            from("--transport"),
+            TransportKind::NAMES
+        )
+    })?;
     let dut = DutKind::parse(&a.dut)
         .with_context(|| format!("--dut '{}': expected model, rtl or both", a.dut))?;
     let dut_nodes: Vec<usize> = match &a.dut_nodes {
@@ -501,12 +506,12 @@ fn run_one(
         cfg.switch = sc;
     }
     cfg.seed = seed;
-    // "tcp" or "open" (checked before any run)
-    if c.transport == "tcp" {
-        cfg = cfg.with_tcp();
-        let t = cfg.transport.as_mut().expect("set");
-        t.ecn = Ecn::parse(&a.ecn)
-            .with_context(|| format!("--ecn '{}': expected dctcp, classic or off", a.ecn))?;
+    cfg = cfg.with_transport(c.transport);
+    if let Some(t) = cfg.transport.as_mut() {
+        if let Some(e) = &a.ecn {
+            t.ecn = Ecn::parse(e)
+                .with_context(|| format!("--ecn '{e}': expected dctcp, classic or off"))?;
+        }
         t.ecn_threshold = Some(a.ecn_threshold);
     }
     cfg.dut = c.dut;

@@ -29,7 +29,7 @@
 
 use super::nic::Nic;
 use super::topology::{NetFlow, NodeKind, Topology};
-use super::transport::{TcpConfig, TcpReceiver, TcpSender, ACK_BYTES};
+use super::transport::{TcpConfig, TcpReceiver, TcpSender, TransportKind, ACK_BYTES};
 use crate::block::NPRIO;
 use crate::switch::config::WireRate;
 use crate::switch::scenario::{FlowSpec, Scenario};
@@ -113,11 +113,19 @@ pub struct NetConfig {
 }
 
 impl NetConfig {
-    /// The same with the paper's transport: TCP with DCTCP's reaction to ECN marked at 20 KB,
-    /// the switches' MTU as segment size and their `rto` as retransmission timeout; no fast
-    /// retransmit under DeTail (its per-packet spreading reorders).
-    pub fn with_tcp(mut self) -> NetConfig {
-        let mut t = TcpConfig::paper(self.switch.rto.unwrap_or(1_250_000));
+    /// The same with a transport ([`TransportKind`]): the paper's Linux TCP ([`TcpConfig::paper`]),
+    /// DCTCP with the switches' `rto` as retransmission timeout ([`TcpConfig::dctcp`]), or open-loop
+    /// senders. Segments of the switches' MTU; no fast retransmit under DeTail (its per-packet
+    /// spreading reorders).
+    pub fn with_transport(mut self, kind: TransportKind) -> NetConfig {
+        let mut t = match kind {
+            TransportKind::Open => {
+                self.transport = None;
+                return self;
+            }
+            TransportKind::Paper => TcpConfig::paper(8.0),
+            TransportKind::Dctcp => TcpConfig::dctcp(self.switch.rto.unwrap_or(1_250_000)),
+        };
         t.mss = u32::from(self.switch.mtu);
         if matches!(self.routing, Routing::Detail { .. }) {
             t.dupack_threshold = None;
@@ -205,6 +213,8 @@ enum EvKind {
     FlowStart(usize),
     /// Transport: flow f's retransmission timer was set to fire now (it may have moved since).
     Rto(usize),
+    /// Transport: flow f's delayed-ACK timer.
+    DelAck(usize),
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -306,6 +316,9 @@ pub struct NetStats {
     pub timeouts: u64,
     pub fast_retransmits: u64,
     pub ecn_cuts: u64,
+    /// Transport: ACKs the receivers sent, and of them those their delayed-ACK timers sent.
+    pub acks: u64,
+    pub timer_acks: u64,
     /// Completion time per flow, cycles.
     pub fct: Vec<Option<u64>>,
     pub classes: Vec<ClassStats>,
@@ -351,6 +364,8 @@ pub struct Network {
     rcv: Vec<TcpReceiver>,
     listed: Vec<bool>,
     rto_pending: Vec<bool>,
+    /// Transport: whether flow f has a delayed-ACK event queued.
+    delack_pending: Vec<bool>,
     prio_of: Vec<u8>,
     /// Bytes of every packet that reached a host (data, ACKs, copies sent again), and of every
     /// packet dropped.
@@ -370,7 +385,11 @@ pub struct Network {
 
 impl Network {
     /// A network of `topo` carrying `flows` (host node ids, start times in nanoseconds).
-    pub fn new(topo: &Topology, flows: &[NetFlow], cfg: NetConfig) -> Result<Network, NetError> {
+    pub fn new(
+        topo: &Topology,
+        flows: &[NetFlow],
+        mut cfg: NetConfig,
+    ) -> Result<Network, NetError> {
         let err = |m: String| NetError(m);
         let n = topo.nodes.len();
         let clock_bps = topo.links.iter().map(|l| l.rate_bps).max().unwrap_or(0);
@@ -379,6 +398,7 @@ impl Network {
         }
         let cycle_ns = 8e9 / clock_bps as f64;
         let cycles = |ns: u64| (ns as f64 / cycle_ns).round() as u64;
+        cfg.transport = cfg.transport.map(|t| t.in_cycles_of(cycle_ns));
         // Port k of a node is its k-th link.
         let mut ports: Vec<Vec<(usize, usize)>> = vec![vec![]; n]; // (link, far node)
         for (k, l) in topo.links.iter().enumerate() {
@@ -570,6 +590,7 @@ impl Network {
             listed: vec![false; nf],
             prio_of,
             rto_pending: vec![false; nf],
+            delack_pending: vec![false; nf],
             arrived_bytes: 0,
             arrived_packets: 0,
             lost_bytes: 0,
@@ -808,6 +829,17 @@ impl Network {
                         self.tcp_ready(t, f);
                     }
                     self.arm_rto(f);
+                }
+                EvKind::DelAck(f) => {
+                    self.delack_pending[f] = false;
+                    let cfg = self.cfg.transport.expect("transport");
+                    let d = cfg
+                        .delayed_ack
+                        .expect("a delayed-ACK timer without delayed ACKs");
+                    if let Some((ack, ece)) = self.rcv[f].on_delack_timer(t, &d) {
+                        self.send_ack(t, f, ack, ece);
+                    }
+                    self.arm_delack(f);
                 }
             }
         }
@@ -1093,32 +1125,56 @@ impl Network {
             self.arm_rto(f);
             return;
         }
-        let ack = self.rcv[f].on_data(u64::from(pkt.seq), u64::from(pkt.size));
-        self.delivered[f] = ack;
-        if ack >= self.flows[f].bytes && self.fct[f].is_none() {
+        let ce = pkt.flags & Packet::CE != 0;
+        let now_ack = self.rcv[f].on_segment(
+            t,
+            u64::from(pkt.seq),
+            u64::from(pkt.size),
+            ce,
+            cfg.delayed_ack.as_ref(),
+        );
+        let got = self.rcv[f].rcv_nxt;
+        self.delivered[f] = got;
+        if got >= self.flows[f].bytes && self.fct[f].is_none() {
             self.fct[f] = Some(t + 1 - self.flows[f].start);
             self.done += 1;
         }
+        match now_ack {
+            Some((ack, ece)) => self.send_ack(t, f, ack, ece),
+            None => self.arm_delack(f),
+        }
+    }
+
+    /// Transport: flow f's receiver sends the cumulative ACK `ack` (echoing CE if `ece`) from its
+    /// host's NIC in cycle `t`.
+    fn send_ack(&mut self, t: u64, f: usize, ack: u64, ece: bool) {
         let h = self.flows[f].dst;
-        let ece = if pkt.flags & Packet::CE != 0 {
-            Packet::ECE
-        } else {
-            0
-        };
         if let Tx::Tcp(nic) = &mut self.hosts[h].tx {
             nic.push_ack(
                 t,
                 Packet {
-                    flow: pkt.flow,
-                    prio: pkt.prio,
+                    flow: f as u32,
+                    prio: self.flows[f].prio,
                     size: ACK_BYTES,
                     seq: ack as u32,
-                    flags: Packet::ACK | ece,
+                    flags: Packet::ACK | if ece { Packet::ECE } else { 0 },
                     ..Packet::default()
                 },
             );
         }
         self.wake_host(h);
+    }
+
+    /// Transport: one delayed-ACK event per flow at most, when its receiver's oldest
+    /// unacknowledged segment is due (lazily, as [`Network::arm_rto`]).
+    fn arm_delack(&mut self, f: usize) {
+        let Some(d) = self.cfg.transport.and_then(|t| t.delayed_ack) else {
+            return;
+        };
+        if let (Some(at), false) = (self.rcv[f].first_unacked, self.delack_pending[f]) {
+            self.delack_pending[f] = true;
+            self.push(at + d.timeout, EvKind::DelAck(f));
+        }
     }
 
     /// Transport: flow f's window may have opened (it started, an ACK came, its timer fired).
@@ -1227,6 +1283,10 @@ impl Network {
             st.timeouts += u64::from(t.timeouts);
             st.fast_retransmits += u64::from(t.fast_retransmits);
             st.ecn_cuts += u64::from(t.ecn_cuts);
+        }
+        for r in &self.rcv {
+            st.acks += u64::from(r.acks);
+            st.timer_acks += u64::from(r.timer_acks);
         }
         for h in &self.hosts {
             st.paused_cycles_by_tier[0] += h.pause().paused_cycles(self.now).iter().sum::<u64>();
