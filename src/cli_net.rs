@@ -237,6 +237,8 @@ struct Common {
     /// The network scenario, if any: every switch's settings and the traffic.
     scenario: Option<Scenario>,
     transport: TransportKind,
+    /// The topology as named (`--topology`, or the scenario's `[network] topology`).
+    topo_name: String,
     topo: Topology,
     routing: Routing,
     dut: DutKind,
@@ -338,6 +340,7 @@ pub fn run(a: &NetArgs) -> Result<()> {
     let c = Common {
         scenario,
         transport,
+        topo_name: topo_spec,
         topo,
         routing,
         dut,
@@ -404,7 +407,7 @@ pub fn run(a: &NetArgs) -> Result<()> {
             if a.json {
                 println!(
                     "{}",
-                    serde_json::json!({ "topology": a.topology, "routing": routing.name(),
+                    serde_json::json!({ "topology": c.topo_name, "routing": routing.name(),
                         "seed": seed, "mode": mode.name(), "stats": st })
                 );
             } else {
@@ -434,12 +437,12 @@ pub fn run(a: &NetArgs) -> Result<()> {
         println!(
             "{}",
             serde_json::to_string_pretty(&serde_json::json!({
-                "topology": a.topology, "routing": routing.name(), "seed": a.seed, "runs": v
+                "topology": c.topo_name, "routing": routing.name(), "seed": a.seed, "runs": v
             }))?
         );
         return Ok(());
     }
-    print!("{}", report(&a.topology, &c.topo, routing, &runs, &stats));
+    print!("{}", report(&c.topo_name, &c.topo, routing, &runs, &stats));
     Ok(())
 }
 
@@ -543,7 +546,7 @@ fn run_one(
     };
     eprintln!(
         "net: {} {} seed {seed}: {sim_ms:.3} ms simulated in {secs:.1} s ({:.2} ms/s; switches active {:.1} % of their cycles{v3}), {} of {} flows done",
-        a.topology,
+        c.topo_name,
         mode.name(),
         sim_ms / secs.max(1e-9),
         100.0 * net.switch_cycles as f64 / all,
@@ -553,7 +556,7 @@ fn run_one(
     if let Some(d) = &net.deadlock {
         eprintln!(
             "net: {} {} seed {seed}: {}",
-            a.topology,
+            c.topo_name,
             mode.name(),
             deadlock_text(d, net.cycle_ns)
         );
