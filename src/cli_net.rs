@@ -15,7 +15,9 @@ use std::path::PathBuf;
 
 #[derive(Args, Debug)]
 pub struct NetArgs {
-    /// A network scenario (built-in paper-fat-1 ... paper-fat-6, or a TOML file with a [network]
+    /// A network scenario (built-in paper-fat-1 ... paper-fat-6, the 4:1 tree by link rates with
+    /// DCTCP; paper-literal-1 ... paper-literal-6, the paper read literally: docs/paper-literal.md;
+    /// or a TOML file with a [network]
     /// table): its topology, routing, transport, switch settings and [mix] traffic drawn over the
     /// hosts. Instead of --topology, --routing, --transport, --switch, --flows and --cdf.
     #[arg(long, conflicts_with_all = ["topology", "routing", "transport", "switch", "flows", "cdf"])]

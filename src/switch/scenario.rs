@@ -248,6 +248,30 @@ impl Scenario {
             include_str!("../../scenarios/paper-fat-6.toml"),
         ),
         (
+            "paper-literal-1",
+            include_str!("../../scenarios/paper-literal-1.toml"),
+        ),
+        (
+            "paper-literal-2",
+            include_str!("../../scenarios/paper-literal-2.toml"),
+        ),
+        (
+            "paper-literal-3",
+            include_str!("../../scenarios/paper-literal-3.toml"),
+        ),
+        (
+            "paper-literal-4",
+            include_str!("../../scenarios/paper-literal-4.toml"),
+        ),
+        (
+            "paper-literal-5",
+            include_str!("../../scenarios/paper-literal-5.toml"),
+        ),
+        (
+            "paper-literal-6",
+            include_str!("../../scenarios/paper-literal-6.toml"),
+        ),
+        (
             "shared-memory",
             include_str!("../../scenarios/shared-memory.toml"),
         ),
