@@ -109,6 +109,13 @@ pub struct NetArgs {
     /// id.
     #[arg(long)]
     pub pcap: Option<PathBuf>,
+    /// For each query, where its last response's time went: at the sender (before the first send,
+    /// waiting for a timeout or fast recovery, sending again) and at each switch (ingress FIFO,
+    /// pipeline and of it stopped, egress queue and of it paused, serialization, propagation);
+    /// the parts add up to the completion time. Then per mode the median and largest share of each
+    /// part over the queries. Needs a transport (paper or dctcp); not with --json or --seeds.
+    #[arg(long)]
+    pub stragglers: bool,
     /// With --pcap: the hosts whose links are captured, node ids comma-separated (default: every
     /// host).
     #[arg(long)]
@@ -354,6 +361,12 @@ pub fn run(a: &NetArgs) -> Result<()> {
         std::fs::create_dir_all(d).with_context(|| format!("--hpcc {}", d.display()))?;
     }
     let sweep = a.seeds.is_some() || a.shard.is_some();
+    if a.stragglers && (sweep || a.json) {
+        bail!("--stragglers: one run's report, not with --seeds, --shard or --json");
+    }
+    if a.stragglers && c.transport == TransportKind::Open {
+        bail!("--stragglers: needs a transport (paper or dctcp), not open-loop senders");
+    }
     let pcap_hosts = match (&a.pcap, &a.pcap_hosts) {
         (None, Some(_)) => bail!("--pcap-hosts needs --pcap DIR"),
         (None, None) => None,
@@ -445,7 +458,154 @@ pub fn run(a: &NetArgs) -> Result<()> {
         return Ok(());
     }
     print!("{}", report(&c.topo_name, &c.topo, routing, &runs, &stats));
+    if a.stragglers {
+        for net in &runs {
+            print!("{}", stragglers_report(net)?);
+        }
+    }
     Ok(())
+}
+
+/// The queries of a run: the flows of class "query" grouped by (aggregator, start), in start order.
+fn queries(net: &Network) -> Vec<Vec<usize>> {
+    let mut groups: std::collections::BTreeMap<(u64, usize), Vec<usize>> = Default::default();
+    for (f, fl) in net.flows.iter().enumerate() {
+        if fl.class == "query" {
+            groups.entry((fl.start, fl.dst)).or_default().push(f);
+        }
+    }
+    groups.into_values().collect()
+}
+
+/// `--stragglers`: each query's last response, part by part (microseconds), and per part the
+/// median and largest share of the completion time over the queries.
+fn stragglers_report(net: &Network) -> Result<String> {
+    use crate::net::stragglers::{breakdown, Breakdown};
+    use std::fmt::Write as _;
+    let us = |c: u64| c as f64 * net.cycle_ns / 1000.0;
+    let mode = net.cfg.mode.name();
+    let mut out = String::new();
+    let mut parts: Vec<Breakdown> = vec![];
+    let qs = queries(net);
+    writeln!(
+        out,
+        "\nstragglers, {mode}: each query's last response (us; the parts add up to its FCT)"
+    )?;
+    writeln!(
+        out,
+        "  query  start(us)  FCT(us) = sender [timeouts, NIC paused, window] (lost copies, timeouts, fast retransmits) + host link [ser, prop] + hops (node: ingress, pipeline (stopped), egress (paused), ser, prop) + delivery"
+    )?;
+    for (k, q) in qs.iter().enumerate() {
+        let Some(&f) = q
+            .iter()
+            .filter(|&&f| net.stats_fct(f).is_some())
+            .max_by_key(|&&f| (net.stats_fct(f).unwrap_or(0), std::cmp::Reverse(f)))
+        else {
+            writeln!(out, "  {k:5}  no response completed")?;
+            continue;
+        };
+        if q.iter().any(|&f| net.stats_fct(f).is_none()) {
+            writeln!(out, "  {k:5}  not every response completed")?;
+            continue;
+        }
+        let b = breakdown(net, f).map_err(anyhow::Error::msg)?;
+        let hops: Vec<String> = b
+            .hops
+            .iter()
+            .map(|(n, h)| {
+                format!(
+                    "({n}: {:.1}, {:.1} ({:.1}), {:.1} ({:.1}), {:.1}, {:.1})",
+                    us(h.ingress),
+                    us(h.pipeline),
+                    us(h.stopped),
+                    us(h.egress),
+                    us(h.paused),
+                    us(h.serialization),
+                    us(h.propagation)
+                )
+            })
+            .collect();
+        writeln!(
+            out,
+            "  {k:5} {:10.1} {:8.1} = {:.1} [{:.1}, {:.1}, {:.1}] ({}, {}, {}) + [{:.1}, {:.1}] + {} + {:.3}",
+            us(net.flows[f].start),
+            us(b.fct),
+            us(b.sender()),
+            us(b.timeout_wait),
+            us(b.nic_paused),
+            us(b.window_wait),
+            b.lost_copies,
+            b.timeouts,
+            b.fast_retransmits,
+            us(b.host_serialization),
+            us(b.host_propagation),
+            hops.join(" "),
+            us(b.delivery)
+        )?;
+        parts.push(b);
+    }
+    if parts.is_empty() {
+        writeln!(out, "  no query completed")?;
+        return Ok(out);
+    }
+    let sum = |b: &Breakdown, g: fn(&crate::switch::hops::Hop) -> u64| -> u64 {
+        b.hops.iter().map(|(_, h)| g(h)).sum()
+    };
+    let rows: [(&str, Box<dyn Fn(&Breakdown) -> u64>); 8] = [
+        (
+            "sender: waiting for a timeout",
+            Box::new(|b| b.timeout_wait),
+        ),
+        (
+            "sender: window, NIC, fast recovery",
+            Box::new(|b| b.window_wait),
+        ),
+        (
+            "hops: ingress FIFO",
+            Box::new(move |b| sum(b, |h| h.ingress)),
+        ),
+        (
+            "hops: pipeline, moving",
+            Box::new(move |b| sum(b, |h| h.pipeline - h.stopped)),
+        ),
+        (
+            "hops: pipeline, stopped",
+            Box::new(move |b| sum(b, |h| h.stopped)),
+        ),
+        (
+            "hops: egress queue, not paused",
+            Box::new(move |b| sum(b, |h| h.egress - h.paused)),
+        ),
+        (
+            "hops: egress queue, paused",
+            Box::new(move |b| sum(b, |h| h.paused)),
+        ),
+        (
+            "links: serialization, propagation, delivery",
+            Box::new(move |b| {
+                b.host_serialization
+                    + b.host_propagation
+                    + sum(b, |h| h.serialization + h.propagation)
+                    + b.delivery
+            }),
+        ),
+    ];
+    writeln!(
+        out,
+        "  share of the FCT over {} queries:      median     max",
+        parts.len()
+    )?;
+    for (name, g) in &rows {
+        let mut v: Vec<f64> = parts.iter().map(|b| g(b) as f64 / b.fct as f64).collect();
+        v.sort_by(f64::total_cmp);
+        writeln!(
+            out,
+            "  {name:42} {:6.1} % {:6.1} %",
+            100.0 * v[v.len() / 2],
+            100.0 * v[v.len() - 1]
+        )?;
+    }
+    Ok(out)
 }
 
 /// One run of a sweep in one line.
@@ -529,6 +689,9 @@ fn run_one(
     net.cfg.switch.max_cycles = (c.max_ns as f64 / net.cycle_ns).ceil() as u64;
     net.pfc_log = Some(vec![]);
     net.capture = pcap.map(|h| crate::pcap::Capture::of(h.iter().copied()));
+    if a.stragglers {
+        net.trace_stragglers();
+    }
     let wall = std::time::Instant::now();
     net.run().map_err(anyhow::Error::msg)?;
     let secs = wall.elapsed().as_secs_f64();

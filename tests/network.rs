@@ -575,6 +575,62 @@ fn the_papers_linux_transport_delivers_every_byte_with_delayed_acks() {
     );
 }
 
+/// `--stragglers`: for every flow of an incast, the sender's and each hop's parts add up to its
+/// completion time exactly, in a run with drops and timeouts (PFC_wdrop, no ECN), one with
+/// stopped pipelines (PFC_wstop) and one with pauses (CaPFC_cal); and the parts that make those
+/// runs what they are show up: time waiting for a timeout, pipelines stopped, egress queues and
+/// NICs paused.
+#[test]
+fn stragglers_add_up_to_the_completion_time() {
+    use capfc::net::stragglers::breakdown;
+    let topo = Topology::leaf_spine(2, 1, 4, 1_000_000_000, 4_000_000_000, 500).unwrap();
+    let flows: Vec<NetFlow> = (0..4)
+        .map(|s| flow(s, 4, 200_001, 0))
+        .chain((5..8).map(|s| flow(s, 4, 200_001, 1000)))
+        .collect();
+    for mode in [FlowMode::PfcWdrop, FlowMode::PfcWstop, FlowMode::CapfcCal] {
+        let mut cfg = NetConfig::paper(mode, Routing::Ecmp).with_transport(TransportKind::Paper);
+        cfg.transport.as_mut().unwrap().ecn_threshold = None;
+        cfg.switch.max_cycles = 2_000_000_000;
+        let mut net = Network::new(&topo, &flows, cfg).unwrap();
+        net.trace_stragglers();
+        net.run().unwrap();
+        assert!(net.finished(), "{mode:?}");
+        let parts: Vec<_> = (0..flows.len())
+            .map(|f| breakdown(&net, f).unwrap_or_else(|e| panic!("{mode:?}: {e}")))
+            .collect();
+        for b in &parts {
+            assert_eq!(b.total(), b.fct);
+            // leaf, spine, leaf from the other leaf's hosts; one leaf from the same leaf's
+            assert_eq!(b.hops.len(), if b.flow < 4 { 3 } else { 1 }, "{b:?}");
+        }
+        let hop = |g: fn(&capfc::switch::hops::Hop) -> u64| {
+            parts
+                .iter()
+                .flat_map(|b| &b.hops)
+                .map(|(_, h)| g(h))
+                .sum::<u64>()
+        };
+        match mode {
+            FlowMode::PfcWdrop => {
+                assert!(
+                    parts.iter().any(|b| b.timeout_wait > 0 && b.timeouts > 0),
+                    "{parts:?}"
+                )
+            }
+            FlowMode::PfcWstop => {
+                assert!(hop(|h| h.stopped) > 0, "{parts:?}");
+                assert_eq!(net.stats().egress_drops, 0);
+            }
+            _ => {
+                assert!(hop(|h| h.paused) > 0, "{parts:?}");
+                assert!(parts.iter().any(|b| b.nic_paused > 0), "{parts:?}");
+                assert_eq!(net.stats().egress_drops, 0);
+            }
+        }
+    }
+}
+
 fn capfc(args: &[&str]) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_capfc"))
         .args(args)

@@ -352,6 +352,8 @@ pub struct Network {
     delivered: Vec<u64>,
     lost: Vec<u64>,
     fct: Vec<Option<u64>>,
+    /// The senders' side of a traced run (`capfc net --stragglers`; [`Network::trace_stragglers`]).
+    pub senders: Option<super::stragglers::SenderLog>,
     done: usize,
     events: BinaryHeap<Ev>,
     seq: u64,
@@ -579,6 +581,7 @@ impl Network {
             delivered: vec![0; nf],
             lost: vec![0; nf],
             fct: vec![None; nf],
+            senders: None,
             done: 0,
             flows: specs,
             events: BinaryHeap::new(),
@@ -793,6 +796,9 @@ impl Network {
                     pause.apply(t, cev, &q, quantum);
                     for p in (0..NPRIO).filter(|p| cev >> p & 1 == 1) {
                         ns.sw.tm.pause(port, p, pause.until[p]);
+                        if let Some(tr) = &mut ns.sw.hop_trace {
+                            tr.pause(port, p, t, pause.until[p]);
+                        }
                     }
                     self.sw_wake[s] = t;
                     if let Some(log) = &mut self.pfc_log {
@@ -803,6 +809,12 @@ impl Network {
                     match &mut self.hosts[h].tx {
                         Tx::Open(s) => s.apply_pfc(t, cev, &q),
                         Tx::Tcp(n) => n.apply_pfc(t, cev, &q),
+                    }
+                    if let Some(log) = &mut self.senders {
+                        let until = &self.hosts[h].pause().until;
+                        for p in (0..NPRIO).filter(|p| cev >> p & 1 == 1) {
+                            log.host_pauses[h * NPRIO + p].push((t, until[p]));
+                        }
                     }
                     if let Some(log) = &mut self.pfc_log {
                         log.push((t, self.hosts[h].node, 0, cev, q));
@@ -825,6 +837,10 @@ impl Network {
                     self.rto_pending[f] = false;
                     let cfg = self.cfg.transport.expect("transport");
                     if self.tcp[f].rto_at.is_some_and(|x| x <= t) {
+                        if let Some(log) = &mut self.senders {
+                            let ran = t - self.tcp[f].rto_armed;
+                            log.triggers[f].push((t, super::stragglers::Trigger::Timeout(ran)));
+                        }
                         self.tcp[f].on_timeout(t, &cfg);
                         self.tcp_ready(t, f);
                     }
@@ -941,6 +957,9 @@ impl Network {
                     unreachable!("hosts link to switches")
                 };
                 self.push(t + wire + link.prop, EvKind::ToSwitch(s, port, pkt));
+                if let (Some(log), false) = (&mut self.senders, pkt.is_ack()) {
+                    log.copies[pkt.flow as usize].push((pkt.seq, t, wire, link.prop));
+                }
                 if self.cfg.transport.is_some() && !pkt.is_ack() {
                     self.arm_rto(pkt.flow as usize);
                 }
@@ -1120,7 +1139,11 @@ impl Network {
         let f = pkt.flow as usize;
         let cfg = self.cfg.transport.expect("transport");
         if pkt.is_ack() {
+            let fast = self.tcp[f].fast_retransmits;
             self.tcp[f].on_ack(t, u64::from(pkt.seq), pkt.flags & Packet::ECE != 0, &cfg);
+            if let (Some(log), true) = (&mut self.senders, self.tcp[f].fast_retransmits > fast) {
+                log.triggers[f].push((t, super::stragglers::Trigger::FastRetransmit));
+            }
             self.tcp_ready(t, f);
             self.arm_rto(f);
             return;
@@ -1138,6 +1161,9 @@ impl Network {
         if got >= self.flows[f].bytes && self.fct[f].is_none() {
             self.fct[f] = Some(t + 1 - self.flows[f].start);
             self.done += 1;
+            if let Some(log) = &mut self.senders {
+                log.completing[f] = Some((pkt.seq, t));
+            }
         }
         match now_ack {
             Some((ack, ece)) => self.send_ack(t, f, ack, ece),
@@ -1251,6 +1277,34 @@ impl Network {
             let (x, y) = s.sw.v3_skip_counts();
             (a + x, b + y)
         })
+    }
+
+    /// Trace where every flow's time goes (before the run): each switch's hops
+    /// ([`crate::switch::hops`]) and the senders' copies and retransmission triggers; then
+    /// [`super::stragglers::breakdown`] gives a flow's completion time part by part.
+    pub fn trace_stragglers(&mut self) {
+        for ns in &mut self.switches {
+            ns.sw.hop_trace = Some(Box::new(crate::switch::hops::HopTrace::new(ns.ports.len())));
+        }
+        self.senders = Some(super::stragglers::SenderLog::new(
+            self.flows.len(),
+            self.hosts.len(),
+        ));
+    }
+
+    /// Each switch's node id and its traced hops (none if not traced).
+    pub fn traced_hops(&self) -> impl Iterator<Item = (usize, &[crate::switch::hops::Hop])> {
+        self.switches.iter().filter_map(|ns| {
+            ns.sw
+                .hop_trace
+                .as_ref()
+                .map(|t| (ns.node, t.hops.as_slice()))
+        })
+    }
+
+    /// Flow f's completion time, cycles.
+    pub fn stats_fct(&self, f: usize) -> Option<u64> {
+        self.fct.get(f).copied().flatten()
     }
 
     pub fn stats(&self) -> NetStats {

@@ -300,6 +300,8 @@ pub struct TcpSender {
     rto: u64,
     /// When the retransmission timer fires (None: nothing outstanding).
     pub rto_at: Option<u64>,
+    /// When the retransmission timer was last set (for the stragglers' report).
+    pub rto_armed: u64,
     pub alpha: f64,
     /// DCTCP's window: it ends when `snd_una` passes `win_end`.
     win_end: u64,
@@ -334,6 +336,7 @@ impl TcpSender {
             rtx: None,
             rto: cfg.rto,
             rto_at: None,
+            rto_armed: 0,
             alpha: 1.0,
             win_end: 0,
             win_acked: 0,
@@ -389,6 +392,7 @@ impl TcpSender {
         self.high = self.high.max(seq + len);
         if self.rto_at.is_none() {
             self.rto_at = Some(now + self.rto);
+            self.rto_armed = now;
         }
     }
 
@@ -418,6 +422,7 @@ impl TcpSender {
                 self.rtx = None;
             }
             self.rto_at = (!self.done() && self.high > self.snd_una).then_some(now + self.rto);
+            self.rto_armed = now;
             self.rto = self.base_rto(cfg);
         } else if ack == self.snd_una && self.high > self.snd_una {
             self.ecn_window(0, ece, cfg);
@@ -552,6 +557,7 @@ impl TcpSender {
         self.rtx = None;
         self.rto = (self.rto * 2).min(self.base_rto(cfg) * 64);
         self.rto_at = Some(now + self.rto);
+        self.rto_armed = now;
         self.timeouts += 1;
     }
 }
