@@ -551,13 +551,15 @@ fn stragglers_report(net: &Network) -> Result<String> {
     let sum = |b: &Breakdown, g: fn(&crate::switch::hops::Hop) -> u64| -> u64 {
         b.hops.iter().map(|(_, h)| g(h)).sum()
     };
-    let rows: [(&str, Box<dyn Fn(&Breakdown) -> u64>); 8] = [
+    type Part = Box<dyn Fn(&Breakdown) -> u64>;
+    let rows: [(&str, Part); 9] = [
         (
             "sender: waiting for a timeout",
             Box::new(|b| b.timeout_wait),
         ),
+        ("sender: paused at the NIC", Box::new(|b| b.nic_paused)),
         (
-            "sender: window, NIC, fast recovery",
+            "sender: window, NIC queue, fast recovery",
             Box::new(|b| b.window_wait),
         ),
         (
