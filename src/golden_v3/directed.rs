@@ -87,7 +87,11 @@ pub fn required(case: &str, mode: Mode) -> Vec<&'static str> {
         ],
         "xon_during_sort" => vec!["sorts_aborted_by_a_clear", "dequeue_lands_below_xon_e"],
         "refresh_expiry" => vec!["refresh_frames"],
-        "reset_mid_traffic" => vec!["resets_with_packets_in_the_queues", sorted],
+        "reset_mid_traffic" => vec![
+            "resets_with_packets_in_the_queues",
+            "resets_with_i_set",
+            sorted,
+        ],
         "two_lanes_one_slot" => vec![
             "arrival_and_departure_of_one_queue_in_one_slot",
             "enqueue_and_dequeue_of_one_queue_in_one_slot",
@@ -669,11 +673,14 @@ pub(super) fn run(p: &BlockParams, case: &str, mode: Mode, nudge: bool) -> Resul
             d.finish()
         }
         "reset_mid_traffic" => {
-            // A reset while the egress queue of port 0 is above XOFF_e, its sort asked for, and
-            // an arrival in flight; then the configuration and the same again, to the sort.
-            // (Nudged: the queues drained before the reset.)
+            // A reset while the egress queue of port 0 is above XOFF_e, its sort asked for, input
+            // 1 above XOFF_i (I set) and an arrival in flight; then the configuration and the
+            // same again, to the sort. (Nudged: the queues drained before the reset.)
             let mut d = Dir::new(p, &cfg);
             d.fill_to(0, PR, 1, t.eg_xoff)?;
+            while d.ing_occ(1, PR) <= t.ing_xoff {
+                d.arr(1, PR, 1000)?;
+            }
             d.enq_(0, PR, 2, 1);
             d.arr_(1, PR, 1000);
             d.taken()?;

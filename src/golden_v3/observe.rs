@@ -233,6 +233,9 @@ impl Observer {
             if busy {
                 self.count("resets_with_packets_in_the_queues");
             }
+            if (0..np).any(|i| self.prev.i_bits(i) != 0) {
+                self.count("resets_with_i_set");
+            }
         }
     }
 
