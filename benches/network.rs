@@ -13,6 +13,7 @@
 use capfc::net::sim::{NetConfig, Network, Routing};
 use capfc::net::topology::Topology;
 use capfc::net::traffic::{poisson_flows, Cdf};
+use capfc::net::transport::TransportKind;
 use capfc::switch::scenario::Scenario;
 use capfc::switch::{DutKind, FlowMode, Switch};
 use std::time::Instant;
@@ -55,7 +56,8 @@ fn main() {
     ));
     for (name, topo, ms) in nets {
         let flows = poisson_flows(&topo, &cdf, 0.5, ms * 1_000_000, seed, 3).unwrap();
-        let mut cfg = NetConfig::paper(FlowMode::CapfcCal, Routing::DETAIL).with_tcp();
+        let mut cfg = NetConfig::paper(FlowMode::CapfcCal, Routing::DETAIL)
+            .with_transport(TransportKind::Dctcp);
         cfg.seed = seed;
         let mut net = Network::new(&topo, &flows, cfg).unwrap();
         net.cfg.switch.max_cycles = (ms as f64 * 1e6 / net.cycle_ns) as u64;

@@ -5,7 +5,7 @@ use crate::cli_util::{parse_seeds, parse_shard};
 use crate::net::sim::{Deadlock, NetConfig, NetStats, Network, Routing, DEADLOCK_CHECK_CYCLES};
 use crate::net::topology::{parse_delay, parse_hpcc_flows, NetFlow, Topology};
 use crate::net::traffic::{poisson_flows, Cdf};
-use crate::net::transport::Ecn;
+use crate::net::transport::{Ecn, TransportKind};
 use crate::switch::hpcc::{dport_of_class, fct_line, pfc_lines};
 use crate::switch::scenario::Scenario;
 use crate::switch::{BlockKind, DutKind, FlowMode};
@@ -15,7 +15,9 @@ use std::path::PathBuf;
 
 #[derive(Args, Debug)]
 pub struct NetArgs {
-    /// A network scenario (built-in paper-fat-1 ... paper-fat-6, or a TOML file with a [network]
+    /// A network scenario (built-in paper-fat-1 ... paper-fat-6, the 4:1 tree by link rates with
+    /// DCTCP; paper-literal-1 ... paper-literal-6, the paper read literally: docs/paper-literal.md;
+    /// or a TOML file with a [network]
     /// table): its topology, routing, transport, switch settings and [mix] traffic drawn over the
     /// hosts. Instead of --topology, --routing, --transport, --switch, --flows and --cdf.
     #[arg(long, conflicts_with_all = ["topology", "routing", "transport", "switch", "flows", "cdf"])]
@@ -61,15 +63,19 @@ pub struct NetArgs {
     /// ecmp (per-flow hash) or detail (DeTail's adaptive load balancing, 16/32 KB).
     #[arg(long, default_value = "detail")]
     pub routing: String,
-    /// The hosts' transport: tcp (window-based, slow start, fast retransmit, timeout, ECN echo) or
-    /// open (open-loop senders at line rate; lost bytes sent again after the switches' rto).
-    #[arg(long, default_value = "tcp")]
+    /// The hosts' transport: paper (the paper's: Linux TCP as its simulator's NSC ran it, Linux
+    /// 2.6.26's defaults: CUBIC, RFC 3168 ECN, delayed ACKs, initial window 3, timeout srtt + 200
+    /// ms), dctcp (a variant the paper leaves to future work: DCTCP's reaction to ECN, Reno, initial
+    /// window 10, an ACK a segment, the switches' rto as timeout), or open (open-loop senders at line
+    /// rate; lost bytes sent again after the switches' rto). docs/network.md lists the assumptions.
+    #[arg(long, default_value = "paper")]
     pub transport: String,
-    /// With tcp: the reaction to ECN echoes, dctcp or classic (RFC 3168) or off; every egress queue
-    /// marks CE at --ecn-threshold.
-    #[arg(long, default_value = "dctcp")]
-    pub ecn: String,
-    /// With tcp: the ECN marking threshold, bytes (the paper's 20 KB).
+    /// With paper or dctcp: the reaction to ECN echoes instead of the preset's (classic for
+    /// paper, dctcp for dctcp): dctcp, classic (RFC 3168) or off; every egress queue marks CE at
+    /// --ecn-threshold.
+    #[arg(long)]
+    pub ecn: Option<String>,
+    /// With paper or dctcp: the ECN marking threshold, bytes (the paper's 20 KB).
     #[arg(long, default_value_t = 20 * 1024)]
     pub ecn_threshold: u32,
     /// Every switch's settings from this single-switch scenario (a built-in name or a TOML file):
@@ -103,6 +109,13 @@ pub struct NetArgs {
     /// id.
     #[arg(long)]
     pub pcap: Option<PathBuf>,
+    /// For each query, where its last response's time went: at the sender (before the first send,
+    /// waiting for a timeout or fast recovery, sending again) and at each switch (ingress FIFO,
+    /// pipeline and of it stopped, egress queue and of it paused, serialization, propagation);
+    /// the parts add up to the completion time. Then per mode the median and largest share of each
+    /// part over the queries. Needs a transport (paper or dctcp); not with --json or --seeds.
+    #[arg(long)]
+    pub stragglers: bool,
     /// With --pcap: the hosts whose links are captured, node ids comma-separated (default: every
     /// host).
     #[arg(long)]
@@ -232,7 +245,9 @@ fn file_or_drawn_flows(a: &NetArgs, topo: &Topology, seed: u64) -> Result<(Vec<N
 struct Common {
     /// The network scenario, if any: every switch's settings and the traffic.
     scenario: Option<Scenario>,
-    transport: String,
+    transport: TransportKind,
+    /// The topology as named (`--topology`, or the scenario's `[network] topology`).
+    topo_name: String,
     topo: Topology,
     routing: Routing,
     dut: DutKind,
@@ -281,12 +296,13 @@ pub fn run(a: &NetArgs) -> Result<()> {
             from("--routing")
         )
     })?;
-    if !["tcp", "open"].contains(&transport.as_str()) {
-        bail!(
-            "{} '{transport}': expected tcp or open",
-            from("--transport")
-        );
-    }
+    let transport = TransportKind::parse(&transport).with_context(|| {
+        format!(
+            "{} '{transport}': expected {}",
+            from("--transport"),
+            TransportKind::NAMES
+        )
+    })?;
     let dut = DutKind::parse(&a.dut)
         .with_context(|| format!("--dut '{}': expected model, rtl or both", a.dut))?;
     let dut_nodes: Vec<usize> = match &a.dut_nodes {
@@ -333,6 +349,7 @@ pub fn run(a: &NetArgs) -> Result<()> {
     let c = Common {
         scenario,
         transport,
+        topo_name: topo_spec,
         topo,
         routing,
         dut,
@@ -344,6 +361,12 @@ pub fn run(a: &NetArgs) -> Result<()> {
         std::fs::create_dir_all(d).with_context(|| format!("--hpcc {}", d.display()))?;
     }
     let sweep = a.seeds.is_some() || a.shard.is_some();
+    if a.stragglers && (sweep || a.json) {
+        bail!("--stragglers: one run's report, not with --seeds, --shard or --json");
+    }
+    if a.stragglers && c.transport == TransportKind::Open {
+        bail!("--stragglers: needs a transport (paper or dctcp), not open-loop senders");
+    }
     let pcap_hosts = match (&a.pcap, &a.pcap_hosts) {
         (None, Some(_)) => bail!("--pcap-hosts needs --pcap DIR"),
         (None, None) => None,
@@ -399,7 +422,7 @@ pub fn run(a: &NetArgs) -> Result<()> {
             if a.json {
                 println!(
                     "{}",
-                    serde_json::json!({ "topology": a.topology, "routing": routing.name(),
+                    serde_json::json!({ "topology": c.topo_name, "routing": routing.name(),
                         "seed": seed, "mode": mode.name(), "stats": st })
                 );
             } else {
@@ -429,13 +452,162 @@ pub fn run(a: &NetArgs) -> Result<()> {
         println!(
             "{}",
             serde_json::to_string_pretty(&serde_json::json!({
-                "topology": a.topology, "routing": routing.name(), "seed": a.seed, "runs": v
+                "topology": c.topo_name, "routing": routing.name(), "seed": a.seed, "runs": v
             }))?
         );
         return Ok(());
     }
-    print!("{}", report(&a.topology, &c.topo, routing, &runs, &stats));
+    print!("{}", report(&c.topo_name, &c.topo, routing, &runs, &stats));
+    if a.stragglers {
+        for net in &runs {
+            print!("{}", stragglers_report(net)?);
+        }
+    }
     Ok(())
+}
+
+/// The queries of a run: the flows of class "query" grouped by (aggregator, start), in start order.
+fn queries(net: &Network) -> Vec<Vec<usize>> {
+    let mut groups: std::collections::BTreeMap<(u64, usize), Vec<usize>> = Default::default();
+    for (f, fl) in net.flows.iter().enumerate() {
+        if fl.class == "query" {
+            groups.entry((fl.start, fl.dst)).or_default().push(f);
+        }
+    }
+    groups.into_values().collect()
+}
+
+/// `--stragglers`: each query's last response, part by part (microseconds), and per part the
+/// median and largest share of the completion time over the queries.
+fn stragglers_report(net: &Network) -> Result<String> {
+    use crate::net::stragglers::{breakdown, Breakdown};
+    use std::fmt::Write as _;
+    let us = |c: u64| c as f64 * net.cycle_ns / 1000.0;
+    let mode = net.cfg.mode.name();
+    let mut out = String::new();
+    let mut parts: Vec<Breakdown> = vec![];
+    let qs = queries(net);
+    writeln!(
+        out,
+        "\nstragglers, {mode}: each query's last response (us; the parts add up to its FCT)"
+    )?;
+    writeln!(
+        out,
+        "  query  start(us)  FCT(us) = sender [timeouts, NIC paused, window] (lost copies, timeouts, fast retransmits) + host link [ser, prop] + hops (node: ingress, pipeline (stopped), egress (paused), ser, prop) + delivery"
+    )?;
+    for (k, q) in qs.iter().enumerate() {
+        let Some(&f) = q
+            .iter()
+            .filter(|&&f| net.stats_fct(f).is_some())
+            .max_by_key(|&&f| (net.stats_fct(f).unwrap_or(0), std::cmp::Reverse(f)))
+        else {
+            writeln!(out, "  {k:5}  no response completed")?;
+            continue;
+        };
+        if q.iter().any(|&f| net.stats_fct(f).is_none()) {
+            writeln!(out, "  {k:5}  not every response completed")?;
+            continue;
+        }
+        let b = breakdown(net, f).map_err(anyhow::Error::msg)?;
+        let hops: Vec<String> = b
+            .hops
+            .iter()
+            .map(|(n, h)| {
+                format!(
+                    "({n}: {:.1}, {:.1} ({:.1}), {:.1} ({:.1}), {:.1}, {:.1})",
+                    us(h.ingress),
+                    us(h.pipeline),
+                    us(h.stopped),
+                    us(h.egress),
+                    us(h.paused),
+                    us(h.serialization),
+                    us(h.propagation)
+                )
+            })
+            .collect();
+        writeln!(
+            out,
+            "  {k:5} {:10.1} {:8.1} = {:.1} [{:.1}, {:.1}, {:.1}] ({}, {}, {}) + [{:.1}, {:.1}] + {} + {:.3}",
+            us(net.flows[f].start),
+            us(b.fct),
+            us(b.sender()),
+            us(b.timeout_wait),
+            us(b.nic_paused),
+            us(b.window_wait),
+            b.lost_copies,
+            b.timeouts,
+            b.fast_retransmits,
+            us(b.host_serialization),
+            us(b.host_propagation),
+            hops.join(" "),
+            us(b.delivery)
+        )?;
+        parts.push(b);
+    }
+    if parts.is_empty() {
+        writeln!(out, "  no query completed")?;
+        return Ok(out);
+    }
+    let sum = |b: &Breakdown, g: fn(&crate::switch::hops::Hop) -> u64| -> u64 {
+        b.hops.iter().map(|(_, h)| g(h)).sum()
+    };
+    type Part = Box<dyn Fn(&Breakdown) -> u64>;
+    let rows: [(&str, Part); 9] = [
+        (
+            "sender: waiting for a timeout",
+            Box::new(|b| b.timeout_wait),
+        ),
+        ("sender: paused at the NIC", Box::new(|b| b.nic_paused)),
+        (
+            "sender: window, NIC queue, fast recovery",
+            Box::new(|b| b.window_wait),
+        ),
+        (
+            "hops: ingress FIFO",
+            Box::new(move |b| sum(b, |h| h.ingress)),
+        ),
+        (
+            "hops: pipeline, moving",
+            Box::new(move |b| sum(b, |h| h.pipeline - h.stopped)),
+        ),
+        (
+            "hops: pipeline, stopped",
+            Box::new(move |b| sum(b, |h| h.stopped)),
+        ),
+        (
+            "hops: egress queue, not paused",
+            Box::new(move |b| sum(b, |h| h.egress - h.paused)),
+        ),
+        (
+            "hops: egress queue, paused",
+            Box::new(move |b| sum(b, |h| h.paused)),
+        ),
+        (
+            "links: serialization, propagation, delivery",
+            Box::new(move |b| {
+                b.host_serialization
+                    + b.host_propagation
+                    + sum(b, |h| h.serialization + h.propagation)
+                    + b.delivery
+            }),
+        ),
+    ];
+    writeln!(
+        out,
+        "  share of the FCT over {} queries:      median     max",
+        parts.len()
+    )?;
+    for (name, g) in &rows {
+        let mut v: Vec<f64> = parts.iter().map(|b| g(b) as f64 / b.fct as f64).collect();
+        v.sort_by(f64::total_cmp);
+        writeln!(
+            out,
+            "  {name:42} {:6.1} % {:6.1} %",
+            100.0 * v[v.len() / 2],
+            100.0 * v[v.len() - 1]
+        )?;
+    }
+    Ok(out)
 }
 
 /// One run of a sweep in one line.
@@ -501,12 +673,12 @@ fn run_one(
         cfg.switch = sc;
     }
     cfg.seed = seed;
-    // "tcp" or "open" (checked before any run)
-    if c.transport == "tcp" {
-        cfg = cfg.with_tcp();
-        let t = cfg.transport.as_mut().expect("set");
-        t.ecn = Ecn::parse(&a.ecn)
-            .with_context(|| format!("--ecn '{}': expected dctcp, classic or off", a.ecn))?;
+    cfg = cfg.with_transport(c.transport);
+    if let Some(t) = cfg.transport.as_mut() {
+        if let Some(e) = &a.ecn {
+            t.ecn = Ecn::parse(e)
+                .with_context(|| format!("--ecn '{e}': expected dctcp, classic or off"))?;
+        }
         t.ecn_threshold = Some(a.ecn_threshold);
     }
     cfg.dut = c.dut;
@@ -519,6 +691,9 @@ fn run_one(
     net.cfg.switch.max_cycles = (c.max_ns as f64 / net.cycle_ns).ceil() as u64;
     net.pfc_log = Some(vec![]);
     net.capture = pcap.map(|h| crate::pcap::Capture::of(h.iter().copied()));
+    if a.stragglers {
+        net.trace_stragglers();
+    }
     let wall = std::time::Instant::now();
     net.run().map_err(anyhow::Error::msg)?;
     let secs = wall.elapsed().as_secs_f64();
@@ -538,7 +713,7 @@ fn run_one(
     };
     eprintln!(
         "net: {} {} seed {seed}: {sim_ms:.3} ms simulated in {secs:.1} s ({:.2} ms/s; switches active {:.1} % of their cycles{v3}), {} of {} flows done",
-        a.topology,
+        c.topo_name,
         mode.name(),
         sim_ms / secs.max(1e-9),
         100.0 * net.switch_cycles as f64 / all,
@@ -548,7 +723,7 @@ fn run_one(
     if let Some(d) = &net.deadlock {
         eprintln!(
             "net: {} {} seed {seed}: {}",
-            a.topology,
+            c.topo_name,
             mode.name(),
             deadlock_text(d, net.cycle_ns)
         );

@@ -22,6 +22,13 @@ use crate::v3::lanes::{Answer, Lane, Lanes};
 use crate::v3::top::{Top, TopIn, TopOut};
 use crate::v3::{port_width, RegSink};
 
+mod directed;
+mod observe;
+
+use observe::Observer;
+
+pub use directed::DIRECTED_V3;
+
 /// The format of a v3 set (v2's sets are format 2, [`crate::golden::FORMAT`]).
 pub const FORMAT_V3: u32 = 3;
 
@@ -33,8 +40,19 @@ pub const MAX_CYCLES: u64 = 1 << 20;
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum SourceV3 {
     /// Random traffic through the lanes (seeded): arrivals at every port, a hot output port
-    /// whose queue drains slowly, MACs busy for random stretches.
-    Random { seed: u64, cycles: u64, mode: Mode },
+    /// whose queue drains slowly, MACs busy for random stretches. `contention`: two hot output
+    /// ports on one sort engine, lower egress thresholds and bursty drains, so that sorts wait
+    /// for each other and clears meet running sorts. `stray`: now and then a departure or an
+    /// enqueue naming a port `NP` or above (which the port field can carry), never taken.
+    Random {
+        seed: u64,
+        cycles: u64,
+        mode: Mode,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        contention: bool,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        stray: bool,
+    },
     /// The MAC handshake: port 0's MAC held busy while D of port 0 changes at least three
     /// times (XON of priority 3, XOFF of 4, XON of 4, XOFF of 4); the frame taken when the MAC
     /// is free again carries priority 3's XON.
@@ -42,6 +60,8 @@ pub enum SourceV3 {
     /// A reset while E has bits set (after random traffic), then the configuration and traffic
     /// again: D stays 0 until the lanes are ready after the reset.
     ResetWithE { mode: Mode },
+    /// A directed corner ([`DIRECTED_V3`]).
+    Directed { case: String, mode: Mode },
 }
 
 /// `manifest.json` of a v3 set.
@@ -56,8 +76,13 @@ pub struct Manifest3 {
     pub source: SourceV3,
     /// every configuration register write: (cycle, address, data)
     pub register_writes: Vec<(u64, u8, u32)>,
-    /// what the set covers, counted by the generator (each at least 1, or no set)
+    /// the first cycle a lane is offered after each configuration (reset, then writes): at
+    /// least `8 + NG + 1` cycles after its last write
+    pub lanes_from: Vec<u64>,
+    /// what the set covers, counted by the generator (each required one at least 1, or no set)
     pub corners: BTreeMap<String, u64>,
+    /// the corners this set is named after (each in `corners` with a count of at least 1)
+    pub required: Vec<String>,
     pub cycles: u64,
     pub in_bits: usize,
     pub out_bits: usize,
@@ -76,36 +101,73 @@ pub struct CuratedV3 {
     pub source: SourceV3,
 }
 
+/// The parameters of the v3 sets: `np` ports, `cw`-bit counters, the rest the default.
+fn params_cw(np: usize, cw: u32) -> BlockParams {
+    BlockParams::from_values(&[np as u32, 14, 20, cw, 0, 8, 2])
+}
+
 fn params(np: usize) -> BlockParams {
-    BlockParams::from_values(&[np as u32, 14, 20, 16, 0, 8, 2])
+    params_cw(np, 16)
 }
 
 /// The checked-in v3 sets (`golden/v3`).
 pub fn curated() -> Vec<CuratedV3> {
     let mut v = vec![];
-    for mode in [Mode::StopMax, Mode::StopCal] {
+    let modes = [Mode::StopMax, Mode::StopCal];
+    for mode in modes {
+        for &case in DIRECTED_V3 {
+            // (counter saturation with 4-bit counters at 6 ports, as v2's)
+            let (p, tail) = if case == "counter_saturation" {
+                (params_cw(6, 4), "np6_cw4".to_string())
+            } else {
+                (params(4), "np4".to_string())
+            };
+            v.push(CuratedV3 {
+                name: format!("{case}_{}_{tail}", mode.name()),
+                params: p,
+                source: SourceV3::Directed {
+                    case: case.to_string(),
+                    mode,
+                },
+            });
+        }
         v.push(CuratedV3 {
             name: format!("mac_busy_{}_np4", mode.name()),
             params: params(4),
             source: SourceV3::MacBusy { mode },
         });
-    }
-    for mode in [Mode::StopMax, Mode::StopCal] {
         v.push(CuratedV3 {
             name: format!("reset_with_e_{}_np4", mode.name()),
             params: params(4),
             source: SourceV3::ResetWithE { mode },
         });
     }
-    for (np, cycles) in [(4usize, 3000u64), (8, 2400)] {
-        for mode in [Mode::StopMax, Mode::StopCal] {
+    // random traffic: plain at 4 and 8 ports, with contention at 4, and at the non-power-of-two
+    // port counts 6 (4-bit counters) and 12 with stray ports on the shared lanes
+    let randoms: [(&str, BlockParams, u64, bool, bool); 5] = [
+        ("random_{m}_np4_seed1", params(4), 3000, false, false),
+        ("random_{m}_np8_seed1", params(8), 2400, false, false),
+        ("contention_{m}_np4_seed1", params(4), 3000, true, false),
+        (
+            "random_{m}_np6_cw4_seed1",
+            params_cw(6, 4),
+            2400,
+            false,
+            true,
+        ),
+        ("random_{m}_np12_seed1", params(12), 2400, false, true),
+    ];
+    for (name, p, cycles, contention, stray) in randoms {
+        for mode in modes {
             v.push(CuratedV3 {
-                name: format!("random_{}_np{np}_seed1", mode.name()),
-                params: params(np),
+                name: name.replace("{m}", mode.name()),
+                params: p,
                 source: SourceV3::Random {
                     seed: 1,
                     cycles,
                     mode,
+                    contention,
+                    stray,
                 },
             });
         }
@@ -181,6 +243,7 @@ struct Traffic {
     arr_out: Vec<usize>,
     dep_out: usize,
     deq_out: Vec<usize>,
+    /// the answers of the last cycle
     answers: Vec<Answer<Pkt>>,
     corners: BTreeMap<String, u64>,
 }
@@ -295,17 +358,31 @@ impl Traffic {
     }
 }
 
-/// The configuration of the sets: priorities 3 and 4 lossless and counted, thresholds a few
-/// frames deep so that a short run crosses them (bytes: `CELL_LOG2` = 0).
-fn config(p: &BlockParams, mode: Mode) -> BlockConfig {
-    let t = PrioThresholds {
-        ing_max: 10_000,
-        ing_xoff: 6_000,
-        ing_xon: 3_000,
-        eg_max: 24_000,
-        eg_xoff: 8_000,
-        eg_xon: 4_000,
-        eg_warn: 5_000,
+/// The configuration of the random sets: priorities 3 and 4 lossless and counted, thresholds a
+/// few frames deep so that a short run crosses them (bytes: `CELL_LOG2` = 0). With
+/// `contention`, the egress thresholds are lower (sorts asked for often) and WARN sits above
+/// XON_e by a frame (clears that keep E).
+fn config(p: &BlockParams, mode: Mode, contention: bool) -> BlockConfig {
+    let t = if contention {
+        PrioThresholds {
+            ing_max: 10_000,
+            ing_xoff: 6_000,
+            ing_xon: 3_000,
+            eg_max: 16_000,
+            eg_xoff: 3_200,
+            eg_xon: 1_500,
+            eg_warn: 3_000,
+        }
+    } else {
+        PrioThresholds {
+            ing_max: 10_000,
+            ing_xoff: 6_000,
+            ing_xon: 3_000,
+            eg_max: 24_000,
+            eg_xoff: 8_000,
+            eg_xon: 4_000,
+            eg_warn: 5_000,
+        }
     };
     BlockConfig {
         prio: [t; crate::block::NPRIO],
@@ -411,76 +488,177 @@ impl Writer {
         }
         self.t += 1;
     }
+}
 
-    /// A reset cycle, then the configuration's register writes.
+/// Cycles with neither a write nor a lane after a configuration's last write: `8 + NG + 8`, as
+/// the block's own testbench waits. The contract's window is `8 + NG` cycles (a threshold, the
+/// lossless mask's class and counted bits, `mode != 0`) and one more (the mask's gate of D,
+/// Stop-Calibrate's mode bit, CUT); a lane is offered only after this gap, so the first take
+/// is at least `8 + NG + 8` cycles after the write.
+pub fn config_gap(np: usize) -> u64 {
+    8 + np.div_ceil(8) as u64 + 8
+}
+
+/// A run: the model and its lines, the lanes and their traffic, the corners counted.
+struct Run {
+    w: Writer,
+    tr: Traffic,
+    ob: Observer,
+    /// per port, the classes last sent paused (frames taken)
+    sent: Vec<u8>,
+    /// the first cycle lanes are offered after each configuration
+    lanes_from: Vec<u64>,
+    /// lanes taken so far (of ports below NP)
+    takes: u64,
+}
+
+impl Run {
+    fn new(p: BlockParams) -> Self {
+        let w = Writer::new(p);
+        let ob = Observer::new(&w.top);
+        Run {
+            tr: Traffic::new(p.np),
+            ob,
+            sent: vec![0; p.np],
+            lanes_from: vec![],
+            takes: 0,
+            w,
+        }
+    }
+
+    /// One cycle: the lanes driven (if `drive`), the block's cycle, the frames, answers and
+    /// corners of the cycle.
+    fn cycle(&mut self, drive: bool) {
+        if drive {
+            self.tr.lanes.drive(&mut self.w.inp);
+        }
+        self.w.cycle();
+        let t = self.w.t - 1;
+        let (i, o, np) = (&self.w.inp, &self.w.out, self.w.p.np);
+        if !i.rst {
+            let arr = (0..np)
+                .filter(|&k| i.arr_valid[k] && o.arr_ready[k])
+                .count();
+            let deq = (0..np)
+                .filter(|&k| i.deq_valid[k] && o.deq_ready[k])
+                .count();
+            let dep = i.dep_valid && i.dep_port < np as u64 && o.arr_ready[i.dep_port as usize];
+            let enq = i.enq_valid
+                && i.enq_oport < np as u64
+                && i.enq_iport < np as u64
+                && o.deq_ready[i.enq_oport as usize];
+            self.takes += (arr + deq + usize::from(dep) + usize::from(enq)) as u64;
+        }
+        self.count_frames();
+        self.tr.settle(t, self.w.inp.rst, &self.w.out);
+        self.ob
+            .cycle(t, &self.w.inp, &self.w.out, &self.w.top, &self.tr.answers);
+        self.w.clear();
+    }
+
+    /// A reset cycle, the configuration's register writes, then [`config_gap`] cycles with no
+    /// lane; the environment forgets every event of before the reset (the block does).
     fn reset_and_configure(&mut self, cfg: &BlockConfig) {
-        self.clear();
-        self.inp.rst = true;
-        self.cycle();
+        let corners = std::mem::take(&mut self.tr.corners);
+        self.tr = Traffic::new(self.w.p.np);
+        self.tr.corners = corners;
+        self.sent.fill(0);
+        self.w.clear();
+        self.w.inp.rst = true;
+        self.cycle(false);
         for (a, d) in cfg.register_writes() {
-            self.clear();
-            (self.inp.cfg_we, self.inp.cfg_addr, self.inp.cfg_wdata) = (true, a, d);
-            self.cycle();
+            (self.w.inp.cfg_we, self.w.inp.cfg_addr, self.w.inp.cfg_wdata) = (true, a, d);
+            self.cycle(false);
         }
-        self.clear();
+        for _ in 0..config_gap(self.w.p.np) {
+            self.cycle(false);
+        }
+        self.lanes_from.push(self.w.t);
+        self.ob.arm();
+    }
+
+    /// PFC frames taken in the cycle just run, counted: XOFF frames, XONs (a priority sent
+    /// paused before and resumed in this frame) and refreshes (the same classes paused again).
+    fn count_frames(&mut self) {
+        let (w, tr) = (&self.w, &mut self.tr);
+        for (i, s) in self.sent.iter_mut().enumerate() {
+            if w.out.pfc_valid[i] && w.inp.pfc_ready[i] {
+                let x = w.out.pfc_xoff[i];
+                if x != 0 {
+                    tr.count("xoff_frames");
+                }
+                if *s & !x != 0 {
+                    tr.count("xon_frames");
+                }
+                if x != 0 && *s == x {
+                    tr.count("refresh_frames");
+                }
+                *s = x;
+            }
+        }
+        if (0..w.p.np).any(|i| w.out.pfc_valid[i] && !w.inp.pfc_ready[i]) {
+            tr.count("frames_waiting_for_a_busy_mac");
+        }
+    }
+
+    /// Every corner counted: the environment's and the model's.
+    fn corners(&self) -> BTreeMap<String, u64> {
+        let mut c = self.tr.corners.clone();
+        for (k, v) in &self.ob.corners {
+            *c.entry(k.clone()).or_default() += v;
+        }
+        c
     }
 }
 
-/// PFC frames taken in the cycle just run, counted: XOFF frames, and XONs (a priority sent
-/// paused before and resumed in this frame). `sent`: per port, the classes last sent paused.
-fn count_frames(w: &Writer, tr: &mut Traffic, sent: &mut [u8]) {
-    for (i, s) in sent.iter_mut().enumerate() {
-        if w.out.pfc_valid[i] && w.inp.pfc_ready[i] {
-            let x = w.out.pfc_xoff[i];
-            if x != 0 {
-                tr.count("xoff_frames");
-            }
-            if *s & !x != 0 {
-                tr.count("xon_frames");
-            }
-            *s = x;
-        }
-    }
-}
-
-/// The random traffic's state: its generator, and per port the MAC's busy cycles left and the
-/// classes last sent paused.
+/// The random traffic's state: its generator, and per port the MAC's busy cycles left.
 struct RandomRun {
     rng: ChaCha8Rng,
     busy: Vec<u64>,
-    sent: Vec<u8>,
     /// the burst period's quarter: arrivals on in even quarters, nearly off in odd ones
     cycles: u64,
+    contention: bool,
+    stray: bool,
 }
 
 impl RandomRun {
-    fn new(np: usize, seed: u64, cycles: u64) -> Self {
+    fn new(np: usize, seed: u64, cycles: u64, contention: bool, stray: bool) -> Self {
         RandomRun {
             rng: ChaCha8Rng::seed_from_u64(seed),
             busy: vec![0; np],
-            sent: vec![0; np],
             cycles,
+            contention,
+            stray,
         }
     }
 
     /// One cycle of random traffic through the lanes, and the block's.
-    fn cycle(&mut self, w: &mut Writer, tr: &mut Traffic) {
+    fn cycle(&mut self, r: &mut Run) {
+        let (w, tr) = (&mut r.w, &mut r.tr);
         let np = self.busy.len();
         let rng = &mut self.rng;
-        let hot = 0usize;
+        // the hot output ports (with contention: two on one sort engine)
+        let hot = |o: usize| o == 0 || (self.contention && o == 1);
         for (i, b) in self.busy.iter_mut().enumerate() {
-            // arrivals: lossless priorities mostly, half of them to the hot port
+            // arrivals: lossless priorities mostly, half of them to a hot port
             // (in bursts: a quarter of the run on, a quarter nearly off, so that queues fill
             // past XOFF and drain under XON)
-            let rate = if (w.t * 4 / self.cycles).is_multiple_of(2) {
-                0.2
-            } else {
+            let on = (w.t * 4 / self.cycles).is_multiple_of(2);
+            let rate = if !on {
                 0.01
+            } else if self.contention {
+                0.15
+            } else {
+                0.2
             };
             if tr.arr_out[i] == 0 && rng.gen_bool(rate) {
                 let prio = [3, 4, 3, 4, 0, 6][rng.gen_range(0..6)];
                 let dst = if rng.gen_bool(0.5) {
-                    hot
+                    if self.contention {
+                        rng.gen_range(0..2)
+                    } else {
+                        0
+                    }
                 } else {
                     rng.gen_range(0..np)
                 };
@@ -492,8 +670,14 @@ impl RandomRun {
                     size,
                 });
             }
-            // the output ports drain, the hot one slowly
-            let rate = if i == hot { 0.01 } else { 0.3 };
+            // the output ports drain, the hot ones slowly (with contention: in bursts, so that
+            // a burst of dequeues meets the sorts its enqueues asked for)
+            let rate = match (hot(i), self.contention) {
+                (false, _) => 0.3,
+                (true, false) => 0.01,
+                (true, true) if (w.t / 100).is_multiple_of(2) => 1.0,
+                (true, true) => 0.002,
+            };
             if tr.deq_out[i] == 0 && rng.gen_bool(rate) {
                 tr.dequeue(i);
             }
@@ -505,23 +689,39 @@ impl RandomRun {
             }
             w.inp.pfc_ready[i] = *b == 0;
         }
-        if tr.dep_out < 2 && rng.gen_bool(0.5) {
+        // (with stray ports, no new departure for 16 cycles in 512: the enqueue lane empties,
+        // and stray enqueues find it free)
+        let quiet = self.stray && w.t % 512 < 16;
+        if tr.dep_out < 2 && !quiet && rng.gen_bool(0.5) {
             let waiting: Vec<usize> = (0..np).filter(|&i| !tr.ing[i].is_empty()).collect();
             if !waiting.is_empty() {
                 tr.depart(waiting[rng.gen_range(0..waiting.len())], None);
             }
         }
         tr.lanes.drive(&mut w.inp);
-        w.cycle();
-        count_frames(w, tr, &mut self.sent);
-        if (0..np).any(|i| w.out.pfc_valid[i] && !w.inp.pfc_ready[i]) {
-            tr.count("frames_waiting_for_a_busy_mac");
+        if self.stray {
+            // a departure or an enqueue naming a port NP or above, on its lane when the lanes
+            // offer nothing there in this cycle (for one cycle: it is never taken)
+            let top = 1u64 << port_width(np);
+            let (sw, i) = (&mut w.inp, rng.gen_range(0..np as u64));
+            if !sw.dep_valid && rng.gen_bool(0.05) {
+                (sw.dep_valid, sw.dep_port) = (true, rng.gen_range(np as u64..top));
+                (sw.dep_prio, sw.dep_size) = (3, rng.gen_range(64..=1500));
+            }
+            if !sw.enq_valid && rng.gen_bool(0.2) {
+                let (o, k) = if rng.gen_bool(0.5) {
+                    (rng.gen_range(np as u64..top), i)
+                } else {
+                    (i, rng.gen_range(np as u64..top))
+                };
+                (sw.enq_valid, sw.enq_oport, sw.enq_iport) = (true, o, k);
+                (sw.enq_prio, sw.enq_size) = (3, rng.gen_range(64..=1500));
+            }
         }
-        if w.top.u_egress.e_q.iter().any(|&r| r != 0) {
-            tr.count("cycles_with_e");
+        r.cycle(false);
+        if r.w.top.u_egress.e_q.iter().any(|&row| row != 0) {
+            r.tr.count("cycles_with_e");
         }
-        tr.settle(w.t - 1, false, &w.out);
-        w.clear();
     }
 }
 
@@ -529,57 +729,62 @@ impl RandomRun {
 /// set must show: the inputs' and the expected outputs' lines (`stim.hex`'s and `expect.hex`'s
 /// bodies, a line per change), for tests that judge the v3 model on many seeds.
 pub fn random_lines(p: &BlockParams, seed: u64, cycles: u64, mode: Mode) -> (String, String) {
-    let (w, _) = random(p, seed, cycles, mode);
-    (w.stim, w.expect)
+    let r = random(p, seed, cycles, mode, false, false);
+    (r.w.stim, r.w.expect)
 }
 
-fn random(p: &BlockParams, seed: u64, cycles: u64, mode: Mode) -> (Writer, Traffic) {
-    let mut w = Writer::new(*p);
-    let mut tr = Traffic::new(p.np);
-    w.reset_and_configure(&config(p, mode));
-    let mut run = RandomRun::new(p.np, seed, cycles);
-    while w.t < cycles {
-        run.cycle(&mut w, &mut tr);
+fn random(
+    p: &BlockParams,
+    seed: u64,
+    cycles: u64,
+    mode: Mode,
+    contention: bool,
+    stray: bool,
+) -> Run {
+    let mut r = Run::new(*p);
+    r.reset_and_configure(&config(p, mode, contention));
+    let mut run = RandomRun::new(p.np, seed, cycles, contention, stray);
+    while r.w.t < cycles {
+        run.cycle(&mut r);
     }
-    (w, tr)
+    r
 }
 
 /// A reset while E is set: random traffic (seed 1) until E has bits set (and at least 500
 /// cycles), a reset and the configuration again, then 400 cycles of traffic. E and its partial
 /// ORs are not reset (cin_q clears them), so D must not show them: D is 0 until the lanes are
 /// ready again.
-fn reset_with_e(p: &BlockParams, mode: Mode) -> Result<(Writer, Traffic), String> {
-    let mut w = Writer::new(*p);
-    let mut tr = Traffic::new(p.np);
-    w.reset_and_configure(&config(p, mode));
-    let mut run = RandomRun::new(p.np, 1, 2000);
-    while w.t < 500 || !w.top.u_egress.e_q.iter().any(|&r| r != 0) {
-        if w.t >= 4000 {
+fn reset_with_e(p: &BlockParams, mode: Mode) -> Result<Run, String> {
+    let mut r = Run::new(*p);
+    r.reset_and_configure(&config(p, mode, false));
+    let mut run = RandomRun::new(p.np, 1, 2000, false, false);
+    let e_set = |r: &Run| r.w.top.u_egress.e_q.iter().any(|&row| row != 0);
+    while r.w.t < 500 || !e_set(&r) {
+        if r.w.t >= 4000 {
             return Err("E was never set in 4,000 cycles".into());
         }
-        run.cycle(&mut w, &mut tr);
+        run.cycle(&mut r);
     }
-    let bits: u32 = w.top.u_egress.e_q.iter().map(|r| r.count_ones()).sum();
-    // (the block forgets every lane it took; the environment starts again too)
-    let corners = std::mem::take(&mut tr.corners);
-    tr = Traffic::new(p.np);
-    tr.corners = corners;
-    tr.corners.insert("e_bits_at_the_reset".into(), bits.into());
-    run.sent.fill(0);
-    w.reset_and_configure(&config(p, mode));
-    let end = w.t + 400;
-    while w.t < end {
-        run.cycle(&mut w, &mut tr);
+    let bits: u32 =
+        r.w.top
+            .u_egress
+            .e_q
+            .iter()
+            .map(|row| row.count_ones())
+            .sum();
+    r.tr.corners
+        .insert("e_bits_at_the_reset".into(), bits.into());
+    r.reset_and_configure(&config(p, mode, false));
+    let end = r.w.t + 400;
+    while r.w.t < end {
+        run.cycle(&mut r);
     }
-    Ok((w, tr))
+    Ok(r)
 }
 
-fn mac_busy(p: &BlockParams, mode: Mode) -> Result<(Writer, Traffic), String> {
-    let np = p.np;
-    let mut w = Writer::new(*p);
-    let mut tr = Traffic::new(np);
-    w.reset_and_configure(&config(p, mode));
-    let mut sent = vec![0u8; np];
+fn mac_busy(p: &BlockParams, mode: Mode) -> Result<Run, String> {
+    let mut r = Run::new(*p);
+    r.reset_and_configure(&config(p, mode, false));
     let pkt = |prio| Pkt {
         src: 0,
         dst: 1,
@@ -599,69 +804,65 @@ fn mac_busy(p: &BlockParams, mode: Mode) -> Result<(Writer, Traffic), String> {
         // XOFF of 4 again
         (1 << 4, &[(true, 4); 4]),
     ];
-    let limit = w.t + 4000;
+    let limit = r.w.t + 4000;
     let (mut changes, mut last_d) = (0u64, 0u8);
     for (k, (want, events)) in steps.iter().enumerate() {
         for &(arrive, prio) in events.iter() {
             if arrive {
-                tr.arrive(pkt(prio));
+                r.tr.arrive(pkt(prio));
             } else {
                 // (departures wait for the arrivals they take to be accepted)
-                while !tr.depart(0, Some(prio)) {
-                    step(&mut w, &mut tr, &mut sent, limit)?;
+                while !r.tr.depart(0, Some(prio)) {
+                    step(&mut r, limit)?;
                 }
             }
         }
         // (the frame of step 0 is taken before the MAC goes busy)
-        while w.out.d_state[0] != *want || (k == 0 && sent[0] != *want) {
-            step(&mut w, &mut tr, &mut sent, limit)?;
+        while r.w.out.d_state[0] != *want || (k == 0 && r.sent[0] != *want) {
+            step(&mut r, limit)?;
         }
         if k == 0 {
-            w.inp.pfc_ready[0] = false;
-        } else if w.out.d_state[0] != last_d {
+            r.w.inp.pfc_ready[0] = false;
+        } else if r.w.out.d_state[0] != last_d {
             changes += 1;
         }
-        last_d = w.out.d_state[0];
+        last_d = r.w.out.d_state[0];
         // (dequeue everything enqueued: the egress stays empty)
-        while tr.dequeue(1) {}
+        while r.tr.dequeue(1) {}
     }
     for _ in 0..300 {
-        step(&mut w, &mut tr, &mut sent, limit)?;
+        step(&mut r, limit)?;
     }
-    if !w.out.pfc_valid[0] {
+    if !r.w.out.pfc_valid[0] {
         return Err("no frame pending at port 0 at the end of the busy stretch".into());
     }
-    tr.corners
+    r.tr.corners
         .insert("d_changes_while_the_mac_is_busy".into(), changes);
-    let xon_before = tr.corners.get("xon_frames").copied().unwrap_or(0);
-    w.inp.pfc_ready[0] = true;
-    while sent[0] != 1 << 4 {
-        step(&mut w, &mut tr, &mut sent, limit)?;
+    let xon_before = r.tr.corners.get("xon_frames").copied().unwrap_or(0);
+    r.w.inp.pfc_ready[0] = true;
+    while r.sent[0] != 1 << 4 {
+        step(&mut r, limit)?;
     }
-    let xon = tr.corners.get("xon_frames").copied().unwrap_or(0) - xon_before;
+    let xon = r.tr.corners.get("xon_frames").copied().unwrap_or(0) - xon_before;
     if changes < 3 || xon != 1 {
         return Err(format!(
             "D of port 0 changed {changes} times while its MAC was busy, and {xon} XON frames \
              followed (at least 3, and 1)"
         ));
     }
-    tr.corners.insert("xon_after_the_busy_mac".into(), xon);
+    r.tr.corners.insert("xon_after_the_busy_mac".into(), xon);
     for _ in 0..100 {
-        step(&mut w, &mut tr, &mut sent, limit)?;
+        step(&mut r, limit)?;
     }
-    Ok((w, tr))
+    Ok(r)
 }
 
 /// One cycle of the directed sets.
-fn step(w: &mut Writer, tr: &mut Traffic, sent: &mut [u8], limit: u64) -> Result<(), String> {
-    if w.t >= limit {
+fn step(r: &mut Run, limit: u64) -> Result<(), String> {
+    if r.w.t >= limit {
         return Err(format!("the directed steps did not end by cycle {limit}"));
     }
-    tr.lanes.drive(&mut w.inp);
-    w.cycle();
-    count_frames(w, tr, sent);
-    tr.settle(w.t - 1, false, &w.out);
-    w.clear();
+    r.cycle(true);
     Ok(())
 }
 
@@ -675,28 +876,72 @@ pub struct SetFilesV3 {
 }
 
 /// The corners a set must show: each counted at least once.
-fn required(source: &SourceV3) -> &'static [&'static str] {
+pub fn required(source: &SourceV3) -> Vec<&'static str> {
     match source {
-        SourceV3::Random { .. } => &[
-            "arrivals_refused",
-            "enqueues_refused",
-            "xoff_frames",
-            "xon_frames",
-            "frames_waiting_for_a_busy_mac",
-            "cycles_with_e",
-        ],
-        SourceV3::MacBusy { .. } => &["d_changes_while_the_mac_is_busy", "xon_after_the_busy_mac"],
-        SourceV3::ResetWithE { .. } => &["e_bits_at_the_reset"],
+        SourceV3::Random {
+            contention, stray, ..
+        } => {
+            let mut v = vec!["arrivals_refused"];
+            if !*contention && !*stray {
+                // (with contention or stray ports the hot egress drains fast and is rarely
+                // full)
+                v.push("enqueues_refused");
+            }
+            v.push("xoff_frames");
+            if !*stray {
+                // (at 12 ports E holds D up longer than a short run: its XONs come later)
+                v.push("xon_frames");
+            }
+            v.extend(["frames_waiting_for_a_busy_mac", "cycles_with_e"]);
+            if *contention {
+                v.extend([
+                    "cycles_with_requests_waiting_for_a_busy_engine",
+                    "cycles_with_three_rows_waiting_on_one_engine",
+                    "sorts_aborted_by_a_clear",
+                    "pending_requests_dropped_by_a_clear",
+                ]);
+            }
+            if *stray {
+                v.extend([
+                    "departures_naming_a_port_np_or_above",
+                    "enqueues_naming_a_port_np_or_above",
+                    "enqueues_naming_a_port_np_or_above_not_taken",
+                ]);
+            }
+            v
+        }
+        SourceV3::MacBusy { .. } => {
+            vec!["d_changes_while_the_mac_is_busy", "xon_after_the_busy_mac"]
+        }
+        SourceV3::ResetWithE { .. } => vec!["e_bits_at_the_reset"],
+        SourceV3::Directed { case, mode } => directed::required(case, *mode),
     }
+}
+
+/// The parameters the v3 sets are generated at (the corners' stimulus is written for them).
+fn supported(p: &BlockParams) -> bool {
+    (4..=128).contains(&p.np) && (4..=16).contains(&p.cw) && *p == params_cw(p.np, p.cw)
 }
 
 /// Build a set from its name, parameters and source; refused if a corner it covers did not
 /// happen.
 pub fn build(set: &str, p: &BlockParams, source: &SourceV3) -> Result<SetFilesV3, String> {
-    if !(2..=128).contains(&p.np) || *p != params(p.np) {
+    build_nudged(set, p, source, false)
+}
+
+/// [`build`], or with `nudge` the set's stimulus moved by one step at the point its corner
+/// depends on (a unit of occupancy, a slot, a cycle count): the corner must then not happen and
+/// the set is refused. The tests use it to show that every corner counter can fail.
+pub fn build_nudged(
+    set: &str,
+    p: &BlockParams,
+    source: &SourceV3,
+    nudge: bool,
+) -> Result<SetFilesV3, String> {
+    if !supported(p) {
         return Err(format!(
-            "set {set}: the v3 sets are generated at 2 to 128 ports with SW 14, OW 20, CW 16, \
-             CELL_LOG2 0, CUT_F 8, NL 2; not {p:?}"
+            "set {set}: the v3 sets are generated at 4 to 128 ports with SW 14, OW 20, CW 4 to \
+             16, CELL_LOG2 0, CUT_F 8, NL 2; not {p:?}"
         ));
     }
     if let SourceV3::Random { cycles, .. } = source {
@@ -706,19 +951,40 @@ pub fn build(set: &str, p: &BlockParams, source: &SourceV3) -> Result<SetFilesV3
             ));
         }
     }
-    let (w, tr) = match *source {
-        SourceV3::Random { seed, cycles, mode } => random(p, seed, cycles, mode),
-        SourceV3::MacBusy { mode } => mac_busy(p, mode)?,
-        SourceV3::ResetWithE { mode } => reset_with_e(p, mode)?,
+    let r = match source {
+        SourceV3::Random {
+            seed,
+            cycles,
+            mode,
+            contention,
+            stray,
+        } => random(p, *seed, *cycles, *mode, *contention, *stray),
+        SourceV3::MacBusy { mode } => mac_busy(p, *mode)?,
+        SourceV3::ResetWithE { mode } => reset_with_e(p, *mode)?,
+        SourceV3::Directed { case, mode } => {
+            directed::run(p, case, *mode, nudge).map_err(|e| format!("set {set}: {e}"))?
+        }
     };
-    for c in required(source) {
-        if tr.corners.get(*c).copied().unwrap_or(0) == 0 {
+    if let Some(e) = r.ob.wrong.first() {
+        return Err(format!("set {set}: the model breaks the contract: {e}"));
+    }
+    if let Some((t, tw, a)) = r.ob.early.first() {
+        return Err(format!(
+            "set {set}: a lane taken in cycle {t} depends on the write of address {a:#04x} in \
+             cycle {tw}, inside the {} cycles the contract gives a write to reach every group",
+            Observer::window(p.np)
+        ));
+    }
+    let corners = r.corners();
+    let req = required(source);
+    for c in &req {
+        if corners.get(*c).copied().unwrap_or(0) == 0 {
             return Err(format!(
-                "set {set}: corner {c} did not happen (counted: {:?})",
-                tr.corners
+                "set {set}: corner {c} did not happen (counted: {corners:?})"
             ));
         }
     }
+    let w = &r.w;
     let head = |what: &str, bits: usize, cols: &str| {
         format!(
             "// capfc golden set {set} (format {FORMAT_V3}, capfc_top_oc): {what}\n\
@@ -745,7 +1011,9 @@ pub fn build(set: &str, p: &BlockParams, source: &SourceV3) -> Result<SetFilesV3
         params: *p,
         source: source.clone(),
         register_writes: w.writes.clone(),
-        corners: tr.corners.clone(),
+        lanes_from: r.lanes_from.clone(),
+        corners,
+        required: req.iter().map(|c| c.to_string()).collect(),
         cycles: w.t,
         in_bits: w.in_bits,
         out_bits: w.out_bits,
@@ -849,4 +1117,46 @@ pub fn check(dir: &Path) -> Result<Manifest3, String> {
         }
     }
     Ok(m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A lane taken inside the window of a write it depends on is seen (the generator refuses
+    /// such a set); the same lane offered after [`config_gap`] is not.
+    #[test]
+    fn a_lane_inside_a_writes_window_is_seen() {
+        let p = params(4);
+        let cfg = config(&p, Mode::StopMax, false);
+        for gap in [0, config_gap(p.np)] {
+            let mut r = Run::new(p);
+            r.w.inp.rst = true;
+            r.cycle(false);
+            for (a, d) in cfg.register_writes() {
+                (r.w.inp.cfg_we, r.w.inp.cfg_addr, r.w.inp.cfg_wdata) = (true, a, d);
+                r.cycle(false);
+            }
+            for _ in 0..gap {
+                r.cycle(false);
+            }
+            r.ob.arm();
+            r.tr.arrive(Pkt {
+                src: 0,
+                dst: 1,
+                prio: 3,
+                size: 100,
+            });
+            for _ in 0..20 {
+                r.cycle(true);
+            }
+            assert_eq!(r.takes, 1, "gap {gap}: the arrival is taken");
+            assert_eq!(
+                r.ob.early.is_empty(),
+                gap > 0,
+                "gap {gap}: {:?}",
+                r.ob.early
+            );
+        }
+    }
 }

@@ -130,7 +130,13 @@ impl SetV3 {
     fn random(mode: Mode, seed: u64, cycles: u64) -> Self {
         SetV3 {
             name: format!("v3_random_{}_np{NP}_seed{seed}_{cycles}", mode.name()),
-            source: SourceV3::Random { seed, cycles, mode },
+            source: SourceV3::Random {
+                seed,
+                cycles,
+                mode,
+                contention: false,
+                stray: false,
+            },
         }
     }
 

@@ -374,8 +374,61 @@ fn a_v3_set_without_its_corner_is_refused() {
             seed: 1,
             cycles: 100,
             mode: Mode::StopMax,
+            contention: false,
+            stray: false,
         },
     )
     .unwrap_err();
     assert!(e.contains("did not happen"), "{e}");
+}
+
+/// Every directed v3 set's corner counter can fail: with its stimulus moved by one step where
+/// the corner depends on it (`build_nudged`: a unit of occupancy, a slot, a count of clears,
+/// the traffic around a write), a corner it is named after does not happen and the set is
+/// refused. So a count of at least 1 in a manifest says that the corner happened.
+#[test]
+fn every_v3_directed_corner_counter_can_fail() {
+    use capfc::golden_v3::{build_nudged, curated, SourceV3};
+    let mut n = 0;
+    for c in curated() {
+        if !matches!(c.source, SourceV3::Directed { .. }) {
+            continue;
+        }
+        let e = build_nudged(&c.name, &c.params, &c.source, true)
+            .err()
+            .unwrap_or_else(|| panic!("{}: written with its stimulus nudged", c.name));
+        assert!(e.contains("did not happen"), "{}: {e}", c.name);
+        n += 1;
+    }
+    assert_eq!(n, 2 * capfc::golden_v3::DIRECTED_V3.len());
+}
+
+/// Every v3 set starts its traffic after the configuration has reached every group: its first
+/// lane is offered `8 + NG + 8` cycles after the last write of each configuration, and no lane
+/// is taken inside the `8 + NG + 1` cycles after a write it depends on (the generator refuses
+/// such a set; here the manifests are read as a reader outside the project would).
+#[test]
+fn v3_traffic_starts_after_the_configuration_window() {
+    for c in capfc::golden_v3::curated() {
+        let dir = root().join("v3").join(&c.name);
+        let m: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap())
+                .unwrap();
+        let np = m["params"]["np"].as_u64().unwrap();
+        let writes = m["register_writes"].as_array().unwrap();
+        for from in m["lanes_from"].as_array().unwrap() {
+            let from = from.as_u64().unwrap();
+            let last = writes
+                .iter()
+                .map(|w| w[0].as_u64().unwrap())
+                .filter(|&t| t < from)
+                .max()
+                .unwrap();
+            assert!(
+                from >= last + 1 + 8 + np.div_ceil(8) + 8,
+                "{}: lanes from cycle {from}, last write in {last}",
+                c.name
+            );
+        }
+    }
 }

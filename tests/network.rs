@@ -5,6 +5,7 @@ use capfc::block::BlockKind;
 use capfc::net::sim::{NetConfig, Network, Routing};
 use capfc::net::topology::{NetFlow, NodeKind, Topology};
 use capfc::net::traffic::{poisson_flows, Cdf};
+use capfc::net::transport::TransportKind;
 use capfc::switch::FlowMode;
 
 fn flow(src: usize, dst: usize, size: u64, start_ns: u64) -> NetFlow {
@@ -126,7 +127,7 @@ fn skipping_idle_switches_changes_nothing() {
         for exhaustive in [false, true] {
             let mut cfg = NetConfig::paper(mode, Routing::DETAIL);
             if tcp {
-                cfg = cfg.with_tcp();
+                cfg = cfg.with_transport(TransportKind::Dctcp);
             }
             cfg.exhaustive = exhaustive;
             let mut net = Network::new(&topo, &flows, cfg).unwrap();
@@ -473,7 +474,7 @@ fn tcp_delivers_every_byte_through_drops() {
     // A 7-to-1 incast of 200 KB each: drops under PFC_wdrop.
     let (topo, flows) = fat_tree_with_incast(0.3, 500_000, 11, 50_000);
     for mode in [FlowMode::PfcWdrop, FlowMode::CapfcCal] {
-        let cfg = NetConfig::paper(mode, Routing::Ecmp).with_tcp();
+        let cfg = NetConfig::paper(mode, Routing::Ecmp).with_transport(TransportKind::Dctcp);
         let mut net = Network::new(&topo, &flows, cfg).unwrap();
         run_conserving(&mut net);
         assert!(net.finished(), "{mode:?}");
@@ -506,7 +507,8 @@ fn ecn_marks_make_dctcp_senders_back_off() {
         .chain((5..8).map(|s| flow(s, 4, 500_000, 0)))
         .collect();
     let run = |ecn: Ecn| {
-        let mut cfg = NetConfig::paper(FlowMode::PfcWdrop, Routing::Ecmp).with_tcp();
+        let mut cfg = NetConfig::paper(FlowMode::PfcWdrop, Routing::Ecmp)
+            .with_transport(TransportKind::Dctcp);
         cfg.transport.as_mut().unwrap().ecn = ecn;
         let mut net = Network::new(&topo, &flows, cfg).unwrap();
         net.run().unwrap();
@@ -522,6 +524,111 @@ fn ecn_marks_make_dctcp_senders_back_off() {
         dctcp.egress_drops,
         off.egress_drops
     );
+}
+
+/// The paper's transport (Linux TCP as NSC ran it) on an incast: with ECN marked at 20 KB, windows
+/// cut on echoes and no loss; without marking, drops recovered by timeouts of at least Linux's
+/// 200 ms, and ACKs the 40 ms delayed-ACK timer sent. Both deliver every byte with about one ACK
+/// for two segments.
+#[test]
+fn the_papers_linux_transport_delivers_every_byte_with_delayed_acks() {
+    let topo = Topology::leaf_spine(2, 1, 4, 1_000_000_000, 4_000_000_000, 500).unwrap();
+    let flows: Vec<NetFlow> = (0..4)
+        .map(|s| flow(s, 4, 300_001, 0))
+        .chain((5..8).map(|s| flow(s, 4, 300_001, 0)))
+        .collect();
+    let run = |marking: bool| {
+        let mut cfg = NetConfig::paper(FlowMode::PfcWdrop, Routing::Ecmp)
+            .with_transport(TransportKind::Paper);
+        let t = cfg.transport.as_mut().unwrap();
+        if !marking {
+            t.ecn_threshold = None;
+        }
+        let mss = t.mss;
+        // room for timeouts of 200 ms and their backoff (2 ns cycles)
+        cfg.switch.max_cycles = 2_000_000_000;
+        let mut net = Network::new(&topo, &flows, cfg).unwrap();
+        net.run().unwrap();
+        assert!(net.finished(), "{:?}", net.stats());
+        let st = net.stats();
+        assert_eq!(st.delivered_bytes, 7 * 300_001);
+        let segments = 7 * 300_001u64.div_ceil(u64::from(mss));
+        assert!(
+            st.acks < segments * 3 / 4,
+            "{} ACKs for {segments} segments: not delayed",
+            st.acks
+        );
+        st
+    };
+    let ecn = run(true);
+    assert!(ecn.ecn_cuts > 0 && ecn.egress_drops == 0, "{ecn:?}");
+    let drop = run(false);
+    assert!(drop.egress_drops > 0 && drop.timeouts > 0, "{drop:?}");
+    assert!(
+        drop.timer_acks > 0,
+        "no ACK went on the delayed-ACK timer: {drop:?}"
+    );
+    let slowest = drop.fct.iter().map(|f| f.unwrap()).max().unwrap();
+    assert!(
+        slowest as f64 * drop.cycle_ns > 200e6,
+        "a flow that timed out took at least Linux's minimum timeout"
+    );
+}
+
+/// `--stragglers`: for every flow of an incast, the sender's and each hop's parts add up to its
+/// completion time exactly, in a run with drops and timeouts (PFC_wdrop, no ECN), one with
+/// stopped pipelines (PFC_wstop) and one with pauses (CaPFC_cal); and the parts that make those
+/// runs what they are show up: time waiting for a timeout, pipelines stopped, egress queues and
+/// NICs paused.
+#[test]
+fn stragglers_add_up_to_the_completion_time() {
+    use capfc::net::stragglers::breakdown;
+    let topo = Topology::leaf_spine(2, 1, 4, 1_000_000_000, 4_000_000_000, 500).unwrap();
+    let flows: Vec<NetFlow> = (0..4)
+        .map(|s| flow(s, 4, 200_001, 0))
+        .chain((5..8).map(|s| flow(s, 4, 200_001, 1000)))
+        .collect();
+    for mode in [FlowMode::PfcWdrop, FlowMode::PfcWstop, FlowMode::CapfcCal] {
+        let mut cfg = NetConfig::paper(mode, Routing::Ecmp).with_transport(TransportKind::Paper);
+        cfg.transport.as_mut().unwrap().ecn_threshold = None;
+        cfg.switch.max_cycles = 2_000_000_000;
+        let mut net = Network::new(&topo, &flows, cfg).unwrap();
+        net.trace_stragglers();
+        net.run().unwrap();
+        assert!(net.finished(), "{mode:?}");
+        let parts: Vec<_> = (0..flows.len())
+            .map(|f| breakdown(&net, f).unwrap_or_else(|e| panic!("{mode:?}: {e}")))
+            .collect();
+        for b in &parts {
+            assert_eq!(b.total(), b.fct);
+            // leaf, spine, leaf from the other leaf's hosts; one leaf from the same leaf's
+            assert_eq!(b.hops.len(), if b.flow < 4 { 3 } else { 1 }, "{b:?}");
+        }
+        let hop = |g: fn(&capfc::switch::hops::Hop) -> u64| {
+            parts
+                .iter()
+                .flat_map(|b| &b.hops)
+                .map(|(_, h)| g(h))
+                .sum::<u64>()
+        };
+        match mode {
+            FlowMode::PfcWdrop => {
+                assert!(
+                    parts.iter().any(|b| b.timeout_wait > 0 && b.timeouts > 0),
+                    "{parts:?}"
+                )
+            }
+            FlowMode::PfcWstop => {
+                assert!(hop(|h| h.stopped) > 0, "{parts:?}");
+                assert_eq!(net.stats().egress_drops, 0);
+            }
+            _ => {
+                assert!(hop(|h| h.paused) > 0, "{parts:?}");
+                assert!(parts.iter().any(|b| b.nic_paused > 0), "{parts:?}");
+                assert_eq!(net.stats().egress_drops, 0);
+            }
+        }
+    }
 }
 
 fn capfc(args: &[&str]) -> std::process::Output {
@@ -621,6 +728,21 @@ fn the_cli_runs_sweeps_in_shards_and_refuses_bad_input() {
             "{flag} {v}: {err}"
         );
     }
+    // "tcp" named no transport in particular: refused, naming the paper's preset and DCTCP; the
+    // help tells the two apart.
+    let mut a = base.to_vec();
+    a.extend(["--transport", "tcp"]);
+    let o = capfc(&a);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !o.status.success() && err.contains("paper (Linux TCP") && err.contains("dctcp"),
+        "{err}"
+    );
+    let help = String::from_utf8_lossy(&capfc(&["net", "--help"]).stdout).to_string();
+    assert!(
+        help.contains("paper (the paper's: Linux TCP") && help.contains("dctcp (a variant"),
+        "{help}"
+    );
     // A network scenario's own settings are checked as well, and named by their table.
     let sc = dir.join("s.toml");
     std::fs::write(
@@ -755,7 +877,8 @@ fn pfc_wstop_deadlocks_a_leaf_spine_and_capfc_does_not() {
 
     // TCP with DCTCP, three of the flows up and one down: PFC_wstop's pipelines stop, but no
     // cycle forms, and none is reported
-    let mut cfg = NetConfig::paper(FlowMode::PfcWstop, Routing::Ecmp).with_tcp();
+    let mut cfg =
+        NetConfig::paper(FlowMode::PfcWstop, Routing::Ecmp).with_transport(TransportKind::Dctcp);
     cfg.switch.max_cycles = 12_500_000;
     let mut tcp = Network::new(&topo, &flows[..4], cfg).unwrap();
     tcp.run().unwrap();

@@ -71,12 +71,6 @@ pub const UNKILLED: &[(Fault, &str)] = &[
          write having left the cycle before the clear's dequeue reached stage D; no stimulus meets \
          that cycle",
     ),
-    (
-        Fault::PendingKeptOnClear,
-        "caught by the lockstep (u_sort.pend_q), but the kept request's sort runs on the row the \
-         clear emptied: it writes E only if increments come before its grant and before the queue \
-         crosses XOFF_e again, which no set meets",
-    ),
 ];
 
 /// What caught a fault: the run or set, its first difference, and when the fault first fired.

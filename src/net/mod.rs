@@ -5,6 +5,7 @@
 
 pub mod nic;
 pub mod sim;
+pub mod stragglers;
 pub mod topology;
 pub mod traffic;
 pub mod transport;

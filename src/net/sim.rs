@@ -29,7 +29,7 @@
 
 use super::nic::Nic;
 use super::topology::{NetFlow, NodeKind, Topology};
-use super::transport::{TcpConfig, TcpReceiver, TcpSender, ACK_BYTES};
+use super::transport::{TcpConfig, TcpReceiver, TcpSender, TransportKind, ACK_BYTES};
 use crate::block::NPRIO;
 use crate::switch::config::WireRate;
 use crate::switch::scenario::{FlowSpec, Scenario};
@@ -113,11 +113,19 @@ pub struct NetConfig {
 }
 
 impl NetConfig {
-    /// The same with the paper's transport: TCP with DCTCP's reaction to ECN marked at 20 KB,
-    /// the switches' MTU as segment size and their `rto` as retransmission timeout; no fast
-    /// retransmit under DeTail (its per-packet spreading reorders).
-    pub fn with_tcp(mut self) -> NetConfig {
-        let mut t = TcpConfig::paper(self.switch.rto.unwrap_or(1_250_000));
+    /// The same with a transport ([`TransportKind`]): the paper's Linux TCP ([`TcpConfig::paper`]),
+    /// DCTCP with the switches' `rto` as retransmission timeout ([`TcpConfig::dctcp`]), or open-loop
+    /// senders. Segments of the switches' MTU; no fast retransmit under DeTail (its per-packet
+    /// spreading reorders).
+    pub fn with_transport(mut self, kind: TransportKind) -> NetConfig {
+        let mut t = match kind {
+            TransportKind::Open => {
+                self.transport = None;
+                return self;
+            }
+            TransportKind::Paper => TcpConfig::paper(8.0),
+            TransportKind::Dctcp => TcpConfig::dctcp(self.switch.rto.unwrap_or(1_250_000)),
+        };
         t.mss = u32::from(self.switch.mtu);
         if matches!(self.routing, Routing::Detail { .. }) {
             t.dupack_threshold = None;
@@ -205,6 +213,8 @@ enum EvKind {
     FlowStart(usize),
     /// Transport: flow f's retransmission timer was set to fire now (it may have moved since).
     Rto(usize),
+    /// Transport: flow f's delayed-ACK timer.
+    DelAck(usize),
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -306,6 +316,9 @@ pub struct NetStats {
     pub timeouts: u64,
     pub fast_retransmits: u64,
     pub ecn_cuts: u64,
+    /// Transport: ACKs the receivers sent, and of them those their delayed-ACK timers sent.
+    pub acks: u64,
+    pub timer_acks: u64,
     /// Completion time per flow, cycles.
     pub fct: Vec<Option<u64>>,
     pub classes: Vec<ClassStats>,
@@ -339,6 +352,8 @@ pub struct Network {
     delivered: Vec<u64>,
     lost: Vec<u64>,
     fct: Vec<Option<u64>>,
+    /// The senders' side of a traced run (`capfc net --stragglers`; [`Network::trace_stragglers`]).
+    pub senders: Option<super::stragglers::SenderLog>,
     done: usize,
     events: BinaryHeap<Ev>,
     seq: u64,
@@ -351,6 +366,8 @@ pub struct Network {
     rcv: Vec<TcpReceiver>,
     listed: Vec<bool>,
     rto_pending: Vec<bool>,
+    /// Transport: whether flow f has a delayed-ACK event queued.
+    delack_pending: Vec<bool>,
     prio_of: Vec<u8>,
     /// Bytes of every packet that reached a host (data, ACKs, copies sent again), and of every
     /// packet dropped.
@@ -370,7 +387,11 @@ pub struct Network {
 
 impl Network {
     /// A network of `topo` carrying `flows` (host node ids, start times in nanoseconds).
-    pub fn new(topo: &Topology, flows: &[NetFlow], cfg: NetConfig) -> Result<Network, NetError> {
+    pub fn new(
+        topo: &Topology,
+        flows: &[NetFlow],
+        mut cfg: NetConfig,
+    ) -> Result<Network, NetError> {
         let err = |m: String| NetError(m);
         let n = topo.nodes.len();
         let clock_bps = topo.links.iter().map(|l| l.rate_bps).max().unwrap_or(0);
@@ -379,6 +400,7 @@ impl Network {
         }
         let cycle_ns = 8e9 / clock_bps as f64;
         let cycles = |ns: u64| (ns as f64 / cycle_ns).round() as u64;
+        cfg.transport = cfg.transport.map(|t| t.in_cycles_of(cycle_ns));
         // Port k of a node is its k-th link.
         let mut ports: Vec<Vec<(usize, usize)>> = vec![vec![]; n]; // (link, far node)
         for (k, l) in topo.links.iter().enumerate() {
@@ -559,6 +581,7 @@ impl Network {
             delivered: vec![0; nf],
             lost: vec![0; nf],
             fct: vec![None; nf],
+            senders: None,
             done: 0,
             flows: specs,
             events: BinaryHeap::new(),
@@ -570,6 +593,7 @@ impl Network {
             listed: vec![false; nf],
             prio_of,
             rto_pending: vec![false; nf],
+            delack_pending: vec![false; nf],
             arrived_bytes: 0,
             arrived_packets: 0,
             lost_bytes: 0,
@@ -772,6 +796,9 @@ impl Network {
                     pause.apply(t, cev, &q, quantum);
                     for p in (0..NPRIO).filter(|p| cev >> p & 1 == 1) {
                         ns.sw.tm.pause(port, p, pause.until[p]);
+                        if let Some(tr) = &mut ns.sw.hop_trace {
+                            tr.pause(port, p, t, pause.until[p]);
+                        }
                     }
                     self.sw_wake[s] = t;
                     if let Some(log) = &mut self.pfc_log {
@@ -782,6 +809,12 @@ impl Network {
                     match &mut self.hosts[h].tx {
                         Tx::Open(s) => s.apply_pfc(t, cev, &q),
                         Tx::Tcp(n) => n.apply_pfc(t, cev, &q),
+                    }
+                    if let Some(log) = &mut self.senders {
+                        let until = &self.hosts[h].pause().until;
+                        for p in (0..NPRIO).filter(|p| cev >> p & 1 == 1) {
+                            log.host_pauses[h * NPRIO + p].push((t, until[p]));
+                        }
                     }
                     if let Some(log) = &mut self.pfc_log {
                         log.push((t, self.hosts[h].node, 0, cev, q));
@@ -804,10 +837,25 @@ impl Network {
                     self.rto_pending[f] = false;
                     let cfg = self.cfg.transport.expect("transport");
                     if self.tcp[f].rto_at.is_some_and(|x| x <= t) {
+                        if let Some(log) = &mut self.senders {
+                            let ran = t - self.tcp[f].rto_armed;
+                            log.triggers[f].push((t, super::stragglers::Trigger::Timeout(ran)));
+                        }
                         self.tcp[f].on_timeout(t, &cfg);
                         self.tcp_ready(t, f);
                     }
                     self.arm_rto(f);
+                }
+                EvKind::DelAck(f) => {
+                    self.delack_pending[f] = false;
+                    let cfg = self.cfg.transport.expect("transport");
+                    let d = cfg
+                        .delayed_ack
+                        .expect("a delayed-ACK timer without delayed ACKs");
+                    if let Some((ack, ece)) = self.rcv[f].on_delack_timer(t, &d) {
+                        self.send_ack(t, f, ack, ece);
+                    }
+                    self.arm_delack(f);
                 }
             }
         }
@@ -909,6 +957,9 @@ impl Network {
                     unreachable!("hosts link to switches")
                 };
                 self.push(t + wire + link.prop, EvKind::ToSwitch(s, port, pkt));
+                if let (Some(log), false) = (&mut self.senders, pkt.is_ack()) {
+                    log.copies[pkt.flow as usize].push((pkt.seq, t, wire, link.prop));
+                }
                 if self.cfg.transport.is_some() && !pkt.is_ack() {
                     self.arm_rto(pkt.flow as usize);
                 }
@@ -1088,37 +1139,68 @@ impl Network {
         let f = pkt.flow as usize;
         let cfg = self.cfg.transport.expect("transport");
         if pkt.is_ack() {
+            let fast = self.tcp[f].fast_retransmits;
             self.tcp[f].on_ack(t, u64::from(pkt.seq), pkt.flags & Packet::ECE != 0, &cfg);
+            if let (Some(log), true) = (&mut self.senders, self.tcp[f].fast_retransmits > fast) {
+                log.triggers[f].push((t, super::stragglers::Trigger::FastRetransmit));
+            }
             self.tcp_ready(t, f);
             self.arm_rto(f);
             return;
         }
-        let ack = self.rcv[f].on_data(u64::from(pkt.seq), u64::from(pkt.size));
-        self.delivered[f] = ack;
-        if ack >= self.flows[f].bytes && self.fct[f].is_none() {
+        let ce = pkt.flags & Packet::CE != 0;
+        let now_ack = self.rcv[f].on_segment(
+            t,
+            u64::from(pkt.seq),
+            u64::from(pkt.size),
+            ce,
+            cfg.delayed_ack.as_ref(),
+        );
+        let got = self.rcv[f].rcv_nxt;
+        self.delivered[f] = got;
+        if got >= self.flows[f].bytes && self.fct[f].is_none() {
             self.fct[f] = Some(t + 1 - self.flows[f].start);
             self.done += 1;
+            if let Some(log) = &mut self.senders {
+                log.completing[f] = Some((pkt.seq, t));
+            }
         }
+        match now_ack {
+            Some((ack, ece)) => self.send_ack(t, f, ack, ece),
+            None => self.arm_delack(f),
+        }
+    }
+
+    /// Transport: flow f's receiver sends the cumulative ACK `ack` (echoing CE if `ece`) from its
+    /// host's NIC in cycle `t`.
+    fn send_ack(&mut self, t: u64, f: usize, ack: u64, ece: bool) {
         let h = self.flows[f].dst;
-        let ece = if pkt.flags & Packet::CE != 0 {
-            Packet::ECE
-        } else {
-            0
-        };
         if let Tx::Tcp(nic) = &mut self.hosts[h].tx {
             nic.push_ack(
                 t,
                 Packet {
-                    flow: pkt.flow,
-                    prio: pkt.prio,
+                    flow: f as u32,
+                    prio: self.flows[f].prio,
                     size: ACK_BYTES,
                     seq: ack as u32,
-                    flags: Packet::ACK | ece,
+                    flags: Packet::ACK | if ece { Packet::ECE } else { 0 },
                     ..Packet::default()
                 },
             );
         }
         self.wake_host(h);
+    }
+
+    /// Transport: one delayed-ACK event per flow at most, when its receiver's oldest
+    /// unacknowledged segment is due (lazily, as [`Network::arm_rto`]).
+    fn arm_delack(&mut self, f: usize) {
+        let Some(d) = self.cfg.transport.and_then(|t| t.delayed_ack) else {
+            return;
+        };
+        if let (Some(at), false) = (self.rcv[f].first_unacked, self.delack_pending[f]) {
+            self.delack_pending[f] = true;
+            self.push(at + d.timeout, EvKind::DelAck(f));
+        }
     }
 
     /// Transport: flow f's window may have opened (it started, an ACK came, its timer fired).
@@ -1197,6 +1279,34 @@ impl Network {
         })
     }
 
+    /// Trace where every flow's time goes (before the run): each switch's hops
+    /// ([`crate::switch::hops`]) and the senders' copies and retransmission triggers; then
+    /// [`super::stragglers::breakdown`] gives a flow's completion time part by part.
+    pub fn trace_stragglers(&mut self) {
+        for ns in &mut self.switches {
+            ns.sw.hop_trace = Some(Box::new(crate::switch::hops::HopTrace::new(ns.ports.len())));
+        }
+        self.senders = Some(super::stragglers::SenderLog::new(
+            self.flows.len(),
+            self.hosts.len(),
+        ));
+    }
+
+    /// Each switch's node id and its traced hops (none if not traced).
+    pub fn traced_hops(&self) -> impl Iterator<Item = (usize, &[crate::switch::hops::Hop])> {
+        self.switches.iter().filter_map(|ns| {
+            ns.sw
+                .hop_trace
+                .as_ref()
+                .map(|t| (ns.node, t.hops.as_slice()))
+        })
+    }
+
+    /// Flow f's completion time, cycles.
+    pub fn stats_fct(&self, f: usize) -> Option<u64> {
+        self.fct.get(f).copied().flatten()
+    }
+
     pub fn stats(&self) -> NetStats {
         let tiers = self.tier.iter().copied().max().unwrap_or(0) + 1;
         let mut st = NetStats {
@@ -1227,6 +1337,10 @@ impl Network {
             st.timeouts += u64::from(t.timeouts);
             st.fast_retransmits += u64::from(t.fast_retransmits);
             st.ecn_cuts += u64::from(t.ecn_cuts);
+        }
+        for r in &self.rcv {
+            st.acks += u64::from(r.acks);
+            st.timer_acks += u64::from(r.timer_acks);
         }
         for h in &self.hosts {
             st.paused_cycles_by_tier[0] += h.pause().paused_cycles(self.now).iter().sum::<u64>();

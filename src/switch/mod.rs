@@ -41,6 +41,7 @@
 
 pub mod block_v3;
 pub mod config;
+pub mod hops;
 pub mod hpcc;
 pub mod inspect;
 pub mod mix;
@@ -531,6 +532,10 @@ pub struct Switch {
     /// Inside a network: the links are the network's (see [`Attached`]).
     #[serde(default)]
     pub attached: Option<Attached>,
+    /// Where each packet's time goes inside the switch (`capfc net --stragglers`); None: not
+    /// traced.
+    #[serde(skip)]
+    pub hop_trace: Option<Box<hops::HopTrace>>,
 }
 
 impl Switch {
@@ -650,6 +655,7 @@ impl Switch {
             skip_idle_block: false,
             stats: Stats::new(sc.ports, nf),
             attached: None,
+            hop_trace: None,
         }
     }
 
@@ -716,6 +722,9 @@ impl Switch {
                             size: pkt.size,
                         });
                         arrived.push((i, pkt));
+                        if let Some(tr) = &mut self.hop_trace {
+                            tr.arriving[i].push_back(a);
+                        }
                     }
                 }
                 if let Some(&(a, _)) = link.front() {
@@ -799,6 +808,10 @@ impl Switch {
                 size: pkt.size,
             });
             self.pipe.push_back((t + latency, pkt));
+            if let Some(tr) = &mut self.hop_trace {
+                let a = tr.ingress[i].pop_front().expect("traced ingress");
+                tr.pipe.push_back((a, t));
+            }
             self.next_admit = t + interval;
             self.rr = (i + 1) % np;
         }
@@ -868,6 +881,28 @@ impl Switch {
                 });
                 let wire = self.tm.wire(o, u64::from(pkt.size) + FRAME_OVERHEAD);
                 let prop = self.attached.as_ref().map_or(prop, |a| a.prop[o]);
+                if let Some(tr) = &mut self.hop_trace {
+                    let q = o * NPRIO + usize::from(pkt.prio);
+                    let (a, adm, enq, p0) = tr.egress[q].pop_front().expect("traced egress");
+                    if !pkt.is_ack() {
+                        let paused = tr.paused_total(q, t) - p0;
+                        tr.hops.push(hops::Hop {
+                            flow: pkt.flow,
+                            seq: pkt.seq,
+                            ack: false,
+                            in_port: pkt.src,
+                            out_port: o as u8,
+                            arrived: a,
+                            ingress: adm - a,
+                            pipeline: enq - adm,
+                            stopped: (enq - adm).saturating_sub(self.sc.pipe_latency),
+                            egress: t - enq,
+                            paused,
+                            serialization: wire,
+                            propagation: prop,
+                        });
+                    }
+                }
                 self.down[o].push_back((t + wire + prop, pkt));
                 if let Some(c) = &mut self.capture {
                     // (a switch in a network has no flows of its own: the network captures)
@@ -989,6 +1024,12 @@ impl Switch {
                     accepted,
                 } = *a
                 {
+                    if let Some(tr) = &mut self.hop_trace {
+                        let a = tr.arriving[port].pop_front().expect("traced arrival");
+                        if accepted {
+                            tr.ingress[port].push_back(a);
+                        }
+                    }
                     if accepted {
                         self.ingress[port].push_back(pkt);
                         self.ingress_busy |= 1u128 << port;
@@ -1004,6 +1045,12 @@ impl Switch {
             return;
         }
         for &(i, pkt) in arrived {
+            if let Some(tr) = &mut self.hop_trace {
+                let a = tr.arriving[i].pop_front().expect("traced arrival");
+                if self.out.arr_accept >> i & 1 == 1 {
+                    tr.ingress[i].push_back(a);
+                }
+            }
             if self.out.arr_accept >> i & 1 == 1 {
                 self.ingress[i].push_back(pkt);
                 self.ingress_busy |= 1u128 << i;
@@ -1048,6 +1095,11 @@ impl Switch {
             if accept {
                 self.pipe.pop_front();
                 let q = usize::from(pkt.dst) * NPRIO + usize::from(pkt.prio);
+                if let Some(tr) = &mut self.hop_trace {
+                    let (a, adm) = tr.pipe.pop_front().expect("traced pipeline");
+                    let paused = tr.paused_total(q, t);
+                    tr.egress[q].push_back((a, adm, t, paused));
+                }
                 let occ = self.tm.enqueue(pkt);
                 self.stats.note_peak(q, occ);
                 self.stalled = false;
@@ -1060,6 +1112,9 @@ impl Switch {
                 }
             } else {
                 self.pipe.pop_front();
+                if let Some(tr) = &mut self.hop_trace {
+                    tr.pipe.pop_front();
+                }
                 if pool_full {
                     self.stats.shared_drops += 1;
                 } else {

@@ -124,7 +124,7 @@ pub struct NetworkSection {
     /// `detail` or `ecmp`.
     #[serde(default = "default_routing")]
     pub routing: String,
-    /// `tcp` or `open`.
+    /// `paper` (the paper's Linux TCP), `dctcp` or `open` (`capfc net --transport`).
     #[serde(default = "default_transport")]
     pub transport: String,
     /// Propagation delay of every link of a generated topology, nanoseconds.
@@ -136,7 +136,7 @@ fn default_routing() -> String {
     "detail".into()
 }
 fn default_transport() -> String {
-    "tcp".into()
+    "paper".into()
 }
 fn default_delay_ns() -> u64 {
     500
@@ -246,6 +246,30 @@ impl Scenario {
         (
             "paper-fat-6",
             include_str!("../../scenarios/paper-fat-6.toml"),
+        ),
+        (
+            "paper-literal-1",
+            include_str!("../../scenarios/paper-literal-1.toml"),
+        ),
+        (
+            "paper-literal-2",
+            include_str!("../../scenarios/paper-literal-2.toml"),
+        ),
+        (
+            "paper-literal-3",
+            include_str!("../../scenarios/paper-literal-3.toml"),
+        ),
+        (
+            "paper-literal-4",
+            include_str!("../../scenarios/paper-literal-4.toml"),
+        ),
+        (
+            "paper-literal-5",
+            include_str!("../../scenarios/paper-literal-5.toml"),
+        ),
+        (
+            "paper-literal-6",
+            include_str!("../../scenarios/paper-literal-6.toml"),
         ),
         (
             "shared-memory",
