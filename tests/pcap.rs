@@ -344,7 +344,9 @@ fn tshark_finds_nothing_wrong_in_the_default_scenarios_captures() {
 }
 
 /// A small `capfc net --pcap` run (a leaf-spine of 8 hosts, ECMP so that no flow's packets
-/// overtake each other, 2 ms of the built-in flow sizes at load 0.5, TCP): in the lossless
+/// overtake each other, 2 ms of the built-in flow sizes at load 0.5, the dctcp transport, whose
+/// initial window of 10 segments makes PFC_wdrop lose packets in 2 ms where the paper's Linux TCP,
+/// starting from 3, loses none): in the lossless
 /// CaPFC_cal, tshark's expert information has no warning or error on any host's link, its TCP
 /// analysis pairs data and ACKs (ACK frames acknowledging data, never beyond what was sent), and
 /// the captures hold data, ACKs and the flows' destination port 100. In PFC_wdrop the same flows
@@ -365,6 +367,8 @@ fn tshark_finds_no_warning_in_a_lossless_network_capture_and_the_losses_of_a_los
             "0.5",
             "--mode",
             "CaPFC_cal,PFC_wdrop",
+            "--transport",
+            "dctcp",
             "--pcap",
         ])
         .arg(&dir)
