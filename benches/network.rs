@@ -8,7 +8,7 @@
 //!
 //! Run: `cargo bench --bench network` (`make bench` runs it too). Options after `--`:
 //! `--ms N` simulated milliseconds of each fat tree (default 10), `--paper-ms N` of the paper's
-//! fat tree (default 100: the aim is 100 ms in under a minute on one core), `--seed S`.
+//! fat tree (default 100: the aim is 100 ms in under a minute on one core), `--seed S`.
 
 use capfc::net::sim::{NetConfig, Network, Routing};
 use capfc::net::topology::Topology;

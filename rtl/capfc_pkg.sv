@@ -1,4 +1,4 @@
-// capfc_pkg: constants and functions shared by the CaPFC modules
+// capfc_pkg: constants and functions shared by the CaPFC modules of both blocks (v3, rtl/v3, and v2)
 //
 // Contract (docs/microarchitecture-v2.md):
 // - NPRIO: priorities per port (8). Queue q = {port, prio}.

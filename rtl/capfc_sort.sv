@@ -1,4 +1,5 @@
-// capfc_sort: one sort engine per output port, selects the culprit inputs of a congested row (sets E)
+// capfc_sort (v2, the previous block): one sort engine per output port, selects the culprit inputs
+// of a congested row (sets E). The block's engines are rtl/v3/capfc_sort.sv
 //
 // Contract (docs/microarchitecture-v2.md, "Sort engines"):
 // - Engine o serves rows {o, l}, l < NL. rtrig sets pend_q[o][l]; a row clear (rclr) drops it and

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""fpga.py: capfc_top on FPGAs with open tools (make fpga, make fpga-table).
+"""fpga.py: a CaPFC top on FPGAs with open tools (make fpga, make fpga-table, make fpga-v3).
 
---top and --files measure another module the same way, out of context (a unit of the block, or a
-design spike: make fpga FPGA_TOP=capfc_ingress FPGA_FILES="..."); capfc_top below stands for it.
+By default it measures v2's capfc_top; --top and --files measure another module the same way: the
+block (make fpga-v3: FPGA_TOP=capfc_top_oc and rtl/v3/files.f) or a unit out of context (make fpga
+FPGA_TOP=capfc_ingress FPGA_FILES="..."). capfc_top below stands for whichever top is measured.
 
 For each port count NP:
  1. slang (pyslang) elaborates capfc_top with the parameter overrides and lists its parameters and

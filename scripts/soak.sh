@@ -19,7 +19,7 @@ job=${SOAK_JOB_CYCLES:-1000000}
 shards=${SOAK_SHARDS:-8}
 jobs=${SOAK_JOBS:-$(nproc)}
 dir=${SOAK_DIR:-build/soak}
-# weights: lockstep cycles/s of each set on one core (capfc cosim, 2026-11-24, this machine)
+# weights: lockstep cycles/s of each set on one core (capfc cosim on a 2-core machine)
 share=${SOAK_SHARE:-"np4:273 np6_cw4:197 np8:148 np8_cell64:148 np16:90 np32:44 np48:21"}
 capfc=${CAPFC:-target/release/capfc}
 

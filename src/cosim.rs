@@ -1,4 +1,5 @@
-//! The lockstep checker: the Rust model and the Verilated RTL get the same inputs every cycle, and
+//! The lockstep checker of v2 (`capfc cosim`; the block's, v3's, is [`crate::cosim_v3`]): the Rust
+//! model and the Verilated RTL get the same inputs every cycle, and
 //! every output and every architectural register is compared after every cycle. The first
 //! difference stops the run with the cycle, each differing signal by its RTL name, the last inputs,
 //! the seed and the command that replays it.

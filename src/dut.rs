@@ -1,4 +1,5 @@
-//! The Verilated RTL of `capfc_top`, driven from Rust through `cxx` (feature `rtl`).
+//! The Verilated RTL of `capfc_top` (v2), driven from Rust through `cxx` (feature `rtl`); the
+//! block's, `capfc_top_oc`, is [`crate::dut_v3`].
 //!
 //! One FFI call per cycle: the inputs go in packed (see [`crate::block::pack`]) and the outputs come
 //! back packed in the same call. The architectural state is read back on demand. Every parameter set

@@ -1,5 +1,6 @@
-//! Golden vectors: the model's per-cycle stimulus and expected outputs of `capfc_top`, written as
-//! `$readmemh` files for any Verilog simulator (format: `docs/golden.md`).
+//! Golden vectors: the model's per-cycle stimulus and expected outputs of `capfc_top` (v2, format 2),
+//! written as `$readmemh` files for any Verilog simulator (format: `docs/golden.md`); the block's
+//! (v3, format 3) are [`crate::golden_v3`].
 //!
 //! [`generate`] runs a stimulus through the model and returns the set's files as text; [`write`]
 //! puts them in a directory; [`read`] parses one back with errors naming the file, line and field;

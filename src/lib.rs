@@ -1,8 +1,11 @@
 //! capfc: a cycle-accurate model of the CaPFC block (congestion-aware priority flow control) and the
 //! switch around it, co-simulated in lockstep against the block's Verilog through Verilator.
 //!
-//! The model crates do no I/O: [`block`] is the cycle model of `rtl/capfc_top.sv`, [`reference`] the
-//! untimed transcription of `shared/domain.md` section 3. Co-simulation, stimulus and the command line
+//! The models do no I/O: [`v3`] is the cycle model of the block, `rtl/v3/capfc_top_oc.sv`
+//! ([`v3::top::Top`]); [`block`] that of v2, the previous block (`rtl/capfc_top.sv`), kept as a
+//! second implementation and the default of some commands (`capfc net`, `capfc cosim`, golden
+//! recording from the switch); [`reference`] the untimed transcription of `shared/domain.md`
+//! section 3. Co-simulation, stimulus and the command line
 //! are layers around them.
 
 pub mod block;

@@ -1,4 +1,5 @@
-//! The model and the reference checker one cycle at a time on `capfc_top`'s port concatenations:
+//! The model and the reference checker one cycle at a time on the block's port concatenations
+//! (`capfc_top`'s, v2, by default; `capfc_top_oc`'s, v3, with its two readies first in the outputs):
 //! `{rst, cfg_we, ..., pfc_ready}` in and `{arr_accept, ..., d_state}` out (`docs/golden.md`), as
 //! 32-bit words least significant first (a SystemVerilog `bit [N-1:0]` as DPI passes it). The
 //! bindings (the C ABI in `capi/`, the Python package in `python/`) are thin layers over this.

@@ -351,7 +351,8 @@ fn a_regression_that_selects_no_job_fails() {
         assert!(!out.status.success(), "{args:?} exited 0: {err}");
         assert!(err.contains(why), "{args:?}: {err}");
     }
-    // u64::MAX is a seed like any other (it used to wrap to an empty range and pass with 0 jobs)
+    // u64::MAX is a seed like any other (a range end computed as seed + 1 would wrap to an empty
+    // range and pass with 0 jobs)
     let out = cosim(&[
         "--seed",
         "18446744073709551615",

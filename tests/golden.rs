@@ -303,8 +303,9 @@ fn a_flipped_expected_bit_is_reported_at_its_cycle_and_signal() {
     );
 }
 
-/// Hand-made manifests that used to hang or panic: parameters the directed cases cannot be built
-/// for, zero line counts, and a configuration that disagrees with the register writes.
+/// Hand-made manifests that a careless reader would hang or panic on: parameters the directed
+/// cases cannot be built for, zero line counts, and a configuration that disagrees with the
+/// register writes.
 #[test]
 fn hand_made_manifests_are_refused_not_run() {
     for cell_log2 in [10, 11, 12] {

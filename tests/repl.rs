@@ -26,7 +26,7 @@ fn transcript(dut: DutKind, script: &str) -> String {
     String::from_utf8(out).unwrap()
 }
 
-/// The session of the issue: run until the first XOFF on the default scenario, print the E matrix,
+/// A debugging session: run until the first XOFF on the default scenario, print the E matrix,
 /// step back, snapshot, go on, restore.
 const SESSION: &str = "\
 run until xoff
@@ -621,7 +621,7 @@ fn random_command_lines_never_panic() {
 }
 
 /// A file that sources itself, directly or through another, is refused with the chain, and the
-/// session goes on (it used to overflow the stack).
+/// session goes on (following the chain would overflow the stack).
 #[test]
 fn a_file_that_sources_itself_is_refused() {
     let dir = std::env::temp_dir().join(format!("capfc-source-{}", std::process::id()));

@@ -244,7 +244,7 @@ fn paused_egress_scenario() {
     }
 }
 
-/// Issue: headroom. With 10 km of cable (6,250 byte times each way), `xoff = "auto"` sizes the
+/// Headroom. With 10 km of cable (6,250 byte times each way), `xoff = "auto"` sizes the
 /// ingress headroom by IEEE 802.1Q Annex N with the same code as `capfc headroom`: no ingress
 /// overflow in any mode. The same run with 20 % less headroom overflows. The scenario is
 /// paused-egress: under PFC_wstop the held output stops the pipeline, so nothing drains the
@@ -638,10 +638,10 @@ fn behaviour_diff(a: &serde_json::Value, b: &serde_json::Value, path: &str, out:
     }
 }
 
-/// The victims share the incast's input ports on another priority (the issue's wording of
-/// incast-victims): PFC_wstop pauses the innocent priority at every incast input and the victims
-/// take longer; CaPFC pauses only the incast's priority and the victims finish as early as their
-/// links allow (as under PFC_wdrop, which drops instead).
+/// shared-victims: the victims share the incast's input ports on another priority. PFC_wstop
+/// pauses the innocent priority at every incast input and the victims take longer; CaPFC pauses
+/// only the incast's priority and the victims finish as early as their links allow (as under
+/// PFC_wdrop, which drops instead).
 #[test]
 fn victims_on_the_incast_ports_lose_only_under_wstop() {
     let sc = Scenario::load("shared-victims").unwrap();
@@ -835,7 +835,7 @@ fn assert_refused<const N: usize>(
     dir
 }
 
-/// Issue: the MAC takes PFC frames only between data frames. Output 1 is backlogged with 9000-byte
+/// The MAC takes PFC frames only between data frames. Output 1 is backlogged with 9000-byte
 /// frames (inputs 1, 2 and 3 all send to it, WDRR between priorities 1 and 3) and, under
 /// PFC_wstop, input 1's D goes up and down many times while a data frame is on port 1's line, which
 /// is also the line to input 1's sender. Every cycle, `pfc_ready[1]` is exactly "the line is free"

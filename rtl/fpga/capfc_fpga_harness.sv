@@ -1,4 +1,5 @@
-// capfc_fpga_harness: capfc_top on an FPGA through three pins, to place, route and time it (make fpga)
+// capfc_fpga_harness: a CaPFC top on an FPGA through three pins, to place, route and time it (make
+// fpga; the block, capfc_top_oc, with make fpga-v3; v2's capfc_top by default)
 //
 // The block has far more I/O bits than a device has pins, so every input of the block comes from a
 // register and every output goes into one, and every path through the block is register to

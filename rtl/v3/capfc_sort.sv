@@ -178,7 +178,7 @@ wire  [NE*CW-1:0] snap_rd;
 
 // each engine's snap RAM: LUT RAM beside the engine (12 DPR16X4 at 48 ports). Measured, a block
 // RAM of its own (ram_style "block") saved about 5,000 logic cells but pulled every engine to
-// the DP16KD rows, and the egress with its engines no longer routed at 48 ports
+// the DP16KD rows, and the egress with its engines did not route at 48 ports
 genvar go;
 for (go = 0; go < NE; go = go + 1) begin : gen_engine
     capfc_ram #(.AW(PW), .DW(CW), .RP(1)) u_snap (

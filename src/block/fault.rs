@@ -1,4 +1,5 @@
-//! The fault catalogue: one deliberate bug per rule of the contract (docs/microarchitecture-v2.md).
+//! v2's fault catalogue: one deliberate bug per rule of its contract (docs/microarchitecture-v2.md).
+//! The block's (v3's) is [`crate::v3::fault`].
 //!
 //! A fault is injected into the model only ([`super::CapfcTop::inject_fault`]); the RTL stays
 //! right. A check that is worth its name reports every one: the lockstep (model against RTL) and

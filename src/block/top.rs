@@ -1,4 +1,4 @@
-//! `capfc_top`: the CaPFC block, wiring the units together and computing D.
+//! `capfc_top`: the v2 block, wiring the units together and computing D.
 //!
 //! Contract: docs/microarchitecture-v2.md. `d_state[i*8+p] = I[i][p] | (p counted and OR over o != i of
 //! E[o][lidx(p)][i])`, combinational from the registers. Each call of [`CapfcTop::tick_cycle`] is one

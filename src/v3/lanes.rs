@@ -1,6 +1,6 @@
-//! The environment's side of the v3 block's lanes (`docs/microarchitecture.md`, "Handshakes
-//! instead of every cycle" and "Fixed latency"): what a switch, a golden-vector generator or a
-//! REPL puts between its events and [`super::top::Top`]'s ports.
+//! The environment's side of the v3 block's lanes (`docs/microarchitecture.md`, "Lanes:
+//! handshakes instead of every cycle" and "Fixed latency"): what a switch, a golden-vector
+//! generator or a REPL puts between its events and [`super::top::Top`]'s ports.
 //!
 //! Each lane (an arrival per input port, the departure lane, the enqueue lane, a dequeue per
 //! output port) is offered from a FIFO of the user's events and held, unchanged, until the block

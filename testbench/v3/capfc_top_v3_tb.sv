@@ -1,5 +1,5 @@
-// capfc_top_v3_tb: the assembled v3 block (rtl/v3/capfc_top_oc.sv: the v3 ingress, egress and
-// sort engines with v2's configuration registers and PFC generator) on random traffic, with a
+// capfc_top_v3_tb: the block (rtl/v3/capfc_top_oc.sv: its configuration registers, ingress, egress
+// and sort engines, with v2's PFC generator) on random traffic, with a
 // waveform for the reference checker (make v3-check: `capfc check --wave` against the contract,
 // shared/domain.md section 3, within the v3 envelope check/v3/capfc_top_v3_np<N>.timing.toml).
 //
