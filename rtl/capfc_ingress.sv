@@ -226,7 +226,7 @@ always_comb begin
         acc_t[k_c] = arr_valid[k_c] && !a_room[OW] && ({1'b0, a_cur} <= a_room);
         // A departure of the same queue this cycle read the same word (its read port 1 at
         // dep_prio = a_prio of port dep_port = k_c): dep_mid + units = a_cur + (units - dep
-        // units), modulo 2^OW as before, without the departure's NP-to-1 mux and subtraction
+        // units), modulo 2^OW as the contract's two steps, without the departure's NP-to-1 mux and subtraction
         a_delta = (dep_ok && dep_qi == a_qi) ? a_units - dep_units : a_units;
         a_occ  = a_cur + a_delta;
         a_prio_t[k_c] = a_prio;

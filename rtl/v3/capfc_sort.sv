@@ -131,10 +131,10 @@ logic [NE-1:0]   yv_q, se_q;
 logic [NE-1:0]   gty_q, ldm_q;
 logic [CW-1:0]   x_q  [NE], xr_q [NE], y_q [NE];
 // the snap RAM's read, registered beside the RAM: its enable and address (k of the pass) a cycle
-// after the engine issues them. With the address from k_q, an engine's counter through its snap
-// RAM, which the placer had put 40 columns away, into the RAM's output register was the critical
-// path at 48 ports on grade 8 (101.9 MHz: 9.1 ns of routing in 9.8). The RAM's output is then in
-// x_q at k+3, as the egress's sval is (one register less than before: x2_q is gone)
+// after the engine issues them. With the address straight from k_q, an engine's counter through
+// its snap RAM, which the placer may put 40 columns away, into the RAM's output register is the
+// critical path at 48 ports on grade 8 (measured: 101.9 MHz, 9.1 ns of routing in 9.8). The RAM's
+// output is then in x_q at k+3, as the egress's sval is
 logic [NE-1:0]    snre_q;
 logic [NE*PW-1:0] snra_q;
 // E write, registered
