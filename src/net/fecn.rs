@@ -250,23 +250,25 @@ impl FecnConfig {
     pub fn parse(file: &str, text: &str) -> Result<FecnConfig, FecnScenarioError> {
         let f: FecnFile = toml::from_str(text).map_err(|e| {
             let msg = e.message().to_string();
-            // serde names the field in its message ("unknown field `x`", "missing field `x`");
-            // a type error names it through the span's key.
-            let field = msg
-                .split('`')
-                .nth(1)
-                .map(str::to_string)
-                .or_else(|| {
-                    e.span().and_then(|s| {
-                        let line = text[..s.start].lines().last().unwrap_or("");
-                        line.split('=').next().map(|k| k.trim().to_string())
-                    })
-                })
-                .filter(|s| !s.is_empty())
-                .unwrap_or_else(|| "-".into());
+            let line = e.span().map_or(1, |sp| line_at(text, sp.start));
+            // The key set on the error's line (a value of the wrong type, an unknown key), else
+            // the field serde names in its message (a missing field).
+            let named = msg.split('`').nth(1).map(str::to_string);
+            let on_line = text
+                .lines()
+                .nth(line - 1)
+                .and_then(|l| l.split_once('='))
+                .map(|(k, _)| k.trim().to_string());
+            let field = if msg.starts_with("missing field") {
+                named
+            } else {
+                on_line.or(named)
+            }
+            .filter(|s| !s.is_empty())
+            .unwrap_or_else(|| "-".into());
             FecnScenarioError {
                 file: file.into(),
-                line: e.span().map_or(1, |s| line_at(text, s.start)),
+                line,
                 field,
                 why: msg,
             }
