@@ -28,11 +28,13 @@ pub fn parse_modes(modes: &str) -> Result<Vec<FecnMode>> {
         .collect()
 }
 
-/// Where the FECN run's outputs go.
+/// Where the FECN run's outputs go, and its seeds.
 pub struct FecnOutputs<'a> {
     pub csv: Option<&'a Path>,
     pub plot: Option<&'a Path>,
     pub json: bool,
+    /// Run each mode with each of these seeds instead of the scenario's own.
+    pub seeds: Option<std::ops::RangeInclusive<u64>>,
 }
 
 /// Run `scenario` in `modes`, print the table and write the outputs.
@@ -43,7 +45,19 @@ pub fn run_cli(scenario: &str, modes: &str, out: &FecnOutputs) -> Result<Vec<Fec
     }
     let cfg = FecnConfig::load(scenario)?;
     let t0 = std::time::Instant::now();
-    let runs: Vec<FecnRun> = modes.iter().map(|&m| run(&cfg, m, cfg.seed)).collect();
+    let seeds: Vec<u64> = match &out.seeds {
+        Some(r) => r.clone().collect(),
+        None => vec![cfg.seed],
+    };
+    if seeds.len() > 1000 {
+        bail!("--seeds: more than 1000 seeds in one FECN run");
+    }
+    let runs: Vec<FecnRun> = modes
+        .iter()
+        .flat_map(|&m| seeds.iter().map(move |&s| (m, s)))
+        .map(|(m, s)| run(&cfg, m, s))
+        .collect();
+    let sweep = seeds.len() > 1;
     let wall = t0.elapsed().as_secs_f64();
     let stem = Path::new(scenario)
         .file_stem()
@@ -51,7 +65,11 @@ pub fn run_cli(scenario: &str, modes: &str, out: &FecnOutputs) -> Result<Vec<Fec
     if let Some(dir) = out.csv {
         std::fs::create_dir_all(dir).with_context(|| format!("--csv {}", dir.display()))?;
         for r in &runs {
-            let m = r.mode.name();
+            let m = if sweep {
+                format!("{}_seed{}", r.mode.name(), r.stats.seed)
+            } else {
+                r.mode.name().to_string()
+            };
             let w = |kind: &str, text: String| -> Result<()> {
                 let p = dir.join(format!("{stem}_{m}_{kind}.csv"));
                 std::fs::write(&p, text).with_context(|| format!("writing {}", p.display()))
@@ -77,7 +95,7 @@ pub fn run_cli(scenario: &str, modes: &str, out: &FecnOutputs) -> Result<Vec<Fec
 pub fn report(scenario: &str, cfg: &FecnConfig, runs: &[FecnRun], wall_s: f64) -> String {
     let mut s = format!(
         "scenario {scenario}: {} flows of {} Mb/s ({:?}) into one {} Gb/s egress, {} ms \
-         (window from {} ms), seed {}; one cycle = one byte time at {} Gb/s ({:.3} ns); {wall_s:.1} s wall\n",
+         (window from {} ms), scenario seed {}; one cycle = one byte time at {} Gb/s ({:.3} ns); {wall_s:.1} s wall\n",
         cfg.flows,
         cfg.flow_rate_mbps,
         cfg.arrivals,
@@ -90,7 +108,11 @@ pub fn report(scenario: &str, cfg: &FecnConfig, runs: &[FecnRun], wall_s: f64) -
     );
     s += &format!("{:<28}", "");
     for r in runs {
-        s += &format!("{:>14}", r.mode.name());
+        if runs.iter().any(|o| o.stats.seed != r.stats.seed) {
+            s += &format!("{:>14}", format!("{}/s{}", r.mode.name(), r.stats.seed));
+        } else {
+            s += &format!("{:>14}", r.mode.name());
+        }
     }
     s += "\n";
     type Row = (&'static str, fn(&FecnRun) -> String);

@@ -267,6 +267,7 @@ pub fn run(a: &NetArgs) -> Result<()> {
             csv: a.csv.as_deref(),
             plot: a.plot.as_deref(),
             json: a.json,
+            seeds: a.seeds.as_deref().map(parse_seeds).transpose()?,
         };
         let sc = a.scenario.as_deref().context(
             "--mode FECN/FECN_PAUSE: give the FECN scenario with --scenario scenarios/fecn-*.toml",

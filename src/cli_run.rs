@@ -270,6 +270,7 @@ pub fn run(a: &RunArgs) -> Result<()> {
             csv: a.csv.as_deref(),
             plot: a.plot.as_deref(),
             json: a.json,
+            seeds: None,
         };
         return crate::cli_fecn::run_cli(&a.scenario, &a.mode, &out).map(|_| ());
     }
