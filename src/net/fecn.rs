@@ -17,7 +17,7 @@
 //! **Probes.** Every `probe_us` each source sends a 64-byte probe frame ([`Probe`]) carrying `C`
 //! (or its last rate; the congestion point lowers it) ahead of its data, not rate limited. The switch's
 //! congestion point marks it on arrival at the egress queue, where it queues like any frame and
-//! counts in `A_i`. The destination reflects it; the way back is uncongested (two hops of
+//! counts in `A_i` (`A_i` counts the frames queued: a frame dropped for want of room does not). The destination reflects it; the way back is uncongested (two hops of
 //! propagation and a 64-byte frame time each) and sets the source's limiter on arrival.
 //!
 //! **Switch.** One output-queued egress of `buffer_packets · 1500` bytes (`L`); a frame that does not
