@@ -283,7 +283,8 @@ impl FecnConfig {
         Ok(c)
     }
 
-    /// The rules each field keeps: `(field, why)` for the first broken one.
+    /// The rules each field keeps: `(field, why)` for the first broken one. (Long, as a flat list
+    /// of one rule a field, in the file's order.)
     pub fn check(&self) -> Result<(), (&'static str, String)> {
         let pos = |name: &'static str, v: f64| {
             if v.is_finite() && v > 0.0 {
@@ -760,6 +761,77 @@ impl<'a> Sim<'a> {
         }
     }
 
+    fn sw_arrive(&mut self, mut f: Frame) {
+        if self.q_bytes + f.bytes > self.cap_bytes {
+            self.net_drops += 1;
+            return;
+        }
+        if let Some(b) = &mut f.probe {
+            // A real frame: read it, lower its rate, write it back.
+            let mut p = Probe::decode(b).expect("the simulator writes valid probes");
+            let r = self.cp.mark(f64::from(p.rate_kbps) * 1e3);
+            p.rate_kbps = (r / 1e3) as u32;
+            *b = p.encode();
+        }
+        self.q_bytes += f.bytes;
+        self.cp.on_arrival(f.bytes, self.q_bytes);
+        self.queue.push_back(f);
+        self.pause_check();
+        self.start_egress();
+    }
+
+    fn dst_arrive(&mut self, f: Frame) {
+        let t = self.now;
+        match f.probe {
+            Some(b) => {
+                let mut p = Probe::decode(&b).expect("the simulator writes valid probes");
+                p.reflected = true;
+                std::mem::swap(&mut p.src_mac, &mut p.dst_mac);
+                let back = 2 * (PROBE_BYTES as u64 + self.delay);
+                self.at(t + back, Ev::ProbeBack(f.flow, p.encode()));
+            }
+            None => {
+                if t >= self.warm {
+                    self.delivered_win[f.flow] += f.bytes;
+                }
+                self.delivered_sample[f.flow] += f.bytes;
+            }
+        }
+    }
+
+    fn probe_back(&mut self, s: usize, b: [u8; PROBE_BYTES]) {
+        let t = self.now;
+        let p = Probe::decode(&b).expect("the simulator writes valid probes");
+        debug_assert!(p.reflected);
+        let r = (f64::from(p.rate_kbps) * 1e3).max(self.cfg.min_rate_mbps * 1e6);
+        self.src[s].rate_bps = r;
+        // A limiter waiting at the old rate is re-timed from its last data frame's start.
+        let sr = &mut self.src[s];
+        if sr.next_ok > t as f64 {
+            sr.next_ok = sr.last_data as f64 + self.pm as f64 * 8.0 / r * self.cfg.clock_hz();
+        }
+        self.kick(s, t);
+    }
+
+    fn sample(&mut self) {
+        let t = self.now;
+        let dt = (t - self.last_sample) as f64 / self.cfg.clock_hz();
+        let s = RateSample {
+            t_us: self.us(t),
+            limiter_mbps: self.src.iter().map(|s| s.rate_bps / 1e6).collect(),
+            delivered_mbps: self
+                .delivered_sample
+                .iter()
+                .map(|&b| b as f64 * 8.0 / dt / 1e6)
+                .collect(),
+        };
+        self.out.rates.push(s);
+        self.delivered_sample.iter_mut().for_each(|b| *b = 0);
+        self.last_sample = t;
+        let p = self.cfg.cycles(self.cfg.sample_us * 1e-6).max(1);
+        self.at(t + p, Ev::Sample);
+    }
+
     fn step(&mut self, ev: Ev) {
         let t = self.now;
         match ev {
@@ -781,24 +853,7 @@ impl<'a> Sim<'a> {
                 let p = self.cfg.cycles(self.cfg.probe_us * 1e-6).max(1);
                 self.at(t + p, Ev::ProbeTimer(s));
             }
-            Ev::SwArrive(mut f) => {
-                if self.q_bytes + f.bytes > self.cap_bytes {
-                    self.net_drops += 1;
-                    return;
-                }
-                if let Some(b) = &mut f.probe {
-                    // A real frame: read it, lower its rate, write it back.
-                    let mut p = Probe::decode(b).expect("the simulator writes valid probes");
-                    let r = self.cp.mark(f64::from(p.rate_kbps) * 1e3);
-                    p.rate_kbps = (r / 1e3) as u32;
-                    *b = p.encode();
-                }
-                self.q_bytes += f.bytes;
-                self.cp.on_arrival(f.bytes, self.q_bytes);
-                self.queue.push_back(f);
-                self.pause_check();
-                self.start_egress();
-            }
+            Ev::SwArrive(f) => self.sw_arrive(f),
             Ev::SwDepart => {
                 let f = self.queue.pop_front().expect("a departure has a frame");
                 self.q_bytes -= f.bytes;
@@ -808,34 +863,8 @@ impl<'a> Sim<'a> {
                 self.at(t + self.delay, Ev::DstArrive(f));
                 self.start_egress();
             }
-            Ev::DstArrive(f) => match f.probe {
-                Some(b) => {
-                    let mut p = Probe::decode(&b).expect("the simulator writes valid probes");
-                    p.reflected = true;
-                    std::mem::swap(&mut p.src_mac, &mut p.dst_mac);
-                    let back = 2 * (PROBE_BYTES as u64 + self.delay);
-                    self.at(t + back, Ev::ProbeBack(f.flow, p.encode()));
-                }
-                None => {
-                    if t >= self.warm {
-                        self.delivered_win[f.flow] += f.bytes;
-                    }
-                    self.delivered_sample[f.flow] += f.bytes;
-                }
-            },
-            Ev::ProbeBack(s, b) => {
-                let p = Probe::decode(&b).expect("the simulator writes valid probes");
-                debug_assert!(p.reflected);
-                let r = (f64::from(p.rate_kbps) * 1e3).max(self.cfg.min_rate_mbps * 1e6);
-                self.src[s].rate_bps = r;
-                // A limiter waiting at the old rate is re-timed from its last data frame's start.
-                let sr = &mut self.src[s];
-                if sr.next_ok > t as f64 {
-                    sr.next_ok =
-                        sr.last_data as f64 + self.pm as f64 * 8.0 / r * self.cfg.clock_hz();
-                }
-                self.kick(s, t);
-            }
+            Ev::DstArrive(f) => self.dst_arrive(f),
+            Ev::ProbeBack(s, b) => self.probe_back(s, b),
             Ev::Pause(s, on) => {
                 self.src[s].paused_until = if on { t + QUANTA_CYCLES } else { t };
                 if !on {
@@ -856,23 +885,7 @@ impl<'a> Sim<'a> {
                 let p = self.cfg.cycles(self.cfg.interval_us * 1e-6).max(1);
                 self.at(t + p, Ev::CpTick);
             }
-            Ev::Sample => {
-                let dt = (t - self.last_sample) as f64 / self.cfg.clock_hz();
-                let s = RateSample {
-                    t_us: self.us(t),
-                    limiter_mbps: self.src.iter().map(|s| s.rate_bps / 1e6).collect(),
-                    delivered_mbps: self
-                        .delivered_sample
-                        .iter()
-                        .map(|&b| b as f64 * 8.0 / dt / 1e6)
-                        .collect(),
-                };
-                self.out.rates.push(s);
-                self.delivered_sample.iter_mut().for_each(|b| *b = 0);
-                self.last_sample = t;
-                let p = self.cfg.cycles(self.cfg.sample_us * 1e-6).max(1);
-                self.at(t + p, Ev::Sample);
-            }
+            Ev::Sample => self.sample(),
             Ev::QueueSample => {
                 let q = self.q_bytes as f64 / self.pm as f64;
                 let tu = self.us(t);
@@ -897,98 +910,159 @@ fn mac(s: usize) -> [u8; 6] {
     [2, 0, b[0], b[1], b[2], b[3]]
 }
 
+impl<'a> Sim<'a> {
+    fn new(cfg: &'a FecnConfig, mode: FecnMode, seed: u64) -> Sim<'a> {
+        let cp = CongestionPoint::new(
+            CpParams {
+                capacity_bps: cfg.capacity_bps(),
+                packet_bytes: cfg.packet_bytes,
+                n0: cfg.n0,
+                gamma: cfg.gamma,
+                min_rate_bps: cfg.min_rate_mbps * 1e6,
+                avg_weight: cfg.avg_weight,
+                control: cfg.queue_control(),
+            },
+            cfg.interval_us * 1e-6,
+        );
+        let r0 = cp.rate_bps();
+        let n = cfg.flows;
+        Sim {
+            cfg,
+            pause_on: mode == FecnMode::FecnPause,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            heap: BinaryHeap::new(),
+            seq: 0,
+            now: 0,
+            end: cfg.cycles(cfg.duration_ms * 1e-3),
+            warm: cfg.cycles(cfg.warmup_ms * 1e-3),
+            pm: cfg.packet_bytes,
+            delay: cfg.cycles(cfg.delay_ns * 1e-9),
+            src: vec![
+                Source {
+                    rate_bps: r0,
+                    ..Source::default()
+                };
+                n
+            ],
+            queue: VecDeque::new(),
+            q_bytes: 0,
+            cap_bytes: (cfg.buffer_packets * cfg.packet_bytes as f64) as u64,
+            egress_busy: false,
+            cp,
+            pause: PauseCtl::new(cfg.q_on, cfg.q_off, cfg.packet_bytes),
+            pause_gen: 0,
+            pause_started: 0,
+            delivered_win: vec![0; n],
+            delivered_sample: vec![0; n],
+            last_sample: 0,
+            net_drops: 0,
+            probes: 0,
+            events: 0,
+            q_sum: 0.0,
+            q_n: 0,
+            q_max: 0.0,
+            out: FecnRun {
+                cfg: cfg.clone(),
+                mode,
+                stats: empty_stats(mode, seed),
+                rates: Vec::new(),
+                queue: Vec::new(),
+                ticks: Vec::new(),
+                pauses: Vec::new(),
+            },
+        }
+    }
+
+    /// The first events: each source's application and probe clock at random phases, the
+    /// congestion point's tick and the samplers.
+    fn schedule_start(&mut self) {
+        let period = self
+            .cfg
+            .cycles(self.cfg.packet_bytes as f64 * 8.0 / (self.cfg.flow_rate_mbps * 1e6))
+            .max(1);
+        let probe = self.cfg.cycles(self.cfg.probe_us * 1e-6).max(1);
+        for s in 0..self.src.len() {
+            let phase = self.rng.gen_range(0..period);
+            if self.cfg.arrivals == Arrivals::Pareto {
+                // Start in a random phase: ON or OFF with equal odds, a fresh period.
+                let on = self.rng.gen_bool(0.5);
+                let len = self.pareto(self.cfg.burst_ms * 1e-3);
+                let t0 = if on {
+                    self.src[s].phase_end = len;
+                    phase.min(len)
+                } else {
+                    // OFF for `len`, then an ON period from there.
+                    self.src[s].phase_end = len + self.pareto(self.cfg.burst_ms * 1e-3);
+                    len
+                };
+                self.src[s].on = true;
+                self.at(t0, Ev::Gen(s));
+            } else {
+                self.at(phase, Ev::Gen(s));
+            }
+            let pp = self.rng.gen_range(0..probe);
+            self.at(pp, Ev::ProbeTimer(s));
+        }
+        let tick = self.cfg.cycles(self.cfg.interval_us * 1e-6).max(1);
+        self.at(tick, Ev::CpTick);
+        let sample = self.cfg.cycles(self.cfg.sample_us * 1e-6).max(1);
+        self.at(sample, Ev::Sample);
+        self.at(0, Ev::QueueSample);
+    }
+
+    /// The run's statistics and record.
+    fn finish(self) -> FecnRun {
+        let window = (self.end - self.warm) as f64 / self.cfg.clock_hz();
+        let rates: Vec<f64> = self
+            .delivered_win
+            .iter()
+            .map(|&b| b as f64 * 8.0 / window / 1e6)
+            .collect();
+        let total: f64 = rates.iter().sum();
+        let sq: f64 = rates.iter().map(|r| r * r).sum();
+        let pauses = &self.out.pauses;
+        let durs: Vec<f64> = pauses.iter().map(|(a, b)| b - a).collect();
+        let stats = FecnStats {
+            mode: self.out.mode.name().into(),
+            seed: self.out.stats.seed,
+            throughput_mbps: total,
+            per_flow_mean_mbps: total / self.src.len() as f64,
+            per_flow_min_mbps: rates.iter().copied().fold(f64::INFINITY, f64::min),
+            per_flow_max_mbps: rates.iter().copied().fold(0.0, f64::max),
+            jain: if sq > 0.0 {
+                total * total / (self.src.len() as f64 * sq)
+            } else {
+                0.0
+            },
+            queue_mean_pkts: if self.q_n > 0 {
+                self.q_sum / self.q_n as f64
+            } else {
+                0.0
+            },
+            queue_max_pkts: self.q_max,
+            advertised_mbps: self.cp.rate_bps() / 1e6,
+            network_drops: self.net_drops,
+            host_drops: self.src.iter().map(|s| s.host_drops).sum(),
+            probes: self.probes,
+            pauses: durs.len() as u64,
+            pause_mean_us: if durs.is_empty() {
+                0.0
+            } else {
+                durs.iter().sum::<f64>() / durs.len() as f64
+            },
+            pause_max_us: durs.iter().copied().fold(0.0, f64::max),
+            events: self.events,
+        };
+        let mut out = self.out;
+        out.stats = stats;
+        out
+    }
+}
+
 /// Run `cfg` in `mode` with `seed`.
 pub fn run(cfg: &FecnConfig, mode: FecnMode, seed: u64) -> FecnRun {
-    let cp = CongestionPoint::new(
-        CpParams {
-            capacity_bps: cfg.capacity_bps(),
-            packet_bytes: cfg.packet_bytes,
-            n0: cfg.n0,
-            gamma: cfg.gamma,
-            min_rate_bps: cfg.min_rate_mbps * 1e6,
-            avg_weight: cfg.avg_weight,
-            control: cfg.queue_control(),
-        },
-        cfg.interval_us * 1e-6,
-    );
-    let r0 = cp.rate_bps();
-    let n = cfg.flows;
-    let mut sim = Sim {
-        cfg,
-        pause_on: mode == FecnMode::FecnPause,
-        rng: ChaCha8Rng::seed_from_u64(seed),
-        heap: BinaryHeap::new(),
-        seq: 0,
-        now: 0,
-        end: cfg.cycles(cfg.duration_ms * 1e-3),
-        warm: cfg.cycles(cfg.warmup_ms * 1e-3),
-        pm: cfg.packet_bytes,
-        delay: cfg.cycles(cfg.delay_ns * 1e-9),
-        src: vec![
-            Source {
-                rate_bps: r0,
-                ..Source::default()
-            };
-            n
-        ],
-        queue: VecDeque::new(),
-        q_bytes: 0,
-        cap_bytes: (cfg.buffer_packets * cfg.packet_bytes as f64) as u64,
-        egress_busy: false,
-        cp,
-        pause: PauseCtl::new(cfg.q_on, cfg.q_off, cfg.packet_bytes),
-        pause_gen: 0,
-        pause_started: 0,
-        delivered_win: vec![0; n],
-        delivered_sample: vec![0; n],
-        last_sample: 0,
-        net_drops: 0,
-        probes: 0,
-        events: 0,
-        q_sum: 0.0,
-        q_n: 0,
-        q_max: 0.0,
-        out: FecnRun {
-            cfg: cfg.clone(),
-            mode,
-            stats: empty_stats(mode, seed),
-            rates: Vec::new(),
-            queue: Vec::new(),
-            ticks: Vec::new(),
-            pauses: Vec::new(),
-        },
-    };
-    let period = cfg
-        .cycles(cfg.packet_bytes as f64 * 8.0 / (cfg.flow_rate_mbps * 1e6))
-        .max(1);
-    let probe = cfg.cycles(cfg.probe_us * 1e-6).max(1);
-    for s in 0..n {
-        let phase = sim.rng.gen_range(0..period);
-        if cfg.arrivals == Arrivals::Pareto {
-            // Start in a random phase: ON or OFF with equal odds, a fresh period.
-            let on = sim.rng.gen_bool(0.5);
-            let len = sim.pareto(cfg.burst_ms * 1e-3);
-            let t0 = if on {
-                sim.src[s].phase_end = len;
-                phase.min(len)
-            } else {
-                // OFF for `len`, then an ON period from there.
-                sim.src[s].phase_end = len + sim.pareto(cfg.burst_ms * 1e-3);
-                len
-            };
-            sim.src[s].on = true;
-            sim.at(t0, Ev::Gen(s));
-        } else {
-            sim.at(phase, Ev::Gen(s));
-        }
-        let pp = sim.rng.gen_range(0..probe);
-        sim.at(pp, Ev::ProbeTimer(s));
-    }
-    let tick = cfg.cycles(cfg.interval_us * 1e-6).max(1);
-    sim.at(tick, Ev::CpTick);
-    let sample = cfg.cycles(cfg.sample_us * 1e-6).max(1);
-    sim.at(sample, Ev::Sample);
-    sim.at(0, Ev::QueueSample);
+    let mut sim = Sim::new(cfg, mode, seed);
+    sim.schedule_start();
     while let Some(it) = sim.heap.pop() {
         if it.t > sim.end {
             break;
@@ -997,50 +1071,7 @@ pub fn run(cfg: &FecnConfig, mode: FecnMode, seed: u64) -> FecnRun {
         sim.events += 1;
         sim.step(it.ev);
     }
-    let window = (sim.end - sim.warm) as f64 / cfg.clock_hz();
-    let rates: Vec<f64> = sim
-        .delivered_win
-        .iter()
-        .map(|&b| b as f64 * 8.0 / window / 1e6)
-        .collect();
-    let total: f64 = rates.iter().sum();
-    let sq: f64 = rates.iter().map(|r| r * r).sum();
-    let pauses = &sim.out.pauses;
-    let durs: Vec<f64> = pauses.iter().map(|(a, b)| b - a).collect();
-    let stats = FecnStats {
-        mode: mode.name().into(),
-        seed,
-        throughput_mbps: total,
-        per_flow_mean_mbps: total / n as f64,
-        per_flow_min_mbps: rates.iter().copied().fold(f64::INFINITY, f64::min),
-        per_flow_max_mbps: rates.iter().copied().fold(0.0, f64::max),
-        jain: if sq > 0.0 {
-            total * total / (n as f64 * sq)
-        } else {
-            0.0
-        },
-        queue_mean_pkts: if sim.q_n > 0 {
-            sim.q_sum / sim.q_n as f64
-        } else {
-            0.0
-        },
-        queue_max_pkts: sim.q_max,
-        advertised_mbps: sim.cp.rate_bps() / 1e6,
-        network_drops: sim.net_drops,
-        host_drops: sim.src.iter().map(|s| s.host_drops).sum(),
-        probes: sim.probes,
-        pauses: durs.len() as u64,
-        pause_mean_us: if durs.is_empty() {
-            0.0
-        } else {
-            durs.iter().sum::<f64>() / durs.len() as f64
-        },
-        pause_max_us: durs.iter().copied().fold(0.0, f64::max),
-        events: sim.events,
-    };
-    let mut out = sim.out;
-    out.stats = stats;
-    out
+    sim.finish()
 }
 
 fn empty_stats(mode: FecnMode, seed: u64) -> FecnStats {
