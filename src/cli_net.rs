@@ -57,7 +57,8 @@ pub struct NetArgs {
     /// With the drawn flows: their priority.
     #[arg(long, default_value_t = 3)]
     pub prio: u8,
-    /// all, or modes comma-separated: PFC_wdrop, PFC_wstop, CaPFC_max, CaPFC_cal.
+    /// all, or modes comma-separated: PFC_wdrop, PFC_wstop, CaPFC_max, CaPFC_cal; or FECN,
+    /// FECN_PAUSE with an FECN scenario (scenarios/fecn-*.toml, docs/fecn.md).
     #[arg(long, default_value = "all")]
     pub mode: String,
     /// ecmp (per-flow hash) or detail (DeTail's adaptive load balancing, 16/32 KB).
@@ -126,6 +127,10 @@ pub struct NetArgs {
     /// The report as JSON.
     #[arg(long)]
     pub json: bool,
+    /// With the FECN modes: write per-flow rates, queue length and the congestion point's
+    /// intervals over time as CSV into this directory.
+    #[arg(long)]
+    pub csv: Option<PathBuf>,
 }
 
 /// The flow sizes of `capfc net` without --flows or --cdf: 1 KB to 1 MB, mean about 95 KB.
@@ -257,6 +262,18 @@ struct Common {
 }
 
 pub fn run(a: &NetArgs) -> Result<()> {
+    if crate::cli_fecn::wants(&a.mode) {
+        let out = crate::cli_fecn::FecnOutputs {
+            csv: a.csv.as_deref(),
+            plot: a.plot.as_deref(),
+            json: a.json,
+            seeds: a.seeds.as_deref().map(parse_seeds).transpose()?,
+        };
+        let sc = a.scenario.as_deref().context(
+            "--mode FECN/FECN_PAUSE: give the FECN scenario with --scenario scenarios/fecn-*.toml",
+        )?;
+        return crate::cli_fecn::run_cli(sc, &a.mode, &out).map(|_| ());
+    }
     let scenario = match &a.scenario {
         Some(s) => {
             let sc = Scenario::load_settings(s)?;

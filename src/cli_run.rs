@@ -12,7 +12,8 @@ pub struct RunArgs {
     /// A built-in scenario's name, or a scenario TOML file (see scenarios/).
     #[arg(long, default_value = "incast-victims")]
     pub scenario: String,
-    /// all, or modes comma-separated: PFC_wdrop, PFC_wstop, CaPFC_max, CaPFC_cal.
+    /// all, or modes comma-separated: PFC_wdrop, PFC_wstop, CaPFC_max, CaPFC_cal; or FECN,
+    /// FECN_PAUSE with an FECN scenario (scenarios/fecn-*.toml, docs/fecn.md).
     #[arg(long, default_value = "all")]
     pub mode: String,
     /// The block behind the switch: model, rtl (the Verilated RTL) or both (lockstep-checked).
@@ -31,6 +32,10 @@ pub struct RunArgs {
     /// The same report as JSON.
     #[arg(long)]
     pub json: bool,
+    /// With the FECN modes: write per-flow rates, queue length and the congestion point's
+    /// intervals over time as CSV into this directory.
+    #[arg(long)]
+    pub csv: Option<PathBuf>,
     /// With --dut both: a deliberate bug in the block model (warn_off_by_one, xon_off_by_one, ...;
     /// `capfc faults` lists them), to see the lockstep check catch it.
     #[arg(long)]
@@ -260,6 +265,15 @@ fn write_window(
 }
 
 pub fn run(a: &RunArgs) -> Result<()> {
+    if crate::cli_fecn::wants(&a.mode) {
+        let out = crate::cli_fecn::FecnOutputs {
+            csv: a.csv.as_deref(),
+            plot: a.plot.as_deref(),
+            json: a.json,
+            seeds: None,
+        };
+        return crate::cli_fecn::run_cli(&a.scenario, &a.mode, &out).map(|_| ());
+    }
     let sc = Scenario::load(&a.scenario)?;
     if sc.network.is_some() {
         bail!(

@@ -16,6 +16,7 @@ pub mod cli_check;
 pub mod cli_cosim;
 #[cfg(feature = "rtl")]
 pub mod cli_faults;
+pub mod cli_fecn;
 pub mod cli_gen_sv;
 pub mod cli_golden;
 pub mod cli_net;

@@ -3,6 +3,7 @@
 //! back, and generates fat trees and leaf-spine fabrics; [`traffic`] reads flow-size CDF files and
 //! draws seeded Poisson traffic as `flow.txt`.
 
+pub mod fecn;
 pub mod nic;
 pub mod sim;
 pub mod stragglers;

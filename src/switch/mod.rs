@@ -41,6 +41,7 @@
 
 pub mod block_v3;
 pub mod config;
+pub mod fecn;
 pub mod hops;
 pub mod hpcc;
 pub mod inspect;
