@@ -135,3 +135,51 @@ fn without_refresh_the_leaf_spine_deadlock_clears() {
     assert!(e.expiries > 0, "{e:?}");
     assert!(off.finished(), "not every flow completed: {e:?}");
 }
+
+fn capfc_net(extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "net",
+        "--topology",
+        "leaf-spine:2,1,4",
+        "--transport",
+        "open",
+        "--flows",
+        "tests/data/pause_refresh_flows.txt",
+        "--mode",
+        "PFC_wstop,CaPFC_cal",
+        "--max-time",
+        "3ms",
+        "--json",
+    ];
+    args.extend_from_slice(extra);
+    std::process::Command::new(env!("CARGO_BIN_EXE_capfc"))
+        .args(&args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap()
+}
+
+/// With refreshes (the default, and `--pause-refresh on`) `capfc net` gives, byte for byte, the
+/// report `tests/data/pause_refresh_on.json` holds: made by capfc before the variant existed, on
+/// the leaf-spine deadlock (PFC_wstop stops on it at 1.5 ms; CaPFC_cal pauses without stopping).
+/// `--pause-refresh off` changes it, and a bad value is refused.
+#[test]
+fn with_refresh_the_report_is_as_before_and_bad_values_are_refused() {
+    let before = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/pause_refresh_on.json"),
+    )
+    .unwrap();
+    for extra in [&[][..], &["--pause-refresh", "on"][..]] {
+        let o = capfc_net(extra);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(String::from_utf8_lossy(&o.stdout), before, "{extra:?}");
+    }
+    let off = capfc_net(&["--pause-refresh", "off"]);
+    assert!(off.status.success());
+    let text = String::from_utf8_lossy(&off.stdout);
+    assert_ne!(text, before);
+    assert!(text.contains("\"pause_expiry\""), "{text}");
+    let bad = capfc_net(&["--pause-refresh", "sometimes"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("possible values: on, off"));
+}
