@@ -1481,6 +1481,13 @@ impl Switch {
         size("up", self.up.len(), np)?;
         size("down", self.down.len(), np)?;
         size("ingress", self.ingress.len(), np)?;
+        if self.sc.pause_refresh != self.announced.is_empty() {
+            return Err(format!(
+                "announced: {} entries under pause_refresh = {} (0 with refreshes, one a port without)",
+                self.announced.len(),
+                self.sc.pause_refresh
+            ));
+        }
         if !self.announced.is_empty() {
             size("announced", self.announced.len(), np)?;
         }

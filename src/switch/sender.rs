@@ -226,13 +226,10 @@ pub struct Pauses {
     #[serde(rename = "paused_from")]
     from: [u64; NPRIO],
     /// Pauses that ran out by their pause time (no frame ended or renewed them first), up to
-    /// `from`.
-    #[serde(default, skip_serializing_if = "is_zero")]
+    /// `from`: a count for reports, not state (a snapshot leaves it out, so its format is the
+    /// same with or without pause refreshes).
+    #[serde(skip)]
     expired: u64,
-}
-
-fn is_zero(n: &u64) -> bool {
-    *n == 0
 }
 
 impl Pauses {
