@@ -131,6 +131,13 @@ pub struct NetArgs {
     /// intervals over time as CSV into this directory.
     #[arg(long)]
     pub csv: Option<PathBuf>,
+    /// off: a variant outside the block's contract (docs/paper-literal.md, "Pause expiry
+    /// variant"): the switches' MACs send XON, and XOFF only for classes paused anew, never the
+    /// block's refreshes, so an upstream's pause runs out after its quanta while the class stays
+    /// paused; a deadlock is counted and the run goes on. Default: the scenario's `pause_refresh`
+    /// (on).
+    #[arg(long, value_parser = ["on", "off"])]
+    pub pause_refresh: Option<String>,
 }
 
 /// The flow sizes of `capfc net` without --flows or --cdf: 1 KB to 1 MB, mean about 95 KB.
@@ -689,6 +696,9 @@ fn run_one(
         sc.flows.clear();
         cfg.switch = sc;
     }
+    if let Some(r) = &a.pause_refresh {
+        cfg.switch.pause_refresh = r == "on";
+    }
     cfg.seed = seed;
     cfg = cfg.with_transport(c.transport);
     if let Some(t) = cfg.transport.as_mut() {
@@ -876,6 +886,28 @@ pub fn report(
         });
         row(&mut s, &format!("{n}: FCT max (us)"), &|st| {
             class(st).map_or("-".into(), |k| format!("{:.0}", k.fct_max_us))
+        });
+    }
+    if stats.iter().any(|st| st.pause_expiry.is_some()) {
+        let e = |st: &NetStats, f: fn(&crate::net::sim::PauseExpiry) -> u64| {
+            st.pause_expiry
+                .as_ref()
+                .map_or("-".into(), |e| f(e).to_string())
+        };
+        s += "pause refresh off (a variant): pauses run out after their quanta\n";
+        row(&mut s, "pause refreshes withheld", &|st| {
+            e(st, |e| e.refreshes_withheld)
+        });
+        row(&mut s, "pauses expired", &|st| e(st, |e| e.expiries));
+        row(&mut s, "deadlocks found", &|st| e(st, |e| e.deadlocks));
+        row(&mut s, "deadlocks cleared", &|st| {
+            e(st, |e| e.deadlocks_cleared)
+        });
+        row(&mut s, "longest deadlock (ms)", &|st| {
+            st.pause_expiry.as_ref().map_or("-".into(), |e| {
+                let cycles = e.longest_deadlock_checks * crate::net::sim::DEADLOCK_CHECK_CYCLES;
+                format!("{:.0}", cycles as f64 * st.cycle_ns / 1e6)
+            })
         });
     }
     for (r, st) in runs.iter().zip(stats) {

@@ -59,6 +59,12 @@ pub struct RunArgs {
     /// directory: SCENARIO_MODE_fct.txt, SCENARIO_MODE_pfc.txt.
     #[arg(long)]
     pub hpcc: Option<PathBuf>,
+    /// off: a variant outside the block's contract: the MAC sends XON, and XOFF only for classes
+    /// paused anew, never the block's refreshes, so a sender's pause runs out after its quanta
+    /// while the class stays paused (docs/paper-literal.md, "Pause expiry variant"). Default: the
+    /// scenario's `pause_refresh` (on).
+    #[arg(long, value_parser = ["on", "off"])]
+    pub pause_refresh: Option<String>,
 }
 
 /// `--pcap-ports`: port numbers below `ports`, comma-separated, as a bit set.
@@ -274,7 +280,10 @@ pub fn run(a: &RunArgs) -> Result<()> {
         };
         return crate::cli_fecn::run_cli(&a.scenario, &a.mode, &out).map(|_| ());
     }
-    let sc = Scenario::load(&a.scenario)?;
+    let mut sc = Scenario::load(&a.scenario)?;
+    if let Some(r) = &a.pause_refresh {
+        sc.pause_refresh = r == "on";
+    }
     if sc.network.is_some() {
         bail!(
             "--scenario {}: a network scenario (it has a [network] table): capfc net --scenario {} runs it",

@@ -324,6 +324,26 @@ pub struct NetStats {
     pub classes: Vec<ClassStats>,
     /// The run stopped on a deadlock (PFC_wstop's stopped pipelines waiting on each other).
     pub deadlock: Option<Deadlock>,
+    /// Under the switches' `pause_refresh = false` (absent otherwise): what the pauses that ran
+    /// out did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pause_expiry: Option<PauseExpiry>,
+}
+
+/// A run under `pause_refresh = false`: refreshes the MACs withheld, pauses that ran out, and the
+/// deadlocks `run` would have stopped on with refreshes (the same cycle of stopped pipelines at
+/// two checks in a row), which it now lets run on.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct PauseExpiry {
+    /// Frames of the blocks whose refresh of paused classes no MAC put on the wire.
+    pub refreshes_withheld: u64,
+    /// Pauses (port, class) that ran out by their pause time, at hosts' NICs and switch ports.
+    pub expiries: u64,
+    /// Deadlocks found (counted once however long each lasted), those that cleared before the
+    /// run ended, and the longest one, in deadlock checks ([`DEADLOCK_CHECK_CYCLES`] apart).
+    pub deadlocks: u64,
+    pub deadlocks_cleared: u64,
+    pub longest_deadlock_checks: u64,
 }
 
 /// The network: switches, hosts, links, flows.
@@ -383,6 +403,8 @@ pub struct Network {
     pub switch_cycles: u64,
     /// The deadlock `run` stopped on.
     pub deadlock: Option<Deadlock>,
+    /// Under `pause_refresh = false`: the deadlocks `run` let run on (see [`PauseExpiry`]).
+    expiry_deadlocks: PauseExpiry,
 }
 
 impl Network {
@@ -601,6 +623,7 @@ impl Network {
             capture: None,
             switch_cycles: 0,
             deadlock: None,
+            expiry_deadlocks: PauseExpiry::default(),
             hosts,
             topo: topo.clone(),
             cfg,
@@ -659,10 +682,14 @@ impl Network {
     ///
     /// Every [`DEADLOCK_CHECK_CYCLES`] it looks for a deadlock ([`Network::deadlock`]) and stops
     /// when the same one is there at two checks in a row (`deadlock` says which and since when).
+    /// Under `pause_refresh = false` the pauses in such a cycle run out, so it does not stop: it
+    /// counts the deadlock, how long it lasted and whether it cleared ([`NetStats::pause_expiry`]).
     pub fn run(&mut self) -> Result<(), String> {
         let limit = self.cfg.switch.max_cycles;
+        let stop_on_deadlock = self.cfg.switch.pause_refresh;
         let mut check = self.now + DEADLOCK_CHECK_CYCLES;
         let mut seen: Option<Deadlock> = None;
+        let mut lasting = 0u64; // checks the current deadlock has lasted (0: none)
         while !self.finished() && self.now < limit {
             let next = self.step()?;
             if next == u64::MAX {
@@ -674,10 +701,23 @@ impl Network {
                 let found = self.deadlock();
                 match (&seen, found) {
                     (Some(d), Some(w)) if d.waits == w => {
-                        self.deadlock = seen;
-                        break;
+                        if stop_on_deadlock {
+                            self.deadlock = seen;
+                            break;
+                        }
+                        let e = &mut self.expiry_deadlocks;
+                        if lasting == 0 {
+                            e.deadlocks += 1;
+                            lasting = 1;
+                        }
+                        lasting += 1;
+                        e.longest_deadlock_checks = e.longest_deadlock_checks.max(lasting);
                     }
                     (_, found) => {
+                        if lasting > 0 {
+                            self.expiry_deadlocks.deadlocks_cleared += 1;
+                            lasting = 0;
+                        }
                         seen = found.map(|waits| Deadlock {
                             since: self.now,
                             waits,
@@ -1344,6 +1384,19 @@ impl Network {
         }
         for h in &self.hosts {
             st.paused_cycles_by_tier[0] += h.pause().paused_cycles(self.now).iter().sum::<u64>();
+        }
+        if !self.cfg.switch.pause_refresh {
+            let mut e = self.expiry_deadlocks.clone();
+            for ns in &self.switches {
+                e.refreshes_withheld += ns.sw.stats.refreshes_withheld;
+                e.expiries += ns.pauses.iter().map(|p| p.expiries(self.now)).sum::<u64>();
+            }
+            e.expiries += self
+                .hosts
+                .iter()
+                .map(|h| h.pause().expiries(self.now))
+                .sum::<u64>();
+            st.pause_expiry = Some(e);
         }
         st.classes = class_stats(
             &self.flows,

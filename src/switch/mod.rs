@@ -500,6 +500,10 @@ pub struct Switch {
     /// PFC frames on their way back to the senders, taken by port i's MAC: (cycle the sender obeys
     /// it, port, cev, quanta).
     pfc: VecDeque<(u64, usize, u8, [u16; NPRIO])>,
+    /// Under `pause_refresh = false` (empty otherwise): per port, the classes the last frame the
+    /// MAC took from the block paused (its XOFF), against which a class is paused anew.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    announced: Vec<u8>,
     remaining: Vec<u64>,
     delivered: Vec<u64>,
     lost: Vec<u64>,
@@ -641,6 +645,11 @@ impl Switch {
             tm: Tm::for_scenario(sc),
             down: vec![VecDeque::new(); sc.ports],
             pfc: VecDeque::new(),
+            announced: if sc.pause_refresh {
+                vec![]
+            } else {
+                vec![0; sc.ports]
+            },
             remaining: sc.flows.iter().map(|f| f.bytes).collect(),
             delivered: vec![0; nf],
             lost: vec![0; nf],
@@ -1134,16 +1143,36 @@ impl Switch {
         while v != 0 {
             let i = v.trailing_zeros() as usize;
             v &= v - 1;
+            let mut cev = self.out.pfc_cev[i];
+            if let Some(last) = self.announced.get_mut(i) {
+                // No refresh: resumes, and XOFF only for the classes paused anew.
+                let d = self.out.pfc_xoff[i];
+                let anew = d & !*last;
+                *last = d;
+                if d & !anew != 0 {
+                    self.stats.refreshes_withheld += 1;
+                }
+                cev = (cev & !d) | anew;
+                if cev == 0 {
+                    continue; // a refresh alone: taken from the block and dropped
+                }
+            }
             self.tm.send_control(i, t, PFC_FRAME_BYTES);
             let prop = self.attached.as_ref().map_or(prop, |a| a.prop[i]);
-            let q: [u16; NPRIO] = std::array::from_fn(|p| self.out.quanta(i, p));
+            let q: [u16; NPRIO] = std::array::from_fn(|p| {
+                if cev >> p & 1 == 1 {
+                    self.out.quanta(i, p)
+                } else {
+                    0
+                }
+            });
             if let Some(c) = &mut self.capture {
-                c.pfc(t, i, self.out.pfc_cev[i], q);
+                c.pfc(t, i, cev, q);
             }
             self.pfc.push_back((
                 t + self.tm.wire(i, PFC_FRAME_BYTES) + prop + response,
                 i,
-                self.out.pfc_cev[i],
+                cev,
                 q,
             ));
             self.stats.pfc_frames[i] += 1;
@@ -1453,6 +1482,16 @@ impl Switch {
         size("up", self.up.len(), np)?;
         size("down", self.down.len(), np)?;
         size("ingress", self.ingress.len(), np)?;
+        if self.sc.pause_refresh != self.announced.is_empty() {
+            return Err(format!(
+                "announced: {} entries under pause_refresh = {} (0 with refreshes, one a port without)",
+                self.announced.len(),
+                self.sc.pause_refresh
+            ));
+        }
+        if !self.announced.is_empty() {
+            size("announced", self.announced.len(), np)?;
+        }
         for (what, v) in [
             ("remaining", &self.remaining),
             ("delivered", &self.delivered),

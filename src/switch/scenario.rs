@@ -37,6 +37,11 @@ defaults! {
     refresh: u16 = 4096;
     max_cycles: u64 = 50_000_000;
     lossless_prio: u8 = 3;
+    pause_refresh: bool = true;
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -74,6 +79,15 @@ pub struct Scenario {
     pub quanta: u16,
     #[serde(default = "dflt::refresh")]
     pub refresh: u16,
+    /// `pause_refresh = false`: a variant outside the block's contract. The block still hands its
+    /// MAC a refresh of the paused classes every `refresh` cycles, but the MAC puts on the wire only
+    /// resumes (XON) and the classes paused anew (XOFF for a class that the previous frame the MAC
+    /// took from the block, for that port, did not pause); a frame left with nothing to say is taken
+    /// and dropped. So an upstream's pause runs out after its `quanta` while the class stays paused.
+    /// Default true: every frame the block makes goes on the wire (docs/paper-literal.md, "Pause
+    /// expiry variant").
+    #[serde(default = "dflt::pause_refresh", skip_serializing_if = "is_true")]
+    pub pause_refresh: bool,
     #[serde(default = "dflt::max_cycles")]
     pub max_cycles: u64,
     #[serde(default)]

@@ -225,6 +225,11 @@ pub struct Pauses {
     acc: [u64; NPRIO],
     #[serde(rename = "paused_from")]
     from: [u64; NPRIO],
+    /// Pauses that ran out by their pause time (no frame ended or renewed them first), up to
+    /// `from`: a count for reports, not state (a snapshot leaves it out, so its format is the
+    /// same with or without pause refreshes).
+    #[serde(skip)]
+    expired: u64,
 }
 
 impl Pauses {
@@ -240,6 +245,9 @@ impl Pauses {
 
     /// Class p is paused from `now` until `until` (a resume when `until` is `now`).
     pub fn set(&mut self, now: u64, p: usize, until: u64) {
+        if self.until[p] > self.from[p] && self.until[p] <= now {
+            self.expired += 1;
+        }
         self.acc[p] += self.until[p].min(now).saturating_sub(self.from[p]);
         self.from[p] = now;
         self.until[p] = until;
@@ -248,6 +256,15 @@ impl Pauses {
     /// The classes paused in cycle `now` (bit p).
     pub fn mask(&self, now: u64) -> u8 {
         (0..NPRIO).fold(0u8, |m, p| m | (u8::from(self.until[p] > now) << p))
+    }
+
+    /// Pauses that ran out by their pause time in cycles `0..=upto`: not ended by a resume nor
+    /// renewed before they expired.
+    pub fn expiries(&self, upto: u64) -> u64 {
+        self.expired
+            + (0..NPRIO)
+                .filter(|&p| self.until[p] > self.from[p] && self.until[p] <= upto)
+                .count() as u64
     }
 
     /// Cycles each class has been paused in cycles `0..upto`.

@@ -19,6 +19,10 @@ pub struct ClassStats {
     pub goodput_gbps: f64,
 }
 
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Stats {
     pub cycles: u64,
@@ -37,6 +41,10 @@ pub struct Stats {
     pub stall_cycles: u64,
     /// PFC frames sent, per input port.
     pub pfc_frames: Vec<u64>,
+    /// Under `pause_refresh = false`: frames of the block's whose refresh of paused classes the MAC
+    /// did not put on the wire (the frame dropped, or sent with only its resumes and new pauses).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub refreshes_withheld: u64,
     /// Paused cycles per (input port, priority) at the senders.
     pub paused: Vec<u64>,
     /// Peak egress occupancy per (port, priority), bytes.
