@@ -512,6 +512,15 @@ impl Sort {
         self.gcut_q.fill(cut);
     }
 
+    /// Every engine idle (a condition of the block's idle advance,
+    /// [`super::top::Top::advance_idle`]): not busy, nothing pending, no write, read or pass
+    /// window in flight.
+    pub fn idle_ready(&self) -> bool {
+        self.eng
+            .iter()
+            .all(|e| !(e.busy_q || e.wv_q || e.snre_q || e.yv_q || e.se_q) && e.pend_q == 0)
+    }
+
     /// Every register and RAM word under its RTL name (relative to the unit's instance).
     pub fn regs(&self) -> Regs {
         let mut s = RegStrings::default();
