@@ -918,12 +918,13 @@ impl Egress {
             .all(|v| v.iter().all(|&b| !b))
     }
 
-    /// Port `o`'s scrub is between two rounds: its read of this round done and its word written
-    /// back if stale, the next read not yet issued (`sn_q`, `sc_v_q`, `sc_w_q` and `ww_q` clear,
-    /// and `wa_q` at the pointer: the cycle after a word's write decision is not such a moment).
+    /// Port `o`'s scrub is between two rounds: its last read's word written back if stale, the
+    /// next read not yet made (it may be issued in this cycle, `sn_q`: it reads the word at the
+    /// pointer at this cycle's edge); `sc_v_q`, `sc_w_q` and `ww_q` clear and `wa_q` at the
+    /// pointer (the cycle after a word's write decision is not such a moment).
     pub fn scrub_between(&self, o: usize) -> bool {
         let po = &self.port[o];
-        !(po.sn_q || po.sc_v_q || po.sc_w_q || po.ww_q) && po.wa_q == po.sp_q
+        !(po.sc_v_q || po.sc_w_q || po.ww_q) && po.wa_q == po.sp_q
     }
 
     /// Port `o`'s scrub `k` rounds on (each 8 cycles: a read of the word at the pointer, its

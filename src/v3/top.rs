@@ -13,7 +13,7 @@ use crate::block::{BlockParams, Fault};
 /// Cycles the block is clocked [`Top::idle_ready`] under idle inputs before its state is taken
 /// to be found periodic 8 cycles later ([`Top::advance_idle`]): a round of the slots and the
 /// stages behind them, so that every data register holds what the idle inputs put there.
-pub const IDLE_DRAIN: u64 = 16;
+pub const IDLE_DRAIN: u64 = 4;
 
 /// One cycle's inputs (`capfc_top_oc`'s ports).
 #[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
@@ -293,10 +293,10 @@ impl Top {
     /// `n` cycles of the idle inputs `inp` (see [`Top::idle_input`]) from a state found periodic
     /// by [`Top::periodic_since`] under the same inputs, without clocking most of them: the PFC
     /// timers counted down by arithmetic, each port's scrub moved on by whole rounds
-    /// ([`Egress::scrub_jump`], at a moment between two of its rounds, found in the first 8
-    /// cycles clocked), everything else equal to itself 8 cycles on. Clocks `8 + n % 8` cycles
-    /// (all `n` if fewer than 16, or if a PFC refresh falls due in them); `out` gets the last
-    /// one's outputs. Returns the cycles clocked.
+    /// ([`Egress::scrub_jump`], at a moment between two of its rounds: every port has one in
+    /// any 4 cycles), everything else equal to itself 8 cycles on. Clocks 3 to 10 cycles (all `n`
+    /// if fewer than 16, or if a PFC refresh falls due in them); `out` gets the last one's
+    /// outputs. Returns the cycles clocked.
     pub fn jump_idle(&mut self, inp: &TopIn, n: u64, out: &mut TopOut) -> u64 {
         let due = (0..self.p.np).any(|i| self.d_q[i] != 0 && u64::from(self.timer_q[i]) < n);
         if n < 16 || due {
@@ -305,28 +305,33 @@ impl Top {
             }
             return n;
         }
-        let q = n / 8 - 1;
+        let q = (n - 3) / 8;
         for t in self.timer_q.iter_mut() {
             *t = u64::from(*t).saturating_sub(8 * q) as u16;
         }
         let mut left: u128 = u128::MAX >> (128 - self.p.np);
-        for _ in 0..8 {
+        let mut clocked = 0;
+        loop {
             for o in 0..self.p.np {
                 if left >> o & 1 == 1 && self.u_egress.scrub_between(o) {
                     self.u_egress.scrub_jump(o, q);
                     left &= !(1 << o);
                 }
             }
+            if left == 0 {
+                break;
+            }
+            assert!(
+                clocked < 3,
+                "every port's scrub is between two rounds once in 4 idle cycles"
+            );
+            self.cycle_into(inp, out);
+            clocked += 1;
+        }
+        for _ in clocked..n - 8 * q {
             self.cycle_into(inp, out);
         }
-        assert_eq!(
-            left, 0,
-            "every port's scrub is between two rounds once in 8 idle cycles"
-        );
-        for _ in 0..n % 8 {
-            self.cycle_into(inp, out);
-        }
-        8 + n % 8
+        n - 8 * q
     }
 
     /// `n` cycles of the inputs `inp`, exactly as `n` calls of [`Top::cycle_into`] would leave
