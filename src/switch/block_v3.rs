@@ -16,8 +16,8 @@
 //! Everything else of the switch is the same for both blocks. Its state between two cycles
 //! ([`V3State`]: the registers, the events waiting at the lanes or for their answer) is what a
 //! snapshot of the switch saves. What v3 does not have yet behind a switch (golden recording) is
-//! refused where it is asked for. In a network and in `capfc run` the model skips the cycles of
-//! its idle state's period ([`IdleSkip`]).
+//! refused where it is asked for. In a network and in `capfc run` the model skips idle cycles and
+//! catches up with them by a closed-form advance ([`IdleSkip`]).
 
 use crate::block::{BlockConfig, BlockParams, Outputs};
 use crate::switch::{DutKind, Packet};
