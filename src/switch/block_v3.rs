@@ -240,6 +240,8 @@ impl BlockV3 {
         // every lane invalid, their other fields as they were, which registers load whether
         // valid or not; the event that ends the skipping is driven in its own cycle, after these.
         // `pfc_ready` is read only with a frame due, and none is while skipping)
+        // (a single pattern without the `rtl` feature)
+        #[allow(clippy::infallible_destructuring_match)]
         let m = match &mut self.sides {
             Sides::Model(m) => m,
             #[cfg(feature = "rtl")]
