@@ -324,11 +324,9 @@ fn a_v3_model_fault_stops_the_lockstep_behind_the_default_switch() {
     assert!(s.mismatch.is_none(), "{:?}", s.mismatch);
 }
 
-/// `capfc run` lets the v3 model skip the cycles of its idle state's period
-/// (`block_v3::IdleSkip`): the same run as clocking every cycle, every statistic and every PFC
-/// frame, on the 4-port incast in the four modes, while most cycles are skipped (the default
-/// scenario's PFC_wdrop, idle through its 10 ms timeout, skips 2.67 of its 4.03 million cycles:
-/// measured, not run here for time).
+/// `capfc run` lets the v3 model skip idle cycles and catch up with them by its closed-form
+/// advance (`block_v3::IdleSkip`): the same run as clocking every cycle, every statistic and
+/// every PFC frame, on the 4-port incast in the four modes, while most cycles are skipped.
 #[test]
 fn skipping_the_v3_models_idle_period_changes_nothing() {
     let cases = [(common::incast4(), FlowMode::ALL.to_vec())];

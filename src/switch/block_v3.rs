@@ -16,13 +16,13 @@
 //! Everything else of the switch is the same for both blocks. Its state between two cycles
 //! ([`V3State`]: the registers, the events waiting at the lanes or for their answer) is what a
 //! snapshot of the switch saves. What v3 does not have yet behind a switch (golden recording) is
-//! refused where it is asked for. In a network and in `capfc run` the model skips the cycles of
-//! its idle state's period ([`IdleSkip`]).
+//! refused where it is asked for. In a network and in `capfc run` the model skips idle cycles and
+//! catches up with them by a closed-form advance ([`IdleSkip`]).
 
 use crate::block::{BlockConfig, BlockParams, Outputs};
 use crate::switch::{DutKind, Packet};
 use crate::v3::lanes::{Answer, Lane, Lanes};
-use crate::v3::top::{Top, TopIn, TopOut};
+use crate::v3::top::{Top, TopIn, TopOut, IDLE_DRAIN};
 
 /// What an event offered to a lane carries back with its answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -103,33 +103,28 @@ impl V3State {
 
 /// Idle cycles not clocked, with the model alone, in a network's switch or under `capfc run`
 /// ([`BlockV3::allow_idle_skip`]). v3's registers never stand still (the slot counters, the
-/// counters' scrub and the thresholds' refresh move every cycle), but under idle inputs its state
-/// becomes periodic ([`Top::idle_period`]). So: with the lanes empty and the switch's outputs
-/// unchanged (no PFC frame pending), keep the state of one cycle (the anchor); when the state one
-/// period later equals it, the state is periodic, and the cycles until the next event need not
-/// be clocked. At that event the block is brought to the state the skipped cycles would have
-/// given: (skipped cycles mod period) idle cycles on from the state it holds, which equals the
-/// anchor's. Exact by construction; `tests/network.rs` compares it with clocking every cycle.
+/// counters' scrub and the thresholds' refresh move every cycle), but under idle inputs, once
+/// nothing is in flight ([`Top::idle_ready`]), everything but the scrub and the PFC timers
+/// repeats every 8 cycles. So: with the lanes empty, no PFC frame pending and D 0 at every port
+/// (the switch's outputs then stay as they are), [`IDLE_DRAIN`] cycles after the block became
+/// idle-ready keep its state (the anchor); 8 cycles later, if it equals the anchor but the scrub
+/// and the timers ([`Top::periodic_since`]), the cycles until the next event need not be clocked.
+/// At that event the block is brought to the state the skipped cycles would have given by
+/// [`Top::jump_idle`] (the scrub's rounds and the timers by arithmetic, 8 to 15 cycles clocked).
+/// Exact: `tests/v3_idle.rs` compares the jump with clocking every cycle, `tests/network.rs` and
+/// `tests/switch_v3.rs` whole runs.
 #[derive(Default)]
 struct IdleSkip {
-    /// the switch cycle of the anchor, the state after its clock edge, the switch's outputs then
-    anchor: Option<(u64, Box<Top>, Outputs)>,
+    /// the state after the clock edge of the anchor's cycle
+    anchor: Option<Box<Top>>,
     /// periodic since the clock edge of this switch cycle, at this block cycle
     periodic: Option<(u64, u64)>,
-    /// idle cycles clocked in a row
+    /// idle cycles clocked in a row with the block idle-ready
     run: u64,
-    /// the period of the state under idle inputs ([`Top::idle_period`])
-    period: u64,
     /// cycles not clocked, and cycles clocked to catch up with them (`BlockV3::skip_counts`)
     skipped: u64,
     caught_up: u64,
 }
-
-/// Idle cycles clocked before the anchor is taken: the last event's stages (A to H) have
-/// drained by then, so that the state one period later can equal it unless the scrub or a sort
-/// still moved something. (20 ms of paper-fat-1, CaPFC_cal: 162.6 s with the anchor at the
-/// first idle cycle, 147.4 s with it at the 16th; 355.0 s clocking every cycle.)
-const ANCHOR_AFTER: u64 = 16;
 
 /// The v3 block and its lanes.
 pub(crate) struct BlockV3 {
@@ -211,11 +206,8 @@ impl BlockV3 {
     /// views and waveforms nobody asks for (they would show the state of the last cycle
     /// clocked).
     pub fn allow_idle_skip(&mut self) {
-        if let (None, Sides::Model(m)) = (&self.skip, &self.sides) {
-            self.skip = Some(IdleSkip {
-                period: m.idle_period(),
-                ..IdleSkip::default()
-            });
+        if let (None, Sides::Model(_)) = (&self.skip, &self.sides) {
+            self.skip = Some(IdleSkip::default());
         }
     }
 
@@ -233,8 +225,7 @@ impl BlockV3 {
     }
 
     /// Bring a periodic block to switch cycle `self.now`'s start: the idle cycles since the edge
-    /// it was found periodic at, modulo the period, clocked from the state it holds (which is the
-    /// anchor's).
+    /// it was found periodic at, by [`Top::jump_idle`].
     fn catch_up(&mut self) -> Result<(), String> {
         let Some(k) = self.skip.as_mut() else {
             return Ok(());
@@ -243,17 +234,22 @@ impl BlockV3 {
             return Ok(());
         };
         k.anchor = None;
+        k.run = 0;
         let gap = self.now - 1 - t;
-        let n = gap % k.period;
-        k.skipped += gap - n;
-        k.caught_up += n;
         // (the inputs as the periodic cycles had them: `self.tin` is still the last cycle's,
         // every lane invalid, their other fields as they were, which registers load whether
         // valid or not; the event that ends the skipping is driven in its own cycle, after these.
-        // `pfc_ready` is read only with a frame pending, and none is in the periodic state)
-        for _ in 0..n {
-            self.clock()?;
-        }
+        // `pfc_ready` is read only with a frame due, and none is while skipping)
+        // (a single pattern without the `rtl` feature)
+        #[allow(clippy::infallible_destructuring_match)]
+        let m = match &mut self.sides {
+            Sides::Model(m) => m,
+            #[cfg(feature = "rtl")]
+            _ => unreachable!("only the model alone skips"),
+        };
+        let clocked = m.jump_idle(&self.tin, gap, &mut self.tout);
+        k.skipped += gap - clocked;
+        k.caught_up += clocked;
         self.cycle = cycle + gap;
         Ok(())
     }
@@ -268,28 +264,30 @@ impl BlockV3 {
         let Some(m) = Sides::model(&self.sides) else {
             return;
         };
-        if !idle || self.lanes.pending() != 0 || out.pfc_valid != 0 {
+        if !idle
+            || self.lanes.pending() != 0
+            || out.pfc_valid != 0
+            || m.d_q.iter().any(|&d| d != 0)
+            || !m.idle_ready()
+        {
             k.anchor = None;
             k.run = 0;
             return;
         }
         k.run += 1;
-        if k.run < ANCHOR_AFTER {
-            return;
-        }
-        let t = self.now;
-        match &k.anchor {
-            Some((t0, top, o0)) if o0 == out => {
-                if t - t0 == k.period {
-                    if **top == *m {
-                        k.periodic = Some((t, self.cycle));
-                        k.anchor = None;
-                    } else {
-                        k.anchor = Some((t, Box::new(m.clone()), out.clone()));
-                    }
+        if k.run == IDLE_DRAIN + 8 {
+            if let Some(a) = k.anchor.as_mut() {
+                if m.periodic_since(a) {
+                    k.periodic = Some((self.now, self.cycle));
+                    k.anchor = None;
+                    return;
                 }
             }
-            _ => k.anchor = Some((t, Box::new(m.clone()), out.clone())),
+            k.run = IDLE_DRAIN;
+            k.anchor = None;
+        }
+        if k.run == IDLE_DRAIN {
+            k.anchor = Some(Box::new(m.clone()));
         }
     }
 
@@ -376,6 +374,10 @@ impl BlockV3 {
         self.enq_pending = st.enq_pending;
         self.arrivals = st.arrivals;
         self.answers.clear();
+        if let Some(k) = self.skip.as_mut() {
+            // (the state found periodic, and the anchor, are gone)
+            (k.periodic, k.anchor, k.run) = (None, None, 0);
+        }
         Ok(())
     }
 

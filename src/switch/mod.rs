@@ -524,7 +524,7 @@ pub struct Switch {
     /// (the tests' check that skipping idle ports changes nothing).
     #[serde(skip)]
     pub exhaustive: bool,
-    /// Let the v3 model skip the cycles of its idle state's period (`block_v3::IdleSkip`; always
+    /// Let the v3 model skip idle cycles (`block_v3::IdleSkip`; always
     /// in a network, unless `exhaustive`). Its registers then show the last cycle it clocked
     /// while it skips, so nothing that reads them (a snapshot, the REPL's views) sets this:
     /// `capfc run` does.
@@ -942,8 +942,8 @@ impl Switch {
         // takes a frame may end quiescent, but its outputs still show the frame).
         let was_quiescent = idle_in && self.block.quiescent();
         if let Dut::V3(b) = &mut self.block {
-            // (v3's state is periodic, not still, under idle inputs: the block skips the
-            // period's cycles itself, `block_v3::IdleSkip`)
+            // (v3's state is periodic, not still, under idle inputs: the block skips idle
+            // cycles itself, `block_v3::IdleSkip`)
             b.now = self.now;
             if (self.attached.is_some() || self.skip_idle_block) && !self.exhaustive {
                 b.allow_idle_skip();

@@ -62,7 +62,7 @@ impl EgressParams {
     pub fn rc_rdy(&self) -> u64 {
         (self.na() as u64 + 1).max(8)
     }
-    fn rc_sat(&self) -> u64 {
+    pub fn rc_sat(&self) -> u64 {
         self.rc_rdy().max(12)
     }
     fn xw(&self) -> u32 {
@@ -881,6 +881,94 @@ impl Egress {
             po.mem = mem;
         }
         self.buf.0.mems = mems;
+    }
+
+    /// Nothing of the unit's own is in flight (a condition of the block's idle advance,
+    /// [`super::top::Top::advance_idle`]): the reset count saturated (the counters initialised,
+    /// the occupancies' scrub over), no lane in any stage, no row event, no increment of a counter
+    /// (F to H), no read by an engine, no E write registered.
+    pub fn idle_ready(&self) -> bool {
+        let sat = self.p.rc_sat();
+        self.grp.iter().all(|g| {
+            g.rc_q == sat
+                && !(g.cin_q
+                    || g.av1_q
+                    || g.dv1_q
+                    || g.av2_q
+                    || g.dv2_q
+                    || g.dv3_q
+                    || g.acc3_q
+                    || g.clrc3_q
+                    || g.clre3_q
+                    || g.acc4_q
+                    || g.dv4_q)
+        }) && self
+            .port
+            .iter()
+            .all(|o| !(o.fv_q || o.g_v_q || o.h_v_q || o.sv_rd_q || o.ew_v_q))
+            && [
+                &self.rclr4_q,
+                &self.eclr4_q,
+                &self.rtrig4_q,
+                &self.rclr5_q,
+                &self.rtrig5_q,
+                &self.rtrig6_q,
+            ]
+            .iter()
+            .all(|v| v.iter().all(|&b| !b))
+    }
+
+    /// Port `o`'s scrub is between two rounds: its last read's word written back if stale, the
+    /// next read not yet made (it may be issued in this cycle, `sn_q`: it reads the word at the
+    /// pointer at this cycle's edge); `sc_v_q`, `sc_w_q` and `ww_q` clear and `wa_q` at the
+    /// pointer (the cycle after a word's write decision is not such a moment).
+    pub fn scrub_between(&self, o: usize) -> bool {
+        let po = &self.port[o];
+        !(po.sc_v_q || po.sc_w_q || po.ww_q) && po.wa_q == po.sp_q
+    }
+
+    /// Port `o`'s scrub `k` rounds on (each 8 cycles: a read of the word at the pointer, its
+    /// write-back with the row's generation and a count of 0 if its tag is stale, the pointer
+    /// moved on), done by arithmetic: the stale words of the `k` words from the pointer rewritten,
+    /// the pointer and the write port's address moved by `k`, the read registers holding the
+    /// last word read, as it was when read. Exact only from a moment [`Egress::scrub_between`]
+    /// holds for the port, with the unit idle ([`Egress::idle_ready`]) and the other registers
+    /// periodic: the block's idle advance checks that. Returns the words rewritten.
+    pub fn scrub_jump(&mut self, o: usize, k: u64) -> u64 {
+        if k == 0 {
+            return 0;
+        }
+        let p = self.p;
+        let (cw, tw, pw, lw, caw) = (p.cw, p.tw(), p.pw(), p.lw(), p.caw());
+        let na = p.na() as u64;
+        let flip = u64::from(self.fault_ram_write);
+        let scrub_on = !matches!(self.fault, Some(Fault::ScrubOff));
+        let gen = |a: u64| self.gen_q[(o << lw) | trunc(a >> pw, lw) as usize];
+        let po = &mut self.port[o];
+        let sp = po.sp_q;
+        let mut rewritten = 0;
+        let mut last = 0;
+        // (a word rewritten is fresh: after NA rounds every word is, and later rounds change
+        // nothing)
+        for j in 0..k.min(na) {
+            let a = trunc(sp + j, caw);
+            let w = po.mem[a as usize];
+            last = w;
+            let g = gen(a);
+            if scrub_on && trunc(w >> cw, tw) != g {
+                po.mem[a as usize] = (g << cw) ^ flip;
+                rewritten += 1;
+            }
+        }
+        if k > na {
+            last = po.mem[trunc(sp + k - 1, caw) as usize];
+        }
+        po.sp_q = trunc(sp + k, caw);
+        po.wa_q = po.sp_q;
+        po.wd_q = gen(po.sp_q) << cw;
+        po.rd_q[0] = last;
+        po.w0_q = last;
+        rewritten
     }
 
     /// Every register and RAM word under its RTL name (relative to the unit's instance).

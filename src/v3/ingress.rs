@@ -36,7 +36,7 @@ impl IngressParams {
     pub fn rc_rdy(&self) -> u64 {
         (7 + self.ng() as u64).max(8)
     }
-    fn rc_sat(&self) -> u64 {
+    pub fn rc_sat(&self) -> u64 {
         self.rc_rdy().max(12)
     }
     fn xw(&self) -> u32 {
@@ -397,6 +397,18 @@ impl Ingress {
             | u128::from(inp.cfg_lossless >> rf & 1);
         let wd_rec = u128::from(trunc(inp.cfg_ing_xon, ow));
         u_thr.tick(rst, wa_rec, wd_rec);
+    }
+
+    /// Nothing of the unit's own is in flight (a condition of the block's idle advance,
+    /// [`super::top::Top::advance_idle`]): the reset count saturated (the scrub over), no lane in
+    /// any stage, no RAM write or change of I due.
+    pub fn idle_ready(&self) -> bool {
+        let sat = self.p.rc_sat();
+        self.grp.iter().all(|g| {
+            u64::from(g.rc_q) == sat
+                && !(g.av_q || g.dv_q || g.av2_q || g.dv2_q || g.av3_q || g.dv3_q || g.acc4_q)
+                && g.wd4_q == 0
+        })
     }
 
     /// Every register and RAM word under its RTL name (relative to the unit's instance).

@@ -256,8 +256,13 @@ impl Sort {
         let rtrig = |r: usize| r < p.nr() && in_rtrig[r];
         let sval = |o: usize| if o < np { in_sval[o] } else { 0 };
         let f = self.fault;
-        // (the snap RAMs are taken out for the cycle, not copied: read, then written, in place)
         self.wlog.0.clear();
+        if !rst && self.idle_edge(in_rtrig, in_sval) {
+            self.gcal_q.fill(inp.cfg_mode_cal);
+            self.gcut_q.fill(trunc(inp.cfg_cut, cut_f + 1));
+            return;
+        }
+        // (the snap RAMs are taken out for the cycle, not copied: read, then written, in place)
         let (mut next, mut snaps) = std::mem::take(&mut self.buf.0);
         snaps.clear();
         snaps.extend(self.eng.iter_mut().map(|e| std::mem::take(&mut e.snap)));
@@ -510,6 +515,62 @@ impl Sort {
         self.gcal_q.fill(inp.cfg_mode_cal);
         let cut = trunc(inp.cfg_cut, cut_f + 1);
         self.gcut_q.fill(cut);
+    }
+
+    /// The clock edge of a cycle without a reset when every engine is idle (not busy, nothing
+    /// pending, no snap read issued) and no row triggers a sort: no grant, no pass, no RAM access;
+    /// only the word's pipeline and its compares move (as [`Sort::tick_rows`] computes them, in
+    /// place). Returns false, changing nothing, when the cycle is not such a one.
+    fn idle_edge(&mut self, in_rtrig: &[bool], in_sval: &[u64]) -> bool {
+        let p = self.p;
+        let (np, cw, pw) = (p.np, p.cw, p.pw());
+        let nr = p.nr().min(in_rtrig.len());
+        if in_rtrig[..nr].iter().any(|&t| t)
+            || self
+                .eng
+                .iter()
+                .any(|e| e.busy_q || e.pend_q != 0 || e.snre_q)
+        {
+            return false;
+        }
+        for (o, e) in self.eng.iter_mut().enumerate() {
+            let xr = e.xr_q;
+            let c = |d: u64| trunc(e.v_q | (d << e.bit_q), cw + 1);
+            e.ge_q = xr >= c(1);
+            e.ge2_q = xr >= c(2);
+            e.ge3_q = xr >= c(3);
+            e.gt_q = xr > e.v_q;
+            e.gty_q = xr > e.y_q;
+            e.eq_q = xr == e.v_q;
+            e.nz_q = xr != 0;
+            e.y_q = xr;
+            let so = 2 * o + e.sl_q as usize;
+            e.xr_q = if e.ph_q == PH_MAX || e.ph_q == PH_COPY {
+                if so < np {
+                    in_sval[so]
+                } else {
+                    0
+                }
+            } else {
+                e.x_q
+            };
+            e.x_q = e.snap_rd_q;
+            e.yv_q = false;
+            e.se_q = false;
+            e.ldm_q = false;
+            e.wv_q = false;
+            e.snra_q = trunc(e.k_q, pw);
+        }
+        true
+    }
+
+    /// Every engine idle (a condition of the block's idle advance,
+    /// [`super::top::Top::advance_idle`]): not busy, nothing pending, no write, read or pass
+    /// window in flight.
+    pub fn idle_ready(&self) -> bool {
+        self.eng
+            .iter()
+            .all(|e| !(e.busy_q || e.wv_q || e.snre_q || e.yv_q || e.se_q) && e.pend_q == 0)
     }
 
     /// Every register and RAM word under its RTL name (relative to the unit's instance).

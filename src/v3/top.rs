@@ -10,6 +10,11 @@ use super::sort::{Sort, SortIn, SortOut, SortParams};
 use super::{RegSink, RegStrings, Regs, Scratch};
 use crate::block::{BlockParams, Fault};
 
+/// Cycles the block is clocked [`Top::idle_ready`] under idle inputs before its state is taken
+/// to be found periodic 8 cycles later ([`Top::advance_idle`]): a round of the slots and the
+/// stages behind them, so that every data register holds what the idle inputs put there.
+pub const IDLE_DRAIN: u64 = 4;
+
 /// One cycle's inputs (`capfc_top_oc`'s ports).
 #[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct TopIn {
@@ -243,14 +248,132 @@ impl Top {
         self.u_sort.fault = f;
     }
 
-    /// The period of the state under idle inputs, once the counters' scrub has rewritten every
-    /// stale word: 8 · NA cycles (the slot counters' 8, the scrub's NA words a port, the
-    /// thresholds' refresh of 8 priorities). Measured on the model: 64, 128 and 1,024 cycles at
-    /// 4, 8 and 48 ports. A switch of a network that skips idle cycles
-    /// (`crate::switch::block_v3`) confirms it by comparing the state with its copy of one period
-    /// before, so a wrong period here would only stop the skipping, never change a result.
-    pub fn idle_period(&self) -> u64 {
-        8 * self.u_egress.p.na() as u64
+    /// No lane is valid, no reset, no configuration write: the inputs under which
+    /// [`Top::advance_idle`] may skip cycles.
+    pub fn idle_input(inp: &TopIn) -> bool {
+        !(inp.rst
+            || inp.cfg_we
+            || inp.dep_valid
+            || inp.enq_valid
+            || inp.arr_valid.iter().any(|&v| v)
+            || inp.deq_valid.iter().any(|&v| v))
+    }
+
+    /// Nothing in flight in any unit ([`Ingress::idle_ready`], [`Egress::idle_ready`],
+    /// [`Sort::idle_ready`]) and no PFC frame due (D equal to what was sent, at every port).
+    /// Under idle inputs only the slots, the thresholds' refresh, the counters' scrub and the PFC
+    /// timers then move.
+    pub fn idle_ready(&self) -> bool {
+        self.d_q == self.sent_q
+            && self.u_ingress.idle_ready()
+            && self.u_egress.idle_ready()
+            && self.u_sort.idle_ready()
+    }
+
+    /// With the block [`Top::idle_ready`] now and in each of the 8 cycles since `anchor` was
+    /// taken, all under the same idle inputs: every register and RAM word equals `anchor`'s but
+    /// the counters' scrub (each port's pointer, its read and write registers, its counter RAM)
+    /// and the PFC timers. Those others evolve from themselves alone (the scrub and the timers
+    /// read them, nothing reads the scrub or a timer back while idle), so they are periodic with
+    /// period 8 from here on: what [`Top::jump_idle`] needs. `anchor` is overwritten.
+    pub fn periodic_since(&self, anchor: &mut Top) -> bool {
+        for (a, o) in anchor.u_egress.port.iter_mut().zip(&self.u_egress.port) {
+            a.sp_q = o.sp_q;
+            a.rd_q[0] = o.rd_q[0];
+            a.w0_q = o.w0_q;
+            a.ww_q = o.ww_q;
+            a.wa_q = o.wa_q;
+            a.wd_q = o.wd_q;
+            a.mem.clone_from(&o.mem);
+        }
+        anchor.timer_q.clone_from(&self.timer_q);
+        *anchor == *self
+    }
+
+    /// `n` cycles of the idle inputs `inp` (see [`Top::idle_input`]) from a state found periodic
+    /// by [`Top::periodic_since`] under the same inputs, without clocking most of them: the PFC
+    /// timers counted down by arithmetic, each port's scrub moved on by whole rounds
+    /// ([`Egress::scrub_jump`], at a moment between two of its rounds: every port has one in
+    /// any 4 cycles), everything else equal to itself 8 cycles on. Clocks 3 to 10 cycles (all `n`
+    /// if fewer than 16, or if a PFC refresh falls due in them); `out` gets the last one's
+    /// outputs. Returns the cycles clocked.
+    pub fn jump_idle(&mut self, inp: &TopIn, n: u64, out: &mut TopOut) -> u64 {
+        let due = (0..self.p.np).any(|i| self.d_q[i] != 0 && u64::from(self.timer_q[i]) < n);
+        if n < 16 || due {
+            for _ in 0..n {
+                self.cycle_into(inp, out);
+            }
+            return n;
+        }
+        let q = (n - 3) / 8;
+        for t in self.timer_q.iter_mut() {
+            *t = u64::from(*t).saturating_sub(8 * q) as u16;
+        }
+        let mut left: u128 = u128::MAX >> (128 - self.p.np);
+        let mut clocked = 0;
+        loop {
+            for o in 0..self.p.np {
+                if left >> o & 1 == 1 && self.u_egress.scrub_between(o) {
+                    self.u_egress.scrub_jump(o, q);
+                    left &= !(1 << o);
+                }
+            }
+            if left == 0 {
+                break;
+            }
+            assert!(
+                clocked < 3,
+                "every port's scrub is between two rounds once in 4 idle cycles"
+            );
+            self.cycle_into(inp, out);
+            clocked += 1;
+        }
+        for _ in clocked..n - 8 * q {
+            self.cycle_into(inp, out);
+        }
+        n - 8 * q
+    }
+
+    /// `n` cycles of the inputs `inp`, exactly as `n` calls of [`Top::cycle_into`] would leave
+    /// the registers, the RAMs and `out` (the last cycle's outputs; untouched if `n` is 0), but
+    /// without clocking most of them when the inputs are idle ([`Top::idle_input`]): clocked
+    /// until the block is [`Top::idle_ready`] for [`IDLE_DRAIN`] cycles, 8 more to find it
+    /// periodic ([`Top::periodic_since`]; again if not), then [`Top::jump_idle`]. Returns the
+    /// cycles clocked.
+    pub fn advance_idle(&mut self, inp: &TopIn, n: u64, out: &mut TopOut) -> u64 {
+        if !Top::idle_input(inp) {
+            for _ in 0..n {
+                self.cycle_into(inp, out);
+            }
+            return n;
+        }
+        let (mut left, mut run) = (n, 0u64);
+        let mut anchor: Option<Box<Top>> = None;
+        let mut clocked = 0;
+        while left > 0 {
+            if run == IDLE_DRAIN + 8 {
+                if let Some(a) = anchor.as_mut() {
+                    if self.periodic_since(a) {
+                        return clocked + self.jump_idle(inp, left, out);
+                    }
+                }
+                run = IDLE_DRAIN;
+                anchor = None;
+            }
+            if run == IDLE_DRAIN && anchor.is_none() {
+                anchor = Some(Box::new(self.clone()));
+            }
+            self.cycle_into(inp, out);
+            clocked += 1;
+            left -= 1;
+            if self.idle_ready() {
+                run += 1;
+            } else {
+                run = 0;
+                anchor = None;
+            }
+        }
+        clocked
     }
 
     /// One cycle: the outputs, then the clock edge.
