@@ -44,16 +44,36 @@ deps-test:
 run: deps ## build, then run the default switch scenario in the four modes, RTL in the loop
 	$(CARGO) run --release -- run --dut rtl $(ARGS)
 
-# (the v3 units' testbenches at 4 and 12 ports in CI, to keep it under 25 minutes on two cores;
-# make v3-spike alone runs them at 48 ports too)
+# (the v3 units' testbenches at 4 and 12 ports in make test; make v3-spike alone runs them at 48
+# ports too)
 test: V3_TB_PORTS := 4 12
-test: deps deps-test lint icarus venv v3-spike ## lint, Icarus compile, the v3 spikes, every cargo test, the assembled v3 block checked and its model in lockstep, every golden set on Verilator and Icarus, the v3 corner sets' faults (CI)
-	$(CARGO) test --release
-	$(CARGO) test --release -p capfc-capi
-	$(MAKE) --no-print-directory v3-check
-	$(MAKE) --no-print-directory pytest
-	$(MAKE) --no-print-directory replay-all
-	$(MAKE) --no-print-directory v3-golden-faults
+test: deps deps-test venv ## lint, every cargo test, the block's units and the assembled block in lockstep, every golden set on Verilator and Icarus, the corner sets' faults, cocotb (CI)
+	@$(MAKE) --no-print-directory $(FPGA_VENV)/.slang test-build
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target V3_TB_PORTS="$(V3_TB_PORTS)" $(TEST_RUNS)
+	@echo "test: passed ($(words $(TEST_RUNS)) runs after the builds)"
+
+# make test in two stages. First the builds, where cargo keeps both cores busy by itself: rustfmt,
+# clippy, then the binary, every test binary and example, and the C ABI's tests. Then the runs, which are
+# independent of one another (no two write the same file under build/ and none builds with cargo
+# any more: cargo holds its lock only while it builds), TEST_JOBS at a time, the longest first;
+# each prints its output when it ends (--output-sync), so a failure's lines stay together.
+TEST_JOBS ?= 2
+TEST_RUNS := test-cargo replay-all v3-spike v3-check test-capi pytest v3-golden-faults \
+	lint-rtl lint-v1 lint-dpi lint-sva $(if $(filter 1,$(LINT_SLANG)),lint-slang) icarus
+.PHONY: test-build test-cargo test-capi
+
+# (cargo build alone as well: the binary the runs call is built without the dev-dependencies, whose
+# features change the build of the dependencies it shares with them)
+test-build: lint-rust
+	$(CARGO) build --release
+	$(CARGO) build --release --tests --examples
+	$(CARGO) test --release -p capfc-capi --no-run
+
+test-cargo:
+	MAKEFLAGS= $(CARGO) test --release
+
+test-capi:
+	MAKEFLAGS= $(CARGO) test --release -p capfc-capi
 
 lint: lint-rust lint-rtl lint-v1 lint-dpi lint-sva $(if $(filter 1,$(LINT_SLANG)),lint-slang) ## cargo fmt --check, clippy -D warnings, verilator -Wall, slang (LINT_SLANG=1)
 
