@@ -105,12 +105,14 @@ impl V3State {
 /// ([`BlockV3::allow_idle_skip`]). v3's registers never stand still (the slot counters, the
 /// counters' scrub and the thresholds' refresh move every cycle), but under idle inputs, once
 /// nothing is in flight ([`Top::idle_ready`]), everything but the scrub and the PFC timers
-/// repeats every 8 cycles. So: with the lanes empty, no PFC frame pending and D 0 at every port
-/// (the switch's outputs then stay as they are), [`IDLE_DRAIN`] cycles after the block became
-/// idle-ready keep its state (the anchor); 8 cycles later, if it equals the anchor but the scrub
-/// and the timers ([`Top::periodic_since`]), the cycles until the next event need not be clocked.
-/// At that event the block is brought to the state the skipped cycles would have given by
-/// [`Top::jump_idle`] (the scrub's rounds and the timers by arithmetic, 8 to 15 cycles clocked).
+/// repeats every 8 cycles. So: with the lanes empty and no PFC frame pending (the switch's
+/// outputs then stay as they are, D and the pause frames' fields too), [`IDLE_DRAIN`] cycles
+/// after the block became idle-ready keep its state (the anchor); 8 cycles later, if it equals
+/// the anchor but the scrub and the timers ([`Top::periodic_since`]), the cycles until the next
+/// event need not be clocked: an input, or the cycle a held pause's refresh falls due
+/// ([`Top::refresh_due`], [`BlockV3::wake`]: the switch wakes for it). At that event the block is
+/// brought to the state the skipped cycles would have given by [`Top::jump_idle`] (the scrub's
+/// rounds and the timers by arithmetic, 3 to 10 cycles clocked), then clocked.
 /// Exact: `tests/v3_idle.rs` compares the jump with clocking every cycle, `tests/network.rs` and
 /// `tests/switch_v3.rs` whole runs.
 #[derive(Default)]
@@ -119,6 +121,9 @@ struct IdleSkip {
     anchor: Option<Box<Top>>,
     /// periodic since the clock edge of this switch cycle, at this block cycle
     periodic: Option<(u64, u64)>,
+    /// while periodic: the switch cycle in which a held pause's refresh falls due (`u64::MAX`
+    /// with D 0 at every port)
+    wake: u64,
     /// idle cycles clocked in a row with the block idle-ready
     run: u64,
     /// cycles not clocked, and cycles clocked to catch up with them (`BlockV3::skip_counts`)
@@ -217,6 +222,16 @@ impl BlockV3 {
         self.skip.as_ref().is_some_and(|k| k.periodic.is_some())
     }
 
+    /// While [`BlockV3::periodic`]: the first switch cycle the block must be clocked in even under
+    /// idle inputs, the one a held pause's refresh falls due in (a PFC frame pending again);
+    /// `u64::MAX` otherwise, or with D 0 at every port.
+    pub fn wake(&self) -> u64 {
+        self.skip
+            .as_ref()
+            .filter(|k| k.periodic.is_some())
+            .map_or(u64::MAX, |k| k.wake)
+    }
+
     /// (cycles not clocked, cycles clocked to catch up with them) so far.
     pub fn skip_counts(&self) -> (u64, u64) {
         self.skip
@@ -264,12 +279,7 @@ impl BlockV3 {
         let Some(m) = Sides::model(&self.sides) else {
             return;
         };
-        if !idle
-            || self.lanes.pending() != 0
-            || out.pfc_valid != 0
-            || m.d_q.iter().any(|&d| d != 0)
-            || !m.idle_ready()
-        {
+        if !idle || self.lanes.pending() != 0 || out.pfc_valid != 0 || !m.idle_ready() {
             k.anchor = None;
             k.run = 0;
             return;
@@ -279,6 +289,8 @@ impl BlockV3 {
             if let Some(a) = k.anchor.as_mut() {
                 if m.periodic_since(a) {
                     k.periodic = Some((self.now, self.cycle));
+                    // (the cycles after this one's edge before the refresh's)
+                    k.wake = self.now.saturating_add(1).saturating_add(m.refresh_due());
                     k.anchor = None;
                     return;
                 }
@@ -532,7 +544,7 @@ impl BlockV3 {
     pub fn tick(&mut self, pfc_ready: u128, out: &mut Outputs) -> Result<(), String> {
         let idle = self.lanes.pending() == 0;
         if self.periodic() {
-            if idle {
+            if idle && self.now < self.wake() {
                 // (a cycle of the periodic state: the outputs stay those of the last clocked)
                 self.answers.clear();
                 return Ok(());

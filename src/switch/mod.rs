@@ -933,7 +933,10 @@ impl Switch {
 
     fn clock_block(&mut self) {
         let idle_in = self.attached.is_some() && !self.exhaustive && self.inp.is_idle();
-        if idle_in && self.attached.as_ref().is_some_and(|a| a.block_idle) {
+        if idle_in
+            && self.attached.as_ref().is_some_and(|a| a.block_idle)
+            && self.block_wake() > self.now
+        {
             // A fixed point under idle inputs: the cycle would change nothing (the outputs too are
             // those of the last, idle, cycle).
             return;
@@ -1626,7 +1629,8 @@ impl Switch {
 
     /// Nothing can happen in cycle `t` (the network skips the switch's cycle): no frame arrives,
     /// no packet waits at ingress or in the pipeline, no transmitter can start, no PFC frame is
-    /// pending, and the block sits at its fixed point.
+    /// pending, and the block sits at its fixed point (or, with v3, its periodic state, no held
+    /// pause's refresh falling due in `t`).
     pub fn idle(&self, t: u64) -> bool {
         self.up_next > t
             && self.ingress_busy == 0
@@ -1636,14 +1640,29 @@ impl Switch {
             && self.out.pfc_valid == 0
             && self.pfc.is_empty()
             && self.attached.as_ref().is_some_and(|a| a.block_idle)
+            && self.block_wake() > t
             && !self.exhaustive
     }
 
+    /// The first cycle the block must be clocked in under idle inputs while it sits at its fixed
+    /// point or periodic state: with v3, a held pause's refresh falling due
+    /// ([`block_v3::BlockV3::wake`]); `u64::MAX` otherwise.
+    fn block_wake(&self) -> u64 {
+        match &self.block {
+            Dut::V3(b) => b.wake(),
+            _ => u64::MAX,
+        }
+    }
+
     /// The first cycle at which an idle switch ([`Switch::idle`]) has something to do: a frame
-    /// arrives, a packet reaches the end of the pipeline, or a transmitter can start (a pause ends).
+    /// arrives, a packet reaches the end of the pipeline, a transmitter can start (a pause ends),
+    /// or the block's held pause falls due for its refresh.
     pub fn next_activity(&self) -> u64 {
         let pipe = self.pipe.front().map_or(u64::MAX, |&(e, _)| e);
-        self.up_next.min(self.tm.wake_min()).min(pipe)
+        self.up_next
+            .min(self.tm.wake_min())
+            .min(pipe)
+            .min(self.block_wake())
     }
 
     /// Move an idle switch's clock to `t` (the cycles it skipped changed nothing).
