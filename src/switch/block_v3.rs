@@ -126,9 +126,17 @@ struct IdleSkip {
     wake: u64,
     /// idle cycles clocked in a row with the block idle-ready
     run: u64,
+    /// found periodic ([`Top::periodic_since`]) since the last configuration write or reset,
+    /// with no fault in force: from then on, idle-ready for [`IDLE_DRAIN`] cycles is periodic
+    /// (the thresholds' copies, the one part of the state that settles later, have settled, and
+    /// nothing else but the scrub and the timers moves under idle inputs once idle-ready)
+    verified: bool,
     /// cycles not clocked, and cycles clocked to catch up with them (`BlockV3::skip_counts`)
     skipped: u64,
     caught_up: u64,
+    /// times the periodic state was taken without the anchor's comparison and then checked by
+    /// it on a copy ([`BlockV3::audit_idle_skip`])
+    audited: u64,
 }
 
 /// The v3 block and its lanes.
@@ -148,6 +156,9 @@ pub(crate) struct BlockV3 {
     /// idle cycles skipped (the model alone, `allow_idle_skip`), and the switch's cycle now
     skip: Option<IdleSkip>,
     pub now: u64,
+    /// Check every periodic state taken without the anchor's comparison by that comparison, on
+    /// a copy clocked 8 idle cycles further (tests: a wrong shortcut is then a mismatch)
+    pub audit_idle_skip: bool,
 }
 
 impl BlockV3 {
@@ -194,6 +205,7 @@ impl BlockV3 {
             arrivals: 0,
             skip: None,
             now: 0,
+            audit_idle_skip: false,
         };
         b.tin.rst = true;
         b.clock()?;
@@ -239,6 +251,12 @@ impl BlockV3 {
             .map_or((0, 0), |k| (k.skipped, k.caught_up))
     }
 
+    /// Periodic states taken without the anchor's comparison and checked by it
+    /// ([`BlockV3::audit_idle_skip`]).
+    pub fn idle_audits(&self) -> u64 {
+        self.skip.as_ref().map_or(0, |k| k.audited)
+    }
+
     /// Bring a periodic block to switch cycle `self.now`'s start: the idle cycles since the edge
     /// it was found periodic at, by [`Top::jump_idle`].
     fn catch_up(&mut self) -> Result<(), String> {
@@ -271,28 +289,51 @@ impl BlockV3 {
 
     /// After a cycle clocked: look for the periodic state (see [`IdleSkip`]). `idle`: nothing
     /// waited at the lanes nor for an answer in it.
-    fn watch_idle(&mut self, idle: bool, out: &Outputs) {
+    fn watch_idle(&mut self, idle: bool, out: &Outputs) -> Result<(), String> {
         let Some(k) = self.skip.as_mut() else {
-            return;
+            return Ok(());
         };
         // (only the model alone skips: `allow_idle_skip`)
         let Some(m) = Sides::model(&self.sides) else {
-            return;
+            return Ok(());
         };
+        if self.tin.cfg_we || self.tin.rst || m.fault.is_some() {
+            k.verified = false;
+        }
         if !idle || self.lanes.pending() != 0 || out.pfc_valid != 0 || !m.idle_ready() {
             k.anchor = None;
             k.run = 0;
-            return;
+            return Ok(());
         }
         k.run += 1;
+        if k.verified && k.run == IDLE_DRAIN {
+            if self.audit_idle_skip {
+                let (mut a, mut later) = (Box::new(m.clone()), m.clone());
+                let mut o = TopOut::default();
+                for _ in 0..8 {
+                    later.cycle_into(&self.tin, &mut o);
+                }
+                if !later.periodic_since(&mut a) {
+                    return Err(format!(
+                        "v3 idle skip: the state at block cycle {} was taken as periodic without the anchor's comparison, and 8 idle cycles later it is not",
+                        self.cycle
+                    ));
+                }
+                k.audited += 1;
+            }
+            k.periodic = Some((self.now, self.cycle));
+            k.wake = self.now.saturating_add(1).saturating_add(m.refresh_due());
+            return Ok(());
+        }
         if k.run == IDLE_DRAIN + 8 {
             if let Some(a) = k.anchor.as_mut() {
                 if m.periodic_since(a) {
+                    k.verified = true;
                     k.periodic = Some((self.now, self.cycle));
                     // (the cycles after this one's edge before the refresh's)
                     k.wake = self.now.saturating_add(1).saturating_add(m.refresh_due());
                     k.anchor = None;
-                    return;
+                    return Ok(());
                 }
             }
             k.run = IDLE_DRAIN;
@@ -301,6 +342,7 @@ impl BlockV3 {
         if k.run == IDLE_DRAIN {
             k.anchor = Some(Box::new(m.clone()));
         }
+        Ok(())
     }
 
     /// The model's side (`--dut model` or `both`), to put a deliberate bug in (tests).
@@ -586,8 +628,7 @@ impl BlockV3 {
         // answers instead)
         out.arr_accept = 0;
         out.enq_accept = false;
-        self.watch_idle(idle, out);
-        Ok(())
+        self.watch_idle(idle, out)
     }
 
     /// The block's cycle on `self.tin`, its outputs into `self.tout`.

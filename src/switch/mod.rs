@@ -530,6 +530,11 @@ pub struct Switch {
     /// `capfc run` does.
     #[serde(skip)]
     pub skip_idle_block: bool,
+    /// With v3's idle skipping: check each periodic state the block takes without comparing it
+    /// with a state 8 cycles on (once its state has been found periodic since the last
+    /// configuration write) by that comparison on a copy, a wrong one stopping the run as a
+    /// mismatch (tests; `Switch::v3_idle_audits` counts them)
+    pub audit_idle_skip: bool,
     /// Scratch: this cycle's arrivals (input port, packet).
     #[serde(skip)]
     arrived: Vec<(usize, Packet)>,
@@ -663,6 +668,7 @@ impl Switch {
             arrived: Vec::with_capacity(sc.ports),
             exhaustive: false,
             skip_idle_block: false,
+            audit_idle_skip: false,
             stats: Stats::new(sc.ports, nf),
             attached: None,
             hop_trace: None,
@@ -950,6 +956,7 @@ impl Switch {
             b.now = self.now;
             if (self.attached.is_some() || self.skip_idle_block) && !self.exhaustive {
                 b.allow_idle_skip();
+                b.audit_idle_skip = self.audit_idle_skip;
             }
         }
         if self.wave.is_some() {
@@ -1677,6 +1684,14 @@ impl Switch {
         match &self.block {
             Dut::V3(b) => b.skip_counts(),
             _ => (0, 0),
+        }
+    }
+
+    /// Idle skips checked by [`Switch::audit_idle_skip`] so far.
+    pub fn v3_idle_audits(&self) -> u64 {
+        match &self.block {
+            Dut::V3(b) => b.idle_audits(),
+            _ => 0,
         }
     }
 
