@@ -169,6 +169,8 @@ pub struct RunOptions {
     /// Let the v3 model skip the cycles of its idle state's period ([`Switch::skip_idle_block`]:
     /// the same run, faster; `capfc run` sets it).
     pub skip_idle: bool,
+    /// Check the v3 model's idle skipping as it goes ([`Switch::audit_idle_skip`]; tests).
+    pub audit_idle: bool,
 }
 
 /// [`run_modes_traced`] with [`RunOptions`].
@@ -187,6 +189,7 @@ pub fn run_modes_with(
             s.inject_fault(o.fault)
                 .map_err(|e| anyhow::anyhow!("--fault: {e}"))?;
             s.skip_idle_block = o.skip_idle;
+            s.audit_idle_skip = o.audit_idle;
             s.capture = o.capture.map(crate::pcap::Capture::new);
             s.pfc_log = o.pfc_log.then(Vec::new);
             if let Some(e) = o.every {
@@ -327,6 +330,7 @@ pub fn run(a: &RunArgs) -> Result<()> {
         pfc_log: a.hpcc.is_some(),
         block,
         skip_idle: true,
+        audit_idle: false,
     };
     let runs = run_modes_with(&sc, &modes, dut, &opts)?;
     if let Some(d) = &a.hpcc {

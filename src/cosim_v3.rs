@@ -501,9 +501,24 @@ impl LockstepV3 {
                 buf: &mut self.mstate,
                 i: 0,
                 rams: full,
+                stray: None,
             };
             self.model.visit(&mut pack);
             debug_assert_eq!(pack.i, self.slots.len());
+            if let Some(i) = pack.stray {
+                // (the model's value, its bits above the RTL's width included, is the report)
+                let (vi, e) = self.values[self.perm[i]];
+                let v = &self.rtl.layout.state[vi];
+                let n = v.value_name(e);
+                let got = v.bits(&self.state, e);
+                let regs = self.model.regs();
+                let want = regs.get(i).map_or_else(String::new, |r| r.1.clone());
+                self.note(
+                    &format!("{n} (model wider than {} bits)", v.width),
+                    got,
+                    want,
+                );
+            }
             let whole = [(0, self.state.len())];
             let runs: &[(usize, usize)] = if full { &whole } else { &self.reg_runs };
             self.differ.clear();
@@ -597,8 +612,15 @@ impl LockstepV3 {
             buf: &mut self.mout_words,
             i: 0,
             rams: true,
+            stray: None,
         };
         self.mout.visit(&mut pack);
+        if let Some(i) = pack.stray {
+            let v = &self.rtl.layout.outputs[self.out_index[i]];
+            let n = format!("{} (model wider than {} bits)", v.name, v.width);
+            let got = v.bits(&self.out, 0);
+            self.note(&n, got, format!("{:?}", self.mout));
+        }
         if self.out != self.mout_words {
             self.differ.clear();
             self.differ.extend(
@@ -672,6 +694,22 @@ struct Pack<'a> {
     i: usize,
     /// pack the RAMs' words too (else skip them)
     rams: bool,
+    /// the first value (its index) with a bit set above its width: a register the model holds
+    /// wider than the RTL's, which packing would hide
+    stray: Option<usize>,
+}
+
+/// Whether a value of `width` bits, least significant word first, has a bit set above it.
+#[inline(always)]
+fn above_width(words: &[u64], width: usize) -> bool {
+    words.iter().enumerate().any(|(k, &w)| {
+        let lo = 64 * k;
+        if lo >= width {
+            w != 0
+        } else {
+            width - lo < 64 && w >> (width - lo) != 0
+        }
+    })
 }
 
 /// Word `b` (32 bits) of a value of `width` bits, the bits above the width cleared.
@@ -698,6 +736,9 @@ impl Pack<'_> {
 impl RegSink for Pack<'_> {
     #[inline(always)]
     fn reg(&mut self, _: std::fmt::Arguments<'_>, words: &[u64], width: usize) {
+        if self.stray.is_none() && above_width(words, width) {
+            self.stray = Some(self.i);
+        }
         let (at, n) = self.next();
         for (b, w) in self.buf[at..at + n].iter_mut().enumerate() {
             *w = word_of(words, b, width);
@@ -746,7 +787,11 @@ impl RegSink for Pack<'_> {
             (1u64 << width) - 1
         };
         for k in 0..n {
-            let v = get(k) & mask;
+            let v = get(k);
+            if v & !mask != 0 && self.stray.is_none() {
+                self.stray = Some(self.i - 1);
+            }
+            let v = v & mask;
             if v == 0 {
                 continue;
             }

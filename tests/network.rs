@@ -214,6 +214,7 @@ fn the_v3_block_in_every_switch_pauses_hop_by_hop() {
         cfg.switch.xoff = Some(capfc::switch::scenario::XoffSetting::Auto);
         cfg.block = block;
         cfg.exhaustive = exhaustive;
+        cfg.audit_idle_skip = true;
         let mut net = Network::new(&topo, &flows, cfg).unwrap();
         net.pfc_log = Some(vec![]);
         let wall = std::time::Instant::now();
@@ -231,6 +232,13 @@ fn the_v3_block_in_every_switch_pauses_hop_by_hop() {
             if exhaustive {
                 assert_eq!(skipped, 0);
             } else {
+                // (each periodic state taken without comparing 8 cycles on, compared on a copy:
+                // a wrong one stops the run as a mismatch)
+                assert!(
+                    net.v3_idle_audits() > 100,
+                    "{} audited",
+                    net.v3_idle_audits()
+                );
                 assert!(
                     skipped > 10 * caught_up.max(1),
                     "v3 skipped {skipped}, caught up {caught_up}"

@@ -335,6 +335,7 @@ fn skipping_the_v3_models_idle_period_changes_nothing() {
         for skip_idle in [true, false] {
             let o = RunOptions {
                 skip_idle,
+                audit_idle: skip_idle,
                 pfc_log: true,
                 ..v3()
             };
@@ -353,6 +354,10 @@ fn skipping_the_v3_models_idle_period_changes_nothing() {
             assert_eq!(b.v3_skip_counts(), (0, 0));
         }
         let skipped: u64 = runs[0].iter().map(|s| s.v3_skip_counts().0).sum();
+        // (the periodic states taken without comparing 8 cycles on, each compared on a copy
+        // here: a wrong one is a mismatch, which run_modes_with returns as an error)
+        let audits: u64 = runs[0].iter().map(|s| s.v3_idle_audits()).sum();
+        assert!(audits > 100, "{}: {audits} idle skips audited", sc.name);
         let cycles: u64 = runs[0].iter().map(|s| s.now).sum();
         eprintln!(
             "{}: the v3 model skipped {skipped} of {cycles} cycles",

@@ -2,7 +2,8 @@
 //! the PFC timers moved on by arithmetic, the rest of the block found periodic) against clocking
 //! every cycle: after random traffic, random configurations and counter words with stale tags,
 //! a random number of idle cycles both ways must leave every register, every RAM word and the
-//! last cycle's outputs equal. Seeded (`CAPFC_SEED`, printed).
+//! last cycle's outputs equal, pauses held (D up) and their refreshes falling due in the idle
+//! cycles included. Seeded (`CAPFC_SEED`, printed).
 
 use capfc::block::{BlockParams, Mode};
 use capfc::stimulus::random_config;
@@ -45,14 +46,24 @@ fn random_in(p: &BlockParams, rng: &mut ChaCha8Rng, valid: f64, inp: &mut TopIn)
     inp.enq_size = size(rng);
 }
 
-/// What the cases showed: advances that skipped cycles, and those among them over which the
-/// scrub rewrote a stale counter word.
+/// What the cases showed: advances that skipped cycles, those among them over which the scrub
+/// rewrote a stale counter word, those with a pause held (D up), and those across which a held
+/// pause's refresh fell due (its frame sent again in the idle cycles: the advance stops before
+/// it, clocks it and skips again after it), with the refreshes they crossed.
 #[derive(Default, Debug)]
 struct Seen {
     cases: u64,
     jumped: u64,
     scrubbed: u64,
     paused: u64,
+    crossed: u64,
+    refreshes: u64,
+}
+
+/// A held pause's refresh falls due in the cycle `m` is about to be clocked in: D up, the D sent
+/// equal to it, the timer at 0.
+fn refresh_due_now(m: &Top) -> bool {
+    (0..m.d_q.len()).any(|i| m.d_q[i] != 0 && m.sent_q[i] == m.d_q[i] && m.timer_q[i] == 0)
 }
 
 fn case(p: &BlockParams, rng: &mut ChaCha8Rng, seen: &mut Seen) {
@@ -81,9 +92,16 @@ fn case(p: &BlockParams, rng: &mut ChaCha8Rng, seen: &mut Seen) {
     // traffic (from the counters' initialisation on, or after it), then maybe counter words with
     // stale tags (as a sort's row clear leaves them), then idle inputs with random fields
     let busy = rng.gen_range(0..2 * m.u_egress.p.na() as u64 + 300);
-    let valid = rng.gen_range(0.0..0.6);
+    // (in a third of the cases arrivals and enqueues alone: the counters climb, D rises and
+    // stays up over the idle cycles, a pause held)
+    let hold = rng.gen_ratio(1, 3);
+    let valid = rng.gen_range(if hold { 0.5..1.0 } else { 0.0..0.6 });
     for _ in 0..busy {
         random_in(p, rng, valid, &mut inp);
+        if hold {
+            inp.dep_valid = false;
+            inp.deq_valid.fill(false);
+        }
         inp.cfg_we = rng.gen_ratio(1, 200);
         m.cycle_into(&inp, &mut out);
     }
@@ -106,7 +124,9 @@ fn case(p: &BlockParams, rng: &mut ChaCha8Rng, seen: &mut Seen) {
     let before = m.clone();
     let (mut a, mut b) = (m.clone(), m);
     let (mut oa, mut ob) = (out.clone(), out);
+    let mut refreshes = 0;
     for _ in 0..n {
+        refreshes += u64::from(refresh_due_now(&a));
         a.cycle_into(&inp, &mut oa);
     }
     let clocked = b.advance_idle(&inp, n, &mut ob);
@@ -134,6 +154,10 @@ fn case(p: &BlockParams, rng: &mut ChaCha8Rng, seen: &mut Seen) {
         if a.d_q.iter().any(|&d| d != 0) {
             seen.paused += 1;
         }
+        if refreshes > 0 && before.refresh_due() < n {
+            seen.crossed += 1;
+            seen.refreshes += refreshes;
+        }
     }
 }
 
@@ -157,8 +181,9 @@ fn advancing_idle_cycles_equals_clocking_them() {
     }
     eprintln!("v3_idle: {seen:?}");
     // (the corners the advance has: cycles skipped, a stale word rewritten by the scrub's jump,
-    // a pause held while skipping)
+    // a pause held while skipping, its refresh falling due inside a skipping advance)
     assert!(seen.jumped > seen.cases / 3, "{seen:?}");
     assert!(seen.scrubbed > 0, "{seen:?}");
     assert!(seen.paused > 0, "{seen:?}");
+    assert!(seen.crossed > 0, "{seen:?}");
 }

@@ -136,6 +136,35 @@ fn a_register_that_differs_is_reported_in_the_next_cycle() {
     }
 }
 
+/// A model register holding bits above the RTL's width (which packing the model's state into the
+/// RTL's words would drop) is reported in the next cycle, by the comparison through the writes as
+/// by the exhaustive one: an engine's pending requests with a row it does not have.
+#[test]
+fn a_model_register_wider_than_the_rtls_is_reported() {
+    let p = np4();
+    let rtl = RtlTopV3::new(&p).unwrap();
+    let stim = random_stim(&rtl, 11, 400, 50, 0.5, false);
+    let wpc = rtl.layout.input_words;
+    drop(rtl);
+    for exhaustive in [false, true] {
+        let mut l = LockstepV3::new(&p, 10).unwrap();
+        l.exhaustive = exhaustive;
+        for c in stim.chunks(wpc).take(300) {
+            l.cycle(c).unwrap();
+        }
+        assert_eq!(l.report.total_mismatches, 0);
+        // (NL = 2 at v3_np4: an engine has 2 * 2 rows, pend_q 4 bits)
+        l.model.u_sort.eng[1].pend_q |= 1 << 9;
+        l.cycle(&stim[300 * wpc..301 * wpc]).unwrap();
+        let m = &l.report.mismatches;
+        assert!(
+            m.iter()
+                .any(|m| m.0 == 300 && m.1.starts_with("u_sort.pend_q") && m.1.contains("wider")),
+            "exhaustive {exhaustive}: {m:?}"
+        );
+    }
+}
+
 /// A register the RTL alone changes (poked into the Verilated block's state, the model left as it
 /// is) is reported in the cycle that follows, by the default comparison as by the exhaustive one,
 /// with the same names and values: which registers are compared is not decided by what the model

@@ -102,11 +102,14 @@ pub struct NetConfig {
     pub dut: DutKind,
     pub dut_nodes: Vec<usize>,
     /// The block's micro-architecture in every switch (`capfc net --block`). v3's registers move
-    /// every cycle (its slot counters, scrub and threshold refresh), so a switch with the v3 block
-    /// is never idle and never skipped: such a network runs every switch every cycle.
+    /// every cycle (its slot counters, scrub and threshold refresh), but periodically once nothing
+    /// is in flight: its switches skip idle cycles and catch up by a closed-form advance
+    /// (`crate::switch::block_v3`).
     pub block: BlockKind,
     /// Look at every switch and host every cycle (no skipping, no time jumps).
     pub exhaustive: bool,
+    /// Check the v3 blocks' idle skipping as it goes ([`Switch::audit_idle_skip`]; tests).
+    pub audit_idle_skip: bool,
     /// The hosts' transport: TCP-like with ECN ([`super::transport`]), or None for open-loop
     /// senders at line rate (lost bytes sent again `rto` cycles later).
     pub transport: Option<TcpConfig>,
@@ -150,6 +153,7 @@ impl NetConfig {
             dut_nodes: vec![],
             block: BlockKind::V2,
             exhaustive: false,
+            audit_idle_skip: false,
             transport: None,
         }
     }
@@ -515,6 +519,7 @@ impl Network {
                 links.iter().map(|l| l.rate).collect(),
             );
             sw.exhaustive = cfg.exhaustive;
+            sw.audit_idle_skip = cfg.audit_idle_skip;
             sw.tm
                 .set_ecn(cfg.transport.as_ref().and_then(|t| t.ecn_threshold));
             switches.push(NetSwitch {
@@ -1317,6 +1322,11 @@ impl Network {
             let (x, y) = s.sw.v3_skip_counts();
             (a + x, b + y)
         })
+    }
+
+    /// The v3 blocks' idle skips checked so far ([`NetConfig::audit_idle_skip`]).
+    pub fn v3_idle_audits(&self) -> u64 {
+        self.switches.iter().map(|s| s.sw.v3_idle_audits()).sum()
     }
 
     /// Trace where every flow's time goes (before the run): each switch's hops

@@ -105,12 +105,14 @@ impl V3State {
 /// ([`BlockV3::allow_idle_skip`]). v3's registers never stand still (the slot counters, the
 /// counters' scrub and the thresholds' refresh move every cycle), but under idle inputs, once
 /// nothing is in flight ([`Top::idle_ready`]), everything but the scrub and the PFC timers
-/// repeats every 8 cycles. So: with the lanes empty, no PFC frame pending and D 0 at every port
-/// (the switch's outputs then stay as they are), [`IDLE_DRAIN`] cycles after the block became
-/// idle-ready keep its state (the anchor); 8 cycles later, if it equals the anchor but the scrub
-/// and the timers ([`Top::periodic_since`]), the cycles until the next event need not be clocked.
-/// At that event the block is brought to the state the skipped cycles would have given by
-/// [`Top::jump_idle`] (the scrub's rounds and the timers by arithmetic, 8 to 15 cycles clocked).
+/// repeats every 8 cycles. So: with the lanes empty and no PFC frame pending (the switch's
+/// outputs then stay as they are, D and the pause frames' fields too), [`IDLE_DRAIN`] cycles
+/// after the block became idle-ready keep its state (the anchor); 8 cycles later, if it equals
+/// the anchor but the scrub and the timers ([`Top::periodic_since`]), the cycles until the next
+/// event need not be clocked: an input, or the cycle a held pause's refresh falls due
+/// ([`Top::refresh_due`], [`BlockV3::wake`]: the switch wakes for it). At that event the block is
+/// brought to the state the skipped cycles would have given by [`Top::jump_idle`] (the scrub's
+/// rounds and the timers by arithmetic, 3 to 10 cycles clocked), then clocked.
 /// Exact: `tests/v3_idle.rs` compares the jump with clocking every cycle, `tests/network.rs` and
 /// `tests/switch_v3.rs` whole runs.
 #[derive(Default)]
@@ -119,11 +121,22 @@ struct IdleSkip {
     anchor: Option<Box<Top>>,
     /// periodic since the clock edge of this switch cycle, at this block cycle
     periodic: Option<(u64, u64)>,
+    /// while periodic: the switch cycle in which a held pause's refresh falls due (`u64::MAX`
+    /// with D 0 at every port)
+    wake: u64,
     /// idle cycles clocked in a row with the block idle-ready
     run: u64,
+    /// found periodic ([`Top::periodic_since`]) since the last configuration write or reset,
+    /// with no fault in force: from then on, idle-ready for [`IDLE_DRAIN`] cycles is periodic
+    /// (the thresholds' copies, the one part of the state that settles later, have settled, and
+    /// nothing else but the scrub and the timers moves under idle inputs once idle-ready)
+    verified: bool,
     /// cycles not clocked, and cycles clocked to catch up with them (`BlockV3::skip_counts`)
     skipped: u64,
     caught_up: u64,
+    /// times the periodic state was taken without the anchor's comparison and then checked by
+    /// it on a copy ([`BlockV3::audit_idle_skip`])
+    audited: u64,
 }
 
 /// The v3 block and its lanes.
@@ -143,6 +156,9 @@ pub(crate) struct BlockV3 {
     /// idle cycles skipped (the model alone, `allow_idle_skip`), and the switch's cycle now
     skip: Option<IdleSkip>,
     pub now: u64,
+    /// Check every periodic state taken without the anchor's comparison by that comparison, on
+    /// a copy clocked 8 idle cycles further (tests: a wrong shortcut is then a mismatch)
+    pub audit_idle_skip: bool,
 }
 
 impl BlockV3 {
@@ -189,6 +205,7 @@ impl BlockV3 {
             arrivals: 0,
             skip: None,
             now: 0,
+            audit_idle_skip: false,
         };
         b.tin.rst = true;
         b.clock()?;
@@ -217,11 +234,27 @@ impl BlockV3 {
         self.skip.as_ref().is_some_and(|k| k.periodic.is_some())
     }
 
+    /// While [`BlockV3::periodic`]: the first switch cycle the block must be clocked in even under
+    /// idle inputs, the one a held pause's refresh falls due in (a PFC frame pending again);
+    /// `u64::MAX` otherwise, or with D 0 at every port.
+    pub fn wake(&self) -> u64 {
+        self.skip
+            .as_ref()
+            .filter(|k| k.periodic.is_some())
+            .map_or(u64::MAX, |k| k.wake)
+    }
+
     /// (cycles not clocked, cycles clocked to catch up with them) so far.
     pub fn skip_counts(&self) -> (u64, u64) {
         self.skip
             .as_ref()
             .map_or((0, 0), |k| (k.skipped, k.caught_up))
+    }
+
+    /// Periodic states taken without the anchor's comparison and checked by it
+    /// ([`BlockV3::audit_idle_skip`]).
+    pub fn idle_audits(&self) -> u64 {
+        self.skip.as_ref().map_or(0, |k| k.audited)
     }
 
     /// Bring a periodic block to switch cycle `self.now`'s start: the idle cycles since the edge
@@ -256,31 +289,51 @@ impl BlockV3 {
 
     /// After a cycle clocked: look for the periodic state (see [`IdleSkip`]). `idle`: nothing
     /// waited at the lanes nor for an answer in it.
-    fn watch_idle(&mut self, idle: bool, out: &Outputs) {
+    fn watch_idle(&mut self, idle: bool, out: &Outputs) -> Result<(), String> {
         let Some(k) = self.skip.as_mut() else {
-            return;
+            return Ok(());
         };
         // (only the model alone skips: `allow_idle_skip`)
         let Some(m) = Sides::model(&self.sides) else {
-            return;
+            return Ok(());
         };
-        if !idle
-            || self.lanes.pending() != 0
-            || out.pfc_valid != 0
-            || m.d_q.iter().any(|&d| d != 0)
-            || !m.idle_ready()
-        {
+        if self.tin.cfg_we || self.tin.rst || m.fault.is_some() {
+            k.verified = false;
+        }
+        if !idle || self.lanes.pending() != 0 || out.pfc_valid != 0 || !m.idle_ready() {
             k.anchor = None;
             k.run = 0;
-            return;
+            return Ok(());
         }
         k.run += 1;
+        if k.verified && k.run == IDLE_DRAIN {
+            if self.audit_idle_skip {
+                let (mut a, mut later) = (Box::new(m.clone()), m.clone());
+                let mut o = TopOut::default();
+                for _ in 0..8 {
+                    later.cycle_into(&self.tin, &mut o);
+                }
+                if !later.periodic_since(&mut a) {
+                    return Err(format!(
+                        "v3 idle skip: the state at block cycle {} was taken as periodic without the anchor's comparison, and 8 idle cycles later it is not",
+                        self.cycle
+                    ));
+                }
+                k.audited += 1;
+            }
+            k.periodic = Some((self.now, self.cycle));
+            k.wake = self.now.saturating_add(1).saturating_add(m.refresh_due());
+            return Ok(());
+        }
         if k.run == IDLE_DRAIN + 8 {
             if let Some(a) = k.anchor.as_mut() {
                 if m.periodic_since(a) {
+                    k.verified = true;
                     k.periodic = Some((self.now, self.cycle));
+                    // (the cycles after this one's edge before the refresh's)
+                    k.wake = self.now.saturating_add(1).saturating_add(m.refresh_due());
                     k.anchor = None;
-                    return;
+                    return Ok(());
                 }
             }
             k.run = IDLE_DRAIN;
@@ -289,6 +342,7 @@ impl BlockV3 {
         if k.run == IDLE_DRAIN {
             k.anchor = Some(Box::new(m.clone()));
         }
+        Ok(())
     }
 
     /// The model's side (`--dut model` or `both`), to put a deliberate bug in (tests).
@@ -532,7 +586,7 @@ impl BlockV3 {
     pub fn tick(&mut self, pfc_ready: u128, out: &mut Outputs) -> Result<(), String> {
         let idle = self.lanes.pending() == 0;
         if self.periodic() {
-            if idle {
+            if idle && self.now < self.wake() {
                 // (a cycle of the periodic state: the outputs stay those of the last clocked)
                 self.answers.clear();
                 return Ok(());
@@ -574,8 +628,7 @@ impl BlockV3 {
         // answers instead)
         out.arr_accept = 0;
         out.enq_accept = false;
-        self.watch_idle(idle, out);
-        Ok(())
+        self.watch_idle(idle, out)
     }
 
     /// The block's cycle on `self.tin`, its outputs into `self.tout`.

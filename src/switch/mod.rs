@@ -530,6 +530,11 @@ pub struct Switch {
     /// `capfc run` does.
     #[serde(skip)]
     pub skip_idle_block: bool,
+    /// With v3's idle skipping: check each periodic state the block takes without comparing it
+    /// with a state 8 cycles on (once its state has been found periodic since the last
+    /// configuration write) by that comparison on a copy, a wrong one stopping the run as a
+    /// mismatch (tests; `Switch::v3_idle_audits` counts them)
+    pub audit_idle_skip: bool,
     /// Scratch: this cycle's arrivals (input port, packet).
     #[serde(skip)]
     arrived: Vec<(usize, Packet)>,
@@ -663,6 +668,7 @@ impl Switch {
             arrived: Vec::with_capacity(sc.ports),
             exhaustive: false,
             skip_idle_block: false,
+            audit_idle_skip: false,
             stats: Stats::new(sc.ports, nf),
             attached: None,
             hop_trace: None,
@@ -933,7 +939,10 @@ impl Switch {
 
     fn clock_block(&mut self) {
         let idle_in = self.attached.is_some() && !self.exhaustive && self.inp.is_idle();
-        if idle_in && self.attached.as_ref().is_some_and(|a| a.block_idle) {
+        if idle_in
+            && self.attached.as_ref().is_some_and(|a| a.block_idle)
+            && self.block_wake() > self.now
+        {
             // A fixed point under idle inputs: the cycle would change nothing (the outputs too are
             // those of the last, idle, cycle).
             return;
@@ -947,6 +956,7 @@ impl Switch {
             b.now = self.now;
             if (self.attached.is_some() || self.skip_idle_block) && !self.exhaustive {
                 b.allow_idle_skip();
+                b.audit_idle_skip = self.audit_idle_skip;
             }
         }
         if self.wave.is_some() {
@@ -1626,7 +1636,8 @@ impl Switch {
 
     /// Nothing can happen in cycle `t` (the network skips the switch's cycle): no frame arrives,
     /// no packet waits at ingress or in the pipeline, no transmitter can start, no PFC frame is
-    /// pending, and the block sits at its fixed point.
+    /// pending, and the block sits at its fixed point (or, with v3, its periodic state, no held
+    /// pause's refresh falling due in `t`).
     pub fn idle(&self, t: u64) -> bool {
         self.up_next > t
             && self.ingress_busy == 0
@@ -1636,14 +1647,29 @@ impl Switch {
             && self.out.pfc_valid == 0
             && self.pfc.is_empty()
             && self.attached.as_ref().is_some_and(|a| a.block_idle)
+            && self.block_wake() > t
             && !self.exhaustive
     }
 
+    /// The first cycle the block must be clocked in under idle inputs while it sits at its fixed
+    /// point or periodic state: with v3, a held pause's refresh falling due
+    /// ([`block_v3::BlockV3::wake`]); `u64::MAX` otherwise.
+    fn block_wake(&self) -> u64 {
+        match &self.block {
+            Dut::V3(b) => b.wake(),
+            _ => u64::MAX,
+        }
+    }
+
     /// The first cycle at which an idle switch ([`Switch::idle`]) has something to do: a frame
-    /// arrives, a packet reaches the end of the pipeline, or a transmitter can start (a pause ends).
+    /// arrives, a packet reaches the end of the pipeline, a transmitter can start (a pause ends),
+    /// or the block's held pause falls due for its refresh.
     pub fn next_activity(&self) -> u64 {
         let pipe = self.pipe.front().map_or(u64::MAX, |&(e, _)| e);
-        self.up_next.min(self.tm.wake_min()).min(pipe)
+        self.up_next
+            .min(self.tm.wake_min())
+            .min(pipe)
+            .min(self.block_wake())
     }
 
     /// Move an idle switch's clock to `t` (the cycles it skipped changed nothing).
@@ -1658,6 +1684,14 @@ impl Switch {
         match &self.block {
             Dut::V3(b) => b.skip_counts(),
             _ => (0, 0),
+        }
+    }
+
+    /// Idle skips checked by [`Switch::audit_idle_skip`] so far.
+    pub fn v3_idle_audits(&self) -> u64 {
+        match &self.block {
+            Dut::V3(b) => b.idle_audits(),
+            _ => 0,
         }
     }
 

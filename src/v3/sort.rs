@@ -473,7 +473,8 @@ impl Sort {
             }
             // pending requests
             let mut pend = 0u64;
-            for (j, &clr) in rowclr.iter().enumerate() {
+            // (the engine's NJ rows: pend_q has NJ bits)
+            for (j, &clr) in rowclr.iter().enumerate().take(nj) {
                 let was = e.pend_q >> j & 1 == 1;
                 let clr = pick(f, Fault::PendingKeptOnClear, clr, clr && !was);
                 let keep = was && !clr && !(granted && g == j as u64);

@@ -274,8 +274,9 @@ impl Top {
     /// taken, all under the same idle inputs: every register and RAM word equals `anchor`'s but
     /// the counters' scrub (each port's pointer, its read and write registers, its counter RAM)
     /// and the PFC timers. Those others evolve from themselves alone (the scrub and the timers
-    /// read them, nothing reads the scrub or a timer back while idle), so they are periodic with
-    /// period 8 from here on: what [`Top::jump_idle`] needs. `anchor` is overwritten.
+    /// read them, nothing reads the scrub back while idle, and a timer only at a port with D up
+    /// once it reaches 0: [`Top::refresh_due`]), so they are periodic with period 8 from here
+    /// on, up to a refresh falling due: what [`Top::jump_idle`] needs. `anchor` is overwritten.
     pub fn periodic_since(&self, anchor: &mut Top) -> bool {
         for (a, o) in anchor.u_egress.port.iter_mut().zip(&self.u_egress.port) {
             a.sp_q = o.sp_q;
@@ -288,6 +289,20 @@ impl Top {
         }
         anchor.timer_q.clone_from(&self.timer_q);
         *anchor == *self
+    }
+
+    /// Idle cycles that may pass before the one in which a held pause's refresh falls due (D
+    /// up and its timer at 0 at a port: a PFC frame pending again), from a state with
+    /// [`Top::idle_ready`]; `u64::MAX` with D 0 at every port. Nothing else the switch sees moves
+    /// in those cycles under idle inputs once the state is periodic ([`Top::periodic_since`]).
+    pub fn refresh_due(&self) -> u64 {
+        self.d_q
+            .iter()
+            .zip(&self.timer_q)
+            .filter(|(&d, _)| d != 0)
+            .map(|(_, &t)| u64::from(t))
+            .min()
+            .unwrap_or(u64::MAX)
     }
 
     /// `n` cycles of the idle inputs `inp` (see [`Top::idle_input`]) from a state found periodic
@@ -338,8 +353,9 @@ impl Top {
     /// the registers, the RAMs and `out` (the last cycle's outputs; untouched if `n` is 0), but
     /// without clocking most of them when the inputs are idle ([`Top::idle_input`]): clocked
     /// until the block is [`Top::idle_ready`] for [`IDLE_DRAIN`] cycles, 8 more to find it
-    /// periodic ([`Top::periodic_since`]; again if not), then [`Top::jump_idle`]. Returns the
-    /// cycles clocked.
+    /// periodic ([`Top::periodic_since`]; again if not), then [`Top::jump_idle`], up to the cycle
+    /// a held pause's refresh falls due ([`Top::refresh_due`]; that cycle clocked, and the search
+    /// started again after it). Returns the cycles clocked.
     pub fn advance_idle(&mut self, inp: &TopIn, n: u64, out: &mut TopOut) -> u64 {
         if !Top::idle_input(inp) {
             for _ in 0..n {
@@ -354,7 +370,17 @@ impl Top {
             if run == IDLE_DRAIN + 8 {
                 if let Some(a) = anchor.as_mut() {
                     if self.periodic_since(a) {
-                        return clocked + self.jump_idle(inp, left, out);
+                        // (up to the cycle a held pause's refresh falls due, if one does: that
+                        // cycle clocked, the state found periodic again after it)
+                        let due = self.refresh_due();
+                        if due >= left {
+                            return clocked + self.jump_idle(inp, left, out);
+                        }
+                        clocked += self.jump_idle(inp, due, out);
+                        left -= due;
+                        run = 0;
+                        anchor = None;
+                        continue;
                     }
                 }
                 run = IDLE_DRAIN;
