@@ -19,9 +19,10 @@
 //! bytes' time on every link, and is kept for the capture when one is asked for.
 //!
 //! **Routes.** Per destination host, the links that may lead to it form a directed acyclic graph:
-//! a switch may send to a neighbour that is nearer in hops, or as near with a lower name; the
-//! scenario's `[[prefer]]` entries set other preference lists (checked for loops). Preference is
-//! by hops, then name. Without AR a data frame takes the first port; with AR [`CongTable::route`]
+//! by default a switch may send to any neighbour nearer in hops (minimal routes, preferred by
+//! hops, then name); the scenario's `[[prefer]]` entries replace a switch's list for some
+//! destinations (the non-minimal alternatives), and every destination's graph is checked for
+//! loops when the file is read. Without AR a data frame takes the first port; with AR [`CongTable::route`]
 //! picks; CNMs take a random port of the list under AR (so that every upstream path hears them),
 //! else the first.
 //!
@@ -579,7 +580,7 @@ impl QcnConfig {
                 let mut l: Vec<usize> = (0..ports[u].len())
                     .filter(|&p| {
                         let v = ports[u][p].0;
-                        (!is_host[v] || v == d) && key(v) < key(u)
+                        (!is_host[v] || v == d) && dist[v] < dist[u]
                     })
                     .collect();
                 l.sort_by(|&a, &b| key(ports[u][a].0).cmp(&key(ports[u][b].0)));
