@@ -130,7 +130,11 @@ pub fn report(scenario: &str, cfg: &QcnConfig, runs: &[QcnRun], wall_s: f64) -> 
         cfg.hot_rate_gbps,
         cfg.hot_start_ms,
         cfg.hot_end_ms,
-        cfg.hot_start_ms + cfg.settle_ms,
+        if cfg.hot.is_empty() || cfg.uniform_load > 0.0 {
+            cfg.warmup_ms
+        } else {
+            cfg.hot_start_ms + cfg.settle_ms
+        },
         cfg.uniform_load,
         cfg.duration_ms,
         cfg.seed,
