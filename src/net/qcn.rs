@@ -268,14 +268,16 @@ fn line_at(text: &str, at: usize) -> usize {
     text[..at.min(text.len())].matches('\n').count() + 1
 }
 
-/// The line where `field = ...` is set, else the `[qcn]` header's, else 1.
+/// The line where `field = ...` is set, else the first `[[qcn.field]]` table's, else the `[qcn]`
+/// header's, else 1.
 fn line_of(text: &str, field: &str) -> usize {
     let hit = text.lines().position(|l| {
         let l = l.trim_start();
         l.strip_prefix(field)
             .is_some_and(|r| r.trim_start().starts_with('='))
     });
-    match hit {
+    let table = format!("[[qcn.{field}]]");
+    match hit.or_else(|| text.lines().position(|l| l.trim() == table)) {
         Some(i) => i + 1,
         None => text
             .lines()
@@ -371,15 +373,21 @@ impl QcnConfig {
             ));
         }
         pos("duration_ms", self.duration_ms)?;
-        if !(self.hot_start_ms >= 0.0
-            && self.hot_start_ms <= self.hot_end_ms
-            && self.hot_end_ms <= self.duration_ms)
-        {
+        if !(self.hot_start_ms >= 0.0 && self.hot_start_ms <= self.hot_end_ms) {
+            return Err((
+                "hot_start_ms",
+                format!(
+                    "{}: must be 0 or more and not after hot_end_ms {}",
+                    self.hot_start_ms, self.hot_end_ms
+                ),
+            ));
+        }
+        if self.hot_end_ms > self.duration_ms {
             return Err((
                 "hot_end_ms",
                 format!(
-                    "{}..{}: the hotspot must lie within 0..duration_ms",
-                    self.hot_start_ms, self.hot_end_ms
+                    "{}: after duration_ms {}",
+                    self.hot_end_ms, self.duration_ms
                 ),
             ));
         }
@@ -1651,5 +1659,24 @@ impl QcnRun {
             out.extend_from_slice(body);
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reseq_holds_frames_ahead_of_the_next_expected() {
+        let mut r = Reseq::default();
+        r.arrive(0, 0);
+        assert_eq!((r.next, r.held.len()), (1, 0));
+        r.arrive(10, 2); // 1 missing: 2 held
+        r.arrive(20, 3);
+        assert_eq!((r.next, r.held.len()), (1, 2));
+        r.arrive(30, 1); // 1 arrives: 1, 2, 3 delivered
+        assert_eq!((r.next, r.held.len(), r.max), (4, 0, 2));
+        // Occupancy: 1 frame for 10 cycles, 2 for 10: area 30 over 40 cycles.
+        assert_eq!(r.mean(40, 0), 30.0 / 40.0);
     }
 }
