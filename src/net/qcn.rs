@@ -391,9 +391,9 @@ impl QcnConfig {
                 ),
             ));
         }
-        if !(self.settle_ms >= 0.0 && self.hot_start_ms + self.settle_ms < self.hot_end_ms)
-            && !self.hot.is_empty()
-        {
+        let settle_ok =
+            self.settle_ms >= 0.0 && self.hot_start_ms + self.settle_ms < self.hot_end_ms;
+        if !self.hot.is_empty() && !settle_ok {
             return Err((
                 "settle_ms",
                 format!("{}: must leave part of the hotspot", self.settle_ms),
@@ -1455,7 +1455,8 @@ impl<'a> Sim<'a> {
             limiter_gbps,
         });
         // The hot flows' resequencing integral at the window's edges.
-        if now <= self.win.0 || (now > self.win.0 && now - self.bin < self.win.0) {
+        // (The window starts on a bin's edge when its start is a whole number of bins.)
+        if now < self.win.0 + self.bin {
             for (k, &(s, d)) in self.hot.iter().enumerate() {
                 let r = &mut self.hosts[d].recv[s];
                 r.arrive_none(now);
