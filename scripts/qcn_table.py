@@ -3,7 +3,7 @@
 with its verdict by the rules written in docs/qcn.md (`make qcn`).
 
 Runs `capfc net --mode PAUSE,QCN,QCN_AR --scenario scenarios/qcn-*.toml --json --csv OUT --pcap
-OUT` for every hotspot scenario, and the uniform scenarios of T1 and T2 at loads 0.1 to 1.0 (the
+OUT --plot OUT/NAME.svg` for every hotspot scenario, and the uniform scenarios of T1 and T2 at loads 0.1 to 1.0 (the
 load written into a copy of the file under OUT), two at a time; then prints the markdown tables.
 Usage: scripts/qcn_table.py [CAPFC_BINARY] [OUT_DIR]
 """
@@ -33,7 +33,7 @@ def run(path, extra=()):
 
 
 def hot(name):
-    return name, run(f"scenarios/{name}.toml", ["--pcap", out])
+    return name, run(f"scenarios/{name}.toml", ["--pcap", out, "--plot", f"{out}/{name}.svg"])
 
 
 def uniform(job):

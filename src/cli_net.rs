@@ -273,6 +273,7 @@ pub fn run(a: &NetArgs) -> Result<()> {
     if crate::cli_qcn::wants(&a.mode, a.scenario.as_deref()) {
         let out = crate::cli_qcn::QcnOutputs {
             csv: a.csv.as_deref(),
+            plot: a.plot.as_deref(),
             pcap: a.pcap.as_deref(),
             json: a.json,
             seeds: a.seeds.as_deref().map(parse_seeds).transpose()?,

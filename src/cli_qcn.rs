@@ -1,7 +1,7 @@
 //! The QCN modes of `capfc run` and `capfc net` (`--mode PAUSE,QCN,QCN_AR` with a QCN scenario,
 //! scenarios/qcn-*.toml): run each mode, print the table (one column per mode, as the other modes'
-//! tables), and write rates, hot queues and routing table entries over time as CSV, and the CNMs
-//! as pcap.
+//! tables), and write rates, hot queues and routing table entries over time as CSV and SVG, and
+//! the CNMs as pcap.
 
 use crate::net::qcn::{run, QcnConfig, QcnMode, QcnRun};
 use anyhow::{bail, Context, Result};
@@ -47,6 +47,7 @@ pub fn parse_modes(modes: &str) -> Result<Vec<QcnMode>> {
 /// Where the QCN run's outputs go, and its seeds.
 pub struct QcnOutputs<'a> {
     pub csv: Option<&'a Path>,
+    pub plot: Option<&'a Path>,
     pub pcap: Option<&'a Path>,
     pub json: bool,
     pub seeds: Option<std::ops::RangeInclusive<u64>>,
@@ -103,6 +104,9 @@ pub fn run_cli(scenario: &str, modes: &str, out: &QcnOutputs) -> Result<Vec<QcnR
             let p = dir.join(format!("{stem}_{}_cnm.pcap", name(r)));
             std::fs::write(&p, r.pcap()).with_context(|| format!("writing {}", p.display()))?;
         }
+    }
+    if let Some(p) = out.plot {
+        plot(p, &runs).map_err(anyhow::Error::msg)?;
     }
     if out.json {
         let v: Vec<_> = runs.iter().map(|r| &r.stats).collect();
@@ -203,4 +207,104 @@ pub fn report(scenario: &str, cfg: &QcnConfig, runs: &[QcnRun], wall_s: f64) -> 
     }
     s += "\n";
     s
+}
+
+/// Per mode, one row: the hot sources' sending rates, the hot queues, and each switch's congested
+/// table entries, over time (SVG).
+pub fn plot(path: &Path, runs: &[QcnRun]) -> Result<(), String> {
+    use plotters::prelude::*;
+    let err = |e: &dyn std::fmt::Display| format!("[plot] {}: {e}", path.display());
+    let rows = runs.len().max(1);
+    let root = SVGBackend::new(path, (1800, 300 * rows as u32)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let colors = [BLUE, RED, GREEN, MAGENTA, CYAN, BLACK];
+    for (area, r) in root.split_evenly((rows, 3)).chunks(3).zip(runs) {
+        let t_end = r.cfg.duration_ms;
+        let name = r.mode.name();
+        let mut c = ChartBuilder::on(&area[0])
+            .caption(format!("{name}: hot sources (Gb/s)"), ("sans-serif", 16))
+            .margin(8)
+            .x_label_area_size(30)
+            .y_label_area_size(50)
+            .build_cartesian_2d(0.0..t_end, 0.0..r.cfg.line_gbps * 1.05)
+            .map_err(|e| err(&e))?;
+        c.configure_mesh()
+            .x_desc("ms")
+            .draw()
+            .map_err(|e| err(&e))?;
+        let mut sources: Vec<usize> = Vec::new();
+        for [a, _] in &r.cfg.hot {
+            if let Some(h) = r.host_names.iter().position(|n| n == a) {
+                if !sources.contains(&h) {
+                    sources.push(h);
+                }
+            }
+        }
+        if sources.is_empty() {
+            sources = (0..r.host_names.len()).collect();
+        }
+        for (k, &h) in sources.iter().enumerate() {
+            c.draw_series(LineSeries::new(
+                r.bins.iter().map(|b| (b.t_ms, b.host_gbps[h])),
+                colors[k % colors.len()],
+            ))
+            .map_err(|e| err(&e))?
+            .label(r.host_names[h].clone());
+        }
+        let qmax = r
+            .bins
+            .iter()
+            .flat_map(|b| b.queue_bytes.iter().copied())
+            .fold(1.0, f64::max)
+            / 1e3
+            * 1.1;
+        let mut c = ChartBuilder::on(&area[1])
+            .caption(format!("{name}: hot queues (KB)"), ("sans-serif", 16))
+            .margin(8)
+            .x_label_area_size(30)
+            .y_label_area_size(50)
+            .build_cartesian_2d(0.0..t_end, 0.0..qmax)
+            .map_err(|e| err(&e))?;
+        c.configure_mesh()
+            .x_desc("ms")
+            .draw()
+            .map_err(|e| err(&e))?;
+        for k in 0..r.cfg.hot_queues.len() {
+            c.draw_series(LineSeries::new(
+                r.bins.iter().map(|b| (b.t_ms, b.queue_bytes[k] / 1e3)),
+                colors[k % colors.len()],
+            ))
+            .map_err(|e| err(&e))?;
+        }
+        let emax = r
+            .bins
+            .iter()
+            .flat_map(|b| b.table_entries.iter().copied())
+            .max()
+            .unwrap_or(0)
+            .max(1) as f64
+            * 1.1;
+        let mut c = ChartBuilder::on(&area[2])
+            .caption(
+                format!("{name}: congested table entries per switch"),
+                ("sans-serif", 16),
+            )
+            .margin(8)
+            .x_label_area_size(30)
+            .y_label_area_size(50)
+            .build_cartesian_2d(0.0..t_end, 0.0..emax)
+            .map_err(|e| err(&e))?;
+        c.configure_mesh()
+            .x_desc("ms")
+            .draw()
+            .map_err(|e| err(&e))?;
+        for k in 0..r.switch_names.len() {
+            c.draw_series(LineSeries::new(
+                r.bins.iter().map(|b| (b.t_ms, b.table_entries[k] as f64)),
+                colors[k % colors.len()],
+            ))
+            .map_err(|e| err(&e))?;
+        }
+    }
+    root.present().map_err(|e| err(&e))
 }

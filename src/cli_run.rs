@@ -275,6 +275,7 @@ pub fn run(a: &RunArgs) -> Result<()> {
     if crate::cli_qcn::wants(&a.mode, Some(&a.scenario)) {
         let out = crate::cli_qcn::QcnOutputs {
             csv: a.csv.as_deref(),
+            plot: a.plot.as_deref(),
             pcap: a.pcap.as_deref(),
             json: a.json,
             seeds: None,
