@@ -68,11 +68,11 @@ pub fn run_cli(scenario: &str, modes: &str, out: &QcnOutputs) -> Result<Vec<QcnR
     if seeds.len() > 1000 {
         bail!("--seeds: more than 1000 seeds in one QCN run");
     }
-    let runs: Vec<QcnRun> = modes
+    let runs = modes
         .iter()
         .flat_map(|&m| seeds.iter().map(move |&s| (m, s)))
         .map(|(m, s)| run(&cfg, m, s, out.pcap.is_some()))
-        .collect();
+        .collect::<Result<Vec<QcnRun>, _>>()?;
     let wall = t0.elapsed().as_secs_f64();
     let stem = Path::new(scenario)
         .file_stem()

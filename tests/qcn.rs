@@ -51,7 +51,7 @@ fn holds_q_eq(r: &QcnRun) -> Result<(), String> {
 #[test]
 fn qcn_holds_the_bottleneck_queue_at_q_eq() {
     let cfg = QcnConfig::parse("dumbbell.toml", DUMBBELL).unwrap();
-    let r = run(&cfg, QcnMode::Qcn, cfg.seed, false);
+    let r = run(&cfg, QcnMode::Qcn, cfg.seed, false).unwrap();
     println!("QCN, seed {}: {:?}", cfg.seed, r.stats);
     assert!(r.stats.cnms > 0, "no CNM was sent");
     holds_q_eq(&r).unwrap();
@@ -59,7 +59,7 @@ fn qcn_holds_the_bottleneck_queue_at_q_eq() {
     let last = r.bins.last().unwrap();
     assert!(last.limiter_gbps.iter().all(|&g| g < 9.0), "{last:?}");
     // The same rule fails with PAUSE alone: the queue fills its inputs' buffers.
-    let p = run(&cfg, QcnMode::Pause, cfg.seed, false);
+    let p = run(&cfg, QcnMode::Pause, cfg.seed, false).unwrap();
     println!("PAUSE: {:?}", p.stats);
     assert!(holds_q_eq(&p).is_err());
     assert!(p.stats.pauses > 0 && p.stats.cnms == 0);
@@ -83,7 +83,7 @@ fn offered(r: &QcnRun) -> Result<(), String> {
 #[test]
 fn adaptive_routing_gives_each_non_contending_flow_its_offered_rate() {
     let cfg = QcnConfig::parse("t1.toml", T1).unwrap();
-    let ar = run(&cfg, QcnMode::QcnAr, cfg.seed, false);
+    let ar = run(&cfg, QcnMode::QcnAr, cfg.seed, false).unwrap();
     println!("QCN_AR, seed {}: {:?}", cfg.seed, ar.stats);
     offered(&ar).unwrap();
     // The switches snooped CNs: some table held a congested entry during the hotspot.
@@ -93,7 +93,7 @@ fn adaptive_routing_gives_each_non_contending_flow_its_offered_rate() {
         .any(|b| b.table_entries.iter().any(|&n| n > 0)));
     assert!(ar.stats.reseq_mean.iter().all(|&m| m < 1.0));
     // Without AR the same rule fails: the two flows share S7 -> S9.
-    let q = run(&cfg, QcnMode::Qcn, cfg.seed, false);
+    let q = run(&cfg, QcnMode::Qcn, cfg.seed, false).unwrap();
     println!("QCN: {:?}", q.stats);
     assert!(offered(&q).is_err());
     assert!(q
@@ -105,7 +105,7 @@ fn adaptive_routing_gives_each_non_contending_flow_its_offered_rate() {
 #[test]
 fn cnms_on_the_wire_read_back() {
     let cfg = QcnConfig::parse("dumbbell.toml", DUMBBELL).unwrap();
-    let r = run(&cfg, QcnMode::Qcn, cfg.seed, true);
+    let r = run(&cfg, QcnMode::Qcn, cfg.seed, true).unwrap();
     assert_eq!(r.capture.len() as u64, r.stats.cnms);
     assert!(!r.capture.is_empty());
     for (_, b) in &r.capture {
@@ -185,6 +185,14 @@ via = [\"S7\"]
 "
     );
     let e = QcnConfig::parse("loop.toml", &text).unwrap_err();
+    // The same configuration built in code is refused by run, not panicking.
+    let mut cfg = QcnConfig::parse("t1.toml", T1).unwrap();
+    cfg.prefer = toml::from_str::<toml::Value>(&text).unwrap()["qcn"]["prefer"]
+        .clone()
+        .try_into()
+        .unwrap();
+    let e2 = run(&cfg, QcnMode::QcnAr, 1, false).unwrap_err();
+    assert_eq!(e2.field, "prefer", "{e2}");
     assert_eq!((e.file.as_str(), e.field.as_str()), ("loop.toml", "prefer"));
     let line = text.lines().position(|l| l == "[[qcn.prefer]]").unwrap() + 1;
     assert_eq!(e.line, line, "{e}");

@@ -934,8 +934,7 @@ pub fn port_mac(node: usize, port: usize) -> [u8; 6] {
 }
 
 impl<'a> Sim<'a> {
-    fn new(cfg: &'a QcnConfig, mode: QcnMode, seed: u64, capture: bool) -> Sim<'a> {
-        let topo = cfg.topo().expect("checked on load");
+    fn new(cfg: &'a QcnConfig, topo: Topo, mode: QcnMode, seed: u64, capture: bool) -> Sim<'a> {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let n = topo.names.len();
         let nh = topo.hosts.len();
@@ -1565,10 +1564,24 @@ impl Reseq {
     }
 }
 
-/// Run `cfg` in `mode` with `seed`; `capture` keeps every CNM's bytes.
-pub fn run(cfg: &QcnConfig, mode: QcnMode, seed: u64, capture: bool) -> QcnRun {
+/// Run `cfg` in `mode` with `seed`; `capture` keeps every CNM's bytes. A configuration that
+/// [`QcnConfig::parse`] would refuse is refused here too (`file` and `line` then say so).
+pub fn run(
+    cfg: &QcnConfig,
+    mode: QcnMode,
+    seed: u64,
+    capture: bool,
+) -> Result<QcnRun, QcnScenarioError> {
+    let refuse = |(field, why): (&'static str, String)| QcnScenarioError {
+        file: "(configuration)".into(),
+        line: 0,
+        field: field.into(),
+        why,
+    };
+    cfg.check().map_err(refuse)?;
+    let topo = cfg.topo().map_err(refuse)?;
     let t0 = std::time::Instant::now();
-    let mut sim = Sim::new(cfg, mode, seed, capture);
+    let mut sim = Sim::new(cfg, topo, mode, seed, capture);
     sim.start();
     let end = cfg.cycles(cfg.duration_ms);
     while let Some(it) = sim.heap.pop() {
@@ -1581,7 +1594,7 @@ pub fn run(cfg: &QcnConfig, mode: QcnMode, seed: u64, capture: bool) -> QcnRun {
     }
     let mut r = sim.finish(t0.elapsed().as_secs_f64());
     r.stats.seed = seed;
-    r
+    Ok(r)
 }
 
 impl QcnRun {
