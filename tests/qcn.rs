@@ -130,7 +130,19 @@ fn cnms_on_the_wire_read_back() {
         let body = &pcap[at + 16..at + 16 + len];
         let want = &r.capture[n].1;
         assert_eq!(body, &want[..want.len() - 4]);
+        // The fields read by offset from 802.1Q clause 33.4's table (docs/qcn.md), not by
+        // Cnm::decode: EtherType, version 0, reserved 0, QntzFb 1..63, encapsulated priority's
+        // reserved bits 0, encapsulated destination one of H4..H6, MSDU length 64.
+        assert_eq!(body.len(), 14 + 24 + 64);
         assert_eq!(u16::from_be_bytes([body[12], body[13]]), CNM_ETHERTYPE);
+        let first = u16::from_be_bytes([body[14], body[15]]);
+        assert_eq!(first >> 12, 0, "version");
+        assert_eq!((first >> 6) & 0x3F, 0, "reserved");
+        assert!((1..=63).contains(&(first & 0x3F)), "QntzFb");
+        assert_eq!(&body[16..22], &body[6..12], "CPID: the CP port's MAC");
+        assert_eq!(u16::from_be_bytes([body[28], body[29]]) & 0x1FFF, 0);
+        assert!((3..6).any(|h| body[30..36] == host_mac(h)));
+        assert_eq!(u16::from_be_bytes([body[36], body[37]]), 64);
         at += 16 + len;
         n += 1;
     }
