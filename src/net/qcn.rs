@@ -37,7 +37,7 @@
 //! with probability `load` to a uniformly drawn other host) runs at `background_load` outside the
 //! hotspot, or at `uniform_load` throughout when that is set.
 
-use crate::switch::qcn::{Cnm, CongTable, Cp, CpParams, Rp, RpParams};
+use crate::switch::qcn::{Cnm, CongTable, Cp, CpParams, Rp, RpParams, Sample};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Deserialize;
@@ -348,7 +348,8 @@ impl QcnConfig {
         Ok(c)
     }
 
-    /// The fields' rules: `(field, why)` for the first broken one.
+    /// The fields' rules: `(field, why)` for the first broken one. (Long, as a flat list of one
+    /// rule a field, in the file's order.)
     pub fn check(&self) -> Result<(), (&'static str, String)> {
         let pos = |name: &'static str, v: f64| {
             if v.is_finite() && v > 0.0 {
@@ -627,49 +628,7 @@ impl QcnConfig {
                 routes[u][h] = l.clone();
             }
         }
-        // Every destination's graph must be acyclic and reach it from every switch.
-        for (h, &d) in hosts.iter().enumerate() {
-            // 0 unvisited, 1 on the stack, 2 done.
-            let mut mark = vec![0u8; n];
-            fn visit(
-                u: usize,
-                d: usize,
-                h: usize,
-                ports: &[Vec<(usize, usize)>],
-                routes: &[Vec<Vec<usize>>],
-                mark: &mut [u8],
-            ) -> Result<(), usize> {
-                if u == d || mark[u] == 2 {
-                    return Ok(());
-                }
-                if mark[u] == 1 {
-                    return Err(u);
-                }
-                mark[u] = 1;
-                for &p in &routes[u][h] {
-                    visit(ports[u][p].0, d, h, ports, routes, mark)?;
-                }
-                mark[u] = 2;
-                Ok(())
-            }
-            for u in 0..n {
-                if is_host[u] {
-                    continue;
-                }
-                if routes[u][h].is_empty() {
-                    return Err((
-                        "prefer",
-                        format!("switch '{}' has no route to '{}'", names[u], names[d]),
-                    ));
-                }
-                visit(u, d, h, &ports, &routes, &mut mark).map_err(|at| {
-                    (
-                        "prefer",
-                        format!("routes to '{}' loop through '{}'", names[d], names[at]),
-                    )
-                })?;
-            }
-        }
+        check_acyclic(&names, &is_host, &ports, &hosts, &routes)?;
         Ok(Topo {
             names,
             is_host,
@@ -703,6 +662,60 @@ impl QcnConfig {
             extra_fast: self.extra_fast_recovery,
         }
     }
+}
+
+/// Every destination's graph of routes must reach it from every switch without a loop.
+fn check_acyclic(
+    names: &[String],
+    is_host: &[bool],
+    ports: &[Vec<(usize, usize)>],
+    hosts: &[usize],
+    routes: &[Vec<Vec<usize>>],
+) -> Result<(), (&'static str, String)> {
+    let n = names.len();
+    for (h, &d) in hosts.iter().enumerate() {
+        // 0 unvisited, 1 on the stack, 2 done.
+        let mut mark = vec![0u8; n];
+        fn visit(
+            u: usize,
+            d: usize,
+            h: usize,
+            ports: &[Vec<(usize, usize)>],
+            routes: &[Vec<Vec<usize>>],
+            mark: &mut [u8],
+        ) -> Result<(), usize> {
+            if u == d || mark[u] == 2 {
+                return Ok(());
+            }
+            if mark[u] == 1 {
+                return Err(u);
+            }
+            mark[u] = 1;
+            for &p in &routes[u][h] {
+                visit(ports[u][p].0, d, h, ports, routes, mark)?;
+            }
+            mark[u] = 2;
+            Ok(())
+        }
+        for u in 0..n {
+            if is_host[u] {
+                continue;
+            }
+            if routes[u][h].is_empty() {
+                return Err((
+                    "prefer",
+                    format!("switch '{}' has no route to '{}'", names[u], names[d]),
+                ));
+            }
+            visit(u, d, h, ports, routes, &mut mark).map_err(|at| {
+                (
+                    "prefer",
+                    format!("routes to '{}' loop through '{}'", names[d], names[at]),
+                )
+            })?;
+        }
+    }
+    Ok(())
 }
 
 #[derive(Debug, Clone)]
@@ -1316,46 +1329,7 @@ impl<'a> Sim<'a> {
                     None => None,
                 };
                 if let Some(s) = sample {
-                    self.cnms += 1;
-                    if self.mode.ar() {
-                        let sw = self.switches[v].as_mut().expect("switch");
-                        sw.table.note(dst, p, s.fb_q, true, now_s);
-                    }
-                    let cnm = Cnm {
-                        dst_mac: host_mac(src),
-                        src_mac: port_mac(v, p),
-                        version: 0,
-                        fb_q: s.fb_q,
-                        cpid: u64::from_be_bytes({
-                            let m = port_mac(v, p);
-                            [m[0], m[1], m[2], m[3], m[4], m[5], 0, 0]
-                        }),
-                        q_offset: (s.q_off / 64).clamp(-32768, 32767) as i16,
-                        q_delta: (s.q_delta / 64).clamp(-32768, 32767) as i16,
-                        encap_priority: 3,
-                        encap_dst: host_mac(dst),
-                        msdu: vec![0; CNM_MSDU],
-                    };
-                    let wire = cnm.encode();
-                    let wire_len = wire.len() as u64;
-                    if let Some(c) = self.capture.as_mut() {
-                        c.push((self.now, wire));
-                    }
-                    let fr = Frame {
-                        src: dst,
-                        dst: src,
-                        bytes: wire_len,
-                        seq: 0,
-                        born: self.now,
-                        kind: Kind::Cnm {
-                            fb_q: s.fb_q,
-                            encap_dst: dst,
-                        },
-                        in_port: 0,
-                    };
-                    let cp = self.route_cnm(v, src);
-                    self.ports[v][cp].ctrl.push_back(fr);
-                    self.switch_try(v, cp);
+                    self.send_cnm(v, p, src, dst, s);
                 }
                 let sw = self.switches[v].as_mut().expect("switch");
                 sw.occ[i] += bytes;
@@ -1366,6 +1340,52 @@ impl<'a> Sim<'a> {
                 self.switch_try(v, p);
             }
         }
+    }
+
+    /// The CP of switch `v`'s port `p` sampled a frame from host `src` to `dst`: note it (AR) and
+    /// send the CNM back toward `src`.
+    fn send_cnm(&mut self, v: usize, p: usize, src: usize, dst: usize, s: Sample) {
+        let now_s = self.now_s();
+        self.cnms += 1;
+        if self.mode.ar() {
+            let sw = self.switches[v].as_mut().expect("switch");
+            sw.table.note(dst, p, s.fb_q, true, now_s);
+        }
+        let cnm = Cnm {
+            dst_mac: host_mac(src),
+            src_mac: port_mac(v, p),
+            version: 0,
+            fb_q: s.fb_q,
+            cpid: u64::from_be_bytes({
+                let m = port_mac(v, p);
+                [m[0], m[1], m[2], m[3], m[4], m[5], 0, 0]
+            }),
+            q_offset: (s.q_off / 64).clamp(-32768, 32767) as i16,
+            q_delta: (s.q_delta / 64).clamp(-32768, 32767) as i16,
+            encap_priority: 3,
+            encap_dst: host_mac(dst),
+            msdu: vec![0; CNM_MSDU],
+        };
+        let wire = cnm.encode();
+        let wire_len = wire.len() as u64;
+        if let Some(c) = self.capture.as_mut() {
+            c.push((self.now, wire));
+        }
+        let fr = Frame {
+            src: dst,
+            dst: src,
+            bytes: wire_len,
+            seq: 0,
+            born: self.now,
+            kind: Kind::Cnm {
+                fb_q: s.fb_q,
+                encap_dst: dst,
+            },
+            in_port: 0,
+        };
+        let cp = self.route_cnm(v, src);
+        self.ports[v][cp].ctrl.push_back(fr);
+        self.switch_try(v, cp);
     }
 
     fn send_pause(&mut self, v: usize, i: usize, on: bool) {
