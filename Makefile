@@ -12,13 +12,13 @@ RTL_FILES := $(shell grep -vE '^\s*(//|\#|$$)' rtl/files.f)
 ARGS      ?=
 
 .DEFAULT_GOAL := help
-.PHONY: fecn help deps deps-test venv run test lint lint-rust lint-rtl lint-v1 icarus synth bench golden wave-check soak paper-fat paper-fat-sweep paper-literal \
+.PHONY: fecn qcn help deps deps-test venv run test lint lint-rust lint-rtl lint-v1 icarus synth bench golden wave-check soak paper-fat paper-fat-sweep paper-literal \
 	kill-matrix faults check-matrix check-matrix-v3-faults check-v1-soak lint-dpi bench-dpi lint-sva pytest
 
 # `make help` lists the targets by use; a target with a `## ` description in no group is listed
 # under "other", so none goes unlisted.
 HELP_GROUPS := run verify vectors fpga benchmarks development
-HELP_run         := run deps paper-fat paper-fat-sweep paper-literal fecn
+HELP_run         := run deps paper-fat paper-fat-sweep paper-literal fecn qcn
 HELP_verify      := test v3-check v3-faults faults kill-matrix check-matrix check-matrix-v3-faults check-v1-soak soak pytest wave-check
 HELP_vectors     := golden replay replay-all v3-golden-faults
 HELP_fpga        := fpga fpga-v3 fpga-table synth
@@ -214,6 +214,10 @@ paper-literal: ## the paper's fat tree read literally (docs/paper-literal.md): s
 fecn: ## seed 001's FECN figures (docs/fecn.md): Tables I and II, the queue, the PAUSE interval, beside the paper's with verdicts; CSV and SVG in target/fecn
 	$(CARGO) build --release --no-default-features
 	scripts/fecn_table.py $${CARGO_TARGET_DIR:-target}/release/capfc target/fecn
+
+qcn: ## seed 003's QCN and adaptive-routing figures (docs/qcn.md): hot queues, hot rates, uniform saturation, resequencing, beside the paper's with verdicts; CSV and pcap in target/qcn
+	$(CARGO) build --release --no-default-features
+	scripts/qcn_table.py $${CARGO_TARGET_DIR:-target}/release/capfc target/qcn
 
 paper-fat-sweep: ## paper-fat-1 changed one thing at a time (load, ECN, RTO), seeds 1 and 2: the table of variants in docs/network.md
 	$(CARGO) build --release

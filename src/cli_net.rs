@@ -58,7 +58,8 @@ pub struct NetArgs {
     #[arg(long, default_value_t = 3)]
     pub prio: u8,
     /// all, or modes comma-separated: PFC_wdrop, PFC_wstop, CaPFC_max, CaPFC_cal; or FECN,
-    /// FECN_PAUSE with an FECN scenario (scenarios/fecn-*.toml, docs/fecn.md).
+    /// FECN_PAUSE with an FECN scenario (scenarios/fecn-*.toml, docs/fecn.md); or PAUSE, QCN,
+    /// QCN_AR with a QCN scenario (scenarios/qcn-*.toml, docs/qcn.md).
     #[arg(long, default_value = "all")]
     pub mode: String,
     /// ecmp (per-flow hash) or detail (DeTail's adaptive load balancing, 16/32 KB).
@@ -269,6 +270,19 @@ struct Common {
 }
 
 pub fn run(a: &NetArgs) -> Result<()> {
+    if crate::cli_qcn::wants(&a.mode, a.scenario.as_deref()) {
+        let out = crate::cli_qcn::QcnOutputs {
+            csv: a.csv.as_deref(),
+            plot: a.plot.as_deref(),
+            pcap: a.pcap.as_deref(),
+            json: a.json,
+            seeds: a.seeds.as_deref().map(parse_seeds).transpose()?,
+        };
+        let sc = a.scenario.as_deref().context(
+            "--mode QCN/QCN_AR: give the QCN scenario with --scenario scenarios/qcn-*.toml",
+        )?;
+        return crate::cli_qcn::run_cli(sc, &a.mode, &out).map(|_| ());
+    }
     if crate::cli_fecn::wants(&a.mode) {
         let out = crate::cli_fecn::FecnOutputs {
             csv: a.csv.as_deref(),

@@ -13,7 +13,8 @@ pub struct RunArgs {
     #[arg(long, default_value = "incast-victims")]
     pub scenario: String,
     /// all, or modes comma-separated: PFC_wdrop, PFC_wstop, CaPFC_max, CaPFC_cal; or FECN,
-    /// FECN_PAUSE with an FECN scenario (scenarios/fecn-*.toml, docs/fecn.md).
+    /// FECN_PAUSE with an FECN scenario (scenarios/fecn-*.toml, docs/fecn.md); or PAUSE, QCN,
+    /// QCN_AR with a QCN scenario (scenarios/qcn-*.toml, docs/qcn.md).
     #[arg(long, default_value = "all")]
     pub mode: String,
     /// The block behind the switch: model, rtl (the Verilated RTL) or both (lockstep-checked).
@@ -274,6 +275,16 @@ fn write_window(
 }
 
 pub fn run(a: &RunArgs) -> Result<()> {
+    if crate::cli_qcn::wants(&a.mode, Some(&a.scenario)) {
+        let out = crate::cli_qcn::QcnOutputs {
+            csv: a.csv.as_deref(),
+            plot: a.plot.as_deref(),
+            pcap: a.pcap.as_deref(),
+            json: a.json,
+            seeds: None,
+        };
+        return crate::cli_qcn::run_cli(&a.scenario, &a.mode, &out).map(|_| ());
+    }
     if crate::cli_fecn::wants(&a.mode) {
         let out = crate::cli_fecn::FecnOutputs {
             csv: a.csv.as_deref(),

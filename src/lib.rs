@@ -20,6 +20,7 @@ pub mod cli_fecn;
 pub mod cli_gen_sv;
 pub mod cli_golden;
 pub mod cli_net;
+pub mod cli_qcn;
 pub mod cli_run;
 pub mod cli_step;
 pub mod cli_topo;

@@ -5,6 +5,7 @@
 
 pub mod fecn;
 pub mod nic;
+pub mod qcn;
 pub mod sim;
 pub mod stragglers;
 pub mod topology;

@@ -46,6 +46,7 @@ pub mod hops;
 pub mod hpcc;
 pub mod inspect;
 pub mod mix;
+pub mod qcn;
 pub mod scenario;
 pub mod sched;
 pub mod sender;
