@@ -290,8 +290,6 @@ pub struct Egress {
 /// The egress's buffers for one clock edge, kept so that a cycle allocates nothing.
 #[derive(Debug, Clone, Default)]
 struct Bufs {
-    port: Vec<Port>,
-    mems: Vec<Vec<u64>>,
     rclr4: Vec<bool>,
     eclr4: Vec<bool>,
     rtrig4: Vec<bool>,
@@ -363,14 +361,21 @@ impl Egress {
                 *e |= self.epart_q[g * nlp + l];
             }
         }
+        // (per priority, E's word of its class if the priority is counted: nlp is a power of two)
+        let eq: [u128; 8] = std::array::from_fn(|q| {
+            if self.cntr_q >> q & 1 == 1 {
+                eacc[self.lidr_q[q] as usize & (nlp - 1)]
+            } else {
+                0
+            }
+        });
         out.e_other.clear();
         out.e_other.resize(np * 8, false);
-        for i in 0..np {
-            for q in 0..8 {
-                let e =
-                    self.cntr_q >> q & 1 == 1 && eacc[self.lidr_q[q] as usize % nlp] >> i & 1 == 1;
-                let rdy = self.grp[i / 8].rdy_q;
-                out.e_other[i * 8 + q] = pick(self.fault, Fault::EOtherBeforeReady, rdy && e, e);
+        for (i, eo) in out.e_other.chunks_exact_mut(8).enumerate() {
+            let rdy = self.grp[i / 8].rdy_q;
+            for (q, x) in eo.iter_mut().enumerate() {
+                let e = eq[q] >> i & 1 == 1;
+                *x = pick(self.fault, Fault::EOtherBeforeReady, rdy && e, e);
             }
         }
         out.cfg_ra = self.u_thr.rf_q;
@@ -451,17 +456,17 @@ impl Egress {
             }
         }));
 
-        // per port (the counter RAMs are taken out for the cycle, not copied: each port's words
-        // are read, then written, in place below)
-        let mut mems = std::mem::take(&mut self.buf.0.mems);
-        mems.clear();
-        mems.extend(self.port.iter_mut().map(|po| std::mem::take(&mut po.mem)));
-        let mut pnext = std::mem::take(&mut self.buf.0.port);
-        pnext.clone_from(&self.port);
-        for (o, po) in self.port.iter().enumerate() {
+        // per port, in place: its registers before this edge copied out (the counter RAM stays
+        // where it is: its words are read, then written, in place below)
+        for o in 0..np {
             let g = o / 8;
             let gr = &self.grp[g];
-            let n = &mut pnext[o];
+            let n = &mut self.port[o];
+            let po = &Port {
+                mem: Vec::new(),
+                ..*n
+            };
+            let mem = &mut n.mem;
             let g_v = po.fv_q;
             let sc_v = po.sn_q;
             n.fv_q = !rst && gr.acc4_q && gr.inc4_q && gr.s4_q == (o % 8) as u8;
@@ -551,7 +556,6 @@ impl Egress {
                 0
             }) | po.sv_fwv2_q;
             // the counter RAM: reads before the write
-            let mem = &mut mems[o];
             if re0 {
                 n.rd_q[0] = mem[ra0 as usize];
             }
@@ -809,7 +813,7 @@ impl Egress {
             };
         }
         // this cycle's writes, registered unless their row clears now or cleared last cycle
-        for (o, n) in pnext.iter_mut().enumerate() {
+        for (o, n) in self.port.iter_mut().enumerate() {
             let l = trunc(lanes.swr_l[o], lw);
             let r = o * nlp + l as usize;
             n.ew_l_q = l;
@@ -876,11 +880,6 @@ impl Egress {
         std::mem::swap(&mut self.gen_q, &mut gen_d);
         self.buf.0.gen = gen_d;
         self.buf.0.ewb = ewb;
-        self.buf.0.port = std::mem::replace(&mut self.port, pnext);
-        for (po, mem) in self.port.iter_mut().zip(mems.drain(..)) {
-            po.mem = mem;
-        }
-        self.buf.0.mems = mems;
     }
 
     /// Nothing of the unit's own is in flight (a condition of the block's idle advance,
