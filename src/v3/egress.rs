@@ -297,6 +297,34 @@ struct Bufs {
     ewb: Vec<u128>,
 }
 
+/// Nothing in port `po`'s stages (F to H, the scrub's read and write, the engines' read) and no
+/// counter RAM write due: its clock edge loads only data registers, if no engine reads it now.
+#[inline]
+fn quiet(po: &Port) -> bool {
+    !(po.fv_q
+        || po.sn_q
+        || po.g_v_q
+        || po.h_v_q
+        || po.sc_v_q
+        || po.sc_w_q
+        || po.ww_q
+        || po.wh_q
+        || po.sv_rd_q)
+}
+
+/// `sval_q`'s next value: the read's count if its tag is the row's generation, or the forwarded
+/// write (from port `po`'s registers).
+#[inline]
+fn sval_next(fault: Option<Fault>, po: &Port) -> u64 {
+    let tag_ok = po.sv_tag_q == po.sv_exp2_q;
+    let tag_ok = pick(fault, Fault::SvalTagIgnored, tag_ok, po.sv_ok2_q || tag_ok);
+    (if po.sv_ok2_q && tag_ok {
+        po.sv_cnt_q
+    } else {
+        0
+    }) | po.sv_fwv2_q
+}
+
 /// `capfc_pkg::lidx`: the rank of priority p among the lossless priorities.
 fn lidx(lossless: u8, p: usize) -> u64 {
     u64::from((lossless & ((1u16 << p) - 1) as u8).count_ones())
@@ -442,7 +470,7 @@ impl Egress {
             if rst {
                 0
             } else if rclr_t[r] {
-                let gn = self.grp[r / nlp / 8].gn4_q;
+                let gn = self.grp[r >> (lw + 3)].gn4_q;
                 let top = (1 << tw) - 1;
                 let gn = pick(self.fault, Fault::GenNotAdvanced, gn, self.gen_q[r]);
                 pick(
@@ -462,6 +490,20 @@ impl Egress {
             let g = o / 8;
             let gr = &self.grp[g];
             let n = &mut self.port[o];
+            let fv = !rst && gr.acc4_q && gr.inc4_q && gr.s4_q == (o % 8) as u8;
+            let sn = rdy_d[g] && gs_d[g] == ((o % 8 + 1) & 7) as u8;
+            if !rst && !gr.cin_q && !lanes.sre[o] && quiet(n) {
+                // (nothing in the port's stages, no scrub read or write, no engine's read: no
+                // RAM access, the flags stay clear and the data registers load from registers
+                // that hold, as below)
+                n.sval_q = sval_next(self.fault, n);
+                n.fv_q = fv;
+                n.sn_q = sn;
+                n.w0_q = n.rd_q[0];
+                n.wa_q = n.sp_q;
+                n.wd_q = self.gen_q[(o << lw) | trunc(n.sp_q >> pw, lw) as usize] << cw;
+                continue;
+            }
             let po = &Port {
                 mem: Vec::new(),
                 ..*n
@@ -469,8 +511,8 @@ impl Egress {
             let mem = &mut n.mem;
             let g_v = po.fv_q;
             let sc_v = po.sn_q;
-            n.fv_q = !rst && gr.acc4_q && gr.inc4_q && gr.s4_q == (o % 8) as u8;
-            n.sn_q = rdy_d[g] && gs_d[g] == ((o % 8 + 1) & 7) as u8;
+            n.fv_q = fv;
+            n.sn_q = sn;
             // (the read enable is not gated by the reset)
             let re0 = g_v || sc_v;
             let ra0 = if g_v {
@@ -543,18 +585,7 @@ impl Egress {
                 n.sv_ok2_q = false;
                 n.sv_fwv2_q = 0;
             }
-            let tag_ok = po.sv_tag_q == po.sv_exp2_q;
-            let tag_ok = pick(
-                self.fault,
-                Fault::SvalTagIgnored,
-                tag_ok,
-                po.sv_ok2_q || tag_ok,
-            );
-            n.sval_q = (if po.sv_ok2_q && tag_ok {
-                po.sv_cnt_q
-            } else {
-                0
-            }) | po.sv_fwv2_q;
+            n.sval_q = sval_next(self.fault, po);
             // the counter RAM: reads before the write
             if re0 {
                 n.rd_q[0] = mem[ra0 as usize];
@@ -827,7 +858,7 @@ impl Egress {
         // after a reset, NA cycles), not by the reset itself: no net from the reset to E's
         // NR x NP flip-flops, which would cross the die and limit the clock
         for (r, e) in self.e_q.iter_mut().enumerate() {
-            if cin_old[r / nlp / 8] {
+            if cin_old[r >> (lw + 3)] {
                 *e = 0;
             }
         }
@@ -1013,7 +1044,7 @@ impl Egress {
             ("dv4_q", |g| g.dv4_q),
         ];
         for (n, f) in gflags {
-            s.cat(format_args!("{n}"), grp.len(), 1, &|g| f(&grp[g]).into());
+            s.cat(format_args!("{n}"), grp.len(), 1, |g| f(&grp[g]).into());
         }
         let pflags: [super::Flag<Port>; 13] = [
             ("fv_q", |s| s.fv_q),
@@ -1031,7 +1062,7 @@ impl Egress {
             ("ew_v_q", |s| s.ew_v_q),
         ];
         for (n, f) in pflags {
-            s.cat(format_args!("{n}"), port.len(), 1, &|o| f(&port[o]).into());
+            s.cat(format_args!("{n}"), port.len(), 1, |o| f(&port[o]).into());
         }
         for (n, v) in [
             ("rclr4_q", &self.rclr4_q),
@@ -1041,10 +1072,10 @@ impl Egress {
             ("rtrig5_q", &self.rtrig5_q),
             ("rtrig6_q", &self.rtrig6_q),
         ] {
-            s.cat(format_args!("{n}"), v.len(), 1, &|r| v[r].into());
+            s.cat(format_args!("{n}"), v.len(), 1, |r| v[r].into());
         }
         s.val(format_args!("cntr_q"), self.cntr_q.into(), 8);
-        s.cat(format_args!("sval_q"), port.len(), cw, &|o| port[o].sval_q);
+        s.cat(format_args!("sval_q"), port.len(), cw, |o| port[o].sval_q);
         for q in 0..8 {
             s.val(format_args!("lidr_q[{q}]"), self.lidr_q[q].into(), lw);
         }
@@ -1126,7 +1157,7 @@ impl Egress {
             reg("ew_l_q", po.ew_l_q, lw);
             reg("ew_i_q", po.ew_i_q, pw);
             s.ram(format_args!("gen_port[{o}].u_cnt.mem"), &po.mem, dw);
-            s.cat(format_args!("gen_port[{o}].u_cnt.rd_q"), 2, dw, &|k| {
+            s.cat(format_args!("gen_port[{o}].u_cnt.rd_q"), 2, dw, |k| {
                 po.rd_q[k]
             });
         }

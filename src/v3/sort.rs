@@ -612,11 +612,11 @@ impl Sort {
             ("snre_q", |e| e.snre_q),
         ];
         for (n, f) in flags {
-            s.cat(format_args!("{n}"), eng.len(), 1, &|k| f(&eng[k]).into());
+            s.cat(format_args!("{n}"), eng.len(), 1, |k| f(&eng[k]).into());
         }
-        s.cat(format_args!("snra_q"), eng.len(), pw, &|k| eng[k].snra_q);
+        s.cat(format_args!("snra_q"), eng.len(), pw, |k| eng[k].snra_q);
         let gcal = &self.gcal_q;
-        s.cat(format_args!("gcal_q"), gcal.len(), 1, &|k| gcal[k].into());
+        s.cat(format_args!("gcal_q"), gcal.len(), 1, |k| gcal[k].into());
         for (gi, c) in self.gcut_q.iter().enumerate() {
             s.val(
                 format_args!("gcut_q[{gi}]"),
