@@ -776,7 +776,7 @@ impl RegSink for Pack<'_> {
         _: std::fmt::Arguments<'_>,
         n: usize,
         width: usize,
-        get: &dyn Fn(usize) -> u64,
+        get: impl Fn(usize) -> u64,
     ) {
         let (at, nw) = self.next();
         let out = &mut self.buf[at..at + nw];

@@ -290,13 +290,39 @@ pub struct Egress {
 /// The egress's buffers for one clock edge, kept so that a cycle allocates nothing.
 #[derive(Debug, Clone, Default)]
 struct Bufs {
-    port: Vec<Port>,
-    mems: Vec<Vec<u64>>,
     rclr4: Vec<bool>,
     eclr4: Vec<bool>,
     rtrig4: Vec<bool>,
     gen: Vec<u64>,
     ewb: Vec<u128>,
+}
+
+/// Nothing in port `po`'s stages (F to H, the scrub's read and write, the engines' read) and no
+/// counter RAM write due: its clock edge loads only data registers, if no engine reads it now.
+#[inline]
+fn quiet(po: &Port) -> bool {
+    !(po.fv_q
+        || po.sn_q
+        || po.g_v_q
+        || po.h_v_q
+        || po.sc_v_q
+        || po.sc_w_q
+        || po.ww_q
+        || po.wh_q
+        || po.sv_rd_q)
+}
+
+/// `sval_q`'s next value: the read's count if its tag is the row's generation, or the forwarded
+/// write (from port `po`'s registers).
+#[inline]
+fn sval_next(fault: Option<Fault>, po: &Port) -> u64 {
+    let tag_ok = po.sv_tag_q == po.sv_exp2_q;
+    let tag_ok = pick(fault, Fault::SvalTagIgnored, tag_ok, po.sv_ok2_q || tag_ok);
+    (if po.sv_ok2_q && tag_ok {
+        po.sv_cnt_q
+    } else {
+        0
+    }) | po.sv_fwv2_q
 }
 
 /// `capfc_pkg::lidx`: the rank of priority p among the lossless priorities.
@@ -363,14 +389,21 @@ impl Egress {
                 *e |= self.epart_q[g * nlp + l];
             }
         }
+        // (per priority, E's word of its class if the priority is counted: nlp is a power of two)
+        let eq: [u128; 8] = std::array::from_fn(|q| {
+            if self.cntr_q >> q & 1 == 1 {
+                eacc[self.lidr_q[q] as usize & (nlp - 1)]
+            } else {
+                0
+            }
+        });
         out.e_other.clear();
         out.e_other.resize(np * 8, false);
-        for i in 0..np {
-            for q in 0..8 {
-                let e =
-                    self.cntr_q >> q & 1 == 1 && eacc[self.lidr_q[q] as usize % nlp] >> i & 1 == 1;
-                let rdy = self.grp[i / 8].rdy_q;
-                out.e_other[i * 8 + q] = pick(self.fault, Fault::EOtherBeforeReady, rdy && e, e);
+        for (i, eo) in out.e_other.chunks_exact_mut(8).enumerate() {
+            let rdy = self.grp[i / 8].rdy_q;
+            for (q, x) in eo.iter_mut().enumerate() {
+                let e = eq[q] >> i & 1 == 1;
+                *x = pick(self.fault, Fault::EOtherBeforeReady, rdy && e, e);
             }
         }
         out.cfg_ra = self.u_thr.rf_q;
@@ -437,7 +470,7 @@ impl Egress {
             if rst {
                 0
             } else if rclr_t[r] {
-                let gn = self.grp[r / nlp / 8].gn4_q;
+                let gn = self.grp[r >> (lw + 3)].gn4_q;
                 let top = (1 << tw) - 1;
                 let gn = pick(self.fault, Fault::GenNotAdvanced, gn, self.gen_q[r]);
                 pick(
@@ -451,21 +484,35 @@ impl Egress {
             }
         }));
 
-        // per port (the counter RAMs are taken out for the cycle, not copied: each port's words
-        // are read, then written, in place below)
-        let mut mems = std::mem::take(&mut self.buf.0.mems);
-        mems.clear();
-        mems.extend(self.port.iter_mut().map(|po| std::mem::take(&mut po.mem)));
-        let mut pnext = std::mem::take(&mut self.buf.0.port);
-        pnext.clone_from(&self.port);
-        for (o, po) in self.port.iter().enumerate() {
+        // per port, in place: its registers before this edge copied out (the counter RAM stays
+        // where it is: its words are read, then written, in place below)
+        for o in 0..np {
             let g = o / 8;
             let gr = &self.grp[g];
-            let n = &mut pnext[o];
+            let n = &mut self.port[o];
+            let fv = !rst && gr.acc4_q && gr.inc4_q && gr.s4_q == (o % 8) as u8;
+            let sn = rdy_d[g] && gs_d[g] == ((o % 8 + 1) & 7) as u8;
+            if !rst && !gr.cin_q && !lanes.sre[o] && quiet(n) {
+                // (nothing in the port's stages, no scrub read or write, no engine's read: no
+                // RAM access, the flags stay clear and the data registers load from registers
+                // that hold, as below)
+                n.sval_q = sval_next(self.fault, n);
+                n.fv_q = fv;
+                n.sn_q = sn;
+                n.w0_q = n.rd_q[0];
+                n.wa_q = n.sp_q;
+                n.wd_q = self.gen_q[(o << lw) | trunc(n.sp_q >> pw, lw) as usize] << cw;
+                continue;
+            }
+            let po = &Port {
+                mem: Vec::new(),
+                ..*n
+            };
+            let mem = &mut n.mem;
             let g_v = po.fv_q;
             let sc_v = po.sn_q;
-            n.fv_q = !rst && gr.acc4_q && gr.inc4_q && gr.s4_q == (o % 8) as u8;
-            n.sn_q = rdy_d[g] && gs_d[g] == ((o % 8 + 1) & 7) as u8;
+            n.fv_q = fv;
+            n.sn_q = sn;
             // (the read enable is not gated by the reset)
             let re0 = g_v || sc_v;
             let ra0 = if g_v {
@@ -538,20 +585,8 @@ impl Egress {
                 n.sv_ok2_q = false;
                 n.sv_fwv2_q = 0;
             }
-            let tag_ok = po.sv_tag_q == po.sv_exp2_q;
-            let tag_ok = pick(
-                self.fault,
-                Fault::SvalTagIgnored,
-                tag_ok,
-                po.sv_ok2_q || tag_ok,
-            );
-            n.sval_q = (if po.sv_ok2_q && tag_ok {
-                po.sv_cnt_q
-            } else {
-                0
-            }) | po.sv_fwv2_q;
+            n.sval_q = sval_next(self.fault, po);
             // the counter RAM: reads before the write
-            let mem = &mut mems[o];
             if re0 {
                 n.rd_q[0] = mem[ra0 as usize];
             }
@@ -809,7 +844,7 @@ impl Egress {
             };
         }
         // this cycle's writes, registered unless their row clears now or cleared last cycle
-        for (o, n) in pnext.iter_mut().enumerate() {
+        for (o, n) in self.port.iter_mut().enumerate() {
             let l = trunc(lanes.swr_l[o], lw);
             let r = o * nlp + l as usize;
             n.ew_l_q = l;
@@ -823,7 +858,7 @@ impl Egress {
         // after a reset, NA cycles), not by the reset itself: no net from the reset to E's
         // NR x NP flip-flops, which would cross the die and limit the clock
         for (r, e) in self.e_q.iter_mut().enumerate() {
-            if cin_old[r / nlp / 8] {
+            if cin_old[r >> (lw + 3)] {
                 *e = 0;
             }
         }
@@ -876,11 +911,6 @@ impl Egress {
         std::mem::swap(&mut self.gen_q, &mut gen_d);
         self.buf.0.gen = gen_d;
         self.buf.0.ewb = ewb;
-        self.buf.0.port = std::mem::replace(&mut self.port, pnext);
-        for (po, mem) in self.port.iter_mut().zip(mems.drain(..)) {
-            po.mem = mem;
-        }
-        self.buf.0.mems = mems;
     }
 
     /// Nothing of the unit's own is in flight (a condition of the block's idle advance,
@@ -1014,7 +1044,7 @@ impl Egress {
             ("dv4_q", |g| g.dv4_q),
         ];
         for (n, f) in gflags {
-            s.cat(format_args!("{n}"), grp.len(), 1, &|g| f(&grp[g]).into());
+            s.cat(format_args!("{n}"), grp.len(), 1, |g| f(&grp[g]).into());
         }
         let pflags: [super::Flag<Port>; 13] = [
             ("fv_q", |s| s.fv_q),
@@ -1032,7 +1062,7 @@ impl Egress {
             ("ew_v_q", |s| s.ew_v_q),
         ];
         for (n, f) in pflags {
-            s.cat(format_args!("{n}"), port.len(), 1, &|o| f(&port[o]).into());
+            s.cat(format_args!("{n}"), port.len(), 1, |o| f(&port[o]).into());
         }
         for (n, v) in [
             ("rclr4_q", &self.rclr4_q),
@@ -1042,10 +1072,10 @@ impl Egress {
             ("rtrig5_q", &self.rtrig5_q),
             ("rtrig6_q", &self.rtrig6_q),
         ] {
-            s.cat(format_args!("{n}"), v.len(), 1, &|r| v[r].into());
+            s.cat(format_args!("{n}"), v.len(), 1, |r| v[r].into());
         }
         s.val(format_args!("cntr_q"), self.cntr_q.into(), 8);
-        s.cat(format_args!("sval_q"), port.len(), cw, &|o| port[o].sval_q);
+        s.cat(format_args!("sval_q"), port.len(), cw, |o| port[o].sval_q);
         for q in 0..8 {
             s.val(format_args!("lidr_q[{q}]"), self.lidr_q[q].into(), lw);
         }
@@ -1127,7 +1157,7 @@ impl Egress {
             reg("ew_l_q", po.ew_l_q, lw);
             reg("ew_i_q", po.ew_i_q, pw);
             s.ram(format_args!("gen_port[{o}].u_cnt.mem"), &po.mem, dw);
-            s.cat(format_args!("gen_port[{o}].u_cnt.rd_q"), 2, dw, &|k| {
+            s.cat(format_args!("gen_port[{o}].u_cnt.rd_q"), 2, dw, |k| {
                 po.rd_q[k]
             });
         }

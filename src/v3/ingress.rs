@@ -422,7 +422,7 @@ impl Ingress {
     pub fn visit<S: RegSink + ?Sized>(&self, s: &mut S) {
         let (ow, xw) = (self.p.ow as usize, self.p.xw() as usize);
         let (xoff, grp) = (&self.xoff_q, &self.grp);
-        s.cat(format_args!("xoff_q"), xoff.len(), 8, &|i| xoff[i].into());
+        s.cat(format_args!("xoff_q"), xoff.len(), 8, |i| xoff[i].into());
         let flags: [super::Flag<Group>; 12] = [
             ("rdy_q", |g| g.rdy_q),
             ("scr_q", |g| g.scr_q),
@@ -438,7 +438,7 @@ impl Ingress {
             ("acc4_q", |g| g.acc4_q),
         ];
         for (n, f) in flags {
-            s.cat(format_args!("{n}"), grp.len(), 1, &|g| f(&grp[g]).into());
+            s.cat(format_args!("{n}"), grp.len(), 1, |g| f(&grp[g]).into());
         }
         for (g, gr) in self.grp.iter().enumerate() {
             let mut reg = |name: &str, v: u64, w: usize| {
@@ -480,7 +480,7 @@ impl Ingress {
             reg("soh4_q", gr.soh4_q.into(), 8);
             reg("new4_q", gr.new4_q, ow);
             reg("mid4_q", gr.mid4_q, ow);
-            s.cat(format_args!("row2_q[{g}]"), 8, ow, &|q| gr.row2_q[q]);
+            s.cat(format_args!("row2_q[{g}]"), 8, ow, |q| gr.row2_q[q]);
             for q in 0..8 {
                 s.ram(
                     format_args!("gen_grp[{g}].gen_prio[{q}].u_occ.mem"),

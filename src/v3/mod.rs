@@ -56,7 +56,7 @@ pub trait RegSink {
         name: std::fmt::Arguments<'_>,
         n: usize,
         width: usize,
-        get: &dyn Fn(usize) -> u64,
+        get: impl Fn(usize) -> u64,
     ) {
         let mut c = Cat::with_bits(n * width);
         for k in 0..n {

@@ -157,8 +157,6 @@ pub struct Sort {
     pub eng: Vec<Engine>,
     pub gcal_q: Vec<bool>,
     pub gcut_q: Vec<u64>,
-    /// buffers reused from cycle to cycle (no state): the engines' next registers, the snap RAMs
-    buf: Scratch<(Vec<Engine>, Vec<Vec<u64>>)>,
     /// this cycle's RAM writes (the unit's RAM in the order its `visit` lists them, address,
     /// word): what the in-process lockstep compares with the RTL's write ports (no state)
     pub wlog: Scratch<Vec<(u32, u64, u128)>>,
@@ -170,6 +168,45 @@ pub struct Sort {
     /// [`super::top::Top::set_fault`]
     #[serde(skip)]
     pub fault: Option<Fault>,
+}
+
+/// The engine issues a read (of the egress's port or its snap RAM) from its registers.
+fn issue(p: SortParams, e: &Engine) -> bool {
+    e.busy_q && e.ph_q != PH_MUL && e.ph_q != PH_CNT && e.k_q < p.np as u64
+}
+
+/// Engine `o`'s clock edge in a cycle without a reset when it is idle (not busy, nothing
+/// pending, no snap read issued) and none of its rows triggers a sort: no grant, no pass, no RAM
+/// access; only the word's pipeline and its compares move (as [`Sort::tick_rows`] computes them,
+/// in place).
+fn idle_engine(p: SortParams, o: usize, e: &mut Engine, in_sval: &[u64]) {
+    let (np, cw, pw) = (p.np, p.cw, p.pw());
+    let xr = e.xr_q;
+    let c = |d: u64| trunc(e.v_q | (d << e.bit_q), cw + 1);
+    e.ge_q = xr >= c(1);
+    e.ge2_q = xr >= c(2);
+    e.ge3_q = xr >= c(3);
+    e.gt_q = xr > e.v_q;
+    e.gty_q = xr > e.y_q;
+    e.eq_q = xr == e.v_q;
+    e.nz_q = xr != 0;
+    e.y_q = xr;
+    let so = 2 * o + e.sl_q as usize;
+    e.xr_q = if e.ph_q == PH_MAX || e.ph_q == PH_COPY {
+        if so < np {
+            in_sval[so]
+        } else {
+            0
+        }
+    } else {
+        e.x_q
+    };
+    e.x_q = e.snap_rd_q;
+    e.yv_q = false;
+    e.se_q = false;
+    e.ldm_q = false;
+    e.wv_q = false;
+    e.snra_q = trunc(e.k_q, pw);
 }
 
 impl Sort {
@@ -186,15 +223,10 @@ impl Sort {
             ],
             gcal_q: vec![false; p.ng()],
             gcut_q: vec![0; p.ng()],
-            buf: Scratch::default(),
             wlog: Scratch::default(),
             fault_ram_write: false,
             fault: None,
         }
-    }
-
-    fn issue(&self, e: &Engine) -> bool {
-        e.busy_q && e.ph_q != PH_MUL && e.ph_q != PH_CNT && e.k_q < self.p.np as u64
     }
 
     /// The outputs of this cycle.
@@ -217,7 +249,7 @@ impl Sort {
             v.resize(np2, 0);
         }
         for (k, e) in self.eng.iter().enumerate() {
-            let rd = self.issue(e) && (e.ph_q == PH_MAX || e.ph_q == PH_COPY);
+            let rd = issue(p, e) && (e.ph_q == PH_MAX || e.ph_q == PH_COPY);
             o.sre[2 * k] = rd && !e.sl_q;
             o.sre[2 * k + 1] = rd && e.sl_q;
             o.swr_en[2 * k] = e.wv_q && !e.sl_q;
@@ -257,18 +289,34 @@ impl Sort {
         let sval = |o: usize| if o < np { in_sval[o] } else { 0 };
         let f = self.fault;
         self.wlog.0.clear();
-        if !rst && self.idle_edge(in_rtrig, in_sval) {
-            self.gcal_q.fill(inp.cfg_mode_cal);
-            self.gcut_q.fill(trunc(inp.cfg_cut, cut_f + 1));
-            return;
-        }
-        // (the snap RAMs are taken out for the cycle, not copied: read, then written, in place)
-        let (mut next, mut snaps) = std::mem::take(&mut self.buf.0);
-        snaps.clear();
-        snaps.extend(self.eng.iter_mut().map(|e| std::mem::take(&mut e.snap)));
-        next.clone_from(&self.eng);
-        for (o, e) in self.eng.iter().enumerate() {
-            let n = &mut next[o];
+        let Sort {
+            eng,
+            gcal_q,
+            gcut_q,
+            wlog,
+            fault_ram_write,
+            ..
+        } = self;
+        let flip = u64::from(*fault_ram_write);
+        // each engine in place: its registers before this edge copied out (its snap RAM stays
+        // where it is: read, then written, in place below)
+        for (o, n) in eng.iter_mut().enumerate() {
+            // (an idle engine whose rows trigger nothing: only the word's pipeline moves)
+            let rows = (2 * o) << lw..((2 * o + 2) << lw).min(in_rtrig.len());
+            if !rst
+                && !n.busy_q
+                && n.pend_q == 0
+                && !n.snre_q
+                && !in_rtrig.get(rows).is_some_and(|t| t.iter().any(|&t| t))
+            {
+                idle_engine(p, o, n, in_sval);
+                continue;
+            }
+            let e = &Engine {
+                snap: Vec::new(),
+                ..*n
+            };
+            let snap = &mut n.snap;
             let (ph, k) = (e.ph_q, e.k_q);
             let gi = o / 8;
             let row_of = |j: usize| ((2 * o + (j >> lw)) << lw) + (j % nlp);
@@ -314,15 +362,15 @@ impl Sort {
             let take = yv && (e.gt_q || (e.eq_q && e.nz_q && e.t_q < e.need_q));
             n.wv_q = false;
             let mut snap_we = false;
-            let gcut = self.gcut_q[gi];
+            let gcut = gcut_q[gi];
             if !e.busy_q {
                 if granted {
                     n.rr_q = trunc(g + 1, jw);
                     n.busy_q = true;
                     n.sl_q = g >> lw & 1 == 1;
                     n.row_q = trunc(g, lw);
-                    n.cal_q = self.gcal_q[gi];
-                    n.ph_q = if self.gcal_q[gi] { PH_COPY } else { PH_MAX };
+                    n.cal_q = gcal_q[gi];
+                    n.ph_q = if gcal_q[gi] { PH_COPY } else { PH_MAX };
                     n.k_q = 0;
                     n.v_q = 0;
                     n.ix_q = 0;
@@ -426,7 +474,7 @@ impl Sort {
                             // (ties taken from the highest index down: this one if fewer than
                             // need lie above it)
                             let above = ((yi + 1) as usize..np)
-                                .filter(|&j| snaps[o][j] == e.v_q)
+                                .filter(|&j| snap[j] == e.v_q)
                                 .count() as u64;
                             yv && (e.gt_q || tie && above < e.need_q)
                         });
@@ -496,73 +544,18 @@ impl Sort {
             }
             // the snap RAM: its read (issued from registers) before its write
             // (issued from the engine's registers, made a cycle later from its own)
-            n.snre_q = self.issue(e) && (ph == PH_SRCH || ph == PH_GT || ph == PH_SEL);
+            n.snre_q = issue(p, e) && (ph == PH_SRCH || ph == PH_GT || ph == PH_SEL);
             n.snra_q = trunc(k, pw);
             if e.snre_q {
-                n.snap_rd_q = snaps[o][e.snra_q as usize];
+                n.snap_rd_q = snap[e.snra_q as usize];
             }
             if snap_we {
-                snaps[o][yi as usize] = e.y_q ^ u64::from(self.fault_ram_write);
-                self.wlog
-                    .0
-                    .push((o as u32, yi, snaps[o][yi as usize].into()));
+                snap[yi as usize] = e.y_q ^ flip;
+                wlog.0.push((o as u32, yi, snap[yi as usize].into()));
             }
         }
-        let old = std::mem::replace(&mut self.eng, next);
-        for (e, snap) in self.eng.iter_mut().zip(snaps.drain(..)) {
-            e.snap = snap;
-        }
-        self.buf.0 = (old, snaps);
-        self.gcal_q.fill(inp.cfg_mode_cal);
-        let cut = trunc(inp.cfg_cut, cut_f + 1);
-        self.gcut_q.fill(cut);
-    }
-
-    /// The clock edge of a cycle without a reset when every engine is idle (not busy, nothing
-    /// pending, no snap read issued) and no row triggers a sort: no grant, no pass, no RAM access;
-    /// only the word's pipeline and its compares move (as [`Sort::tick_rows`] computes them, in
-    /// place). Returns false, changing nothing, when the cycle is not such a one.
-    fn idle_edge(&mut self, in_rtrig: &[bool], in_sval: &[u64]) -> bool {
-        let p = self.p;
-        let (np, cw, pw) = (p.np, p.cw, p.pw());
-        let nr = p.nr().min(in_rtrig.len());
-        if in_rtrig[..nr].iter().any(|&t| t)
-            || self
-                .eng
-                .iter()
-                .any(|e| e.busy_q || e.pend_q != 0 || e.snre_q)
-        {
-            return false;
-        }
-        for (o, e) in self.eng.iter_mut().enumerate() {
-            let xr = e.xr_q;
-            let c = |d: u64| trunc(e.v_q | (d << e.bit_q), cw + 1);
-            e.ge_q = xr >= c(1);
-            e.ge2_q = xr >= c(2);
-            e.ge3_q = xr >= c(3);
-            e.gt_q = xr > e.v_q;
-            e.gty_q = xr > e.y_q;
-            e.eq_q = xr == e.v_q;
-            e.nz_q = xr != 0;
-            e.y_q = xr;
-            let so = 2 * o + e.sl_q as usize;
-            e.xr_q = if e.ph_q == PH_MAX || e.ph_q == PH_COPY {
-                if so < np {
-                    in_sval[so]
-                } else {
-                    0
-                }
-            } else {
-                e.x_q
-            };
-            e.x_q = e.snap_rd_q;
-            e.yv_q = false;
-            e.se_q = false;
-            e.ldm_q = false;
-            e.wv_q = false;
-            e.snra_q = trunc(e.k_q, pw);
-        }
-        true
+        gcal_q.fill(inp.cfg_mode_cal);
+        gcut_q.fill(trunc(inp.cfg_cut, cut_f + 1));
     }
 
     /// Every engine idle (a condition of the block's idle advance,
@@ -620,11 +613,11 @@ impl Sort {
             ("snre_q", |e| e.snre_q),
         ];
         for (n, f) in flags {
-            s.cat(format_args!("{n}"), eng.len(), 1, &|k| f(&eng[k]).into());
+            s.cat(format_args!("{n}"), eng.len(), 1, |k| f(&eng[k]).into());
         }
-        s.cat(format_args!("snra_q"), eng.len(), pw, &|k| eng[k].snra_q);
+        s.cat(format_args!("snra_q"), eng.len(), pw, |k| eng[k].snra_q);
         let gcal = &self.gcal_q;
-        s.cat(format_args!("gcal_q"), gcal.len(), 1, &|k| gcal[k].into());
+        s.cat(format_args!("gcal_q"), gcal.len(), 1, |k| gcal[k].into());
         for (gi, c) in self.gcut_q.iter().enumerate() {
             s.val(
                 format_args!("gcut_q[{gi}]"),

@@ -64,9 +64,9 @@ impl TopIn {
         s.val(format_args!("cfg_addr"), self.cfg_addr.into(), 8);
         s.val(format_args!("cfg_wdata"), self.cfg_wdata.into(), 32);
         let (av, ap, asz) = (&self.arr_valid, &self.arr_prio, &self.arr_size);
-        s.cat(format_args!("arr_valid"), av.len(), 1, &|i| av[i].into());
-        s.cat(format_args!("arr_prio"), ap.len(), 3, &|i| ap[i].into());
-        s.cat(format_args!("arr_size"), asz.len(), sw, &|i| asz[i]);
+        s.cat(format_args!("arr_valid"), av.len(), 1, |i| av[i].into());
+        s.cat(format_args!("arr_prio"), ap.len(), 3, |i| ap[i].into());
+        s.cat(format_args!("arr_size"), asz.len(), sw, |i| asz[i]);
         s.val(format_args!("dep_valid"), self.dep_valid.into(), 1);
         s.val(format_args!("dep_port"), self.dep_port.into(), pw);
         s.val(format_args!("dep_prio"), self.dep_prio.into(), 3);
@@ -77,11 +77,11 @@ impl TopIn {
         s.val(format_args!("enq_iport"), self.enq_iport.into(), pw);
         s.val(format_args!("enq_size"), self.enq_size.into(), sw);
         let (dv, dp, dsz) = (&self.deq_valid, &self.deq_prio, &self.deq_size);
-        s.cat(format_args!("deq_valid"), dv.len(), 1, &|i| dv[i].into());
-        s.cat(format_args!("deq_prio"), dp.len(), 3, &|i| dp[i].into());
-        s.cat(format_args!("deq_size"), dsz.len(), sw, &|i| dsz[i]);
+        s.cat(format_args!("deq_valid"), dv.len(), 1, |i| dv[i].into());
+        s.cat(format_args!("deq_prio"), dp.len(), 3, |i| dp[i].into());
+        s.cat(format_args!("deq_size"), dsz.len(), sw, |i| dsz[i]);
         let pr = &self.pfc_ready;
-        s.cat(format_args!("pfc_ready"), pr.len(), 1, &|i| pr[i].into());
+        s.cat(format_args!("pfc_ready"), pr.len(), 1, |i| pr[i].into());
     }
 }
 
@@ -124,17 +124,17 @@ impl TopOut {
             ("deq_ready", &self.deq_ready),
             ("arr_accept", &self.arr_accept),
         ] {
-            s.cat(format_args!("{n}"), v.len(), 1, &|i| v[i].into());
+            s.cat(format_args!("{n}"), v.len(), 1, |i| v[i].into());
         }
         s.val(format_args!("enq_accept"), self.enq_accept.into(), 1);
         let pv = &self.pfc_valid;
-        s.cat(format_args!("pfc_valid"), pv.len(), 1, &|i| pv[i].into());
+        s.cat(format_args!("pfc_valid"), pv.len(), 1, |i| pv[i].into());
         for (n, v) in [("pfc_cev", &self.pfc_cev), ("pfc_xoff", &self.pfc_xoff)] {
-            s.cat(format_args!("{n}"), v.len(), 8, &|i| v[i].into());
+            s.cat(format_args!("{n}"), v.len(), 8, |i| v[i].into());
         }
         s.val(format_args!("pfc_quanta"), self.pfc_quanta.into(), 16);
         let d = &self.d_state;
-        s.cat(format_args!("d_state"), d.len(), 8, &|i| d[i].into());
+        s.cat(format_args!("d_state"), d.len(), 8, |i| d[i].into());
     }
 }
 
@@ -619,7 +619,7 @@ impl Top {
         pre.prefix = "u_sort.";
         self.u_sort.visit(&mut pre);
         for (n, v) in [("d_q", &self.d_q), ("u_pfc.sent_q", &self.sent_q)] {
-            s.cat(format_args!("{n}"), v.len(), 8, &|i| v[i].into());
+            s.cat(format_args!("{n}"), v.len(), 8, |i| v[i].into());
         }
         for (i, t) in self.timer_q.iter().enumerate() {
             s.val(format_args!("u_pfc.timer_q[{i}]"), (*t).into(), 16);
@@ -686,7 +686,7 @@ impl<S: RegSink + ?Sized> RegSink for Prefixed<'_, S> {
         name: std::fmt::Arguments<'_>,
         n: usize,
         width: usize,
-        get: &dyn Fn(usize) -> u64,
+        get: impl Fn(usize) -> u64,
     ) {
         self.s
             .cat(format_args!("{}{}", self.prefix, name), n, width, get)
