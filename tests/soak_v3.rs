@@ -29,7 +29,7 @@ fn model_only(p: &BlockParams, seed: u64, cycles: u64, mode: Mode) -> BTreeMap<S
         seed,
         cycles,
         mode,
-        seed % 2 == 0,
+        seed.is_multiple_of(2),
         !np.is_power_of_two(),
         clock,
     );
