@@ -2,8 +2,8 @@
 // Verilated model each: (name, [NP, SW, OW, CW, CELL_LOG2, CUT_F, NL]), the parameters of
 // `make v3-check` (mk/v3.mk). build.rs includes this file. "v3_np4" (the tests' 4-port switch) and
 // "v3_np8_nl3" (the default switch's block: `make run`) are built unless CAPFC_V3_CONFIGS names
-// others (a comma-separated list, or "all"): `make bench` builds all of them for the block
-// benchmark at 8, 32 and 48 ports.
+// others (a comma-separated list, or "all"): `make bench` builds the first five for the block
+// benchmark at 8, 32 and 48 ports (V3_BENCH_CONFIGS), `make soak` all of them.
 
 pub const V3_RTL_CONFIGS: &[(&str, [u32; 7])] = &[
     ("v3_np4", [4, 14, 20, 16, 0, 8, 2]),
