@@ -12,14 +12,14 @@ RTL_FILES := $(shell grep -vE '^\s*(//|\#|$$)' rtl/files.f)
 ARGS      ?=
 
 .DEFAULT_GOAL := help
-.PHONY: fecn qcn help deps deps-test venv run test lint lint-rust lint-rtl lint-v1 icarus synth bench golden wave-check soak paper-fat paper-fat-sweep paper-literal \
+.PHONY: fecn qcn help deps deps-test venv run test lint lint-rust lint-rtl lint-v1 icarus synth bench golden wave-check soak soak-v2 paper-fat paper-fat-sweep paper-literal \
 	kill-matrix faults check-matrix check-matrix-v3-faults check-v1-soak lint-dpi bench-dpi lint-sva pytest
 
 # `make help` lists the targets by use; a target with a `## ` description in no group is listed
 # under "other", so none goes unlisted.
 HELP_GROUPS := run verify vectors fpga benchmarks development
 HELP_run         := run deps paper-fat paper-fat-sweep paper-literal fecn qcn
-HELP_verify      := test v3-check v3-faults faults kill-matrix check-matrix check-matrix-v3-faults check-v1-soak soak pytest wave-check
+HELP_verify      := test v3-check v3-faults faults kill-matrix check-matrix check-matrix-v3-faults check-v1-soak soak soak-v2 pytest wave-check
 HELP_vectors     := golden replay replay-all v3-golden-faults
 HELP_fpga        := fpga fpga-v3 fpga-table synth
 HELP_benchmarks  := bench bench-dpi
@@ -223,21 +223,31 @@ paper-fat-sweep: ## paper-fat-1 changed one thing at a time (load, ECN, RTO), se
 	$(CARGO) build --release
 	scripts/paper_fat_sweep.py target/release/capfc
 
+# the v3 sets the block benchmark builds (not the soak's own corners)
+V3_BENCH_CONFIGS ?= v3_np4,v3_np8,v3_np8_nl3,v3_np32,v3_np48
 bench: deps ## benchmarks: the block, v2 and v3 (model, RTL from Rust, lockstep, RTL from C++), the switch, the network
 	$(CARGO) bench --bench block
 	$(MAKE) --no-print-directory v3-bench-stim
-	CAPFC_V3_CONFIGS=all $(CARGO) bench --bench block_v3
+	CAPFC_V3_CONFIGS=$(V3_BENCH_CONFIGS) $(CARGO) bench --bench block_v3
 	$(CARGO) bench --bench switch
 	$(CARGO) bench --bench network
 
-# Soak: SOAK_CYCLES (10^9) of random lockstep over every built parameter set (a share each, about
-# equal time) and both algorithms, and every directed case, in shards that GNU parallel runs;
-# one summary at the end. scripts/soak.sh says how; `scripts/soak.sh --plan` gives the shard
-# commands for a Slurm array (docs/lockstep.md).
-soak: deps ## SOAK_CYCLES (10^9) of lockstep in shards under GNU parallel; one summary; about an hour on 2 cores
+# Soak: SOAK_CYCLES (10^9) of random lockstep of the block (v3: its model beside its Verilated
+# RTL) over the parameter sets SOAK_V3_CONFIGS (a share each, about equal time; the sets of
+# src/v3/rtl_configs.rs, among them the soak's own corners, which only this target builds) and
+# both algorithms, in shards that GNU parallel runs; one summary at the end. scripts/soak.sh says
+# how; `scripts/soak.sh --plan` gives the shard commands for a Slurm array (docs/lockstep.md).
+# `make soak-v2`: the same over the previous block, v2 (capfc cosim, every directed case too).
+SOAK_V3_CONFIGS ?= all
+soak: deps ## SOAK_CYCLES (10^9) of v3's lockstep over 9 parameter sets in shards under GNU parallel; one summary
+	@command -v parallel >/dev/null || apt-get install -y -qq parallel >/dev/null
+	CAPFC_V3_CONFIGS=$(SOAK_V3_CONFIGS) $(CARGO) build --release --example v3_soak
+	scripts/soak.sh
+
+soak-v2: deps ## SOAK_CYCLES (10^9) of v2's lockstep (capfc cosim) in shards under GNU parallel; one summary
 	@command -v parallel >/dev/null || apt-get install -y -qq parallel >/dev/null
 	$(CARGO) build --release
-	scripts/soak.sh
+	scripts/soak-v2.sh
 
 # The plain Verilog testbench that replays golden sets without Rust (make replay, make replay-all).
 include mk/replay.mk

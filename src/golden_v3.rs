@@ -263,7 +263,13 @@ impl Traffic {
     }
 
     fn count(&mut self, what: &str) {
-        *self.corners.entry(what.to_string()).or_default() += 1;
+        // (no new key, no allocation: most counts are of a corner counted before)
+        match self.corners.get_mut(what) {
+            Some(n) => *n += 1,
+            None => {
+                self.corners.insert(what.to_string(), 1);
+            }
+        }
     }
 
     fn arrive(&mut self, pkt: Pkt) {
@@ -358,10 +364,11 @@ impl Traffic {
     }
 }
 
-/// The configuration of the random sets: priorities 3 and 4 lossless and counted, thresholds a
-/// few frames deep so that a short run crosses them (bytes: `CELL_LOG2` = 0). With
-/// `contention`, the egress thresholds are lower (sorts asked for often) and WARN sits above
-/// XON_e by a frame (clears that keep E).
+/// The configuration of the random sets: priorities 3 and 4 lossless and counted (3 alone with
+/// `NL` = 1: the block refuses a mask of more classes than it counts), thresholds a few frames
+/// deep so that a short run crosses them (in bytes, in units of `2^CELL_LOG2` bytes when
+/// `CELL_LOG2` > 0). With `contention`, the egress thresholds are lower (sorts asked for often)
+/// and WARN sits above XON_e by a frame (clears that keep E).
 fn config(p: &BlockParams, mode: Mode, contention: bool) -> BlockConfig {
     let t = if contention {
         PrioThresholds {
@@ -384,9 +391,23 @@ fn config(p: &BlockParams, mode: Mode, contention: bool) -> BlockConfig {
             eg_warn: 5_000,
         }
     };
+    let u = |b: u32| b >> p.cell_log2;
+    let t = PrioThresholds {
+        ing_max: u(t.ing_max),
+        ing_xoff: u(t.ing_xoff),
+        ing_xon: u(t.ing_xon),
+        eg_max: u(t.eg_max),
+        eg_xoff: u(t.eg_xoff),
+        eg_xon: u(t.eg_xon),
+        eg_warn: u(t.eg_warn),
+    };
     BlockConfig {
         prio: [t; crate::block::NPRIO],
-        lossless: (1 << 3) | (1 << 4),
+        lossless: if p.nl >= 2 {
+            (1 << 3) | (1 << 4)
+        } else {
+            1 << 3
+        },
         mode,
         cut_fixed: crate::block::cfg::cut_from_fraction(0.8, p.cut_f),
         quanta: 0x0400,
@@ -411,7 +432,16 @@ struct Writer {
     writes: Vec<(u64, u8, u32)>,
     in_bits: usize,
     out_bits: usize,
+    /// what clocks the block instead of `top.cycle_into` (then no line is written)
+    clock: Option<Clock>,
+    /// the clock said stop
+    stopped: bool,
 }
+
+/// What clocks the block in a run that writes no set ([`random_clocked`]): one cycle of the
+/// generator's model `top` with the inputs, its outputs into `out`. It must leave `top` as the
+/// model's cycle does (a lockstep that steps this model beside the RTL); false stops the run.
+pub type Clock = Box<dyn FnMut(&TopIn, &mut Top, &mut TopOut) -> bool>;
 
 impl Writer {
     fn new(p: BlockParams) -> Self {
@@ -431,6 +461,8 @@ impl Writer {
             writes: vec![],
             in_bits: 0,
             out_bits: 0,
+            clock: None,
+            stopped: false,
         };
         // (the widths of the two concatenations: the inputs' from their ports now, the
         // outputs' from the first cycle's)
@@ -458,8 +490,16 @@ impl Writer {
         ) = (false, 0, 0, 0, 0);
     }
 
-    /// The block's cycle with `self.inp`, its lines written.
+    /// The block's cycle with `self.inp`, its lines written (by the clock, if there is one: no
+    /// line).
     fn cycle(&mut self) {
+        if let Some(clock) = &mut self.clock {
+            if !clock(&self.inp, &mut self.top, &mut self.out) {
+                self.stopped = true;
+            }
+            self.t += 1;
+            return;
+        }
         let i = &self.inp;
         let pulse = i.rst
             || i.cfg_we
@@ -510,6 +550,9 @@ struct Run {
     lanes_from: Vec<u64>,
     /// lanes taken so far (of ports below NP)
     takes: u64,
+    /// the cycles before this one are observed (corners counted and the contract's rules
+    /// checked by [`Observer`]); all of a set's
+    observe: u64,
 }
 
 impl Run {
@@ -522,6 +565,7 @@ impl Run {
             sent: vec![0; p.np],
             lanes_from: vec![],
             takes: 0,
+            observe: u64::MAX,
             w,
         }
     }
@@ -551,8 +595,10 @@ impl Run {
         }
         self.count_frames();
         self.tr.settle(t, self.w.inp.rst, &self.w.out);
-        self.ob
-            .cycle(t, &self.w.inp, &self.w.out, &self.w.top, &self.tr.answers);
+        if t < self.observe {
+            self.ob
+                .cycle(t, &self.w.inp, &self.w.out, &self.w.top, &self.tr.answers);
+        }
         self.w.clear();
     }
 
@@ -748,6 +794,71 @@ fn random(
         run.cycle(&mut r);
     }
     r
+}
+
+/// The burst period of [`random_clocked`]'s traffic: arrivals on for a quarter of it, nearly
+/// off for the next (a golden set's period is its length).
+pub const CLOCKED_PERIOD: u64 = 20_000;
+
+/// The cycles of a [`random_clocked`] run its [`Observer`] follows, its first burst period: the
+/// model's corners (sorts, clears, scrubs, threshold landings) are counted and the contract's
+/// rules checked in these cycles only (observed, a cycle takes about five times as long); the
+/// environment's corners (frames, refusals, E) in every cycle.
+pub const CLOCKED_OBSERVED: u64 = CLOCKED_PERIOD;
+
+/// What a run of [`random_clocked`] saw.
+#[derive(Debug, Clone, Default)]
+pub struct Clocked {
+    /// cycles clocked (the reset and the configuration included)
+    pub cycles: u64,
+    /// the corners counted (the model's over the first [`CLOCKED_OBSERVED`] cycles), each of
+    /// [`required`]'s listed (0 if it never happened)
+    pub corners: BTreeMap<String, u64>,
+    /// the contract's rules the block's outputs broke in the observed cycles (an accept of a
+    /// port NP or above, a write inside a lane's window)
+    pub wrong: Vec<String>,
+}
+
+/// The random traffic of [`SourceV3::Random`] for `cycles` cycles (its bursts every
+/// [`CLOCKED_PERIOD`] cycles), clocked by `clock`, not written: the soak's lockstep. The lanes
+/// answer to the outputs the clock gives. Any parameters `crate::v3::check_params` takes; `stray`
+/// needs a port count that is not a power of two (ports NP and above fit the port field).
+pub fn random_clocked(
+    p: &BlockParams,
+    seed: u64,
+    cycles: u64,
+    mode: Mode,
+    contention: bool,
+    stray: bool,
+    clock: Clock,
+) -> Clocked {
+    let mut r = Run::new(*p);
+    r.w.clock = Some(clock);
+    r.observe = CLOCKED_OBSERVED;
+    r.reset_and_configure(&config(p, mode, contention));
+    let mut run = RandomRun::new(p.np, seed, cycles.min(CLOCKED_PERIOD), contention, stray);
+    while r.w.t < cycles && !r.w.stopped {
+        run.cycle(&mut r);
+    }
+    let mut corners = r.corners();
+    for c in required(&SourceV3::Random {
+        seed,
+        cycles,
+        mode,
+        contention,
+        stray,
+    }) {
+        corners.entry(c.to_string()).or_default();
+    }
+    let mut wrong = r.ob.wrong.clone();
+    wrong.extend(r.ob.early.iter().map(|(t, tw, a)| {
+        format!("a lane taken in cycle {t} depends on the write of address {a:#04x} in cycle {tw}")
+    }));
+    Clocked {
+        cycles: r.w.t,
+        corners,
+        wrong,
+    }
 }
 
 /// A reset while E is set: random traffic (seed 1) until E has bits set (and at least 500

@@ -45,6 +45,8 @@ pub mod plot;
 pub mod ports;
 pub mod reference;
 pub mod repl;
+#[cfg(feature = "rtl")]
+pub mod soak_v3;
 pub mod stimulus;
 pub mod switch;
 pub mod v3;

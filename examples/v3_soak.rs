@@ -1,0 +1,212 @@
+//! The v3 block's soak (`make soak`, scripts/soak.sh): random legal traffic through the block's
+//! model and its Verilated RTL in lockstep over parameter sets, algorithms and seeds
+//! (`capfc::soak_v3`), one shard of the jobs at a time.
+//!
+//!     cargo run --release --example v3_soak -- [--config all|NAME,..] [--algo max|cal|both]
+//!         [--seeds A..=B | --seed S] [--cycles N] [--shard K/N] [--fault NAME] [--exhaustive]
+//!         [--json] [--list]
+//!
+//! The parameter sets are those built (`CAPFC_V3_CONFIGS`, names from src/v3/rtl_configs.rs).
+//! Every job prints its seed; a failed one prints the command that replays it. `--json` writes
+//! the summary `scripts/soak_summary.py` reads.
+//!
+//! Exit 0 when every job ran to its end with no difference, 1 when a job failed, 2 on bad input
+//! or when nothing was selected.
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use capfc::block::Mode;
+use capfc::cli_util::{parse_seeds, parse_shard};
+use capfc::soak_v3::{jobs, run_job, shard};
+use capfc::v3::fault::Fault;
+use clap::Parser;
+
+#[derive(Parser, Debug)]
+#[command(about = "The v3 block's model and Verilated RTL in lockstep on random traffic")]
+struct Args {
+    /// Parameter sets (built ones, `--list`), comma-separated, or `all`.
+    #[arg(long, default_value = "all")]
+    config: String,
+    /// Algorithm: max (Stop-Max), cal (Stop-Calibrate) or both.
+    #[arg(long, default_value = "both")]
+    algo: String,
+    /// Seeds: `A..B` (B excluded), `A..=B`, or a count `N` (1..=N).
+    #[arg(long, default_value = "4")]
+    seeds: String,
+    /// A single seed (overrides --seeds).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Cycles per job (the reset and the configuration included).
+    #[arg(long, default_value_t = 100_000)]
+    cycles: u64,
+    /// Run only shard K of N (`K/N`, K from 1): job j runs when j mod N = K-1.
+    #[arg(long)]
+    shard: Option<String>,
+    /// A fault of the v3 model's catalogue (`capfc faults --list`): the soak must fail.
+    #[arg(long)]
+    fault: Option<String>,
+    /// Compare every RAM word every cycle, not the RAMs' writes (slower; the same verdict).
+    #[arg(long)]
+    exhaustive: bool,
+    /// Machine-readable summary on standard output.
+    #[arg(long)]
+    json: bool,
+    /// Print the built parameter sets and exit.
+    #[arg(long)]
+    list: bool,
+}
+
+fn main() {
+    let a = Args::parse();
+    match run(&a) {
+        Ok(true) => {}
+        Ok(false) => std::process::exit(1),
+        Err(e) => {
+            eprintln!("v3_soak: {e:#}");
+            std::process::exit(2);
+        }
+    }
+}
+
+fn run(a: &Args) -> Result<bool> {
+    let built = capfc::dut_v3::available();
+    if a.list {
+        for (n, p) in &built {
+            println!(
+                "{n:<14} NP={} SW={} OW={} CW={} CELL_LOG2={} CUT_F={} NL={}",
+                p.np, p.sw, p.ow, p.cw, p.cell_log2, p.cut_f, p.nl
+            );
+        }
+        return Ok(true);
+    }
+    let names: Vec<&str> = built.iter().map(|(n, _)| n.as_str()).collect();
+    let configs: Vec<_> = if a.config == "all" {
+        built.clone()
+    } else {
+        a.config
+            .split(',')
+            .map(|n| {
+                built
+                    .iter()
+                    .find(|(b, _)| b == n)
+                    .cloned()
+                    .with_context(|| {
+                        format!(
+                            "--config '{n}': not built (built: {}; more with CAPFC_V3_CONFIGS)",
+                            names.join(", ")
+                        )
+                    })
+            })
+            .collect::<Result<_>>()?
+    };
+    let modes = match a.algo.as_str() {
+        "max" => vec![Mode::StopMax],
+        "cal" => vec![Mode::StopCal],
+        "both" => vec![Mode::StopMax, Mode::StopCal],
+        o => bail!("--algo '{o}': expected max, cal or both"),
+    };
+    let seeds = match a.seed {
+        Some(s) => s..=s,
+        None => parse_seeds(&a.seeds)?,
+    };
+    if seeds.end() - seeds.start() >= 1_000_000 {
+        bail!("--seeds: more than 1,000,000 seeds in one run; split the range over runs");
+    }
+    if a.cycles == 0 {
+        bail!("--cycles 0: nothing to check");
+    }
+    let fault: Option<Fault> = a
+        .fault
+        .as_deref()
+        .map(str::parse)
+        .transpose()
+        .map_err(anyhow::Error::msg)?;
+    let mut js = jobs(&configs, &modes, seeds.clone(), a.cycles);
+    let total = js.len();
+    if let Some(sh) = &a.shard {
+        let (k, n) = parse_shard(sh)?;
+        js = shard(js, k, n);
+    }
+    if js.is_empty() {
+        // a soak that checks nothing must not pass
+        bail!(
+            "no job selected: {} config(s), {} seed(s), {}{} give 0 of {total} jobs",
+            configs.len(),
+            seeds.end() - seeds.start() + 1,
+            a.algo,
+            a.shard
+                .as_ref()
+                .map(|s| format!(", shard {s}"))
+                .unwrap_or_default()
+        );
+    }
+    eprintln!(
+        "v3_soak: {} of {total} jobs; configs {}; algo {}; seeds {}..={} x {} cycles{}{}",
+        js.len(),
+        configs
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .collect::<Vec<_>>()
+            .join(","),
+        a.algo,
+        seeds.start(),
+        seeds.end(),
+        a.cycles,
+        a.shard
+            .as_ref()
+            .map(|s| format!("; shard {s}"))
+            .unwrap_or_default(),
+        fault.map(|f| format!("; fault {f}")).unwrap_or_default()
+    );
+    let t0 = Instant::now();
+    let (mut passed, mut failed, mut cycles, mut full) = (0u64, 0u64, 0u64, 0u64);
+    let mut cov: BTreeMap<String, u64> = BTreeMap::new();
+    let mut failures = vec![];
+    for j in &js {
+        let t = Instant::now();
+        match run_job(j, fault, a.exhaustive) {
+            Ok(r) => {
+                passed += 1;
+                cycles += r.cycles;
+                full += r.full_compares;
+                for (k, v) in r.corners {
+                    *cov.entry(k).or_default() += v;
+                }
+                eprintln!(
+                    "v3_soak: {}: {} cycles, no difference ({:.1} s)",
+                    j.label(),
+                    r.cycles,
+                    t.elapsed().as_secs_f64()
+                );
+            }
+            Err(e) => {
+                failed += 1;
+                eprintln!("v3_soak: FAIL {e}");
+                failures.push(e.to_string());
+            }
+        }
+    }
+    let secs = t0.elapsed().as_secs_f64();
+    if a.json {
+        let coverage: Vec<_> = cov
+            .iter()
+            .map(|(k, v)| serde_json::json!({"point": k, "hits": v}))
+            .collect();
+        let v = serde_json::json!({
+            "jobs": js.len(), "passed": passed, "failed": failed, "cycles": cycles,
+            "full_compares": full, "seconds": secs, "coverage": coverage, "failures": failures,
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        for (k, v) in &cov {
+            println!("  {v:>14}  {k}");
+        }
+        println!(
+            "v3_soak: {cycles} cycles in lockstep in {secs:.1} s ({:.0} cycles/s); {passed} passed, {failed} failed",
+            cycles as f64 / secs.max(1e-9)
+        );
+    }
+    Ok(failed == 0 && cycles > 0)
+}
