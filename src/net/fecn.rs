@@ -213,11 +213,6 @@ pub struct FecnScenarioError {
     pub why: String,
 }
 
-/// The line (1-based) at byte `at` of `text`.
-fn line_at(text: &str, at: usize) -> usize {
-    text[..at.min(text.len())].matches('\n').count() + 1
-}
-
 /// The line where `field = ...` is set, else the `[fecn]` header's, else 1.
 fn line_of(text: &str, field: &str) -> usize {
     let hit = text.lines().position(|l| {
@@ -249,23 +244,7 @@ impl FecnConfig {
     /// Parse and check `text`, read from `file`.
     pub fn parse(file: &str, text: &str) -> Result<FecnConfig, FecnScenarioError> {
         let f: FecnFile = toml::from_str(text).map_err(|e| {
-            let msg = e.message().to_string();
-            let line = e.span().map_or(1, |sp| line_at(text, sp.start));
-            // The key set on the error's line (a value of the wrong type, an unknown key), else
-            // the field serde names in its message (a missing field).
-            let named = msg.split('`').nth(1).map(str::to_string);
-            let on_line = text
-                .lines()
-                .nth(line - 1)
-                .and_then(|l| l.split_once('='))
-                .map(|(k, _)| k.trim().to_string());
-            let field = if msg.starts_with("missing field") {
-                named
-            } else {
-                on_line.or(named)
-            }
-            .filter(|s| !s.is_empty())
-            .unwrap_or_else(|| "-".into());
+            let (line, field, msg) = super::toml_error_place(text, &e);
             FecnScenarioError {
                 file: file.into(),
                 line,

@@ -264,10 +264,6 @@ pub struct QcnScenarioError {
     pub why: String,
 }
 
-fn line_at(text: &str, at: usize) -> usize {
-    text[..at.min(text.len())].matches('\n').count() + 1
-}
-
 /// The line where `field = ...` is set, else the first `[[qcn.field]]` table's, else the `[qcn]`
 /// header's, else 1.
 fn line_of(text: &str, field: &str) -> usize {
@@ -314,21 +310,7 @@ impl QcnConfig {
     /// Parse and check `text`, read from `file`: the fields' rules and the topology's.
     pub fn parse(file: &str, text: &str) -> Result<QcnConfig, QcnScenarioError> {
         let f: QcnFile = toml::from_str(text).map_err(|e| {
-            let msg = e.message().to_string();
-            let line = e.span().map_or(1, |sp| line_at(text, sp.start));
-            let named = msg.split('`').nth(1).map(str::to_string);
-            let on_line = text
-                .lines()
-                .nth(line - 1)
-                .and_then(|l| l.split_once('='))
-                .map(|(k, _)| k.trim().to_string());
-            let field = if msg.starts_with("missing field") {
-                named
-            } else {
-                on_line.or(named)
-            }
-            .filter(|s| !s.is_empty())
-            .unwrap_or_else(|| "-".into());
+            let (line, field, msg) = super::toml_error_place(text, &e);
             QcnScenarioError {
                 file: file.into(),
                 line,
