@@ -2,8 +2,9 @@
 //! scenarios/fecn-*.toml): run each mode, print the table (one column per mode, as the other
 //! modes' tables), and write per-flow rates and queue length over time as CSV and SVG.
 
+use crate::cli_util::{run_label, scenario_stem, seed_list, want_toml_scenario, write_csvs};
 use crate::net::fecn::{run, FecnConfig, FecnMode, FecnRun};
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use std::path::Path;
 
 /// Whether `--mode` names an FECN mode.
@@ -40,18 +41,14 @@ pub struct FecnOutputs<'a> {
 /// Run `scenario` in `modes`, print the table and write the outputs.
 pub fn run_cli(scenario: &str, modes: &str, out: &FecnOutputs) -> Result<Vec<FecnRun>> {
     let modes = parse_modes(modes)?;
-    if !scenario.ends_with(".toml") {
-        bail!("--scenario '{scenario}': the FECN modes take an FECN scenario file (scenarios/fecn-*.toml)");
-    }
+    want_toml_scenario(
+        scenario,
+        "FECN",
+        "an FECN scenario file (scenarios/fecn-*.toml)",
+    )?;
     let cfg = FecnConfig::load(scenario)?;
     let t0 = std::time::Instant::now();
-    let seeds: Vec<u64> = match &out.seeds {
-        Some(r) => r.clone().collect(),
-        None => vec![cfg.seed],
-    };
-    if seeds.len() > 1000 {
-        bail!("--seeds: more than 1000 seeds in one FECN run");
-    }
+    let seeds = seed_list(out.seeds.as_ref(), cfg.seed, "FECN")?;
     let runs: Vec<FecnRun> = modes
         .iter()
         .flat_map(|&m| seeds.iter().map(move |&s| (m, s)))
@@ -59,24 +56,20 @@ pub fn run_cli(scenario: &str, modes: &str, out: &FecnOutputs) -> Result<Vec<Fec
         .collect();
     let sweep = seeds.len() > 1;
     let wall = t0.elapsed().as_secs_f64();
-    let stem = Path::new(scenario)
-        .file_stem()
-        .map_or("fecn".into(), |s| s.to_string_lossy().into_owned());
+    let stem = scenario_stem(scenario, "fecn");
     if let Some(dir) = out.csv {
-        std::fs::create_dir_all(dir).with_context(|| format!("--csv {}", dir.display()))?;
         for r in &runs {
-            let m = if sweep {
-                format!("{}_seed{}", r.mode.name(), r.stats.seed)
-            } else {
-                r.mode.name().to_string()
-            };
-            let w = |kind: &str, text: String| -> Result<()> {
-                let p = dir.join(format!("{stem}_{m}_{kind}.csv"));
-                std::fs::write(&p, text).with_context(|| format!("writing {}", p.display()))
-            };
-            w("rates", r.rates_csv())?;
-            w("queue", r.queue_csv())?;
-            w("cp", r.ticks_csv())?;
+            let files = [
+                ("rates", r.rates_csv()),
+                ("queue", r.queue_csv()),
+                ("cp", r.ticks_csv()),
+            ];
+            write_csvs(
+                dir,
+                &stem,
+                &run_label(r.mode.name(), r.stats.seed, sweep),
+                &files,
+            )?;
         }
     }
     if let Some(p) = out.plot {

@@ -3,8 +3,9 @@
 //! tables), and write rates, hot queues and routing table entries over time as CSV and SVG, and
 //! the CNMs as pcap.
 
+use crate::cli_util::{run_label, scenario_stem, seed_list, want_toml_scenario, write_csvs};
 use crate::net::qcn::{run, QcnConfig, QcnMode, QcnRun};
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use std::path::Path;
 
 /// Whether `--mode` names a QCN mode (`PAUSE` alone counts only with a QCN scenario).
@@ -56,46 +57,31 @@ pub struct QcnOutputs<'a> {
 /// Run `scenario` in `modes`, print the table and write the outputs.
 pub fn run_cli(scenario: &str, modes: &str, out: &QcnOutputs) -> Result<Vec<QcnRun>> {
     let modes = parse_modes(modes)?;
-    if !scenario.ends_with(".toml") {
-        bail!("--scenario '{scenario}': the QCN modes take a QCN scenario file (scenarios/qcn-*.toml)");
-    }
+    want_toml_scenario(
+        scenario,
+        "QCN",
+        "a QCN scenario file (scenarios/qcn-*.toml)",
+    )?;
     let cfg = QcnConfig::load(scenario)?;
     let t0 = std::time::Instant::now();
-    let seeds: Vec<u64> = match &out.seeds {
-        Some(r) => r.clone().collect(),
-        None => vec![cfg.seed],
-    };
-    if seeds.len() > 1000 {
-        bail!("--seeds: more than 1000 seeds in one QCN run");
-    }
+    let seeds = seed_list(out.seeds.as_ref(), cfg.seed, "QCN")?;
     let runs = modes
         .iter()
         .flat_map(|&m| seeds.iter().map(move |&s| (m, s)))
         .map(|(m, s)| run(&cfg, m, s, out.pcap.is_some()))
         .collect::<Result<Vec<QcnRun>, _>>()?;
     let wall = t0.elapsed().as_secs_f64();
-    let stem = Path::new(scenario)
-        .file_stem()
-        .map_or("qcn".into(), |s| s.to_string_lossy().into_owned());
+    let stem = scenario_stem(scenario, "qcn");
     let sweep = seeds.len() > 1;
-    let name = |r: &QcnRun| {
-        if sweep {
-            format!("{}_seed{}", r.mode.name(), r.stats.seed)
-        } else {
-            r.mode.name().to_string()
-        }
-    };
+    let name = |r: &QcnRun| run_label(r.mode.name(), r.stats.seed, sweep);
     if let Some(dir) = out.csv {
-        std::fs::create_dir_all(dir).with_context(|| format!("--csv {}", dir.display()))?;
         for r in &runs {
-            let m = name(r);
-            let w = |kind: &str, text: String| -> Result<()> {
-                let p = dir.join(format!("{stem}_{m}_{kind}.csv"));
-                std::fs::write(&p, text).with_context(|| format!("writing {}", p.display()))
-            };
-            w("rates", r.rates_csv())?;
-            w("queue", r.queue_csv())?;
-            w("table", r.table_csv())?;
+            let files = [
+                ("rates", r.rates_csv()),
+                ("queue", r.queue_csv()),
+                ("table", r.table_csv()),
+            ];
+            write_csvs(dir, &stem, &name(r), &files)?;
         }
     }
     if let Some(dir) = out.pcap {

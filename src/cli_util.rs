@@ -34,3 +34,55 @@ pub fn parse_shard(sh: &str) -> Result<(usize, usize)> {
     }
     Ok((k, n))
 }
+
+/// `--scenario` of an event-driven mode family (FECN, QCN) must be a TOML scenario file.
+pub fn want_toml_scenario(scenario: &str, family: &str, files: &str) -> Result<()> {
+    if !scenario.ends_with(".toml") {
+        bail!("--scenario '{scenario}': the {family} modes take {files}");
+    }
+    Ok(())
+}
+
+/// The seeds of a run: `--seeds` if given, else the scenario's own; at most 1,000.
+pub fn seed_list(
+    seeds: Option<&std::ops::RangeInclusive<u64>>,
+    scenario_seed: u64,
+    family: &str,
+) -> Result<Vec<u64>> {
+    let v: Vec<u64> = seeds.map_or_else(|| vec![scenario_seed], |r| r.clone().collect());
+    if v.len() > 1000 {
+        bail!("--seeds: more than 1000 seeds in one {family} run");
+    }
+    Ok(v)
+}
+
+/// A run's name in output file names: its mode, and its seed in a sweep of several seeds.
+pub fn run_label(mode: &str, seed: u64, sweep: bool) -> String {
+    if sweep {
+        format!("{mode}_seed{seed}")
+    } else {
+        mode.to_string()
+    }
+}
+
+/// The file stem of a scenario path (`scenarios/qcn-t1-non.toml` gives `qcn-t1-non`).
+pub fn scenario_stem(scenario: &str, default: &str) -> String {
+    std::path::Path::new(scenario)
+        .file_stem()
+        .map_or(default.into(), |s| s.to_string_lossy().into_owned())
+}
+
+/// Write `{stem}_{label}_{kind}.csv` into `dir` for each (kind, text).
+pub fn write_csvs(
+    dir: &std::path::Path,
+    stem: &str,
+    label: &str,
+    files: &[(&str, String)],
+) -> Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("--csv {}", dir.display()))?;
+    for (kind, text) in files {
+        let p = dir.join(format!("{stem}_{label}_{kind}.csv"));
+        std::fs::write(&p, text).with_context(|| format!("writing {}", p.display()))?;
+    }
+    Ok(())
+}

@@ -33,8 +33,7 @@ use crate::switch::fecn::{
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Deserialize;
-use std::cmp::Ordering;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::VecDeque;
 use thiserror::Error;
 
 /// The FECN modes, beside the four of `capfc run` and `capfc net`.
@@ -428,29 +427,6 @@ enum Ev {
     QueueSample,
 }
 
-struct Item {
-    t: u64,
-    seq: u64,
-    ev: Ev,
-}
-
-impl PartialEq for Item {
-    fn eq(&self, o: &Self) -> bool {
-        (self.t, self.seq) == (o.t, o.seq)
-    }
-}
-impl Eq for Item {}
-impl PartialOrd for Item {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl Ord for Item {
-    fn cmp(&self, o: &Self) -> Ordering {
-        (o.t, o.seq).cmp(&(self.t, self.seq))
-    }
-}
-
 #[derive(Debug, Clone, Default)]
 struct Source {
     backlog: u64,
@@ -523,8 +499,7 @@ struct Sim<'a> {
     cfg: &'a FecnConfig,
     pause_on: bool,
     rng: ChaCha8Rng,
-    heap: BinaryHeap<Item>,
-    seq: u64,
+    events_q: super::Events<Ev>,
     now: u64,
     end: u64,
     warm: u64,
@@ -553,12 +528,7 @@ struct Sim<'a> {
 
 impl<'a> Sim<'a> {
     fn at(&mut self, t: u64, ev: Ev) {
-        self.seq += 1;
-        self.heap.push(Item {
-            t,
-            seq: self.seq,
-            ev,
-        });
+        self.events_q.at(t, ev);
     }
 
     fn us(&self, t: u64) -> f64 {
@@ -909,8 +879,7 @@ impl<'a> Sim<'a> {
             cfg,
             pause_on: mode == FecnMode::FecnPause,
             rng: ChaCha8Rng::seed_from_u64(seed),
-            heap: BinaryHeap::new(),
-            seq: 0,
+            events_q: super::Events::default(),
             now: 0,
             end: cfg.cycles(cfg.duration_ms * 1e-3),
             warm: cfg.cycles(cfg.warmup_ms * 1e-3),
@@ -1042,13 +1011,13 @@ impl<'a> Sim<'a> {
 pub fn run(cfg: &FecnConfig, mode: FecnMode, seed: u64) -> FecnRun {
     let mut sim = Sim::new(cfg, mode, seed);
     sim.schedule_start();
-    while let Some(it) = sim.heap.pop() {
-        if it.t > sim.end {
+    while let Some((t, ev)) = sim.events_q.pop() {
+        if t > sim.end {
             break;
         }
-        sim.now = it.t;
+        sim.now = t;
         sim.events += 1;
-        sim.step(it.ev);
+        sim.step(ev);
     }
     sim.finish()
 }

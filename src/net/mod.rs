@@ -38,3 +38,77 @@ pub(crate) fn toml_error_place(text: &str, e: &toml::de::Error) -> (usize, Strin
     .unwrap_or_else(|| "-".into());
     (line, field, msg)
 }
+
+/// The event queue of the event-driven networks ([`fecn`], [`qcn`]): events pop in time order,
+/// and events at the same time in the order they were scheduled (so a run is deterministic).
+#[derive(Debug)]
+pub(crate) struct Events<E> {
+    heap: std::collections::BinaryHeap<Timed<E>>,
+    seq: u64,
+}
+
+#[derive(Debug)]
+struct Timed<E> {
+    t: u64,
+    seq: u64,
+    ev: E,
+}
+
+impl<E> PartialEq for Timed<E> {
+    fn eq(&self, o: &Self) -> bool {
+        (self.t, self.seq) == (o.t, o.seq)
+    }
+}
+impl<E> Eq for Timed<E> {}
+impl<E> PartialOrd for Timed<E> {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl<E> Ord for Timed<E> {
+    /// Reversed: the max-heap pops the earliest time, then the first scheduled.
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        (o.t, o.seq).cmp(&(self.t, self.seq))
+    }
+}
+
+impl<E> Default for Events<E> {
+    fn default() -> Self {
+        Events {
+            heap: std::collections::BinaryHeap::new(),
+            seq: 0,
+        }
+    }
+}
+
+impl<E> Events<E> {
+    /// Schedule `ev` at time `t`.
+    pub(crate) fn at(&mut self, t: u64, ev: E) {
+        self.seq += 1;
+        self.heap.push(Timed {
+            t,
+            seq: self.seq,
+            ev,
+        });
+    }
+
+    /// The earliest event and its time.
+    pub(crate) fn pop(&mut self) -> Option<(u64, E)> {
+        self.heap.pop().map(|x| (x.t, x.ev))
+    }
+}
+
+#[cfg(test)]
+mod events_tests {
+    use super::Events;
+
+    #[test]
+    fn events_pop_by_time_then_by_schedule_order() {
+        let mut q = Events::default();
+        for (t, e) in [(5, 'a'), (3, 'b'), (5, 'c'), (3, 'd'), (0, 'e')] {
+            q.at(t, e);
+        }
+        let got: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
+        assert_eq!(got, [(0, 'e'), (3, 'b'), (3, 'd'), (5, 'a'), (5, 'c')]);
+    }
+}

@@ -41,8 +41,7 @@ use crate::switch::qcn::{Cnm, CongTable, Cp, CpParams, Rp, RpParams, Sample};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Deserialize;
-use std::cmp::Ordering;
-use std::collections::{BTreeSet, BinaryHeap, HashMap, VecDeque};
+use std::collections::{BTreeSet, HashMap, VecDeque};
 use thiserror::Error;
 
 /// Bytes of the sampled frame's MSDU a CNM carries.
@@ -730,29 +729,6 @@ enum Ev {
     Sample,
 }
 
-struct Item {
-    t: u64,
-    seq: u64,
-    ev: Ev,
-}
-
-impl PartialEq for Item {
-    fn eq(&self, o: &Self) -> bool {
-        (self.t, self.seq) == (o.t, o.seq)
-    }
-}
-impl Eq for Item {}
-impl PartialOrd for Item {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl Ord for Item {
-    fn cmp(&self, o: &Self) -> Ordering {
-        (o.t, o.seq).cmp(&(self.t, self.seq))
-    }
-}
-
 #[derive(Debug, Default)]
 struct Port {
     busy: bool,
@@ -894,8 +870,7 @@ struct Sim<'a> {
     mode: QcnMode,
     topo: Topo,
     now: u64,
-    seq: u64,
-    heap: BinaryHeap<Item>,
+    events_q: super::Events<Ev>,
     rng: ChaCha8Rng,
     ports: Vec<Vec<Port>>,
     hosts: Vec<Host>,
@@ -996,8 +971,7 @@ impl<'a> Sim<'a> {
             cfg,
             mode,
             now: 0,
-            seq: 0,
-            heap: BinaryHeap::new(),
+            events_q: super::Events::default(),
             rng,
             ports,
             hosts,
@@ -1023,12 +997,7 @@ impl<'a> Sim<'a> {
     }
 
     fn at(&mut self, t: u64, ev: Ev) {
-        self.seq += 1;
-        self.heap.push(Item {
-            t,
-            seq: self.seq,
-            ev,
-        });
+        self.events_q.at(t, ev);
     }
 
     fn now_s(&self) -> f64 {
@@ -1586,13 +1555,13 @@ pub fn run(
     let mut sim = Sim::new(cfg, topo, mode, seed, capture);
     sim.start();
     let end = cfg.cycles(cfg.duration_ms);
-    while let Some(it) = sim.heap.pop() {
-        if it.t > end {
+    while let Some((t, ev)) = sim.events_q.pop() {
+        if t > end {
             break;
         }
-        sim.now = it.t;
+        sim.now = t;
         sim.events += 1;
-        sim.step(it.ev);
+        sim.step(ev);
     }
     let mut r = sim.finish(t0.elapsed().as_secs_f64());
     r.stats.seed = seed;
