@@ -62,8 +62,10 @@ TEST_RUNS := test-cargo replay-all v3-spike v3-check test-capi pytest v3-golden-
 	lint-rtl lint-v1 lint-dpi lint-sva $(if $(filter 1,$(LINT_SLANG)),lint-slang) icarus
 .PHONY: test-build test-cargo test-capi
 
-# (cargo build alone as well: the binary the runs call is built without the dev-dependencies, whose
-# features change the build of the dependencies it shares with them)
+# (cargo build alone first: some runs call cargo build or cargo run, which leave out the
+# dev-dependencies; Cargo.toml turns on in the library's dependencies the features the
+# dev-dependencies would add, so both builds share one library and the second builds only the
+# test targets)
 test-build: lint-rust
 	$(CARGO) build --release
 	$(CARGO) build --release --tests --examples
