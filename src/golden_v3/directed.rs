@@ -653,6 +653,16 @@ pub(super) fn run(p: &BlockParams, case: &str, mode: Mode, nudge: bool) -> Resul
                 d.count("dequeue_lands_below_xon_e");
             }
             d.sorts()?;
+            // (then as long as the contract lets the aborted sort take to write E, before the
+            // drain's dequeues clear E: a block that does not abort shows D rising in this time,
+            // at the ports)
+            let env = crate::check::block::envelope_of_v3(p);
+            let w = if mode == Mode::StopCal {
+                env.stop_cal
+            } else {
+                env.stop_max
+            };
+            d.idle(w.max)?;
             d.drain_to(0, PR, 0)?;
             d.finish()
         }
