@@ -576,17 +576,23 @@ pub(super) fn run(p: &BlockParams, case: &str, mode: Mode, nudge: bool) -> Resul
             // Two counted classes (3 and 5) on ports 0 and 1, one engine: the four rows cross
             // XOFF_e (port 1's first), so that port 0's class 5 waits behind the others; while
             // it waits, its big head packet leaves (to XON_e or below): the clear drops the
-            // request. (Nudged: the head leaves after every sort.)
+            // request. In the same slot an enqueue from input 3, the only input that row would
+            // pause, takes the queue back to WARN, under XOFF_e: it counts 1 in the cleared row,
+            // so that a request the clear left pending would sort the row and pause input 3
+            // (visible in D). (Nudged: the head leaves after every sort.)
             cfg.lossless = 1 << PR | 1 << PR2;
             let mut d = Dir::new(p, &cfg);
             let big = t.eg_xoff - t.eg_xon + 2;
             for o in [0, 1] {
+                let i = if o == 0 { 3 } else { 2 };
                 d.fill_to(o, PR, 1, t.eg_xoff)?;
-                d.enq(o, PR2, 2, big)?;
-                d.fill_to(o, PR2, 2, t.eg_xoff)?;
+                d.enq(o, PR2, i, big)?;
+                d.fill_to(o, PR2, i, t.eg_xoff)?;
             }
+            // (the crossing packets from inputs other than 3, which no other row's sort may
+            // select: Stop-Calibrate takes the small counts too)
             for (o, pr) in [(1, PR), (1, PR2), (0, PR), (0, PR2)] {
-                d.enq_(o, pr, 3, 1);
+                d.enq_(o, pr, if o == 1 { 0 } else { 2 }, 1);
             }
             d.taken()?;
             if nudge {
@@ -596,8 +602,20 @@ pub(super) fn run(p: &BlockParams, case: &str, mode: Mode, nudge: bool) -> Resul
                     d.step()?;
                 }
             }
-            d.deq(0, PR2)?;
+            d.deq_(0, PR2)?;
+            // (the queue after the dequeue, which the model of the queues has already taken)
+            let back = t.eg_warn - d.occ(0, PR2);
+            d.enq_(0, PR2, 3, back);
+            d.sync()?;
             d.sorts()?;
+            // (as long as the envelope lets a sort of the row take: a request left pending
+            // would have paused input 3 by then)
+            let env = crate::check::block::envelope_of_v3(p);
+            d.idle(if mode == Mode::StopCal {
+                env.stop_cal.max
+            } else {
+                env.stop_max.max
+            })?;
             for (o, pr) in [(0, PR), (0, PR2), (1, PR), (1, PR2)] {
                 d.drain_to(o, pr, 0)?;
             }
