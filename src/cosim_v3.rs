@@ -412,7 +412,8 @@ impl LockstepV3 {
         }
         let l = &self.rtl.layout.writes;
         for (k, r) in self.rams.iter().enumerate() {
-            let rtl_we = l[r.we].field(&self.writes, 0, 1) == 1;
+            // (`we` is one bit, alone in its word)
+            let rtl_we = self.writes[l[r.we].offset] & 1 == 1;
             match (rtl_we, self.mw[k].take()) {
                 (false, None) => {}
                 (true, Some((a, d))) => {
@@ -745,9 +746,26 @@ impl RegSink for Pack<'_> {
         }
     }
 
+    /// (a value of at most 128 bits, the visits' usual register, packed without a slice: one
+    /// word straight from the value when it fits in one)
     #[inline(always)]
-    fn val(&mut self, name: std::fmt::Arguments<'_>, v: u128, width: usize) {
-        self.reg(name, &[v as u64, (v >> 64) as u64], width)
+    fn val(&mut self, _: std::fmt::Arguments<'_>, v: u128, width: usize) {
+        if self.stray.is_none() && width < 128 && v >> width != 0 {
+            self.stray = Some(self.i);
+        }
+        let v = if width < 128 {
+            v & ((1u128 << width) - 1)
+        } else {
+            v
+        };
+        let (at, n) = self.next();
+        if n == 1 {
+            self.buf[at] = v as u32;
+        } else {
+            for (b, w) in self.buf[at..at + n].iter_mut().enumerate() {
+                *w = if b < 4 { (v >> (32 * b)) as u32 } else { 0 };
+            }
+        }
     }
 
     fn ram(&mut self, name: std::fmt::Arguments<'_>, words: &[u64], width: usize) {
@@ -770,6 +788,8 @@ impl RegSink for Pack<'_> {
         }
     }
 
+    /// (the values streamed into the words in order, each word written once: no clearing
+    /// first, no read-modify-write)
     #[inline(always)]
     fn cat(
         &mut self,
@@ -780,26 +800,39 @@ impl RegSink for Pack<'_> {
     ) {
         let (at, nw) = self.next();
         let out = &mut self.buf[at..at + nw];
-        out.fill(0);
         let mask = if width >= 64 {
             u64::MAX
         } else {
             (1u64 << width) - 1
         };
+        // `acc` holds the `fill` (< 32) bits not yet written, then the next value above them
+        let (mut acc, mut fill, mut wi) = (0u128, 0usize, 0usize);
+        let mut stray = false;
         for k in 0..n {
             let v = get(k);
-            if v & !mask != 0 && self.stray.is_none() {
-                self.stray = Some(self.i - 1);
+            stray |= v & !mask != 0;
+            acc |= u128::from(v & mask) << fill;
+            fill += width;
+            while fill >= 32 {
+                if let Some(w) = out.get_mut(wi) {
+                    *w = acc as u32;
+                }
+                wi += 1;
+                acc >>= 32;
+                fill -= 32;
             }
-            let v = v & mask;
-            if v == 0 {
-                continue;
+        }
+        if fill > 0 {
+            if let Some(w) = out.get_mut(wi) {
+                *w = acc as u32;
             }
-            let pos = k * width;
-            let x = u128::from(v) << (pos % 32);
-            for (j, w) in out.iter_mut().skip(pos / 32).take(3).enumerate() {
-                *w |= (x >> (32 * j)) as u32;
-            }
+            wi += 1;
+        }
+        if wi < nw {
+            out[wi..].fill(0);
+        }
+        if stray && self.stray.is_none() {
+            self.stray = Some(self.i - 1);
         }
     }
 }

@@ -138,7 +138,9 @@ fn a_register_that_differs_is_reported_in_the_next_cycle() {
 
 /// A model register holding bits above the RTL's width (which packing the model's state into the
 /// RTL's words would drop) is reported in the next cycle, by the comparison through the writes as
-/// by the exhaustive one: an engine's pending requests with a row it does not have.
+/// by the exhaustive one: an engine's pending requests with a row it does not have (a field packed
+/// with the other engines' into one register), and an E row naming a port the block does not have
+/// (a register packed from one value).
 #[test]
 fn a_model_register_wider_than_the_rtls_is_reported() {
     let p = np4();
@@ -146,22 +148,30 @@ fn a_model_register_wider_than_the_rtls_is_reported() {
     let stim = random_stim(&rtl, 11, 400, 50, 0.5, false);
     let wpc = rtl.layout.input_words;
     drop(rtl);
-    for exhaustive in [false, true] {
-        let mut l = LockstepV3::new(&p, 10).unwrap();
-        l.exhaustive = exhaustive;
-        for c in stim.chunks(wpc).take(300) {
-            l.cycle(c).unwrap();
-        }
-        assert_eq!(l.report.total_mismatches, 0);
+    type Poke = fn(&mut capfc::v3::top::Top);
+    let pokes: [(&str, Poke); 2] = [
         // (NL = 2 at v3_np4: an engine has 2 * 2 rows, pend_q 4 bits)
-        l.model.u_sort.eng[1].pend_q |= 1 << 9;
-        l.cycle(&stim[300 * wpc..301 * wpc]).unwrap();
-        let m = &l.report.mismatches;
-        assert!(
-            m.iter()
-                .any(|m| m.0 == 300 && m.1.starts_with("u_sort.pend_q") && m.1.contains("wider")),
-            "exhaustive {exhaustive}: {m:?}"
-        );
+        ("u_sort.pend_q", |m| m.u_sort.eng[1].pend_q |= 1 << 9),
+        // (4 ports: e_q[r] has 4 bits)
+        ("u_egress.e_q[0]", |m| m.u_egress.e_q[0] |= 1 << 9),
+    ];
+    for (name, poke) in pokes {
+        for exhaustive in [false, true] {
+            let mut l = LockstepV3::new(&p, 10).unwrap();
+            l.exhaustive = exhaustive;
+            for c in stim.chunks(wpc).take(300) {
+                l.cycle(c).unwrap();
+            }
+            assert_eq!(l.report.total_mismatches, 0);
+            poke(&mut l.model);
+            l.cycle(&stim[300 * wpc..301 * wpc]).unwrap();
+            let m = &l.report.mismatches;
+            assert!(
+                m.iter()
+                    .any(|m| m.0 == 300 && m.1.starts_with(name) && m.1.contains("wider")),
+                "{name}, exhaustive {exhaustive}: {m:?}"
+            );
+        }
     }
 }
 
