@@ -384,7 +384,7 @@ impl Egress {
         out.deq_ready.clear();
         out.deq_ready.extend((0..np).map(|o| {
             let g = &self.grp[o / 8];
-            (o % 8) as u8 == g.gs_q && g.rdy_q
+            ((o % 8) as u8 == g.gs_q) & g.rdy_q
         }));
         out.enq_accept = self.grp.iter().any(|g| g.acc4_q);
         out.sval.clear();
@@ -407,11 +407,19 @@ impl Egress {
         out.e_other.resize(np, 0);
         if eq.iter().any(|&e| e != 0) {
             for (i, eo) in out.e_other.iter_mut().enumerate() {
-                let rdy = self.grp[i / 8].rdy_q;
-                for (q, e) in eq.iter().enumerate() {
-                    let e = e >> i & 1 == 1;
-                    *eo |= u8::from(pick(self.fault, Fault::EOtherBeforeReady, rdy && e, e)) << q;
-                }
+                let b = eq
+                    .iter()
+                    .enumerate()
+                    .fold(0u8, |b, (q, e)| b | ((e >> i) as u8 & 1) << q);
+                *eo = if self.grp[i / 8].rdy_q {
+                    b
+                } else {
+                    // (0 before the lanes are ready; a bit at a time under the fault)
+                    (0..8).fold(0u8, |a, q| {
+                        let e = b >> q & 1 == 1;
+                        a | u8::from(pick(self.fault, Fault::EOtherBeforeReady, false, e)) << q
+                    })
+                };
             }
         }
         out.cfg_ra = self.u_thr.rf_q;
@@ -986,7 +994,7 @@ impl Egress {
                 &self.rtrig6_q,
             ]
             .iter()
-            .all(|v| v.iter().all(|&b| !b))
+            .all(|v| !v.iter().fold(false, |a, &b| a | b))
     }
 
     /// Port `o`'s scrub is between two rounds: its last read's word written back if stale, the

@@ -203,8 +203,8 @@ impl Ingress {
             .enumerate()
         {
             let g = &self.grp[i / 8];
-            *r = (i % 8) as u8 == g.gs_q && g.rdy_q;
-            *a = g.soh4_q >> (i % 8) & 1 == 1 && g.acc4_q;
+            *r = ((i % 8) as u8 == g.gs_q) & g.rdy_q;
+            *a = (g.soh4_q >> (i % 8) & 1 == 1) & g.acc4_q;
         }
         out.cfg_ra = self.u_thr.rf_q;
     }
