@@ -296,7 +296,7 @@ struct Bufs {
 }
 
 /// The set bits of a word, lowest first.
-struct Ones(u64);
+pub(crate) struct Ones(pub(crate) u64);
 
 impl Iterator for Ones {
     type Item = usize;
@@ -633,28 +633,24 @@ impl Egress {
             // B's reads of the port's row (the muxes' selects one-hot: 0 before the first
             // cycle, and the words then 0)
             let s1 = usize::from(gr.s1_q & 7);
-            let sel = |oh: u8| {
-                (0..8).fold(0, |w, q| {
-                    w | if oh >> q & 1 == 1 { gr.occ[q][s1] } else { 0 }
-                })
-            };
+            let sel = |oh: u8| Ones(oh.into()).fold(0, |w, q| w | gr.occ[q][s1]);
             let (occa, occd) = (sel(gr.aoh1_q), sel(gr.doh1_q));
             // E
             let s4 = usize::from(gr.s4_q & 7);
-            for q in 0..8 {
-                let wa = gr.acc4_q && gr.aoh4_q >> q & 1 == 1;
-                if gr.scr_q || wa || (gr.dv4_q && gr.doh4_q >> q & 1 == 1) {
-                    gr.occ[q][s4] = if gr.scr_q {
-                        0
-                    } else if wa {
-                        gr.new4_q
-                    } else {
-                        gr.mid4_q
-                    };
-                    self.wlog
-                        .0
-                        .push(((g * 8 + q) as u32, s4 as u64, gr.occ[q][s4].into()));
-                }
+            // (the priorities written: every one while scrubbing, else the lanes' one-hots)
+            let wam = if gr.acc4_q { gr.aoh4_q } else { 0 };
+            let wdm = if gr.dv4_q { gr.doh4_q } else { 0 };
+            for q in Ones(if gr.scr_q { 0xff } else { u64::from(wam | wdm) }) {
+                gr.occ[q][s4] = if gr.scr_q {
+                    0
+                } else if wam >> q & 1 == 1 {
+                    gr.new4_q
+                } else {
+                    gr.mid4_q
+                };
+                self.wlog
+                    .0
+                    .push(((g * 8 + q) as u32, s4 as u64, gr.occ[q][s4].into()));
             }
             gr.h_l_q = gr.g_l_q;
             gr.h_i_q = gr.g_i_q;
