@@ -130,8 +130,8 @@ pub struct EgressOut {
     pub rtrig: Vec<bool>,
     /// per port
     pub sval: Vec<u64>,
-    /// per queue (i*8+p)
-    pub e_other: Vec<bool>,
+    /// per port, a bit a priority (the RTL's queue i*8+p is bit p of port i's)
+    pub e_other: Vec<u8>,
 }
 
 /// A group's registers and occupancy RAMs.
@@ -293,23 +293,29 @@ struct Bufs {
     rclr4: Vec<bool>,
     eclr4: Vec<bool>,
     rtrig4: Vec<bool>,
-    gen: Vec<u64>,
-    ewb: Vec<u128>,
 }
 
-/// Nothing in port `po`'s stages (F to H, the scrub's read and write, the engines' read) and no
-/// counter RAM write due: its clock edge loads only data registers, if no engine reads it now.
+/// The set bits of a word, lowest first.
+pub(crate) struct Ones(pub(crate) u64);
+
+impl Iterator for Ones {
+    type Item = usize;
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let k = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(k)
+    }
+}
+
+/// No increment in port `po`'s stages (F to H), no engine's read under way: at most its scrub
+/// (a read, its check, a write-back) moves.
 #[inline]
-fn quiet(po: &Port) -> bool {
-    !(po.fv_q
-        || po.sn_q
-        || po.g_v_q
-        || po.h_v_q
-        || po.sc_v_q
-        || po.sc_w_q
-        || po.ww_q
-        || po.wh_q
-        || po.sv_rd_q)
+fn light(po: &Port) -> bool {
+    !(po.fv_q || po.g_v_q || po.h_v_q || po.wh_q || po.sv_rd_q)
 }
 
 /// `sval_q`'s next value: the read's count if its tag is the row's generation, or the forwarded
@@ -378,7 +384,7 @@ impl Egress {
         out.deq_ready.clear();
         out.deq_ready.extend((0..np).map(|o| {
             let g = &self.grp[o / 8];
-            (o % 8) as u8 == g.gs_q && g.rdy_q
+            ((o % 8) as u8 == g.gs_q) & g.rdy_q
         }));
         out.enq_accept = self.grp.iter().any(|g| g.acc4_q);
         out.sval.clear();
@@ -398,12 +404,22 @@ impl Egress {
             }
         });
         out.e_other.clear();
-        out.e_other.resize(np * 8, false);
-        for (i, eo) in out.e_other.chunks_exact_mut(8).enumerate() {
-            let rdy = self.grp[i / 8].rdy_q;
-            for (q, x) in eo.iter_mut().enumerate() {
-                let e = eq[q] >> i & 1 == 1;
-                *x = pick(self.fault, Fault::EOtherBeforeReady, rdy && e, e);
+        out.e_other.resize(np, 0);
+        if eq.iter().any(|&e| e != 0) {
+            for (i, eo) in out.e_other.iter_mut().enumerate() {
+                let b = eq
+                    .iter()
+                    .enumerate()
+                    .fold(0u8, |b, (q, e)| b | ((e >> i) as u8 & 1) << q);
+                *eo = if self.grp[i / 8].rdy_q {
+                    b
+                } else {
+                    // (0 before the lanes are ready; a bit at a time under the fault)
+                    (0..8).fold(0u8, |a, q| {
+                        let e = b >> q & 1 == 1;
+                        a | u8::from(pick(self.fault, Fault::EOtherBeforeReady, false, e)) << q
+                    })
+                };
             }
         }
         out.cfg_ra = self.u_thr.rf_q;
@@ -439,6 +455,8 @@ impl Egress {
         self.wlog.0.clear();
         let rclr_t = &self.rclr4_q;
         let eclr_t = &self.eclr4_q;
+        // (a group's row one-hots: 8 * NLP bits)
+        let row_mask = u64::MAX >> (64 - 8 * nlp);
         // (the groups' registers before this edge that the ports and E read below, and the ones
         // the ports read after it: the groups are updated in place after the ports)
         let ng = self.grp.len();
@@ -463,26 +481,14 @@ impl Egress {
         let mut rclr4_d = fresh(&mut self.buf.0.rclr4);
         let mut eclr4_d = fresh(&mut self.buf.0.eclr4);
         let mut rtrig4_d = fresh(&mut self.buf.0.rtrig4);
-        // generations
-        let mut gen_d = std::mem::take(&mut self.buf.0.gen);
-        gen_d.clear();
-        gen_d.extend((0..nr).map(|r| {
-            if rst {
-                0
-            } else if rclr_t[r] {
-                let gn = self.grp[r >> (lw + 3)].gn4_q;
-                let top = (1 << tw) - 1;
-                let gn = pick(self.fault, Fault::GenNotAdvanced, gn, self.gen_q[r]);
-                pick(
-                    self.fault,
-                    Fault::GenNoWrap,
-                    gn,
-                    if self.gen_q[r] == top { top } else { gn },
-                )
-            } else {
-                self.gen_q[r]
-            }
-        }));
+        // (the generations move at the end of the edge, from the registers before it: gen_q
+        // and the groups' gn4_q, saved here)
+        let rclr_any = rclr_t.iter().fold(false, |a, &b| a | b);
+        let eclr_any = eclr_t.iter().fold(false, |a, &b| a | b);
+        let mut gn4_old = [0u64; 16];
+        for (g, gr) in self.grp.iter().enumerate() {
+            gn4_old[g] = gr.gn4_q;
+        }
 
         // per port, in place: its registers before this edge copied out (the counter RAM stays
         // where it is: its words are read, then written, in place below)
@@ -492,16 +498,32 @@ impl Egress {
             let n = &mut self.port[o];
             let fv = !rst && gr.acc4_q && gr.inc4_q && gr.s4_q == (o % 8) as u8;
             let sn = rdy_d[g] && gs_d[g] == ((o % 8 + 1) & 7) as u8;
-            if !rst && !gr.cin_q && !lanes.sre[o] && quiet(n) {
-                // (nothing in the port's stages, no scrub read or write, no engine's read: no
-                // RAM access, the flags stay clear and the data registers load from registers
-                // that hold, as below)
+            if !rst && !gr.cin_q && !lanes.sre[o] && light(n) {
+                // (at most the scrub under way, no increment, no engine's read: as below with
+                // those stages' flags clear)
+                let (sn_old, scv_old, scw_old, ww_old) = (n.sn_q, n.sc_v_q, n.sc_w_q, n.ww_q);
+                let (sp, wa_old, wd_old, w0_old) = (n.sp_q, n.wa_q, n.wd_q, n.w0_q);
                 n.sval_q = sval_next(self.fault, n);
                 n.fv_q = fv;
                 n.sn_q = sn;
+                n.sc_v_q = sn_old;
+                n.sc_w_q = scv_old;
                 n.w0_q = n.rd_q[0];
-                n.wa_q = n.sp_q;
-                n.wd_q = self.gen_q[(o << lw) | trunc(n.sp_q >> pw, lw) as usize] << cw;
+                n.sp_q = if scw_old { trunc(sp + 1, caw) } else { sp };
+                let w_gen = self.gen_q[(o << lw) | trunc(sp >> pw, lw) as usize];
+                let tag_ok = trunc(w0_old >> cw, tw) == w_gen;
+                n.ww_q = pick(self.fault, Fault::ScrubOff, scw_old && !tag_ok, false);
+                n.wa_q = sp;
+                n.wd_q = w_gen << cw;
+                if sn_old {
+                    n.rd_q[0] = n.mem[sp as usize];
+                }
+                if ww_old {
+                    let w = wd_old ^ u64::from(self.fault_ram_write);
+                    n.mem[wa_old as usize] = w;
+                    let k = self.grp.len() * 8 + o;
+                    self.wlog.0.push((k as u32, wa_old, w.into()));
+                }
                 continue;
             }
             let po = &Port {
@@ -602,17 +624,6 @@ impl Egress {
             }
         }
 
-        // the registered E writes' bits per row (`ewb_t`)
-        let mut ewb = std::mem::take(&mut self.buf.0.ewb);
-        ewb.clear();
-        ewb.resize(nr, 0);
-        for (o, po) in self.port.iter().enumerate() {
-            if po.ew_v_q {
-                let i = trunc(po.ew_i_q, pw);
-                ewb[o * nlp + trunc(po.ew_l_q, lw) as usize] =
-                    if i < np as u64 { 1u128 << i } else { 0 };
-            }
-        }
         // each group in place, its stages from the last to the first (each reads the registers
         // of the stage before it, not yet written), B's RAM reads first (the words before this
         // edge's writes), the slot and reset count last
@@ -622,28 +633,24 @@ impl Egress {
             // B's reads of the port's row (the muxes' selects one-hot: 0 before the first
             // cycle, and the words then 0)
             let s1 = usize::from(gr.s1_q & 7);
-            let sel = |oh: u8| {
-                (0..8).fold(0, |w, q| {
-                    w | if oh >> q & 1 == 1 { gr.occ[q][s1] } else { 0 }
-                })
-            };
+            let sel = |oh: u8| Ones(oh.into()).fold(0, |w, q| w | gr.occ[q][s1]);
             let (occa, occd) = (sel(gr.aoh1_q), sel(gr.doh1_q));
             // E
             let s4 = usize::from(gr.s4_q & 7);
-            for q in 0..8 {
-                let wa = gr.acc4_q && gr.aoh4_q >> q & 1 == 1;
-                if gr.scr_q || wa || (gr.dv4_q && gr.doh4_q >> q & 1 == 1) {
-                    gr.occ[q][s4] = if gr.scr_q {
-                        0
-                    } else if wa {
-                        gr.new4_q
-                    } else {
-                        gr.mid4_q
-                    };
-                    self.wlog
-                        .0
-                        .push(((g * 8 + q) as u32, s4 as u64, gr.occ[q][s4].into()));
-                }
+            // (the priorities written: every one while scrubbing, else the lanes' one-hots)
+            let wam = if gr.acc4_q { gr.aoh4_q } else { 0 };
+            let wdm = if gr.dv4_q { gr.doh4_q } else { 0 };
+            for q in Ones(if gr.scr_q { 0xff } else { u64::from(wam | wdm) }) {
+                gr.occ[q][s4] = if gr.scr_q {
+                    0
+                } else if wam >> q & 1 == 1 {
+                    gr.new4_q
+                } else {
+                    gr.mid4_q
+                };
+                self.wlog
+                    .0
+                    .push(((g * 8 + q) as u32, s4 as u64, gr.occ[q][s4].into()));
             }
             gr.h_l_q = gr.g_l_q;
             gr.h_i_q = gr.g_i_q;
@@ -652,17 +659,25 @@ impl Egress {
             gr.f_l_q = gr.la4_q;
             gr.f_i_q = gr.ai4_q;
             // D
+            // (the row one-hots' bits k = s * NLP + l of the group's rows inside the block; the
+            // vectors are all clear before)
             if !rst {
-                for s in 0..8 {
-                    if g * 8 + s < np {
-                        for l in 0..nlp {
-                            let r = (g * 8 + s) * nlp + l;
-                            let k = s * nlp + l;
-                            rclr4_d[r] = gr.clrc3_q && gr.rohd3_q >> k & 1 == 1;
-                            eclr4_d[r] = gr.clre3_q && gr.rohd3_q >> k & 1 == 1;
-                            rtrig4_d[r] = gr.acc3_q && gr.trig3_q && gr.roha3_q >> k & 1 == 1;
+                let base = g * 8 * nlp;
+                let set = |v: &mut [bool], m: u64| {
+                    for k in Ones(m & row_mask) {
+                        if base + k < nr {
+                            v[base + k] = true;
                         }
                     }
+                };
+                if gr.clrc3_q {
+                    set(&mut rclr4_d, gr.rohd3_q);
+                }
+                if gr.clre3_q {
+                    set(&mut eclr4_d, gr.rohd3_q);
+                }
+                if gr.acc3_q && gr.trig3_q {
+                    set(&mut rtrig4_d, gr.roha3_q);
                 }
             }
             gr.acc4_q = !rst && gr.acc3_q;
@@ -723,13 +738,9 @@ impl Egress {
             };
             gr.rohd3_q = oh(gr.s2_q, gr.ld2_q);
             let mut gsel = 0;
-            for s in 0..8 {
-                if g * 8 + s < np {
-                    for l in 0..nlp {
-                        if gr.rohd3_q >> (s * nlp + l) & 1 == 1 {
-                            gsel |= self.gen_q[(g * 8 + s) * nlp + l];
-                        }
-                    }
+            for k in Ones(gr.rohd3_q & row_mask) {
+                if let Some(gn) = self.gen_q.get(g * 8 * nlp + k) {
+                    gsel |= gn;
                 }
             }
             gr.gn3_q = gsel;
@@ -836,12 +847,25 @@ impl Egress {
         }
         // E takes last cycle's registered writes; a clear wins (in place: nothing below reads
         // E's old value)
-        for r in 0..nr {
-            self.e_q[r] = if eclr_t[r] {
-                pick(self.fault, Fault::EClearLoses, 0, ewb[r])
-            } else {
-                self.e_q[r] | ewb[r]
-            };
+        // (a row's registered write is its port's: one a row at most)
+        if eclr_any {
+            for (e, &c) in self.e_q.iter_mut().zip(eclr_t) {
+                if c {
+                    *e = 0;
+                }
+            }
+        }
+        for (o, po) in self.port.iter().enumerate() {
+            if po.ew_v_q {
+                let i = trunc(po.ew_i_q, pw);
+                let r = o * nlp + trunc(po.ew_l_q, lw) as usize;
+                let ewb = if i < np as u64 { 1u128 << i } else { 0 };
+                if eclr_t[r] {
+                    self.e_q[r] = pick(self.fault, Fault::EClearLoses, 0, ewb);
+                } else {
+                    self.e_q[r] |= ewb;
+                }
+            }
         }
         // this cycle's writes, registered unless their row clears now or cleared last cycle
         for (o, n) in self.port.iter_mut().enumerate() {
@@ -857,9 +881,10 @@ impl Egress {
         // E is cleared while its row's group initialises its counters (cin_q: from the cycle
         // after a reset, NA cycles), not by the reset itself: no net from the reset to E's
         // NR x NP flip-flops, which would cross the die and limit the clock
-        for (r, e) in self.e_q.iter_mut().enumerate() {
-            if cin_old[r >> (lw + 3)] {
-                *e = 0;
+        for (g, &c) in cin_old.iter().enumerate().take(ng) {
+            if c {
+                let rows = g * 8 * nlp..((g + 1) * 8 * nlp).min(nr);
+                self.e_q[rows].fill(0);
             }
         }
 
@@ -885,6 +910,29 @@ impl Egress {
             *r = trunc(*l, lw);
         }
 
+        // the generations: a row's moves on with its clear (from the registers before the edge)
+        if rst {
+            self.gen_q.fill(0);
+        } else if rclr_any {
+            let top = (1 << tw) - 1;
+            for (r, gq) in self.gen_q.iter_mut().enumerate() {
+                if self.rclr4_q[r] {
+                    let gn = pick(
+                        self.fault,
+                        Fault::GenNotAdvanced,
+                        gn4_old[r >> (lw + 3)],
+                        *gq,
+                    );
+                    *gq = pick(
+                        self.fault,
+                        Fault::GenNoWrap,
+                        gn,
+                        if *gq == top { top } else { gn },
+                    );
+                }
+            }
+        }
+
         // the row events' later registers (from this cycle's, before they move)
         // (buffers rotated: rclr5 <- rclr4 <- rclr4_d, rtrig6 <- rtrig5 <- rtrig4 <- rtrig4_d)
         std::mem::swap(&mut self.rclr5_q, &mut self.rclr4_q);
@@ -908,9 +956,6 @@ impl Egress {
         self.buf.0.rclr4 = rclr4_d;
         self.buf.0.eclr4 = eclr4_d;
         self.buf.0.rtrig4 = rtrig4_d;
-        std::mem::swap(&mut self.gen_q, &mut gen_d);
-        self.buf.0.gen = gen_d;
-        self.buf.0.ewb = ewb;
     }
 
     /// Nothing of the unit's own is in flight (a condition of the block's idle advance,
@@ -945,7 +990,7 @@ impl Egress {
                 &self.rtrig6_q,
             ]
             .iter()
-            .all(|v| v.iter().all(|&b| !b))
+            .all(|v| !v.iter().fold(false, |a, &b| a | b))
     }
 
     /// Port `o`'s scrub is between two rounds: its last read's word written back if stale, the

@@ -14,6 +14,7 @@
 //! Reset (synchronous): the valid bits, `xoff_q`, the stage-D one-hots and the slots; the data
 //! registers and the RAMs keep their contents (the scrub writes every word in cycles 4 to 11).
 
+use super::egress::Ones;
 use super::fault::{gt, le, pick, pick_with, Fault};
 use super::thr_copies::ThrCopies;
 use super::{signed, trunc, units, RegSink, RegStrings, Regs, Scratch};
@@ -203,8 +204,8 @@ impl Ingress {
             .enumerate()
         {
             let g = &self.grp[i / 8];
-            *r = (i % 8) as u8 == g.gs_q && g.rdy_q;
-            *a = g.soh4_q >> (i % 8) & 1 == 1 && g.acc4_q;
+            *r = ((i % 8) as u8 == g.gs_q) & g.rdy_q;
+            *a = (g.soh4_q >> (i % 8) & 1 == 1) & g.acc4_q;
         }
         out.cfg_ra = self.u_thr.rf_q;
     }
@@ -241,32 +242,30 @@ impl Ingress {
             let row: [u64; 8] = std::array::from_fn(|q| gr.occ[q][s1]);
             // stage E: the RAM writes (not gated by rst), I
             let s4 = usize::from(gr.s4_q & 7);
-            for q in 0..8 {
-                let wa = gr.acc4_q && gr.wa4_q >> q & 1 == 1;
-                if gr.scr_q || wa || gr.wd4_q >> q & 1 == 1 {
-                    let w = if gr.scr_q {
-                        0
-                    } else if wa {
-                        gr.new4_q
-                    } else {
-                        gr.mid4_q
-                    } ^ flip;
-                    gr.occ[q][s4] = w;
-                    wlog.0.push(((g * 8 + q) as u32, s4 as u64, w.into()));
-                }
+            // (the priorities written: every one while scrubbing, else the lanes' one-hots)
+            let wam = if gr.acc4_q { gr.wa4_q } else { 0 };
+            for q in Ones(if gr.scr_q {
+                0xff
+            } else {
+                u64::from(wam | gr.wd4_q)
+            }) {
+                let w = if gr.scr_q {
+                    0
+                } else if wam >> q & 1 == 1 {
+                    gr.new4_q
+                } else {
+                    gr.mid4_q
+                } ^ flip;
+                gr.occ[q][s4] = w;
+                wlog.0.push(((g * 8 + q) as u32, s4 as u64, w.into()));
             }
             if gr.soh4_q != 0 && (gr.acc4_q || gr.wd4_q != 0) {
-                for s in 0..8 {
-                    let port = g * 8 + s;
-                    if port >= p.np || gr.soh4_q >> s & 1 == 0 {
-                        continue;
-                    }
-                    for q in 0..8 {
-                        if gr.acc4_q && gr.wa4_q >> q & 1 == 1 && gr.set4_q >> q & 1 == 1 {
-                            xoff_q[port] |= 1 << q;
-                        } else if gr.wd4_q >> q & 1 == 1 && gr.clr4_q >> q & 1 == 1 {
-                            xoff_q[port] &= !(1 << q);
-                        }
+                // (a priority set if the arrival sets it, else cleared if the departure clears it)
+                let set = wam & gr.set4_q;
+                let clr = gr.wd4_q & gr.clr4_q & !set;
+                for s in Ones(gr.soh4_q.into()) {
+                    if let Some(x) = xoff_q.get_mut(g * 8 + s) {
+                        *x = (*x | set) & !clr;
                     }
                 }
             }
@@ -304,15 +303,8 @@ impl Ingress {
             gr.acc4_q = !rst && acc;
             gr.s4_q = gr.s3_q;
             // stage C (from B's)
-            let (mut oa, mut od) = (0, 0);
-            for (q, w) in gr.row2_q.iter().enumerate() {
-                if gr.apv2_q >> q & 1 == 1 {
-                    oa |= *w;
-                }
-                if gr.dpv2_q >> q & 1 == 1 {
-                    od |= *w;
-                }
-            }
+            let oa = Ones(gr.apv2_q.into()).fold(0, |a, q| a | gr.row2_q[q]);
+            let od = Ones(gr.dpv2_q.into()).fold(0, |a, q| a | gr.row2_q[q]);
             gr.occa3_q = oa;
             gr.occd3_q = od;
             gr.racc3_q = trunc(gr.max2_q.wrapping_add(gr.k2_q), xw);

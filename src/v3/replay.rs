@@ -248,7 +248,14 @@ impl Unit for Egress {
                     .map(|x| bits((*x).into(), p.cw as usize))
                     .collect(),
             ),
-            ("e_other".to_string(), flags(&o.e_other)),
+            (
+                "e_other".to_string(),
+                flags(
+                    &(0..8 * o.e_other.len())
+                        .map(|k| o.e_other[k / 8] >> (k % 8) & 1 == 1)
+                        .collect::<Vec<_>>(),
+                ),
+            ),
         ];
         self.tick(&inp);
         Ok(out)

@@ -239,33 +239,31 @@ impl Sort {
     /// The outputs into `o` (its vectors reused).
     pub fn outputs_into(&self, o: &mut SortOut) {
         let p = self.p;
-        let np2 = 2 * p.ne();
+        let np = p.np;
+        // (every element of the port's vectors is written below)
         for v in [&mut o.sre, &mut o.swr_en] {
-            v.clear();
-            v.resize(np2, false);
+            v.resize(np, false);
         }
         for v in [&mut o.srow, &mut o.sidx, &mut o.swr_l, &mut o.swr_i] {
-            v.clear();
-            v.resize(np2, 0);
+            v.resize(np, 0);
         }
         for (k, e) in self.eng.iter().enumerate() {
             let rd = issue(p, e) && (e.ph_q == PH_MAX || e.ph_q == PH_COPY);
-            o.sre[2 * k] = rd && !e.sl_q;
-            o.sre[2 * k + 1] = rd && e.sl_q;
-            o.swr_en[2 * k] = e.wv_q && !e.sl_q;
-            o.swr_en[2 * k + 1] = e.wv_q && e.sl_q;
+            let idx = trunc(e.k_q, p.pw());
             for s in 0..2 {
-                o.srow[2 * k + s] = e.row_q;
-                o.sidx[2 * k + s] = trunc(e.k_q, p.pw());
-                o.swr_l[2 * k + s] = e.wl_q;
-                o.swr_i[2 * k + s] = e.wi_q;
+                let i = 2 * k + s;
+                if i >= np {
+                    break;
+                }
+                let mine = e.sl_q == (s == 1);
+                o.sre[i] = rd && mine;
+                o.swr_en[i] = e.wv_q && mine;
+                o.srow[i] = e.row_q;
+                o.sidx[i] = idx;
+                o.swr_l[i] = e.wl_q;
+                o.swr_i[i] = e.wi_q;
             }
         }
-        for v in [&mut o.srow, &mut o.sidx, &mut o.swr_l, &mut o.swr_i] {
-            v.truncate(p.np);
-        }
-        o.sre.truncate(p.np);
-        o.swr_en.truncate(p.np);
     }
 
     /// The clock edge.

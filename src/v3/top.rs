@@ -454,8 +454,7 @@ impl Top {
         b.d_d.clear();
         let f = self.fault;
         b.d_d.extend((0..np).map(|i| {
-            let d =
-                i_state[i] | (0..8).fold(0u8, |a, q| a | (u8::from(eo.e_other[i * 8 + q]) << q));
+            let d = i_state[i] | eo.e_other[i];
             if inp.rst {
                 pick(f, V3Fault::DInReset, 0, d)
             } else {
