@@ -17,4 +17,4 @@ FILE[cfg_unwritten_reads_stale]=rtl/v3/capfc_cfg.sv; SUB[cfg_unwritten_reads_sta
 FILE[e_write_during_init]=rtl/v3/capfc_egress.sv; SUB[e_write_during_init]='s/if \(cin_q\[o \/ 8\]\) begin/if (1'"'"'b0) begin/'
 FILE[e_other_before_ready]=rtl/v3/capfc_egress.sv; SUB[e_other_before_ready]='s/eo_t\[i\*8 \+ p\] = rdy_q\[i \/ 8\] && /eo_t[i*8 + p] = /'
 FILE[pending_kept_on_clear]=rtl/v3/capfc_sort.sv; SUB[pending_kept_on_clear]='s/\(pend_q\[o\]\[j\] && !rowclr\[j\] && /(pend_q[o][j] \&\& /'
-ALL="rtrig_at_t4 e_write_not_cancelled e_write_not_cancelled_late sort_not_aborted sel_takes_every_tie max_keeps_last_tie ing_accept_strict eg_inc_strict d_without_e pfc_xon_lost_while_busy cfg_unwritten_reads_stale e_write_during_init e_other_before_ready"
+ALL="rtrig_at_t4 e_write_not_cancelled e_write_not_cancelled_late sort_not_aborted sel_takes_every_tie max_keeps_last_tie ing_accept_strict eg_inc_strict d_without_e pfc_xon_lost_while_busy cfg_unwritten_reads_stale e_write_during_init e_other_before_ready pending_kept_on_clear"
