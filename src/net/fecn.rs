@@ -26,6 +26,7 @@
 //! of that while on) to every source when above `Q_on`, PAUSE/OFF (quanta 0) below `Q_off`; each
 //! takes a 64-byte frame time and a hop to arrive.
 
+use super::ScenarioFileError;
 use crate::switch::fecn::{
     CongestionPoint, CpParams, Interval, PauseCtl, PauseSignal, Probe, QueueControl, QueueHook,
     PROBE_BYTES,
@@ -34,7 +35,6 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Deserialize;
 use std::collections::VecDeque;
-use thiserror::Error;
 
 /// The FECN modes, beside the four of `capfc run` and `capfc net`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -202,16 +202,6 @@ struct FecnFile {
     fecn: FecnConfig,
 }
 
-/// A scenario file that is not a valid FECN scenario: where, and why.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("{file}:{line}: field {field}: {why}")]
-pub struct FecnScenarioError {
-    pub file: String,
-    pub line: usize,
-    pub field: String,
-    pub why: String,
-}
-
 /// The line where `field = ...` is set, else the `[fecn]` header's, else 1.
 fn line_of(text: &str, field: &str) -> usize {
     let hit = text.lines().position(|l| {
@@ -230,33 +220,17 @@ fn line_of(text: &str, field: &str) -> usize {
 
 impl FecnConfig {
     /// Read and check a scenario file.
-    pub fn load(path: &str) -> Result<FecnConfig, FecnScenarioError> {
-        let text = std::fs::read_to_string(path).map_err(|e| FecnScenarioError {
-            file: path.into(),
-            line: 0,
-            field: "-".into(),
-            why: e.to_string(),
-        })?;
+    pub fn load(path: &str) -> Result<FecnConfig, ScenarioFileError> {
+        let text = super::read_scenario(path)?;
         Self::parse(path, &text)
     }
 
     /// Parse and check `text`, read from `file`.
-    pub fn parse(file: &str, text: &str) -> Result<FecnConfig, FecnScenarioError> {
-        let f: FecnFile = toml::from_str(text).map_err(|e| {
-            let (line, field, msg) = super::toml_error_place(text, &e);
-            FecnScenarioError {
-                file: file.into(),
-                line,
-                field,
-                why: msg,
-            }
-        })?;
+    pub fn parse(file: &str, text: &str) -> Result<FecnConfig, ScenarioFileError> {
+        let f: FecnFile = super::parse_scenario(file, text)?;
         let c = f.fecn;
-        c.check().map_err(|(field, why)| FecnScenarioError {
-            file: file.into(),
-            line: line_of(text, field),
-            field: field.into(),
-            why,
+        c.check().map_err(|(field, why)| {
+            ScenarioFileError::field(file, line_of(text, field), field, why)
         })?;
         Ok(c)
     }

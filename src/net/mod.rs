@@ -39,6 +39,51 @@ pub(crate) fn toml_error_place(text: &str, e: &toml::de::Error) -> (usize, Strin
     (line, field, msg)
 }
 
+/// A scenario file of the event-driven networks ([`fecn`], [`qcn`]) that is not valid: where
+/// (file, line, field), and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{file}:{line}: field {field}: {why}")]
+pub struct ScenarioFileError {
+    pub file: String,
+    pub line: usize,
+    pub field: String,
+    pub why: String,
+}
+
+impl ScenarioFileError {
+    /// A field's rule broken: at the line `line_of` finds for it.
+    pub(crate) fn field(file: &str, line: usize, field: &str, why: String) -> Self {
+        ScenarioFileError {
+            file: file.into(),
+            line,
+            field: field.into(),
+            why,
+        }
+    }
+}
+
+/// The text of scenario file `path`, or the error naming it.
+pub(crate) fn read_scenario(path: &str) -> Result<String, ScenarioFileError> {
+    std::fs::read_to_string(path).map_err(|e| ScenarioFileError::field(path, 0, "-", e.to_string()))
+}
+
+/// `text` (read from `file`) as the scenario file type `T`, or the error at the line and field
+/// TOML reports.
+pub(crate) fn parse_scenario<T: serde::de::DeserializeOwned>(
+    file: &str,
+    text: &str,
+) -> Result<T, ScenarioFileError> {
+    toml::from_str(text).map_err(|e| {
+        let (line, field, msg) = toml_error_place(text, &e);
+        ScenarioFileError {
+            file: file.into(),
+            line,
+            field,
+            why: msg,
+        }
+    })
+}
+
 /// The event queue of the event-driven networks ([`fecn`], [`qcn`]): events pop in time order,
 /// and events at the same time in the order they were scheduled (so a run is deterministic).
 #[derive(Debug)]

@@ -37,12 +37,12 @@
 //! with probability `load` to a uniformly drawn other host) runs at `background_load` outside the
 //! hotspot, or at `uniform_load` throughout when that is set.
 
+use super::ScenarioFileError;
 use crate::switch::qcn::{Cnm, CongTable, Cp, CpParams, Rp, RpParams, Sample};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Deserialize;
 use std::collections::{BTreeSet, HashMap, VecDeque};
-use thiserror::Error;
 
 /// Bytes of the sampled frame's MSDU a CNM carries.
 pub const CNM_MSDU: usize = 64;
@@ -253,16 +253,6 @@ struct QcnFile {
     qcn: QcnConfig,
 }
 
-/// A scenario file that is not a valid QCN scenario: where, and why.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("{file}:{line}: field {field}: {why}")]
-pub struct QcnScenarioError {
-    pub file: String,
-    pub line: usize,
-    pub field: String,
-    pub why: String,
-}
-
 /// The line where `field = ...` is set, else the first `[[qcn.field]]` table's, else the `[qcn]`
 /// header's, else 1.
 fn line_of(text: &str, field: &str) -> usize {
@@ -296,33 +286,17 @@ pub struct Topo {
 }
 
 impl QcnConfig {
-    pub fn load(path: &str) -> Result<QcnConfig, QcnScenarioError> {
-        let text = std::fs::read_to_string(path).map_err(|e| QcnScenarioError {
-            file: path.into(),
-            line: 0,
-            field: "-".into(),
-            why: e.to_string(),
-        })?;
+    pub fn load(path: &str) -> Result<QcnConfig, ScenarioFileError> {
+        let text = super::read_scenario(path)?;
         Self::parse(path, &text)
     }
 
     /// Parse and check `text`, read from `file`: the fields' rules and the topology's.
-    pub fn parse(file: &str, text: &str) -> Result<QcnConfig, QcnScenarioError> {
-        let f: QcnFile = toml::from_str(text).map_err(|e| {
-            let (line, field, msg) = super::toml_error_place(text, &e);
-            QcnScenarioError {
-                file: file.into(),
-                line,
-                field,
-                why: msg,
-            }
-        })?;
+    pub fn parse(file: &str, text: &str) -> Result<QcnConfig, ScenarioFileError> {
+        let f: QcnFile = super::parse_scenario(file, text)?;
         let c = f.qcn;
-        let err = |(field, why): (&'static str, String)| QcnScenarioError {
-            file: file.into(),
-            line: line_of(text, field),
-            field: field.into(),
-            why,
+        let err = |(field, why): (&'static str, String)| {
+            ScenarioFileError::field(file, line_of(text, field), field, why)
         };
         c.check().map_err(err)?;
         c.topo().map_err(err)?;
@@ -1542,12 +1516,9 @@ pub fn run(
     mode: QcnMode,
     seed: u64,
     capture: bool,
-) -> Result<QcnRun, QcnScenarioError> {
-    let refuse = |(field, why): (&'static str, String)| QcnScenarioError {
-        file: "(configuration)".into(),
-        line: 0,
-        field: field.into(),
-        why,
+) -> Result<QcnRun, ScenarioFileError> {
+    let refuse = |(field, why): (&'static str, String)| {
+        ScenarioFileError::field("(configuration)", 0, field, why)
     };
     cfg.check().map_err(refuse)?;
     let topo = cfg.topo().map_err(refuse)?;
