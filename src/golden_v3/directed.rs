@@ -134,6 +134,17 @@ fn directed_config(p: &BlockParams, mode: Mode) -> BlockConfig {
     }
 }
 
+/// The longest a sort may take from its crossing to its E write under the contract's envelope
+/// (`envelope_of_v3`): a set that must show a sort did not happen waits this long.
+fn longest_sort(p: &BlockParams, mode: Mode) -> u64 {
+    let env = crate::check::block::envelope_of_v3(p);
+    if mode == Mode::StopCal {
+        env.stop_cal.max
+    } else {
+        env.stop_max.max
+    }
+}
+
 /// A directed run: the lanes offered by the case, the packets the block accepted per queue.
 struct Dir {
     r: Run,
@@ -610,12 +621,7 @@ pub(super) fn run(p: &BlockParams, case: &str, mode: Mode, nudge: bool) -> Resul
             d.sorts()?;
             // (as long as the envelope lets a sort of the row take: a request left pending
             // would have paused input 3 by then)
-            let env = crate::check::block::envelope_of_v3(p);
-            d.idle(if mode == Mode::StopCal {
-                env.stop_cal.max
-            } else {
-                env.stop_max.max
-            })?;
+            d.idle(longest_sort(p, mode))?;
             for (o, pr) in [(0, PR), (0, PR2), (1, PR), (1, PR2)] {
                 d.drain_to(o, pr, 0)?;
             }
@@ -674,13 +680,7 @@ pub(super) fn run(p: &BlockParams, case: &str, mode: Mode, nudge: bool) -> Resul
             // (then as long as the contract lets the aborted sort take to write E, before the
             // drain's dequeues clear E: a block that does not abort shows D rising in this time,
             // at the ports)
-            let env = crate::check::block::envelope_of_v3(p);
-            let w = if mode == Mode::StopCal {
-                env.stop_cal
-            } else {
-                env.stop_max
-            };
-            d.idle(w.max)?;
+            d.idle(longest_sort(p, mode))?;
             d.drain_to(0, PR, 0)?;
             d.finish()
         }
