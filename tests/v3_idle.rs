@@ -49,7 +49,8 @@ fn random_in(p: &BlockParams, rng: &mut ChaCha8Rng, valid: f64, inp: &mut TopIn)
 /// What the cases showed: advances that skipped cycles, those among them over which the scrub
 /// rewrote a stale counter word, those with a pause held (D up), and those across which a held
 /// pause's refresh fell due (its frame sent again in the idle cycles: the advance stops before
-/// it, clocks it and skips again after it), with the refreshes they crossed.
+/// it, clocks it and skips again after it), with the refreshes they crossed, and those across
+/// which a PFC frame waited for its line (pending, its `pfc_ready` low: D not yet sent).
 #[derive(Default, Debug)]
 struct Seen {
     cases: u64,
@@ -58,6 +59,7 @@ struct Seen {
     paused: u64,
     crossed: u64,
     refreshes: u64,
+    waited: u64,
 }
 
 /// A held pause's refresh falls due in the cycle `m` is about to be clocked in: D up, the D sent
@@ -96,11 +98,17 @@ fn case(p: &BlockParams, rng: &mut ChaCha8Rng, seen: &mut Seen) {
     // stays up over the idle cycles, a pause held)
     let hold = rng.gen_ratio(1, 3);
     let valid = rng.gen_range(if hold { 0.5..1.0 } else { 0.0..0.6 });
-    for _ in 0..busy {
+    // (in half the cases the lines are busy over the last cycles of traffic and stay busy at
+    // most ports: PFC frames wait for them, pending, across the idle cycles)
+    let blocked = rng.gen_bool(0.5);
+    for c in 0..busy {
         random_in(p, rng, valid, &mut inp);
         if hold {
             inp.dep_valid = false;
             inp.deq_valid.fill(false);
+        }
+        if blocked && c + 60 > busy {
+            inp.pfc_ready.fill(false);
         }
         inp.cfg_we = rng.gen_ratio(1, 200);
         m.cycle_into(&inp, &mut out);
@@ -115,6 +123,11 @@ fn case(p: &BlockParams, rng: &mut ChaCha8Rng, seen: &mut Seen) {
         }
     }
     random_in(p, rng, 0.0, &mut inp);
+    if blocked {
+        for r in inp.pfc_ready.iter_mut() {
+            *r = rng.gen_bool(0.2);
+        }
+    }
     inp.cfg_we = false;
     let n = match rng.gen_range(0..4) {
         0 => rng.gen_range(0..40),
@@ -154,7 +167,10 @@ fn case(p: &BlockParams, rng: &mut ChaCha8Rng, seen: &mut Seen) {
         if a.d_q.iter().any(|&d| d != 0) {
             seen.paused += 1;
         }
-        if refreshes > 0 && before.refresh_due() < n {
+        if (0..p.np).any(|i| !inp.pfc_ready[i] && a.d_q[i] != a.sent_q[i]) {
+            seen.waited += 1;
+        }
+        if refreshes > 0 && before.refresh_due(&inp) < n {
             seen.crossed += 1;
             seen.refreshes += refreshes;
         }
@@ -181,9 +197,48 @@ fn advancing_idle_cycles_equals_clocking_them() {
     }
     eprintln!("v3_idle: {seen:?}");
     // (the corners the advance has: cycles skipped, a stale word rewritten by the scrub's jump,
-    // a pause held while skipping, its refresh falling due inside a skipping advance)
+    // a pause held while skipping, its refresh falling due inside a skipping advance, a frame
+    // waiting for its line while skipping)
     assert!(seen.jumped > seen.cases / 3, "{seen:?}");
     assert!(seen.scrubbed > 0, "{seen:?}");
     assert!(seen.paused > 0, "{seen:?}");
     assert!(seen.crossed > 0, "{seen:?}");
+    assert!(seen.waited > 0, "{seen:?}");
+}
+
+/// Which held pauses bound an idle advance (`Top::refresh_due`): a refresh due now whose line is
+/// ready is taken in the next cycle (0 cycles may pass), one whose line is busy waits, as does a
+/// changed D waiting for its line (neither bounds the advance), and a timer still running bounds
+/// it at its count. Under the inputs whose lines are busy the block is idle-ready with D unsent
+/// (`Top::idle_ready_under`), under ready lines it is not.
+#[test]
+fn a_frame_waiting_for_its_line_does_not_bound_the_advance() {
+    let p = BlockParams::from_values(&capfc::v3::rtl_configs::V3_RTL_CONFIGS[0].1);
+    let mut m = Top::new(p);
+    let mut inp = TopIn::idle(p.np);
+    let mut out = TopOut::default();
+    inp.rst = true;
+    m.cycle_into(&inp, &mut out);
+    inp.rst = false;
+    for _ in 0..200 {
+        m.cycle_into(&inp, &mut out);
+    }
+    assert!(m.idle_ready_under(&inp));
+    assert_eq!(m.refresh_due(&inp), u64::MAX, "no pause held");
+    inp.pfc_ready.fill(false);
+    // port 0: a refresh due now (D up, sent, its timer at 0)
+    (m.d_q[0], m.sent_q[0], m.timer_q[0]) = (0x08, 0x08, 0);
+    inp.pfc_ready[0] = true;
+    assert_eq!(m.refresh_due(&inp), 0, "taken in the next cycle");
+    inp.pfc_ready[0] = false;
+    assert_eq!(m.refresh_due(&inp), u64::MAX, "waits for its line");
+    // port 1: a pause held, its refresh 37 cycles away
+    (m.d_q[1], m.sent_q[1], m.timer_q[1]) = (0x01, 0x01, 37);
+    assert_eq!(m.refresh_due(&inp), 37);
+    // port 2: D changed, not yet sent
+    (m.d_q[2], m.sent_q[2], m.timer_q[2]) = (0x03, 0x01, 0);
+    assert_eq!(m.refresh_due(&inp), 37, "a changed D waiting for its line");
+    assert!(m.idle_ready_under(&inp) && !m.idle_ready());
+    inp.pfc_ready[2] = true;
+    assert!(!m.idle_ready_under(&inp), "its line ready: the frame goes");
 }

@@ -124,6 +124,9 @@ struct IdleSkip {
     /// while periodic: the switch cycle in which a held pause's refresh falls due (`u64::MAX`
     /// with D 0 at every port)
     wake: u64,
+    /// while periodic: the ports whose PFC frame waits for its line (a bit a port); their
+    /// `pfc_ready` rising ends the skipping
+    waiting: u128,
     /// idle cycles clocked in a row with the block idle-ready
     run: u64,
     /// found periodic ([`Top::periodic_since`]) since the last configuration write or reset,
@@ -244,6 +247,33 @@ impl BlockV3 {
             .map_or(u64::MAX, |k| k.wake)
     }
 
+    /// While [`BlockV3::periodic`] with events offered: none of them is taken in switch cycle
+    /// `self.now` (their ports' slots are not up then, and nothing waits for its answer), so the
+    /// cycle changes nothing but what the periodic state's arithmetic covers. A lane's fields
+    /// are read only in its port's slot (the slot's lane registers load from that port alone, an
+    /// enqueue's and a departure's only when taken), and an offered lane is taken in the first
+    /// slot of its port: the cycles before it are idle cycles to the block.
+    fn lanes_wait(&self) -> bool {
+        let Some((t0, _)) = self.skip.as_ref().and_then(|k| k.periodic) else {
+            return false;
+        };
+        let Some(m) = Sides::model(&self.sides) else {
+            return false;
+        };
+        // (the model holds the state at the start of switch cycle t0 + 1)
+        let k = self.now - t0 - 1;
+        m.fault.is_none()
+            && self
+                .lanes
+                .take_none(|ingress, o| m.slot_up_after(ingress, o, k))
+    }
+
+    /// The state is periodic and no event waits at the lanes: while the inputs stay idle, a
+    /// cycle changes nothing the switch sees, nor the lanes.
+    pub fn still(&self) -> bool {
+        self.periodic() && self.lanes.pending() == 0
+    }
+
     /// (cycles not clocked, cycles clocked to catch up with them) so far.
     pub fn skip_counts(&self) -> (u64, u64) {
         self.skip
@@ -280,6 +310,12 @@ impl BlockV3 {
             #[cfg(feature = "rtl")]
             _ => unreachable!("only the model alone skips"),
         };
+        // (the skipped cycles' lines were not ready at the ports whose frame waited; the others'
+        // readiness is not read, no frame being pending there)
+        let waiting = std::mem::take(&mut k.waiting);
+        for (i, r) in self.tin.pfc_ready.iter_mut().enumerate() {
+            *r &= waiting >> i & 1 == 0;
+        }
         let clocked = m.jump_idle(&self.tin, gap, &mut self.tout);
         k.skipped += gap - clocked;
         k.caught_up += clocked;
@@ -300,7 +336,14 @@ impl BlockV3 {
         if self.tin.cfg_we || self.tin.rst || m.fault.is_some() {
             k.verified = false;
         }
-        if !idle || self.lanes.pending() != 0 || out.pfc_valid != 0 || !m.idle_ready() {
+        // (a PFC frame may wait for its line: the outputs of the cycles skipped are those of
+        // this one, its pending frames those the registers give for the next)
+        let pending = m.pfc_pending();
+        if !idle
+            || self.lanes.pending() != 0
+            || out.pfc_valid != pending
+            || !m.idle_ready_under(&self.tin)
+        {
             k.anchor = None;
             k.run = 0;
             return Ok(());
@@ -322,7 +365,11 @@ impl BlockV3 {
                 k.audited += 1;
             }
             k.periodic = Some((self.now, self.cycle));
-            k.wake = self.now.saturating_add(1).saturating_add(m.refresh_due());
+            k.wake = self
+                .now
+                .saturating_add(1)
+                .saturating_add(m.refresh_due(&self.tin));
+            k.waiting = pending;
             return Ok(());
         }
         if k.run == IDLE_DRAIN + 8 {
@@ -331,7 +378,11 @@ impl BlockV3 {
                     k.verified = true;
                     k.periodic = Some((self.now, self.cycle));
                     // (the cycles after this one's edge before the refresh's)
-                    k.wake = self.now.saturating_add(1).saturating_add(m.refresh_due());
+                    k.wake = self
+                        .now
+                        .saturating_add(1)
+                        .saturating_add(m.refresh_due(&self.tin));
+                    k.waiting = pending;
                     k.anchor = None;
                     return Ok(());
                 }
@@ -586,7 +637,8 @@ impl BlockV3 {
     pub fn tick(&mut self, pfc_ready: u128, out: &mut Outputs) -> Result<(), String> {
         let idle = self.lanes.pending() == 0;
         if self.periodic() {
-            if idle && self.now < self.wake() {
+            let waits = self.skip.as_ref().map_or(0, |k| k.waiting);
+            if self.now < self.wake() && pfc_ready & waits == 0 && (idle || self.lanes_wait()) {
                 // (a cycle of the periodic state: the outputs stay those of the last clocked)
                 self.answers.clear();
                 return Ok(());

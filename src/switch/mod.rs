@@ -943,9 +943,11 @@ impl Switch {
         if idle_in
             && self.attached.as_ref().is_some_and(|a| a.block_idle)
             && self.block_wake() > self.now
+            && self.inp.pfc_ready & self.out.pfc_valid == 0
         {
             // A fixed point under idle inputs: the cycle would change nothing (the outputs too are
-            // those of the last, idle, cycle).
+            // those of the last, idle, cycle; with v3, a PFC frame may wait for its line, and the
+            // line's readiness then ends the fixed point).
             return;
         }
         // Quiescent before this cycle too: its outputs are then the fixed point's (a cycle that
@@ -975,7 +977,7 @@ impl Switch {
         }
         if self.attached.is_some() {
             let q = match &self.block {
-                Dut::V3(b) => b.periodic(),
+                Dut::V3(b) => b.still(),
                 _ => was_quiescent && self.block.quiescent(),
             };
             if let Some(a) = &mut self.attached {

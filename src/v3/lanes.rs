@@ -168,6 +168,24 @@ impl<T> Lanes<T> {
             + self.due.len()
     }
 
+    /// Nothing taken and waiting for its answer, and no event offered at a port whose slot is
+    /// up (`up(ingress, port)`: the arrivals and the departure wait for the ingress's slots, the
+    /// dequeues and the enqueue for the egress's): a cycle in which the lanes take nothing.
+    pub fn take_none(&self, up: impl Fn(bool, usize) -> bool) -> bool {
+        let front_port = |q: &VecDeque<(Lane, T)>| match q.front() {
+            Some((Lane::Depart { port, .. }, _)) => Some(*port),
+            Some((Lane::Enqueue { oport, .. }, _)) => Some(*oport),
+            _ => None,
+        };
+        self.due.is_empty()
+            && (0..self.np).all(|i| {
+                (self.arr[i].is_empty() || !up(true, i))
+                    && (self.deq[i].is_empty() || !up(false, i))
+            })
+            && front_port(&self.dep).is_none_or(|o| !up(true, o))
+            && front_port(&self.enq).is_none_or(|o| !up(false, o))
+    }
+
     /// The lanes of this cycle into `inp` (every lane's valid and fields; the rest of `inp` is
     /// left as it is). `inp`'s per-port vectors must have the block's ports.
     pub fn drive(&self, inp: &mut TopIn) {

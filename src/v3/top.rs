@@ -264,10 +264,51 @@ impl Top {
     /// Under idle inputs only the slots, the thresholds' refresh, the counters' scrub and the PFC
     /// timers then move.
     pub fn idle_ready(&self) -> bool {
-        self.d_q == self.sent_q
-            && self.u_ingress.idle_ready()
-            && self.u_egress.idle_ready()
-            && self.u_sort.idle_ready()
+        self.d_q == self.sent_q && self.units_idle()
+    }
+
+    /// [`Top::idle_ready`], but a port may also have D unsent if its line is not ready in `inp`
+    /// (`pfc_ready` low): its frame then waits, and under `inp` nothing of it moves but its timer,
+    /// which counts down to 0 and stays there. Under idle inputs only the slots, the thresholds'
+    /// refresh, the counters' scrub and the PFC timers then move.
+    pub fn idle_ready_under(&self, inp: &TopIn) -> bool {
+        self.units_idle()
+            && (0..self.p.np).all(|i| self.d_q[i] == self.sent_q[i] || !inp.pfc_ready[i])
+    }
+
+    fn units_idle(&self) -> bool {
+        self.u_ingress.idle_ready() && self.u_egress.idle_ready() && self.u_sort.idle_ready()
+    }
+
+    /// From a state [`Top::idle_ready_under`] idle inputs (the reset count saturated, nothing in
+    /// flight), whether port `o`'s slot is up `k` idle cycles on: its `arr_ready` (`ingress`) or
+    /// its `deq_ready`. The slots turn once a cycle; nothing else moves the readies.
+    pub fn slot_up_after(&self, ingress: bool, o: usize, k: u64) -> bool {
+        let (gs, rdy) = if ingress {
+            let g = &self.u_ingress.grp[o / 8];
+            (g.gs_q, g.rdy_q)
+        } else {
+            let g = &self.u_egress.grp[o / 8];
+            (g.gs_q, g.rdy_q)
+        };
+        rdy && (u64::from(gs) + k) & 7 == (o & 7) as u64
+    }
+
+    /// The ports whose PFC frame is pending in the next cycle (its `pfc_valid`, from the
+    /// registers alone): D unsent, or D up and its timer at 0 (a refresh), a bit a port.
+    pub fn pfc_pending(&self) -> u128 {
+        (0..self.p.np).fold(0, |m, i| m | u128::from(self.pfc_pending_at(i)) << i)
+    }
+
+    fn pfc_pending_at(&self, i: usize) -> bool {
+        let (d, s, t) = (self.d_q[i], self.sent_q[i], self.timer_q[i]);
+        d != s || (d != 0 && t == 0)
+    }
+
+    /// A pending frame that waits under `inp`: its line not ready, so it is not taken and
+    /// nothing of it moves but its timer (down to 0).
+    fn pfc_waits(&self, i: usize, inp: &TopIn) -> bool {
+        self.pfc_pending_at(i) && !inp.pfc_ready[i]
     }
 
     /// With the block [`Top::idle_ready`] now and in each of the 8 cycles since `anchor` was
@@ -291,16 +332,18 @@ impl Top {
         *anchor == *self
     }
 
-    /// Idle cycles that may pass before the one in which a held pause's refresh falls due (D
-    /// up and its timer at 0 at a port: a PFC frame pending again), from a state with
-    /// [`Top::idle_ready`]; `u64::MAX` with D 0 at every port. Nothing else the switch sees moves
-    /// in those cycles under idle inputs once the state is periodic ([`Top::periodic_since`]).
-    pub fn refresh_due(&self) -> u64 {
-        self.d_q
-            .iter()
-            .zip(&self.timer_q)
-            .filter(|(&d, _)| d != 0)
-            .map(|(_, &t)| u64::from(t))
+    /// Idle cycles `inp` that may pass before the one in which a held pause's refresh falls due
+    /// (D up, sent, and its timer at 0 at a port: a PFC frame pending again), from a state with
+    /// [`Top::idle_ready_under`] `inp`; `u64::MAX` with no D up and sent. A frame that waits for
+    /// its line ([`Top::idle_ready_under`]) goes on waiting: it is not counted. Nothing else the
+    /// switch sees moves in those cycles under idle inputs once the state is periodic
+    /// ([`Top::periodic_since`]).
+    pub fn refresh_due(&self, inp: &TopIn) -> u64 {
+        (0..self.p.np)
+            .filter(|&i| {
+                self.d_q[i] != 0 && self.d_q[i] == self.sent_q[i] && !self.pfc_waits(i, inp)
+            })
+            .map(|i| u64::from(self.timer_q[i]))
             .min()
             .unwrap_or(u64::MAX)
     }
@@ -313,7 +356,7 @@ impl Top {
     /// if fewer than 16, or if a PFC refresh falls due in them); `out` gets the last one's
     /// outputs. Returns the cycles clocked.
     pub fn jump_idle(&mut self, inp: &TopIn, n: u64, out: &mut TopOut) -> u64 {
-        let due = (0..self.p.np).any(|i| self.d_q[i] != 0 && u64::from(self.timer_q[i]) < n);
+        let due = self.refresh_due(inp) < n;
         if n < 16 || due {
             for _ in 0..n {
                 self.cycle_into(inp, out);
@@ -352,7 +395,7 @@ impl Top {
     /// `n` cycles of the inputs `inp`, exactly as `n` calls of [`Top::cycle_into`] would leave
     /// the registers, the RAMs and `out` (the last cycle's outputs; untouched if `n` is 0), but
     /// without clocking most of them when the inputs are idle ([`Top::idle_input`]): clocked
-    /// until the block is [`Top::idle_ready`] for [`IDLE_DRAIN`] cycles, 8 more to find it
+    /// until the block is [`Top::idle_ready_under`] `inp` for [`IDLE_DRAIN`] cycles, 8 more to find it
     /// periodic ([`Top::periodic_since`]; again if not), then [`Top::jump_idle`], up to the cycle
     /// a held pause's refresh falls due ([`Top::refresh_due`]; that cycle clocked, and the search
     /// started again after it). Returns the cycles clocked.
@@ -372,7 +415,7 @@ impl Top {
                     if self.periodic_since(a) {
                         // (up to the cycle a held pause's refresh falls due, if one does: that
                         // cycle clocked, the state found periodic again after it)
-                        let due = self.refresh_due();
+                        let due = self.refresh_due(inp);
                         if due >= left {
                             return clocked + self.jump_idle(inp, left, out);
                         }
@@ -392,7 +435,7 @@ impl Top {
             self.cycle_into(inp, out);
             clocked += 1;
             left -= 1;
-            if self.idle_ready() {
+            if self.idle_ready_under(inp) {
                 run += 1;
             } else {
                 run = 0;
