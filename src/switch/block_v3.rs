@@ -113,6 +113,11 @@ impl V3State {
 /// ([`Top::refresh_due`], [`BlockV3::wake`]: the switch wakes for it). At that event the block is
 /// brought to the state the skipped cycles would have given by [`Top::jump_idle`] (the scrub's
 /// rounds and the timers by arithmetic, 3 to 10 cycles clocked), then clocked.
+/// Two more kinds of cycle are idle to a periodic block and skipped too: the cycles a PFC
+/// frame waits for its busy line (pending, its `pfc_ready` low: nothing of it moves but its
+/// timer, which the arithmetic covers; its line's readiness ends the skipping), and the cycles an
+/// offered event waits for its port's slot (a lane's fields are read only in its port's slot,
+/// where it is taken: [`BlockV3::lanes_wait`]).
 /// Exact: `tests/v3_idle.rs` compares the jump with clocking every cycle, `tests/network.rs` and
 /// `tests/switch_v3.rs` whole runs.
 #[derive(Default)]
