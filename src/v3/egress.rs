@@ -831,18 +831,33 @@ impl Egress {
         // E's partial ORs per group and class, from E's register (the registered writes reach
         // them through E, a cycle later)
         // (into the register at once: nothing below reads its old value)
-        for g in 0..ng {
-            for l in 0..nlp {
-                let mut e = 0;
-                for s in 0..8 {
-                    let o = g * 8 + s;
-                    if o < np {
-                        let r = o * nlp + l;
-                        let er = self.e_q[r];
-                        e |= pick(self.fault, Fault::EOwnPort, er & !(1u128 << o), er);
+        if self.fault == Some(Fault::EOwnPort) {
+            for g in 0..ng {
+                for l in 0..nlp {
+                    let mut e = 0;
+                    for s in 0..8 {
+                        let o = g * 8 + s;
+                        if o < np {
+                            let r = o * nlp + l;
+                            let er = self.e_q[r];
+                            e |= pick(self.fault, Fault::EOwnPort, er & !(1u128 << o), er);
+                        }
                     }
+                    self.epart_q[g * nlp + l] = e;
                 }
-                self.epart_q[g * nlp + l] = e;
+            }
+        } else {
+            // (a group's rows are contiguous: its eight ports' NLP rows each)
+            for (part, rows) in self
+                .epart_q
+                .chunks_exact_mut(nlp)
+                .zip(self.e_q.chunks(8 * nlp))
+            {
+                // (each class's OR in a register: an array on the stack, written a half at a
+                // time and read whole, stalls every step)
+                for (l, e) in part.iter_mut().enumerate() {
+                    *e = rows[l..].iter().step_by(nlp).fold(0, |a, &r| a | r);
+                }
             }
         }
         // E takes last cycle's registered writes; a clear wins (in place: nothing below reads
@@ -868,15 +883,22 @@ impl Egress {
             }
         }
         // this cycle's writes, registered unless their row clears now or cleared last cycle
+        let fault = self.fault;
+        let (swr_l, swr_i, swr_en) = (&lanes.swr_l[..np], &lanes.swr_i[..np], &lanes.swr_en[..np]);
         for (o, n) in self.port.iter_mut().enumerate() {
-            let l = trunc(lanes.swr_l[o], lw);
+            let l = trunc(swr_l[o], lw);
             let r = o * nlp + l as usize;
             n.ew_l_q = l;
-            n.ew_i_q = trunc(lanes.swr_i[o], pw);
-            let (now, late, en) = (eclr_t[r] || rclr_t[r], self.rclr5_q[r], lanes.swr_en[o]);
-            let now = pick(self.fault, Fault::EWriteNotCancelled, now, now && !en);
-            let late = pick(self.fault, Fault::EWriteNotCancelledLate, late, late && !en);
-            n.ew_v_q = !cin_old[o / 8] && lanes.swr_en[o] && !now && !late;
+            n.ew_i_q = trunc(swr_i[o], pw);
+            let en = swr_en[o];
+            // (a write not enabled is not registered whatever its row does: the rows' events
+            // read only for an enabled one, or under a fault, which counts where it differs)
+            n.ew_v_q = (en || fault.is_some()) && {
+                let (now, late) = (eclr_t[r] || rclr_t[r], self.rclr5_q[r]);
+                let now = pick(fault, Fault::EWriteNotCancelled, now, now && !en);
+                let late = pick(fault, Fault::EWriteNotCancelledLate, late, late && !en);
+                en && !cin_old[o / 8] && !now && !late
+            };
         }
         // E is cleared while its row's group initialises its counters (cin_q: from the cycle
         // after a reset, NA cycles), not by the reset itself: no net from the reset to E's

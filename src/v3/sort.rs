@@ -296,6 +296,9 @@ impl Sort {
             ..
         } = self;
         let flip = u64::from(*fault_ram_write);
+        // (no row triggers a sort in most cycles: then no engine's rows need a look)
+        // (an OR of every element, no early exit: a few vector instructions)
+        let trig_any = in_rtrig.iter().fold(false, |a, &t| a | t);
         // each engine in place: its registers before this edge copied out (its snap RAM stays
         // where it is: read, then written, in place below)
         for (o, n) in eng.iter_mut().enumerate() {
@@ -305,7 +308,10 @@ impl Sort {
                 && !n.busy_q
                 && n.pend_q == 0
                 && !n.snre_q
-                && !in_rtrig.get(rows).is_some_and(|t| t.iter().any(|&t| t))
+                && !(trig_any
+                    && in_rtrig
+                        .get(rows)
+                        .is_some_and(|t| t.iter().fold(false, |a, &t| a | t)))
             {
                 idle_engine(p, o, n, in_sval);
                 continue;
