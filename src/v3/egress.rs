@@ -293,6 +293,10 @@ struct Bufs {
     rclr4: Vec<bool>,
     eclr4: Vec<bool>,
     rtrig4: Vec<bool>,
+    /// `Some(f)` when `epart_q` holds the partial ORs of `e_q` as it is now, made under fault
+    /// `f`: E has not moved since they were computed, so the next edge loads the same values
+    /// (`None`, the default, after a restore: computed at the next edge)
+    epart_of: Option<Option<Fault>>,
 }
 
 /// The set bits of a word, lowest first.
@@ -389,37 +393,37 @@ impl Egress {
         out.enq_accept = self.grp.iter().any(|g| g.acc4_q);
         out.sval.clear();
         out.sval.extend(self.port.iter().map(|s| s.sval_q));
-        let mut eacc = [0u128; 8];
-        for (l, e) in eacc.iter_mut().enumerate().take(nlp) {
-            for g in 0..self.grp.len() {
-                *e |= self.epart_q[g * nlp + l];
-            }
-        }
+        // (a class's E word: the OR of its groups' partial ORs)
+        let eacc = |l: usize| self.epart_q[l..].iter().step_by(nlp).fold(0, |a, &e| a | e);
         // (per priority, E's word of its class if the priority is counted: nlp is a power of two)
         let eq: [u128; 8] = std::array::from_fn(|q| {
             if self.cntr_q >> q & 1 == 1 {
-                eacc[self.lidr_q[q] as usize & (nlp - 1)]
+                eacc(self.lidr_q[q] as usize & (nlp - 1))
             } else {
                 0
             }
         });
         out.e_other.clear();
         out.e_other.resize(np, 0);
-        if eq.iter().any(|&e| e != 0) {
-            for (i, eo) in out.e_other.iter_mut().enumerate() {
-                let b = eq
-                    .iter()
-                    .enumerate()
-                    .fold(0u8, |b, (q, e)| b | ((e >> i) as u8 & 1) << q);
-                *eo = if self.grp[i / 8].rdy_q {
-                    b
-                } else {
+        // (bit i of a priority's word is port i's: each set bit put in its port's byte, E sparse)
+        let ports = u128::MAX >> (128 - np);
+        for (q, &e) in eq.iter().enumerate() {
+            let mut m = e & ports;
+            while m != 0 {
+                out.e_other[m.trailing_zeros() as usize] |= 1 << q;
+                m &= m - 1;
+            }
+        }
+        for (g, gr) in self.grp.iter().enumerate() {
+            if !gr.rdy_q {
+                for eo in out.e_other.iter_mut().skip(8 * g).take(8) {
+                    let b = *eo;
                     // (0 before the lanes are ready; a bit at a time under the fault)
-                    (0..8).fold(0u8, |a, q| {
+                    *eo = (0..8).fold(0u8, |a, q| {
                         let e = b >> q & 1 == 1;
                         a | u8::from(pick(self.fault, Fault::EOtherBeforeReady, false, e)) << q
-                    })
-                };
+                    });
+                }
             }
         }
         out.cfg_ra = self.u_thr.rf_q;
@@ -831,7 +835,10 @@ impl Egress {
         // E's partial ORs per group and class, from E's register (the registered writes reach
         // them through E, a cycle later)
         // (into the register at once: nothing below reads its old value)
-        if self.fault == Some(Fault::EOwnPort) {
+        let e_moved = eclr_any || cin_old.iter().any(|&c| c) || self.port.iter().any(|o| o.ew_v_q);
+        if self.buf.0.epart_of == Some(self.fault) {
+            // (E the same as at the last edge, whose ORs epart_q holds: they are reloaded)
+        } else if self.fault == Some(Fault::EOwnPort) {
             for g in 0..ng {
                 for l in 0..nlp {
                     let mut e = 0;
@@ -860,6 +867,14 @@ impl Egress {
                 }
             }
         }
+        // (E moves below only by a clear, a registered write or its initialisation)
+        // (under the fault on E's own port the ORs are made every edge: it counts each cycle
+        // it changes one)
+        self.buf.0.epart_of = if e_moved || self.fault == Some(Fault::EOwnPort) {
+            None
+        } else {
+            Some(self.fault)
+        };
         // E takes last cycle's registered writes; a clear wins (in place: nothing below reads
         // E's old value)
         // (a row's registered write is its port's: one a row at most)
