@@ -403,8 +403,12 @@ impl Egress {
                 0
             }
         });
-        out.e_other.clear();
-        out.e_other.resize(np, 0);
+        if out.e_other.len() == np {
+            out.e_other.fill(0);
+        } else {
+            out.e_other.clear();
+            out.e_other.resize(np, 0);
+        }
         // (bit i of a priority's word is port i's: each set bit put in its port's byte, E sparse)
         let ports = u128::MAX >> (128 - np);
         for (q, &e) in eq.iter().enumerate() {
@@ -455,7 +459,7 @@ impl Egress {
         let (np, nlp, nr) = (p.np, p.nlp(), p.nr());
         let (ow, xw, cw, tw, pw, lw, caw) = (p.ow, p.xw(), p.cw, p.tw(), p.pw(), p.lw(), p.caw());
         let rst = inp.rst;
-        let rc_sat = p.rc_sat();
+        let (rc_sat, rc_rdy, na, rcw) = (p.rc_sat(), p.rc_rdy(), p.na() as u64, p.rcw());
         self.wlog.0.clear();
         let rclr_t = &self.rclr4_q;
         let eclr_t = &self.eclr4_q;
@@ -469,7 +473,7 @@ impl Egress {
         let mut gs_d = [0u8; 16];
         for (g, gr) in self.grp.iter().enumerate() {
             cin_old[g] = gr.cin_q;
-            rdy_d[g] = !rst && gr.rc_q >= p.rc_rdy() - 1;
+            rdy_d[g] = !rst && gr.rc_q >= rc_rdy - 1;
             gs_d[g] = if rst {
                 (g & 7) as u8
             } else {
@@ -478,8 +482,13 @@ impl Egress {
         }
         let fresh = |v: &mut Vec<bool>| {
             let mut v = std::mem::take(v);
-            v.clear();
-            v.resize(nr, false);
+            if v.len() == nr {
+                // (a few vector stores, where a resize calls memset)
+                v.fill(false);
+            } else {
+                v.clear();
+                v.resize(nr, false);
+            }
             v
         };
         let mut rclr4_d = fresh(&mut self.buf.0.rclr4);
@@ -631,7 +640,6 @@ impl Egress {
         // each group in place, its stages from the last to the first (each reads the registers
         // of the stage before it, not yet written), B's RAM reads first (the words before this
         // edge's writes), the slot and reset count last
-        let (rc_rdy, na) = (p.rc_rdy(), p.na() as u64);
         let fault = self.fault;
         for (g, gr) in self.grp.iter_mut().enumerate() {
             // B's reads of the port's row (the muxes' selects one-hot: 0 before the first
@@ -820,7 +828,7 @@ impl Egress {
             } else if rc == rc_sat {
                 rc
             } else {
-                trunc(rc + 1, p.rcw())
+                trunc(rc + 1, rcw)
             };
             gr.rdy_q = !rst && rc >= rc_rdy - 1;
             gr.scr_q = !rst && (3..11).contains(&rc);

@@ -193,9 +193,8 @@ impl Ingress {
     /// depends on an input.
     pub fn outputs_into(&self, out: &mut IngressOut) {
         let np = self.p.np;
-        out.arr_ready.clear();
+        // (every element is written below)
         out.arr_ready.resize(np, false);
-        out.arr_accept.clear();
         out.arr_accept.resize(np, false);
         for (i, (r, a)) in out
             .arr_ready

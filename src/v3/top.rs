@@ -479,9 +479,8 @@ impl Top {
             out.enq_accept = pick(f, V3Fault::EgAcceptLate, now, *enq);
             *enq = now;
         }
-        out.pfc_valid.clear();
+        // (every element is written below)
         out.pfc_valid.resize(np, false);
-        out.pfc_cev.clear();
         out.pfc_cev.resize(np, 0);
         out.pfc_xoff.clone_from(&self.d_q);
         out.pfc_quanta = c.quanta_q;
