@@ -335,11 +335,6 @@ fn sval_next(fault: Option<Fault>, po: &Port) -> u64 {
     }) | po.sv_fwv2_q
 }
 
-/// `capfc_pkg::lidx`: the rank of priority p among the lossless priorities.
-fn lidx(lossless: u8, p: usize) -> u64 {
-    u64::from((lossless & ((1u16 << p) - 1) as u8).count_ones())
-}
-
 impl Egress {
     /// Every register and RAM word 0 (as Verilator starts a simulation).
     pub fn new(p: EgressParams) -> Self {
@@ -385,16 +380,32 @@ impl Egress {
     pub fn outputs_into(&self, out: &mut EgressOut) {
         let p = self.p;
         let (np, nlp) = (p.np, p.nlp());
-        out.deq_ready.clear();
-        out.deq_ready.extend((0..np).map(|o| {
-            let g = &self.grp[o / 8];
-            ((o % 8) as u8 == g.gs_q) & g.rdy_q
-        }));
+        // (a ready group's slot is its one ready port)
+        if out.deq_ready.len() == np {
+            out.deq_ready.fill(false);
+        } else {
+            out.deq_ready.clear();
+            out.deq_ready.resize(np, false);
+        }
+        for (g, gr) in self.grp.iter().enumerate() {
+            if gr.rdy_q && gr.gs_q < 8 {
+                if let Some(r) = out.deq_ready.get_mut(8 * g + usize::from(gr.gs_q)) {
+                    *r = true;
+                }
+            }
+        }
         out.enq_accept = self.grp.iter().any(|g| g.acc4_q);
         out.sval.clear();
         out.sval.extend(self.port.iter().map(|s| s.sval_q));
         // (a class's E word: the OR of its groups' partial ORs)
-        let eacc = |l: usize| self.epart_q[l..].iter().step_by(nlp).fold(0, |a, &e| a | e);
+        let eacc = |l: usize| {
+            let (mut a, mut k) = (0, l);
+            while k < self.epart_q.len() {
+                a |= self.epart_q[k];
+                k += nlp;
+            }
+            a
+        };
         // (per priority, E's word of its class if the priority is counted: nlp is a power of two)
         let eq: [u128; 8] = std::array::from_fn(|q| {
             if self.cntr_q >> q & 1 == 1 {
@@ -459,7 +470,10 @@ impl Egress {
         let (np, nlp, nr) = (p.np, p.nlp(), p.nr());
         let (ow, xw, cw, tw, pw, lw, caw) = (p.ow, p.xw(), p.cw, p.tw(), p.pw(), p.lw(), p.caw());
         let rst = inp.rst;
-        let (rc_sat, rc_rdy, na, rcw) = (p.rc_sat(), p.rc_rdy(), p.na() as u64, p.rcw());
+        // (as p.na(), p.rc_rdy(), p.rc_sat(), p.rcw(), from caw once)
+        let na = 1u64 << caw;
+        let rc_rdy = (na + 1).max(8);
+        let (rc_sat, rcw) = (rc_rdy.max(12), caw + 2);
         self.wlog.0.clear();
         let rclr_t = &self.rclr4_q;
         let eclr_t = &self.eclr4_q;
@@ -496,8 +510,9 @@ impl Egress {
         let mut rtrig4_d = fresh(&mut self.buf.0.rtrig4);
         // (the generations move at the end of the edge, from the registers before it: gen_q
         // and the groups' gn4_q, saved here)
-        let rclr_any = rclr_t.iter().fold(false, |a, &b| a | b);
-        let eclr_any = eclr_t.iter().fold(false, |a, &b| a | b);
+        // (ORs of bytes, no early exit: a few vector instructions)
+        let rclr_any = rclr_t.iter().fold(0u8, |a, &b| a | u8::from(b)) != 0;
+        let eclr_any = eclr_t.iter().fold(0u8, |a, &b| a | u8::from(b)) != 0;
         let mut gn4_old = [0u64; 16];
         for (g, gr) in self.grp.iter().enumerate() {
             gn4_old[g] = gr.gn4_q;
@@ -843,7 +858,6 @@ impl Egress {
         // E's partial ORs per group and class, from E's register (the registered writes reach
         // them through E, a cycle later)
         // (into the register at once: nothing below reads its old value)
-        let e_moved = eclr_any || cin_old.iter().any(|&c| c) || self.port.iter().any(|o| o.ew_v_q);
         if self.buf.0.epart_of == Some(self.fault) {
             // (E the same as at the last edge, whose ORs epart_q holds: they are reloaded)
         } else if self.fault == Some(Fault::EOwnPort) {
@@ -876,16 +890,12 @@ impl Egress {
             }
         }
         // (E moves below only by a clear, a registered write or its initialisation)
-        // (under the fault on E's own port the ORs are made every edge: it counts each cycle
-        // it changes one)
-        self.buf.0.epart_of = if e_moved || self.fault == Some(Fault::EOwnPort) {
-            None
-        } else {
-            Some(self.fault)
-        };
         // E takes last cycle's registered writes; a clear wins (in place: nothing below reads
         // E's old value)
         // (a row's registered write is its port's: one a row at most)
+        // (E moves only by a clear, a registered write or its initialisation: noted for the
+        // partial ORs)
+        let mut e_moved = eclr_any;
         if eclr_any {
             for (e, &c) in self.e_q.iter_mut().zip(eclr_t) {
                 if c {
@@ -895,6 +905,7 @@ impl Egress {
         }
         for (o, po) in self.port.iter().enumerate() {
             if po.ew_v_q {
+                e_moved = true;
                 let i = trunc(po.ew_i_q, pw);
                 let r = o * nlp + trunc(po.ew_l_q, lw) as usize;
                 let ewb = if i < np as u64 { 1u128 << i } else { 0 };
@@ -928,13 +939,26 @@ impl Egress {
         // NR x NP flip-flops, which would cross the die and limit the clock
         for (g, &c) in cin_old.iter().enumerate().take(ng) {
             if c {
+                e_moved = true;
                 let rows = g * 8 * nlp..((g + 1) * 8 * nlp).min(nr);
                 self.e_q[rows].fill(0);
             }
         }
+        // (under the fault on E's own port the ORs are made every edge: it counts each cycle
+        // it changes one)
+        self.buf.0.epart_of = if e_moved || self.fault == Some(Fault::EOwnPort) {
+            None
+        } else {
+            Some(self.fault)
+        };
 
         // the thresholds' refresh
-        let lid: [u64; 8] = std::array::from_fn(|q| lidx(inp.cfg_lossless, q));
+        // (`capfc_pkg::lidx` of each priority, its rank among the lossless priorities: those
+        // below it, counted up)
+        let mut lid = [0u64; 8];
+        for q in 1..8 {
+            lid[q] = lid[q - 1] + u64::from(inp.cfg_lossless >> (q - 1) & 1);
+        }
         let cnt: [bool; 8] =
             std::array::from_fn(|q| inp.cfg_lossless >> q & 1 == 1 && lid[q] < u64::from(p.nl));
         let rf = self.u_thr.rf();
