@@ -297,21 +297,15 @@ impl Sort {
         let flip = u64::from(*fault_ram_write);
         // (no row triggers a sort in most cycles: then no engine's rows need a look)
         // (an OR of every element, no early exit: a few vector instructions)
-        let trig_any = in_rtrig.iter().fold(0u8, |a, &t| a | u8::from(t)) != 0;
+        let any = |t: &[bool]| t.iter().fold(0u8, |a, &t| a | u8::from(t)) != 0;
+        let trig_any = any(in_rtrig);
         // each engine in place: its registers before this edge copied out (its snap RAM stays
         // where it is: read, then written, in place below)
         for (o, n) in eng.iter_mut().enumerate() {
             // (an idle engine whose rows trigger nothing: only the word's pipeline moves)
             let rows = (2 * o) << lw..((2 * o + 2) << lw).min(in_rtrig.len());
-            if !rst
-                && !n.busy_q
-                && n.pend_q == 0
-                && !n.snre_q
-                && !(trig_any
-                    && in_rtrig
-                        .get(rows)
-                        .is_some_and(|t| t.iter().fold(0u8, |a, &t| a | u8::from(t)) != 0))
-            {
+            let rows_trig = trig_any && in_rtrig.get(rows).is_some_and(any);
+            if !rst && !n.busy_q && n.pend_q == 0 && !n.snre_q && !rows_trig {
                 idle_engine(p, o, n, in_sval);
                 continue;
             }
