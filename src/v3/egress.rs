@@ -876,16 +876,15 @@ impl Egress {
                 }
             }
         } else {
-            // (a group's rows are contiguous: its eight ports' NLP rows each)
-            for (part, rows) in self
-                .epart_q
-                .chunks_exact_mut(nlp)
-                .zip(self.e_q.chunks(8 * nlp))
-            {
-                // (each class's OR in a register: an array on the stack, written a half at a
-                // time and read whole, stalls every step)
+            // (a port's own bit left out of its rows; each class's OR in a register: an array
+            // on the stack, written a half at a time and read whole, stalls every step)
+            for (g, part) in self.epart_q.chunks_exact_mut(nlp).enumerate() {
                 for (l, e) in part.iter_mut().enumerate() {
-                    *e = rows[l..].iter().step_by(nlp).fold(0, |a, &r| a | r);
+                    let mut a = 0;
+                    for o in 8 * g..(8 * g + 8).min(np) {
+                        a |= self.e_q[o * nlp + l] & !(1u128 << o);
+                    }
+                    *e = a;
                 }
             }
         }
