@@ -293,6 +293,10 @@ struct Bufs {
     rclr4: Vec<bool>,
     eclr4: Vec<bool>,
     rtrig4: Vec<bool>,
+    /// `Some(f)` when `epart_q` holds the partial ORs of `e_q` as it is now, made under fault
+    /// `f`: E has not moved since they were computed, so the next edge loads the same values
+    /// (`None`, the default, after a restore: computed at the next edge)
+    epart_of: Option<Option<Fault>>,
 }
 
 /// The set bits of a word, lowest first.
@@ -329,11 +333,6 @@ fn sval_next(fault: Option<Fault>, po: &Port) -> u64 {
     } else {
         0
     }) | po.sv_fwv2_q
-}
-
-/// `capfc_pkg::lidx`: the rank of priority p among the lossless priorities.
-fn lidx(lossless: u8, p: usize) -> u64 {
-    u64::from((lossless & ((1u16 << p) - 1) as u8).count_ones())
 }
 
 impl Egress {
@@ -381,45 +380,65 @@ impl Egress {
     pub fn outputs_into(&self, out: &mut EgressOut) {
         let p = self.p;
         let (np, nlp) = (p.np, p.nlp());
-        out.deq_ready.clear();
-        out.deq_ready.extend((0..np).map(|o| {
-            let g = &self.grp[o / 8];
-            ((o % 8) as u8 == g.gs_q) & g.rdy_q
-        }));
+        // (a ready group's slot is its one ready port)
+        if out.deq_ready.len() == np {
+            out.deq_ready.fill(false);
+        } else {
+            out.deq_ready.clear();
+            out.deq_ready.resize(np, false);
+        }
+        for (g, gr) in self.grp.iter().enumerate() {
+            if gr.rdy_q && gr.gs_q < 8 {
+                if let Some(r) = out.deq_ready.get_mut(8 * g + usize::from(gr.gs_q)) {
+                    *r = true;
+                }
+            }
+        }
         out.enq_accept = self.grp.iter().any(|g| g.acc4_q);
         out.sval.clear();
         out.sval.extend(self.port.iter().map(|s| s.sval_q));
-        let mut eacc = [0u128; 8];
-        for (l, e) in eacc.iter_mut().enumerate().take(nlp) {
-            for g in 0..self.grp.len() {
-                *e |= self.epart_q[g * nlp + l];
+        // (a class's E word: the OR of its groups' partial ORs)
+        let eacc = |l: usize| {
+            let (mut a, mut k) = (0, l);
+            while k < self.epart_q.len() {
+                a |= self.epart_q[k];
+                k += nlp;
             }
-        }
+            a
+        };
         // (per priority, E's word of its class if the priority is counted: nlp is a power of two)
         let eq: [u128; 8] = std::array::from_fn(|q| {
             if self.cntr_q >> q & 1 == 1 {
-                eacc[self.lidr_q[q] as usize & (nlp - 1)]
+                eacc(self.lidr_q[q] as usize & (nlp - 1))
             } else {
                 0
             }
         });
-        out.e_other.clear();
-        out.e_other.resize(np, 0);
-        if eq.iter().any(|&e| e != 0) {
-            for (i, eo) in out.e_other.iter_mut().enumerate() {
-                let b = eq
-                    .iter()
-                    .enumerate()
-                    .fold(0u8, |b, (q, e)| b | ((e >> i) as u8 & 1) << q);
-                *eo = if self.grp[i / 8].rdy_q {
-                    b
-                } else {
+        if out.e_other.len() == np {
+            out.e_other.fill(0);
+        } else {
+            out.e_other.clear();
+            out.e_other.resize(np, 0);
+        }
+        // (bit i of a priority's word is port i's: each set bit put in its port's byte, E sparse)
+        let ports = u128::MAX >> (128 - np);
+        for (q, &e) in eq.iter().enumerate() {
+            let mut m = e & ports;
+            while m != 0 {
+                out.e_other[m.trailing_zeros() as usize] |= 1 << q;
+                m &= m - 1;
+            }
+        }
+        for (g, gr) in self.grp.iter().enumerate() {
+            if !gr.rdy_q {
+                for eo in out.e_other.iter_mut().skip(8 * g).take(8) {
+                    let b = *eo;
                     // (0 before the lanes are ready; a bit at a time under the fault)
-                    (0..8).fold(0u8, |a, q| {
+                    *eo = (0..8).fold(0u8, |a, q| {
                         let e = b >> q & 1 == 1;
                         a | u8::from(pick(self.fault, Fault::EOtherBeforeReady, false, e)) << q
-                    })
-                };
+                    });
+                }
             }
         }
         out.cfg_ra = self.u_thr.rf_q;
@@ -451,7 +470,10 @@ impl Egress {
         let (np, nlp, nr) = (p.np, p.nlp(), p.nr());
         let (ow, xw, cw, tw, pw, lw, caw) = (p.ow, p.xw(), p.cw, p.tw(), p.pw(), p.lw(), p.caw());
         let rst = inp.rst;
-        let rc_sat = p.rc_sat();
+        // (as p.na(), p.rc_rdy(), p.rc_sat(), p.rcw(), from caw once)
+        let na = 1u64 << caw;
+        let rc_rdy = (na + 1).max(8);
+        let (rc_sat, rcw) = (rc_rdy.max(12), caw + 2);
         self.wlog.0.clear();
         let rclr_t = &self.rclr4_q;
         let eclr_t = &self.eclr4_q;
@@ -465,7 +487,7 @@ impl Egress {
         let mut gs_d = [0u8; 16];
         for (g, gr) in self.grp.iter().enumerate() {
             cin_old[g] = gr.cin_q;
-            rdy_d[g] = !rst && gr.rc_q >= p.rc_rdy() - 1;
+            rdy_d[g] = !rst && gr.rc_q >= rc_rdy - 1;
             gs_d[g] = if rst {
                 (g & 7) as u8
             } else {
@@ -474,8 +496,13 @@ impl Egress {
         }
         let fresh = |v: &mut Vec<bool>| {
             let mut v = std::mem::take(v);
-            v.clear();
-            v.resize(nr, false);
+            if v.len() == nr {
+                // (a few vector stores, where a resize calls memset)
+                v.fill(false);
+            } else {
+                v.clear();
+                v.resize(nr, false);
+            }
             v
         };
         let mut rclr4_d = fresh(&mut self.buf.0.rclr4);
@@ -483,8 +510,9 @@ impl Egress {
         let mut rtrig4_d = fresh(&mut self.buf.0.rtrig4);
         // (the generations move at the end of the edge, from the registers before it: gen_q
         // and the groups' gn4_q, saved here)
-        let rclr_any = rclr_t.iter().fold(false, |a, &b| a | b);
-        let eclr_any = eclr_t.iter().fold(false, |a, &b| a | b);
+        // (ORs of bytes, no early exit: a few vector instructions)
+        let rclr_any = rclr_t.iter().fold(0u8, |a, &b| a | u8::from(b)) != 0;
+        let eclr_any = eclr_t.iter().fold(0u8, |a, &b| a | u8::from(b)) != 0;
         let mut gn4_old = [0u64; 16];
         for (g, gr) in self.grp.iter().enumerate() {
             gn4_old[g] = gr.gn4_q;
@@ -627,7 +655,6 @@ impl Egress {
         // each group in place, its stages from the last to the first (each reads the registers
         // of the stage before it, not yet written), B's RAM reads first (the words before this
         // edge's writes), the slot and reset count last
-        let (rc_rdy, na) = (p.rc_rdy(), p.na() as u64);
         let fault = self.fault;
         for (g, gr) in self.grp.iter_mut().enumerate() {
             // B's reads of the port's row (the muxes' selects one-hot: 0 before the first
@@ -816,7 +843,7 @@ impl Egress {
             } else if rc == rc_sat {
                 rc
             } else {
-                trunc(rc + 1, p.rcw())
+                trunc(rc + 1, rcw)
             };
             gr.rdy_q = !rst && rc >= rc_rdy - 1;
             gr.scr_q = !rst && (3..11).contains(&rc);
@@ -831,23 +858,43 @@ impl Egress {
         // E's partial ORs per group and class, from E's register (the registered writes reach
         // them through E, a cycle later)
         // (into the register at once: nothing below reads its old value)
-        for g in 0..ng {
-            for l in 0..nlp {
-                let mut e = 0;
-                for s in 0..8 {
-                    let o = g * 8 + s;
-                    if o < np {
-                        let r = o * nlp + l;
-                        let er = self.e_q[r];
-                        e |= pick(self.fault, Fault::EOwnPort, er & !(1u128 << o), er);
+        if self.buf.0.epart_of == Some(self.fault) {
+            // (E the same as at the last edge, whose ORs epart_q holds: they are reloaded)
+        } else if self.fault == Some(Fault::EOwnPort) {
+            for g in 0..ng {
+                for l in 0..nlp {
+                    let mut e = 0;
+                    for s in 0..8 {
+                        let o = g * 8 + s;
+                        if o < np {
+                            let r = o * nlp + l;
+                            let er = self.e_q[r];
+                            e |= pick(self.fault, Fault::EOwnPort, er & !(1u128 << o), er);
+                        }
                     }
+                    self.epart_q[g * nlp + l] = e;
                 }
-                self.epart_q[g * nlp + l] = e;
+            }
+        } else {
+            // (a port's own bit left out of its rows; each class's OR in a register: an array
+            // on the stack, written a half at a time and read whole, stalls every step)
+            for (g, part) in self.epart_q.chunks_exact_mut(nlp).enumerate() {
+                for (l, e) in part.iter_mut().enumerate() {
+                    let mut a = 0;
+                    for o in 8 * g..(8 * g + 8).min(np) {
+                        a |= self.e_q[o * nlp + l] & !(1u128 << o);
+                    }
+                    *e = a;
+                }
             }
         }
+        // (E moves below only by a clear, a registered write or its initialisation)
         // E takes last cycle's registered writes; a clear wins (in place: nothing below reads
         // E's old value)
         // (a row's registered write is its port's: one a row at most)
+        // (E moves only by a clear, a registered write or its initialisation: noted for the
+        // partial ORs)
+        let mut e_moved = eclr_any;
         if eclr_any {
             for (e, &c) in self.e_q.iter_mut().zip(eclr_t) {
                 if c {
@@ -857,6 +904,7 @@ impl Egress {
         }
         for (o, po) in self.port.iter().enumerate() {
             if po.ew_v_q {
+                e_moved = true;
                 let i = trunc(po.ew_i_q, pw);
                 let r = o * nlp + trunc(po.ew_l_q, lw) as usize;
                 let ewb = if i < np as u64 { 1u128 << i } else { 0 };
@@ -868,28 +916,48 @@ impl Egress {
             }
         }
         // this cycle's writes, registered unless their row clears now or cleared last cycle
+        let fault = self.fault;
+        let (swr_l, swr_i, swr_en) = (&lanes.swr_l[..np], &lanes.swr_i[..np], &lanes.swr_en[..np]);
         for (o, n) in self.port.iter_mut().enumerate() {
-            let l = trunc(lanes.swr_l[o], lw);
+            let l = trunc(swr_l[o], lw);
             let r = o * nlp + l as usize;
             n.ew_l_q = l;
-            n.ew_i_q = trunc(lanes.swr_i[o], pw);
-            let (now, late, en) = (eclr_t[r] || rclr_t[r], self.rclr5_q[r], lanes.swr_en[o]);
-            let now = pick(self.fault, Fault::EWriteNotCancelled, now, now && !en);
-            let late = pick(self.fault, Fault::EWriteNotCancelledLate, late, late && !en);
-            n.ew_v_q = !cin_old[o / 8] && lanes.swr_en[o] && !now && !late;
+            n.ew_i_q = trunc(swr_i[o], pw);
+            let en = swr_en[o];
+            // (a write not enabled is not registered whatever its row does: the rows' events
+            // read only for an enabled one, or under a fault, which counts where it differs)
+            n.ew_v_q = (en || fault.is_some()) && {
+                let (now, late) = (eclr_t[r] || rclr_t[r], self.rclr5_q[r]);
+                let now = pick(fault, Fault::EWriteNotCancelled, now, now && !en);
+                let late = pick(fault, Fault::EWriteNotCancelledLate, late, late && !en);
+                en && !cin_old[o / 8] && !now && !late
+            };
         }
         // E is cleared while its row's group initialises its counters (cin_q: from the cycle
         // after a reset, NA cycles), not by the reset itself: no net from the reset to E's
         // NR x NP flip-flops, which would cross the die and limit the clock
         for (g, &c) in cin_old.iter().enumerate().take(ng) {
             if c {
+                e_moved = true;
                 let rows = g * 8 * nlp..((g + 1) * 8 * nlp).min(nr);
                 self.e_q[rows].fill(0);
             }
         }
+        // (under the fault on E's own port the ORs are made every edge: it counts each cycle
+        // it changes one)
+        self.buf.0.epart_of = if e_moved || self.fault == Some(Fault::EOwnPort) {
+            None
+        } else {
+            Some(self.fault)
+        };
 
         // the thresholds' refresh
-        let lid: [u64; 8] = std::array::from_fn(|q| lidx(inp.cfg_lossless, q));
+        // (`capfc_pkg::lidx` of each priority, its rank among the lossless priorities: those
+        // below it, counted up)
+        let mut lid = [0u64; 8];
+        for q in 1..8 {
+            lid[q] = lid[q - 1] + u64::from(inp.cfg_lossless >> (q - 1) & 1);
+        }
         let cnt: [bool; 8] =
             std::array::from_fn(|q| inp.cfg_lossless >> q & 1 == 1 && lid[q] < u64::from(p.nl));
         let rf = self.u_thr.rf();

@@ -193,19 +193,29 @@ impl Ingress {
     /// depends on an input.
     pub fn outputs_into(&self, out: &mut IngressOut) {
         let np = self.p.np;
-        out.arr_ready.clear();
-        out.arr_ready.resize(np, false);
-        out.arr_accept.clear();
-        out.arr_accept.resize(np, false);
-        for (i, (r, a)) in out
-            .arr_ready
-            .iter_mut()
-            .zip(out.arr_accept.iter_mut())
-            .enumerate()
-        {
-            let g = &self.grp[i / 8];
-            *r = ((i % 8) as u8 == g.gs_q) & g.rdy_q;
-            *a = (g.soh4_q >> (i % 8) & 1 == 1) & g.acc4_q;
+        for v in [&mut out.arr_ready, &mut out.arr_accept] {
+            if v.len() == np {
+                v.fill(false);
+            } else {
+                v.clear();
+                v.resize(np, false);
+            }
+        }
+        // (a ready group's slot is its one ready port; an accept is set at the ports of the
+        // slot's one-hot)
+        for (g, gr) in self.grp.iter().enumerate() {
+            if gr.rdy_q && gr.gs_q < 8 {
+                if let Some(r) = out.arr_ready.get_mut(8 * g + usize::from(gr.gs_q)) {
+                    *r = true;
+                }
+            }
+            if gr.acc4_q {
+                for s in Ones(gr.soh4_q.into()) {
+                    if let Some(a) = out.arr_accept.get_mut(8 * g + s) {
+                        *a = true;
+                    }
+                }
+            }
         }
         out.cfg_ra = self.u_thr.rf_q;
     }

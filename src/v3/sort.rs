@@ -277,8 +277,7 @@ impl Sort {
     pub fn tick_rows(&mut self, inp: &SortIn, rows: (&[bool], &[bool], &[u64])) {
         let (in_rclr, in_rtrig, in_sval) = rows;
         let p = self.p;
-        let (np, cw, pw, lw, kw) = (p.np, p.cw, p.pw(), p.lw(), p.kw());
-        let (sumw, mw, nw, jw, nj) = (p.sumw(), p.mw(), p.nw(), p.jw(), p.nj());
+        let (np, cw, pw, lw) = (p.np, p.cw, p.pw(), p.lw());
         let nlp = 1usize << lw;
         let cut_f = p.cut_f;
         let rst = inp.rst;
@@ -296,20 +295,22 @@ impl Sort {
             ..
         } = self;
         let flip = u64::from(*fault_ram_write);
+        // (no row triggers a sort in most cycles: then no engine's rows need a look)
+        // (an OR of every element, no early exit: a few vector instructions)
+        let any = |t: &[bool]| t.iter().fold(0u8, |a, &t| a | u8::from(t)) != 0;
+        let trig_any = any(in_rtrig);
         // each engine in place: its registers before this edge copied out (its snap RAM stays
         // where it is: read, then written, in place below)
         for (o, n) in eng.iter_mut().enumerate() {
             // (an idle engine whose rows trigger nothing: only the word's pipeline moves)
             let rows = (2 * o) << lw..((2 * o + 2) << lw).min(in_rtrig.len());
-            if !rst
-                && !n.busy_q
-                && n.pend_q == 0
-                && !n.snre_q
-                && !in_rtrig.get(rows).is_some_and(|t| t.iter().any(|&t| t))
-            {
+            let rows_trig = trig_any && in_rtrig.get(rows).is_some_and(any);
+            if !rst && !n.busy_q && n.pend_q == 0 && !n.snre_q && !rows_trig {
                 idle_engine(p, o, n, in_sval);
                 continue;
             }
+            // (the widths a busy engine needs, taken only when one is)
+            let (kw, sumw, mw, nw, jw, nj) = (p.kw(), p.sumw(), p.mw(), p.nw(), p.jw(), p.nj());
             let e = &Engine {
                 snap: Vec::new(),
                 ..*n
