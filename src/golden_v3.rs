@@ -739,9 +739,14 @@ impl RandomRun {
         // and stray enqueues find it free)
         let quiet = self.stray && w.t % 512 < 16;
         if tr.dep_out < 2 && !quiet && rng.gen_bool(0.5) {
-            let waiting: Vec<usize> = (0..np).filter(|&i| !tr.ing[i].is_empty()).collect();
-            if !waiting.is_empty() {
-                tr.depart(waiting[rng.gen_range(0..waiting.len())], None);
+            // (one of the ports with a packet waiting, at random: counted, then the k-th found,
+            // so that a cycle allocates nothing)
+            let waiting = |i: &usize| !tr.ing[*i].is_empty();
+            let n = (0..np).filter(waiting).count();
+            if n > 0 {
+                let k = rng.gen_range(0..n);
+                let i = (0..np).filter(waiting).nth(k).expect("k < n");
+                tr.depart(i, None);
             }
         }
         tr.lanes.drive(&mut w.inp);

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, VecDeque};
 use crate::block::BlockParams;
 use crate::v3::lanes::{Answer, Lane};
 use crate::v3::top::{Top, TopIn, TopOut};
-use crate::v3::view::View;
+use crate::v3::view::{Val, View};
 use crate::v3::{class_width, port_width};
 
 use super::Pkt;
@@ -28,11 +28,59 @@ struct Eng {
     sel: u128,
 }
 
+/// The places in the views of the registers the observer reads by name ([`View::slot`]),
+/// found once (`None`: no such register, an error only when it is read).
+struct Slots {
+    /// per row `(o << LW) | l`: `u_egress.gen_q[row]`
+    gen_q: Vec<Option<usize>>,
+    wh_q: Option<usize>,
+    /// per output port: `u_egress.wa_q[o]`, `u_egress.wd_q[o]`
+    wa_q: Vec<Option<usize>>,
+    wd_q: Vec<Option<usize>>,
+    /// `u_egress.gen_port[o].u_cnt.mem[a]` at `o << (LW + PW) | a`
+    cnt: Vec<Option<usize>>,
+    wv_q: Option<usize>,
+    /// per sort engine: `u_sort.wi_q[k]`
+    wi_q: Vec<Option<usize>>,
+}
+
+impl Slots {
+    fn new(v: &View) -> Self {
+        let np = v.p.np;
+        let (lw, pw) = (class_width(v.p.nl as u32), port_width(np));
+        let at = |n: String| v.slot(&n);
+        Slots {
+            gen_q: (0..np << lw)
+                .map(|r| at(format!("u_egress.gen_q[{r}]")))
+                .collect(),
+            wh_q: at("u_egress.wh_q".into()),
+            wa_q: (0..np).map(|o| at(format!("u_egress.wa_q[{o}]"))).collect(),
+            wd_q: (0..np).map(|o| at(format!("u_egress.wd_q[{o}]"))).collect(),
+            cnt: (0..np << (lw + pw))
+                .map(|k| {
+                    let (o, a) = (k >> (lw + pw), k & ((1 << (lw + pw)) - 1));
+                    at(format!("u_egress.gen_port[{o}].u_cnt.mem[{a}]"))
+                })
+                .collect(),
+            wv_q: at("u_sort.wv_q".into()),
+            wi_q: (0..np.div_ceil(2))
+                .map(|k| at(format!("u_sort.wi_q[{k}]")))
+                .collect(),
+        }
+    }
+}
+
+/// Entry `k` of a list of slots (`None` past its end).
+fn slot_at(slots: &[Option<usize>], k: usize) -> Option<usize> {
+    slots.get(k).copied().flatten()
+}
+
 /// Counts the corners of a run, cycle by cycle.
 pub(crate) struct Observer {
     p: BlockParams,
     prev: View,
     cur: View,
+    slots: Slots,
     pub corners: BTreeMap<String, u64>,
     eng: Vec<Eng>,
     /// per row: the cycle its generation last advanced, and whether it held a count then
@@ -57,7 +105,13 @@ pub(crate) struct Observer {
 }
 
 fn bump(c: &mut BTreeMap<String, u64>, what: &str) {
-    *c.entry(what.to_string()).or_default() += 1;
+    // (no new key, no allocation: most counts are of a corner counted before)
+    match c.get_mut(what) {
+        Some(n) => *n += 1,
+        None => {
+            c.insert(what.to_string(), 1);
+        }
+    }
 }
 
 impl Observer {
@@ -65,6 +119,7 @@ impl Observer {
         let v = View::of_model(top);
         Observer {
             p: top.p,
+            slots: Slots::new(&v),
             prev: v.clone(),
             cur: v,
             corners: BTreeMap::new(),
@@ -116,17 +171,12 @@ impl Observer {
         class_width(self.p.nl as u32)
     }
 
-    fn reg(v: &View, name: &str) -> u64 {
-        v.get(name)
-            .unwrap_or_else(|| panic!("the v3 block has no register {name}"))
-            .field(0, 64)
-    }
-
-    fn bit(v: &View, name: &str, k: usize) -> bool {
-        v.get(name)
-            .unwrap_or_else(|| panic!("the v3 block has no register {name}"))
-            .field(k, 1)
-            == 1
+    /// The register at `slot` of view `v` (`name`: which one, if the block has none).
+    fn val(v: &View, slot: Option<usize>, name: impl FnOnce() -> String) -> &Val {
+        match slot {
+            Some(k) => v.at_slot(k),
+            None => panic!("the v3 block has no register {}", name()),
+        }
     }
 
     /// After the block's cycle `t` (inputs `inp`, outputs `out`; `answers`: the lanes' answers
@@ -327,8 +377,12 @@ impl Observer {
         for o in 0..np {
             for l in 0..nl {
                 let row = (o << lw) | l;
-                let gname = format!("u_egress.gen_q[{row}]");
-                let (g0, g1) = (Self::reg(&self.prev, &gname), Self::reg(&self.cur, &gname));
+                let gslot = slot_at(&self.slots.gen_q, row);
+                let gname = || format!("u_egress.gen_q[{row}]");
+                let (g0, g1) = (
+                    Self::val(&self.prev, gslot, gname).field(0, 64),
+                    Self::val(&self.cur, gslot, gname).field(0, 64),
+                );
                 if g0 != g1 {
                     self.count("row_clears");
                     if g1 < g0 {
@@ -346,9 +400,17 @@ impl Observer {
                 }
             }
             // the increment H writes now: after its own take's clear, it counts 1
-            if Self::bit(&self.cur, "u_egress.wh_q", o) {
-                let a = Self::reg(&self.cur, &format!("u_egress.wa_q[{o}]")) as usize;
-                let wd = Self::reg(&self.cur, &format!("u_egress.wd_q[{o}]")) & cmax;
+            let wh = Self::val(&self.cur, self.slots.wh_q, || "u_egress.wh_q".into());
+            if wh.field(o, 1) == 1 {
+                let a = Self::val(&self.cur, slot_at(&self.slots.wa_q, o), || {
+                    format!("u_egress.wa_q[{o}]")
+                })
+                .field(0, 64) as usize;
+                let wd = Self::val(&self.cur, slot_at(&self.slots.wd_q, o), || {
+                    format!("u_egress.wd_q[{o}]")
+                })
+                .field(0, 64)
+                    & cmax;
                 let (l, i) = (a >> pw, a & ((1 << pw) - 1));
                 if l < nl && i < np {
                     let row = (o << lw) | l;
@@ -364,13 +426,21 @@ impl Observer {
             }
             // the scrub: a stale word rewritten {generation, 0}
             for a in 0..(1usize << (lw + pw)) {
-                let name = format!("u_egress.gen_port[{o}].u_cnt.mem[{a}]");
-                let (w0, w1) = (Self::reg(&self.prev, &name), Self::reg(&self.cur, &name));
+                let slot = slot_at(&self.slots.cnt, o << (lw + pw) | a);
+                let name = || format!("u_egress.gen_port[{o}].u_cnt.mem[{a}]");
+                let (w0, w1) = (
+                    Self::val(&self.prev, slot, name).field(0, 64),
+                    Self::val(&self.cur, slot, name).field(0, 64),
+                );
                 let (l, i) = (a >> pw, a & ((1 << pw) - 1));
                 if w0 == w1 || l >= nl || i >= np {
                     continue;
                 }
-                let gen = Self::reg(&self.cur, &format!("u_egress.gen_q[{}]", (o << lw) | l));
+                let row = (o << lw) | l;
+                let gen = Self::val(&self.cur, slot_at(&self.slots.gen_q, row), || {
+                    format!("u_egress.gen_q[{row}]")
+                })
+                .field(0, 64);
                 let tag0 = w0 >> self.p.cw & ((1 << tw) - 1);
                 if tag0 != gen && w1 == gen << self.p.cw && w0 & cmax != 0 {
                     self.count("stale_counts_scrubbed");
@@ -391,14 +461,18 @@ impl Observer {
         let mut waiting = 0usize;
         for (e0, e1) in engines0.iter().zip(&engines1) {
             let k = e0.engine;
-            let wv = Self::bit(&self.cur, "u_sort.wv_q", k);
+            let wv =
+                Self::val(&self.cur, self.slots.wv_q, || "u_sort.wv_q".into()).field(k, 1) == 1;
             let granted = !e0.busy && e1.busy;
             if granted {
                 self.eng[k].sel = 0;
                 self.count("sorts_granted");
             }
             if wv {
-                let wi = Self::reg(&self.cur, &format!("u_sort.wi_q[{k}]"));
+                let wi = Self::val(&self.cur, slot_at(&self.slots.wi_q, k), || {
+                    format!("u_sort.wi_q[{k}]")
+                })
+                .field(0, 64);
                 self.eng[k].sel |= 1u128 << wi;
             }
             // pending requests that fell without their grant

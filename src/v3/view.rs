@@ -21,14 +21,21 @@ pub struct Val {
 impl Val {
     /// Bits `lo .. lo + w` (w <= 64), 0 above the width.
     pub fn field(&self, lo: usize, w: u32) -> u64 {
-        let mut x = 0u64;
-        for b in (lo..lo + w as usize).rev() {
-            let bit = b < self.width as usize
-                && self
-                    .words
-                    .get(b / 64)
-                    .is_some_and(|v| v >> (b % 64) & 1 == 1);
-            x = x << 1 | u64::from(bit);
+        // (the bits lo .. lo + w below the width, 64 at most)
+        let n = (lo + w as usize)
+            .min(self.width as usize)
+            .saturating_sub(lo);
+        if n == 0 {
+            return 0;
+        }
+        let word = |k: usize| self.words.get(k).copied().unwrap_or(0);
+        let (q, r) = (lo / 64, lo % 64);
+        let mut x = word(q) >> r;
+        if r != 0 {
+            x |= word(q + 1) << (64 - r);
+        }
+        if n < 64 {
+            x &= (1u64 << n) - 1;
         }
         x
     }
@@ -57,7 +64,38 @@ pub struct View {
     names: Vec<String>,
     vals: Vec<Val>,
     index: HashMap<String, usize>,
+    /// the registers the architectural values read, found by name once
+    slots: Slots,
 }
+
+/// The places in a view's values of the registers its architectural values read (`None`: the
+/// block has no such register, an error only when it is read).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct Slots {
+    /// `{unit}.gen_grp[g].gen_prio[p].u_occ.mem[s]`, at `(egress * NP + port) * 8 + prio`
+    occ: Vec<Option<usize>>,
+    wh_q: Option<usize>,
+    /// per output port: `u_egress.wa_q[o]`, `u_egress.wd_q[o]`
+    wa_q: Vec<Option<usize>>,
+    wd_q: Vec<Option<usize>>,
+    /// per row `(o << LW) | l`: `u_egress.gen_q[row]`
+    gen_q: Vec<Option<usize>>,
+    /// `u_egress.gen_port[o].u_cnt.mem[a]`, at `o << (LW + PW) | a`
+    cnt: Vec<Option<usize>>,
+    /// per threshold table k: `u_cfg.thr_v_q[k]`; `u_cfg.gen_thr[k].u_tab.mem[p]` at `8k + p`
+    thr_v: Vec<Option<usize>>,
+    thr: Vec<Option<usize>>,
+    /// `u_sort.busy_q`, `u_sort.sl_q`, `u_sort.cal_q`
+    sort_flags: [Option<usize>; 3],
+    /// per engine: `u_sort.{n}[e]` for each n of [`ENGINE_REGS`]
+    sort: Vec<[Option<usize>; ENGINE_REGS.len()]>,
+}
+
+/// A sort engine's registers of one value an engine, in [`Slots::sort`]'s order.
+const ENGINE_REGS: [&str; 10] = [
+    "pend_q", "row_q", "ph_q", "k_q", "bit_q", "v_q", "ix_q", "acc_q", "tgt_q", "rr_q",
+];
+const ENGINE_FLAGS: [&str; 3] = ["busy_q", "sl_q", "cal_q"];
 
 /// The sink that keeps every register's value under its name.
 struct Collect<'a>(&'a mut View);
@@ -145,6 +183,60 @@ impl View {
             names: vec![],
             vals: vec![],
             index: HashMap::new(),
+            slots: Slots::default(),
+        }
+    }
+
+    /// Find the registers the architectural values read ([`Slots`]), once the view has all its
+    /// names.
+    fn find_slots(&mut self) {
+        let (np, lw, pw) = (self.p.np, self.lw(), self.pw());
+        let at = |n: String| self.index.get(&n).copied();
+        let mut occ = Vec::with_capacity(2 * np * 8);
+        for unit in ["u_ingress", "u_egress"] {
+            for port in 0..np {
+                for prio in 0..8 {
+                    occ.push(at(format!(
+                        "{unit}.gen_grp[{}].gen_prio[{prio}].u_occ.mem[{}]",
+                        port / 8,
+                        port % 8
+                    )));
+                }
+            }
+        }
+        let slots = Slots {
+            occ,
+            wh_q: at("u_egress.wh_q".into()),
+            wa_q: (0..np).map(|o| at(format!("u_egress.wa_q[{o}]"))).collect(),
+            wd_q: (0..np).map(|o| at(format!("u_egress.wd_q[{o}]"))).collect(),
+            gen_q: (0..np << lw)
+                .map(|r| at(format!("u_egress.gen_q[{r}]")))
+                .collect(),
+            cnt: (0..np << (lw + pw))
+                .map(|k| {
+                    let (o, a) = (k >> (lw + pw), k & ((1 << (lw + pw)) - 1));
+                    at(format!("u_egress.gen_port[{o}].u_cnt.mem[{a}]"))
+                })
+                .collect(),
+            thr_v: (0..THRESHOLDS.len())
+                .map(|k| at(format!("u_cfg.thr_v_q[{k}]")))
+                .collect(),
+            thr: (0..8 * THRESHOLDS.len())
+                .map(|k| at(format!("u_cfg.gen_thr[{}].u_tab.mem[{}]", k / 8, k % 8)))
+                .collect(),
+            sort_flags: ENGINE_FLAGS.map(|n| at(format!("u_sort.{n}"))),
+            sort: (0..np.div_ceil(2))
+                .map(|e| ENGINE_REGS.map(|n| at(format!("u_sort.{n}[{e}]"))))
+                .collect(),
+        };
+        self.slots = slots;
+    }
+
+    /// The register at `slot` (a missing one is a bug of this module: `name` says which).
+    fn at(&self, slot: Option<usize>, name: impl FnOnce() -> String) -> &Val {
+        match slot {
+            Some(k) => &self.vals[k],
+            None => panic!("the v3 block has no register {}", name()),
         }
     }
 
@@ -158,6 +250,7 @@ impl View {
     pub fn of_model(t: &Top) -> View {
         let mut v = View::empty(t.p);
         t.visit(&mut Collect(&mut v));
+        v.find_slots();
         v
     }
 
@@ -189,6 +282,7 @@ impl View {
                 v.push(var.value_name(k), var.width, words);
             }
         }
+        v.find_slots();
         v
     }
 
@@ -227,6 +321,17 @@ impl View {
         self.index.get(name).map(|&k| &self.vals[k])
     }
 
+    /// Where register `name` is among the view's values (the same place in every view of a block
+    /// of the same parameters): [`View::at_slot`] reads it without looking the name up.
+    pub fn slot(&self, name: &str) -> Option<usize> {
+        self.index.get(name).copied()
+    }
+
+    /// The register at a place [`View::slot`] gave.
+    pub fn at_slot(&self, k: usize) -> &Val {
+        &self.vals[k]
+    }
+
     /// Bits `lo .. lo + w` of a register the block has by construction (a missing one is a bug
     /// of this module, not of the user's input).
     fn f(&self, name: &str, lo: usize, w: u32) -> u64 {
@@ -251,11 +356,20 @@ impl View {
     /// word.
     pub fn occ(&self, egress: bool, port: usize, prio: usize) -> u64 {
         let unit = if egress { "u_egress" } else { "u_ingress" };
-        self.reg(&format!(
-            "{unit}.gen_grp[{}].gen_prio[{prio}].u_occ.mem[{}]",
-            port / 8,
-            port % 8
-        ))
+        let name = || {
+            format!(
+                "{unit}.gen_grp[{}].gen_prio[{prio}].u_occ.mem[{}]",
+                port / 8,
+                port % 8
+            )
+        };
+        let k = (usize::from(egress) * self.p.np + port) * 8 + prio;
+        let slot = if port < self.p.np && prio < 8 {
+            self.slots.occ.get(k).copied().flatten()
+        } else {
+            None
+        };
+        self.at(slot, name).field(0, 64)
     }
 
     /// I of input port i: bit p.
@@ -298,18 +412,37 @@ impl View {
     /// RAM at `{l, i}`, its count if its tag is the row's generation (else 0: cleared since it
     /// was written), or the increment H writes to it in this cycle.
     pub fn counter(&self, o: usize, l: usize, i: usize) -> u64 {
-        let (cw, pw) = (self.p.cw, self.pw());
-        let tw = self.lw() + pw + 1;
+        let (cw, lw, pw) = (self.p.cw, self.lw(), self.pw());
+        let tw = lw + pw + 1;
         let a = (l << pw) | i;
-        if self.f("u_egress.wh_q", o, 1) == 1
-            && self.reg(&format!("u_egress.wa_q[{o}]")) == a as u64
+        let s = &self.slots;
+        let per_port = |v: &Vec<Option<usize>>| v.get(o).copied().flatten();
+        let wh = self.at(s.wh_q, || "u_egress.wh_q".into());
+        if wh.field(o, 1) == 1
+            && self
+                .at(per_port(&s.wa_q), || format!("u_egress.wa_q[{o}]"))
+                .field(0, 64)
+                == a as u64
         {
-            return self.f(&format!("u_egress.wd_q[{o}]"), 0, cw);
+            return self
+                .at(per_port(&s.wd_q), || format!("u_egress.wd_q[{o}]"))
+                .field(0, cw);
         }
-        let word = format!("u_egress.gen_port[{o}].u_cnt.mem[{a}]");
-        let gen = self.reg(&format!("u_egress.gen_q[{}]", self.row(o, l)));
-        if self.f(&word, cw as usize, tw) == gen {
-            self.f(&word, 0, cw)
+        let row = self.row(o, l);
+        let in_ram = o < self.p.np && a < 1 << (lw + pw);
+        let word = self.at(
+            in_ram
+                .then(|| s.cnt.get(o << (lw + pw) | a).copied().flatten())
+                .flatten(),
+            || format!("u_egress.gen_port[{o}].u_cnt.mem[{a}]"),
+        );
+        let gen = self
+            .at(s.gen_q.get(row).copied().flatten(), || {
+                format!("u_egress.gen_q[{row}]")
+            })
+            .field(0, 64);
+        if word.field(cw as usize, tw) == gen {
+            word.field(0, cw)
         } else {
             0
         }
@@ -330,8 +463,18 @@ impl View {
         let nj = 2usize << lw;
         (0..np.div_ceil(2))
             .map(|e| {
-                let r = |n: &str| self.reg(&format!("u_sort.{n}[{e}]"));
-                let flag = |n: &str| self.f(&format!("u_sort.{n}"), e, 1) == 1;
+                let s = &self.slots;
+                let r = |n: &str| {
+                    let j = ENGINE_REGS.iter().position(|x| *x == n).expect("listed");
+                    let slot = s.sort.get(e).and_then(|x| x[j]);
+                    self.at(slot, || format!("u_sort.{n}[{e}]")).field(0, 64)
+                };
+                let flag = |n: &str| {
+                    let j = ENGINE_FLAGS.iter().position(|x| *x == n).expect("listed");
+                    self.at(s.sort_flags[j], || format!("u_sort.{n}"))
+                        .field(e, 1)
+                        == 1
+                };
                 let ports: Vec<usize> =
                     [2 * e, 2 * e + 1].into_iter().filter(|&o| o < np).collect();
                 let pend = r("pend_q");
@@ -370,8 +513,16 @@ impl View {
     /// Threshold table k ([`THRESHOLDS`]) of priority `prio`, in units: 0 until written since the
     /// reset (its valid bit).
     pub fn threshold(&self, k: usize, prio: usize) -> u64 {
-        if self.f(&format!("u_cfg.thr_v_q[{k}]"), prio, 1) == 1 {
-            self.reg(&format!("u_cfg.gen_thr[{k}].u_tab.mem[{prio}]"))
+        let s = &self.slots;
+        let v = self.at(s.thr_v.get(k).copied().flatten(), || {
+            format!("u_cfg.thr_v_q[{k}]")
+        });
+        if v.field(prio, 1) == 1 {
+            let slot = (prio < 8).then(|| s.thr.get(8 * k + prio).copied().flatten());
+            self.at(slot.flatten(), || {
+                format!("u_cfg.gen_thr[{k}].u_tab.mem[{prio}]")
+            })
+            .field(0, 64)
         } else {
             0
         }
