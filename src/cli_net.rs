@@ -95,7 +95,7 @@ pub struct NetArgs {
     /// The block's micro-architecture in every switch: v2 (the default here: its event-driven
     /// model stops while a switch is idle) or v3 (the block, docs/microarchitecture.md: its
     /// registers never stand still, so a switch skips idle cycles once nothing is in flight and
-    /// catches up with them by a closed-form advance; about 10 times slower than v2 on
+    /// catches up with them by a closed-form advance; about 7 times slower than v2 on
     /// paper-fat-1, with the same contract).
     #[arg(long, default_value = "v2")]
     pub block: String,
