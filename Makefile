@@ -160,7 +160,7 @@ bench-dpi: deps ## cycles/s of our block's Verilated testbench without and with 
 kill-matrix: deps ## every seeded bug of check/capfc_v1 against capfc check (Icarus): prints the kill matrix
 	$(CARGO) test --release --test check_v1 every_seeded_bug -- --nocapture
 
-# The block's fault catalogue (src/v3/fault.rs) in full (tests/faults.rs; make test runs its slice:
+# The block's fault catalogue (crates/block/src/v3/fault.rs) in full (tests/faults.rs; make test runs its slice:
 # every fault by the lockstep and the golden sets from Rust, four on the Icarus testbench).
 faults: deps ## the block's fault matrix: every fault by the lockstep and by a golden set replayed on the Icarus testbench alone (capfc faults; 16 min on 2 shared cores)
 	$(CARGO) test --release --test faults the_full_matrix -- --ignored --nocapture
@@ -236,7 +236,7 @@ bench: deps ## benchmarks: the block, v2 and v3 (model, RTL from Rust, lockstep,
 
 # Soak: SOAK_CYCLES (10^9) of random lockstep of the block (v3: its model beside its Verilated
 # RTL) over the parameter sets SOAK_V3_CONFIGS (a share each, about equal time; the sets of
-# src/v3/rtl_configs.rs, among them the soak's own corners, which only this target builds) and
+# crates/block/src/v3/rtl_configs.rs, among them the soak's own corners, which only this target builds) and
 # both algorithms, in shards that GNU parallel runs; one summary at the end. scripts/soak.sh says
 # how; `scripts/soak.sh --plan` gives the shard commands for a Slurm array (docs/lockstep.md).
 # `make soak-v2`: the same over the previous block, v2 (capfc cosim, every directed case too).

@@ -21,7 +21,7 @@
 use capfc::block::BlockParams;
 use capfc::cosim_v3::{stimulus_from_wave, LockstepV3};
 use capfc::dut_v3::RtlTopV3;
-use capfc::v3::replay::top_in;
+use capfc::replay::top_in;
 use capfc::v3::top::{Top, TopIn, TopOut};
 use std::time::Instant;
 

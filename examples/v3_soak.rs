@@ -6,7 +6,7 @@
 //!         [--seeds A..=B | --seed S] [--cycles N] [--shard K/N] [--fault NAME] [--exhaustive]
 //!         [--json] [--list]
 //!
-//! The parameter sets are those built (`CAPFC_V3_CONFIGS`, names from src/v3/rtl_configs.rs).
+//! The parameter sets are those built (`CAPFC_V3_CONFIGS`, names from crates/block/src/v3/rtl_configs.rs).
 //! Every job prints its seed; a failed one prints the command that replays it. `--json` writes
 //! the summary `scripts/soak_summary.py` reads.
 //!

@@ -124,7 +124,7 @@ v3-spike: deps $(FPGA_VENV)/.slang ## the v3 units: verilator -Wall, slang, each
 # a grant cycle).
 #
 # The same waveform (every register and RAM word dumped) then replays the block's Rust model
-# (src/v3/top.rs, examples/v3_lockstep.rs): every register and output compared every cycle.
+# (crates/block/src/v3/top.rs, examples/v3_lockstep.rs): every register and output compared every cycle.
 #
 #   make v3-check [V3_SEED=n] [V3_CHECK_PORTS="4 12"] [V3_CHECK_CYCLES=n]
 
@@ -182,7 +182,7 @@ v3-check: deps ## the assembled v3 block on random traffic, judged by capfc chec
 	  rm -f build/v3/top_np$$np.vcd; \
 	done
 
-# The v3 units' Rust models (src/v3: the ingress, the egress, the sort engines) against their
+# The v3 units' Rust models (crates/block/src/v3: the ingress, the egress, the sort engines) against their
 # RTL, register for register and cycle for cycle, run by v3-spike: each unit's testbench (its own
 # contract checks) runs on Verilator with every register and RAM word dumped, at
 # V3_LOCKSTEP_PORTS (and the sort engines at 5 ports with CW = 7), and the unit's model replays

@@ -44,7 +44,7 @@ pub struct CheckArgs {
     #[arg(long, default_value_t = 100_000)]
     pub cycles: u64,
     /// A deliberate bug in v2's model (with --model): a name of v2's catalogue
-    /// (`src/block/fault.rs`; an unknown name is refused with the list).
+    /// (`crates/block/src/block/fault.rs`; an unknown name is refused with the list).
     #[arg(long)]
     pub fault: Option<Fault>,
     /// Print our block's envelope for this parameter set and stop: capfc_top's for a v2 set

@@ -32,7 +32,7 @@ pub struct CosimArgs {
     /// Run only shard K of N (`K/N`, K from 1): job j runs when j mod N = K-1.
     #[arg(long)]
     pub shard: Option<String>,
-    /// Inject a deliberate fault into the model: a name of v2's catalogue (`src/block/fault.rs`;
+    /// Inject a deliberate fault into the model: a name of v2's catalogue (`crates/block/src/block/fault.rs`;
     /// an unknown name is refused with the list).
     #[arg(long)]
     pub fault: Option<Fault>,

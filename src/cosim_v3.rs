@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use crate::block::BlockParams;
 use crate::dut_v3::{RtlTopV3, RtlV3Error};
-use crate::v3::replay::{self, top_in_into, Report};
+use crate::replay::{self, top_in_into, Report};
 use crate::v3::top::{Top, TopIn, TopOut};
 use crate::v3::{RegSink, RegStrings};
 

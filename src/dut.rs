@@ -3,7 +3,7 @@
 //!
 //! One FFI call per cycle: the inputs go in packed (see [`crate::block::pack`]) and the outputs come
 //! back packed in the same call. The architectural state is read back on demand. Every parameter set
-//! of `src/block/rtl_configs.rs` is a Verilated model of its own; [`RtlBlock::new`] picks the one that
+//! of `crates/block/src/block/rtl_configs.rs` is a Verilated model of its own; [`RtlBlock::new`] picks the one that
 //! matches the requested [`BlockParams`].
 
 use crate::block::pack::{pack_inputs, Layouts};

@@ -6,12 +6,13 @@
 //! configuration's [`Layout`], which build.rs generates from the Verilated headers (every port but
 //! `clk`, every variable whose name ends in `_q` and every RAM's `mem`), so that a register added
 //! to the RTL shows up here, under its RTL name, without a list to keep by hand. Which parameter
-//! sets are built: `src/v3/rtl_configs.rs` (`CAPFC_V3_CONFIGS`).
+//! sets are built: `crates/block/src/v3/rtl_configs.rs` (`CAPFC_V3_CONFIGS`).
 
 use std::collections::HashMap;
 
 use crate::block::BlockParams;
 use crate::v3::rtl_configs::V3_RTL_CONFIGS;
+use crate::v3::view::View;
 
 #[cxx::bridge(namespace = "capfc")]
 mod ffi {
@@ -177,6 +178,47 @@ pub struct Layout {
 }
 
 impl Layout {
+    /// The Verilated RTL's registers as a view: the state variables (names relative to the
+    /// block's instance) over the state words `state`.
+    pub fn view(&self, p: BlockParams, state: &[u32]) -> View {
+        View::from_registers(
+            p,
+            self.state.iter().flat_map(|var| {
+                let vw = var.value_words();
+                (0..var.values()).map(move |k| {
+                    let at = var.offset + k * vw;
+                    let words = state[at..at + vw]
+                        .chunks(2)
+                        .map(|c| u64::from(c[0]) | c.get(1).map_or(0, |&h| u64::from(h) << 32))
+                        .collect();
+                    (var.value_name(k), var.width, words)
+                })
+            }),
+        )
+    }
+
+    /// The RTL's registers now (its state words), into a view made by [`Layout::view`].
+    pub fn refresh_view(&self, view: &mut View, state: &[u32]) {
+        let mut regs = view.words_mut();
+        for var in &self.state {
+            let vw = var.value_words();
+            for k in 0..var.values() {
+                let at = var.offset + k * vw;
+                let words = regs.next().expect("the view was made from this layout");
+                for (j, w) in words.iter_mut().enumerate() {
+                    let lo = state[at + 2 * j];
+                    let hi = if 2 * j + 1 < vw {
+                        state[at + 2 * j + 1]
+                    } else {
+                        0
+                    };
+                    *w = u64::from(lo) | u64::from(hi) << 32;
+                }
+            }
+        }
+        debug_assert!(regs.next().is_none());
+    }
+
     /// From the generated layout text (cpp/dut_v3.h, `layout()`).
     pub fn parse(text: &str) -> Result<Layout, String> {
         let mut l = Layout::default();

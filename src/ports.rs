@@ -407,7 +407,7 @@ impl PortsV3 {
                 .filter(|&b| lo + b < f.width && bits[f.lsb + lo + b])
                 .fold(0u64, |x, b| x | 1 << b))
         };
-        crate::v3::replay::top_in_into(&self.p, &f, &mut self.tin)
+        crate::replay::top_in_into(&self.p, &f, &mut self.tin)
     }
 
     /// The outputs of a cycle from their concatenation into `self.tout`.

@@ -1,5 +1,5 @@
 //! The block's fault catalogue against the checks (`capfc faults`, src/faults): every deliberate
-//! bug of the v3 model (src/v3/fault.rs) fires in the run that catches it, and is caught by the
+//! bug of the v3 model (crates/block/src/v3/fault.rs) fires in the run that catches it, and is caught by the
 //! lockstep (faulty model beside the unchanged Verilated RTL) and by a golden set replayed on the
 //! plain Verilog testbench (Icarus, no Rust), unless `faults::UNKILLED` lists it with its reason;
 //! so a check or a golden set that stops testing its rule fails the build.

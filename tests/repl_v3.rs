@@ -1,5 +1,5 @@
 //! `capfc step --block v3`: the REPL over a switch with the v3 block. Every value it prints is
-//! read from the block's registers by their RTL names (`src/v3/view.rs`), from the model or from
+//! read from the block's registers by their RTL names (`crates/block/src/v3/view.rs`), from the model or from
 //! the Verilated RTL the same way, so one script prints one transcript on the model, the RTL and
 //! both; `back`, `snapshot` and `restore` put the registers back (the RTL's through its state
 //! words).

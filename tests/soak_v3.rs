@@ -13,7 +13,7 @@ fn params(name: &str) -> BlockParams {
     let (_, v) = V3_RTL_CONFIGS
         .iter()
         .find(|(n, _)| *n == name)
-        .unwrap_or_else(|| panic!("{name} is not in src/v3/rtl_configs.rs"));
+        .unwrap_or_else(|| panic!("{name} is not in crates/block/src/v3/rtl_configs.rs"));
     BlockParams::from_values(v)
 }
 

@@ -1,4 +1,4 @@
-//! The environment's side of the v3 lanes (`src/v3/lanes.rs`) against the v3 block's model: every
+//! The environment's side of the v3 lanes (`crates/block/src/v3/lanes.rs`) against the v3 block's model: every
 //! arrival and enqueue is answered once, in order, by the accept of its own take (a priority
 //! whose MAX is 0 is refused, every other accepted), every departure and dequeue is taken, and
 //! a lane waits for its slot no longer than the slot frame.

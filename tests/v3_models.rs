@@ -1,8 +1,9 @@
-//! The v3 units' models (src/v3) on their own; their equivalence with the RTL is `make
+//! The v3 units' models (crates/block/src/v3) on their own; their equivalence with the RTL is `make
 //! v3-lockstep` (the units' testbenches' waveforms replayed through the models).
 
+use capfc::replay;
 use capfc::v3::ingress::{Ingress, IngressIn, IngressParams};
-use capfc::v3::{bits, replay, signed, units};
+use capfc::v3::{bits, signed, units};
 
 fn params(np: usize) -> IngressParams {
     IngressParams {

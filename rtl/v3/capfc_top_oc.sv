@@ -2,7 +2,7 @@
 // (rtl/v3/capfc_cfg.sv, the thresholds in LUT RAM), the ingress, the egress and the sort engines
 // (rtl/v3), v2's PFC generator (rtl/capfc_pfc_gen.sv) and D registered: capfc_top's ports, the
 // lanes' readies added, the accepts 4 cycles after the take. build.rs verilates it from
-// rtl/v3/files.f (the model beside it: src/v3/top.rs); make v3-check checks it whole against the
+// rtl/v3/files.f (the model beside it: crates/block/src/v3/top.rs); make v3-check checks it whole against the
 // contract, make fpga-v3 places and routes it (docs/fpga.md).
 // It repeats v2's capfc_top port list and instances on purpose, with v3's changes; v2's top stays
 // as rtl/capfc_top.sv.

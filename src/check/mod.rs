@@ -86,53 +86,8 @@ impl Params {
     }
 }
 
-/// A lane event, as the implementation was given it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum Lane {
-    /// `size` bytes arrive at ingress (port, prio); answered by an accept.
-    Arrive { port: usize, prio: usize, size: u32 },
-    /// A packet leaves ingress (port, prio) into the pipeline.
-    Depart { port: usize, prio: usize, size: u32 },
-    /// A packet from `iport` asks for egress queue (oport, prio); answered by an accept.
-    Enqueue {
-        oport: usize,
-        prio: usize,
-        iport: usize,
-        size: u32,
-    },
-    /// A packet leaves egress queue (oport, prio).
-    Dequeue {
-        oport: usize,
-        prio: usize,
-        size: u32,
-    },
-}
-
-impl Lane {
-    fn answered(&self) -> bool {
-        matches!(self, Lane::Arrive { .. } | Lane::Enqueue { .. })
-    }
-
-    fn removes(&self) -> bool {
-        matches!(self, Lane::Depart { .. } | Lane::Dequeue { .. })
-    }
-}
-
-impl std::fmt::Display for Lane {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match *self {
-            Lane::Arrive { port, prio, size } => write!(f, "arr{port}(p{prio} {size}B)"),
-            Lane::Depart { port, prio, size } => write!(f, "dep(port{port} p{prio} {size}B)"),
-            Lane::Enqueue {
-                oport,
-                prio,
-                iport,
-                size,
-            } => write!(f, "enq(o{oport} p{prio} i{iport} {size}B)"),
-            Lane::Dequeue { oport, prio, size } => write!(f, "deq{oport}(p{prio} {size}B)"),
-        }
-    }
-}
+/// A lane event, as the implementation was given it (defined with the block's lanes).
+pub use crate::v3::lanes::Lane;
 
 /// A PFC frame the MAC of `port` took: per class, `Some(quanta)` when the class-enable bit is set
 /// (0 = resume).

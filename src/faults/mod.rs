@@ -190,7 +190,7 @@ pub fn parse_stim(p: &BlockParams, text: &str, cycles: u64) -> Result<Vec<TopIn>
                         Ok((0..w as usize)
                             .fold(0u64, |a, b| a | u64::from(bits[lo[k] + off + b]) << b))
                     };
-                crate::v3::replay::top_in_into(p, &get, &mut inp)?;
+                crate::replay::top_in_into(p, &get, &mut inp)?;
                 ready.clone_from(&inp.pfc_ready);
             } else if cy < c {
                 return Err(format!("stim.hex line {}: cycle {cy} out of order", n + 1));

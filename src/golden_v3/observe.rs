@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, VecDeque};
 use crate::block::BlockParams;
 use crate::v3::lanes::{Answer, Lane};
 use crate::v3::top::{Top, TopIn, TopOut};
-use crate::v3::view::{Val, View};
+use crate::v3::view::{Slots, Val, View};
 use crate::v3::{class_width, port_width};
 
 use super::Pkt;
@@ -28,48 +28,6 @@ struct Eng {
     sel: u128,
 }
 
-/// The places in the views of the registers the observer reads by name ([`View::slot`]),
-/// found once (`None`: no such register, an error only when it is read).
-struct Slots {
-    /// per row `(o << LW) | l`: `u_egress.gen_q[row]`
-    gen_q: Vec<Option<usize>>,
-    wh_q: Option<usize>,
-    /// per output port: `u_egress.wa_q[o]`, `u_egress.wd_q[o]`
-    wa_q: Vec<Option<usize>>,
-    wd_q: Vec<Option<usize>>,
-    /// `u_egress.gen_port[o].u_cnt.mem[a]` at `o << (LW + PW) | a`
-    cnt: Vec<Option<usize>>,
-    wv_q: Option<usize>,
-    /// per sort engine: `u_sort.wi_q[k]`
-    wi_q: Vec<Option<usize>>,
-}
-
-impl Slots {
-    fn new(v: &View) -> Self {
-        let np = v.p.np;
-        let (lw, pw) = (class_width(v.p.nl as u32), port_width(np));
-        let at = |n: String| v.slot(&n);
-        Slots {
-            gen_q: (0..np << lw)
-                .map(|r| at(format!("u_egress.gen_q[{r}]")))
-                .collect(),
-            wh_q: at("u_egress.wh_q".into()),
-            wa_q: (0..np).map(|o| at(format!("u_egress.wa_q[{o}]"))).collect(),
-            wd_q: (0..np).map(|o| at(format!("u_egress.wd_q[{o}]"))).collect(),
-            cnt: (0..np << (lw + pw))
-                .map(|k| {
-                    let (o, a) = (k >> (lw + pw), k & ((1 << (lw + pw)) - 1));
-                    at(format!("u_egress.gen_port[{o}].u_cnt.mem[{a}]"))
-                })
-                .collect(),
-            wv_q: at("u_sort.wv_q".into()),
-            wi_q: (0..np.div_ceil(2))
-                .map(|k| at(format!("u_sort.wi_q[{k}]")))
-                .collect(),
-        }
-    }
-}
-
 /// Entry `k` of a list of slots (`None` past its end).
 fn slot_at(slots: &[Option<usize>], k: usize) -> Option<usize> {
     slots.get(k).copied().flatten()
@@ -80,6 +38,7 @@ pub(crate) struct Observer {
     p: BlockParams,
     prev: View,
     cur: View,
+    /// the places of the registers it reads by name (the view's own table, [`View::slots`])
     slots: Slots,
     pub corners: BTreeMap<String, u64>,
     eng: Vec<Eng>,
@@ -119,7 +78,7 @@ impl Observer {
         let v = View::of_model(top);
         Observer {
             p: top.p,
-            slots: Slots::new(&v),
+            slots: v.slots().clone(),
             prev: v.clone(),
             cur: v,
             corners: BTreeMap::new(),

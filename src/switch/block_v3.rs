@@ -503,7 +503,7 @@ impl BlockV3 {
             Sides::Rtl { rtl, .. } => {
                 let mut w = vec![0; rtl.layout.state_words];
                 rtl.read_state(&mut w);
-                View::of_rtl(rtl.params, &rtl.layout, &w)
+                rtl.layout.view(rtl.params, &w)
             }
         }
     }
@@ -523,7 +523,7 @@ impl BlockV3 {
             Sides::Rtl { rtl, .. } => {
                 let mut w = vec![0; rtl.layout.state_words];
                 rtl.read_state(&mut w);
-                view.refresh_rtl(&rtl.layout, &w);
+                rtl.layout.refresh_view(view, &w);
             }
         }
     }

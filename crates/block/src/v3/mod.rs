@@ -4,14 +4,13 @@
 //!
 //! Each unit's model keeps the RTL's registers under their RTL names (`gs_q[g]`, `row2_q[g]`, the
 //! LUT RAMs' words) and lists them with [`Regs`], so that a waveform of the RTL can be compared
-//! with the model cycle for cycle, every register and output ([`replay`]).
+//! with the model cycle for cycle, every register and output (`capfc::replay`).
 
 pub mod cfg;
 pub mod egress;
 pub mod fault;
 pub mod ingress;
 pub mod lanes;
-pub mod replay;
 pub mod rtl_configs;
 pub mod sort;
 pub mod thr_copies;

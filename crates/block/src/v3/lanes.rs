@@ -19,9 +19,56 @@ use std::collections::VecDeque;
 /// Cycles from a take to its accept.
 pub const ACCEPT_LATENCY: u64 = 4;
 
-/// An event for a lane: the checker's lane event ([`crate::check::Lane`]), one type for what
-/// a lane carries wherever it is driven or judged.
-pub use crate::check::Lane;
+/// An event for a lane, one type for what a lane carries wherever it is driven or judged (the
+/// checker's lane event too).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Lane {
+    /// `size` bytes arrive at ingress (port, prio); answered by an accept.
+    Arrive { port: usize, prio: usize, size: u32 },
+    /// A packet leaves ingress (port, prio) into the pipeline.
+    Depart { port: usize, prio: usize, size: u32 },
+    /// A packet from `iport` asks for egress queue (oport, prio); answered by an accept.
+    Enqueue {
+        oport: usize,
+        prio: usize,
+        iport: usize,
+        size: u32,
+    },
+    /// A packet leaves egress queue (oport, prio).
+    Dequeue {
+        oport: usize,
+        prio: usize,
+        size: u32,
+    },
+}
+
+impl Lane {
+    /// An event the block answers (an arrival or an enqueue, by an accept).
+    pub fn answered(&self) -> bool {
+        matches!(self, Lane::Arrive { .. } | Lane::Enqueue { .. })
+    }
+
+    /// An event that takes bytes out (a departure or a dequeue).
+    pub fn removes(&self) -> bool {
+        matches!(self, Lane::Depart { .. } | Lane::Dequeue { .. })
+    }
+}
+
+impl std::fmt::Display for Lane {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Lane::Arrive { port, prio, size } => write!(f, "arr{port}(p{prio} {size}B)"),
+            Lane::Depart { port, prio, size } => write!(f, "dep(port{port} p{prio} {size}B)"),
+            Lane::Enqueue {
+                oport,
+                prio,
+                iport,
+                size,
+            } => write!(f, "enq(o{oport} p{prio} i{iport} {size}B)"),
+            Lane::Dequeue { oport, prio, size } => write!(f, "deq{oport}(p{prio} {size}B)"),
+        }
+    }
+}
 
 /// What became of an event.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -12,12 +12,12 @@ use std::collections::HashMap;
 
 use wellen::{simple::Waveform, SignalRef, TimeTableIdx};
 
-use super::egress::{Egress, EgressIn, EgressParams};
-use super::ingress::{Ingress, IngressIn, IngressParams};
-use super::sort::{Sort, SortIn, SortParams};
-use super::top::{Top, TopIn};
-use super::{bits, RegStrings, Regs};
 use crate::block::BlockParams;
+use crate::v3::egress::{Egress, EgressIn, EgressParams};
+use crate::v3::ingress::{Ingress, IngressIn, IngressParams};
+use crate::v3::sort::{Sort, SortIn, SortParams};
+use crate::v3::top::{Top, TopIn};
+use crate::v3::{bits, RegStrings, Regs};
 
 /// The outcome of a replay.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -323,7 +323,7 @@ pub fn top_in_into(
     inp: &mut TopIn,
 ) -> Result<(), String> {
     let (np, sw) = (p.np, p.sw);
-    let pw = super::port_width(np);
+    let pw = crate::v3::port_width(np);
     inp.rst = f("rst", 0, 1)? == 1;
     inp.cfg_we = f("cfg_we", 0, 1)? == 1;
     inp.cfg_addr = f("cfg_addr", 0, 8)? as u8;

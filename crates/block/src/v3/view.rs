@@ -1,6 +1,6 @@
 //! The v3 block's state as a user reads it (`capfc step --block v3`): every register and RAM word
 //! by its RTL name, read the same way from the model ([`View::of_model`]) or from the Verilated
-//! RTL's state words ([`View::of_rtl`]), and the architectural values made from those registers
+//! RTL's state words ([`View::from_registers`], which `capfc::dut_v3::Layout::view` fills), and the architectural values made from those registers
 //! alone: occupancies, I, E, D, the counters, the sort engines, the PFC generator and the
 //! configuration (`docs/microarchitecture.md`). Since both sides go through the names, what the
 //! REPL shows of the RTL is what its registers hold, not what the model thinks they hold.
@@ -68,27 +68,31 @@ pub struct View {
     slots: Slots,
 }
 
-/// The places in a view's values of the registers its architectural values read (`None`: the
-/// block has no such register, an error only when it is read).
+/// The places in a view's values ([`View::at_slot`]) of the registers its architectural values
+/// and the golden observer read, found by name once (`None`: the block has no such register, an
+/// error only when it is read).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-struct Slots {
+pub struct Slots {
     /// `{unit}.gen_grp[g].gen_prio[p].u_occ.mem[s]`, at `(egress * NP + port) * 8 + prio`
-    occ: Vec<Option<usize>>,
-    wh_q: Option<usize>,
+    pub occ: Vec<Option<usize>>,
+    pub wh_q: Option<usize>,
     /// per output port: `u_egress.wa_q[o]`, `u_egress.wd_q[o]`
-    wa_q: Vec<Option<usize>>,
-    wd_q: Vec<Option<usize>>,
+    pub wa_q: Vec<Option<usize>>,
+    pub wd_q: Vec<Option<usize>>,
     /// per row `(o << LW) | l`: `u_egress.gen_q[row]`
-    gen_q: Vec<Option<usize>>,
+    pub gen_q: Vec<Option<usize>>,
     /// `u_egress.gen_port[o].u_cnt.mem[a]`, at `o << (LW + PW) | a`
-    cnt: Vec<Option<usize>>,
+    pub cnt: Vec<Option<usize>>,
     /// per threshold table k: `u_cfg.thr_v_q[k]`; `u_cfg.gen_thr[k].u_tab.mem[p]` at `8k + p`
-    thr_v: Vec<Option<usize>>,
-    thr: Vec<Option<usize>>,
+    pub thr_v: Vec<Option<usize>>,
+    pub thr: Vec<Option<usize>>,
     /// `u_sort.busy_q`, `u_sort.sl_q`, `u_sort.cal_q`
-    sort_flags: [Option<usize>; 3],
+    pub sort_flags: [Option<usize>; 3],
     /// per engine: `u_sort.{n}[e]` for each n of [`ENGINE_REGS`]
-    sort: Vec<[Option<usize>; ENGINE_REGS.len()]>,
+    pub sort: Vec<[Option<usize>; ENGINE_REGS.len()]>,
+    /// `u_sort.wv_q`; per engine `u_sort.wi_q[e]`
+    pub wv_q: Option<usize>,
+    pub wi_q: Vec<Option<usize>>,
 }
 
 /// A sort engine's registers of one value an engine, in [`Slots::sort`]'s order.
@@ -228,6 +232,10 @@ impl View {
             sort: (0..np.div_ceil(2))
                 .map(|e| ENGINE_REGS.map(|n| at(format!("u_sort.{n}[{e}]"))))
                 .collect(),
+            wv_q: at("u_sort.wv_q".into()),
+            wi_q: (0..np.div_ceil(2))
+                .map(|e| at(format!("u_sort.wi_q[{e}]")))
+                .collect(),
         };
         self.slots = slots;
     }
@@ -266,49 +274,29 @@ impl View {
         debug_assert_eq!(r.k, self.names.len());
     }
 
-    /// The Verilated RTL's registers: its layout's state variables (names relative to the
-    /// block's instance) over its state words.
-    #[cfg(feature = "rtl")]
-    pub fn of_rtl(p: BlockParams, layout: &crate::dut_v3::Layout, state: &[u32]) -> View {
+    /// A view of registers listed elsewhere (a simulator's state, say): each `(name, width,
+    /// words)` in the RTL's order, the words least significant first.
+    pub fn from_registers(
+        p: BlockParams,
+        regs: impl IntoIterator<Item = (String, u32, Vec<u64>)>,
+    ) -> View {
         let mut v = View::empty(p);
-        for var in &layout.state {
-            let vw = var.value_words();
-            for k in 0..var.values() {
-                let at = var.offset + k * vw;
-                let words = state[at..at + vw]
-                    .chunks(2)
-                    .map(|c| u64::from(c[0]) | c.get(1).map_or(0, |&h| u64::from(h) << 32))
-                    .collect();
-                v.push(var.value_name(k), var.width, words);
-            }
+        for (name, width, words) in regs {
+            v.push(name, width, words);
         }
         v.find_slots();
         v
     }
 
-    /// The RTL's registers now (its state words), into a view made by [`View::of_rtl`] of the
-    /// same layout.
-    #[cfg(feature = "rtl")]
-    pub fn refresh_rtl(&mut self, layout: &crate::dut_v3::Layout, state: &[u32]) {
-        let mut n = 0;
-        for var in &layout.state {
-            let vw = var.value_words();
-            for k in 0..var.values() {
-                let at = var.offset + k * vw;
-                let v = &mut self.vals[n];
-                for (j, w) in v.words.iter_mut().enumerate() {
-                    let lo = state[at + 2 * j];
-                    let hi = if 2 * j + 1 < vw {
-                        state[at + 2 * j + 1]
-                    } else {
-                        0
-                    };
-                    *w = u64::from(lo) | u64::from(hi) << 32;
-                }
-                n += 1;
-            }
-        }
-        debug_assert_eq!(n, self.names.len());
+    /// Every register's words, in the order of the names, to be overwritten in place (a refresh
+    /// of a view made by [`View::from_registers`] without a string).
+    pub fn words_mut(&mut self) -> impl Iterator<Item = &mut [u64]> + '_ {
+        self.vals.iter_mut().map(|v| v.words.as_mut_slice())
+    }
+
+    /// The places of the registers read by name often ([`Slots`]).
+    pub fn slots(&self) -> &Slots {
+        &self.slots
     }
 
     /// Every register's name, in the RTL's order.
