@@ -37,7 +37,7 @@ help: ## print this help
 deps: ## install verilator, iverilog, yosys and g++ from Debian, those missing (needs root)
 	@scripts/deps.sh
 
-# what the tests need besides: tshark (tests/pcap.rs reads our captures with Wireshark's analysis)
+# what the tests need besides: tshark (crates/cli/tests/pcap.rs reads our captures with Wireshark's analysis)
 deps-test:
 	@scripts/deps.sh tshark
 

@@ -23,7 +23,7 @@ use common::arg;
 
 fn main() {
     let (ms, paper_ms, seed) = (arg("--ms", 10), arg("--paper-ms", 100), arg("--seed", 1));
-    let cdf = Cdf::parse(capfc::cli_net::DEFAULT_CDF, "built-in").unwrap();
+    let cdf = Cdf::parse(capfc::net::traffic::DEFAULT_CDF, "built-in").unwrap();
     println!(
         "capfc network benchmark: 50 % load, TCP (DCTCP, ECN at 20 KB), CaPFC_cal, DeTail, block model, seed {seed}"
     );

@@ -2,7 +2,7 @@
 # Installs what the RTL side needs, from Debian's packages, only what is missing: Verilator
 # (co-simulation), Icarus Verilog (replay, compile check), Yosys (synthesis) and g++; the tools
 # named as arguments instead when given (make test adds tshark, Wireshark's analysis of our pcap
-# files in tests/pcap.rs). Each tool is its own Debian package of the same name.
+# files in crates/cli/tests/pcap.rs). Each tool is its own Debian package of the same name.
 #   scripts/deps.sh [TOOL ...]
 set -euo pipefail
 tools=("$@")

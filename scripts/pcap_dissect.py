@@ -2,7 +2,7 @@
 """pcap_dissect.py: decode a pcap file with scapy (an independent dissector) and print one JSON
 object a frame: time (ns), addresses, EtherType, and for PFC frames (MAC control 0x8808) scapy's
 own fields (opcode, class-enable bits, eight pause times), for 802.1Q data frames the priority,
-IPv4 addresses and TCP ports, sequence and acknowledgement numbers, flags and payload length. Used by tests/pcap.rs.
+IPv4 addresses and TCP ports, sequence and acknowledgement numbers, flags and payload length. Used by crates/cli/tests/pcap.rs.
 
 Usage: pcap_dissect.py FILE.pcap"""
 import json

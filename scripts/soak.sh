@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# soak.sh: SOAK_CYCLES of random lockstep of the block, v3 (examples/v3_soak.rs: its model and
+# soak.sh: SOAK_CYCLES of random lockstep of the block, v3 (crates/cli/examples/v3_soak.rs: its model and
 # its Verilated RTL, every register, output and RAM write compared every cycle), over every built
 # v3 parameter set and both algorithms, in shards that GNU parallel runs SOAK_JOBS at a time; one
 # summary at the end (scripts/soak_summary.py). `make soak` calls it (v2's soak: soak-v2.sh).

@@ -13,12 +13,12 @@
 //!   cell-rounded headroom (`cells·cell`) from MAX.
 //! - The core ([`annex_n`], [`measured`], [`headroom`], [`xoff`]) is pure: a struct of link parameters in,
 //!   a struct of terms out, no I/O, no panics. It is what the switch model calls for `xoff = "auto"`;
-//!   [`run_cli`] is only the layer that parses flags and prints.
+//!   [`compute`] takes the flags as written ([`Inputs`]) to a [`Report`]; `capfc headroom` (crate
+//!   `capfc-cli`) only parses them and prints.
 //! - Errors from parsing name the flag and the value (`--cable '-5m': length is negative`).
 use std::fmt::Write as _;
 
 use anyhow::Context as _;
-use clap::Args;
 use serde::Serialize;
 
 /// Bits per PAUSE quantum, the unit 802.3 states its delay limits in.
@@ -646,79 +646,47 @@ fn fmt_ps(ps: i128) -> String {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Command line.
+// From the flags as written to the report.
 
-/// `capfc headroom`: PFC headroom after IEEE 802.1Q-2018 Annex N, or from measured timestamps.
+/// What a headroom is computed from (`capfc headroom`'s flags, as written): PFC headroom after
+/// IEEE 802.1Q-2018 Annex N, or from measured timestamps. `None` takes the default.
 ///
 /// All delays are in bit times, frame and buffer sizes in bytes. Every default can be overridden.
-#[derive(Args, Debug, Default)]
-#[command(
-    after_help = "Example: capfc headroom --phy 10GBASE-T --cable 100m   (the Annex N example, \
-                        DV = 126024 bit times). `--list-phys` prints the PHY table and its sources."
-)]
-pub struct HeadroomArgs {
+#[derive(Debug, Clone, Default)]
+pub struct Inputs {
     /// PHY (case-insensitive): 1000BASE-T, 10GBASE-T, 10GBASE-R, 25GBASE-R, 40GBASE-R, 100GBASE-R.
-    #[arg(long, value_name = "PHY")]
     pub phy: Option<String>,
     /// Port speed overriding the PHY's, e.g. 25G, 400g, 1000M.
-    #[arg(long, value_name = "SPEED", allow_hyphen_values = true)]
     pub speed: Option<String>,
     /// Cable length with a unit: 100m, 10km, 0.5m.
-    #[arg(long, value_name = "LENGTH", allow_hyphen_values = true)]
     pub cable: Option<String>,
     /// Medium: cat6 (5.556 ns/m) or fibre (5 ns/m). Default: cat6 for BASE-T, fibre for BASE-R.
-    #[arg(long, value_name = "MEDIUM")]
     pub medium: Option<String>,
     /// Propagation delay in ns per metre, overriding the medium's.
-    #[arg(long, value_name = "NS", allow_hyphen_values = true)]
     pub ns_per_m: Option<String>,
     /// Maximum frame on the wire in bytes, incl. preamble, SFD and IFG [default: 2020 = 16160 bit times].
-    #[arg(long, value_name = "BYTES", allow_hyphen_values = true)]
     pub max_frame: Option<String>,
     /// PFC frame on the wire in bytes, incl. preamble, SFD and IFG [default: 84 = 672 bit times].
-    #[arg(long, value_name = "BYTES", allow_hyphen_values = true)]
     pub pfc_frame: Option<String>,
     /// Interface TX delay in bit times, both stations (TX_s1, TX_s2) [default: the PHY's].
-    #[arg(long, value_name = "BITS", allow_hyphen_values = true)]
     pub tx_delay: Option<String>,
     /// Interface RX delay in bit times, both stations (RX_s1, RX_s2) [default: the PHY's].
-    #[arg(long, value_name = "BITS", allow_hyphen_values = true)]
     pub rx_delay: Option<String>,
     /// The remote station's TX delay (TX_s2) if it differs [default: --tx-delay].
-    #[arg(long, value_name = "BITS", allow_hyphen_values = true)]
     pub remote_tx_delay: Option<String>,
     /// The remote station's RX delay (RX_s2) if it differs [default: --rx-delay].
-    #[arg(long, value_name = "BITS", allow_hyphen_values = true)]
     pub remote_rx_delay: Option<String>,
     /// The remote station's higher-layer delay HD_s2 in bit times [default: the PHY's].
-    #[arg(long, value_name = "BITS", allow_hyphen_values = true)]
     pub hd: Option<String>,
     /// Adaptive variant: request sent at T1, received at T2, answered at T3, answer received at T4.
     /// Nanoseconds unless a unit (ps, ns, us, ms, s) is written.
-    #[arg(
-        long,
-        num_args = 4,
-        value_names = ["T1", "T2", "T3", "T4"],
-        allow_hyphen_values = true,
-        conflicts_with_all = ["cable", "medium", "ns_per_m", "tx_delay", "rx_delay",
-                              "remote_tx_delay", "remote_rx_delay", "hd"]
-    )]
     pub measured: Option<Vec<String>>,
     /// Fragmentation factor α ≥ 1: Headroom = DV·α [default: 1].
-    #[arg(long, value_name = "ALPHA", allow_hyphen_values = true)]
     pub alpha: Option<String>,
     /// Buffer cell (chunk) size in bytes [default: 160].
-    #[arg(long, value_name = "BYTES", allow_hyphen_values = true)]
     pub cell: Option<String>,
     /// Buffer MAX in bytes: prints XOFF = MAX − headroom (rounded up to whole cells).
-    #[arg(long, value_name = "BYTES", allow_hyphen_values = true)]
     pub max: Option<String>,
-    /// Print one JSON object instead of the table.
-    #[arg(long)]
-    pub json: bool,
-    /// Print the PHY and medium tables with the source of each default, and exit.
-    #[arg(long)]
-    pub list_phys: bool,
 }
 
 /// Everything `capfc headroom` reports; `--json` prints it as is.
@@ -761,7 +729,7 @@ fn opt<T>(
 }
 
 /// Parses the flags and computes the report (no printing).
-pub fn compute(args: &HeadroomArgs) -> anyhow::Result<Report> {
+pub fn compute(args: &Inputs) -> anyhow::Result<Report> {
     let phy = match args.phy.as_deref() {
         None => None,
         Some(name) => Some(phy(name).ok_or_else(|| {
@@ -1002,7 +970,8 @@ pub fn render(r: &Report) -> String {
     s
 }
 
-fn render_phys() -> String {
+/// The PHY and medium tables, with the source of each default (`capfc headroom --list-phys`).
+pub fn render_phys() -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -1033,26 +1002,12 @@ fn render_phys() -> String {
     s
 }
 
-pub fn run_cli(args: &HeadroomArgs) -> anyhow::Result<()> {
-    if args.list_phys {
-        print!("{}", render_phys());
-        return Ok(());
-    }
-    let report = compute(args)?;
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
-    } else {
-        print!("{}", render(&report));
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn args(phy: &str, cable: &str) -> HeadroomArgs {
-        HeadroomArgs {
+    fn args(phy: &str, cable: &str) -> Inputs {
+        Inputs {
             phy: Some(phy.into()),
             cable: Some(cable.into()),
             ..Default::default()
@@ -1211,7 +1166,7 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("--phy '10GBASE-Q'"));
-        let a = HeadroomArgs {
+        let a = Inputs {
             phy: Some("10GBASE-T".into()),
             ..Default::default()
         };

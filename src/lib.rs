@@ -12,20 +12,6 @@ pub use capfc_block::{block, reference, v3};
 
 pub mod check;
 pub mod check_wave;
-pub mod cli_check;
-#[cfg(feature = "rtl")]
-pub mod cli_cosim;
-#[cfg(feature = "rtl")]
-pub mod cli_faults;
-pub mod cli_fecn;
-pub mod cli_gen_sv;
-pub mod cli_golden;
-pub mod cli_net;
-pub mod cli_qcn;
-pub mod cli_run;
-pub mod cli_step;
-pub mod cli_topo;
-pub mod cli_util;
 #[cfg(feature = "rtl")]
 pub mod cosim;
 #[cfg(feature = "rtl")]
@@ -42,9 +28,7 @@ pub mod golden_v3;
 pub mod headroom;
 pub mod net;
 pub mod pcap;
-pub mod plot;
 pub mod ports;
-pub mod repl;
 pub mod replay;
 #[cfg(feature = "rtl")]
 pub mod soak_v3;

@@ -2,7 +2,7 @@
 //! the generator of the random golden sets) through the block's model and its Verilated RTL in
 //! lockstep ([`LockstepV3`]: every register, output and RAM write compared every cycle), over
 //! parameter sets, both algorithms and seeds, in jobs that shards divide
-//! (`examples/v3_soak.rs`, `scripts/soak.sh`).
+//! (`crates/cli/examples/v3_soak.rs`, `scripts/soak.sh`).
 //!
 //! A job is one seed of one parameter set in one algorithm. Even seeds run the contention
 //! traffic (two hot output ports on one sort engine, clears meeting sorts), odd ones the plain

@@ -241,7 +241,7 @@ fn a_configuration_that_is_not_built_is_refused_with_the_built_ones() {
 /// (`fault_ram_write` of the egress and the ingress: the registers stay right, only the words
 /// differ), which the comparison must then report as RAM words. On random inputs without either
 /// the writes always agree, so only the first cycle compares the words. (Random inputs start no
-/// sort, so the sort engines' `fault_ram_write` is tried behind the switch: tests/switch_v3.rs.)
+/// sort, so the sort engines' `fault_ram_write` is tried behind the switch: crates/cli/tests/switch_v3.rs.)
 #[test]
 fn comparing_ram_writes_reports_what_comparing_every_word_reports() {
     let p = np4();

@@ -16,6 +16,9 @@ use super::topology::{NetFlow, TopoError, Topology};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+/// The flow sizes of `capfc net` without --flows or --cdf: 1 KB to 1 MB, mean about 95 KB.
+pub const DEFAULT_CDF: &str = "# capfc net's default flow sizes\n1000 0\n1000 20\n10000 50\n50000 75\n200000 90\n1000000 100\n";
+
 /// A flow-size distribution: (bytes, cumulative percent) points.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Cdf {

@@ -118,8 +118,8 @@ impl V3State {
 /// timer, which the arithmetic covers; its line's readiness ends the skipping), and the cycles an
 /// offered event waits for its port's slot (a lane's fields are read only in its port's slot,
 /// where it is taken: [`BlockV3::lanes_wait`]).
-/// Exact: `tests/v3_idle.rs` compares the jump with clocking every cycle, `tests/network.rs` and
-/// `tests/switch_v3.rs` whole runs.
+/// Exact: `tests/v3_idle.rs` compares the jump with clocking every cycle, `crates/cli/tests/network.rs` and
+/// `crates/cli/tests/switch_v3.rs` whole runs.
 #[derive(Default)]
 struct IdleSkip {
     /// the state after the clock edge of the anchor's cycle

@@ -99,7 +99,7 @@ fn without_refresh_a_pause_runs_out_while_the_class_is_still_paused() {
     assert!(on.finished() && off.finished());
 }
 
-/// The same deadlock as tests/network.rs's leaf-spine (PFC_wstop, flows both ways through the
+/// The same deadlock as crates/cli/tests/network.rs's leaf-spine (PFC_wstop, flows both ways through the
 /// spine): with refreshes it holds and the run stops on it; without them the pauses in the cycle
 /// run out, the deadlock clears and every flow completes.
 #[test]
@@ -153,8 +153,9 @@ fn capfc_net(extra: &[&str]) -> std::process::Output {
     ];
     args.extend_from_slice(extra);
     std::process::Command::new(env!("CARGO_BIN_EXE_capfc"))
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .args(&args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .output()
         .unwrap()
 }
@@ -166,7 +167,8 @@ fn capfc_net(extra: &[&str]) -> std::process::Output {
 #[test]
 fn with_refresh_the_report_is_as_before_and_bad_values_are_refused() {
     let before = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/pause_refresh_on.json"),
+        std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+            .join("tests/data/pause_refresh_on.json"),
     )
     .unwrap();
     for extra in [&[][..], &["--pause-refresh", "on"][..]] {

@@ -11,6 +11,7 @@ mod headroom_cli {
 
     fn capfc(args: &[&str]) -> Output {
         Command::new(env!("CARGO_BIN_EXE_capfc"))
+            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
             .arg("headroom")
             .args(args)
             .output()

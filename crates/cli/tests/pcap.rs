@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn venv_python() -> PathBuf {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("build/venv/bin/python");
+    let p = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("build/venv/bin/python");
     assert!(
         p.exists(),
         "{} is missing: `make venv` makes it (make test does)",
@@ -34,8 +34,10 @@ fn mac(m: [u8; 6]) -> String {
 
 /// scapy's reading of a pcap file, one JSON object a frame.
 fn dissect(path: &Path) -> Vec<serde_json::Value> {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/pcap_dissect.py");
+    let script =
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("scripts/pcap_dissect.py");
     let out = Command::new(venv_python())
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .arg(&script)
         .arg(path)
         .output()
@@ -163,6 +165,7 @@ fn the_cli_writes_one_file_a_chosen_port_and_refuses_a_port_that_does_not_exist(
     let bin = env!("CARGO_BIN_EXE_capfc");
     let dir = std::env::temp_dir().join(format!("capfc-pcap-cli-{}", std::process::id()));
     let out = Command::new(bin)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .args(["run", "--mode", "PFC_wstop", "--pcap"])
         .arg(&dir)
         .args(["--pcap-ports", "1,2"])
@@ -203,6 +206,7 @@ fn the_cli_writes_one_file_a_chosen_port_and_refuses_a_port_that_does_not_exist(
         ("x", "'x' is not a port number"),
     ] {
         let out = Command::new(bin)
+            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
             .args(["run", "--mode", "PFC_wstop", "--pcap"])
             .arg(&dir)
             .args(["--pcap-ports", ports])
@@ -219,6 +223,7 @@ fn the_cli_writes_one_file_a_chosen_port_and_refuses_a_port_that_does_not_exist(
 /// tshark, which the analysis tests need (not skipped when absent: they fail, saying so).
 fn tshark() -> &'static str {
     let ok = Command::new("tshark")
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .arg("--version")
         .output()
         .is_ok_and(|o| o.status.success());
@@ -244,6 +249,7 @@ const FIELDS: [&str; 6] = [
 /// ("Warns (N)", then one line per kind), empty when it found nothing.
 fn analyse(path: &Path, level: &str) -> (Vec<Vec<String>>, Vec<String>) {
     let mut c = Command::new(tshark());
+    c.current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
     c.arg("-r").arg(path).args(["-T", "fields"]);
     for f in FIELDS {
         c.args(["-e", f]);
@@ -303,6 +309,7 @@ fn segments_in_place(path: &Path, rows: &[Vec<String>]) -> usize {
 fn tshark_finds_nothing_wrong_in_the_default_scenarios_captures() {
     let dir = std::env::temp_dir().join(format!("capfc-pcap-tshark-{}", std::process::id()));
     let out = Command::new(env!("CARGO_BIN_EXE_capfc"))
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .args(["run", "--pcap"])
         .arg(&dir)
         .output()
@@ -355,6 +362,7 @@ fn tshark_finds_nothing_wrong_in_the_default_scenarios_captures() {
 fn tshark_finds_no_warning_in_a_lossless_network_capture_and_the_losses_of_a_lossy_one() {
     let dir = std::env::temp_dir().join(format!("capfc-pcap-net-{}", std::process::id()));
     let out = Command::new(env!("CARGO_BIN_EXE_capfc"))
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .args([
             "net",
             "--topology",
@@ -402,6 +410,7 @@ fn tshark_finds_no_warning_in_a_lossless_network_capture_and_the_losses_of_a_los
         }
     }
     let ports = Command::new(tshark())
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .arg("-r")
         .arg(dir.join("CaPFC_cal_host0.pcap"))
         .args(["-Y", "tcp.len > 0", "-T", "fields", "-e", "tcp.dstport"])

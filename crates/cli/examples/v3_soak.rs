@@ -18,9 +18,9 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use capfc::block::Mode;
-use capfc::cli_util::{parse_seeds, parse_shard};
 use capfc::soak_v3::{jobs, run_job, shard};
 use capfc::v3::fault::Fault;
+use capfc_cli::cli_util::{parse_seeds, parse_shard};
 use clap::Parser;
 
 #[derive(Parser, Debug)]

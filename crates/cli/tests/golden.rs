@@ -7,7 +7,7 @@ use capfc::golden::{self, GoldenError};
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("golden")
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("golden")
 }
 
 /// A scratch copy of a checked-in set.
@@ -45,7 +45,7 @@ fn rehash(dir: &Path, file: &str, field: &str) {
 
 #[test]
 fn checked_in_sets_are_fresh_and_complete() {
-    let (passed, failures) = capfc::cli_golden::check(&root());
+    let (passed, failures) = capfc_cli::cli_golden::check(&root());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert_eq!(
         passed,

@@ -2,9 +2,9 @@
 //! accounted for, and runs the same way twice.
 
 mod common;
-use capfc::cli_run::{report, run_modes};
 use capfc::switch::scenario::{FlowSpec, Scenario};
 use capfc::switch::{DutKind, FlowMode, Switch};
+use capfc_cli::cli_run::{report, run_modes};
 
 fn runs() -> Vec<Switch> {
     run_modes(&Scenario::incast_victims(), &FlowMode::ALL, DutKind::Model).unwrap()
@@ -192,7 +192,7 @@ fn bad_scenario_files_name_file_field_and_why() {
 #[test]
 fn random_scenarios_conserve_bytes_and_never_overflow_ingress() {
     for seed in 1..=3 {
-        let text = include_str!("../scenarios/uniform.toml")
+        let text = include_str!("../../../scenarios/uniform.toml")
             .replace("seed = 1", &format!("seed = {seed}"))
             .replace("duration = 200000", "duration = 60000");
         let sc = Scenario::from_toml(&text, "uniform").unwrap();
@@ -251,7 +251,7 @@ fn paused_egress_scenario() {
 /// ingress buffers while what was in flight after the pause lands in the headroom.
 #[test]
 fn computed_headroom_suffices_and_20_percent_less_overflows() {
-    let text = include_str!("../scenarios/paused-egress.toml")
+    let text = include_str!("../../../scenarios/paused-egress.toml")
         .replace("ports = 8", "ports = 8\nprop_delay = 6250\nxoff = \"auto\"");
     let sc = Scenario::from_toml(&text, "long-cables").unwrap();
     let h = sc.auto_headroom().unwrap().headroom_bytes;
@@ -292,9 +292,10 @@ fn computed_headroom_suffices_and_20_percent_less_overflows() {
 fn plot_shows_every_mode() {
     let sc = Scenario::incast_victims();
     let runs =
-        capfc::cli_run::run_modes_traced(&sc, &FlowMode::ALL, DutKind::Model, Some(2000)).unwrap();
+        capfc_cli::cli_run::run_modes_traced(&sc, &FlowMode::ALL, DutKind::Model, Some(2000))
+            .unwrap();
     let path = std::env::temp_dir().join(format!("capfc-plot-{}.svg", std::process::id()));
-    capfc::plot::plot(&path, &runs).unwrap();
+    capfc_cli::plot::plot(&path, &runs).unwrap();
     let svg = std::fs::read_to_string(&path).unwrap();
     assert!(svg.starts_with("<svg"), "not an SVG");
     for m in FlowMode::ALL {
@@ -682,11 +683,11 @@ fn victims_on_the_incast_ports_lose_only_under_wstop() {
 #[cfg(feature = "rtl")]
 #[test]
 fn a_fault_under_dut_both_stops_with_report_and_waveforms() {
-    use capfc::cli_run::{run_modes_with, RunOptions};
+    use capfc_cli::cli_run::{run_modes_with, RunOptions};
     // 1024-byte packets: the egress occupancy lands exactly on WARN (20 KB), where the faulty
     // comparator (> instead of >=) differs: the RTL counts the arrival (v2: the counter-increment
     // register `inc_v_q` is set), the model does not.
-    let text = include_str!("../scenarios/incast-victims.toml")
+    let text = include_str!("../../../scenarios/incast-victims.toml")
         .replace("ports = 8", "ports = 8\nmtu = 1024");
     let sc = Scenario::from_toml(&text, "test").unwrap();
     let dir = std::env::temp_dir().join(format!("capfc-switch-wave-{}", std::process::id()));
@@ -734,7 +735,7 @@ fn a_fault_under_dut_both_stops_with_report_and_waveforms() {
 /// the RTL in the loop gives the same report, and a cell that is not a power of two is refused.
 #[test]
 fn cells_of_64_bytes() {
-    let text = include_str!("../scenarios/incast-victims.toml")
+    let text = include_str!("../../../scenarios/incast-victims.toml")
         .replace("ports = 8", "ports = 8\ncell = 64");
     let sc = Scenario::from_toml(&text, "cells.toml").unwrap();
     let r = run_modes(&sc, &FlowMode::ALL, DutKind::Model).unwrap();

@@ -351,10 +351,13 @@ fn networks_that_cannot_run_are_refused() {
 #[test]
 fn hpcc_topology_and_flow_files_run_and_fct_txt_reads_back() {
     use capfc::net::topology::parse_hpcc_flows;
-    let topo =
-        Topology::parse_hpcc(include_str!("data/hpcc_topology.txt"), "hpcc_topology.txt").unwrap();
+    let topo = Topology::parse_hpcc(
+        include_str!("../../../tests/data/hpcc_topology.txt"),
+        "hpcc_topology.txt",
+    )
+    .unwrap();
     let (flows, rest) = parse_hpcc_flows(
-        include_str!("data/hpcc_flow_small.txt"),
+        include_str!("../../../tests/data/hpcc_flow_small.txt"),
         "hpcc_flow_small.txt",
         &topo,
     )
@@ -384,7 +387,7 @@ fn hpcc_topology_and_flow_files_run_and_fct_txt_reads_back() {
         net.cfg.switch.max_cycles = 1 << 40;
         run_conserving(&mut net);
         assert!(net.finished(), "{name}: not every flow finished");
-        let fct = capfc::cli_net::fct_txt(&net, t0);
+        let fct = capfc_cli::cli_net::fct_txt(&net, t0);
         assert_eq!(fct.lines().count(), fl.len(), "{name}");
         for (line, f) in fct.lines().zip(&fl) {
             let c: Vec<&str> = line.split(' ').collect();
@@ -641,6 +644,7 @@ fn stragglers_add_up_to_the_completion_time() {
 
 fn capfc(args: &[&str]) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_capfc"))
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .args(args)
         .output()
         .unwrap()
@@ -850,7 +854,7 @@ fn pfc_wstop_deadlocks_a_leaf_spine_and_capfc_does_not() {
     assert_eq!(stop.stats().deadlock, Some(d.clone()));
     // the pause plot names it
     let svg = std::env::temp_dir().join(format!("capfc-deadlock-{}.svg", std::process::id()));
-    capfc::plot::plot_pauses(&svg, std::slice::from_ref(&stop)).unwrap();
+    capfc_cli::plot::plot_pauses(&svg, std::slice::from_ref(&stop)).unwrap();
     let text = std::fs::read_to_string(&svg).unwrap();
     let _ = std::fs::remove_file(&svg);
     let names: Vec<String> = d.waits.iter().map(|w| w.node.to_string()).collect();

@@ -5,8 +5,8 @@
 //! words).
 
 mod common;
-use capfc::repl::{run_script, Session};
 use capfc::switch::{BlockKind, DutKind, FlowMode};
+use capfc_cli::repl::{run_script, Session};
 
 fn transcript(dut: DutKind, script: &str, json: bool) -> String {
     let mut s = Session::new(

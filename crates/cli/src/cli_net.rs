@@ -141,8 +141,7 @@ pub struct NetArgs {
     pub pause_refresh: Option<String>,
 }
 
-/// The flow sizes of `capfc net` without --flows or --cdf: 1 KB to 1 MB, mean about 95 KB.
-pub const DEFAULT_CDF: &str = "# capfc net's default flow sizes\n1000 0\n1000 20\n10000 50\n50000 75\n200000 90\n1000000 100\n";
+use crate::net::traffic::DEFAULT_CDF;
 
 /// `--topology`.
 pub fn topology(spec: &str, delay_ns: u64) -> Result<Topology> {

@@ -5,12 +5,12 @@
 //! for register in lockstep.
 
 mod common;
-use capfc::cli_run::{report, run_modes_with, RunOptions};
 #[cfg(feature = "rtl")]
 use capfc::switch::block_v3::V3Regs;
 use capfc::switch::scenario::Scenario;
 use capfc::switch::stats::Stats;
 use capfc::switch::{BlockKind, BlockState, DutKind, FlowMode, Snapshot, Switch};
+use capfc_cli::cli_run::{report, run_modes_with, RunOptions};
 
 fn v3() -> RunOptions {
     RunOptions {
@@ -160,6 +160,7 @@ fn v3_refusals_say_why() {
         ),
     ] {
         let out = std::process::Command::new(capfc)
+            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
             .args(args)
             .output()
             .unwrap();
@@ -296,9 +297,12 @@ fn v3_snapshots_cross_sides_where_they_can_and_say_why_not() {
 #[cfg(feature = "rtl")]
 #[test]
 fn a_v3_model_fault_stops_the_lockstep_behind_the_default_switch() {
-    let text = std::fs::read_to_string("scenarios/incast-victims.toml")
-        .unwrap()
-        .replace("ports = 8", "ports = 8\nmtu = 1024");
+    let text = std::fs::read_to_string(
+        std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+            .join("scenarios/incast-victims.toml"),
+    )
+    .unwrap()
+    .replace("ports = 8", "ports = 8\nmtu = 1024");
     let sc = Scenario::from_toml(&text, "test").unwrap();
     let o = RunOptions {
         fault: Some(capfc::block::Fault::WarnOffByOne),

@@ -149,7 +149,7 @@ fn no_panic<T>(what: &str, case: usize, f: impl FnOnce() -> T) -> T {
 #[test]
 fn scenario_toml_never_panics() {
     let mut rng = ChaCha8Rng::seed_from_u64(SEED);
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("scenarios");
     let mut texts: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
@@ -204,7 +204,8 @@ fn edit_a_set(rng: &mut ChaCha8Rng, files: &[&str], orig: &[String], dir: &Path)
 #[test]
 fn golden_files_never_panic() {
     let mut rng = ChaCha8Rng::seed_from_u64(SEED);
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("golden/argmax_tie_cal_np4");
+    let src =
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("golden/argmax_tie_cal_np4");
     let files = ["manifest.json", "params.vh", "stim.hex", "expect.hex"];
     let orig: Vec<String> = files
         .iter()
@@ -351,7 +352,7 @@ fn check_map_and_envelope_never_panic() {
     use capfc::check::Envelope;
     use capfc::check_wave::Map;
     let mut rng = ChaCha8Rng::seed_from_u64(SEED);
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
     let maps: Vec<String> = [
         "check/capfc_top.map.toml",
         "check/capfc_v1/capfc_v1.map.toml",
@@ -399,7 +400,7 @@ fn check_waveforms_never_panic() {
     use capfc::check::Checker;
     use capfc::check_wave::{Map, Wave};
     use std::process::Command;
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fuzz_wave");
     let set = dir.join("set");
     let p = golden::params_of("np4").unwrap();
@@ -420,6 +421,7 @@ fn check_waveforms_never_panic() {
     let vvp = dir.join("v1.vvp");
     let vcd = dir.join("v1.vcd");
     let st = Command::new("iverilog")
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .args(["-g2012", "-s", "capfc_v1_tb", "-I"])
         .arg(&set)
         .arg("-o")
@@ -429,6 +431,7 @@ fn check_waveforms_never_panic() {
         .expect("iverilog (make deps installs it)");
     assert!(st.success());
     let st = Command::new("vvp")
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .arg("-n")
         .arg(&vvp)
         .arg(format!("+GOLDEN={}", set.display()))
@@ -634,6 +637,7 @@ fn cli_values_never_panic() {
             }
         }
         let mut child = Command::new(exe)
+            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
             .args(&args)
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -679,7 +683,7 @@ fn cli_values_never_panic() {
 fn golden_v3_files_never_panic() {
     let mut rng = ChaCha8Rng::seed_from_u64(SEED);
     let name = "mac_busy_max_np4";
-    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+    let src = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .join("golden/v3")
         .join(name);
     let files = ["manifest.json", "params.vh", "stim.hex", "expect.hex"];

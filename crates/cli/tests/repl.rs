@@ -3,9 +3,9 @@
 //! and why.
 
 mod common;
-use capfc::repl::{run_script, Session};
 use capfc::switch::scenario::Scenario;
 use capfc::switch::{BlockKind, DutKind, FlowMode, Snapshot, Switch};
+use capfc_cli::repl::{run_script, Session};
 
 fn session(dut: DutKind) -> Session {
     Session::new(
@@ -398,7 +398,7 @@ fn stdin_script_json_and_errors() {
 fn help_covers_every_command_with_an_example() {
     let (code, out, _) = common::capfc(&["step"], "help\nhelp print\nhelp poke\n");
     assert_eq!(code, 0);
-    for (name, _, _, _) in capfc::repl::parse::HELP {
+    for (name, _, _, _) in capfc_cli::repl::parse::HELP {
         assert!(out.contains(&format!("  {name}")), "help misses {name}");
     }
     assert!(out.contains("example: poke packet 5 0 3 1500"));

@@ -310,6 +310,7 @@ fn mismatch_window_writes_both_sides_under_the_same_names() {
 fn a_regression_that_selects_no_job_fails() {
     let cosim = |args: &[&str]| {
         std::process::Command::new(env!("CARGO_BIN_EXE_capfc"))
+            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
             .args(["cosim", "--config", "np4", "--cycles", "100"])
             .args(args)
             .output()

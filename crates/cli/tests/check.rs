@@ -96,6 +96,7 @@ fn the_checker_catches_the_model_faults_its_envelope_exposes() {
 
 fn capfc(args: &[&str]) -> (i32, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_capfc"))
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .args(args)
         .output()
         .expect("capfc runs");
@@ -106,7 +107,11 @@ fn capfc(args: &[&str]) -> (i32, String) {
 
 /// The np4 map: check/capfc_top.map.toml with the np4 set's port count.
 fn np4_map(dir: &std::path::Path, edit: impl Fn(String) -> String) -> String {
-    let m = std::fs::read_to_string("check/capfc_top.map.toml").expect("the shipped map");
+    let m = std::fs::read_to_string(
+        std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+            .join("check/capfc_top.map.toml"),
+    )
+    .expect("the shipped map");
     let m = edit(m.replace("np = 8", "np = 4"));
     let path = dir.join("map.toml");
     std::fs::write(&path, m).unwrap();
@@ -123,6 +128,7 @@ fn icarus_wave(tag: &str, set: &str) -> (std::path::PathBuf, String, String) {
     std::fs::create_dir_all(&dir).unwrap();
     let vcd = dir.join("np4.vcd");
     let st = Command::new("make")
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .args([
             "-s",
             "-f",
@@ -351,9 +357,12 @@ fn v3_wave(path: &std::path::Path, cycles: &[&[(&str, u64)]]) {
 fn lanes_are_taken_when_ready_and_answered_accept_latency_cycles_later() {
     let dir = std::env::temp_dir().join(format!("capfc-check-v3-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let map_text = std::fs::read_to_string("check/v3/capfc_top_v3.map.toml")
-        .unwrap()
-        .replace("np = 4", "np = 2");
+    let map_text = std::fs::read_to_string(
+        std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+            .join("check/v3/capfc_top_v3.map.toml"),
+    )
+    .unwrap()
+    .replace("np = 4", "np = 2");
     let map = dir.join("map.toml");
     std::fs::write(&map, &map_text).unwrap();
     let no_ready = dir.join("no_ready.map.toml");
@@ -425,9 +434,12 @@ fn lanes_are_taken_when_ready_and_answered_accept_latency_cycles_later() {
 fn a_shared_lane_is_taken_on_its_ports_ready() {
     let dir = std::env::temp_dir().join(format!("capfc-check-v3-port-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let map_text = std::fs::read_to_string("check/v3/capfc_top_v3.map.toml")
-        .unwrap()
-        .replace("np = 4", "np = 2");
+    let map_text = std::fs::read_to_string(
+        std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+            .join("check/v3/capfc_top_v3.map.toml"),
+    )
+    .unwrap()
+    .replace("np = 4", "np = 2");
     assert!(map_text.contains("ready_per_port = true"), "{map_text}");
     let map = dir.join("map.toml");
     std::fs::write(&map, &map_text).unwrap();

@@ -92,6 +92,7 @@ fn fct_and_pfc_files_parse_with_hpccs_column_layout() {
 fn the_cli_writes_both_files_per_mode() {
     let dir = std::env::temp_dir().join(format!("capfc-hpcc-{}", std::process::id()));
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_capfc"))
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .args(["run", "--mode", "CaPFC_cal,PFC_wstop", "--hpcc"])
         .arg(&dir)
         .output()
@@ -262,6 +263,7 @@ fn awk_prints_numbers_as_hpccs_pipeline_sees_them() {
 fn hpccs_fct_analysis_finds_the_flows_of_capfc_run() {
     let dir = std::env::temp_dir().join(format!("capfc-hpcc-analysis-{}", std::process::id()));
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_capfc"))
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .args([
             "run",
             "--scenario",
@@ -324,6 +326,7 @@ fn hpccs_fct_analysis_finds_the_flows_of_capfc_net_from_a_flow_txt() {
     let path = dir.join("flow.txt");
     std::fs::write(&path, format!("{}\n{}\n", flows.len(), flows.join("\n"))).unwrap();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_capfc"))
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .args([
             "net",
             "--topology",
