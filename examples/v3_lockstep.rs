@@ -21,7 +21,7 @@ use capfc::v3::top::Top;
 
 const USAGE: &str = "usage: v3_lockstep ingress WAVE.vcd NP [SW OW CELL_LOG2] | egress WAVE.vcd NP [SW OW CW CELL_LOG2 NL] | sort WAVE.vcd NP [CW CUT_F NL] | top|top-rtl WAVE.vcd NP [SW OW CW CELL_LOG2 CUT_F NL]";
 
-fn bad(msg: String) -> ! {
+fn bad(msg: impl std::fmt::Display) -> ! {
     eprintln!("v3_lockstep: {msg} ({USAGE})");
     std::process::exit(2)
 }
@@ -29,7 +29,7 @@ fn bad(msg: String) -> ! {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.len() < 3 {
-        bad("too few arguments".into());
+        bad("too few arguments");
     }
     let num = |k: usize, name: &str, default: u32| -> u32 {
         match args.get(k) {

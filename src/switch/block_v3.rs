@@ -618,7 +618,7 @@ impl BlockV3 {
     }
 
     /// Offer `lane` behind the events already waiting for it.
-    pub fn offer(&mut self, lane: Lane, tag: Tag) -> Result<(), String> {
+    pub fn offer(&mut self, lane: Lane, tag: Tag) -> Result<(), capfc_block::error::LaneError> {
         if let (Lane::Arrive { size, .. }, Tag::Arrival(_)) = (lane, tag) {
             self.arrivals += u64::from(size);
         }

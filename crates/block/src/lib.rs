@@ -8,5 +8,6 @@
 //!   section 3).
 
 pub mod block;
+pub mod error;
 pub mod reference;
 pub mod v3;

@@ -156,7 +156,7 @@ fn v3_refusals_say_why() {
                 "--fault",
                 "counter_wraps",
             ][..],
-            "--fault: fault counter_wraps: the v3 model does not have it",
+            "--fault: [fault] counter_wraps: the v3 model does not have it",
         ),
     ] {
         let out = std::process::Command::new(capfc)

@@ -128,15 +128,18 @@ faults! {
 }
 
 impl std::str::FromStr for Fault {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = crate::error::FaultError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
         Fault::ALL
             .iter()
             .copied()
             .find(|f| f.name() == s)
             .ok_or_else(|| {
                 let names: Vec<&str> = Fault::ALL.iter().map(|f| f.name()).collect();
-                format!("unknown fault '{s}' (one of: {})", names.join(", "))
+                crate::error::FaultError::Unknown {
+                    name: s.into(),
+                    known: names.join(", "),
+                }
             })
     }
 }

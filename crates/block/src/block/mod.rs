@@ -485,12 +485,19 @@ impl Outputs {
 /// `a` (a state read back from a snapshot) has the shape of `b` (the same state built fresh):
 /// every array as long, every object's fields present, all the way down; `path` names the place
 /// of the first difference.
-pub fn same_shape(a: &serde_json::Value, b: &serde_json::Value, path: &str) -> Result<(), String> {
+pub fn same_shape(
+    a: &serde_json::Value,
+    b: &serde_json::Value,
+    path: &str,
+) -> Result<(), crate::error::SnapshotError> {
     use serde_json::Value as J;
     match (a, b) {
         (J::Array(x), J::Array(y)) => {
             if x.len() != y.len() {
-                return Err(format!("{path}: {} entries, expected {}", x.len(), y.len()));
+                return Err(crate::error::SnapshotError::new(
+                    path,
+                    format!("{} entries, expected {}", x.len(), y.len()),
+                ));
             }
             x.iter()
                 .zip(y)

@@ -13,6 +13,7 @@ use super::ingress::Ingress;
 use super::pfc_gen::PfcGen;
 use super::sort::{phase, Sort, SortOut};
 use super::{BlockParams, ConfigError, Inputs, Outputs, NPRIO};
+use crate::error::SnapshotError;
 
 /// The whole block: every register and RAM of `capfc_top`.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -62,12 +63,13 @@ impl CapfcTop {
 
     /// Check a state that came from outside (a snapshot file): every table has the size these
     /// parameters give, and the registers that index tables are in range. Serde checks types only.
-    pub fn check_restored(&self) -> Result<(), String> {
-        self.params.validate().map_err(|e| e.to_string())?;
-        let fresh = CapfcTop::new(self.params).map_err(|e| e.to_string())?;
+    pub fn check_restored(&self) -> Result<(), SnapshotError> {
+        let bad = |e: &dyn std::fmt::Display| SnapshotError::new("block", e.to_string());
+        self.params.validate().map_err(|e| bad(&e))?;
+        let fresh = CapfcTop::new(self.params).map_err(|e| bad(&e))?;
         let (a, b) = (
-            serde_json::to_value(self).map_err(|e| e.to_string())?,
-            serde_json::to_value(&fresh).map_err(|e| e.to_string())?,
+            serde_json::to_value(self).map_err(|e| bad(&e))?,
+            serde_json::to_value(&fresh).map_err(|e| bad(&e))?,
         );
         super::same_shape(&a, &b, "block")?;
         let p = self.params;
@@ -82,37 +84,52 @@ impl CapfcTop {
         ];
         for (name, ok) in checks {
             if !ok {
-                return Err(format!("{name}: out of range"));
+                return Err(SnapshotError::new(name, "out of range"));
             }
         }
         if eg.inc_v_q && (eg.inc_o_q as usize >= p.np || eg.inc_l_q as usize >= p.nl) {
-            return Err("block.egress.inc_o_q: an increment in flight names no row".into());
+            return Err(SnapshotError::new(
+                "block.egress.inc_o_q",
+                "an increment in flight names no row",
+            ));
         }
         for o in 0..p.np {
             let f = |n: &str| format!("block.sort.{n}[{o}]");
             if s.rr_q[o] as usize >= p.nl || s.row_q[o] as usize >= p.nl {
-                return Err(format!("{}: out of range (0..{})", f("rr_q/row_q"), p.nl));
+                return Err(SnapshotError::new(
+                    f("rr_q/row_q"),
+                    format!("out of range (0..{})", p.nl),
+                ));
             }
             if s.ph_q[o] > phase::SEL {
-                return Err(format!("{}: {} is not a phase", f("ph_q"), s.ph_q[o]));
+                return Err(SnapshotError::new(
+                    f("ph_q"),
+                    format!("{} is not a phase", s.ph_q[o]),
+                ));
             }
             if s.k_q[o] as usize > p.np {
-                return Err(format!("{}: {} is above NP = {}", f("k_q"), s.k_q[o], p.np));
+                return Err(SnapshotError::new(
+                    f("k_q"),
+                    format!("{} is above NP = {}", s.k_q[o], p.np),
+                ));
             }
             if s.bit_q[o] >= p.cw || s.ix_q[o] as usize >= p.np {
-                return Err(format!("{}: out of range", f("bit_q/ix_q")));
+                return Err(SnapshotError::new(f("bit_q/ix_q"), "out of range"));
             }
             if u32::from(s.pend_q[o]) >> p.nl != 0 {
-                return Err(format!("{}: names a class >= NL", f("pend_q")));
+                return Err(SnapshotError::new(f("pend_q"), "names a class >= NL"));
             }
         }
         if !s.consistent() {
-            return Err("block.sort.pending: disagrees with pend_q".into());
+            return Err(SnapshotError::new(
+                "block.sort.pending",
+                "disagrees with pend_q",
+            ));
         }
         let mut d = self.clone();
         d.recompute_d_all();
         if d.d != self.d {
-            return Err("block.d: D disagrees with I and E".into());
+            return Err(SnapshotError::new("block.d", "D disagrees with I and E"));
         }
         Ok(())
     }

@@ -14,6 +14,7 @@
 //! [`Lanes::settle`] with its outputs (the takes of this cycle, the answers due in it).
 
 use super::top::{TopIn, TopOut};
+use crate::error::{LaneError, SnapshotError};
 use std::collections::VecDeque;
 
 /// Cycles from a take to its accept.
@@ -104,9 +105,9 @@ impl<T> Lanes<T> {
 
     /// Queue `lane` behind the events already waiting for it. A port outside the block is an
     /// error (the block would never take it).
-    pub fn offer(&mut self, lane: Lane, tag: T) -> Result<(), String> {
+    pub fn offer(&mut self, lane: Lane, tag: T) -> Result<(), LaneError> {
         let np = self.np;
-        let bad = |what: &str, p: usize| Err(format!("{what} port {p} (the block has {np} ports)"));
+        let bad = |what: &'static str, port: usize| Err(LaneError::Port { what, port, np });
         match lane {
             Lane::Arrive { port, .. } if port >= np => bad("arrival at", port),
             Lane::Depart { port, .. } if port >= np => bad("departure from", port),
@@ -119,7 +120,7 @@ impl<T> Lanes<T> {
             | Lane::Dequeue { prio, .. }
                 if prio > 7 =>
             {
-                Err(format!("priority {prio} (0 to 7)"))
+                Err(LaneError::Priority(prio))
             }
             Lane::Arrive { port, .. } => {
                 self.arr[port].push_back((lane, tag));
@@ -144,24 +145,31 @@ impl<T> Lanes<T> {
     /// could have made: a FIFO per arrival and dequeue port, every event in its lane's FIFO, its
     /// ports inside the block, its priority 0 to 7; only arrivals and enqueues wait for an answer,
     /// due in cycle order.
-    pub fn check(&self, np: usize) -> Result<(), String> {
+    pub fn check(&self, np: usize) -> Result<(), SnapshotError> {
         if self.np != np || self.arr.len() != np || self.deq.len() != np {
-            return Err(format!(
-                "lanes: {} ports, {} arrival and {} dequeue lanes; the block has {np} ports",
-                self.np,
-                self.arr.len(),
-                self.deq.len()
+            return Err(SnapshotError::new(
+                "lanes",
+                format!(
+                    "{} ports, {} arrival and {} dequeue lanes; the block has {np} ports",
+                    self.np,
+                    self.arr.len(),
+                    self.deq.len()
+                ),
             ));
         }
         let mut probe = Lanes::<()>::new(np);
-        let mut ok = |what: &str, lane: &Lane, fits: bool| -> Result<(), String> {
+        let mut ok = |what: &str, lane: &Lane, fits: bool| -> Result<(), SnapshotError> {
+            let at = || format!("lanes: {what}");
             probe
                 .offer(*lane, ())
-                .map_err(|e| format!("lanes: {what}: {e}"))?;
+                .map_err(|e| SnapshotError::new(at(), e.to_string()))?;
             if fits {
                 Ok(())
             } else {
-                Err(format!("lanes: {what}: {lane:?} does not belong there"))
+                Err(SnapshotError::new(
+                    at(),
+                    format!("{lane:?} does not belong there"),
+                ))
             }
         };
         for (i, q) in self.arr.iter().enumerate() {
@@ -190,9 +198,9 @@ impl<T> Lanes<T> {
         }
         for w in self.due.iter().zip(self.due.iter().skip(1)) {
             if w.0 .0 > w.1 .0 {
-                return Err(format!(
-                    "lanes: answers due in cycle {} before cycle {}",
-                    w.0 .0, w.1 .0
+                return Err(SnapshotError::new(
+                    "lanes",
+                    format!("answers due in cycle {} before cycle {}", w.0 .0, w.1 .0),
                 ));
             }
         }

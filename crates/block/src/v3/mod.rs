@@ -265,7 +265,7 @@ pub fn check_params(
     cell_log2: u32,
     cut_f: u32,
     nl: u32,
-) -> Result<(), String> {
+) -> Result<(), crate::error::ParamsError> {
     let ok = (2..=128).contains(&np)
         && (1..=ow).contains(&sw)
         && ow <= 30
@@ -277,10 +277,10 @@ pub fn check_params(
     if ok {
         Ok(())
     } else {
-        Err(format!(
-            "illegal parameters NP={np} SW={sw} OW={ow} CW={cw} CELL_LOG2={cell_log2} CUT_F={cut_f} NL={nl} \
+        Err(crate::error::ParamsError(format!(
+            "NP={np} SW={sw} OW={ow} CW={cw} CELL_LOG2={cell_log2} CUT_F={cut_f} NL={nl} \
              (NP 2..128, SW 1..OW, OW ..30, CW 1..16, CELL_LOG2 0..12 and < SW, CUT_F 1..16, NL 1..8)"
-        ))
+        )))
     }
 }
 

@@ -9,6 +9,7 @@ use super::ingress::{Ingress, IngressIn, IngressOut, IngressParams};
 use super::sort::{Sort, SortIn, SortOut, SortParams};
 use super::{RegSink, RegStrings, Regs, Scratch};
 use crate::block::{BlockParams, Fault};
+use crate::error::{FaultError, SnapshotError};
 
 /// Cycles the block is clocked [`Top::idle_ready`] under idle inputs before its state is taken
 /// to be found periodic 8 cycles later ([`Top::advance_idle`]): a round of the slots and the
@@ -226,13 +227,16 @@ impl Top {
     /// Put v2's catalogue's fault `f` in as v3's fault of the same rule ([`Top::set_fault`];
     /// `None` takes it out). Refused for a fault the v3 model does not have ([`Top::FAULTS`]),
     /// with the list of those it has.
-    pub fn inject_fault(&mut self, f: Option<Fault>) -> Result<(), String> {
+    pub fn inject_fault(&mut self, f: Option<Fault>) -> Result<(), FaultError> {
         if let Some(f) = f.filter(|f| !Self::FAULTS.contains(f)) {
-            return Err(format!(
-                "fault {}: the v3 model does not have it (it has {}; the v2 model has every fault of the catalogue)",
-                f.name(),
-                Self::FAULTS.iter().map(|f| f.name()).collect::<Vec<_>>().join(", ")
-            ));
+            return Err(FaultError::NotInV3 {
+                name: f.name(),
+                has: Self::FAULTS
+                    .iter()
+                    .map(|f| f.name())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            });
         }
         self.set_fault(f.and_then(V3Fault::of_v2));
         Ok(())
@@ -604,14 +608,14 @@ impl Top {
     /// A block restored from a snapshot (maybe a file) is one this model could be in: the
     /// parameters legal, every vector of the size [`Top::new`] gives it, every register's and
     /// RAM word's value within its RTL width. (It does not prove the state reachable.)
-    pub fn check_restored(&self) -> Result<(), String> {
+    pub fn check_restored(&self) -> Result<(), SnapshotError> {
         let p = self.p;
-        super::check_params(p.np, p.sw, p.ow, p.cw, p.cell_log2, p.cut_f, p.nl as u32)?;
+        super::check_params(p.np, p.sw, p.ow, p.cw, p.cell_log2, p.cut_f, p.nl as u32)
+            .map_err(|e| SnapshotError::new("block.p", e.0))?;
         let fresh = Top::new(p);
-        let (a, b) = (
-            serde_json::to_value(self).map_err(|e| e.to_string())?,
-            serde_json::to_value(&fresh).map_err(|e| e.to_string())?,
-        );
+        let json =
+            |v| serde_json::to_value(v).map_err(|e| SnapshotError::new("block", e.to_string()));
+        let (a, b) = (json(self)?, json(&fresh)?);
         crate::block::same_shape(&a, &b, "block")?;
         let units = [
             (
@@ -628,7 +632,10 @@ impl Top {
         ];
         for (u, x, y) in units {
             if x != y {
-                return Err(format!("block.{u}.p: {x}, the block's parameters give {y}"));
+                return Err(SnapshotError::new(
+                    format!("block.{u}.p"),
+                    format!("{x}, the block's parameters give {y}"),
+                ));
             }
         }
         for (u, t, f) in [
@@ -636,10 +643,13 @@ impl Top {
             ("u_egress", &self.u_egress.u_thr, &fresh.u_egress.u_thr),
         ] {
             if (t.ng, t.taw, t.tdw) != (f.ng, f.taw, f.tdw) {
-                return Err(format!(
-                    "block.{u}.u_thr: ng, taw, tdw {:?}, the block's parameters give {:?}",
-                    (t.ng, t.taw, t.tdw),
-                    (f.ng, f.taw, f.tdw)
+                return Err(SnapshotError::new(
+                    format!("block.{u}.u_thr"),
+                    format!(
+                        "ng, taw, tdw {:?}, the block's parameters give {:?}",
+                        (t.ng, t.taw, t.tdw),
+                        (f.ng, f.taw, f.tdw)
+                    ),
                 ));
             }
         }
@@ -677,7 +687,7 @@ impl Top {
 }
 
 /// A sink that finds the first register whose value has a bit set above its width.
-struct Widths(Result<(), String>);
+struct Widths(Result<(), SnapshotError>);
 
 impl RegSink for Widths {
     fn reg(&mut self, name: std::fmt::Arguments<'_>, words: &[u64], width: usize) {
@@ -693,7 +703,10 @@ impl RegSink for Widths {
             }
         });
         if stray {
-            self.0 = Err(format!("block.{name}: a value wider than its {width} bits"));
+            self.0 = Err(SnapshotError::new(
+                format!("block.{name}"),
+                format!("a value wider than its {width} bits"),
+            ));
         }
     }
 }

@@ -1,0 +1,64 @@
+//! What the models refuse, as typed errors whose messages start with `[where]` and name the
+//! field, port or register that is wrong.
+
+/// A state from outside the model (a snapshot, say) that the model could not be in: a table of
+/// the wrong size, a register wider than its RTL width, an index out of range.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("[snapshot] {at}: {why}")]
+pub struct SnapshotError {
+    /// The register or table, by its path in the state (`block.u_egress.gen_q[3]`).
+    pub at: String,
+    /// What is wrong with it.
+    pub why: String,
+}
+
+impl SnapshotError {
+    pub fn new(at: impl Into<String>, why: impl Into<String>) -> Self {
+        SnapshotError {
+            at: at.into(),
+            why: why.into(),
+        }
+    }
+}
+
+/// A lane event the block would never take ([`crate::v3::lanes::Lanes::offer`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LaneError {
+    /// A port outside the block (`what`: "arrival at", "enqueue from", ...).
+    #[error("[lane] {what} port {port} (the block has {np} ports)")]
+    Port {
+        what: &'static str,
+        port: usize,
+        np: usize,
+    },
+    /// A priority above 7.
+    #[error("[lane] priority {0} (0 to 7)")]
+    Priority(usize),
+}
+
+/// A fault's name that is not in the catalogue, or a fault the model at hand does not have.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FaultError {
+    #[error("[fault] unknown fault '{name}' (one of: {known})")]
+    Unknown { name: String, known: String },
+    /// A fault of v2's catalogue with no v3 counterpart.
+    #[error("[fault] {name}: the v3 model does not have it (it has {has}; the v2 model has every fault of the catalogue)")]
+    NotInV3 { name: &'static str, has: String },
+}
+
+/// Parameters outside the ranges the v3 RTL accepts (its units' `gen_param_check`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("[params] illegal parameters {0}")]
+pub struct ParamsError(pub String);
+
+macro_rules! into_string {
+    ($($t:ty),*) => {$(
+        /// For the layers that still report errors as text.
+        impl From<$t> for String {
+            fn from(e: $t) -> String {
+                e.to_string()
+            }
+        }
+    )*};
+}
+into_string!(SnapshotError, LaneError, FaultError, ParamsError);
