@@ -6,9 +6,37 @@
 //! [`block`] that of v2, the previous block (`rtl/capfc_top.sv`), kept as a second implementation
 //! and the default of some commands (`capfc net`, `capfc cosim`, golden recording from the
 //! switch); [`reference`] the untimed transcription of `shared/domain.md` section 3.
-//! Co-simulation, stimulus, the checker, the switch and the network are layers around them.
+//!
+//! The modules here are layers around them, each using only the models and the layers listed
+//! before it ([`LAYERS`], which `tests/layers.rs` holds the sources to): stimulus, the checker,
+//! model waveforms, the Verilator bridge and the lockstep, the port bindings, headroom, the switch,
+//! the network, golden vectors, the fault matrix and the soak. The command line is the crate
+//! `capfc-cli` (`crates/cli`), above all of them.
 
 pub use capfc_block::{block, reference, v3};
+
+/// This crate's modules from the lowest layer to the highest: a module's code (its tests aside)
+/// names only modules before it in this list, and the models.
+pub const LAYERS: &[&str] = &[
+    "stimulus",
+    "check",
+    "check_wave",
+    "wave",
+    "dut_v3",
+    "dut",
+    "replay",
+    "ports",
+    "dpi_sv",
+    "cosim",
+    "cosim_v3",
+    "headroom",
+    "switch",
+    "net",
+    "golden",
+    "golden_v3",
+    "faults",
+    "soak_v3",
+];
 
 pub mod check;
 pub mod check_wave;
@@ -27,7 +55,6 @@ pub mod golden;
 pub mod golden_v3;
 pub mod headroom;
 pub mod net;
-pub mod pcap;
 pub mod ports;
 pub mod replay;
 #[cfg(feature = "rtl")]

@@ -402,7 +402,7 @@ pub struct Network {
     pub pfc_log: Option<Vec<NetPfcEvent>>,
     /// The frames on the chosen hosts' links (links numbered by host node id), when capturing
     /// (`capfc net --pcap`): see [`Network::capture_frame`].
-    pub capture: Option<crate::pcap::Capture>,
+    pub capture: Option<crate::switch::pcap::Capture>,
     /// Cycles in which a switch was looked at (the cost that idleness saves).
     pub switch_cycles: u64,
     /// The deadlock `run` stopped on.
@@ -994,7 +994,7 @@ impl Network {
             let (link, node) = (host.link, host.node);
             if let Some(pkt) = r {
                 if self.capture.is_some() {
-                    self.capture_frame(t, node, crate::pcap::Dir::ToSwitch, pkt);
+                    self.capture_frame(t, node, crate::switch::pcap::Dir::ToSwitch, pkt);
                 }
                 let wire = link.rate.cycles(u64::from(pkt.size) + FRAME_OVERHEAD);
                 self.sent_bytes += u64::from(pkt.size);
@@ -1085,7 +1085,7 @@ impl Network {
     /// Capturing: a frame a switch put on a host's link, arriving (or taking effect, for a PFC
     /// frame) at `at`; captured at the cycle its first byte left the switch.
     fn capture_to_host(&mut self, at: u64, kind: EvKind) {
-        use crate::pcap::Dir;
+        use crate::switch::pcap::Dir;
         match kind {
             EvKind::ToHost(pkt) => {
                 let fl = &self.flows[pkt.flow as usize];
@@ -1113,7 +1113,7 @@ impl Network {
     ///
     /// With the transport, a segment's sequence number is the TCP payload ahead of it in the
     /// flow: the transport counts a segment of `len` bytes as `len` bytes of the flow, on the wire
-    /// a frame of `len` bytes whose payload is `len - 62` ([`crate::pcap::payload_len`]), and
+    /// a frame of `len` bytes whose payload is `len - 62` ([`crate::switch::pcap::payload_len`]), and
     /// segments start at multiples of `mss`, so byte offset `x` of the transport is payload offset
     /// `(x / mss) * payload_len(mss) + payload_len(x % mss)`. Data segments carry PSH|ACK
     /// (acknowledgement number 0: the receiver sends no data) and ECT(0), or CE where a queue
@@ -1121,8 +1121,14 @@ impl Network {
     /// acknowledgement mapped the same way, and ECE when it echoes CE. Open-loop senders
     /// (`--transport open`) send no ACKs: their data carries PSH alone, its sequence number the
     /// flow's payload already seen in that direction on that link (as for `capfc run`).
-    pub fn capture_frame(&mut self, t: u64, node: usize, dir: crate::pcap::Dir, pkt: Packet) {
-        use crate::pcap::{payload_len, sport, Tcp};
+    pub fn capture_frame(
+        &mut self,
+        t: u64,
+        node: usize,
+        dir: crate::switch::pcap::Dir,
+        pkt: Packet,
+    ) {
+        use crate::switch::pcap::{payload_len, sport, Tcp};
         let Some(c) = &mut self.capture else { return };
         if !c.wants(node) {
             return;

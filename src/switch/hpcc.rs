@@ -68,7 +68,7 @@ pub fn fct_line(
         "{:08x} {:08x} {} {} {} {} {} {}\n",
         node_ip(src),
         node_ip(dst),
-        crate::pcap::sport(f),
+        crate::switch::pcap::sport(f),
         dport,
         bytes,
         ns[0],

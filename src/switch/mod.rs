@@ -46,6 +46,7 @@ pub mod hops;
 pub mod hpcc;
 pub mod inspect;
 pub mod mix;
+pub mod pcap;
 pub mod qcn;
 pub mod scenario;
 pub mod sched;
@@ -475,7 +476,7 @@ pub struct Switch {
     pub pfc_log: Option<Vec<hpcc::PfcEvent>>,
     /// The frames on the chosen ports' wires, when capturing (`capfc run --pcap`).
     #[serde(skip)]
-    pub capture: Option<crate::pcap::Capture>,
+    pub capture: Option<crate::switch::pcap::Capture>,
     /// The model's waveform, while one is being written ([`Switch::start_wave`]).
     #[serde(skip)]
     wave: Option<Box<ModelWaveFile>>,
@@ -793,7 +794,7 @@ impl Switch {
                         if let Some(c) = &mut self.capture {
                             let class = &self.sc.flows[pkt.flow as usize].class;
                             let dport = hpcc::dport_of_class(class);
-                            c.data(t, i, crate::pcap::Dir::ToSwitch, pkt, dport);
+                            c.data(t, i, crate::switch::pcap::Dir::ToSwitch, pkt, dport);
                         }
                         self.up_next = self.up_next.min(t + wire + prop);
                         self.stats.sent_bytes += u64::from(pkt.size);
@@ -928,7 +929,7 @@ impl Switch {
                         .flows
                         .get(pkt.flow as usize)
                         .map_or(hpcc::DPORT_NORMAL, |f| hpcc::dport_of_class(&f.class));
-                    c.data(t, o, crate::pcap::Dir::ToHost, pkt, dport);
+                    c.data(t, o, crate::switch::pcap::Dir::ToHost, pkt, dport);
                 }
                 self.down_next = self.down_next.min(t + wire + prop);
             }

@@ -432,7 +432,7 @@ pub fn run(a: &NetArgs) -> Result<()> {
             let mut n = 0;
             for &h in hosts {
                 let path = d.join(format!("{}_host{h}.pcap", mode.name()));
-                n += crate::pcap::write_port(&path, &frames, (h, None), net.cycle_ns)
+                n += crate::switch::pcap::write_port(&path, &frames, (h, None), net.cycle_ns)
                     .map_err(anyhow::Error::msg)?;
             }
             eprintln!(
@@ -730,7 +730,7 @@ fn run_one(
     }
     net.cfg.switch.max_cycles = (c.max_ns as f64 / net.cycle_ns).ceil() as u64;
     net.pfc_log = Some(vec![]);
-    net.capture = pcap.map(|h| crate::pcap::Capture::of(h.iter().copied()));
+    net.capture = pcap.map(|h| crate::switch::pcap::Capture::of(h.iter().copied()));
     if a.stragglers {
         net.trace_stragglers();
     }

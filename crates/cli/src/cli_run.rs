@@ -191,7 +191,7 @@ pub fn run_modes_with(
                 .map_err(|e| anyhow::anyhow!("--fault: {e}"))?;
             s.skip_idle_block = o.skip_idle;
             s.audit_idle_skip = o.audit_idle;
-            s.capture = o.capture.map(crate::pcap::Capture::new);
+            s.capture = o.capture.map(crate::switch::pcap::Capture::new);
             s.pfc_log = o.pfc_log.then(Vec::new);
             if let Some(e) = o.every {
                 s.trace = Some(crate::switch::Trace { every: e.max(1), ..Default::default() });
@@ -365,13 +365,17 @@ pub fn run(a: &RunArgs) -> Result<()> {
             let c = s.capture.as_ref().expect("captured");
             let (mut files, mut frames) = (0, 0);
             for i in (0..sc.ports).filter(|&i| ports >> i & 1 == 1) {
-                use crate::pcap::Dir;
+                use crate::switch::pcap::Dir;
                 for (way, dir) in [("in", Dir::ToSwitch), ("out", Dir::ToHost)] {
                     let name = format!("{}_{}_port{i}_{way}.pcap", sc.name, s.mode.name());
                     let path = d.join(name);
-                    frames +=
-                        crate::pcap::write_port(&path, &c.frames, (i, Some(dir)), sc.cycle_ns)
-                            .map_err(anyhow::Error::msg)?;
+                    frames += crate::switch::pcap::write_port(
+                        &path,
+                        &c.frames,
+                        (i, Some(dir)),
+                        sc.cycle_ns,
+                    )
+                    .map_err(anyhow::Error::msg)?;
                     files += 1;
                 }
             }

@@ -4,7 +4,7 @@
 
 use capfc::net::sim::{NetConfig, NetStats, Network, Routing};
 use capfc::net::topology::{NetFlow, Topology};
-use capfc::pcap::{Dir, FrameKind};
+use capfc::switch::pcap::{Dir, FrameKind};
 use capfc::switch::FlowMode;
 
 /// Pause time of the tests, quanta of 512 bit times (64 cycles at 1 Gb/s): 51.2 us, longer than
@@ -33,7 +33,7 @@ fn incast(pause_refresh: bool) -> Network {
     cfg.switch.max_cycles = 12_500_000;
     let mut net = Network::new(&topo, &flows, cfg).unwrap();
     net.pfc_log = Some(vec![]);
-    net.capture = Some(capfc::pcap::Capture::of(0..4));
+    net.capture = Some(capfc::switch::pcap::Capture::of(0..4));
     net.run().unwrap();
     net
 }

@@ -6,10 +6,10 @@
 //! package, which `scripts/deps.sh` installs) finds nothing wrong with the captures of `capfc
 //! run` and of a lossless `capfc net` run, and finds the losses of a lossy one.
 
-use capfc::pcap::{
+use capfc::switch::hpcc::dport_of_class;
+use capfc::switch::pcap::{
     encode, host_mac, payload_len, port_mac, write_port, Capture, Dir, FrameKind, WireFrame,
 };
-use capfc::switch::hpcc::dport_of_class;
 use capfc::switch::scenario::Scenario;
 use capfc::switch::{DutKind, FlowMode, Switch};
 use std::path::{Path, PathBuf};
