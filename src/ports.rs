@@ -12,6 +12,42 @@ use crate::v3::top::{Top, TopIn, TopOut};
 use crate::v3::RegSink;
 use bitvec::prelude::*;
 
+/// What the ports refuse: parameters or an envelope the block cannot take, a concatenation of
+/// the wrong length, inputs that do not decode, a step after the end of the run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PortsError {
+    /// The block's parameters, refused by the model (its message, `[config]` or `[params]`).
+    #[error("{0}")]
+    Params(String),
+    /// The timing envelope, refused by the checker.
+    #[error("[envelope] {0}")]
+    Envelope(String),
+    /// The checker refused to start.
+    #[error("[checker] {0}")]
+    Checker(String),
+    /// Fewer words than the concatenation needs.
+    #[error("[ports] {what}: {got} words, the {bits}-bit concatenation needs {want}")]
+    Length {
+        what: &'static str,
+        got: usize,
+        bits: usize,
+        want: usize,
+    },
+    /// Inputs the v3 block's ports cannot carry.
+    #[error("[ports] {0}")]
+    Decode(String),
+    /// A checker's step after [`CheckerPorts::finish`].
+    #[error("[ports] a step after the end of the run")]
+    AfterEnd,
+}
+
+/// For the bindings' layers that report errors as text.
+impl From<PortsError> for String {
+    fn from(e: PortsError) -> String {
+        e.to_string()
+    }
+}
+
 /// One port of a concatenation: its name, its lowest bit, its width.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Field {
@@ -52,12 +88,15 @@ impl Side {
     }
 }
 
-fn check_len(what: &str, got: usize, bits: usize) -> Result<(), String> {
+fn check_len(what: &'static str, got: usize, bits: usize) -> Result<(), PortsError> {
     let want = bits.div_ceil(32);
     if got < want {
-        return Err(format!(
-            "{what}: {got} words, the {bits}-bit concatenation needs {want}"
-        ));
+        return Err(PortsError::Length {
+            what,
+            got,
+            bits,
+            want,
+        });
     }
     Ok(())
 }
@@ -84,12 +123,12 @@ enum CheckerImpl {
 
 impl ModelPorts {
     /// `capfc_top`'s (v2).
-    pub fn new(p: &BlockParams) -> Result<Self, String> {
+    pub fn new(p: &BlockParams) -> Result<Self, PortsError> {
         Self::with_block(p, BlockKind::V2)
     }
 
     /// The block of micro-architecture `block`.
-    pub fn with_block(p: &BlockParams, block: BlockKind) -> Result<Self, String> {
+    pub fn with_block(p: &BlockParams, block: BlockKind) -> Result<Self, PortsError> {
         Ok(ModelPorts(match block {
             BlockKind::V2 => ModelImpl::V2(Box::new(ModelV2::new(p)?)),
             BlockKind::V3 => ModelImpl::V3(Box::new(ModelV3::new(p)?)),
@@ -127,7 +166,7 @@ impl ModelPorts {
     }
 
     /// One cycle: the inputs in, the outputs the model shows during the cycle out.
-    pub fn step(&mut self, inc: &[u32], outc: &mut [u32]) -> Result<(), String> {
+    pub fn step(&mut self, inc: &[u32], outc: &mut [u32]) -> Result<(), PortsError> {
         match &mut self.0 {
             ModelImpl::V2(m) => m.step(inc, outc),
             ModelImpl::V3(m) => m.step(inc, outc),
@@ -138,7 +177,7 @@ impl ModelPorts {
 impl CheckerPorts {
     /// For `capfc_top`'s ports (v2); `env`: the block's timing envelope (None: capfc_top's own
     /// at these parameters).
-    pub fn new(p: &BlockParams, env: Option<Envelope>) -> Result<Self, String> {
+    pub fn new(p: &BlockParams, env: Option<Envelope>) -> Result<Self, PortsError> {
         Self::with_block(p, env, BlockKind::V2)
     }
 
@@ -147,7 +186,7 @@ impl CheckerPorts {
         p: &BlockParams,
         env: Option<Envelope>,
         block: BlockKind,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, PortsError> {
         Ok(CheckerPorts(match block {
             BlockKind::V2 => CheckerImpl::V2(Box::new(CheckerV2::new(p, env)?)),
             BlockKind::V3 => CheckerImpl::V3(Box::new(CheckerV3::new(p, env)?)),
@@ -176,13 +215,13 @@ impl CheckerPorts {
     }
 
     /// One cycle of the block under check; the violations it shows.
-    pub fn step(&mut self, inc: &[u32], outc: &[u32]) -> Result<Vec<Violation>, String> {
+    pub fn step(&mut self, inc: &[u32], outc: &[u32]) -> Result<Vec<Violation>, PortsError> {
         let finished = match &self.0 {
             CheckerImpl::V2(c) => c.finished,
             CheckerImpl::V3(c) => c.finished,
         };
         if finished {
-            return Err("a step after the end of the run".into());
+            return Err(PortsError::AfterEnd);
         }
         match &mut self.0 {
             CheckerImpl::V2(c) => c.step(inc, outc),
@@ -229,9 +268,10 @@ struct ModelV2 {
 }
 
 impl ModelV2 {
-    fn new(p: &BlockParams) -> Result<Self, String> {
-        p.validate().map_err(|e| format!("params: {e}"))?;
-        let top = CapfcTop::new(*p).map_err(|e| e.to_string())?;
+    fn new(p: &BlockParams) -> Result<Self, PortsError> {
+        p.validate()
+            .map_err(|e| PortsError::Params(e.to_string()))?;
+        let top = CapfcTop::new(*p).map_err(|e| PortsError::Params(e.to_string()))?;
         let lay = Layouts::new(p);
         Ok(ModelV2 {
             top,
@@ -244,7 +284,7 @@ impl ModelV2 {
         })
     }
 
-    fn step(&mut self, inc: &[u32], outc: &mut [u32]) -> Result<(), String> {
+    fn step(&mut self, inc: &[u32], outc: &mut [u32]) -> Result<(), PortsError> {
         check_len("inputs", inc.len(), self.inp.bits)?;
         check_len("outputs", outc.len(), self.out.bits)?;
         pack::from_concat(&self.lay.inputs, inc, &mut self.inp.words);
@@ -270,17 +310,18 @@ struct CheckerV2 {
 }
 
 impl CheckerV2 {
-    fn new(p: &BlockParams, env: Option<Envelope>) -> Result<Self, String> {
-        p.validate().map_err(|e| format!("params: {e}"))?;
+    fn new(p: &BlockParams, env: Option<Envelope>) -> Result<Self, PortsError> {
+        p.validate()
+            .map_err(|e| PortsError::Params(e.to_string()))?;
         let env = match env {
             Some(e) => {
-                e.validate().map_err(|m| format!("envelope: {m}"))?;
+                e.validate().map_err(PortsError::Envelope)?;
                 e
             }
             None => envelope_of(p),
         };
         let ad = Adapter::new(p);
-        let ck = Checker::new(params_of(p), ad.config(), env, true)?;
+        let ck = Checker::new(params_of(p), ad.config(), env, true).map_err(PortsError::Checker)?;
         let lay = Layouts::new(p);
         Ok(CheckerV2 {
             ck,
@@ -295,7 +336,7 @@ impl CheckerV2 {
         })
     }
 
-    fn step(&mut self, inc: &[u32], outc: &[u32]) -> Result<Vec<Violation>, String> {
+    fn step(&mut self, inc: &[u32], outc: &[u32]) -> Result<Vec<Violation>, PortsError> {
         check_len("inputs", inc.len(), self.inp.bits)?;
         check_len("outputs", outc.len(), self.out.bits)?;
         pack::from_concat(&self.lay.inputs, inc, &mut self.inp.words);
@@ -370,9 +411,9 @@ impl RegSink for IntoConcat<'_> {
 }
 
 impl PortsV3 {
-    fn new(p: &BlockParams) -> Result<Self, String> {
+    fn new(p: &BlockParams) -> Result<Self, PortsError> {
         crate::v3::check_params(p.np, p.sw, p.ow, p.cw, p.cell_log2, p.cut_f, p.nl as u32)
-            .map_err(|e| format!("params: {e}"))?;
+            .map_err(|e| PortsError::Params(e.to_string()))?;
         let np = p.np;
         let tin = TopIn::idle(np);
         let tout = TopOut::idle(np);
@@ -394,7 +435,7 @@ impl PortsV3 {
     }
 
     /// The inputs of a cycle from their concatenation into `self.tin`.
-    fn decode_in(&mut self, inc: &[u32]) -> Result<(), String> {
+    fn decode_in(&mut self, inc: &[u32]) -> Result<(), PortsError> {
         check_len("inputs", inc.len(), self.in_bits)?;
         let bits = inc.view_bits::<Lsb0>();
         let ins = &self.ins;
@@ -407,11 +448,11 @@ impl PortsV3 {
                 .filter(|&b| lo + b < f.width && bits[f.lsb + lo + b])
                 .fold(0u64, |x, b| x | 1 << b))
         };
-        crate::replay::top_in_into(&self.p, &f, &mut self.tin)
+        crate::replay::top_in_into(&self.p, &f, &mut self.tin).map_err(PortsError::Decode)
     }
 
     /// The outputs of a cycle from their concatenation into `self.tout`.
-    fn decode_out(&mut self, outc: &[u32]) -> Result<(), String> {
+    fn decode_out(&mut self, outc: &[u32]) -> Result<(), PortsError> {
         check_len("outputs", outc.len(), self.out_bits)?;
         let bits = outc.view_bits::<Lsb0>();
         let get = |name: &str, lo: usize, w: usize| -> u64 {
@@ -448,7 +489,7 @@ struct ModelV3 {
 }
 
 impl ModelV3 {
-    fn new(p: &BlockParams) -> Result<Self, String> {
+    fn new(p: &BlockParams) -> Result<Self, PortsError> {
         let ports = PortsV3::new(p)?;
         Ok(ModelV3 {
             top: Top::new(*p),
@@ -456,7 +497,7 @@ impl ModelV3 {
         })
     }
 
-    fn step(&mut self, inc: &[u32], outc: &mut [u32]) -> Result<(), String> {
+    fn step(&mut self, inc: &[u32], outc: &mut [u32]) -> Result<(), PortsError> {
         check_len("outputs", outc.len(), self.ports.out_bits)?;
         self.ports.decode_in(inc)?;
         let pt = &mut self.ports;
@@ -480,17 +521,17 @@ struct CheckerV3 {
 }
 
 impl CheckerV3 {
-    fn new(p: &BlockParams, env: Option<Envelope>) -> Result<Self, String> {
+    fn new(p: &BlockParams, env: Option<Envelope>) -> Result<Self, PortsError> {
         let ports = PortsV3::new(p)?;
         let env = match env {
             Some(e) => {
-                e.validate().map_err(|m| format!("envelope: {m}"))?;
+                e.validate().map_err(PortsError::Envelope)?;
                 e
             }
             None => envelope_of_v3(p),
         };
         let ad = AdapterV3::new(p);
-        let ck = Checker::new(params_of(p), ad.config(), env, true)?;
+        let ck = Checker::new(params_of(p), ad.config(), env, true).map_err(PortsError::Checker)?;
         Ok(CheckerV3 {
             ck,
             ad,
@@ -499,7 +540,7 @@ impl CheckerV3 {
         })
     }
 
-    fn step(&mut self, inc: &[u32], outc: &[u32]) -> Result<Vec<Violation>, String> {
+    fn step(&mut self, inc: &[u32], outc: &[u32]) -> Result<Vec<Violation>, PortsError> {
         self.ports.decode_in(inc)?;
         self.ports.decode_out(outc)?;
         let cy = self.ad.cycle(&self.ports.tin, &self.ports.tout);
@@ -531,8 +572,18 @@ mod tests {
         let p = BlockParams::with_ports(4);
         let mut c = CheckerPorts::new(&p, None).unwrap();
         let e = c.step(&[0; 2], &[0; 8]).unwrap_err();
-        assert!(e.contains("inputs"), "{e}");
+        assert!(
+            matches!(
+                e,
+                PortsError::Length {
+                    what: "inputs",
+                    got: 2,
+                    ..
+                }
+            ),
+            "{e}"
+        );
         c.finish();
-        assert!(c.step(&[0; 8], &[0; 8]).is_err());
+        assert_eq!(c.step(&[0; 8], &[0; 8]), Err(PortsError::AfterEnd));
     }
 }

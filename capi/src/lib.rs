@@ -212,7 +212,7 @@ pub unsafe extern "C" fn capfc_model_step(
     match catch_unwind(AssertUnwindSafe(|| m.m.step(inc, outc))) {
         Ok(Ok(())) => 0,
         Ok(Err(e)) => {
-            m.error = Some(e);
+            m.error = Some(e.to_string());
             -1
         }
         Err(e) => {

@@ -88,7 +88,7 @@ impl Model {
             &params(np, sw, ow, cw, cell_log2, cut_f, nl),
             block_of(block)?,
         )
-        .map_err(PyValueError::new_err)?;
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
         let out = vec![0; m.out_bits().div_ceil(32)];
         Ok(Model { m, out })
     }
@@ -118,7 +118,7 @@ impl Model {
         let w = to_words(inputs, self.m.in_bits())?;
         self.m
             .step(&w, &mut self.out)
-            .map_err(PyValueError::new_err)?;
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
         Ok(to_bytes(&self.out))
     }
 }
@@ -156,7 +156,7 @@ impl Checker {
             env,
             block_of(block)?,
         )
-        .map_err(PyValueError::new_err)?;
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
         Ok(Checker { c })
     }
 
@@ -175,7 +175,10 @@ impl Checker {
     fn step(&mut self, inputs: &[u8], outputs: &[u8]) -> PyResult<Vec<String>> {
         let i = to_words(inputs, self.c.in_bits())?;
         let o = to_words(outputs, self.c.out_bits())?;
-        let v = self.c.step(&i, &o).map_err(PyRuntimeError::new_err)?;
+        let v = self
+            .c
+            .step(&i, &o)
+            .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
         Ok(v.iter().map(ToString::to_string).collect())
     }
 
