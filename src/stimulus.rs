@@ -833,6 +833,8 @@ pub fn directed_supported(p: &BlockParams) -> Result<(), String> {
 
 /// Build directed case `name` for these parameters and mode (`None`: no such case, or parameters
 /// [`directed_supported`] refuses).
+///
+/// (Long: one arm a directed case, each a script of a few lines.)
 pub fn directed(p: &BlockParams, mode: Mode, name: &str) -> Option<Script> {
     const PR: usize = 3;
     directed_supported(p).ok()?;

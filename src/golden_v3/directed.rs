@@ -395,6 +395,8 @@ impl Dir {
 
 /// Run directed case `case`; with `nudge`, its stimulus moved by one step where its corner
 /// depends on it (the corner must then not happen).
+///
+/// (Long: one arm a directed case, each its stimulus and the corner's nudge.)
 pub(super) fn run(p: &BlockParams, case: &str, mode: Mode, nudge: bool) -> Result<Run, String> {
     if !DIRECTED_V3.contains(&case) {
         return Err(format!(

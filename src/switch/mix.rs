@@ -94,6 +94,8 @@ pub(crate) fn other_port(rng: &mut ChaCha8Rng, src: usize, ports: usize) -> usiz
 
 impl Mix {
     /// Reject a table that cannot be drawn for `ports` ports: (field, why).
+    ///
+    /// (Long, as a flat list of one rule a field, in the file's order.)
     pub fn validate(&self, ports: usize) -> Result<(), (String, String)> {
         let bad = |f: &str, w: String| Err((format!("mix.{f}"), w));
         if ports < 2 {

@@ -1476,6 +1476,8 @@ impl Switch {
     /// per-port and per-flow table has its size, and every packet, frame and index names a port, a
     /// priority and a flow that exist. Serde checks types only; stepping a switch that fails this
     /// would index out of bounds.
+    ///
+    /// (Long, as a flat list of one check a table of the switch.)
     fn check_restored(&self) -> Result<(), String> {
         self.sc.validate().map_err(|e| format!("scenario: {e}"))?;
         let (np, nf) = (self.sc.ports, self.sc.flows.len());

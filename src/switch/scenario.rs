@@ -467,6 +467,8 @@ impl Scenario {
     }
 
     /// Reject what the model cannot run, naming the field.
+    ///
+    /// (Long, as a flat list of one rule a field, in the file's order.)
     pub fn validate(&self) -> Result<(), ConfigError> {
         let bad = |f: String, w: String| Err(ConfigError::new(f, w));
         if !(2..=128).contains(&self.ports) {

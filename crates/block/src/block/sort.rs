@@ -195,6 +195,7 @@ impl Sort {
         }
     }
 
+    /// (Long: v2's engine of `rtl/capfc_sort.sv`, one phase of its state machine after another.)
     #[allow(clippy::too_many_arguments)]
     fn step(
         &mut self,

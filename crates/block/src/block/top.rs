@@ -329,6 +329,8 @@ impl CapfcTop {
     }
 
     /// Count the corners this cycle hits, from the registers and the inputs (before the update).
+    ///
+    /// (Long: one test a coverage point, each a few lines.)
     fn observe(&self, cov: &mut Coverage, inp: &Inputs, out: &Outputs) {
         let p = &self.params;
         let c = &self.cfg;

@@ -465,6 +465,9 @@ impl Egress {
     /// [`Egress::tick`] with the dequeue lanes and the sort engines' port given apart from `inp`
     /// (whose own are then not read): the block passes its inputs' and the engines' outputs
     /// without a copy.
+    ///
+    /// (Long: the egress unit's processes of `rtl/v3/capfc_egress.sv` in its order, slot, stages A
+    /// to E, the counter RAMs and E, so that each register's next value reads beside the RTL's.)
     pub fn tick_lanes(&mut self, inp: &EgressIn, lanes: &EgressLanes<'_>) {
         let p = self.p;
         let (np, nlp, nr) = (p.np, p.nlp(), p.nr());
@@ -1122,6 +1125,8 @@ impl Egress {
     }
 
     /// Every register and RAM word, in the order of [`Egress::regs`], into `s`.
+    ///
+    /// (Long: one line a register, in the RTL's declaration order.)
     pub fn visit<S: RegSink + ?Sized>(&self, s: &mut S) {
         let p = self.p;
         let (ow, xw, cw, tw, pw, lw) = (

@@ -230,6 +230,9 @@ impl Ingress {
 
     /// [`Ingress::tick`] with the arrival lanes (valid, priority, size per port) given apart from
     /// `inp` (whose own are then not read): the block passes its inputs' without a copy.
+    ///
+    /// (Long: the ingress unit's processes of `rtl/v3/capfc_ingress.sv` in its order, slot and
+    /// stages, so that each register's next value reads beside the RTL's.)
     pub fn tick_lanes(&mut self, inp: &IngressIn, arr: (&[bool], &[u8], &[u64])) {
         let (arr_valid, arr_prio, arr_size) = arr;
         let p = self.p;

@@ -274,6 +274,9 @@ impl Sort {
     /// [`Sort::tick`] with the row events and the read port's words (`rclr`, `rtrig`, `sval`)
     /// given apart from `inp` (whose own are then not read): the block passes the egress's
     /// outputs without a copy.
+    ///
+    /// (Long: the engines' processes of `rtl/v3/capfc_sort.sv` in its order, one phase after
+    /// another, so that each register's next value reads beside the RTL's.)
     pub fn tick_rows(&mut self, inp: &SortIn, rows: (&[bool], &[bool], &[u64])) {
         let (in_rclr, in_rtrig, in_sval) = rows;
         let p = self.p;

@@ -458,6 +458,9 @@ impl Top {
 
     /// One cycle into `out` (its vectors reused: a cycle allocates nothing once they have
     /// their lengths).
+    ///
+    /// (Long: the top's wiring of `rtl/v3/capfc_top_oc.sv` between its units, in the order the RTL
+    /// evaluates them.)
     pub fn cycle_into(&mut self, inp: &TopIn, out: &mut TopOut) {
         let np = self.p.np;
         let b = &mut self.buf.0;

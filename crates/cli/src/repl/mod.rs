@@ -771,6 +771,8 @@ impl Session {
     }
 
     /// Run one line; its output goes to `w`. `Err` is the reason the command was refused.
+    ///
+    /// (Long: one arm a command of the REPL, each a few lines.)
     pub fn exec(&mut self, line: &str, w: &mut dyn Write) -> Result<Flow, String> {
         let cmd = parse::parse(line)?;
         if cmd == Command::Nothing {

@@ -107,6 +107,7 @@ pub(super) fn help(topic: Option<&str>, o: &mut Out) -> Result<(), String> {
     Ok(())
 }
 
+/// (Long: one arm a `show` subject, each a few lines.)
 pub(super) fn print(s: &Session, what: &Show, o: &mut Out) -> Result<(), String> {
     let np = s.params.np;
     let now = s.sw.now;
