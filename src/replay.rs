@@ -19,6 +19,30 @@ use crate::v3::sort::{Sort, SortIn, SortParams};
 use crate::v3::top::{Top, TopIn};
 use crate::v3::{bits, RegStrings, Regs};
 
+/// A waveform the replay cannot use: the file, and what is wrong with it or missing from it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("[wave] {path}: {why}")]
+pub struct WaveError {
+    pub path: String,
+    pub why: String,
+}
+
+impl WaveError {
+    fn new(path: &str, why: impl Into<String>) -> Self {
+        WaveError {
+            path: path.into(),
+            why: why.into(),
+        }
+    }
+}
+
+/// For the layers that still report errors as text.
+impl From<WaveError> for String {
+    fn from(e: WaveError) -> String {
+        e.to_string()
+    }
+}
+
 /// The outcome of a replay.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Report {
@@ -41,15 +65,17 @@ struct Vcd {
 }
 
 impl Vcd {
-    fn load(path: &str, instance: &str) -> Result<Self, String> {
-        std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
+    fn load(path: &str, instance: &str) -> Result<Self, WaveError> {
+        std::fs::File::open(path).map_err(|e| WaveError::new(path, e.to_string()))?;
         let hook = std::panic::take_hook();
         std::panic::set_hook(Box::new(|_| {}));
         let read = std::panic::catch_unwind(|| wellen::simple::read(path));
         std::panic::set_hook(hook);
         let mut w = match read {
-            Ok(r) => r.map_err(|e| format!("{path}: not a readable VCD or FST: {e}"))?,
-            Err(_) => return Err(format!("{path}: not a readable VCD or FST")),
+            Ok(r) => {
+                r.map_err(|e| WaveError::new(path, format!("not a readable VCD or FST: {e}")))?
+            }
+            Err(_) => return Err(WaveError::new(path, "not a readable VCD or FST")),
         };
         let h = w.hierarchy();
         let tail = format!(".{instance}.");
@@ -68,14 +94,17 @@ impl Vcd {
             }
         }
         if vars.is_empty() {
-            return Err(format!(
-                "{path}: no instance {instance} (no variable under *.{instance}.*)"
+            return Err(WaveError::new(
+                path,
+                format!("no instance {instance} (no variable under *.{instance}.*)"),
             ));
         }
-        let clk = clk.ok_or_else(|| format!("{path}: no {instance}.clk"))?;
+        let clk = clk.ok_or_else(|| WaveError::new(path, format!("no {instance}.clk")))?;
         let ids: Vec<SignalRef> = vars.values().copied().collect();
         w.load_signals_multi_threaded(&ids);
-        let cs = w.get_signal(clk).ok_or("clk: not loaded")?;
+        let cs = w
+            .get_signal(clk)
+            .ok_or_else(|| WaveError::new(path, format!("{instance}.clk: not loaded")))?;
         let mut edges = vec![];
         let mut prev = None;
         for (ti, v) in cs.iter_changes() {
@@ -95,18 +124,12 @@ impl Vcd {
         s.get_value_at(&off, 0).to_bit_string()
     }
 
-    /// Bits `lo .. lo + w` (w <= 64) of `name` at time-table index `t`.
-    fn field(
-        &self,
-        path: &str,
-        name: &str,
-        t: TimeTableIdx,
-        lo: usize,
-        w: usize,
-    ) -> Result<u64, String> {
+    /// Bits `lo .. lo + w` (w <= 64) of `name` at time-table index `t` (an error names the
+    /// signal; [`run`] adds the file).
+    fn field(&self, name: &str, t: TimeTableIdx, lo: usize, w: usize) -> Result<u64, String> {
         let b = self
             .at(name, t)
-            .ok_or_else(|| format!("{path}: no signal {name}"))?;
+            .ok_or_else(|| format!("no signal {name}"))?;
         let n = b.len();
         let mut x = 0u64;
         for i in (lo..lo + w).rev() {
@@ -117,7 +140,7 @@ impl Vcd {
                     b'1' => 1,
                     _ => {
                         return Err(format!(
-                            "{path}: {name}[{i}] = {} at time index {t}: not 0 or 1",
+                            "{name}[{i}] = {} at time index {t}: not 0 or 1",
                             c as char
                         ))
                     }
@@ -383,7 +406,7 @@ pub fn run(
     instance: &str,
     unit: &mut dyn Unit,
     limit: usize,
-) -> Result<Report, String> {
+) -> Result<Report, WaveError> {
     let v = Vcd::load(path, instance)?;
     let names: Vec<String> = unit.regs().into_iter().map(|(n, _)| n).collect();
     for n in &names {
@@ -392,9 +415,15 @@ pub fn run(
             let mut like: Vec<&String> = v.vars.keys().filter(|k| k.contains(base)).collect();
             like.sort();
             like.truncate(4);
-            return Err(format!(
-                "{path}: the model's register {n} is not in the waveform under {instance} (there: {})",
-                like.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+            return Err(WaveError::new(
+                path,
+                format!(
+                    "the model's register {n} is not in the waveform under {instance} (there: {})",
+                    like.iter()
+                        .map(|s| s.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
             ));
         }
     }
@@ -405,14 +434,18 @@ pub fn run(
         .collect();
     unlisted.sort();
     if let Some(k) = unlisted.first() {
-        return Err(format!(
-            "{path}: register {k} of {instance} is not in the model ({} such)",
-            unlisted.len()
+        return Err(WaveError::new(
+            path,
+            format!(
+                "register {k} of {instance} is not in the model ({} such)",
+                unlisted.len()
+            ),
         ));
     }
     if v.edges.is_empty() {
-        return Err(format!(
-            "{path}: no rising edge of {instance}.clk: nothing checked"
+        return Err(WaveError::new(
+            path,
+            format!("no rising edge of {instance}.clk: nothing checked"),
         ));
     }
     let mut rep = Report {
@@ -437,15 +470,17 @@ pub fn run(
                 note(&mut rep, c, &n, got, want);
             }
         }
-        let f = |name: &str, lo: usize, w: u32| v.field(path, name, t, lo, w as usize);
-        let outs = unit.cycle(&f)?;
+        let f = |name: &str, lo: usize, w: u32| v.field(name, t, lo, w as usize);
+        let outs = unit
+            .cycle(&f)
+            .map_err(|e| WaveError::new(path, format!("cycle {c}: {e}")))?;
         if c == 0 {
             rep.names += outs.len();
         }
         for (n, want) in outs {
             let got = v
                 .at(&n, t)
-                .ok_or_else(|| format!("{path}: no output {n} under {instance}"))?;
+                .ok_or_else(|| WaveError::new(path, format!("no output {n} under {instance}")))?;
             if got != want {
                 note(&mut rep, c, &n, got, want);
             }
@@ -457,15 +492,25 @@ pub fn run(
 
 /// The values of the ports `names` of `instance` at every rising edge of its clock (sampled just
 /// before the edge, as [`run`] drives a model), each a binary string, most significant bit first.
-pub fn wave_inputs(path: &str, instance: &str, names: &[&str]) -> Result<Vec<Vec<String>>, String> {
+pub fn wave_inputs(
+    path: &str,
+    instance: &str,
+    names: &[&str],
+) -> Result<Vec<Vec<String>>, WaveError> {
     let v = Vcd::load(path, instance)?;
     for n in names {
         if !v.vars.contains_key(*n) {
-            return Err(format!("{path}: no port {n} under {instance}"));
+            return Err(WaveError::new(
+                path,
+                format!("no port {n} under {instance}"),
+            ));
         }
     }
     if v.edges.is_empty() {
-        return Err(format!("{path}: no rising edge of {instance}.clk"));
+        return Err(WaveError::new(
+            path,
+            format!("no rising edge of {instance}.clk"),
+        ));
     }
     v.edges
         .iter()
@@ -473,8 +518,9 @@ pub fn wave_inputs(path: &str, instance: &str, names: &[&str]) -> Result<Vec<Vec
             names
                 .iter()
                 .map(|n| {
-                    v.at(n, e - 1)
-                        .ok_or_else(|| format!("{path}: {n} has no value at time index {}", e - 1))
+                    v.at(n, e - 1).ok_or_else(|| {
+                        WaveError::new(path, format!("{n} has no value at time index {}", e - 1))
+                    })
                 })
                 .collect()
         })
@@ -487,21 +533,26 @@ pub fn ingress(
     instance: &str,
     p: IngressParams,
     limit: usize,
-) -> Result<Report, String> {
+) -> Result<Report, WaveError> {
     run(path, instance, &mut Ingress::new(p), limit)
 }
 
 /// Replay `capfc_egress` (v3); see [`run`].
-pub fn egress(path: &str, instance: &str, p: EgressParams, limit: usize) -> Result<Report, String> {
+pub fn egress(
+    path: &str,
+    instance: &str,
+    p: EgressParams,
+    limit: usize,
+) -> Result<Report, WaveError> {
     run(path, instance, &mut Egress::new(p), limit)
 }
 
 /// Replay `capfc_sort` (v3); see [`run`].
-pub fn sort(path: &str, instance: &str, p: SortParams, limit: usize) -> Result<Report, String> {
+pub fn sort(path: &str, instance: &str, p: SortParams, limit: usize) -> Result<Report, WaveError> {
     run(path, instance, &mut Sort::new(p), limit)
 }
 
 /// Replay the assembled v3 block (`capfc_top_oc`); see [`run`].
-pub fn top(path: &str, instance: &str, p: BlockParams, limit: usize) -> Result<Report, String> {
+pub fn top(path: &str, instance: &str, p: BlockParams, limit: usize) -> Result<Report, WaveError> {
     run(path, instance, &mut Top::new(p), limit)
 }

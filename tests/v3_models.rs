@@ -75,7 +75,7 @@ fn ingress_lanes_ready_in_their_slot_after_the_reset_and_an_arrival_answers_four
 #[test]
 fn the_replay_refuses_a_missing_file_and_a_waveform_without_the_unit() {
     let e = replay::ingress("no/such.vcd", "tb.dut", params(4), 10).unwrap_err();
-    assert!(e.contains("no/such.vcd"), "{e}");
+    assert_eq!(e.path, "no/such.vcd", "{e}");
     let dir = std::env::temp_dir().join(format!("capfc_v3_replay_{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let f = dir.join("other.vcd");
@@ -86,7 +86,7 @@ fn the_replay_refuses_a_missing_file_and_a_waveform_without_the_unit() {
     )
     .unwrap();
     let e = replay::ingress(f.to_str().unwrap(), "tb.dut", params(4), 10).unwrap_err();
-    assert!(e.contains("no instance tb.dut"), "{e}");
+    assert!(e.why.contains("no instance tb.dut"), "{e}");
     // the unit is there but a register of the model is not: refused by name, nothing skipped
     std::fs::write(
         &f,
@@ -96,7 +96,7 @@ fn the_replay_refuses_a_missing_file_and_a_waveform_without_the_unit() {
     )
     .unwrap();
     let e = replay::ingress(f.to_str().unwrap(), "tb.dut", params(4), 10).unwrap_err();
-    assert!(e.contains("is not in the waveform"), "{e}");
+    assert!(e.why.contains("is not in the waveform"), "{e}");
     std::fs::write(&f, "not a waveform\n\0\0").unwrap();
     assert!(replay::ingress(f.to_str().unwrap(), "tb.dut", params(4), 10).is_err());
     std::fs::remove_dir_all(&dir).unwrap();
