@@ -7,40 +7,8 @@
 //! plain Verilog testbench). `capfc faults` prints which directed case, random seed and golden set
 //! catch each fault (the kill matrix); `tests/faults.rs` asserts that each is caught by both.
 
-use serde::{Deserialize, Serialize};
-
-macro_rules! faults {
-    ($( $(#[$m:meta])* $v:ident = $name:literal, $unit:literal, $rule:literal; )*) => {
-        /// A deliberate bug in one rule of the model.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-        #[serde(rename_all = "snake_case")]
-        pub enum Fault {
-            $( $(#[$m])* $v, )*
-        }
-
-        impl Fault {
-            /// Every fault, in catalogue order.
-            pub const ALL: &'static [Fault] = &[$(Fault::$v),*];
-
-            /// The name on the command line (`--fault NAME`).
-            pub fn name(self) -> &'static str {
-                match self { $(Fault::$v => $name,)* }
-            }
-
-            /// The RTL unit whose rule it breaks.
-            pub fn unit(self) -> &'static str {
-                match self { $(Fault::$v => $unit,)* }
-            }
-
-            /// The rule as the contract states it, and how the fault breaks it.
-            pub fn rule(self) -> &'static str {
-                match self { $(Fault::$v => $rule,)* }
-            }
-        }
-    };
-}
-
-faults! {
+crate::fault_catalogue! {
+    #[doc = "A deliberate bug in one rule of the model."]
     /// Ingress accept needs `B + s < MAX`: an arrival that fills the queue exactly is refused.
     IngMaxStrict = "ing_max_strict", "u_ingress",
         "arr_accept: B + s <= MAX (fault: B + s < MAX)";
@@ -125,23 +93,6 @@ faults! {
     /// CUT keeps CUT_F bits, so 1.0 becomes 0.
     CutNarrow = "cut_narrow", "u_cfg",
         "cut_q has CUT_F + 1 bits, 1.0 = 2^CUT_F (fault: CUT_F bits, 1.0 reads 0)";
-}
-
-impl std::str::FromStr for Fault {
-    type Err = crate::error::FaultError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Fault::ALL
-            .iter()
-            .copied()
-            .find(|f| f.name() == s)
-            .ok_or_else(|| {
-                let names: Vec<&str> = Fault::ALL.iter().map(|f| f.name()).collect();
-                crate::error::FaultError::Unknown {
-                    name: s.into(),
-                    known: names.join(", "),
-                }
-            })
-    }
 }
 
 /// The fault in force, as the units test it: `f.is(Fault::X)`.

@@ -11,41 +11,10 @@
 //! thread, the times the wrong value differed from the right one ([`fired`]): a run that catches
 //! a fault shows that the fault's case happened in it.
 
-use serde::{Deserialize, Serialize};
 use std::cell::Cell;
 
-macro_rules! faults {
-    ($( $(#[$m:meta])* $v:ident = $name:literal, $unit:literal, $rule:literal; )*) => {
-        /// A deliberate bug in one rule of the v3 model.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-        #[serde(rename_all = "snake_case")]
-        pub enum Fault {
-            $( $(#[$m])* $v, )*
-        }
-
-        impl Fault {
-            /// Every fault, in catalogue order.
-            pub const ALL: &'static [Fault] = &[$(Fault::$v),*];
-
-            /// The name on the command line (`--fault NAME`).
-            pub fn name(self) -> &'static str {
-                match self { $(Fault::$v => $name,)* }
-            }
-
-            /// The RTL instance whose rule it breaks.
-            pub fn unit(self) -> &'static str {
-                match self { $(Fault::$v => $unit,)* }
-            }
-
-            /// The rule as the contract states it, and how the fault breaks it.
-            pub fn rule(self) -> &'static str {
-                match self { $(Fault::$v => $rule,)* }
-            }
-        }
-    };
-}
-
-faults! {
+crate::fault_catalogue! {
+    #[doc = "A deliberate bug in one rule of the v3 model."]
     // the ingress (docs/microarchitecture.md, "Rules: Compares", "Engine stages")
     IngMaxStrict = "ing_max_strict", "u_ingress",
         "arr_accept: occ + s <= MAX, accept at MAX (fault: occ + s < MAX)";
@@ -148,23 +117,6 @@ faults! {
         "pfc_cev = D | sent: classes resumed since the last frame are sent (fault: pfc_cev = D)";
     RefreshLate = "refresh_late", "u_pfc",
         "the pause refresh is pending refresh + 1 cycles after a frame taken (fault: refresh + 2)";
-}
-
-impl std::str::FromStr for Fault {
-    type Err = crate::error::FaultError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Fault::ALL
-            .iter()
-            .copied()
-            .find(|f| f.name() == s)
-            .ok_or_else(|| {
-                let names: Vec<&str> = Fault::ALL.iter().map(|f| f.name()).collect();
-                crate::error::FaultError::Unknown {
-                    name: s.into(),
-                    known: names.join(", "),
-                }
-            })
-    }
 }
 
 impl std::fmt::Display for Fault {
