@@ -48,9 +48,17 @@ run: deps ## build, then run the default switch scenario in the four modes, RTL 
 # ports too)
 test: V3_TB_PORTS := 4 12
 test: deps deps-test venv ## lint, every cargo test, the block's units and the assembled block in lockstep, every golden set on Verilator and Icarus, the corner sets' faults, cocotb (CI)
-	@$(MAKE) --no-print-directory $(FPGA_VENV)/.slang test-build
-	@$(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target V3_TB_PORTS="$(V3_TB_PORTS)" $(TEST_RUNS)
+	@s=$$(date +%s); $(MAKE) --no-print-directory $(FPGA_VENV)/.slang test-build \
+	  && echo "test: the builds took $$(( $$(date +%s) - s )) s"
+	@s=$$(date +%s); $(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target V3_TB_PORTS="$(V3_TB_PORTS)" \
+	  $(addprefix timed-,$(TEST_RUNS)) && echo "test: the runs took $$(( $$(date +%s) - s )) s"
 	@echo "test: passed ($(words $(TEST_RUNS)) runs after the builds)"
+
+# A run of make test with its wall-clock time after its output (a failure's too: where the time
+# goes, in CI's log). (Not .PHONY: make skips pattern rules for phony targets.)
+timed-%:
+	@s=$$(date +%s); $(MAKE) --no-print-directory $*; rc=$$?; \
+	  echo "test: $* took $$(( $$(date +%s) - s )) s$$([ $$rc = 0 ] || echo ", FAILED")"; exit $$rc
 
 # make test in two stages. First the builds, where cargo keeps both cores busy by itself: rustfmt,
 # clippy, then the binary, every test binary and example, and the C ABI's tests. Then the runs, which are
