@@ -40,12 +40,6 @@ pub use v2::{verilog_replay, VerilogKill};
 /// killed (so that the list follows the sets).
 pub const UNKILLED: &[(Fault, &str)] = &[
     (
-        Fault::CounterWraps,
-        "saturation needs 2^16 - 1 increments of one counter between two clears of its row (CW = 16 \
-         at every built parameter set): one input into one output port held at or above WARN for \
-         at least 524,280 cycles (an enqueue a slot of 8); no set is that long",
-    ),
-    (
         Fault::ScrubOff,
         "caught by the lockstep (the scrub's write, u_egress.ww_q), but a stale word counts again \
          only once its row's generation has come round to its tag (2^TW clears without a write of \
