@@ -94,24 +94,7 @@ fn main() {
         .collect();
 
     // The factory, first: the bridge refers to every configuration's constructor.
-    let mut fac = String::from("#pragma once\n#include <memory>\n#include <string>\n#include \"capfc/cpp/dut.h\"\nnamespace capfc {\n");
-    for (n, _) in &configs {
-        writeln!(fac, "std::unique_ptr<Dut> make_dut_{n}();").unwrap();
-    }
-    let names: Vec<String> = configs.iter().map(|(n, _)| format!("\"{n}\"")).collect();
-    writeln!(
-        fac,
-        "static const char* const kConfigNames[] = {{{}{}}};",
-        names.join(", "),
-        if names.is_empty() { "nullptr" } else { "" }
-    )
-    .unwrap();
-    fac.push_str("inline std::unique_ptr<Dut> make_dut(const std::string& n) {\n");
-    for (n, _) in &configs {
-        writeln!(fac, "    if (n == \"{n}\") return make_dut_{n}();").unwrap();
-    }
-    fac.push_str("    return nullptr;\n}\n}  // namespace capfc\n");
-    std::fs::write(out.join("dut_factory.h"), fac).unwrap();
+    std::fs::write(out.join("dut_factory.h"), v2_factory(&configs)).unwrap();
 
     let v3 = v3_configs();
     std::fs::write(out.join("dut_v3_factory.h"), v3_factory(&v3)).unwrap();
@@ -130,20 +113,7 @@ fn main() {
     }
     if !v3.is_empty() {
         let v3_files = file_list("rtl/v3/files.f");
-        let mut h = DefaultHasher::new();
-        version.hash(&mut h);
-        // (build.rs itself: it generates the v3 wrapper after Verilator has run)
-        for f in v3_files.iter().map(String::as_str).chain([
-            "cpp/dut_impl.h",
-            "cpp/dut_v3.h",
-            "cpp/dut_v3_impl.h",
-            "build.rs",
-        ]) {
-            std::fs::read(f)
-                .unwrap_or_else(|e| panic!("{f}: {e}"))
-                .hash(&mut h);
-        }
-        let v3_hash = h.finish();
+        let v3_hash = v3_hash(&version, &v3_files);
         for (name, vals) in &v3 {
             build_v3_config(&verilator, &vinc, &out, &v3_files, v3_hash, name, vals);
         }
@@ -170,6 +140,46 @@ fn stamp_ok(lib: &Path, stamp: &Path, want: &str) -> bool {
 fn link(out: &Path, lib: &str) {
     println!("cargo:rustc-link-search=native={}", out.display());
     println!("cargo:rustc-link-lib=static={lib}");
+}
+
+/// The v2 configurations' factory header: each one's constructor, their names, and `make_dut`.
+fn v2_factory(configs: &[&(&str, [u32; 7])]) -> String {
+    let mut fac = String::from("#pragma once\n#include <memory>\n#include <string>\n#include \"capfc/cpp/dut.h\"\nnamespace capfc {\n");
+    for (n, _) in configs {
+        writeln!(fac, "std::unique_ptr<Dut> make_dut_{n}();").unwrap();
+    }
+    let names: Vec<String> = configs.iter().map(|(n, _)| format!("\"{n}\"")).collect();
+    writeln!(
+        fac,
+        "static const char* const kConfigNames[] = {{{}{}}};",
+        names.join(", "),
+        if names.is_empty() { "nullptr" } else { "" }
+    )
+    .unwrap();
+    fac.push_str("inline std::unique_ptr<Dut> make_dut(const std::string& n) {\n");
+    for (n, _) in configs {
+        writeln!(fac, "    if (n == \"{n}\") return make_dut_{n}();").unwrap();
+    }
+    fac.push_str("    return nullptr;\n}\n}  // namespace capfc\n");
+    fac
+}
+
+/// The content stamp of the v3 configurations: Verilator's version, the RTL, the C++ around it
+/// and this script (it generates the v3 wrapper after Verilator has run).
+fn v3_hash(version: &str, v3_files: &[String]) -> u64 {
+    let mut h = DefaultHasher::new();
+    version.hash(&mut h);
+    for f in v3_files.iter().map(String::as_str).chain([
+        "cpp/dut_impl.h",
+        "cpp/dut_v3.h",
+        "cpp/dut_v3_impl.h",
+        "build.rs",
+    ]) {
+        std::fs::read(f)
+            .unwrap_or_else(|e| panic!("{f}: {e}"))
+            .hash(&mut h);
+    }
+    h.finish()
 }
 
 fn build_config(
@@ -340,7 +350,8 @@ fn classes_sources(dir: &Path, prefix: &str) -> Vec<(String, CxxUse)> {
     sources
 }
 
-/// The per-configuration C++: words to ports, ports to words, state registers to words.
+/// The per-configuration C++: words to ports, ports to words, state registers to words. (Long:
+/// the generated file's text, one function of it after another.)
 fn gen_ports(name: &str, prefix: &str, np: usize) -> String {
     // The state registers, per-port instances expanded: C++ member names in packing order.
     let members: Vec<String> = STATE_SIGNALS
@@ -615,7 +626,8 @@ fn v3_member_type(t: &str) -> Option<(u32, Vec<usize>)> {
 
 /// The v3 configuration's C++, generated from the Verilated headers: every port but clk (in the
 /// header's order) and every register (a name ending in `_q`) and RAM word array (`mem`) of the
-/// block, with the layout string that names them (cpp/dut_v3.h).
+/// block, with the layout string that names them (cpp/dut_v3.h). (Long: the headers' reading,
+/// then the generated file's text, one function of it after another.)
 fn gen_v3_ports(name: &str, prefix: &str, top_h: &str, root_h: &str) -> String {
     let mut ins = vec![];
     let mut outs = vec![];
