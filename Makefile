@@ -66,9 +66,9 @@ timed-%:
 # any more: cargo holds its lock only while it builds), TEST_JOBS at a time, the longest first;
 # each prints its output when it ends (--output-sync), so a failure's lines stay together.
 TEST_JOBS ?= 2
-TEST_RUNS := test-cargo replay-all v3-spike v3-check test-capi pytest v3-golden-faults \
+TEST_RUNS := test-cargo-cli test-cargo-lib replay-all v3-spike v3-check test-capi pytest v3-golden-faults \
 	lint-rtl lint-v1 lint-dpi lint-sva $(if $(filter 1,$(LINT_SLANG)),lint-slang) icarus
-.PHONY: test-build test-cargo test-capi
+.PHONY: test-build test-cargo test-cargo-cli test-cargo-lib test-capi
 
 # (cargo build alone first: some runs call cargo build or cargo run, which leave out the
 # dev-dependencies; Cargo.toml turns on in the library's dependencies the features the
@@ -79,8 +79,21 @@ test-build: lint-rust
 	$(CARGO) build --release --tests --examples
 	$(CARGO) test --release -p capfc-capi --no-run
 
-test-cargo:
-	MAKEFLAGS= $(CARGO) test --release
+test-cargo: test-cargo-cli test-cargo-lib
+
+# Every cargo test in two halves of about equal time, so that make test's runs pack onto two
+# cores: the command line's tests (crates/cli/tests), and the rest (the units' tests, tests/, the
+# doc tests). Both select test targets at the root, so that cargo resolves the features of the
+# three crates together and runs the binaries test-build built (`-p capfc-cli` alone would build
+# the library again: its `default` feature would be off).
+CARGO_TESTS_CLI := $(patsubst crates/cli/tests/%.rs,--test %,$(wildcard crates/cli/tests/*.rs))
+CARGO_TESTS_LIB := $(patsubst %.rs,--test %,$(notdir $(wildcard tests/*.rs crates/block/tests/*.rs)))
+test-cargo-cli:
+	MAKEFLAGS= $(CARGO) test --release $(CARGO_TESTS_CLI)
+
+test-cargo-lib:
+	MAKEFLAGS= $(CARGO) test --release --lib --bins $(CARGO_TESTS_LIB)
+	MAKEFLAGS= $(CARGO) test --release --doc
 
 test-capi:
 	MAKEFLAGS= $(CARGO) test --release -p capfc-capi
