@@ -41,6 +41,8 @@ fn best<S, F: FnMut(S)>(repeat: u64, mut setup: impl FnMut() -> S, mut run: F) -
         .fold(f64::INFINITY, f64::min)
 }
 
+/// The table: per port count, the model, the Rust-driven RTL, the lockstep and the C++ loop on
+/// the same recorded traffic, best of `--repeat`. (Long: one row's four timings and its print.)
 fn main() {
     let repeat = arg("--repeat", 3);
     println!(

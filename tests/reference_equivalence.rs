@@ -83,6 +83,8 @@ fn thresholds() -> PrioThresholds {
     }
 }
 
+/// One case: v2's block and the untimed reference set up alike, then driven by the same steps and
+/// compared after each. (Long: the set-up, then one loop over the steps with its checks.)
 fn run(c: &Case) -> Result<(), TestCaseError> {
     let p = BlockParams {
         np: c.np,

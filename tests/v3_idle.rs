@@ -68,6 +68,9 @@ fn refresh_due_now(m: &Top) -> bool {
     (0..m.d_q.len()).any(|i| m.d_q[i] != 0 && m.sent_q[i] == m.d_q[i] && m.timer_q[i] == 0)
 }
 
+/// One random case: a state built in stages (configuration, traffic, stale counter words, busy
+/// lines), then an idle gap advanced by `Top::advance_idle` and by clocking every cycle, the two
+/// compared. (Long: the stages in order, each a few lines.)
 fn case(p: &BlockParams, rng: &mut ChaCha8Rng, seen: &mut Seen) {
     let mut m = Top::new(*p);
     match rng.gen_range(0..6) {

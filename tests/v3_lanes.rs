@@ -10,7 +10,9 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// `cycles` cycles of random lanes at `np` ports (seed `seed`): MAX of priority 5 is left 0 at
-/// both sides, every other MAX is far above what the run can fill.
+/// both sides, every other MAX is far above what the run can fill. (Long: one random run in
+/// order: the set-up, the lanes' bookkeeping, the loop that checks every take and answer, the
+/// drain.)
 fn run(np: usize, seed: u64, cycles: u64) {
     let p = BlockParams::from_values(&[np as u32, 14, 20, 16, 0, 8, 2]);
     let mut top = Top::new(p);
