@@ -40,12 +40,6 @@ pub use v2::{verilog_replay, VerilogKill};
 /// killed (so that the list follows the sets).
 pub const UNKILLED: &[(Fault, &str)] = &[
     (
-        Fault::ScrubOff,
-        "caught by the lockstep (the scrub's write, u_egress.ww_q), but a stale word counts again \
-         only once its row's generation has come round to its tag (2^TW clears without a write of \
-         the word) and a sort then reads it: no set's outputs show it",
-    ),
-    (
         Fault::EWriteNotCancelled,
         "never fires: an engine's E write must leave in the cycle of its row's clear; at 4 ports a \
          Stop-Max write leaves 18 cycles after its request's enqueue and a clear 4 after its \

@@ -32,6 +32,7 @@ pub const DIRECTED_V3: &[&str] = &[
     "generation_wrap",
     "scrub_under_load",
     "sort_aborted_by_clear",
+    "stale_tag_comes_round",
 ];
 
 /// The priority the cases count on (lossless, counted class 0), and a second one (class 1).
@@ -109,6 +110,10 @@ pub fn required(case: &str, mode: Mode) -> Vec<&'static str> {
         ],
         "scrub_under_load" => vec!["stale_counts_scrubbed_under_traffic"],
         "sort_aborted_by_clear" => vec!["sorts_aborted_by_a_clear", "dequeue_lands_on_warn"],
+        "stale_tag_comes_round" => vec![
+            "stale_tags_come_round",
+            "sorts_reading_0_where_a_stale_tag_came_round",
+        ],
         _ => vec![],
     }
 }
@@ -825,6 +830,35 @@ pub(super) fn run(p: &BlockParams, case: &str, mode: Mode, nudge: bool) -> Resul
                 d.taken()?;
             }
             d.sync()?;
+            d.finish()
+        }
+        "stale_tag_comes_round" => {
+            // Input 1 counts 10 in row (0, class 0) under generation g; the row is then
+            // cleared exactly 2^TW times (a small packet enqueued below WARN and dequeued)
+            // without a write of input 1's word, so that its generation comes round to g, the
+            // tag of that word: the scrub has rewritten it {generation, 0} meanwhile. Then input
+            // 2 alone crosses XOFF_e: the sort reads input 1's word as 0 and selects input 2 (a
+            // block that does not scrub counts the stale 10 again and pauses input 1). (Nudged:
+            // one clear fewer, the generation one short of the tag.)
+            let tw = class_width(p.nl as u32) + port_width(np) + 1;
+            let mut d = Dir::new(p, &cfg);
+            d.fill_to(0, PR, 3, t.eg_warn - 1)?;
+            for _ in 0..10 {
+                d.enq(0, PR, 1, 1)?;
+            }
+            let clears = (1u32 << tw) - u32::from(nudge);
+            d.deq(0, PR)?;
+            for _ in 1..clears {
+                d.enq(0, PR, 3, 100)?;
+                d.deq(0, PR)?;
+            }
+            d.fill_to(0, PR, 3, t.eg_warn - 1)?;
+            let chunk = (t.eg_xoff + 2 - d.occ(0, PR)).div_ceil(3);
+            for _ in 0..3 {
+                d.enq(0, PR, 2, chunk)?;
+            }
+            d.sorts()?;
+            d.drain_to(0, PR, 0)?;
             d.finish()
         }
         _ => Err(format!("directed case {case}: not written for v3")),

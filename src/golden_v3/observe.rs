@@ -46,6 +46,12 @@ pub(crate) struct Observer {
     row_clear: Vec<Option<(u64, bool)>>,
     /// per row: cleared while it held a count since the reset
     cleared_with_counts: Vec<bool>,
+    /// per counter word (`row * NP + input`): the generation its row had when the row was last
+    /// cleared while the word held a count, until an increment writes the word
+    stale_tag: Vec<Option<u64>>,
+    /// per counter word: its row's generation has come round to its stale tag (and not moved
+    /// on since)
+    came_round: Vec<bool>,
     /// the last cycle a lane was taken
     last_take: Option<u64>,
     /// configuration writes of the last cycles: (cycle, address, seen with a take near it)
@@ -85,6 +91,8 @@ impl Observer {
             eng: vec![Eng::default(); top.p.np.div_ceil(2)],
             row_clear: vec![None; top.p.np << class_width(top.p.nl as u32)],
             cleared_with_counts: vec![false; top.p.np << class_width(top.p.nl as u32)],
+            stale_tag: vec![None; top.p.np * (top.p.np << class_width(top.p.nl as u32))],
+            came_round: vec![false; top.p.np * (top.p.np << class_width(top.p.nl as u32))],
             last_take: None,
             writes: VecDeque::new(),
             stray_due: VecDeque::new(),
@@ -147,6 +155,8 @@ impl Observer {
             self.armed = false;
             self.row_clear.fill(None);
             self.cleared_with_counts.fill(false);
+            self.stale_tag.fill(None);
+            self.came_round.fill(false);
         }
         if self.armed {
             self.answers(answers);
@@ -350,6 +360,18 @@ impl Observer {
                     let held = (0..np).any(|i| self.prev.counter(o, l, i) != 0);
                     self.row_clear[row] = Some((t, held));
                     self.cleared_with_counts[row] |= held;
+                    // the words that held a count keep g0 as their tag until written; a
+                    // generation back at a word's tag would count its stale count again
+                    for i in 0..np {
+                        let w = row * np + i;
+                        if self.prev.counter(o, l, i) != 0 {
+                            self.stale_tag[w] = Some(g0);
+                        }
+                        self.came_round[w] = self.stale_tag[w] == Some(g1);
+                        if self.came_round[w] {
+                            self.count("stale_tags_come_round");
+                        }
+                    }
                 }
                 for i in 0..np {
                     let (c0, c1) = (self.prev.counter(o, l, i), self.cur.counter(o, l, i));
@@ -373,6 +395,8 @@ impl Observer {
                 let (l, i) = (a >> pw, a & ((1 << pw) - 1));
                 if l < nl && i < np {
                     let row = (o << lw) | l;
+                    self.stale_tag[row * np + i] = None;
+                    self.came_round[row * np + i] = false;
                     if let Some((tc, true)) = self.row_clear[row] {
                         if t - tc <= 4 && wd == 1 {
                             self.count("increment_counts_one_after_its_takes_clear");
@@ -476,6 +500,9 @@ impl Observer {
         let row = (o << self.lw()) | l;
         if self.cleared_with_counts[row] {
             self.count("sorts_of_a_row_cleared_with_counts");
+        }
+        if (0..np).any(|i| self.came_round[row * np + i] && c[i] == 0) {
+            self.count("sorts_reading_0_where_a_stale_tag_came_round");
         }
         if !cal {
             self.count("stop_max_sorts");
