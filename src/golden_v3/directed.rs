@@ -33,6 +33,9 @@ pub const DIRECTED_V3: &[&str] = &[
     "scrub_under_load",
     "sort_aborted_by_clear",
     "stale_tag_comes_round",
+    "e_write_meets_clear",
+    "e_write_after_clear",
+    "e_write_before_e_clear",
 ];
 
 /// The priority the cases count on (lossless, counted class 0), and a second one (class 1).
@@ -114,6 +117,9 @@ pub fn required(case: &str, mode: Mode) -> Vec<&'static str> {
             "stale_tags_come_round",
             "sorts_reading_0_where_a_stale_tag_came_round",
         ],
+        "e_write_meets_clear" => vec!["e_writes_cancelled_by_their_rows_clear"],
+        "e_write_after_clear" => vec!["e_writes_cancelled_the_cycle_after_their_rows_clear"],
+        "e_write_before_e_clear" => vec!["e_writes_lost_to_their_rows_e_clear"],
         _ => vec![],
     }
 }
@@ -861,8 +867,93 @@ pub(super) fn run(p: &BlockParams, case: &str, mode: Mode, nudge: bool) -> Resul
             d.drain_to(0, PR, 0)?;
             d.finish()
         }
+        "e_write_meets_clear" | "e_write_after_clear" | "e_write_before_e_clear" => {
+            cfg.lossless = 1 << PR | 1 << PR2;
+            let m = meet(case, mode).expect("an E-write case");
+            e_write_meets_clear(Dir::new(p, &cfg), &cfg, &m, nudge)
+        }
         _ => Err(format!("directed case {case}: not written for v3")),
     }
+}
+
+/// When the sort of row (port 0, class 0) and its row's clear meet: the rows of engine 0 whose
+/// sorts delay that row's grant, and when its head packet leaves.
+#[derive(Debug, Clone, Copy)]
+struct Meet<'a> {
+    /// rows (port, priority) crossing XOFF_e before row (0, class 0), in this order
+    before: &'a [(usize, usize)],
+    /// the inputs row (0, class 0) counts, the first crossing XOFF_e (Stop-Calibrate writes E
+    /// for each in its own cycle, in index order)
+    inputs: &'a [usize],
+    /// cycles from row (0, class 0)'s crossing taken to its head's dequeue offered
+    wait: u64,
+}
+
+/// The timings of the E-write cases at 4 ports (found by running the model over the rows ahead
+/// and the dequeue's slot; the sort's length, and so where its E write falls against the slot
+/// of 8, depends on the algorithm): in `e_write_meets_clear` an engine's E write leaves in the
+/// cycle of its row's clear, in `e_write_after_clear` the cycle after, in
+/// `e_write_before_e_clear` the cycle before (registered beside E, it reaches E with the clear).
+/// Stop-Calibrate counts inputs 1 and 2 in row (0, class 0) and writes E for each in its own
+/// cycle.
+fn meet(case: &str, mode: Mode) -> Option<Meet<'static>> {
+    let cal = mode == Mode::StopCal;
+    let inputs: &[usize] = if cal { &[1, 2] } else { &[1] };
+    let (before, wait): (&[(usize, usize)], u64) = match (case, cal) {
+        ("e_write_meets_clear", false) => (&[(1, PR), (1, PR2), (0, PR2)], 16),
+        ("e_write_meets_clear", true) => (&[(1, PR2)], 248),
+        ("e_write_after_clear", false) => (&[(0, PR2)], 8),
+        ("e_write_after_clear", true) => (&[(0, PR2), (1, PR)], 376),
+        ("e_write_before_e_clear", false) => (&[(0, PR2), (1, PR), (1, PR2)], 24),
+        ("e_write_before_e_clear", true) => (&[(0, PR2)], 248),
+        _ => return None,
+    };
+    Some(Meet {
+        before,
+        inputs,
+        wait,
+    })
+}
+
+/// Row (0, class 0) at XOFF_e, `m.inputs` its counted inputs, its head packet (input 3's, not
+/// counted) big enough that its dequeue takes the queue to XON_e or below (the row's counters
+/// and E cleared). The rows of `m.before` cross XOFF_e (input 2 counted), then row (0, class
+/// 0): its sort waits for theirs; its head leaves `m.wait` cycles after its crossing was taken,
+/// so that the clear meets the sort's E write. Cancelled (or lost to the clear), the write
+/// leaves E without the input; a block that lets it through pauses it (D, at the ports) until
+/// the queues are drained at the end. (Nudged: the head leaves a slot later.)
+fn e_write_meets_clear(
+    mut d: Dir,
+    cfg: &BlockConfig,
+    m: &Meet,
+    nudge: bool,
+) -> Result<Run, String> {
+    let t = cfg.prio[PR];
+    d.enq(0, PR, 3, t.eg_xoff - t.eg_xon + 2)?;
+    d.fill_to(0, PR, m.inputs[0], t.eg_warn - 1)?;
+    for &i in m.inputs.iter().cycle() {
+        let n = (t.eg_xoff - d.occ(0, PR)).min(1000);
+        if n == 0 {
+            break;
+        }
+        d.enq(0, PR, i, n)?;
+    }
+    for &(o, pr) in m.before {
+        d.fill_to(o, pr, 2, t.eg_xoff)?;
+    }
+    for &(o, pr) in m.before {
+        d.enq_(o, pr, 2, 1);
+    }
+    d.enq_(0, PR, m.inputs[0], 1);
+    d.taken()?;
+    d.idle(m.wait + if nudge { 8 } else { 0 })?;
+    d.deq(0, PR)?;
+    d.sorts()?;
+    d.idle(16)?;
+    for &(o, pr) in m.before.iter().chain(&[(0, PR)]) {
+        d.drain_to(o, pr, 0)?;
+    }
+    d.finish()
 }
 
 /// Cycles of one Stop-Calibrate sort of the v3 engine (`docs/microarchitecture.md`, "Timing"),

@@ -33,6 +33,42 @@ fn slot_at(slots: &[Option<usize>], k: usize) -> Option<usize> {
     slots.get(k).copied().flatten()
 }
 
+/// The places of the registers that tell when an engine's E write meets its row's clear: the
+/// egress's row events and registered writes, the engines' write row.
+#[derive(Debug, Clone, Default)]
+struct EvSlots {
+    /// `u_egress.rclr4_q`, `u_egress.eclr4_q`, `u_egress.rclr5_q` (a bit a row)
+    rclr4: Option<usize>,
+    eclr4: Option<usize>,
+    rclr5: Option<usize>,
+    /// `u_egress.ew_v_q` (a bit a port); per port `u_egress.ew_l_q[o]`, `u_egress.ew_i_q[o]`
+    ew_v: Option<usize>,
+    ew_l: Vec<Option<usize>>,
+    ew_i: Vec<Option<usize>>,
+    /// per engine `u_sort.wl_q[e]`
+    wl: Vec<Option<usize>>,
+}
+
+impl EvSlots {
+    fn new(v: &View, np: usize) -> Self {
+        EvSlots {
+            rclr4: v.slot("u_egress.rclr4_q"),
+            eclr4: v.slot("u_egress.eclr4_q"),
+            rclr5: v.slot("u_egress.rclr5_q"),
+            ew_v: v.slot("u_egress.ew_v_q"),
+            ew_l: (0..np)
+                .map(|o| v.slot(&format!("u_egress.ew_l_q[{o}]")))
+                .collect(),
+            ew_i: (0..np)
+                .map(|o| v.slot(&format!("u_egress.ew_i_q[{o}]")))
+                .collect(),
+            wl: (0..np.div_ceil(2))
+                .map(|e| v.slot(&format!("u_sort.wl_q[{e}]")))
+                .collect(),
+        }
+    }
+}
+
 /// Counts the corners of a run, cycle by cycle.
 pub(crate) struct Observer {
     p: BlockParams,
@@ -40,6 +76,7 @@ pub(crate) struct Observer {
     cur: View,
     /// the places of the registers it reads by name (the view's own table, [`View::slots`])
     slots: Slots,
+    ev: EvSlots,
     pub corners: BTreeMap<String, u64>,
     eng: Vec<Eng>,
     /// per row: the cycle its generation last advanced, and whether it held a count then
@@ -85,6 +122,7 @@ impl Observer {
         Observer {
             p: top.p,
             slots: v.slots().clone(),
+            ev: EvSlots::new(&v, top.p.np),
             prev: v.clone(),
             cur: v,
             corners: BTreeMap::new(),
@@ -163,6 +201,7 @@ impl Observer {
             self.queues(inp);
             self.counters(t);
             self.sorts();
+            self.e_writes();
         }
         std::mem::swap(&mut self.prev, &mut self.cur);
     }
@@ -487,6 +526,65 @@ impl Observer {
         }
         if waiting == np * nl.min(1 << lw) {
             self.count("cycles_with_every_row_waiting");
+        }
+    }
+
+    /// An engine's E write meeting its row's clear (the registers of the cycle, `prev`, and
+    /// after it, `cur`): a write leaving the engine in the clear's cycle, or the cycle after,
+    /// not registered beside E; a write registered beside E reaching E in the cycle of its
+    /// row's E clear, E's bit 0 after it.
+    fn e_writes(&mut self) {
+        let (np, lw) = (self.p.np, self.lw());
+        let ev = &self.ev;
+        let bit = |v: &View, slot: Option<usize>, k: usize, name: &str| {
+            Self::val(v, slot, || name.into()).field(k, 1) == 1
+        };
+        let word = |v: &View, slot: Option<usize>, name: &str| {
+            Self::val(v, slot, || name.into()).field(0, 64) as usize
+        };
+        let mut hits = vec![];
+        for e in 0..np.div_ceil(2) {
+            if !bit(&self.prev, self.slots.wv_q, e, "u_sort.wv_q") {
+                continue;
+            }
+            let sl = bit(&self.prev, self.slots.sort_flags[1], e, "u_sort.sl_q");
+            let o = 2 * e + usize::from(sl);
+            if o >= np {
+                continue;
+            }
+            let row = (o << lw) | word(&self.prev, slot_at(&ev.wl, e), "u_sort.wl_q");
+            let now = bit(&self.prev, ev.rclr4, row, "u_egress.rclr4_q")
+                || bit(&self.prev, ev.eclr4, row, "u_egress.eclr4_q");
+            let late = bit(&self.prev, ev.rclr5, row, "u_egress.rclr5_q");
+            if bit(&self.cur, ev.ew_v, o, "u_egress.ew_v_q") {
+                continue;
+            }
+            if now {
+                hits.push("e_writes_cancelled_by_their_rows_clear");
+            } else if late {
+                hits.push("e_writes_cancelled_the_cycle_after_their_rows_clear");
+            }
+        }
+        for o in 0..np {
+            if !bit(&self.prev, ev.ew_v, o, "u_egress.ew_v_q") {
+                continue;
+            }
+            let l = word(&self.prev, slot_at(&ev.ew_l, o), "u_egress.ew_l_q");
+            let row = (o << lw) | l;
+            if !bit(&self.prev, ev.eclr4, row, "u_egress.eclr4_q") {
+                continue;
+            }
+            let i = word(&self.prev, slot_at(&ev.ew_i, o), "u_egress.ew_i_q");
+            let e = self
+                .cur
+                .get(&format!("u_egress.e_q[{row}]"))
+                .expect("E has a row per port and class");
+            if i < np && e.field(i, 1) == 0 {
+                hits.push("e_writes_lost_to_their_rows_e_clear");
+            }
+        }
+        for h in hits {
+            self.count(h);
         }
     }
 
