@@ -887,12 +887,16 @@ struct Meet<'a> {
     inputs: &'a [usize],
     /// cycles from row (0, class 0)'s crossing taken to its head's dequeue offered
     wait: u64,
+    /// the dequeue lands exactly on WARN: the row's counters cleared, E kept (else at XON_e or
+    /// below: E cleared too)
+    e_kept: bool,
 }
 
 /// The timings of the E-write cases at 4 ports (found by running the model over the rows ahead
 /// and the dequeue's slot; the sort's length, and so where its E write falls against the slot
 /// of 8, depends on the algorithm): in `e_write_meets_clear` an engine's E write leaves in the
-/// cycle of its row's clear, in `e_write_after_clear` the cycle after, in
+/// cycle of its row's clear (a counter clear alone, E kept: the cancel of the row clear, not
+/// of the E clear, is what removes it), in `e_write_after_clear` the cycle after, in
 /// `e_write_before_e_clear` the cycle before (registered beside E, it reaches E with the clear).
 /// Stop-Calibrate counts inputs 1 and 2 in row (0, class 0) and writes E for each in its own
 /// cycle.
@@ -912,12 +916,13 @@ fn meet(case: &str, mode: Mode) -> Option<Meet<'static>> {
         before,
         inputs,
         wait,
+        e_kept: case == "e_write_meets_clear",
     })
 }
 
 /// Row (0, class 0) at XOFF_e, `m.inputs` its counted inputs, its head packet (input 3's, not
-/// counted) big enough that its dequeue takes the queue to XON_e or below (the row's counters
-/// and E cleared). The rows of `m.before` cross XOFF_e (input 2 counted), then row (0, class
+/// counted) big enough that its dequeue takes the queue exactly to WARN (`m.e_kept`: the row's
+/// counters cleared) or to XON_e or below (its counters and E cleared). The rows of `m.before` cross XOFF_e (input 2 counted), then row (0, class
 /// 0): its sort waits for theirs; its head leaves `m.wait` cycles after its crossing was taken,
 /// so that the clear meets the sort's E write. Cancelled (or lost to the clear), the write
 /// leaves E without the input; a block that lets it through pauses it (D, at the ports) until
@@ -929,7 +934,12 @@ fn e_write_meets_clear(
     nudge: bool,
 ) -> Result<Run, String> {
     let t = cfg.prio[PR];
-    d.enq(0, PR, 3, t.eg_xoff - t.eg_xon + 2)?;
+    let head = if m.e_kept {
+        t.eg_xoff + 1 - t.eg_warn
+    } else {
+        t.eg_xoff - t.eg_xon + 2
+    };
+    d.enq(0, PR, 3, head)?;
     d.fill_to(0, PR, m.inputs[0], t.eg_warn - 1)?;
     for &i in m.inputs.iter().cycle() {
         let n = (t.eg_xoff - d.occ(0, PR)).min(1000);
