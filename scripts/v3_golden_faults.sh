@@ -16,7 +16,10 @@ PAIRS=${*:-"mac_busy_max_np4:pfc_xon_lost_while_busy mac_busy_cal_np4:pfc_xon_lo
   two_lanes_one_slot_max_np4:ing_accept_strict clear_at_warn_max_np4:d_without_e
   sort_aborted_by_clear_cal_np4:sort_not_aborted xon_during_sort_max_np4:sort_not_aborted
   xon_during_sort_cal_np4:sort_not_aborted pending_cleared_max_np4:pending_kept_on_clear
-  pending_cleared_cal_np4:pending_kept_on_clear"}
+  pending_cleared_cal_np4:pending_kept_on_clear
+  e_write_meets_clear_max_np4:e_write_not_cancelled e_write_meets_clear_cal_np4:e_write_not_cancelled
+  e_write_after_clear_max_np4:e_write_not_cancelled_late
+  e_write_after_clear_cal_np4:e_write_not_cancelled_late"}
 # the simulators (Icarus by default: a second each; Verilator builds a testbench per fault)
 SIMS=${V3_GOLDEN_FAULT_SIMS:-icarus}
 missed=0

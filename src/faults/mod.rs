@@ -38,34 +38,7 @@ pub use v2::{verilog_replay, VerilogKill};
 /// The faults no current stimulus catches on both sides, each with the reason. The matrix shows
 /// them NOT CAUGHT; the test requires every fault not listed here killed, and each listed one not
 /// killed (so that the list follows the sets).
-pub const UNKILLED: &[(Fault, &str)] = &[
-    (
-        Fault::ScrubOff,
-        "caught by the lockstep (the scrub's write, u_egress.ww_q), but a stale word counts again \
-         only once its row's generation has come round to its tag (2^TW clears without a write of \
-         the word) and a sort then reads it: no set's outputs show it",
-    ),
-    (
-        Fault::EWriteNotCancelled,
-        "never fires: an engine's E write must leave in the cycle of its row's clear; at 4 ports a \
-         Stop-Max write leaves 18 cycles after its request's enqueue and a clear 4 after its \
-         dequeue, both in the port's slot, so they meet only when another row's sort delays the \
-         grant by 2 mod 8 cycles, which no stimulus does (the RTL's mutation of this rule, make \
-         v3-faults, is caught by the egress's unit testbench)",
-    ),
-    (
-        Fault::EWriteNotCancelledLate,
-        "never fires: an engine's E write must leave the cycle after its row's clear, which needs \
-         a grant delayed by 3 mod 8 cycles (see e_write_not_cancelled; the RTL's mutation, make \
-         v3-faults, is caught by the egress's unit testbench)",
-    ),
-    (
-        Fault::EClearLoses,
-        "never fires: a registered engine write must reach E in the cycle of its row's E clear, the \
-         write having left the cycle before the clear's dequeue reached stage D; no stimulus meets \
-         that cycle",
-    ),
-];
+pub const UNKILLED: &[(Fault, &str)] = &[];
 
 /// What caught a fault: the run or set, its first difference, and when the fault first fired.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -32,6 +32,10 @@ pub const DIRECTED_V3: &[&str] = &[
     "generation_wrap",
     "scrub_under_load",
     "sort_aborted_by_clear",
+    "stale_tag_comes_round",
+    "e_write_meets_clear",
+    "e_write_after_clear",
+    "e_write_before_e_clear",
 ];
 
 /// The priority the cases count on (lossless, counted class 0), and a second one (class 1).
@@ -109,6 +113,13 @@ pub fn required(case: &str, mode: Mode) -> Vec<&'static str> {
         ],
         "scrub_under_load" => vec!["stale_counts_scrubbed_under_traffic"],
         "sort_aborted_by_clear" => vec!["sorts_aborted_by_a_clear", "dequeue_lands_on_warn"],
+        "stale_tag_comes_round" => vec![
+            "stale_tags_come_round",
+            "sorts_reading_0_where_a_stale_tag_came_round",
+        ],
+        "e_write_meets_clear" => vec!["e_writes_cancelled_by_their_rows_clear"],
+        "e_write_after_clear" => vec!["e_writes_cancelled_the_cycle_after_their_rows_clear"],
+        "e_write_before_e_clear" => vec!["e_writes_lost_to_their_rows_e_clear"],
         _ => vec![],
     }
 }
@@ -827,8 +838,132 @@ pub(super) fn run(p: &BlockParams, case: &str, mode: Mode, nudge: bool) -> Resul
             d.sync()?;
             d.finish()
         }
+        "stale_tag_comes_round" => {
+            // Input 1 counts 10 in row (0, class 0) under generation g; the row is then
+            // cleared exactly 2^TW times (a small packet enqueued below WARN and dequeued)
+            // without a write of input 1's word, so that its generation comes round to g, the
+            // tag of that word: the scrub has rewritten it {generation, 0} meanwhile. Then input
+            // 2 alone crosses XOFF_e: the sort reads input 1's word as 0 and selects input 2 (a
+            // block that does not scrub counts the stale 10 again and pauses input 1). (Nudged:
+            // one clear fewer, the generation one short of the tag.)
+            let tw = class_width(p.nl as u32) + port_width(np) + 1;
+            let mut d = Dir::new(p, &cfg);
+            d.fill_to(0, PR, 3, t.eg_warn - 1)?;
+            for _ in 0..10 {
+                d.enq(0, PR, 1, 1)?;
+            }
+            let clears = (1u32 << tw) - u32::from(nudge);
+            d.deq(0, PR)?;
+            for _ in 1..clears {
+                d.enq(0, PR, 3, 100)?;
+                d.deq(0, PR)?;
+            }
+            d.fill_to(0, PR, 3, t.eg_warn - 1)?;
+            let chunk = (t.eg_xoff + 2 - d.occ(0, PR)).div_ceil(3);
+            for _ in 0..3 {
+                d.enq(0, PR, 2, chunk)?;
+            }
+            d.sorts()?;
+            d.drain_to(0, PR, 0)?;
+            d.finish()
+        }
+        "e_write_meets_clear" | "e_write_after_clear" | "e_write_before_e_clear" => {
+            cfg.lossless = 1 << PR | 1 << PR2;
+            let m = meet(case, mode).expect("an E-write case");
+            e_write_meets_clear(Dir::new(p, &cfg), &cfg, &m, nudge)
+        }
         _ => Err(format!("directed case {case}: not written for v3")),
     }
+}
+
+/// When the sort of row (port 0, class 0) and its row's clear meet: the rows of engine 0 whose
+/// sorts delay that row's grant, and when its head packet leaves.
+#[derive(Debug, Clone, Copy)]
+struct Meet<'a> {
+    /// rows (port, priority) crossing XOFF_e before row (0, class 0), in this order
+    before: &'a [(usize, usize)],
+    /// the inputs row (0, class 0) counts, the first crossing XOFF_e (Stop-Calibrate writes E
+    /// for each in its own cycle, in index order)
+    inputs: &'a [usize],
+    /// cycles from row (0, class 0)'s crossing taken to its head's dequeue offered
+    wait: u64,
+    /// the dequeue lands exactly on WARN: the row's counters cleared, E kept (else at XON_e or
+    /// below: E cleared too)
+    e_kept: bool,
+}
+
+/// The timings of the E-write cases at 4 ports (found by running the model over the rows ahead
+/// and the dequeue's slot; the sort's length, and so where its E write falls against the slot
+/// of 8, depends on the algorithm): in `e_write_meets_clear` an engine's E write leaves in the
+/// cycle of its row's clear (a counter clear alone, E kept: the cancel of the row clear, not
+/// of the E clear, is what removes it), in `e_write_after_clear` the cycle after, in
+/// `e_write_before_e_clear` the cycle before (registered beside E, it reaches E with the clear).
+/// Stop-Calibrate counts inputs 1 and 2 in row (0, class 0) and writes E for each in its own
+/// cycle.
+fn meet(case: &str, mode: Mode) -> Option<Meet<'static>> {
+    let cal = mode == Mode::StopCal;
+    let inputs: &[usize] = if cal { &[1, 2] } else { &[1] };
+    let (before, wait): (&[(usize, usize)], u64) = match (case, cal) {
+        ("e_write_meets_clear", false) => (&[(1, PR), (1, PR2), (0, PR2)], 16),
+        ("e_write_meets_clear", true) => (&[(1, PR2)], 248),
+        ("e_write_after_clear", false) => (&[(0, PR2)], 8),
+        ("e_write_after_clear", true) => (&[(0, PR2), (1, PR)], 376),
+        ("e_write_before_e_clear", false) => (&[(0, PR2), (1, PR), (1, PR2)], 24),
+        ("e_write_before_e_clear", true) => (&[(0, PR2)], 248),
+        _ => return None,
+    };
+    Some(Meet {
+        before,
+        inputs,
+        wait,
+        e_kept: case == "e_write_meets_clear",
+    })
+}
+
+/// Row (0, class 0) at XOFF_e, `m.inputs` its counted inputs, its head packet (input 3's, not
+/// counted) big enough that its dequeue takes the queue exactly to WARN (`m.e_kept`: the row's
+/// counters cleared) or to XON_e or below (its counters and E cleared). The rows of `m.before` cross XOFF_e (input 2 counted), then row (0, class
+/// 0): its sort waits for theirs; its head leaves `m.wait` cycles after its crossing was taken,
+/// so that the clear meets the sort's E write. Cancelled (or lost to the clear), the write
+/// leaves E without the input; a block that lets it through pauses it (D, at the ports) until
+/// the queues are drained at the end. (Nudged: the head leaves a slot later.)
+fn e_write_meets_clear(
+    mut d: Dir,
+    cfg: &BlockConfig,
+    m: &Meet,
+    nudge: bool,
+) -> Result<Run, String> {
+    let t = cfg.prio[PR];
+    let head = if m.e_kept {
+        t.eg_xoff + 1 - t.eg_warn
+    } else {
+        t.eg_xoff - t.eg_xon + 2
+    };
+    d.enq(0, PR, 3, head)?;
+    d.fill_to(0, PR, m.inputs[0], t.eg_warn - 1)?;
+    for &i in m.inputs.iter().cycle() {
+        let n = (t.eg_xoff - d.occ(0, PR)).min(1000);
+        if n == 0 {
+            break;
+        }
+        d.enq(0, PR, i, n)?;
+    }
+    for &(o, pr) in m.before {
+        d.fill_to(o, pr, 2, t.eg_xoff)?;
+    }
+    for &(o, pr) in m.before {
+        d.enq_(o, pr, 2, 1);
+    }
+    d.enq_(0, PR, m.inputs[0], 1);
+    d.taken()?;
+    d.idle(m.wait + if nudge { 8 } else { 0 })?;
+    d.deq(0, PR)?;
+    d.sorts()?;
+    d.idle(16)?;
+    for &(o, pr) in m.before.iter().chain(&[(0, PR)]) {
+        d.drain_to(o, pr, 0)?;
+    }
+    d.finish()
 }
 
 /// Cycles of one Stop-Calibrate sort of the v3 engine (`docs/microarchitecture.md`, "Timing"),

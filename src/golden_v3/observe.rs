@@ -33,6 +33,42 @@ fn slot_at(slots: &[Option<usize>], k: usize) -> Option<usize> {
     slots.get(k).copied().flatten()
 }
 
+/// The places of the registers that tell when an engine's E write meets its row's clear: the
+/// egress's row events and registered writes, the engines' write row.
+#[derive(Debug, Clone, Default)]
+struct EvSlots {
+    /// `u_egress.rclr4_q`, `u_egress.eclr4_q`, `u_egress.rclr5_q` (a bit a row)
+    rclr4: Option<usize>,
+    eclr4: Option<usize>,
+    rclr5: Option<usize>,
+    /// `u_egress.ew_v_q` (a bit a port); per port `u_egress.ew_l_q[o]`, `u_egress.ew_i_q[o]`
+    ew_v: Option<usize>,
+    ew_l: Vec<Option<usize>>,
+    ew_i: Vec<Option<usize>>,
+    /// per engine `u_sort.wl_q[e]`
+    wl: Vec<Option<usize>>,
+}
+
+impl EvSlots {
+    fn new(v: &View, np: usize) -> Self {
+        EvSlots {
+            rclr4: v.slot("u_egress.rclr4_q"),
+            eclr4: v.slot("u_egress.eclr4_q"),
+            rclr5: v.slot("u_egress.rclr5_q"),
+            ew_v: v.slot("u_egress.ew_v_q"),
+            ew_l: (0..np)
+                .map(|o| v.slot(&format!("u_egress.ew_l_q[{o}]")))
+                .collect(),
+            ew_i: (0..np)
+                .map(|o| v.slot(&format!("u_egress.ew_i_q[{o}]")))
+                .collect(),
+            wl: (0..np.div_ceil(2))
+                .map(|e| v.slot(&format!("u_sort.wl_q[{e}]")))
+                .collect(),
+        }
+    }
+}
+
 /// Counts the corners of a run, cycle by cycle.
 pub(crate) struct Observer {
     p: BlockParams,
@@ -40,12 +76,19 @@ pub(crate) struct Observer {
     cur: View,
     /// the places of the registers it reads by name (the view's own table, [`View::slots`])
     slots: Slots,
+    ev: EvSlots,
     pub corners: BTreeMap<String, u64>,
     eng: Vec<Eng>,
     /// per row: the cycle its generation last advanced, and whether it held a count then
     row_clear: Vec<Option<(u64, bool)>>,
     /// per row: cleared while it held a count since the reset
     cleared_with_counts: Vec<bool>,
+    /// per counter word (`row * NP + input`): the generation its row had when the row was last
+    /// cleared while the word held a count, until an increment writes the word
+    stale_tag: Vec<Option<u64>>,
+    /// per counter word: its row's generation has come round to its stale tag (and not moved
+    /// on since)
+    came_round: Vec<bool>,
     /// the last cycle a lane was taken
     last_take: Option<u64>,
     /// configuration writes of the last cycles: (cycle, address, seen with a take near it)
@@ -79,12 +122,15 @@ impl Observer {
         Observer {
             p: top.p,
             slots: v.slots().clone(),
+            ev: EvSlots::new(&v, top.p.np),
             prev: v.clone(),
             cur: v,
             corners: BTreeMap::new(),
             eng: vec![Eng::default(); top.p.np.div_ceil(2)],
             row_clear: vec![None; top.p.np << class_width(top.p.nl as u32)],
             cleared_with_counts: vec![false; top.p.np << class_width(top.p.nl as u32)],
+            stale_tag: vec![None; top.p.np * (top.p.np << class_width(top.p.nl as u32))],
+            came_round: vec![false; top.p.np * (top.p.np << class_width(top.p.nl as u32))],
             last_take: None,
             writes: VecDeque::new(),
             stray_due: VecDeque::new(),
@@ -147,12 +193,15 @@ impl Observer {
             self.armed = false;
             self.row_clear.fill(None);
             self.cleared_with_counts.fill(false);
+            self.stale_tag.fill(None);
+            self.came_round.fill(false);
         }
         if self.armed {
             self.answers(answers);
             self.queues(inp);
             self.counters(t);
             self.sorts();
+            self.e_writes();
         }
         std::mem::swap(&mut self.prev, &mut self.cur);
     }
@@ -350,6 +399,18 @@ impl Observer {
                     let held = (0..np).any(|i| self.prev.counter(o, l, i) != 0);
                     self.row_clear[row] = Some((t, held));
                     self.cleared_with_counts[row] |= held;
+                    // the words that held a count keep g0 as their tag until written; a
+                    // generation back at a word's tag would count its stale count again
+                    for i in 0..np {
+                        let w = row * np + i;
+                        if self.prev.counter(o, l, i) != 0 {
+                            self.stale_tag[w] = Some(g0);
+                        }
+                        self.came_round[w] = self.stale_tag[w] == Some(g1);
+                        if self.came_round[w] {
+                            self.count("stale_tags_come_round");
+                        }
+                    }
                 }
                 for i in 0..np {
                     let (c0, c1) = (self.prev.counter(o, l, i), self.cur.counter(o, l, i));
@@ -373,6 +434,8 @@ impl Observer {
                 let (l, i) = (a >> pw, a & ((1 << pw) - 1));
                 if l < nl && i < np {
                     let row = (o << lw) | l;
+                    self.stale_tag[row * np + i] = None;
+                    self.came_round[row * np + i] = false;
                     if let Some((tc, true)) = self.row_clear[row] {
                         if t - tc <= 4 && wd == 1 {
                             self.count("increment_counts_one_after_its_takes_clear");
@@ -466,6 +529,65 @@ impl Observer {
         }
     }
 
+    /// An engine's E write meeting its row's clear (the registers of the cycle, `prev`, and
+    /// after it, `cur`): a write leaving the engine in the clear's cycle, or the cycle after,
+    /// not registered beside E; a write registered beside E reaching E in the cycle of its
+    /// row's E clear, E's bit 0 after it.
+    fn e_writes(&mut self) {
+        let (np, lw) = (self.p.np, self.lw());
+        let ev = &self.ev;
+        let bit = |v: &View, slot: Option<usize>, k: usize, name: &str| {
+            Self::val(v, slot, || name.into()).field(k, 1) == 1
+        };
+        let word = |v: &View, slot: Option<usize>, name: &str| {
+            Self::val(v, slot, || name.into()).field(0, 64) as usize
+        };
+        let mut hits = vec![];
+        for e in 0..np.div_ceil(2) {
+            if !bit(&self.prev, self.slots.wv_q, e, "u_sort.wv_q") {
+                continue;
+            }
+            let sl = bit(&self.prev, self.slots.sort_flags[1], e, "u_sort.sl_q");
+            let o = 2 * e + usize::from(sl);
+            if o >= np {
+                continue;
+            }
+            let row = (o << lw) | word(&self.prev, slot_at(&ev.wl, e), "u_sort.wl_q");
+            let now = bit(&self.prev, ev.rclr4, row, "u_egress.rclr4_q")
+                || bit(&self.prev, ev.eclr4, row, "u_egress.eclr4_q");
+            let late = bit(&self.prev, ev.rclr5, row, "u_egress.rclr5_q");
+            if bit(&self.cur, ev.ew_v, o, "u_egress.ew_v_q") {
+                continue;
+            }
+            if now {
+                hits.push("e_writes_cancelled_by_their_rows_clear");
+            } else if late {
+                hits.push("e_writes_cancelled_the_cycle_after_their_rows_clear");
+            }
+        }
+        for o in 0..np {
+            if !bit(&self.prev, ev.ew_v, o, "u_egress.ew_v_q") {
+                continue;
+            }
+            let l = word(&self.prev, slot_at(&ev.ew_l, o), "u_egress.ew_l_q");
+            let row = (o << lw) | l;
+            if !bit(&self.prev, ev.eclr4, row, "u_egress.eclr4_q") {
+                continue;
+            }
+            let i = word(&self.prev, slot_at(&ev.ew_i, o), "u_egress.ew_i_q");
+            let e = self
+                .cur
+                .get(&format!("u_egress.e_q[{row}]"))
+                .expect("E has a row per port and class");
+            if i < np && e.field(i, 1) == 0 {
+                hits.push("e_writes_lost_to_their_rows_e_clear");
+            }
+        }
+        for h in hits {
+            self.count(h);
+        }
+    }
+
     /// A sort of row (o, l) ended: what it selected, against the counters it read.
     fn sort_done(&mut self, o: usize, l: usize, cal: bool, k: usize) {
         let np = self.p.np;
@@ -476,6 +598,9 @@ impl Observer {
         let row = (o << self.lw()) | l;
         if self.cleared_with_counts[row] {
             self.count("sorts_of_a_row_cleared_with_counts");
+        }
+        if (0..np).any(|i| self.came_round[row * np + i] && c[i] == 0) {
+            self.count("sorts_reading_0_where_a_stale_tag_came_round");
         }
         if !cal {
             self.count("stop_max_sorts");
