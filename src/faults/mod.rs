@@ -181,16 +181,17 @@ pub fn parse_stim(p: &BlockParams, text: &str, cycles: u64) -> Result<Vec<TopIn>
                     *bit = digits.get(b / 4).is_some_and(|d| d >> (b % 4) & 1 == 1);
                 }
                 let get =
-                    |name: &str, off: usize, w: u32| -> Result<u64, String> {
-                        let k = fields
-                            .0
-                            .iter()
-                            .position(|f| f.0 == name)
-                            .ok_or_else(|| format!("no input {name}"))?;
+                    |name: &str, off: usize, w: u32| -> Result<u64, crate::replay::InputError> {
+                        let k = fields.0.iter().position(|f| f.0 == name).ok_or_else(|| {
+                            crate::replay::InputError::NoPort {
+                                within: "stim.hex".to_string(),
+                                name: name.to_string(),
+                            }
+                        })?;
                         Ok((0..w as usize)
                             .fold(0u64, |a, b| a | u64::from(bits[lo[k] + off + b]) << b))
                     };
-                crate::replay::top_in_into(p, &get, &mut inp)?;
+                crate::replay::top_in_into(p, &get, &mut inp).map_err(|e| e.to_string())?;
                 ready.clone_from(&inp.pfc_ready);
             } else if cy < c {
                 return Err(format!("stim.hex line {}: cycle {cy} out of order", n + 1));
