@@ -10,7 +10,7 @@ use crate::block::{BlockConfig, BlockParams, Mode, PrioThresholds, NPRIO};
 use crate::v3::lanes::{Answer, Lane};
 use crate::v3::{class_width, port_width};
 
-use super::{config_gap, Pkt, Run};
+use super::{config_gap, Pkt, Run, RunError};
 
 /// The directed cases of the v3 sets: v2's, then the v3 block's own.
 pub const DIRECTED_V3: &[&str] = &[
@@ -156,7 +156,7 @@ struct Dir {
     limit: u64,
 }
 
-type Res = Result<(), String>;
+type Res = Result<(), RunError>;
 
 impl Dir {
     fn new(p: &BlockParams, cfg: &BlockConfig) -> Self {
@@ -179,7 +179,10 @@ impl Dir {
     /// One cycle, the answers into the queues.
     fn step(&mut self) -> Res {
         if self.t() >= self.limit {
-            return Err(format!("the case did not end by cycle {}", self.limit));
+            return Err(RunError::Timeout {
+                what: "the case",
+                limit: self.limit,
+            });
         }
         self.r.cycle(true);
         for a in &self.r.tr.answers {
@@ -276,9 +279,11 @@ impl Dir {
 
     /// The dequeue of the head packet of egress queue (o, pr), offered.
     fn deq_(&mut self, o: usize, pr: usize) -> Res {
-        let size = self.eg[o * 8 + pr]
-            .pop_front()
-            .ok_or_else(|| format!("a dequeue from the empty queue ({o}, {pr})"))?;
+        let size = self.eg[o * 8 + pr].pop_front().ok_or(RunError::Empty {
+            what: "dequeue",
+            port: o,
+            prio: pr,
+        })?;
         self.r.tr.deq_out[o] += 1;
         let pkt = Pkt {
             src: o,
@@ -320,9 +325,11 @@ impl Dir {
     /// The departure of the head packet of ingress queue (i, pr), offered (no enqueue: the
     /// cases that use it look at the ingress only).
     fn dep_(&mut self, i: usize, pr: usize) -> Res {
-        let size = self.ing[i * 8 + pr]
-            .pop_front()
-            .ok_or_else(|| format!("a departure from the empty queue ({i}, {pr})"))?;
+        let size = self.ing[i * 8 + pr].pop_front().ok_or(RunError::Empty {
+            what: "departure",
+            port: i,
+            prio: pr,
+        })?;
         self.r.tr.dep_out += 1;
         let pkt = Pkt {
             src: i,
@@ -352,9 +359,11 @@ impl Dir {
             let before = self.occ(o, pr);
             self.enq(o, pr, i, (target - before).min(1500))?;
             if self.occ(o, pr) == before {
-                return Err(format!(
-                    "queue ({o}, {pr}) refused an enqueue below {target}"
-                ));
+                return Err(RunError::Refused {
+                    port: o,
+                    prio: pr,
+                    target,
+                });
             }
         }
         Ok(())
@@ -386,7 +395,7 @@ impl Dir {
         self.offered = self.r.takes;
     }
 
-    fn finish(mut self) -> Result<Run, String> {
+    fn finish(mut self) -> Result<Run, RunError> {
         self.sorts()?;
         self.idle(2 * self.np as u64 + 16)?;
         Ok(self.r)
@@ -397,12 +406,12 @@ impl Dir {
 /// depends on it (the corner must then not happen).
 ///
 /// (Long: one arm a directed case, each its stimulus and the corner's nudge.)
-pub(super) fn run(p: &BlockParams, case: &str, mode: Mode, nudge: bool) -> Result<Run, String> {
+pub(super) fn run(p: &BlockParams, case: &str, mode: Mode, nudge: bool) -> Result<Run, RunError> {
     if !DIRECTED_V3.contains(&case) {
-        return Err(format!(
-            "no directed case {case:?} (the v3 cases: {})",
-            DIRECTED_V3.join(", ")
-        ));
+        return Err(RunError::NoCase {
+            case: case.to_string(),
+            known: DIRECTED_V3.join(", "),
+        });
     }
     let np = p.np;
     let mut cfg = directed_config(p, mode);
@@ -827,7 +836,7 @@ pub(super) fn run(p: &BlockParams, case: &str, mode: Mode, nudge: bool) -> Resul
             d.sync()?;
             d.finish()
         }
-        _ => Err(format!("directed case {case}: not written for v3")),
+        _ => Err(RunError::NotV3(case.to_string())),
     }
 }
 
@@ -848,7 +857,11 @@ fn sort_cycles(p: &BlockParams) -> u64 {
 /// is taken until the window after the writes is over. Then priority 4's new ingress MAX
 /// (2,000 bytes, was 24,000) refuses its second 1,500-byte arrival. (Nudged: the writes while
 /// no lane flows.)
-fn config_under_traffic(p: &BlockParams, mut cfg: BlockConfig, nudge: bool) -> Result<Run, String> {
+fn config_under_traffic(
+    p: &BlockParams,
+    mut cfg: BlockConfig,
+    nudge: bool,
+) -> Result<Run, RunError> {
     const P4: usize = 4;
     cfg.lossless = 1 << PR | 1 << P4;
     let t = cfg.prio[PR];
