@@ -10,7 +10,7 @@
 //! again with another favourite, so that a count that survives a clear changes the sort; the
 //! rows' generations wrap.
 
-use super::Stim;
+use super::{FaultsError, Stim};
 use crate::block::{BlockConfig, BlockParams, Mode, PrioThresholds};
 use crate::v3::lanes::{Answer, Lane, Lanes};
 use crate::v3::top::{Top, TopIn, TopOut};
@@ -86,7 +86,7 @@ pub fn aligned(
     cycles: u64,
     mode: Mode,
     saw: bool,
-) -> Result<Stim, String> {
+) -> Result<Stim, FaultsError> {
     let np = p.np;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut top = Top::new(*p);
@@ -260,7 +260,7 @@ fn set_files(
     seed: u64,
     inputs: &[TopIn],
     writes: &[(u8, u32)],
-) -> Result<crate::golden_v3::SetFilesV3, String> {
+) -> Result<crate::golden_v3::SetFilesV3, FaultsError> {
     let (np, sw, pw) = (p.np, p.sw as usize, port_width(p.np) as usize);
     let (mut stim, mut held, mut stim_lines) = (String::new(), vec![true; np], 0usize);
     let mut in_bits = 0;
@@ -325,7 +325,7 @@ fn set_files(
         p.np, p.sw, p.ow, p.cw, p.cell_log2, p.cut_f, p.nl,
     );
     Ok(crate::golden_v3::SetFilesV3 {
-        manifest: serde_json::to_string_pretty(&manifest).map_err(|e| e.to_string())? + "\n",
+        manifest: serde_json::to_string_pretty(&manifest)? + "\n",
         params_vh,
         stim,
         expect,
