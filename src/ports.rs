@@ -21,10 +21,10 @@ pub enum PortsError {
     Params(String),
     /// The timing envelope, refused by the checker.
     #[error("[envelope] {0}")]
-    Envelope(String),
+    Envelope(#[source] crate::check::FieldError),
     /// The checker refused to start.
     #[error("[checker] {0}")]
-    Checker(String),
+    Checker(#[source] crate::check::CheckerError),
     /// Fewer words than the concatenation needs.
     #[error("[ports] {what}: {got} words, the {bits}-bit concatenation needs {want}")]
     Length {
