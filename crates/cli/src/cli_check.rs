@@ -154,7 +154,47 @@ fn report(r: &Verdict) -> i32 {
     0
 }
 
-fn run_inner(a: &CheckArgs) -> Result<i32, String> {
+/// Why `capfc check` could not judge: the arguments, or the files they name.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckCmdError {
+    /// A parameter set's name (given with `flag`) that is not one.
+    #[error("{flag} {set}: no such parameter set")]
+    NoSet { flag: &'static str, set: String },
+    #[error("--envelope {set}: {source}")]
+    V3Params {
+        set: String,
+        #[source]
+        source: capfc::error::ParamsError,
+    },
+    #[error("--envelope {set}: {source}")]
+    Params {
+        set: String,
+        #[source]
+        source: crate::block::ConfigError,
+    },
+    #[error("--mode {0}: use max or cal")]
+    Mode(String),
+    #[error("give --wave FILE --map MAP.toml, or --model, or --envelope SET")]
+    Usage,
+    #[error("{file}: {source}")]
+    Io {
+        file: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Map(#[from] crate::check_wave::MapError),
+    #[error(transparent)]
+    Wave(#[from] crate::check_wave::WaveMapError),
+    #[error(transparent)]
+    Envelope(#[from] crate::check::EnvelopeError),
+    #[error(transparent)]
+    Checker(#[from] crate::check::CheckerError),
+    #[error(transparent)]
+    Model(#[from] crate::check::block::CheckModelError),
+}
+
+fn run_inner(a: &CheckArgs) -> Result<i32, CheckCmdError> {
     if let Some(set) = &a.envelope {
         let v3 = crate::v3::rtl_configs::V3_RTL_CONFIGS
             .iter()
@@ -162,28 +202,39 @@ fn run_inner(a: &CheckArgs) -> Result<i32, String> {
             .map(|(_, v)| BlockParams::from_values(v));
         let mut p = v3
             .or_else(|| crate::golden::params_of(set))
-            .ok_or(format!("--envelope {set}: no such parameter set"))?;
+            .ok_or_else(|| CheckCmdError::NoSet {
+                flag: "--envelope",
+                set: set.clone(),
+            })?;
         if let Some(np) = a.ports {
             p.np = np;
         }
         let env = if v3.is_some() {
             crate::v3::check_params(p.np, p.sw, p.ow, p.cw, p.cell_log2, p.cut_f, p.nl as u32)
-                .map_err(|e| format!("--envelope {set}: {e}"))?;
+                .map_err(|source| CheckCmdError::V3Params {
+                    set: set.clone(),
+                    source,
+                })?;
             crate::check::block::envelope_of_v3(&p)
         } else {
-            p.validate().map_err(|e| format!("--envelope {set}: {e}"))?;
+            p.validate().map_err(|source| CheckCmdError::Params {
+                set: set.clone(),
+                source,
+            })?;
             envelope_of(&p)
         };
         print!("{}", env.to_toml());
         return Ok(0);
     }
     if a.model {
-        let p = crate::golden::params_of(&a.config)
-            .ok_or(format!("--config {}: no such parameter set", a.config))?;
+        let p = crate::golden::params_of(&a.config).ok_or_else(|| CheckCmdError::NoSet {
+            flag: "--config",
+            set: a.config.clone(),
+        })?;
         let mode = match a.mode.as_str() {
             "max" => Mode::StopMax,
             "cal" => Mode::StopCal,
-            m => return Err(format!("--mode {m}: use max or cal")),
+            m => return Err(CheckCmdError::Mode(m.to_string())),
         };
         let mut stim = crate::stimulus::RandomStim::new(&p, mode, a.seed, a.cycles);
         stim.profile.reconfig_rate = 0.0;
@@ -210,15 +261,19 @@ fn run_inner(a: &CheckArgs) -> Result<i32, String> {
         }));
     }
     let (Some(wave), Some(map_path)) = (&a.wave, &a.map) else {
-        return Err("give --wave FILE --map MAP.toml, or --model, or --envelope SET".into());
+        return Err(CheckCmdError::Usage);
     };
-    let map_text = std::fs::read_to_string(map_path).map_err(|e| format!("{map_path}: {e}"))?;
+    let io = |file: &str| {
+        let file = file.to_string();
+        move |source| CheckCmdError::Io { file, source }
+    };
+    let map_text = std::fs::read_to_string(map_path).map_err(io(map_path))?;
     let map = Map::parse(&map_text, map_path)?;
     let t0 = Instant::now();
     let mut w = Wave::load(wave, map, &map_text, map_path)?;
     let env = match &a.timing {
         Some(t) => {
-            let text = std::fs::read_to_string(t).map_err(|e| format!("{t}: {e}"))?;
+            let text = std::fs::read_to_string(t).map_err(io(t))?;
             Envelope::parse(&text, t)?
         }
         None => {
