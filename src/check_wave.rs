@@ -547,6 +547,10 @@ pub struct Wave {
 }
 
 impl Wave {
+    /// The waveform at `wave_path` read through `map` (`map_text`, from `map_path`, names the
+    /// map's lines in errors).
+    ///
+    /// (Long: a flat list of the map's fields, each resolved against the waveform in a line.)
     pub fn load(
         wave_path: &str,
         map: Map,

@@ -348,40 +348,99 @@ struct RamPort {
     width: usize,
 }
 
+/// The RTL's state values (variable, element) in the layout's order, and for each register of the
+/// model (in `regs`' order) its index among them: every register of either side must be the
+/// other's.
+fn register_order(
+    rtl: &RtlTopV3,
+    regs: &[(String, String)],
+) -> Result<(Vec<(usize, usize)>, Vec<usize>), LockstepError> {
+    let mut values = vec![];
+    let mut index = HashMap::new();
+    for (vi, v) in rtl.layout.state.iter().enumerate() {
+        for k in 0..v.values() {
+            index.insert(v.value_name(k), values.len());
+            values.push((vi, k));
+        }
+    }
+    let mut perm = Vec::with_capacity(regs.len());
+    let mut seen = vec![false; values.len()];
+    for (n, _) in regs {
+        let Some(&k) = index.get(n) else {
+            return Err(LockstepError::NotInRtl {
+                dut: rtl.name.clone(),
+                name: n.clone(),
+            });
+        };
+        seen[k] = true;
+        perm.push(k);
+    }
+    if let Some(k) = seen.iter().position(|s| !s) {
+        let (vi, e) = values[k];
+        return Err(LockstepError::NotInModel {
+            dut: rtl.name.clone(),
+            name: rtl.layout.state[vi].value_name(e),
+            count: seen.iter().filter(|s| !**s).count(),
+        });
+    }
+    Ok((values, perm))
+}
+
+/// The model's RAMs, each with its write port in the RTL (by name: `x.mem` writes through `x.we`,
+/// `x.wa`, `x.wd`), in the model's visit order (that of its write log).
+fn ram_ports(rtl: &RtlTopV3, model: &Top) -> Result<Vec<RamPort>, LockstepError> {
+    let mut names = RamNames::default();
+    model.visit(&mut names);
+    let port = |n: &str| rtl.layout.writes.iter().position(|v| v.name == n);
+    let mut rams = Vec::with_capacity(names.0.len());
+    for (n, width) in &names.0 {
+        let inst = n.strip_suffix("mem").unwrap_or(n);
+        let (Some(we), Some(wa), Some(wd)) = (
+            port(&format!("{inst}we")),
+            port(&format!("{inst}wa")),
+            port(&format!("{inst}wd")),
+        ) else {
+            return Err(LockstepError::NoWritePort {
+                dut: rtl.name.clone(),
+                ram: n.clone(),
+            });
+        };
+        if rtl.layout.writes[wd].width as usize != *width {
+            return Err(LockstepError::RamWidth {
+                dut: rtl.name.clone(),
+                port: format!("{inst}wd"),
+                rtl: rtl.layout.writes[wd].width,
+                ram: n.clone(),
+                model: *width,
+            });
+        }
+        rams.push(RamPort {
+            we,
+            wa,
+            wd,
+            width: *width,
+        });
+    }
+    let mut probe = model.clone();
+    probe.cycle(&TopIn::idle(model.p.np));
+    let mut w = vec![];
+    probe.ram_writes(&mut w);
+    if let Some(&(k, ..)) = w.iter().find(|(k, ..)| *k as usize >= rams.len()) {
+        return Err(LockstepError::WriteLog {
+            ram: k,
+            rams: rams.len(),
+        });
+    }
+    Ok(rams)
+}
+
 impl LockstepV3 {
     /// The Verilated block of `p` beside a fresh model; `limit`: mismatches kept in the report.
     pub fn new(p: &BlockParams, limit: usize) -> Result<Self, LockstepError> {
         let rtl = RtlTopV3::new(p)?;
         let model = Top::new(*p);
-        let mut values = vec![];
-        let mut index = HashMap::new();
-        for (vi, v) in rtl.layout.state.iter().enumerate() {
-            for k in 0..v.values() {
-                index.insert(v.value_name(k), values.len());
-                values.push((vi, k));
-            }
-        }
         let regs = model.regs();
-        let mut perm = Vec::with_capacity(regs.len());
-        let mut seen = vec![false; values.len()];
-        for (n, _) in &regs {
-            let Some(&k) = index.get(n) else {
-                return Err(LockstepError::NotInRtl {
-                    dut: rtl.name.clone(),
-                    name: n.clone(),
-                });
-            };
-            seen[k] = true;
-            perm.push(k);
-        }
-        if let Some(k) = seen.iter().position(|s| !s) {
-            let (vi, e) = values[k];
-            return Err(LockstepError::NotInModel {
-                dut: rtl.name.clone(),
-                name: rtl.layout.state[vi].value_name(e),
-                count: seen.iter().filter(|s| !**s).count(),
-            });
-        }
+        let (values, perm) = register_order(&rtl, &regs)?;
         let slots: Vec<(u32, u32)> = perm
             .iter()
             .map(|&k| {
@@ -402,50 +461,7 @@ impl LockstepV3 {
         inputs.sort_by_key(|(n, _)| {
             !(n.starts_with("arr_") || n.starts_with("deq_") || n == "pfc_ready")
         });
-        // the model's RAMs, each with its write port in the RTL (by name: `x.mem` writes through
-        // `x.we`, `x.wa`, `x.wd`)
-        let mut names = RamNames::default();
-        model.visit(&mut names);
-        let port = |n: &str| rtl.layout.writes.iter().position(|v| v.name == n);
-        let mut rams = Vec::with_capacity(names.0.len());
-        for (n, width) in &names.0 {
-            let inst = n.strip_suffix("mem").unwrap_or(n);
-            let (Some(we), Some(wa), Some(wd)) = (
-                port(&format!("{inst}we")),
-                port(&format!("{inst}wa")),
-                port(&format!("{inst}wd")),
-            ) else {
-                return Err(LockstepError::NoWritePort {
-                    dut: rtl.name.clone(),
-                    ram: n.clone(),
-                });
-            };
-            if rtl.layout.writes[wd].width as usize != *width {
-                return Err(LockstepError::RamWidth {
-                    dut: rtl.name.clone(),
-                    port: format!("{inst}wd"),
-                    rtl: rtl.layout.writes[wd].width,
-                    ram: n.clone(),
-                    model: *width,
-                });
-            }
-            rams.push(RamPort {
-                we,
-                wa,
-                wd,
-                width: *width,
-            });
-        }
-        let mut probe = model.clone();
-        probe.cycle(&TopIn::idle(p.np));
-        let mut w = vec![];
-        probe.ram_writes(&mut w);
-        if let Some(&(k, ..)) = w.iter().find(|(k, ..)| *k as usize >= rams.len()) {
-            return Err(LockstepError::WriteLog {
-                ram: k,
-                rams: rams.len(),
-            });
-        }
+        let rams = ram_ports(&rtl, &model)?;
         let writes = vec![0; rtl.layout.write_words];
         let mw = vec![None; rams.len()];
         // which register each state word belongs to, and the runs of words that are registers
@@ -588,15 +604,10 @@ impl LockstepV3 {
         self.cycle_given(inputs, Some(inp))
     }
 
-    fn cycle_given(&mut self, inputs: &[u32], given: Option<&TopIn>) -> Result<(), LockstepError> {
-        let full = self.exhaustive || self.full;
-        if full {
-            self.rtl.read_state(&mut self.state);
-            self.full_cycles += 1;
-        } else {
-            self.rtl.read_regs(&mut self.state);
-        }
-        let before = self.report.total_mismatches;
+    /// The registers entering the cycle, the RTL's (in `self.state`) against the model's: in the
+    /// first cycle as strings (which checks each one's width as well), after that packed word for
+    /// word (`full`: the RAMs' words too).
+    fn compare_regs(&mut self, full: bool) {
         if self.report.cycles == 0 {
             let regs = self.model.regs();
             for (i, (n, want)) in regs.iter().enumerate() {
@@ -659,6 +670,63 @@ impl LockstepV3 {
                 }
             }
         }
+    }
+
+    /// The first cycle's outputs by name, once: each of the model's outputs is an output port of
+    /// the RTL of the same width, and the words it packs into.
+    fn index_outputs(&mut self) -> Result<(), LockstepError> {
+        // the outputs by name, once; their widths must be the RTL's
+        let mut names = RegStrings::default();
+        self.mout.visit(&mut names);
+        for (n, bits) in &names.0 {
+            let k = self
+                .rtl
+                .layout
+                .outputs
+                .iter()
+                .position(|v| v.name == *n)
+                .ok_or_else(|| LockstepError::NoOutput {
+                    dut: self.rtl.name.clone(),
+                    name: n.clone(),
+                })?;
+            let w = self.rtl.layout.outputs[k].width;
+            if w as usize != bits.len() {
+                return Err(LockstepError::PortWidth {
+                    dut: self.rtl.name.clone(),
+                    what: "output",
+                    name: n.clone(),
+                    rtl: w,
+                    model: bits.len(),
+                });
+            }
+            self.out_index.push(k);
+        }
+        self.report.names += self.out_index.len();
+        let l = &self.rtl.layout.outputs;
+        self.out_slots = self
+            .out_index
+            .iter()
+            .map(|&k| (l[k].offset as u32, l[k].value_words() as u32))
+            .collect();
+        self.out_owner = vec![u32::MAX; self.out.len()];
+        for (i, &(at, n)) in self.out_slots.iter().enumerate() {
+            for w in at..at + n {
+                self.out_owner[w as usize] = i as u32;
+            }
+        }
+        Ok(())
+    }
+
+    fn cycle_given(&mut self, inputs: &[u32], given: Option<&TopIn>) -> Result<(), LockstepError> {
+        let full = self.exhaustive || self.full;
+        if full {
+            self.rtl.read_state(&mut self.state);
+            self.full_cycles += 1;
+        } else {
+            self.rtl.read_regs(&mut self.state);
+        }
+        let before = self.report.total_mismatches;
+        self.compare_regs(full);
         match given {
             Some(inp) => self.model.cycle_into(inp, &mut self.mout),
             None => {
@@ -688,45 +756,7 @@ impl LockstepV3 {
         self.full =
             self.report.total_mismatches != before || (!self.exhaustive && !self.same_writes());
         if self.report.cycles == 0 {
-            // the outputs by name, once; their widths must be the RTL's
-            let mut names = RegStrings::default();
-            self.mout.visit(&mut names);
-            for (n, bits) in &names.0 {
-                let k = self
-                    .rtl
-                    .layout
-                    .outputs
-                    .iter()
-                    .position(|v| v.name == *n)
-                    .ok_or_else(|| LockstepError::NoOutput {
-                        dut: self.rtl.name.clone(),
-                        name: n.clone(),
-                    })?;
-                let w = self.rtl.layout.outputs[k].width;
-                if w as usize != bits.len() {
-                    return Err(LockstepError::PortWidth {
-                        dut: self.rtl.name.clone(),
-                        what: "output",
-                        name: n.clone(),
-                        rtl: w,
-                        model: bits.len(),
-                    });
-                }
-                self.out_index.push(k);
-            }
-            self.report.names += self.out_index.len();
-            let l = &self.rtl.layout.outputs;
-            self.out_slots = self
-                .out_index
-                .iter()
-                .map(|&k| (l[k].offset as u32, l[k].value_words() as u32))
-                .collect();
-            self.out_owner = vec![u32::MAX; self.out.len()];
-            for (i, &(at, n)) in self.out_slots.iter().enumerate() {
-                for w in at..at + n {
-                    self.out_owner[w as usize] = i as u32;
-                }
-            }
+            self.index_outputs()?;
         }
         let mut pack = Pack {
             slots: &self.out_slots,

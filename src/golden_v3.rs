@@ -1158,9 +1158,48 @@ pub fn build(set: &str, p: &BlockParams, source: &SourceV3) -> Result<SetFilesV3
     build_nudged(set, p, source, false)
 }
 
+/// The corners counted over run `r` of set `set`, once the run is shown to keep the block's
+/// contract, to take no lane inside a write's window, and to reach every corner the set is
+/// named after.
+fn judge(
+    set: &str,
+    p: &BlockParams,
+    source: &SourceV3,
+    r: &Run,
+) -> Result<BTreeMap<String, u64>, GoldenV3Error> {
+    if let Some(e) = r.ob.wrong.first() {
+        return Err(GoldenV3Error::Contract {
+            set: set.to_string(),
+            what: e.clone(),
+        });
+    }
+    if let Some(&(taken, written, addr)) = r.ob.early.first() {
+        return Err(GoldenV3Error::Early {
+            set: set.to_string(),
+            taken,
+            written,
+            addr,
+            window: Observer::window(p.np),
+        });
+    }
+    let corners = r.corners();
+    for c in &required(source) {
+        if corners.get(*c).copied().unwrap_or(0) == 0 {
+            return Err(GoldenV3Error::Corner {
+                set: set.to_string(),
+                corner: c.to_string(),
+                counted: format!("{corners:?}"),
+            });
+        }
+    }
+    Ok(corners)
+}
+
 /// [`build`], or with `nudge` the set's stimulus moved by one step at the point its corner
 /// depends on (a unit of occupancy, a slot, a cycle count): the corner must then not happen and
 /// the set is refused. The tests use it to show that every corner counter can fail.
+///
+/// (Long: after the run, the set's files written out field by field.)
 pub fn build_nudged(
     set: &str,
     p: &BlockParams,
@@ -1200,32 +1239,8 @@ pub fn build_nudged(
             directed::run(p, case, *mode, nudge).map_err(run_err)?
         }
     };
-    if let Some(e) = r.ob.wrong.first() {
-        return Err(GoldenV3Error::Contract {
-            set: set.to_string(),
-            what: e.clone(),
-        });
-    }
-    if let Some(&(taken, written, addr)) = r.ob.early.first() {
-        return Err(GoldenV3Error::Early {
-            set: set.to_string(),
-            taken,
-            written,
-            addr,
-            window: Observer::window(p.np),
-        });
-    }
-    let corners = r.corners();
+    let corners = judge(set, p, source, &r)?;
     let req = required(source);
-    for c in &req {
-        if corners.get(*c).copied().unwrap_or(0) == 0 {
-            return Err(GoldenV3Error::Corner {
-                set: set.to_string(),
-                corner: c.to_string(),
-                counted: format!("{corners:?}"),
-            });
-        }
-    }
     let w = &r.w;
     let head = |what: &str, bits: usize, cols: &str| {
         format!(

@@ -80,6 +80,9 @@ pub(super) fn hex(bits: &[bool]) -> String {
 /// Aligned traffic (see the module's header): `cycles` cycles at `p`, seeded, in `mode`. `saw`:
 /// the hot port fills and drains by its level (a sawtooth), else it drains fast and slow by
 /// turns every 500 cycles (its queue mostly near MAX_e) and the favourite changes with them.
+///
+/// (Long: one loop a cycle, as a testbench's process: the writes, each port's arrivals and
+/// drains by the pattern, the lanes, the block's cycle and its answers.)
 pub fn aligned(
     p: &BlockParams,
     seed: u64,

@@ -466,8 +466,118 @@ pub struct Network {
     expiry_deadlocks: PauseExpiry,
 }
 
+impl NetSwitch {
+    /// Switch node `s` of the network, its ports `links`, its scenario `cfg.switch`'s with the
+    /// network's clock (`cycle_ns`) and transport.
+    fn new(
+        s: usize,
+        links: Vec<PortLink>,
+        cfg: &NetConfig,
+        cycle_ns: f64,
+    ) -> Result<NetSwitch, NetError> {
+        if links.len() < 2 {
+            return Err(NetError::FewPorts {
+                switch: s,
+                links: links.len(),
+            });
+        }
+        if links.len() > 128 {
+            return Err(NetError::ManyPorts {
+                switch: s,
+                links: links.len(),
+            });
+        }
+        let mut sc = cfg.switch.clone();
+        sc.name = format!("switch {s}");
+        if let Some(t) = &cfg.transport {
+            sc.mtu = sc.mtu.min(t.mss.min(u32::from(u16::MAX - 64)) as u16);
+        }
+        sc.ports = links.len();
+        sc.flows.clear();
+        sc.cycle_ns = cycle_ns;
+        sc.prop_delay = links.iter().map(|l| l.prop).max().unwrap_or(0);
+        if sc.xoff.is_some() {
+            sc.apply_auto_xoff()
+                .map_err(|source| NetError::Xoff { switch: s, source })?;
+        }
+        let dut = if cfg.dut_nodes.is_empty() || cfg.dut_nodes.contains(&s) {
+            cfg.dut
+        } else {
+            DutKind::Model
+        };
+        let mut sw = Switch::with_block(&sc, cfg.mode, dut, cfg.block).map_err(|source| {
+            NetError::Switch {
+                switch: s,
+                ports: sc.ports,
+                source,
+            }
+        })?;
+        sw.attach(
+            links.iter().map(|l| l.prop).collect(),
+            links.iter().map(|l| l.rate).collect(),
+        );
+        sw.exhaustive = cfg.exhaustive;
+        sw.audit_idle_skip = cfg.audit_idle_skip;
+        sw.tm
+            .set_ecn(cfg.transport.as_ref().and_then(|t| t.ecn_threshold));
+        Ok(NetSwitch {
+            node: s,
+            sw,
+            pauses: vec![Pauses::default(); links.len()],
+            ports: links,
+            draws: 0,
+        })
+    }
+}
+
+/// The flows as the hosts' senders take them: host indices (`index`), start in cycles
+/// (`cycles`), in the given order; a flow that is not between two hosts, or (`tcp`) is larger
+/// than the transport's sequence numbers, is refused.
+fn flow_specs(
+    topo: &Topology,
+    flows: &[NetFlow],
+    index: &[usize],
+    tcp: bool,
+    cycles: &dyn Fn(u64) -> u64,
+) -> Result<Vec<FlowSpec>, NetError> {
+    let n = topo.nodes.len();
+    let mut specs = Vec::with_capacity(flows.len());
+    for (k, f) in flows.iter().enumerate() {
+        for (what, x) in [("src", f.src), ("dst", f.dst)] {
+            if x >= n || topo.nodes[x] != NodeKind::Host {
+                return Err(NetError::FlowEnd {
+                    flow: k,
+                    what,
+                    node: x,
+                });
+            }
+        }
+        if tcp && f.size > u64::from(u32::MAX) {
+            return Err(NetError::FlowSize {
+                flow: k,
+                size: f.size,
+            });
+        }
+        if f.src == f.dst || f.size == 0 || usize::from(f.prio) >= NPRIO {
+            return Err(NetError::Flow(k));
+        }
+        specs.push(FlowSpec {
+            src: index[f.src],
+            dst: index[f.dst],
+            prio: f.prio,
+            bytes: f.size,
+            start: cycles(f.start_ns),
+            class: "flow".into(),
+        });
+    }
+    Ok(specs)
+}
+
 impl Network {
     /// A network of `topo` carrying `flows` (host node ids, start times in nanoseconds).
+    ///
+    /// (Long: the network's parts in order, each a few lines (clock, ports, switches, flows,
+    /// hosts, routes), then every field of the network set once.)
     pub fn new(
         topo: &Topology,
         flows: &[NetFlow],
@@ -536,94 +646,14 @@ impl Network {
         let mut switches = Vec::with_capacity(ns);
         for s in topo.switches() {
             let links: Vec<PortLink> = ports[s].iter().map(|&(k, f)| port_link(k, f)).collect();
-            if links.len() < 2 {
-                return Err(NetError::FewPorts {
-                    switch: s,
-                    links: links.len(),
-                });
-            }
-            if links.len() > 128 {
-                return Err(NetError::ManyPorts {
-                    switch: s,
-                    links: links.len(),
-                });
-            }
-            let mut sc = cfg.switch.clone();
-            sc.name = format!("switch {s}");
-            if let Some(t) = &cfg.transport {
-                sc.mtu = sc.mtu.min(t.mss.min(u32::from(u16::MAX - 64)) as u16);
-            }
-            sc.ports = links.len();
-            sc.flows.clear();
-            sc.cycle_ns = cycle_ns;
-            sc.prop_delay = links.iter().map(|l| l.prop).max().unwrap_or(0);
-            if sc.xoff.is_some() {
-                sc.apply_auto_xoff()
-                    .map_err(|source| NetError::Xoff { switch: s, source })?;
-            }
-            let dut = if cfg.dut_nodes.is_empty() || cfg.dut_nodes.contains(&s) {
-                cfg.dut
-            } else {
-                DutKind::Model
-            };
-            let mut sw = Switch::with_block(&sc, cfg.mode, dut, cfg.block).map_err(|source| {
-                NetError::Switch {
-                    switch: s,
-                    ports: sc.ports,
-                    source,
-                }
-            })?;
-            sw.attach(
-                links.iter().map(|l| l.prop).collect(),
-                links.iter().map(|l| l.rate).collect(),
-            );
-            sw.exhaustive = cfg.exhaustive;
-            sw.audit_idle_skip = cfg.audit_idle_skip;
-            sw.tm
-                .set_ecn(cfg.transport.as_ref().and_then(|t| t.ecn_threshold));
-            switches.push(NetSwitch {
-                node: s,
-                sw,
-                pauses: vec![Pauses::default(); links.len()],
-                ports: links,
-                draws: 0,
-            });
+            switches.push(NetSwitch::new(s, links, &cfg, cycle_ns)?);
         }
         for &d in &cfg.dut_nodes {
             if d >= n || topo.nodes[d] != NodeKind::Switch {
                 return Err(NetError::DutNode(d));
             }
         }
-        // Flows: host indices, start in cycles, by start time (stable: file order within a time).
-        let mut specs = Vec::with_capacity(flows.len());
-        for (k, f) in flows.iter().enumerate() {
-            for (what, x) in [("src", f.src), ("dst", f.dst)] {
-                if x >= n || topo.nodes[x] != NodeKind::Host {
-                    return Err(NetError::FlowEnd {
-                        flow: k,
-                        what,
-                        node: x,
-                    });
-                }
-            }
-            if cfg.transport.is_some() && f.size > u64::from(u32::MAX) {
-                return Err(NetError::FlowSize {
-                    flow: k,
-                    size: f.size,
-                });
-            }
-            if f.src == f.dst || f.size == 0 || usize::from(f.prio) >= NPRIO {
-                return Err(NetError::Flow(k));
-            }
-            specs.push(FlowSpec {
-                src: index[f.src],
-                dst: index[f.dst],
-                prio: f.prio,
-                bytes: f.size,
-                start: cycles(f.start_ns),
-                class: "flow".into(),
-            });
-        }
+        let specs = flow_specs(topo, flows, &index, cfg.transport.is_some(), &cycles)?;
         let hosts: Vec<Host> = topo
             .hosts()
             .map(|h| {

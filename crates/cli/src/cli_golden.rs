@@ -253,7 +253,7 @@ fn replay(sets: &[PathBuf]) -> Result<bool> {
     }
     let mut ok = true;
     for s in &sets {
-        let g = golden::read(s)?;
+        let g = golden::read(s).map_err(anyhow::Error::msg)?;
         let r = golden::replay(&g)?;
         for m in r.mismatches.iter().take(50) {
             eprintln!("{}: {m}", s.display());

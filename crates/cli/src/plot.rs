@@ -58,6 +58,8 @@ fn legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
 }
 
 /// Draw the runs (each with a [`Trace`]) into an SVG file.
+///
+/// (Long: one chart after the other, each the plotters builder's chain of settings.)
 pub fn plot(path: &std::path::Path, runs: &[Switch]) -> Result<(), PlotError> {
     let err = draw_err(path);
     let rows = runs.len().max(1) as u32;
@@ -186,6 +188,8 @@ pub fn plot(path: &std::path::Path, runs: &[Switch]) -> Result<(), PlotError> {
 /// `capfc net --plot FILE.svg`: per mode, one row per place that was ever paused (switch egress
 /// ports and host NICs, grouped by tier, the core on top), a bar per pause interval coloured by
 /// tier: congestion spreading hop by hop shows as bars moving down the tiers.
+///
+/// (Long: one chart a run, the plotters builder's chain of settings, then its bars.)
 pub fn plot_pauses(
     path: &std::path::Path,
     runs: &[crate::net::sim::Network],

@@ -512,6 +512,8 @@ fn parse_show(w: &[&str]) -> Result<Show, ParseError> {
 }
 
 /// Parse one line.
+///
+/// (Long: one arm a command, each a few lines.)
 pub fn parse(line: &str) -> Result<Command, ParseError> {
     let line = line.split('#').next().unwrap_or("");
     let w: Vec<&str> = line.split_whitespace().collect();
