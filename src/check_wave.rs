@@ -199,36 +199,31 @@ pub enum WaveMapError {
         why: String,
         wave: String,
     },
-    /// A signal of the map (key `key` at `map:line`) missing from the waveform.
-    #[error("{map}:{line}: {key} = \"{name}\": no signal {path} in {wave}")]
-    NoSignal {
-        map: String,
-        line: usize,
-        key: String,
-        name: String,
-        path: String,
-        wave: String,
-    },
-    #[error("{map}:{line}: {key} = \"{name}\": not a bit vector in {wave}")]
-    NotVector {
-        map: String,
-        line: usize,
-        key: String,
-        name: String,
-        wave: String,
-    },
-    #[error("{map}:{line}: {key} = \"{name}\": {got} bits in {wave}, the map needs {want}")]
+    /// A signal of the map missing from the waveform (`path`: the signal looked for).
+    #[error("{at}: no signal {path} in {}", at.wave)]
+    NoSignal { at: Box<MapName>, path: String },
+    #[error("{at}: not a bit vector in {}", at.wave)]
+    NotVector { at: Box<MapName> },
+    #[error("{at}: {got} bits in {}, the map needs {want}", at.wave)]
     Width {
-        map: String,
-        line: usize,
-        key: String,
-        name: String,
+        at: Box<MapName>,
         got: u32,
-        wave: String,
         want: String,
     },
     #[error("clock: not loaded")]
     ClockNotLoaded,
+}
+
+/// A name of the map: the map's file and line, the key, the name given, and the waveform it is
+/// looked for in.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{map}:{line}: {key} = \"{name}\"")]
+pub struct MapName {
+    pub map: String,
+    pub line: usize,
+    pub key: String,
+    pub name: String,
+    pub wave: String,
 }
 
 macro_rules! into_string {
@@ -330,20 +325,12 @@ impl Resolver<'_> {
             .h
             .lookup_var(&path, last.clone())
             .ok_or_else(|| WaveMapError::NoSignal {
-                map: self.map_path.to_string(),
-                line: line_of(self.map_text, name),
-                key: key.to_string(),
-                name: name.to_string(),
+                at: self.at(key, name),
                 path: format!("{}.{last}", path.join(".")),
-                wave: self.wave_path.to_string(),
             })?;
         let var = &self.h[v];
         let width = var.length(self.h).ok_or_else(|| WaveMapError::NotVector {
-            map: self.map_path.to_string(),
-            line: line_of(self.map_text, name),
-            key: key.to_string(),
-            name: name.to_string(),
-            wave: self.wave_path.to_string(),
+            at: self.at(key, name),
         })?;
         self.out.sigs.push(Sig {
             r: var.signal_ref(),
@@ -354,14 +341,21 @@ impl Resolver<'_> {
         Ok(n)
     }
 
-    fn bad_width(&self, key: &str, name: &str, got: u32, want: String) -> WaveMapError {
-        WaveMapError::Width {
+    /// Where the map names `name` under `key`.
+    fn at(&self, key: &str, name: &str) -> Box<MapName> {
+        Box::new(MapName {
             map: self.map_path.to_string(),
             line: line_of(self.map_text, name),
             key: key.to_string(),
             name: name.to_string(),
-            got,
             wave: self.wave_path.to_string(),
+        })
+    }
+
+    fn bad_width(&self, key: &str, name: &str, got: u32, want: String) -> WaveMapError {
+        WaveMapError::Width {
+            at: self.at(key, name),
+            got,
             want,
         }
     }

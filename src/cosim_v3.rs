@@ -349,12 +349,15 @@ struct RamPort {
 }
 
 /// The RTL's state values (variable, element) in the layout's order, and for each register of the
-/// model (in `regs`' order) its index among them: every register of either side must be the
-/// other's.
+/// model its index among them.
+type RegisterOrder = (Vec<(usize, usize)>, Vec<usize>);
+
+/// The [`RegisterOrder`] of the model's registers `regs` (in their order): every register of
+/// either side must be the other's.
 fn register_order(
     rtl: &RtlTopV3,
     regs: &[(String, String)],
-) -> Result<(Vec<(usize, usize)>, Vec<usize>), LockstepError> {
+) -> Result<RegisterOrder, LockstepError> {
     let mut values = vec![];
     let mut index = HashMap::new();
     for (vi, v) in rtl.layout.state.iter().enumerate() {

@@ -124,7 +124,7 @@ pub enum SoakError {
     Lockstep {
         label: String,
         #[source]
-        source: crate::cosim_v3::LockstepError,
+        source: Box<crate::cosim_v3::LockstepError>,
     },
 }
 
@@ -152,7 +152,7 @@ struct Side {
 pub fn run_job(j: &Job, fault: Option<Fault>, exhaustive: bool) -> Result<JobReport, SoakError> {
     let lock = |source| SoakError::Lockstep {
         label: j.label(),
-        source,
+        source: Box::new(source),
     };
     let mut l = LockstepV3::new(&j.params, 4).map_err(lock)?;
     l.exhaustive = exhaustive;

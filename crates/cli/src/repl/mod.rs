@@ -164,7 +164,7 @@ pub enum ReplError {
     SnapshotFile {
         file: String,
         #[source]
-        source: RestoreError,
+        source: Box<RestoreError>,
     },
     /// A file sourced again inside itself, or too deep (`chain`: the files being sourced).
     #[error("{file}: {why} ({chain}); not run again")]
@@ -1053,7 +1053,7 @@ impl Session {
                     self.restore_snapshot(Rc::new(f.snapshot), vec![])
                         .map_err(|source| ReplError::SnapshotFile {
                             file: name.clone(),
-                            source,
+                            source: Box::new(source),
                         })?;
                 } else {
                     let names: Vec<&str> = self.named.keys().map(String::as_str).collect();
