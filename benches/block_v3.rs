@@ -95,9 +95,10 @@ fn main() {
         let decoded: Vec<TopIn> = words
             .chunks(wpc)
             .map(|w| {
-                let f = |name: &str, lo: usize, width: u32| -> Result<u64, String> {
-                    Ok(rtl.input(name).expect("an input port").field(w, lo, width))
-                };
+                let f =
+                    |name: &str, lo: usize, width: u32| -> Result<u64, capfc::replay::InputError> {
+                        Ok(rtl.input(name).expect("an input port").field(w, lo, width))
+                    };
                 top_in(&p, &f).expect("inputs")
             })
             .collect();

@@ -156,7 +156,8 @@ fn run() -> Result<(), String> {
                 Ok(rtl.input(nm).unwrap().field(w, lo, width))
             })
         })
-        .collect::<Result<Vec<TopIn>, String>>()?;
+        .collect::<Result<Vec<TopIn>, _>>()
+        .map_err(|e| e.to_string())?;
     let lock = best(repeat, || {
         let mut l = LockstepV3::new(&p, 10).expect("lockstep");
         let t = Instant::now();

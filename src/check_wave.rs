@@ -146,17 +146,113 @@ pub struct Map {
     pub pfc: PfcMap,
 }
 
+/// A map file that cannot be used: the file, and what in it is wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MapError {
+    #[error("{path}: {source}")]
+    Toml {
+        path: String,
+        #[source]
+        source: toml::de::Error,
+    },
+    #[error("{path}: [params] {source}")]
+    Params {
+        path: String,
+        #[source]
+        source: crate::check::FieldError,
+    },
+    #[error("{path}: reset_clears_config = true with [config] source = \"static\": a static configuration is not held in the block's registers, so a reset cannot clear it (remove the key, or map the block's configuration registers)")]
+    StaticReset { path: String },
+    /// A static configuration's value out of the contract's orderings.
+    #[error("{path}: [config.values] {}: {}", source.field, source.why)]
+    Values {
+        path: String,
+        #[source]
+        source: crate::block::ConfigError,
+    },
+}
+
+/// A waveform the map cannot be applied to: the file that cannot be read, or the line of the map
+/// whose name the waveform does not have (or has at another width).
+#[derive(Debug, thiserror::Error)]
+pub enum WaveMapError {
+    #[error("{path}: {source}")]
+    Open {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path}: not a readable VCD or FST: {source}")]
+    Unreadable {
+        path: String,
+        #[source]
+        source: wellen::WellenError,
+    },
+    #[error("{path}: not a readable VCD or FST (the reader gave up)")]
+    GaveUp { path: String },
+    /// The map's scope (at `map:line`): none, or several, in the waveform (`why`).
+    #[error("{map}:{line}: scope = \"{scope}\": {why} in {wave}")]
+    Scope {
+        map: String,
+        line: usize,
+        scope: String,
+        why: String,
+        wave: String,
+    },
+    /// A signal of the map missing from the waveform (`path`: the signal looked for).
+    #[error("{at}: no signal {path} in {}", at.wave)]
+    NoSignal { at: Box<MapName>, path: String },
+    #[error("{at}: not a bit vector in {}", at.wave)]
+    NotVector { at: Box<MapName> },
+    #[error("{at}: {got} bits in {}, the map needs {want}", at.wave)]
+    Width {
+        at: Box<MapName>,
+        got: u32,
+        want: String,
+    },
+    #[error("clock: not loaded")]
+    ClockNotLoaded,
+}
+
+/// A name of the map: the map's file and line, the key, the name given, and the waveform it is
+/// looked for in.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{map}:{line}: {key} = \"{name}\"")]
+pub struct MapName {
+    pub map: String,
+    pub line: usize,
+    pub key: String,
+    pub name: String,
+    pub wave: String,
+}
+
+macro_rules! into_string {
+    ($($t:ty),*) => {$(
+        /// For the layers that still report errors as text.
+        impl From<$t> for String {
+            fn from(e: $t) -> String {
+                e.to_string()
+            }
+        }
+    )*};
+}
+into_string!(MapError, WaveMapError);
+
 impl Map {
-    pub fn parse(text: &str, path: &str) -> Result<Self, String> {
-        let m: Map = toml::from_str(text).map_err(|e| format!("{path}: {e}"))?;
-        m.params
-            .validate()
-            .map_err(|e| format!("{path}: [params] {e}"))?;
+    pub fn parse(text: &str, path: &str) -> Result<Self, MapError> {
+        let m: Map = toml::from_str(text).map_err(|source| MapError::Toml {
+            path: path.to_string(),
+            source,
+        })?;
+        m.params.validate().map_err(|source| MapError::Params {
+            path: path.to_string(),
+            source,
+        })?;
         if let ConfigMap::Static { values } = &m.config {
             if m.reset_clears_config {
-                return Err(format!(
-                    "{path}: reset_clears_config = true with [config] source = \"static\": a static configuration is not held in the block's registers, so a reset cannot clear it (remove the key, or map the block's configuration registers)"
-                ));
+                return Err(MapError::StaticReset {
+                    path: path.to_string(),
+                });
             }
             // the widest occupancy the map can describe: the values are checked against the
             // contract's orderings, not against a register width the map does not give
@@ -169,9 +265,10 @@ impl Map {
                 cut_f: m.params.cut_f,
                 ..BlockParams::default()
             };
-            values
-                .validate(&bp)
-                .map_err(|e| format!("{path}: [config.values] {}: {}", e.field, e.why))?;
+            values.validate(&bp).map_err(|source| MapError::Values {
+                path: path.to_string(),
+                source,
+            })?;
         }
         Ok(m)
     }
@@ -217,30 +314,23 @@ struct Resolver<'a> {
 }
 
 impl Resolver<'_> {
-    fn var(&mut self, key: &str, name: &str) -> Result<usize, String> {
+    fn var(&mut self, key: &str, name: &str) -> Result<usize, WaveMapError> {
         if let Some(&s) = self.by_name.get(name) {
             return Ok(s);
         }
         let mut path = self.scope.clone();
         path.extend(name.split('.').map(String::from));
         let last = path.pop().unwrap_or_default();
-        let v = self.h.lookup_var(&path, last.clone()).ok_or_else(|| {
-            format!(
-                "{}:{}: {key} = \"{name}\": no signal {}.{last} in {}",
-                self.map_path,
-                line_of(self.map_text, name),
-                path.join("."),
-                self.wave_path
-            )
-        })?;
+        let v = self
+            .h
+            .lookup_var(&path, last.clone())
+            .ok_or_else(|| WaveMapError::NoSignal {
+                at: self.at(key, name),
+                path: format!("{}.{last}", path.join(".")),
+            })?;
         let var = &self.h[v];
-        let width = var.length(self.h).ok_or_else(|| {
-            format!(
-                "{}:{}: {key} = \"{name}\": not a bit vector in {}",
-                self.map_path,
-                line_of(self.map_text, name),
-                self.wave_path
-            )
+        let width = var.length(self.h).ok_or_else(|| WaveMapError::NotVector {
+            at: self.at(key, name),
         })?;
         self.out.sigs.push(Sig {
             r: var.signal_ref(),
@@ -251,17 +341,27 @@ impl Resolver<'_> {
         Ok(n)
     }
 
-    fn bad_width(&self, key: &str, name: &str, got: u32, want: String) -> String {
-        format!(
-            "{}:{}: {key} = \"{name}\": {got} bits in {}, the map needs {want}",
-            self.map_path,
-            line_of(self.map_text, name),
-            self.wave_path
-        )
+    /// Where the map names `name` under `key`.
+    fn at(&self, key: &str, name: &str) -> Box<MapName> {
+        Box::new(MapName {
+            map: self.map_path.to_string(),
+            line: line_of(self.map_text, name),
+            key: key.to_string(),
+            name: name.to_string(),
+            wave: self.wave_path.to_string(),
+        })
+    }
+
+    fn bad_width(&self, key: &str, name: &str, got: u32, want: String) -> WaveMapError {
+        WaveMapError::Width {
+            at: self.at(key, name),
+            got,
+            want,
+        }
     }
 
     /// A single-lane field: the whole signal, `w` bits exactly when given.
-    fn one(&mut self, key: &str, name: &str, w: Option<u32>) -> Result<(), String> {
+    fn one(&mut self, key: &str, name: &str, w: Option<u32>) -> Result<(), WaveMapError> {
         let s = self.var(key, name)?;
         let width = self.out.sigs[s].width;
         if w.is_some_and(|w| w != width) || width > 64 {
@@ -281,7 +381,7 @@ impl Resolver<'_> {
 
     /// A per-port field of `w` bits per port (None: whatever the width gives, at most 64). A field
     /// wider than 64 bits (the 8 x 16-bit pause times) is read only through `get`.
-    fn per_port(&mut self, key: &str, name: &str, w: Option<u32>) -> Result<(), String> {
+    fn per_port(&mut self, key: &str, name: &str, w: Option<u32>) -> Result<(), WaveMapError> {
         let np = self.np;
         let mut v = vec![];
         if name.contains("{i}") {
@@ -441,28 +541,43 @@ pub struct Wave {
 }
 
 impl Wave {
-    pub fn load(wave_path: &str, map: Map, map_text: &str, map_path: &str) -> Result<Self, String> {
-        std::fs::File::open(wave_path).map_err(|e| format!("{wave_path}: {e}"))?;
+    /// The waveform at `wave_path` read through `map` (`map_text`, from `map_path`, names the
+    /// map's lines in errors).
+    ///
+    /// (Long: a flat list of the map's fields, each resolved against the waveform in a line.)
+    pub fn load(
+        wave_path: &str,
+        map: Map,
+        map_text: &str,
+        map_path: &str,
+    ) -> Result<Self, WaveMapError> {
+        std::fs::File::open(wave_path).map_err(|source| WaveMapError::Open {
+            path: wave_path.to_string(),
+            source,
+        })?;
         // A malformed file must give an error, not a panic inside the reader.
         let hook = std::panic::take_hook();
         std::panic::set_hook(Box::new(|_| {}));
         let read = std::panic::catch_unwind(|| wellen::simple::read(wave_path));
         std::panic::set_hook(hook);
         let mut w = match read {
-            Ok(r) => r.map_err(|e| format!("{wave_path}: not a readable VCD or FST: {e}"))?,
+            Ok(r) => r.map_err(|source| WaveMapError::Unreadable {
+                path: wave_path.to_string(),
+                source,
+            })?,
             Err(_) => {
-                return Err(format!(
-                    "{wave_path}: not a readable VCD or FST (the reader gave up)"
-                ))
+                return Err(WaveMapError::GaveUp {
+                    path: wave_path.to_string(),
+                })
             }
         };
         let h = w.hierarchy();
-        let scope = resolve_scope(h, &map.scope).map_err(|e| {
-            format!(
-                "{map_path}:{}: scope = \"{}\": {e} in {wave_path}",
-                line_of(map_text, &map.scope),
-                map.scope
-            )
+        let scope = resolve_scope(h, &map.scope).map_err(|why| WaveMapError::Scope {
+            map: map_path.to_string(),
+            line: line_of(map_text, &map.scope),
+            scope: map.scope.clone(),
+            why,
+            wave: wave_path.to_string(),
         })?;
         let mut r = Resolver {
             h,
@@ -550,7 +665,9 @@ impl Wave {
         let ids: Vec<SignalRef> = res.sigs.iter().map(|s| s.r).collect();
         w.load_signals_multi_threaded(&ids);
         let clock = res.fields["clock"][0].sig;
-        let cs = w.get_signal(res.sigs[clock].r).ok_or("clock: not loaded")?;
+        let cs = w
+            .get_signal(res.sigs[clock].r)
+            .ok_or(WaveMapError::ClockNotLoaded)?;
         let mut edges = vec![];
         let mut prev = None;
         for (ti, v) in cs.iter_changes() {

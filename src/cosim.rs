@@ -79,6 +79,14 @@ impl Job {
     }
 }
 
+/// A snapshot of a block of other parameters than the pair's.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the snapshot's block has {snapshot:?}, this one {this:?}")]
+pub struct ParamsMismatch {
+    pub snapshot: BlockParams,
+    pub this: BlockParams,
+}
+
 /// The first difference of a run.
 #[derive(Debug, Clone)]
 pub struct Mismatch {
@@ -288,12 +296,12 @@ impl Pair {
 
     /// Load the model's registers `t` into both sides (the RTL's through its packed state), the
     /// pair having stepped `cycle` cycles.
-    pub fn restore(&mut self, t: &CapfcTop, cycle: u64) -> Result<(), String> {
+    pub fn restore(&mut self, t: &CapfcTop, cycle: u64) -> Result<(), ParamsMismatch> {
         if t.params != self.model.params {
-            return Err(format!(
-                "the snapshot's block has {:?}, this one {:?}",
-                t.params, self.model.params
-            ));
+            return Err(ParamsMismatch {
+                snapshot: t.params,
+                this: self.model.params,
+            });
         }
         let fault = self.model.fault();
         self.model = t.clone();

@@ -8,14 +8,103 @@
 use std::collections::HashMap;
 
 use crate::block::BlockParams;
-use crate::dut_v3::{RtlTopV3, RtlV3Error};
-use crate::replay::{self, top_in_into, Report};
+use crate::dut_v3::{RtlTopV3, RtlV3Error, VarError};
+use crate::replay::{self, top_in_into, InputError, Report, WaveError};
 use crate::v3::top::{Top, TopIn, TopOut};
 use crate::v3::{RegSink, RegStrings};
 
+/// Why model and RTL cannot be run side by side (or a run cannot go on): the two disagree on a
+/// port, register or RAM (by name, and the Verilated block's name in `dut`), or the inputs or
+/// state given cannot be packed for the RTL.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LockstepError {
+    #[error(transparent)]
+    Rtl(#[from] RtlV3Error),
+    #[error(transparent)]
+    Wave(#[from] WaveError),
+    /// A waveform's input value the RTL's port cannot take.
+    #[error("[lockstep] {path}: cycle {cycle}: {source}")]
+    WaveInput {
+        path: String,
+        cycle: usize,
+        #[source]
+        source: VarError,
+    },
+    /// A register's value of the model that the RTL's variable cannot take.
+    #[error("[lockstep] {dut}: {source}")]
+    State {
+        dut: String,
+        #[source]
+        source: VarError,
+    },
+    #[error("[lockstep] {dut}: no input port {name}")]
+    NoInput { dut: String, name: String },
+    #[error("[lockstep] {dut}: no output port {name}")]
+    NoOutput { dut: String, name: String },
+    /// A port (`what`: "input", "output") of another width in the RTL than in the model.
+    #[error("[lockstep] {dut}: {what} {name} has {rtl} bits, the model's {model}")]
+    PortWidth {
+        dut: String,
+        what: &'static str,
+        name: String,
+        rtl: u32,
+        model: usize,
+    },
+    #[error(
+        "[lockstep] {dut}: the model's register {name} is not a register of the Verilated RTL"
+    )]
+    NotInRtl { dut: String, name: String },
+    /// A register of the RTL the model does not list (`count`: how many such).
+    #[error("[lockstep] {dut}: register {name} of the RTL is not in the model ({count} such)")]
+    NotInModel {
+        dut: String,
+        name: String,
+        count: usize,
+    },
+    #[error("[lockstep] {dut}: the RTL has {rtl} registers and RAM words, the model {model}")]
+    RegCount {
+        dut: String,
+        rtl: usize,
+        model: usize,
+    },
+    #[error("[lockstep] {dut}: the model's RAM {ram} has no write port in the Verilated RTL")]
+    NoWritePort { dut: String, ram: String },
+    #[error("[lockstep] {dut}: {port} has {rtl} bits, the model's RAM {ram} {model}")]
+    RamWidth {
+        dut: String,
+        port: String,
+        rtl: u32,
+        ram: String,
+        model: usize,
+    },
+    #[error("[lockstep] the model's write log names RAM {ram}, its visit lists {rams}")]
+    WriteLog { ram: u32, rams: usize },
+    #[error("[lockstep] {dut}: state word {word} belongs to no register of the model")]
+    Ownerless { dut: String, word: usize },
+    /// A cycle's packed inputs that do not decode into the model's.
+    #[error("[lockstep] {0}")]
+    Input(#[from] InputError),
+    /// A stimulus that is not a whole number of cycles.
+    #[error(
+        "[lockstep] {words} words of stimulus for {per_cycle} words a cycle: nothing to check"
+    )]
+    Stimulus { words: usize, per_cycle: usize },
+}
+
+/// For the layers that still report errors as text.
+impl From<LockstepError> for String {
+    fn from(e: LockstepError) -> String {
+        e.to_string()
+    }
+}
+
 /// The inputs of `instance` (e.g. `capfc_top_v3_tb.u_dut`) at every rising edge of a waveform,
 /// packed for `rtl` (its layout's input words, one cycle after another).
-pub fn stimulus_from_wave(path: &str, instance: &str, rtl: &RtlTopV3) -> Result<Vec<u32>, String> {
+pub fn stimulus_from_wave(
+    path: &str,
+    instance: &str,
+    rtl: &RtlTopV3,
+) -> Result<Vec<u32>, LockstepError> {
     let names: Vec<&str> = rtl.layout.inputs.iter().map(|v| v.name.as_str()).collect();
     let rows = replay::wave_inputs(path, instance, &names)?;
     let wpc = rtl.layout.input_words;
@@ -24,7 +113,11 @@ pub fn stimulus_from_wave(path: &str, instance: &str, rtl: &RtlTopV3) -> Result<
         let w = &mut words[c * wpc..(c + 1) * wpc];
         for (v, bits) in rtl.layout.inputs.iter().zip(row) {
             v.set_bits(w, bits)
-                .map_err(|e| format!("{path}: cycle {c}: {e}"))?;
+                .map_err(|source| LockstepError::WaveInput {
+                    path: path.to_string(),
+                    cycle: c,
+                    source,
+                })?;
         }
     }
     Ok(words)
@@ -41,13 +134,18 @@ pub struct InputPacker {
 
 impl InputPacker {
     /// `inp` into `words` (the layout's input words of `rtl`).
-    pub fn pack(&mut self, rtl: &RtlTopV3, inp: &TopIn, words: &mut [u32]) -> Result<(), String> {
+    pub fn pack(
+        &mut self,
+        rtl: &RtlTopV3,
+        inp: &TopIn,
+        words: &mut [u32],
+    ) -> Result<(), LockstepError> {
         struct Pack<'a> {
             rtl: &'a RtlTopV3,
             index: &'a mut Vec<usize>,
             i: usize,
             words: &'a mut [u32],
-            err: Option<String>,
+            err: Option<LockstepError>,
         }
         impl RegSink for Pack<'_> {
             fn reg(&mut self, name: std::fmt::Arguments<'_>, v: &[u64], width: usize) {
@@ -57,17 +155,19 @@ impl InputPacker {
                     match inputs.iter().position(|x| x.name == n) {
                         Some(k) if inputs[k].width as usize == width => self.index.push(k),
                         Some(k) => {
-                            self.err.get_or_insert_with(|| {
-                                format!(
-                                    "{}: input {n} has {} bits, the model's {width}",
-                                    self.rtl.name, inputs[k].width
-                                )
+                            self.err.get_or_insert_with(|| LockstepError::PortWidth {
+                                dut: self.rtl.name.clone(),
+                                what: "input",
+                                name: n,
+                                rtl: inputs[k].width,
+                                model: width,
                             });
                             return;
                         }
                         None => {
-                            self.err.get_or_insert_with(|| {
-                                format!("{}: no input port {n}", self.rtl.name)
+                            self.err.get_or_insert_with(|| LockstepError::NoInput {
+                                dut: self.rtl.name.clone(),
+                                name: n,
                             });
                             return;
                         }
@@ -109,22 +209,29 @@ impl InputPacker {
 }
 
 /// The output words of `rtl` into `out` (every output port by name).
-pub fn unpack_outputs(rtl: &RtlTopV3, words: &[u32], out: &mut TopOut) -> Result<(), String> {
+pub fn unpack_outputs(
+    rtl: &RtlTopV3,
+    words: &[u32],
+    out: &mut TopOut,
+) -> Result<(), LockstepError> {
     let np = rtl.params.np;
     let var = |n: &str| {
         rtl.layout
             .outputs
             .iter()
             .find(|v| v.name == n)
-            .ok_or_else(|| format!("{}: no output port {n}", rtl.name))
+            .ok_or_else(|| LockstepError::NoOutput {
+                dut: rtl.name.clone(),
+                name: n.to_string(),
+            })
     };
-    let flags = |n: &str, v: &mut Vec<bool>| -> Result<(), String> {
+    let flags = |n: &str, v: &mut Vec<bool>| -> Result<(), LockstepError> {
         let x = var(n)?;
         v.clear();
         v.extend((0..np).map(|i| x.field(words, i, 1) == 1));
         Ok(())
     };
-    let bytes = |n: &str, v: &mut Vec<u8>| -> Result<(), String> {
+    let bytes = |n: &str, v: &mut Vec<u8>| -> Result<(), LockstepError> {
         let x = var(n)?;
         v.clear();
         v.extend((0..np).map(|i| x.field(words, 8 * i, 8) as u8));
@@ -145,7 +252,7 @@ pub fn unpack_outputs(rtl: &RtlTopV3, words: &[u32], out: &mut TopOut) -> Result
 /// `model`'s every register and RAM word packed into `rtl`'s state words (the layout of
 /// [`RtlTopV3::read_state`]), each at the place of the RTL's variable of the same name: what
 /// [`RtlTopV3::write_state`] takes to put the RTL where the model is.
-pub fn state_words(rtl: &RtlTopV3, model: &Top) -> Result<Vec<u32>, String> {
+pub fn state_words(rtl: &RtlTopV3, model: &Top) -> Result<Vec<u32>, LockstepError> {
     let mut index = HashMap::new();
     for (vi, v) in rtl.layout.state.iter().enumerate() {
         for k in 0..v.values() {
@@ -155,21 +262,24 @@ pub fn state_words(rtl: &RtlTopV3, model: &Top) -> Result<Vec<u32>, String> {
     let mut w = vec![0; rtl.layout.state_words];
     let mut seen = 0;
     for (n, bits) in model.regs() {
-        let &(vi, k) = index.get(&n).ok_or_else(|| {
-            format!(
-                "{}: the model's register {n} is not a register of the Verilated RTL",
-                rtl.name
-            )
+        let &(vi, k) = index.get(&n).ok_or_else(|| LockstepError::NotInRtl {
+            dut: rtl.name.clone(),
+            name: n.clone(),
         })?;
-        rtl.layout.state[vi].set_value(&mut w, k, &bits)?;
+        rtl.layout.state[vi]
+            .set_value(&mut w, k, &bits)
+            .map_err(|source| LockstepError::State {
+                dut: rtl.name.clone(),
+                source,
+            })?;
         seen += 1;
     }
     if seen != index.len() {
-        return Err(format!(
-            "{}: the RTL has {} registers and RAM words, the model {seen}",
-            rtl.name,
-            index.len()
-        ));
+        return Err(LockstepError::RegCount {
+            dut: rtl.name.clone(),
+            rtl: index.len(),
+            model: seen,
+        });
     }
     Ok(w)
 }
@@ -238,41 +348,102 @@ struct RamPort {
     width: usize,
 }
 
+/// The RTL's state values (variable, element) in the layout's order, and for each register of the
+/// model its index among them.
+type RegisterOrder = (Vec<(usize, usize)>, Vec<usize>);
+
+/// The [`RegisterOrder`] of the model's registers `regs` (in their order): every register of
+/// either side must be the other's.
+fn register_order(
+    rtl: &RtlTopV3,
+    regs: &[(String, String)],
+) -> Result<RegisterOrder, LockstepError> {
+    let mut values = vec![];
+    let mut index = HashMap::new();
+    for (vi, v) in rtl.layout.state.iter().enumerate() {
+        for k in 0..v.values() {
+            index.insert(v.value_name(k), values.len());
+            values.push((vi, k));
+        }
+    }
+    let mut perm = Vec::with_capacity(regs.len());
+    let mut seen = vec![false; values.len()];
+    for (n, _) in regs {
+        let Some(&k) = index.get(n) else {
+            return Err(LockstepError::NotInRtl {
+                dut: rtl.name.clone(),
+                name: n.clone(),
+            });
+        };
+        seen[k] = true;
+        perm.push(k);
+    }
+    if let Some(k) = seen.iter().position(|s| !s) {
+        let (vi, e) = values[k];
+        return Err(LockstepError::NotInModel {
+            dut: rtl.name.clone(),
+            name: rtl.layout.state[vi].value_name(e),
+            count: seen.iter().filter(|s| !**s).count(),
+        });
+    }
+    Ok((values, perm))
+}
+
+/// The model's RAMs, each with its write port in the RTL (by name: `x.mem` writes through `x.we`,
+/// `x.wa`, `x.wd`), in the model's visit order (that of its write log).
+fn ram_ports(rtl: &RtlTopV3, model: &Top) -> Result<Vec<RamPort>, LockstepError> {
+    let mut names = RamNames::default();
+    model.visit(&mut names);
+    let port = |n: &str| rtl.layout.writes.iter().position(|v| v.name == n);
+    let mut rams = Vec::with_capacity(names.0.len());
+    for (n, width) in &names.0 {
+        let inst = n.strip_suffix("mem").unwrap_or(n);
+        let (Some(we), Some(wa), Some(wd)) = (
+            port(&format!("{inst}we")),
+            port(&format!("{inst}wa")),
+            port(&format!("{inst}wd")),
+        ) else {
+            return Err(LockstepError::NoWritePort {
+                dut: rtl.name.clone(),
+                ram: n.clone(),
+            });
+        };
+        if rtl.layout.writes[wd].width as usize != *width {
+            return Err(LockstepError::RamWidth {
+                dut: rtl.name.clone(),
+                port: format!("{inst}wd"),
+                rtl: rtl.layout.writes[wd].width,
+                ram: n.clone(),
+                model: *width,
+            });
+        }
+        rams.push(RamPort {
+            we,
+            wa,
+            wd,
+            width: *width,
+        });
+    }
+    let mut probe = model.clone();
+    probe.cycle(&TopIn::idle(model.p.np));
+    let mut w = vec![];
+    probe.ram_writes(&mut w);
+    if let Some(&(k, ..)) = w.iter().find(|(k, ..)| *k as usize >= rams.len()) {
+        return Err(LockstepError::WriteLog {
+            ram: k,
+            rams: rams.len(),
+        });
+    }
+    Ok(rams)
+}
+
 impl LockstepV3 {
     /// The Verilated block of `p` beside a fresh model; `limit`: mismatches kept in the report.
-    pub fn new(p: &BlockParams, limit: usize) -> Result<Self, String> {
-        let rtl = RtlTopV3::new(p).map_err(|e: RtlV3Error| e.to_string())?;
+    pub fn new(p: &BlockParams, limit: usize) -> Result<Self, LockstepError> {
+        let rtl = RtlTopV3::new(p)?;
         let model = Top::new(*p);
-        let mut values = vec![];
-        let mut index = HashMap::new();
-        for (vi, v) in rtl.layout.state.iter().enumerate() {
-            for k in 0..v.values() {
-                index.insert(v.value_name(k), values.len());
-                values.push((vi, k));
-            }
-        }
         let regs = model.regs();
-        let mut perm = Vec::with_capacity(regs.len());
-        let mut seen = vec![false; values.len()];
-        for (n, _) in &regs {
-            let Some(&k) = index.get(n) else {
-                return Err(format!(
-                    "{}: the model's register {n} is not a register of the Verilated RTL",
-                    rtl.name
-                ));
-            };
-            seen[k] = true;
-            perm.push(k);
-        }
-        if let Some(k) = seen.iter().position(|s| !s) {
-            let (vi, e) = values[k];
-            return Err(format!(
-                "{}: register {} of the RTL is not in the model ({} such)",
-                rtl.name,
-                rtl.layout.state[vi].value_name(e),
-                seen.iter().filter(|s| !**s).count()
-            ));
-        }
+        let (values, perm) = register_order(&rtl, &regs)?;
         let slots: Vec<(u32, u32)> = perm
             .iter()
             .map(|&k| {
@@ -293,47 +464,7 @@ impl LockstepV3 {
         inputs.sort_by_key(|(n, _)| {
             !(n.starts_with("arr_") || n.starts_with("deq_") || n == "pfc_ready")
         });
-        // the model's RAMs, each with its write port in the RTL (by name: `x.mem` writes through
-        // `x.we`, `x.wa`, `x.wd`)
-        let mut names = RamNames::default();
-        model.visit(&mut names);
-        let port = |n: &str| rtl.layout.writes.iter().position(|v| v.name == n);
-        let mut rams = Vec::with_capacity(names.0.len());
-        for (n, width) in &names.0 {
-            let inst = n.strip_suffix("mem").unwrap_or(n);
-            let (Some(we), Some(wa), Some(wd)) = (
-                port(&format!("{inst}we")),
-                port(&format!("{inst}wa")),
-                port(&format!("{inst}wd")),
-            ) else {
-                return Err(format!(
-                    "{}: the model's RAM {n} has no write port in the Verilated RTL",
-                    rtl.name
-                ));
-            };
-            if rtl.layout.writes[wd].width as usize != *width {
-                return Err(format!(
-                    "{}: {inst}wd has {} bits, the model's RAM {n} {width}",
-                    rtl.name, rtl.layout.writes[wd].width
-                ));
-            }
-            rams.push(RamPort {
-                we,
-                wa,
-                wd,
-                width: *width,
-            });
-        }
-        let mut probe = model.clone();
-        probe.cycle(&TopIn::idle(p.np));
-        let mut w = vec![];
-        probe.ram_writes(&mut w);
-        if let Some(&(k, ..)) = w.iter().find(|(k, ..)| *k as usize >= rams.len()) {
-            return Err(format!(
-                "the model's write log names RAM {k}, its visit lists {}",
-                rams.len()
-            ));
-        }
+        let rams = ram_ports(&rtl, &model)?;
         let writes = vec![0; rtl.layout.write_words];
         let mw = vec![None; rams.len()];
         // which register each state word belongs to, and the runs of words that are registers
@@ -349,10 +480,10 @@ impl LockstepV3 {
             }
         }
         if let Some(w) = owner.iter().position(|&o| o == u32::MAX) {
-            return Err(format!(
-                "{}: state word {w} belongs to no register of the model",
-                rtl.name
-            ));
+            return Err(LockstepError::Ownerless {
+                dut: rtl.name.clone(),
+                word: w,
+            });
         }
         let mut reg_runs: Vec<(usize, usize)> = vec![];
         for (w, ram) in is_ram.iter().enumerate() {
@@ -436,7 +567,7 @@ impl LockstepV3 {
     /// Both sides to `model`'s state (a snapshot restored), as after `cycle` cycles: the RTL's
     /// registers and RAM words packed from the model's, the next cycle compares every RAM word,
     /// and the mismatches of before are forgotten (the state they were found in is gone).
-    pub fn restore(&mut self, model: &Top, cycle: u64) -> Result<(), String> {
+    pub fn restore(&mut self, model: &Top, cycle: u64) -> Result<(), LockstepError> {
         let w = state_words(&self.rtl, model)?;
         self.rtl.write_state(&w);
         self.rtl.set_cycle(cycle);
@@ -466,25 +597,20 @@ impl LockstepV3 {
     /// One cycle of packed inputs: the registers entering the cycle compared, both sides
     /// stepped, the cycle's outputs compared. (The first cycle compares the registers as
     /// strings, which checks each one's width as well; the following cycles compare the words.)
-    pub fn cycle(&mut self, inputs: &[u32]) -> Result<(), String> {
+    pub fn cycle(&mut self, inputs: &[u32]) -> Result<(), LockstepError> {
         self.cycle_given(inputs, None)
     }
 
     /// [`LockstepV3::cycle`] with the model's inputs given as well (`inputs` must be `inp`
     /// packed, [`InputPacker`]): the model is not given the RTL's words decoded back.
-    pub fn cycle_in(&mut self, inp: &TopIn, inputs: &[u32]) -> Result<(), String> {
+    pub fn cycle_in(&mut self, inp: &TopIn, inputs: &[u32]) -> Result<(), LockstepError> {
         self.cycle_given(inputs, Some(inp))
     }
 
-    fn cycle_given(&mut self, inputs: &[u32], given: Option<&TopIn>) -> Result<(), String> {
-        let full = self.exhaustive || self.full;
-        if full {
-            self.rtl.read_state(&mut self.state);
-            self.full_cycles += 1;
-        } else {
-            self.rtl.read_regs(&mut self.state);
-        }
-        let before = self.report.total_mismatches;
+    /// The registers entering the cycle, the RTL's (in `self.state`) against the model's: in the
+    /// first cycle as strings (which checks each one's width as well), after that packed word for
+    /// word (`full`: the RAMs' words too).
+    fn compare_regs(&mut self, full: bool) {
         if self.report.cycles == 0 {
             let regs = self.model.regs();
             for (i, (n, want)) in regs.iter().enumerate() {
@@ -547,15 +673,75 @@ impl LockstepV3 {
                 }
             }
         }
+    }
+
+    /// The first cycle's outputs by name, once: each of the model's outputs is an output port of
+    /// the RTL of the same width, and the words it packs into.
+    fn index_outputs(&mut self) -> Result<(), LockstepError> {
+        // the outputs by name, once; their widths must be the RTL's
+        let mut names = RegStrings::default();
+        self.mout.visit(&mut names);
+        for (n, bits) in &names.0 {
+            let k = self
+                .rtl
+                .layout
+                .outputs
+                .iter()
+                .position(|v| v.name == *n)
+                .ok_or_else(|| LockstepError::NoOutput {
+                    dut: self.rtl.name.clone(),
+                    name: n.clone(),
+                })?;
+            let w = self.rtl.layout.outputs[k].width;
+            if w as usize != bits.len() {
+                return Err(LockstepError::PortWidth {
+                    dut: self.rtl.name.clone(),
+                    what: "output",
+                    name: n.clone(),
+                    rtl: w,
+                    model: bits.len(),
+                });
+            }
+            self.out_index.push(k);
+        }
+        self.report.names += self.out_index.len();
+        let l = &self.rtl.layout.outputs;
+        self.out_slots = self
+            .out_index
+            .iter()
+            .map(|&k| (l[k].offset as u32, l[k].value_words() as u32))
+            .collect();
+        self.out_owner = vec![u32::MAX; self.out.len()];
+        for (i, &(at, n)) in self.out_slots.iter().enumerate() {
+            for w in at..at + n {
+                self.out_owner[w as usize] = i as u32;
+            }
+        }
+        Ok(())
+    }
+
+    fn cycle_given(&mut self, inputs: &[u32], given: Option<&TopIn>) -> Result<(), LockstepError> {
+        let full = self.exhaustive || self.full;
+        if full {
+            self.rtl.read_state(&mut self.state);
+            self.full_cycles += 1;
+        } else {
+            self.rtl.read_regs(&mut self.state);
+        }
+        let before = self.report.total_mismatches;
+        self.compare_regs(full);
         match given {
             Some(inp) => self.model.cycle_into(inp, &mut self.mout),
             None => {
                 let (rtl, ins) = (&self.rtl, &self.inputs);
-                let f = |name: &str, lo: usize, w: u32| -> Result<u64, String> {
+                let f = |name: &str, lo: usize, w: u32| -> Result<u64, InputError> {
                     ins.iter()
                         .find(|(n, _)| n == name)
                         .map(|&(_, k)| rtl.layout.inputs[k].field(inputs, lo, w))
-                        .ok_or_else(|| format!("{}: no input port {name}", rtl.name))
+                        .ok_or_else(|| InputError::NoPort {
+                            within: rtl.name.clone(),
+                            name: name.to_string(),
+                        })
                 };
                 top_in_into(&self.model.p, &f, &mut self.min)?;
                 self.model.cycle_into(&self.min, &mut self.mout);
@@ -573,40 +759,7 @@ impl LockstepV3 {
         self.full =
             self.report.total_mismatches != before || (!self.exhaustive && !self.same_writes());
         if self.report.cycles == 0 {
-            // the outputs by name, once; their widths must be the RTL's
-            let mut names = RegStrings::default();
-            self.mout.visit(&mut names);
-            for (n, bits) in &names.0 {
-                let k = self
-                    .rtl
-                    .layout
-                    .outputs
-                    .iter()
-                    .position(|v| v.name == *n)
-                    .ok_or_else(|| format!("{}: no output port {n}", self.rtl.name))?;
-                let w = self.rtl.layout.outputs[k].width as usize;
-                if w != bits.len() {
-                    return Err(format!(
-                        "{}: output {n} has {w} bits, the model's {}",
-                        self.rtl.name,
-                        bits.len()
-                    ));
-                }
-                self.out_index.push(k);
-            }
-            self.report.names += self.out_index.len();
-            let l = &self.rtl.layout.outputs;
-            self.out_slots = self
-                .out_index
-                .iter()
-                .map(|&k| (l[k].offset as u32, l[k].value_words() as u32))
-                .collect();
-            self.out_owner = vec![u32::MAX; self.out.len()];
-            for (i, &(at, n)) in self.out_slots.iter().enumerate() {
-                for w in at..at + n {
-                    self.out_owner[w as usize] = i as u32;
-                }
-            }
+            self.index_outputs()?;
         }
         let mut pack = Pack {
             slots: &self.out_slots,
@@ -838,14 +991,14 @@ impl RegSink for Pack<'_> {
 }
 
 /// Every cycle of `stim` (packed inputs, one cycle after another) through model and RTL.
-pub fn lockstep(p: &BlockParams, stim: &[u32], limit: usize) -> Result<Report, String> {
+pub fn lockstep(p: &BlockParams, stim: &[u32], limit: usize) -> Result<Report, LockstepError> {
     let mut l = LockstepV3::new(p, limit)?;
     let wpc = l.rtl.layout.input_words;
     if stim.is_empty() || !stim.len().is_multiple_of(wpc) {
-        return Err(format!(
-            "{} words of stimulus for {wpc} words a cycle: nothing to check",
-            stim.len()
-        ));
+        return Err(LockstepError::Stimulus {
+            words: stim.len(),
+            per_cycle: wpc,
+        });
     }
     for c in stim.chunks(wpc) {
         l.cycle(c)?;

@@ -40,7 +40,7 @@ pub fn package(p: &BlockParams) -> String {
 
 /// `capfc_dpi.sv` for the block of micro-architecture `block` (v3: `capfc_top_oc`'s ports, its
 /// lanes' readies first among the outputs); `Err`: parameters that block does not take.
-pub fn package_for(p: &BlockParams, block: BlockKind) -> Result<String, String> {
+pub fn package_for(p: &BlockParams, block: BlockKind) -> Result<String, crate::ports::PortsError> {
     let m = ModelPorts::with_block(p, block)?;
     let (ib, ob) = (m.in_bits(), m.out_bits());
     let top = match block {

@@ -128,19 +128,20 @@ impl Var {
     }
 
     /// Set value 0 from a binary string (most significant bit first; missing high bits are 0).
-    pub fn set_bits(&self, words: &mut [u32], bits: &str) -> Result<(), String> {
+    pub fn set_bits(&self, words: &mut [u32], bits: &str) -> Result<(), VarError> {
         self.set_value(words, 0, bits)
     }
 
     /// Set value `k` (of an array, [`Var::value_name`]'s order) from a binary string, as
     /// [`Var::set_bits`].
-    pub fn set_value(&self, words: &mut [u32], k: usize, bits: &str) -> Result<(), String> {
+    pub fn set_value(&self, words: &mut [u32], k: usize, bits: &str) -> Result<(), VarError> {
         let n = bits.len();
         if n > self.width as usize {
-            return Err(format!(
-                "{}: {n} bits for a variable of {}",
-                self.name, self.width
-            ));
+            return Err(VarError::Wide {
+                name: self.name.clone(),
+                bits: n,
+                width: self.width,
+            });
         }
         let at = self.offset + k * self.value_words();
         for w in &mut words[at..at + self.value_words()] {
@@ -151,10 +152,11 @@ impl Var {
                 b'0' => {}
                 b'1' => words[at + i / 32] |= 1 << (i % 32),
                 _ => {
-                    return Err(format!(
-                        "{}: bit {i} is {:?}, not 0 or 1",
-                        self.name, c as char
-                    ))
+                    return Err(VarError::NotBinary {
+                        name: self.name.clone(),
+                        bit: i,
+                        value: c as char,
+                    })
                 }
             }
         }
@@ -220,14 +222,17 @@ impl Layout {
     }
 
     /// From the generated layout text (cpp/dut_v3.h, `layout()`).
-    pub fn parse(text: &str) -> Result<Layout, String> {
+    pub fn parse(text: &str) -> Result<Layout, LayoutLineError> {
         let mut l = Layout::default();
         for (k, line) in text.lines().enumerate() {
             let f: Vec<&str> = line.split_whitespace().collect();
             if f.is_empty() {
                 continue;
             }
-            let bad = || format!("layout line {}: {line:?}", k + 1);
+            let bad = || LayoutLineError {
+                line: k + 1,
+                text: line.to_string(),
+            };
             if f.len() < 3 {
                 return Err(bad());
             }
@@ -275,15 +280,52 @@ impl Layout {
     }
 }
 
+/// A value a variable of the layout cannot hold.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum VarError {
+    #[error("{name}: {bits} bits for a variable of {width}")]
+    Wide {
+        name: String,
+        bits: usize,
+        width: u32,
+    },
+    #[error("{name}: bit {bit} is {value:?}, not 0 or 1")]
+    NotBinary {
+        name: String,
+        bit: usize,
+        value: char,
+    },
+}
+
+/// A line of the generated layout text that does not parse.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("layout line {line}: {text:?}")]
+pub struct LayoutLineError {
+    pub line: usize,
+    pub text: String,
+}
+
 /// Why the v3 RTL could not be had.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RtlV3Error {
     #[error("[rtl] no Verilated v3 model for np={np} (sw, ow, cw, cell_log2, cut_f, nl as given); built: {built} (more with CAPFC_V3_CONFIGS=all cargo build)")]
     NoConfig { np: usize, built: String },
     #[error("[rtl] {0}")]
     Ffi(String),
-    #[error("[rtl] v3 layout of {name}: {msg}")]
-    Layout { name: String, msg: String },
+    #[error("[rtl] v3 layout of {name}: {source}")]
+    Layout {
+        name: String,
+        #[source]
+        source: LayoutLineError,
+    },
+    /// The generated C++ and the layout text disagree on a list's size.
+    #[error("[rtl] v3 layout of {name}: {what}: the C++ packs {rtl} words, the layout {rust}")]
+    Words {
+        name: String,
+        what: &'static str,
+        rtl: usize,
+        rust: usize,
+    },
     #[error("[rtl] cannot open the waveform file {0}")]
     Trace(String),
 }
@@ -324,9 +366,9 @@ impl RtlTopV3 {
         };
         let dut = ffi::new_dut_v3(name).map_err(|e| RtlV3Error::Ffi(e.to_string()))?;
         let layout =
-            Layout::parse(&ffi::dut_v3_layout(&dut)).map_err(|msg| RtlV3Error::Layout {
+            Layout::parse(&ffi::dut_v3_layout(&dut)).map_err(|source| RtlV3Error::Layout {
                 name: name.clone(),
-                msg,
+                source,
             })?;
         for (what, rtl, rust) in [
             ("inputs", ffi::dut_v3_input_words(&dut), layout.input_words),
@@ -339,9 +381,11 @@ impl RtlTopV3 {
             ("writes", ffi::dut_v3_write_words(&dut), layout.write_words),
         ] {
             if rtl != rust {
-                return Err(RtlV3Error::Layout {
+                return Err(RtlV3Error::Words {
                     name: name.clone(),
-                    msg: format!("{what}: the C++ packs {rtl} words, the layout {rust}"),
+                    what,
+                    rtl,
+                    rust,
                 });
             }
         }

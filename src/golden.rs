@@ -31,6 +31,63 @@ pub enum GoldenError {
     },
     #[error("[golden] {file}: {why}")]
     File { file: String, why: String },
+    /// A data line whose hex does not fit the concatenation.
+    #[error("[golden] {file} line {line}: {source}")]
+    Hex {
+        file: String,
+        line: usize,
+        #[source]
+        source: HexError,
+    },
+    /// A `config.toml` that does not parse.
+    #[error("[golden] {file}: {source}")]
+    Toml {
+        file: String,
+        #[source]
+        source: toml::de::Error,
+    },
+    #[error("[golden] no built-in scenario '{0}'")]
+    NoScenario(String),
+    #[error("[golden] scenario {scenario} has {ports} ports, the set {np}")]
+    ScenarioPorts {
+        scenario: String,
+        ports: usize,
+        np: usize,
+    },
+    #[error(transparent)]
+    Directed(#[from] crate::stimulus::DirectedError),
+    /// The switch of a set made from a scenario could not be built.
+    #[error(transparent)]
+    Switch(#[from] crate::switch::SwitchError),
+    /// A curated set naming a parameter set that does not exist.
+    #[error("[golden] set {set}: no parameter set {config}")]
+    NoParams { set: String, config: String },
+    /// A curated set that could not be built.
+    #[error("[golden] set {set}: {source}")]
+    Set {
+        set: String,
+        #[source]
+        source: Box<GoldenError>,
+    },
+}
+
+/// For the layers that still report errors as text.
+impl From<GoldenError> for String {
+    fn from(e: GoldenError) -> String {
+        e.to_string()
+    }
+}
+
+/// A data line's hex digits that are not one cycle's concatenation.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HexError {
+    #[error("expected {want} hex digits after the cycle, got {got}")]
+    Digits { want: usize, got: usize },
+    /// A character that is not a hex digit, at `column` of the line (from 1).
+    #[error("'{c}' is not a hex digit (column {column})")]
+    NotHex { c: char, column: usize },
+    #[error("bits above the {0}-bit concatenation are set")]
+    HighBits(usize),
 }
 
 fn file_err(file: &Path, why: impl Into<String>) -> GoldenError {
@@ -140,13 +197,19 @@ pub struct SteadyConfig {
 
 impl SteadyConfig {
     /// Parse a `config.toml`'s text; `path` names it in errors.
-    pub fn parse(text: &str, path: &str) -> Result<Self, String> {
-        let c: SteadyConfig = toml::from_str(text).map_err(|e| format!("{path}: {e}"))?;
+    pub fn parse(text: &str, path: &str) -> Result<Self, GoldenError> {
+        let c: SteadyConfig = toml::from_str(text).map_err(|source| GoldenError::Toml {
+            file: path.to_string(),
+            source,
+        })?;
         if c.config.source != "static" {
-            return Err(format!(
-                "{path}: [config] source = \"{}\": a set's configuration file says \"static\"",
-                c.config.source
-            ));
+            return Err(GoldenError::File {
+                file: path.to_string(),
+                why: format!(
+                    "[config] source = \"{}\": a set's configuration file says \"static\"",
+                    c.config.source
+                ),
+            });
         }
         Ok(c)
     }
@@ -245,25 +308,25 @@ fn to_hex(l: &Layout, words: &[u32]) -> String {
 }
 
 /// The inverse of [`to_hex`].
-fn from_hex(l: &Layout, hex: &str, words: &mut [u32]) -> Result<(), String> {
+fn from_hex(l: &Layout, hex: &str, words: &mut [u32]) -> Result<(), HexError> {
     let n = concat_bits(l);
     let digits = n.div_ceil(4);
     if hex.len() != digits {
-        return Err(format!(
-            "expected {digits} hex digits after the cycle, got {}",
-            hex.len()
-        ));
+        return Err(HexError::Digits {
+            want: digits,
+            got: hex.len(),
+        });
     }
     let mut bits: BitVec<u32, Lsb0> = BitVec::repeat(false, digits * 4);
     for (k, c) in hex.chars().enumerate() {
         let v = c
             .to_digit(16)
-            .ok_or_else(|| format!("'{c}' is not a hex digit (column {})", k + 10))?;
+            .ok_or(HexError::NotHex { c, column: k + 10 })?;
         let d = digits - 1 - k;
         bits[4 * d..4 * d + 4].store_le(v as u8);
     }
     if bits[n..].any() {
-        return Err(format!("bits above the {n}-bit concatenation are set"));
+        return Err(HexError::HighBits(n));
     }
     words.fill(0);
     let mut pos = 0;
@@ -508,7 +571,7 @@ pub fn params_of(rtl_config: &str) -> Option<BlockParams> {
 }
 
 /// Build a set's files from its name, parameters and source.
-pub fn build(set: &str, p: &BlockParams, source: &Source) -> Result<SetFiles, String> {
+pub fn build(set: &str, p: &BlockParams, source: &Source) -> Result<SetFiles, GoldenError> {
     build_with(set, p, source, None)
 }
 
@@ -518,12 +581,12 @@ pub fn build_with(
     p: &BlockParams,
     source: &Source,
     fault: Option<Fault>,
-) -> Result<SetFiles, String> {
+) -> Result<SetFiles, GoldenError> {
     match source {
         Source::Directed { case, mode } => {
             crate::stimulus::check_corners(p, *mode, case)?;
-            let mut s =
-                directed(p, *mode, case).ok_or_else(|| format!("no directed case '{case}'"))?;
+            let mut s = directed(p, *mode, case)
+                .ok_or_else(|| crate::stimulus::DirectedError::NoCase(case.clone()))?;
             Ok(generate(set, p, source, &mut s, fault))
         }
         Source::Random {
@@ -545,15 +608,15 @@ pub fn build_with(
             cycles,
         } => {
             let sc = crate::switch::scenario::Scenario::builtin(scenario)
-                .ok_or_else(|| format!("no built-in scenario '{scenario}'"))?;
+                .ok_or_else(|| GoldenError::NoScenario(scenario.clone()))?;
             if sc.ports != p.np {
-                return Err(format!(
-                    "scenario {scenario} has {} ports, the set {}",
-                    sc.ports, p.np
-                ));
+                return Err(GoldenError::ScenarioPorts {
+                    scenario: scenario.clone(),
+                    ports: sc.ports,
+                    np: p.np,
+                });
             }
-            let mut sw =
-                crate::switch::Switch::new_recorded(&sc, *mode).map_err(|e| e.to_string())?;
+            let mut sw = crate::switch::Switch::new_recorded(&sc, *mode)?;
             while sw.now < *cycles && !sw.done() {
                 sw.tick_cycle();
             }
@@ -565,10 +628,15 @@ pub fn build_with(
 }
 
 /// Build a curated set.
-pub fn build_curated(c: &Curated) -> Result<SetFiles, String> {
-    let p = params_of(c.rtl_config)
-        .ok_or_else(|| format!("set {}: no parameter set {}", c.name, c.rtl_config))?;
-    build(&c.name, &p, &c.source).map_err(|e| format!("set {}: {e}", c.name))
+pub fn build_curated(c: &Curated) -> Result<SetFiles, GoldenError> {
+    let p = params_of(c.rtl_config).ok_or_else(|| GoldenError::NoParams {
+        set: c.name.clone(),
+        config: c.rtl_config.to_string(),
+    })?;
+    build(&c.name, &p, &c.source).map_err(|e| GoldenError::Set {
+        set: c.name.clone(),
+        source: Box::new(e),
+    })
 }
 
 /// Write a set's files into `dir` (created).
@@ -643,7 +711,11 @@ fn parse_lines(
             )));
         }
         let mut words = vec![0u32; l.words];
-        from_hex(l, rest, &mut words).map_err(err)?;
+        from_hex(l, rest, &mut words).map_err(|source| GoldenError::Hex {
+            file: path.display().to_string(),
+            line: k + 1,
+            source,
+        })?;
         v.push((cycle, words));
     }
     if v.len() != want {
@@ -758,20 +830,20 @@ pub fn read(dir: &Path) -> Result<GoldenSet, GoldenError> {
 }
 
 /// Rebuild a set from its manifest; `Err` names the first file and line that differ.
-pub fn regenerate(g: &GoldenSet) -> Result<(), String> {
+pub fn regenerate(g: &GoldenSet) -> Result<(), GoldenError> {
     let m = &g.manifest;
     let fresh = build(&m.set, &m.params, &m.source)?;
     match (&g.files.config_toml, &fresh.config_toml) {
         (Some(_), None) => {
-            return Err(format!(
-                "{}: a set of this source has no such file (remove it, or regenerate the set)",
-                g.dir.join(STEADY_CONFIG).display()
+            return Err(file_err(
+                &g.dir.join(STEADY_CONFIG),
+                "a set of this source has no such file (remove it, or regenerate the set)",
             ))
         }
         (None, Some(_)) => {
-            return Err(format!(
-                "{}: missing (regenerate with `capfc golden gen`)",
-                g.dir.join(STEADY_CONFIG).display()
+            return Err(file_err(
+                &g.dir.join(STEADY_CONFIG),
+                "missing (regenerate with `capfc golden gen`)",
             ))
         }
         _ => {}
@@ -796,10 +868,12 @@ pub fn regenerate(g: &GoldenSet) -> Result<(), String> {
                     || old.lines().count().min(new.lines().count()) + 1,
                     |k| k + 1,
                 );
-            return Err(format!(
-                "{}: stale: differs from the model's output from line {line} (regenerate with `capfc golden gen --set {}`)",
-                g.dir.join(name).display(),
-                m.set
+            return Err(file_err(
+                &g.dir.join(name),
+                format!(
+                    "stale: differs from the model's output from line {line} (regenerate with `capfc golden gen --set {}`)",
+                    m.set
+                ),
             ));
         }
     }

@@ -29,6 +29,119 @@ use observe::Observer;
 
 pub use directed::DIRECTED_V3;
 
+/// Why a v3 set cannot be built, or a set on disk is not what the model writes: the set or file
+/// it is about, and what is wrong.
+#[derive(Debug, thiserror::Error)]
+pub enum GoldenV3Error {
+    #[error("[golden v3] set {set}: the v3 sets are generated at 4 to 128 ports with SW 14, OW 20, CW 4 to 16, CELL_LOG2 0, CUT_F 8, NL 2; not {params:?}")]
+    Unsupported {
+        set: String,
+        params: Box<BlockParams>,
+    },
+    #[error("[golden v3] set {set}: {cycles} cycles, more than a set may have ({max})")]
+    TooLong { set: String, cycles: u64, max: u64 },
+    /// The stimulus of a directed set could not be driven to its end.
+    #[error("[golden v3] set {set}: {source}")]
+    Run {
+        set: String,
+        #[source]
+        source: RunError,
+    },
+    /// The model broke the block's contract (the observer's first complaint).
+    #[error("[golden v3] set {set}: the model breaks the contract: {what}")]
+    Contract { set: String, what: String },
+    /// A lane taken too soon after a configuration write it depends on.
+    #[error("[golden v3] set {set}: a lane taken in cycle {taken} depends on the write of address {addr:#04x} in cycle {written}, inside the {window} cycles the contract gives a write to reach every group")]
+    Early {
+        set: String,
+        taken: u64,
+        written: u64,
+        addr: u8,
+        window: u64,
+    },
+    /// A corner the set is named after did not happen (`counted`: the corners that did).
+    #[error("[golden v3] set {set}: corner {corner} did not happen (counted: {counted})")]
+    Corner {
+        set: String,
+        corner: String,
+        counted: String,
+    },
+    #[error("[golden v3] {file}: {source}")]
+    Io {
+        file: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("[golden v3] {file}: {source}")]
+    Json {
+        file: String,
+        #[source]
+        source: serde_json::Error,
+    },
+    #[error("[golden v3] {file}: format {found:?}, not {FORMAT_V3} (regenerate with `capfc golden gen`)")]
+    Format { file: String, found: Option<u64> },
+    #[error("[golden v3] {file}: params: {source}")]
+    Params {
+        file: String,
+        #[source]
+        source: crate::block::ConfigError,
+    },
+    #[error("[golden v3] {file}: set {set:?}, but the directory is {dir:?}")]
+    Name {
+        file: String,
+        set: String,
+        dir: String,
+    },
+    /// The set of a directory could not be built again from its manifest.
+    #[error("[golden v3] {dir}: {source}")]
+    Rebuild {
+        dir: String,
+        #[source]
+        source: Box<GoldenV3Error>,
+    },
+    /// A file that differs from what the model writes, from `line` (from 1).
+    #[error("[golden v3] {file}: line {line}: not what the model writes (regenerate with `capfc golden gen` and review the diff)")]
+    Stale { file: String, line: usize },
+}
+
+/// Why the stimulus of a directed v3 set could not be driven to its end.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RunError {
+    /// Not done by cycle `limit` (`what`: "the case", "the directed steps").
+    #[error("{what} did not end by cycle {limit}")]
+    Timeout { what: &'static str, limit: u64 },
+    /// A dequeue or departure (`what`) from a queue the stimulus holds empty.
+    #[error("a {what} from the empty queue ({port}, {prio})")]
+    Empty {
+        what: &'static str,
+        port: usize,
+        prio: usize,
+    },
+    #[error("queue ({port}, {prio}) refused an enqueue below {target}")]
+    Refused {
+        port: usize,
+        prio: usize,
+        target: u32,
+    },
+    #[error("no directed case {case:?} (the v3 cases: {known})")]
+    NoCase { case: String, known: String },
+    #[error("directed case {0}: not written for v3")]
+    NotV3(String),
+    #[error("E was never set in 4,000 cycles")]
+    ENeverSet,
+    #[error("no frame pending at port 0 at the end of the busy stretch")]
+    NoFramePending,
+    #[error("D of port 0 changed {changes} times while its MAC was busy, and {xon} XON frames followed (at least 3, and 1)")]
+    MacBusy { changes: u64, xon: u64 },
+}
+
+/// For the layers that still report errors as text.
+impl From<GoldenV3Error> for String {
+    fn from(e: GoldenV3Error) -> String {
+        e.to_string()
+    }
+}
+
 /// The format of a v3 set (v2's sets are format 2, [`crate::golden::FORMAT`]).
 pub const FORMAT_V3: u32 = 3;
 
@@ -870,14 +983,14 @@ pub fn random_clocked(
 /// cycles), a reset and the configuration again, then 400 cycles of traffic. E and its partial
 /// ORs are not reset (cin_q clears them), so D must not show them: D is 0 until the lanes are
 /// ready again.
-fn reset_with_e(p: &BlockParams, mode: Mode) -> Result<Run, String> {
+fn reset_with_e(p: &BlockParams, mode: Mode) -> Result<Run, RunError> {
     let mut r = Run::new(*p);
     r.reset_and_configure(&config(p, mode, false));
     let mut run = RandomRun::new(p.np, 1, 2000, false, false);
     let e_set = |r: &Run| r.w.top.u_egress.e_q.iter().any(|&row| row != 0);
     while r.w.t < 500 || !e_set(&r) {
         if r.w.t >= 4000 {
-            return Err("E was never set in 4,000 cycles".into());
+            return Err(RunError::ENeverSet);
         }
         run.cycle(&mut r);
     }
@@ -898,7 +1011,7 @@ fn reset_with_e(p: &BlockParams, mode: Mode) -> Result<Run, String> {
     Ok(r)
 }
 
-fn mac_busy(p: &BlockParams, mode: Mode) -> Result<Run, String> {
+fn mac_busy(p: &BlockParams, mode: Mode) -> Result<Run, RunError> {
     let mut r = Run::new(*p);
     r.reset_and_configure(&config(p, mode, false));
     let pkt = |prio| Pkt {
@@ -950,7 +1063,7 @@ fn mac_busy(p: &BlockParams, mode: Mode) -> Result<Run, String> {
         step(&mut r, limit)?;
     }
     if !r.w.out.pfc_valid[0] {
-        return Err("no frame pending at port 0 at the end of the busy stretch".into());
+        return Err(RunError::NoFramePending);
     }
     r.tr.corners
         .insert("d_changes_while_the_mac_is_busy".into(), changes);
@@ -961,10 +1074,7 @@ fn mac_busy(p: &BlockParams, mode: Mode) -> Result<Run, String> {
     }
     let xon = r.tr.corners.get("xon_frames").copied().unwrap_or(0) - xon_before;
     if changes < 3 || xon != 1 {
-        return Err(format!(
-            "D of port 0 changed {changes} times while its MAC was busy, and {xon} XON frames \
-             followed (at least 3, and 1)"
-        ));
+        return Err(RunError::MacBusy { changes, xon });
     }
     r.tr.corners.insert("xon_after_the_busy_mac".into(), xon);
     for _ in 0..100 {
@@ -974,9 +1084,12 @@ fn mac_busy(p: &BlockParams, mode: Mode) -> Result<Run, String> {
 }
 
 /// One cycle of the directed sets.
-fn step(r: &mut Run, limit: u64) -> Result<(), String> {
+fn step(r: &mut Run, limit: u64) -> Result<(), RunError> {
     if r.w.t >= limit {
-        return Err(format!("the directed steps did not end by cycle {limit}"));
+        return Err(RunError::Timeout {
+            what: "the directed steps",
+            limit,
+        });
     }
     r.cycle(true);
     Ok(())
@@ -1041,32 +1154,77 @@ fn supported(p: &BlockParams) -> bool {
 
 /// Build a set from its name, parameters and source; refused if a corner it covers did not
 /// happen.
-pub fn build(set: &str, p: &BlockParams, source: &SourceV3) -> Result<SetFilesV3, String> {
+pub fn build(set: &str, p: &BlockParams, source: &SourceV3) -> Result<SetFilesV3, GoldenV3Error> {
     build_nudged(set, p, source, false)
+}
+
+/// The corners counted over run `r` of set `set`, once the run is shown to keep the block's
+/// contract, to take no lane inside a write's window, and to reach every corner the set is
+/// named after.
+fn judge(
+    set: &str,
+    p: &BlockParams,
+    source: &SourceV3,
+    r: &Run,
+) -> Result<BTreeMap<String, u64>, GoldenV3Error> {
+    if let Some(e) = r.ob.wrong.first() {
+        return Err(GoldenV3Error::Contract {
+            set: set.to_string(),
+            what: e.clone(),
+        });
+    }
+    if let Some(&(taken, written, addr)) = r.ob.early.first() {
+        return Err(GoldenV3Error::Early {
+            set: set.to_string(),
+            taken,
+            written,
+            addr,
+            window: Observer::window(p.np),
+        });
+    }
+    let corners = r.corners();
+    for c in &required(source) {
+        if corners.get(*c).copied().unwrap_or(0) == 0 {
+            return Err(GoldenV3Error::Corner {
+                set: set.to_string(),
+                corner: c.to_string(),
+                counted: format!("{corners:?}"),
+            });
+        }
+    }
+    Ok(corners)
 }
 
 /// [`build`], or with `nudge` the set's stimulus moved by one step at the point its corner
 /// depends on (a unit of occupancy, a slot, a cycle count): the corner must then not happen and
 /// the set is refused. The tests use it to show that every corner counter can fail.
+///
+/// (Long: after the run, the set's files written out field by field.)
 pub fn build_nudged(
     set: &str,
     p: &BlockParams,
     source: &SourceV3,
     nudge: bool,
-) -> Result<SetFilesV3, String> {
+) -> Result<SetFilesV3, GoldenV3Error> {
     if !supported(p) {
-        return Err(format!(
-            "set {set}: the v3 sets are generated at 4 to 128 ports with SW 14, OW 20, CW 4 to \
-             16, CELL_LOG2 0, CUT_F 8, NL 2; not {p:?}"
-        ));
+        return Err(GoldenV3Error::Unsupported {
+            set: set.to_string(),
+            params: Box::new(*p),
+        });
     }
     if let SourceV3::Random { cycles, .. } = source {
         if *cycles > MAX_CYCLES {
-            return Err(format!(
-                "set {set}: {cycles} cycles, more than a set may have ({MAX_CYCLES})"
-            ));
+            return Err(GoldenV3Error::TooLong {
+                set: set.to_string(),
+                cycles: *cycles,
+                max: MAX_CYCLES,
+            });
         }
     }
+    let run_err = |source| GoldenV3Error::Run {
+        set: set.to_string(),
+        source,
+    };
     let r = match source {
         SourceV3::Random {
             seed,
@@ -1075,31 +1233,14 @@ pub fn build_nudged(
             contention,
             stray,
         } => random(p, *seed, *cycles, *mode, *contention, *stray),
-        SourceV3::MacBusy { mode } => mac_busy(p, *mode)?,
-        SourceV3::ResetWithE { mode } => reset_with_e(p, *mode)?,
+        SourceV3::MacBusy { mode } => mac_busy(p, *mode).map_err(run_err)?,
+        SourceV3::ResetWithE { mode } => reset_with_e(p, *mode).map_err(run_err)?,
         SourceV3::Directed { case, mode } => {
-            directed::run(p, case, *mode, nudge).map_err(|e| format!("set {set}: {e}"))?
+            directed::run(p, case, *mode, nudge).map_err(run_err)?
         }
     };
-    if let Some(e) = r.ob.wrong.first() {
-        return Err(format!("set {set}: the model breaks the contract: {e}"));
-    }
-    if let Some((t, tw, a)) = r.ob.early.first() {
-        return Err(format!(
-            "set {set}: a lane taken in cycle {t} depends on the write of address {a:#04x} in \
-             cycle {tw}, inside the {} cycles the contract gives a write to reach every group",
-            Observer::window(p.np)
-        ));
-    }
-    let corners = r.corners();
+    let corners = judge(set, p, source, &r)?;
     let req = required(source);
-    for c in &req {
-        if corners.get(*c).copied().unwrap_or(0) == 0 {
-            return Err(format!(
-                "set {set}: corner {c} did not happen (counted: {corners:?})"
-            ));
-        }
-    }
     let w = &r.w;
     let head = |what: &str, bits: usize, cols: &str| {
         format!(
@@ -1187,49 +1328,60 @@ pub fn write(dir: &Path, f: &SetFilesV3) -> std::io::Result<()> {
 /// Check the set in `dir`: its manifest is read (format 3), the set is built again from the
 /// manifest's source and parameters, and every file must be the same, byte for byte. The error
 /// names the file and its first differing line.
-pub fn check(dir: &Path) -> Result<Manifest3, String> {
+pub fn check(dir: &Path) -> Result<Manifest3, GoldenV3Error> {
     let mpath = dir.join("manifest.json");
-    let text = std::fs::read_to_string(&mpath).map_err(|e| format!("{}: {e}", mpath.display()))?;
-    let value: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", mpath.display()))?;
+    let file = mpath.display().to_string();
+    let io = |file: &Path| {
+        let file = file.display().to_string();
+        move |source| GoldenV3Error::Io { file, source }
+    };
+    let json = |source| GoldenV3Error::Json {
+        file: file.clone(),
+        source,
+    };
+    let text = std::fs::read_to_string(&mpath).map_err(io(&mpath))?;
+    let value: serde_json::Value = serde_json::from_str(&text).map_err(json)?;
     match value.get("format").and_then(serde_json::Value::as_u64) {
         Some(f) if f == u64::from(FORMAT_V3) => {}
-        f => {
-            return Err(format!(
-                "{}: format {f:?}, not {FORMAT_V3} (regenerate with `capfc golden gen`)",
-                mpath.display()
-            ))
+        found => {
+            return Err(GoldenV3Error::Format {
+                file: file.clone(),
+                found,
+            })
         }
     }
-    let m: Manifest3 =
-        serde_json::from_value(value).map_err(|e| format!("{}: {e}", mpath.display()))?;
+    let m: Manifest3 = serde_json::from_value(value).map_err(json)?;
     m.params
         .validate()
-        .map_err(|e| format!("{}: params: {e}", mpath.display()))?;
+        .map_err(|source| GoldenV3Error::Params {
+            file: file.clone(),
+            source,
+        })?;
     let name = dir.file_name().and_then(|n| n.to_str()).unwrap_or("");
     if m.set != name {
-        return Err(format!(
-            "{}: set {:?}, but the directory is {name:?}",
-            mpath.display(),
-            m.set
-        ));
+        return Err(GoldenV3Error::Name {
+            file,
+            set: m.set.clone(),
+            dir: name.to_string(),
+        });
     }
-    let f = build(&m.set, &m.params, &m.source).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let f = build(&m.set, &m.params, &m.source).map_err(|e| GoldenV3Error::Rebuild {
+        dir: dir.display().to_string(),
+        source: Box::new(e),
+    })?;
     for (file, want) in FILES.iter().zip(f.texts()) {
         let path = dir.join(file);
-        let got = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let got = std::fs::read_to_string(&path).map_err(io(&path))?;
         if got != want {
             let line = got
                 .lines()
                 .zip(want.lines())
                 .position(|(a, b)| a != b)
                 .unwrap_or_else(|| got.lines().count().min(want.lines().count()));
-            return Err(format!(
-                "{}: line {}: not what the model writes (regenerate with `capfc golden gen` and \
-                 review the diff)",
-                path.display(),
-                line + 1
-            ));
+            return Err(GoldenV3Error::Stale {
+                file: path.display().to_string(),
+                line: line + 1,
+            });
         }
     }
     Ok(m)

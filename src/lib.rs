@@ -13,7 +13,7 @@
 //! the network, golden vectors, the fault matrix and the soak. The command line is the crate
 //! `capfc-cli` (`crates/cli`), above all of them.
 
-pub use capfc_block::{block, reference, v3};
+pub use capfc_block::{block, error, reference, v3};
 
 /// This crate's modules from the lowest layer to the highest: a module's code (its tests aside)
 /// names only modules before it in this list, and the models.

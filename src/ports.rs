@@ -21,10 +21,10 @@ pub enum PortsError {
     Params(String),
     /// The timing envelope, refused by the checker.
     #[error("[envelope] {0}")]
-    Envelope(String),
+    Envelope(#[source] crate::check::FieldError),
     /// The checker refused to start.
     #[error("[checker] {0}")]
-    Checker(String),
+    Checker(#[source] crate::check::CheckerError),
     /// Fewer words than the concatenation needs.
     #[error("[ports] {what}: {got} words, the {bits}-bit concatenation needs {want}")]
     Length {
@@ -35,7 +35,7 @@ pub enum PortsError {
     },
     /// Inputs the v3 block's ports cannot carry.
     #[error("[ports] {0}")]
-    Decode(String),
+    Decode(#[from] crate::replay::InputError),
     /// A checker's step after [`CheckerPorts::finish`].
     #[error("[ports] a step after the end of the run")]
     AfterEnd,
@@ -439,11 +439,13 @@ impl PortsV3 {
         check_len("inputs", inc.len(), self.in_bits)?;
         let bits = inc.view_bits::<Lsb0>();
         let ins = &self.ins;
-        let f = |name: &str, lo: usize, w: u32| -> Result<u64, String> {
-            let f = ins
-                .iter()
-                .find(|f| f.name == name)
-                .ok_or_else(|| format!("capfc_top_oc has no input {name}"))?;
+        let f = |name: &str, lo: usize, w: u32| -> Result<u64, crate::replay::InputError> {
+            let f = ins.iter().find(|f| f.name == name).ok_or_else(|| {
+                crate::replay::InputError::NoPort {
+                    within: "capfc_top_oc".to_string(),
+                    name: name.to_string(),
+                }
+            })?;
             Ok((0..w as usize)
                 .filter(|&b| lo + b < f.width && bits[f.lsb + lo + b])
                 .fold(0u64, |x, b| x | 1 << b))

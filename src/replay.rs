@@ -25,6 +25,9 @@ use crate::v3::{bits, RegStrings, Regs};
 pub struct WaveError {
     pub path: String,
     pub why: String,
+    /// A cycle's input that could not be read (`why` names the cycle and says what it says).
+    #[source]
+    pub input: Option<InputError>,
 }
 
 impl WaveError {
@@ -32,8 +35,28 @@ impl WaveError {
         WaveError {
             path: path.into(),
             why: why.into(),
+            input: None,
         }
     }
+}
+
+/// An input of one cycle that a reader (the `f` of [`Unit::cycle`] and [`top_in`]) cannot give.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum InputError {
+    /// No signal of that name in a waveform.
+    #[error("no signal {name}")]
+    NoSignal { name: String },
+    /// No input port of that name in `within` (a Verilated block, a stimulus file's fields).
+    #[error("{within}: no input port {name}")]
+    NoPort { within: String, name: String },
+    /// A bit of a waveform's value that is x or z.
+    #[error("{name}[{bit}] = {value} at time index {t}: not 0 or 1")]
+    NotBinary {
+        name: String,
+        bit: usize,
+        value: char,
+        t: u64,
+    },
 }
 
 /// For the layers that still report errors as text.
@@ -126,10 +149,10 @@ impl Vcd {
 
     /// Bits `lo .. lo + w` (w <= 64) of `name` at time-table index `t` (an error names the
     /// signal; [`run`] adds the file).
-    fn field(&self, name: &str, t: TimeTableIdx, lo: usize, w: usize) -> Result<u64, String> {
-        let b = self
-            .at(name, t)
-            .ok_or_else(|| format!("no signal {name}"))?;
+    fn field(&self, name: &str, t: TimeTableIdx, lo: usize, w: usize) -> Result<u64, InputError> {
+        let b = self.at(name, t).ok_or_else(|| InputError::NoSignal {
+            name: name.to_string(),
+        })?;
         let n = b.len();
         let mut x = 0u64;
         for i in (lo..lo + w).rev() {
@@ -139,10 +162,12 @@ impl Vcd {
                     b'0' => 0,
                     b'1' => 1,
                     _ => {
-                        return Err(format!(
-                            "{name}[{i}] = {} at time index {t}: not 0 or 1",
-                            c as char
-                        ))
+                        return Err(InputError::NotBinary {
+                            name: name.to_string(),
+                            bit: i,
+                            value: c as char,
+                            t: t.into(),
+                        })
                     }
                 };
         }
@@ -165,8 +190,8 @@ pub trait Unit {
     /// `name`); the outputs of the cycle under the ports' names; then the clock edge.
     fn cycle(
         &mut self,
-        f: &dyn Fn(&str, usize, u32) -> Result<u64, String>,
-    ) -> Result<Regs, String>;
+        f: &dyn Fn(&str, usize, u32) -> Result<u64, InputError>,
+    ) -> Result<Regs, InputError>;
 }
 
 fn flags(f: &[bool]) -> String {
@@ -180,8 +205,8 @@ impl Unit for Ingress {
 
     fn cycle(
         &mut self,
-        f: &dyn Fn(&str, usize, u32) -> Result<u64, String>,
-    ) -> Result<Regs, String> {
+        f: &dyn Fn(&str, usize, u32) -> Result<u64, InputError>,
+    ) -> Result<Regs, InputError> {
         let p = self.p;
         let mut inp = IngressIn {
             rst: f("rst", 0, 1)? == 1,
@@ -226,8 +251,8 @@ impl Unit for Egress {
 
     fn cycle(
         &mut self,
-        f: &dyn Fn(&str, usize, u32) -> Result<u64, String>,
-    ) -> Result<Regs, String> {
+        f: &dyn Fn(&str, usize, u32) -> Result<u64, InputError>,
+    ) -> Result<Regs, InputError> {
         let p = self.p;
         let (pw, lw, sw) = (p.pw(), p.lw(), p.sw);
         let mut inp = EgressIn {
@@ -292,8 +317,8 @@ impl Unit for Sort {
 
     fn cycle(
         &mut self,
-        f: &dyn Fn(&str, usize, u32) -> Result<u64, String>,
-    ) -> Result<Regs, String> {
+        f: &dyn Fn(&str, usize, u32) -> Result<u64, InputError>,
+    ) -> Result<Regs, InputError> {
         let p = self.p;
         let (np, nr, lw, pw, cw) = (p.np, p.nr(), p.lw(), p.pw(), p.cw);
         let mut inp = SortIn {
@@ -332,8 +357,8 @@ impl Unit for Sort {
 /// The block's inputs of one cycle, read with `f(name, lo, width)` (see [`Unit::cycle`]).
 pub fn top_in(
     p: &BlockParams,
-    f: &dyn Fn(&str, usize, u32) -> Result<u64, String>,
-) -> Result<TopIn, String> {
+    f: &dyn Fn(&str, usize, u32) -> Result<u64, InputError>,
+) -> Result<TopIn, InputError> {
     let mut inp = TopIn::default();
     top_in_into(p, f, &mut inp)?;
     Ok(inp)
@@ -342,9 +367,9 @@ pub fn top_in(
 /// [`top_in`] into `inp` (its vectors reused).
 pub fn top_in_into(
     p: &BlockParams,
-    f: &dyn Fn(&str, usize, u32) -> Result<u64, String>,
+    f: &dyn Fn(&str, usize, u32) -> Result<u64, InputError>,
     inp: &mut TopIn,
-) -> Result<(), String> {
+) -> Result<(), InputError> {
     let (np, sw) = (p.np, p.sw);
     let pw = crate::v3::port_width(np);
     inp.rst = f("rst", 0, 1)? == 1;
@@ -388,8 +413,8 @@ impl Unit for Top {
 
     fn cycle(
         &mut self,
-        f: &dyn Fn(&str, usize, u32) -> Result<u64, String>,
-    ) -> Result<Regs, String> {
+        f: &dyn Fn(&str, usize, u32) -> Result<u64, InputError>,
+    ) -> Result<Regs, InputError> {
         let inp = top_in(&self.p, f)?;
         let o = Top::cycle(self, &inp);
         let mut s = RegStrings::default();
@@ -471,9 +496,10 @@ pub fn run(
             }
         }
         let f = |name: &str, lo: usize, w: u32| v.field(name, t, lo, w as usize);
-        let outs = unit
-            .cycle(&f)
-            .map_err(|e| WaveError::new(path, format!("cycle {c}: {e}")))?;
+        let outs = unit.cycle(&f).map_err(|e| WaveError {
+            input: Some(e.clone()),
+            ..WaveError::new(path, format!("cycle {c}: {e}"))
+        })?;
         if c == 0 {
             rep.names += outs.len();
         }

@@ -120,8 +120,12 @@ pub enum SoakError {
         what: String,
         replay: String,
     },
-    #[error("{label}: the lockstep could not run: {msg}")]
-    Lockstep { label: String, msg: String },
+    #[error("{label}: the lockstep could not run: {source}")]
+    Lockstep {
+        label: String,
+        #[source]
+        source: Box<crate::cosim_v3::LockstepError>,
+    },
 }
 
 /// What a job that passed checked.
@@ -140,15 +144,15 @@ struct Side {
     l: LockstepV3,
     packer: InputPacker,
     words: Vec<u32>,
-    err: Option<String>,
+    err: Option<crate::cosim_v3::LockstepError>,
 }
 
 /// Run one job: its traffic through model and RTL in lockstep, to its end or its first mismatch.
 /// `exhaustive`: compare every RAM word every cycle (slower; the same verdict).
 pub fn run_job(j: &Job, fault: Option<Fault>, exhaustive: bool) -> Result<JobReport, SoakError> {
-    let lock = |msg: String| SoakError::Lockstep {
+    let lock = |source| SoakError::Lockstep {
         label: j.label(),
-        msg,
+        source: Box::new(source),
     };
     let mut l = LockstepV3::new(&j.params, 4).map_err(lock)?;
     l.exhaustive = exhaustive;

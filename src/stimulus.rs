@@ -740,12 +740,40 @@ pub fn directed_corners(name: &str, mode: Mode) -> Vec<Point> {
     }
 }
 
+/// A directed case that cannot be built or does not do what it is named after.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DirectedError {
+    /// Parameters the directed cases are not written for (`need`: the parameter's bound and why,
+    /// `got`: its value).
+    #[error("[directed] the directed cases need {need}, not {got}")]
+    Params { need: &'static str, got: u64 },
+    #[error("[directed] no directed case '{0}'")]
+    NoCase(String),
+    #[error(transparent)]
+    Config(#[from] crate::block::ConfigError),
+    /// The case ran but missed corners it is named after.
+    #[error("[directed] directed case {name} ({mode}, {np} ports) does not reach the corners it is named after: {}", missed.join(", "))]
+    Corners {
+        name: String,
+        mode: &'static str,
+        np: usize,
+        missed: Vec<&'static str>,
+    },
+}
+
+/// For the layers that still report errors as text.
+impl From<DirectedError> for String {
+    fn from(e: DirectedError) -> String {
+        e.to_string()
+    }
+}
+
 /// Run directed case `name` through the model and check that every corner of
 /// [`directed_corners`] happened.
-pub fn check_corners(p: &BlockParams, mode: Mode, name: &str) -> Result<(), String> {
+pub fn check_corners(p: &BlockParams, mode: Mode, name: &str) -> Result<(), DirectedError> {
     directed_supported(p)?;
-    let mut s = directed(p, mode, name).ok_or_else(|| format!("no directed case '{name}'"))?;
-    let mut m = crate::block::CapfcTop::new(*p).map_err(|e| e.to_string())?;
+    let mut s = directed(p, mode, name).ok_or_else(|| DirectedError::NoCase(name.to_string()))?;
+    let mut m = crate::block::CapfcTop::new(*p)?;
     m.enable_coverage();
     let (mut inp, mut out) = (Inputs::idle(p.np), Outputs::new(p.np));
     loop {
@@ -757,7 +785,7 @@ pub fn check_corners(p: &BlockParams, mode: Mode, name: &str) -> Result<(), Stri
         s.observe(&inp, &out);
     }
     let cov = m.coverage().expect("enabled");
-    let missed: Vec<&str> = directed_corners(name, mode)
+    let missed: Vec<&'static str> = directed_corners(name, mode)
         .into_iter()
         .filter(|&pt| cov.hits[pt as usize] == 0)
         .map(Point::name)
@@ -765,12 +793,12 @@ pub fn check_corners(p: &BlockParams, mode: Mode, name: &str) -> Result<(), Stri
     if missed.is_empty() {
         Ok(())
     } else {
-        Err(format!(
-            "directed case {name} ({}, {} ports) does not reach the corners it is named after: {}",
-            mode.name(),
-            p.np,
-            missed.join(", ")
-        ))
+        Err(DirectedError::Corners {
+            name: name.to_string(),
+            mode: mode.name(),
+            np: p.np,
+            missed,
+        })
     }
 }
 
@@ -797,36 +825,25 @@ pub fn directed_config(p: &BlockParams, mode: Mode) -> BlockConfig {
 /// The directed cases are written for thresholds of thousands of bytes in units of at most 64 bytes
 /// (they land on thresholds exactly and need room between them): other parameter sets are refused
 /// here, with the reason, rather than built wrong.
-pub fn directed_supported(p: &BlockParams) -> Result<(), String> {
-    if p.cell_log2 > 6 {
-        return Err(format!(
-            "the directed cases need CELL_LOG2 <= 6 (cells of at most 64 bytes), not {}",
-            p.cell_log2
-        ));
-    }
-    if p.np < 4 {
-        return Err(format!(
-            "the directed cases need at least 4 ports, not {}",
-            p.np
-        ));
-    }
-    if p.ow < 16 {
-        return Err(format!(
-            "the directed cases need OW >= 16 (24,000-byte MAX), not {}",
-            p.ow
-        ));
-    }
-    if p.sw < 13 {
-        return Err(format!(
-            "the directed cases need SW >= 13 (packets of up to 6,002 bytes), not {}",
-            p.sw
-        ));
-    }
-    if p.cut_f < 2 {
-        return Err(format!(
-            "the directed cases need CUT_F >= 2, not {}",
-            p.cut_f
-        ));
+pub fn directed_supported(p: &BlockParams) -> Result<(), DirectedError> {
+    for (ok, need, got) in [
+        (
+            p.cell_log2 <= 6,
+            "CELL_LOG2 <= 6 (cells of at most 64 bytes)",
+            u64::from(p.cell_log2),
+        ),
+        (p.np >= 4, "at least 4 ports", p.np as u64),
+        (p.ow >= 16, "OW >= 16 (24,000-byte MAX)", u64::from(p.ow)),
+        (
+            p.sw >= 13,
+            "SW >= 13 (packets of up to 6,002 bytes)",
+            u64::from(p.sw),
+        ),
+        (p.cut_f >= 2, "CUT_F >= 2", u64::from(p.cut_f)),
+    ] {
+        if !ok {
+            return Err(DirectedError::Params { need, got });
+        }
     }
     Ok(())
 }

@@ -117,6 +117,7 @@ fn envelope(block: Block, np: usize, stages: u64) -> Result<Envelope, String> {
         &e.to_toml(),
         &format!("{}_stages{stages}.timing.toml", block.name()),
     )
+    .map_err(|e| e.to_string())
 }
 
 /// A v3 golden set of the matrix.

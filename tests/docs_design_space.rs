@@ -112,8 +112,12 @@ fn parse_all(md: &str) -> (BTreeSet<String>, BTreeSet<String>, usize) {
             text.clone()
         };
         let parsed = match kind {
-            Kind::Envelope => Envelope::parse(&whole, &where_).map(|_| ()),
-            Kind::Map => Map::parse(&whole, &where_).map(|_| ()),
+            Kind::Envelope => Envelope::parse(&whole, &where_)
+                .map(|_| ())
+                .map_err(|e| e.to_string()),
+            Kind::Map => Map::parse(&whole, &where_)
+                .map(|_| ())
+                .map_err(|e| e.to_string()),
         };
         match parsed {
             Ok(()) => keys(

@@ -42,14 +42,33 @@ struct ParamsToml {
     block: Option<String>,
 }
 
+/// Why a handle could not be made (the text the caller's buffer gets).
+#[derive(Debug, thiserror::Error)]
+enum CapiError {
+    /// A string argument (`what`: which) that is NULL.
+    #[error("{what}: NULL")]
+    Null { what: &'static str },
+    #[error("{what}: not UTF-8")]
+    Utf8 { what: &'static str },
+    #[error("params: {0}")]
+    Toml(#[source] toml::de::Error),
+    #[error("params: block = {0:?}: expected \"v2\" or \"v3\"")]
+    Block(String),
+    #[error("params: {0}")]
+    Params(#[source] capfc::block::ConfigError),
+    #[error(transparent)]
+    Envelope(#[from] capfc::check::EnvelopeError),
+    #[error(transparent)]
+    Ports(#[from] capfc::ports::PortsError),
+}
+
 /// The parameters and the block's micro-architecture.
-fn parse_params(text: *const c_char) -> Result<(BlockParams, BlockKind), String> {
+fn parse_params(text: *const c_char) -> Result<(BlockParams, BlockKind), CapiError> {
     let text = c_str(text, "params")?;
-    let t: ParamsToml = toml::from_str(&text).map_err(|e| format!("params: {e}"))?;
+    let t: ParamsToml = toml::from_str(&text).map_err(CapiError::Toml)?;
     let block = match t.block.as_deref() {
         None => BlockKind::V2,
-        Some(b) => BlockKind::parse(b)
-            .ok_or_else(|| format!("params: block = {b:?}: expected \"v2\" or \"v3\""))?,
+        Some(b) => BlockKind::parse(b).ok_or_else(|| CapiError::Block(b.to_string()))?,
     };
     let p = BlockParams {
         np: t.np,
@@ -60,19 +79,19 @@ fn parse_params(text: *const c_char) -> Result<(BlockParams, BlockKind), String>
         cut_f: t.cut_f,
         nl: t.nl,
     };
-    p.validate().map_err(|e| format!("params: {e}"))?;
+    p.validate().map_err(CapiError::Params)?;
     Ok((p, block))
 }
 
-fn c_str(s: *const c_char, what: &str) -> Result<String, String> {
+fn c_str(s: *const c_char, what: &'static str) -> Result<String, CapiError> {
     if s.is_null() {
-        return Err(format!("{what}: NULL"));
+        return Err(CapiError::Null { what });
     }
     // SAFETY: the caller passes a NUL-terminated string (the header says so).
     let c = unsafe { CStr::from_ptr(s) };
     c.to_str()
         .map(String::from)
-        .map_err(|_| format!("{what}: not UTF-8"))
+        .map_err(|_| CapiError::Utf8 { what })
 }
 
 /// Copy `msg` into a caller's buffer (NUL-terminated, cut to fit); returns its full length.
@@ -98,11 +117,15 @@ fn panic_text(e: Box<dyn std::any::Any + Send>) -> String {
 }
 
 /// A new handle from `make`, or NULL with the reason (or the panic) in the caller's buffer.
-fn handle<T>(make: impl FnOnce() -> Result<T, String>, err: *mut c_char, err_len: u32) -> *mut T {
+fn handle<T>(
+    make: impl FnOnce() -> Result<T, CapiError>,
+    err: *mut c_char,
+    err_len: u32,
+) -> *mut T {
     match catch_unwind(AssertUnwindSafe(make)) {
         Ok(Ok(h)) => Box::into_raw(Box::new(h)),
         Ok(Err(e)) => {
-            copy_out(&e, err, err_len);
+            copy_out(&e.to_string(), err, err_len);
             std::ptr::null_mut()
         }
         Err(e) => {
@@ -134,7 +157,7 @@ pub struct CapfcChecker {
     error: Option<String>,
 }
 
-fn new_model(params: *const c_char) -> Result<CapfcModel, String> {
+fn new_model(params: *const c_char) -> Result<CapfcModel, CapiError> {
     Ok(CapfcModel {
         m: {
             let (p, block) = parse_params(params)?;
@@ -239,7 +262,7 @@ pub unsafe extern "C" fn capfc_model_error(
     }
 }
 
-fn new_checker(params: *const c_char, envelope: *const c_char) -> Result<CapfcChecker, String> {
+fn new_checker(params: *const c_char, envelope: *const c_char) -> Result<CapfcChecker, CapiError> {
     let (p, block) = parse_params(params)?;
     let env = if envelope.is_null() {
         None

@@ -150,7 +150,7 @@ impl Checker {
         let env = envelope
             .map(|t| Envelope::parse(t, "envelope"))
             .transpose()
-            .map_err(PyValueError::new_err)?;
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
         let c = CheckerPorts::with_block(
             &params(np, sw, ow, cw, cell_log2, cut_f, nl),
             env,

@@ -145,6 +145,22 @@ impl Adapter {
     }
 }
 
+/// Why the model could not be checked: its parameters, or the checker's.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CheckModelError {
+    #[error(transparent)]
+    Config(#[from] crate::block::ConfigError),
+    #[error(transparent)]
+    Checker(#[from] super::CheckerError),
+}
+
+/// For the layers that still report errors as text.
+impl From<CheckModelError> for String {
+    fn from(e: CheckModelError) -> String {
+        e.to_string()
+    }
+}
+
 /// Run the cycle model (with an optional fault) on a stimulus and check it with its own envelope.
 /// Returns what was checked, the violations, first ones first (at most `limit` kept), and the
 /// rules the traffic could not judge ([`super::Checker::weak`]).
@@ -153,8 +169,8 @@ pub fn check_model(
     stim: &mut dyn crate::stimulus::Stimulus,
     fault: Option<crate::block::Fault>,
     limit: usize,
-) -> Result<(super::Summary, Vec<super::Violation>, Vec<super::Weakness>), String> {
-    let mut top = crate::block::CapfcTop::new(*p).map_err(|e| e.to_string())?;
+) -> Result<(super::Summary, Vec<super::Violation>, Vec<super::Weakness>), CheckModelError> {
+    let mut top = crate::block::CapfcTop::new(*p)?;
     top.inject_fault(fault);
     let mut ad = Adapter::new(p);
     let mut ck = super::Checker::new(params_of(p), ad.config(), envelope_of(p), true)?;

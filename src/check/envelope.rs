@@ -28,6 +28,45 @@
 
 use serde::{Deserialize, Serialize};
 
+/// A field of the checker's parameters or envelope out of its range: the field and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{field}: {why}")]
+pub struct FieldError {
+    pub field: &'static str,
+    pub why: String,
+}
+
+fn field(field: &'static str, why: impl Into<String>) -> FieldError {
+    FieldError {
+        field,
+        why: why.into(),
+    }
+}
+
+/// An envelope file that cannot be used: the file, and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EnvelopeError {
+    #[error("{path}: {source}")]
+    Toml {
+        path: String,
+        #[source]
+        source: toml::de::Error,
+    },
+    #[error("{path}: {source}")]
+    Field {
+        path: String,
+        #[source]
+        source: FieldError,
+    },
+}
+
+/// For the layers that still report errors as text.
+impl From<EnvelopeError> for String {
+    fn from(e: EnvelopeError) -> String {
+        e.to_string()
+    }
+}
+
 /// A closed interval of cycles.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -101,14 +140,20 @@ fn byte_clock() -> u32 {
 
 impl Envelope {
     /// Parse an envelope file's text; `path` names it in errors.
-    pub fn parse(text: &str, path: &str) -> Result<Self, String> {
-        let e: Envelope = toml::from_str(text).map_err(|e| format!("{path}: {e}"))?;
-        e.validate().map_err(|m| format!("{path}: {m}"))?;
+    pub fn parse(text: &str, path: &str) -> Result<Self, EnvelopeError> {
+        let e: Envelope = toml::from_str(text).map_err(|source| EnvelopeError::Toml {
+            path: path.to_string(),
+            source,
+        })?;
+        e.validate().map_err(|source| EnvelopeError::Field {
+            path: path.to_string(),
+            source,
+        })?;
         Ok(e)
     }
 
     /// Every window is ordered; latencies the checker can hold in memory.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), FieldError> {
         let w = [
             ("ingress", self.ingress),
             ("e_clear", self.e_clear),
@@ -119,24 +164,26 @@ impl Envelope {
         ];
         for (name, w) in w {
             if w.min == 0 && name != "frame" && name != "refresh" {
-                return Err(format!(
-                    "{name}: min 0: D of a cycle may show only lanes of earlier cycles (a register between them)"
+                return Err(field(
+                    name,
+                    "min 0: D of a cycle may show only lanes of earlier cycles (a register between them)",
                 ));
             }
             if w.min > w.max {
-                return Err(format!("{name}: min {} is above max {}", w.min, w.max));
+                return Err(field(name, format!("min {} is above max {}", w.min, w.max)));
             }
             if w.max > MAX_LATENCY {
-                return Err(format!(
-                    "{name}: max {} is above {MAX_LATENCY} cycles",
-                    w.max
+                return Err(field(
+                    name,
+                    format!("max {} is above {MAX_LATENCY} cycles", w.max),
                 ));
             }
         }
         if self.reset == 0 {
-            return Err(
-                "reset: 0: D may clear at the earliest in the cycle after the reset".into(),
-            );
+            return Err(field(
+                "reset",
+                "0: D may clear at the earliest in the cycle after the reset",
+            ));
         }
         for (name, v) in [
             ("accept_latency", self.accept_latency),
@@ -144,11 +191,11 @@ impl Envelope {
             ("reset", self.reset),
         ] {
             if v > MAX_LATENCY {
-                return Err(format!("{name}: {v} is above {MAX_LATENCY} cycles"));
+                return Err(field(name, format!("{v} is above {MAX_LATENCY} cycles")));
             }
         }
         if self.link_bits_per_cycle == 0 {
-            return Err("link_bits_per_cycle: must be at least 1".into());
+            return Err(field("link_bits_per_cycle", "must be at least 1"));
         }
         Ok(())
     }

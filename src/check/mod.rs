@@ -50,7 +50,23 @@ pub mod envelope;
 
 use std::collections::VecDeque;
 
-pub use envelope::{Envelope, Order, Window};
+pub use envelope::{Envelope, EnvelopeError, FieldError, Order, Window};
+
+/// Why a checker cannot start: its parameters or its envelope, by field.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CheckerError {
+    #[error("{0}")]
+    Params(#[source] FieldError),
+    #[error("{0}")]
+    Envelope(#[source] FieldError),
+}
+
+/// For the layers that still report errors as text.
+impl From<CheckerError> for String {
+    fn from(e: CheckerError) -> String {
+        e.to_string()
+    }
+}
 
 use crate::block::{BlockConfig, Mode, NPRIO};
 
@@ -69,18 +85,19 @@ pub struct Params {
 }
 
 impl Params {
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), FieldError> {
+        let bad = |field, why| Err(FieldError { field, why });
         if !(2..=128).contains(&self.np) {
-            return Err(format!("np: {} is not in 2..=128", self.np));
+            return bad("np", format!("{} is not in 2..=128", self.np));
         }
         if self.cell_log2 > 16 {
-            return Err(format!("cell_log2: {} is above 16", self.cell_log2));
+            return bad("cell_log2", format!("{} is above 16", self.cell_log2));
         }
         if !(1..=32).contains(&self.cw) {
-            return Err(format!("cw: {} is not in 1..=32", self.cw));
+            return bad("cw", format!("{} is not in 1..=32", self.cw));
         }
         if !(1..=24).contains(&self.cut_f) {
-            return Err(format!("cut_f: {} is not in 1..=24", self.cut_f));
+            return bad("cut_f", format!("{} is not in 1..=24", self.cut_f));
         }
         Ok(())
     }
@@ -421,9 +438,9 @@ impl Checker {
         config: BlockConfig,
         env: Envelope,
         reset_clears_config: bool,
-    ) -> Result<Self, String> {
-        p.validate()?;
-        env.validate()?;
+    ) -> Result<Self, CheckerError> {
+        p.validate().map_err(CheckerError::Params)?;
+        env.validate().map_err(CheckerError::Envelope)?;
         let nq = p.np * NPRIO;
         let q = Queue {
             b: 0,

@@ -33,7 +33,82 @@ use crate::v3::{port_width, RegSink, RegStrings};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-pub use v2::{verilog_replay, VerilogKill};
+pub use v2::{verilog_replay, VerilogError, VerilogKill};
+
+/// Why the matrix (or a stimulus of it) could not be had: what could not be read, built, run or
+/// written, and where.
+#[derive(Debug, thiserror::Error)]
+pub enum FaultsError {
+    /// A line of a set's `stim.hex` that does not read back (`line`: among the data lines,
+    /// from 1).
+    #[error("[faults] stim.hex line {line}: {source}")]
+    Stim {
+        line: usize,
+        #[source]
+        source: StimError,
+    },
+    /// The stimulus is longer than the set.
+    #[error("[faults] stim.hex line {line}: after the set's {cycles} cycles")]
+    AfterEnd { line: usize, cycles: u64 },
+    #[error(transparent)]
+    Golden(#[from] golden_v3::GoldenV3Error),
+    #[error(transparent)]
+    GoldenV2(#[from] crate::golden::GoldenError),
+    /// A set's manifest that does not (de)serialize.
+    #[error("[faults] manifest: {0}")]
+    Manifest(#[from] serde_json::Error),
+    #[error(transparent)]
+    Lockstep(#[from] crate::cosim_v3::LockstepError),
+    #[error(transparent)]
+    Rtl(#[from] crate::dut::RtlError),
+    /// A lane the matrix's own traffic offered that the block would never take.
+    #[error(transparent)]
+    Lane(#[from] capfc_block::error::LaneError),
+    #[error("[faults] {set}: not a golden set")]
+    NotGolden { set: String },
+    /// The correct model's outputs over a set's stimulus are not the set's.
+    #[error("[faults] {set}: the model's outputs over the set's stimulus are not its expect.hex (the stimulus read back wrong?)")]
+    ReadBack { set: String },
+    /// The RTL's replay of a faulty v2 set failed without naming a cycle.
+    #[error("[faults] {set}: {failed} cycles failed but none was reported")]
+    Unreported { set: String, failed: u64 },
+    /// A faulty set's directory could not be written.
+    #[error("[faults] {dir}: {source}")]
+    Write {
+        dir: String,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The row of a fault could not be had.
+    #[error("{fault}: {source}")]
+    Fault {
+        fault: &'static str,
+        #[source]
+        source: Box<FaultsError>,
+    },
+}
+
+/// What is wrong with a line of a set's `stim.hex`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StimError {
+    #[error("no '_'")]
+    NoUnderscore,
+    #[error("cycle: {0}")]
+    Cycle(#[source] std::num::ParseIntError),
+    #[error("not a digit {0:?}")]
+    NotDigit(char),
+    #[error("cycle {0} out of order")]
+    OutOfOrder(u64),
+    #[error(transparent)]
+    Input(#[from] crate::replay::InputError),
+}
+
+/// For the layers that still report errors as text.
+impl From<FaultsError> for String {
+    fn from(e: FaultsError) -> String {
+        e.to_string()
+    }
+}
 
 /// The faults no current stimulus catches on both sides, each with the reason. The matrix shows
 /// them NOT CAUGHT; the test requires every fault not listed here killed, and each listed one not
@@ -67,7 +142,7 @@ pub struct Row {
     pub golden_kills: usize,
     /// `Some(Ok)`: the Verilog testbench failed on the first catching set as it must;
     /// `Some(Err)`: it did not (or could not run); `None`: not asked for, or no set catches it.
-    pub verilog: Option<Result<VerilogKill, String>>,
+    pub verilog: Option<Result<VerilogKill, VerilogError>>,
 }
 
 impl Row {
@@ -106,7 +181,7 @@ impl RegSink for Fields {
 
 /// A set's `stim.hex` as every cycle's inputs (`cycles` of them): a cycle without a line drives
 /// every input 0 but `pfc_ready`, held from the last line (all ones before the first).
-pub fn parse_stim(p: &BlockParams, text: &str, cycles: u64) -> Result<Vec<TopIn>, String> {
+pub fn parse_stim(p: &BlockParams, text: &str, cycles: u64) -> Result<Vec<TopIn>, FaultsError> {
     let np = p.np;
     let mut fields = Fields(vec![]);
     TopIn::idle(np).visit(p.sw as usize, port_width(np) as usize, &mut fields);
@@ -130,11 +205,12 @@ pub fn parse_stim(p: &BlockParams, text: &str, cycles: u64) -> Result<Vec<TopIn>
         let mut inp = TopIn::idle(np);
         inp.pfc_ready.clone_from(&ready);
         if let Some((n, l)) = lines.peek().copied() {
-            let (cy, hex) = l
-                .split_once('_')
-                .ok_or_else(|| format!("stim.hex line {}: no '_'", n + 1))?;
-            let cy = u64::from_str_radix(cy, 16)
-                .map_err(|e| format!("stim.hex line {}: cycle: {e}", n + 1))?;
+            let bad = |source| FaultsError::Stim {
+                line: n + 1,
+                source,
+            };
+            let (cy, hex) = l.split_once('_').ok_or(bad(StimError::NoUnderscore))?;
+            let cy = u64::from_str_radix(cy, 16).map_err(|e| bad(StimError::Cycle(e)))?;
             if cy == c {
                 lines.next();
                 let digits: Vec<u32> = hex
@@ -143,42 +219,44 @@ pub fn parse_stim(p: &BlockParams, text: &str, cycles: u64) -> Result<Vec<TopIn>
                     .rev()
                     .map(|d| d.to_digit(16).ok_or(d))
                     .collect::<Result<_, _>>()
-                    .map_err(|d| format!("stim.hex line {}: not a digit {d:?}", n + 1))?;
+                    .map_err(|d| bad(StimError::NotDigit(d)))?;
                 for (b, bit) in bits.iter_mut().enumerate() {
                     *bit = digits.get(b / 4).is_some_and(|d| d >> (b % 4) & 1 == 1);
                 }
                 let get =
-                    |name: &str, off: usize, w: u32| -> Result<u64, String> {
-                        let k = fields
-                            .0
-                            .iter()
-                            .position(|f| f.0 == name)
-                            .ok_or_else(|| format!("no input {name}"))?;
+                    |name: &str, off: usize, w: u32| -> Result<u64, crate::replay::InputError> {
+                        let k = fields.0.iter().position(|f| f.0 == name).ok_or_else(|| {
+                            crate::replay::InputError::NoPort {
+                                within: "stim.hex".to_string(),
+                                name: name.to_string(),
+                            }
+                        })?;
                         Ok((0..w as usize)
                             .fold(0u64, |a, b| a | u64::from(bits[lo[k] + off + b]) << b))
                     };
-                crate::replay::top_in_into(p, &get, &mut inp)?;
+                crate::replay::top_in_into(p, &get, &mut inp)
+                    .map_err(|e| bad(StimError::Input(e)))?;
                 ready.clone_from(&inp.pfc_ready);
             } else if cy < c {
-                return Err(format!("stim.hex line {}: cycle {cy} out of order", n + 1));
+                return Err(bad(StimError::OutOfOrder(cy)));
             }
         }
         out.push(inp);
     }
     if let Some((n, _)) = lines.next() {
-        return Err(format!(
-            "stim.hex line {}: after the set's {cycles} cycles",
-            n + 1
-        ));
+        return Err(FaultsError::AfterEnd {
+            line: n + 1,
+            cycles,
+        });
     }
     Ok(out)
 }
 
 impl Stim {
     /// A golden set's stimulus, with its files.
-    pub fn of_set(name: &str, p: &BlockParams, source: &SourceV3) -> Result<Stim, String> {
+    pub fn of_set(name: &str, p: &BlockParams, source: &SourceV3) -> Result<Stim, FaultsError> {
         let files = golden_v3::build(name, p, source)?;
-        let m: Manifest3 = serde_json::from_str(&files.manifest).map_err(|e| e.to_string())?;
+        let m: Manifest3 = serde_json::from_str(&files.manifest)?;
         Ok(Stim {
             name: name.to_string(),
             params: *p,
@@ -188,7 +266,12 @@ impl Stim {
     }
 
     /// Random traffic through the lanes (`golden_v3::random_lines`), for the lockstep only.
-    pub fn random(p: &BlockParams, seed: u64, cycles: u64, mode: Mode) -> Result<Stim, String> {
+    pub fn random(
+        p: &BlockParams,
+        seed: u64,
+        cycles: u64,
+        mode: Mode,
+    ) -> Result<Stim, FaultsError> {
         let (stim, _) = golden_v3::random_lines(p, seed, cycles, mode);
         Ok(Stim {
             name: format!("random_{}_np{}_seed{seed}_{cycles}", mode.name(), p.np),
@@ -226,7 +309,7 @@ impl Plan {
     /// of the sawtooth) for both sides (the lockstep runs those
     /// whose parameters are built), and random traffic at 4 ports, seeds `2..=seeds + 1` (seed 1
     /// is a curated set's) in both algorithms, `cycles` cycles each, for the lockstep.
-    pub fn standard(seeds: u64, cycles: u64) -> Result<Plan, String> {
+    pub fn standard(seeds: u64, cycles: u64) -> Result<Plan, FaultsError> {
         let built: Vec<BlockParams> = crate::dut_v3::available()
             .into_iter()
             .map(|(_, p)| p)
@@ -272,7 +355,7 @@ impl Plan {
 
 /// The faulty model beside the RTL over `s`: the first mismatch, if any, and the times the fault
 /// fired.
-fn lockstep_run(f: Fault, s: &Stim) -> Result<(Option<Kill>, u64), String> {
+fn lockstep_run(f: Fault, s: &Stim) -> Result<(Option<Kill>, u64), FaultsError> {
     let mut l = LockstepV3::new(&s.params, 4)?;
     l.model.set_fault(Some(f));
     let mut packer = InputPacker::default();
@@ -348,17 +431,17 @@ pub fn faulty_dir(root: &Path, f: Fault, set: &str) -> PathBuf {
 /// Set `s` with its expected outputs written by the faulty model, under `root`, and its first
 /// difference from the right outputs (the RTL's: the set's own expected outputs, which the
 /// correct model writes again here and must match). `None`: the set does not catch the fault.
-fn golden_run(f: Fault, s: &Stim, root: &Path) -> Result<Option<Kill>, String> {
-    let files = s.files.as_ref().ok_or("not a golden set")?;
+fn golden_run(f: Fault, s: &Stim, root: &Path) -> Result<Option<Kill>, FaultsError> {
+    let files = s.files.as_ref().ok_or_else(|| FaultsError::NotGolden {
+        set: s.name.clone(),
+    })?;
     let mut right = Top::new(s.params);
     let mut right_outs = Vec::with_capacity(s.cycles.len());
     let want = expect_lines(&mut right, &s.cycles, |_, o| right_outs.push(o.clone()));
     if want != body(&files.expect) {
-        return Err(format!(
-            "{}: the model's outputs over the set's stimulus are not its expect.hex (the stimulus \
-             read back wrong?)",
-            s.name
-        ));
+        return Err(FaultsError::ReadBack {
+            set: s.name.clone(),
+        });
     }
     let mut bad = Top::new(s.params);
     bad.set_fault(Some(f));
@@ -398,8 +481,7 @@ fn golden_run(f: Fault, s: &Stim, root: &Path) -> Result<Option<Kill>, String> {
         .file_name()
         .map_or_else(String::new, |n| n.to_string_lossy().to_string());
     // (the manifest as the set has it, its name and expected outputs' lines and hash replaced)
-    let mut m: serde_json::Value =
-        serde_json::from_str(&files.manifest).map_err(|e| e.to_string())?;
+    let mut m: serde_json::Value = serde_json::from_str(&files.manifest)?;
     m["set"] = set.into();
     m["expect_lines"] = lines.into();
     m["sha256_expect"] = sha256(&expect).into();
@@ -415,12 +497,15 @@ fn golden_run(f: Fault, s: &Stim, root: &Path) -> Result<Option<Kill>, String> {
         })
         .collect();
     let faulty = SetFilesV3 {
-        manifest: serde_json::to_string_pretty(&m).map_err(|e| e.to_string())? + "\n",
+        manifest: serde_json::to_string_pretty(&m)? + "\n",
         params_vh,
         stim: files.stim.clone(),
         expect,
     };
-    golden_v3::write(&dir, &faulty).map_err(|e| format!("{}: {e}", dir.display()))?;
+    golden_v3::write(&dir, &faulty).map_err(|source| FaultsError::Write {
+        dir: dir.display().to_string(),
+        source,
+    })?;
     Ok(Some(Kill {
         by: s.name.clone(),
         cycle,
@@ -439,7 +524,7 @@ fn sha256(s: &str) -> String {
 }
 
 /// The row of one fault. `root`: where faulty golden sets are written.
-pub fn row(f: Fault, plan: &Plan, root: &Path) -> Result<Row, String> {
+pub fn row(f: Fault, plan: &Plan, root: &Path) -> Result<Row, FaultsError> {
     let (mut lockstep, mut lockstep_kills, mut fired) = (None, 0, 0);
     for s in &plan.lockstep {
         let (k, n) = lockstep_run(f, s)?;
@@ -489,7 +574,7 @@ pub fn matrix(
     plan: &Plan,
     root: &Path,
     workers: usize,
-) -> Result<Vec<Row>, String> {
+) -> Result<Vec<Row>, FaultsError> {
     let next = std::sync::atomic::AtomicUsize::new(0);
     let rows = std::sync::Mutex::new(vec![None; faults.len()]);
     let err = std::sync::Mutex::new(None);
@@ -500,7 +585,12 @@ pub fn matrix(
                 let Some(&f) = faults.get(k) else { break };
                 match row(f, plan, root) {
                     Ok(r) => rows.lock().expect("no panic")[k] = Some(r),
-                    Err(e) => *err.lock().expect("no panic") = Some(format!("{}: {e}", f.name())),
+                    Err(e) => {
+                        *err.lock().expect("no panic") = Some(FaultsError::Fault {
+                            fault: f.name(),
+                            source: Box::new(e),
+                        })
+                    }
                 }
             });
         }

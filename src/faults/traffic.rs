@@ -10,7 +10,7 @@
 //! again with another favourite, so that a count that survives a clear changes the sort; the
 //! rows' generations wrap.
 
-use super::Stim;
+use super::{FaultsError, Stim};
 use crate::block::{BlockConfig, BlockParams, Mode, PrioThresholds};
 use crate::v3::lanes::{Answer, Lane, Lanes};
 use crate::v3::top::{Top, TopIn, TopOut};
@@ -80,13 +80,16 @@ pub(super) fn hex(bits: &[bool]) -> String {
 /// Aligned traffic (see the module's header): `cycles` cycles at `p`, seeded, in `mode`. `saw`:
 /// the hot port fills and drains by its level (a sawtooth), else it drains fast and slow by
 /// turns every 500 cycles (its queue mostly near MAX_e) and the favourite changes with them.
+///
+/// (Long: one loop a cycle, as a testbench's process: the writes, each port's arrivals and
+/// drains by the pattern, the lanes, the block's cycle and its answers.)
 pub fn aligned(
     p: &BlockParams,
     seed: u64,
     cycles: u64,
     mode: Mode,
     saw: bool,
-) -> Result<Stim, String> {
+) -> Result<Stim, FaultsError> {
     let np = p.np;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut top = Top::new(*p);
@@ -260,7 +263,7 @@ fn set_files(
     seed: u64,
     inputs: &[TopIn],
     writes: &[(u8, u32)],
-) -> Result<crate::golden_v3::SetFilesV3, String> {
+) -> Result<crate::golden_v3::SetFilesV3, FaultsError> {
     let (np, sw, pw) = (p.np, p.sw as usize, port_width(p.np) as usize);
     let (mut stim, mut held, mut stim_lines) = (String::new(), vec![true; np], 0usize);
     let mut in_bits = 0;
@@ -325,7 +328,7 @@ fn set_files(
         p.np, p.sw, p.ow, p.cw, p.cell_log2, p.cut_f, p.nl,
     );
     Ok(crate::golden_v3::SetFilesV3 {
-        manifest: serde_json::to_string_pretty(&manifest).map_err(|e| e.to_string())? + "\n",
+        manifest: serde_json::to_string_pretty(&manifest)? + "\n",
         params_vh,
         stim,
         expect,

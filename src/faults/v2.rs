@@ -10,9 +10,27 @@
 //!
 //! A fault that nothing catches means a rule that no test checks.
 
+use super::FaultsError;
 use crate::block::{BlockParams, Fault, Mode};
 use crate::cosim::{run_job, Failure, Job, JobKind, RunOpts};
 use crate::golden::{self, Curated};
+
+/// Why the plain Verilog testbench did not fail a faulty set as it must.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum VerilogError {
+    /// `make` could not be run.
+    #[error("make: {0}")]
+    Make(#[source] std::sync::Arc<std::io::Error>),
+    #[error("the {sim} testbench passed the faulty set: {replay}")]
+    Passed { sim: String, replay: String },
+    /// It failed without a mismatch line (`tail`: the last lines of its output).
+    #[error("the {sim} testbench did not report a mismatch ({replay}):\n{tail}")]
+    NoMismatch {
+        sim: String,
+        replay: String,
+        tail: String,
+    },
+}
 use std::path::{Path, PathBuf};
 
 /// What caught a fault: the job or set, and its first difference.
@@ -51,7 +69,7 @@ pub struct Row {
     pub golden_kills: usize,
     /// `Some(Ok)`: the Verilog testbench failed on the set as it must; `Some(Err)`: it did not
     /// (or could not run); `None`: not asked for, or no golden set catches the fault.
-    pub verilog: Option<Result<VerilogKill, String>>,
+    pub verilog: Option<Result<VerilogKill, VerilogError>>,
 }
 
 impl Row {
@@ -156,22 +174,25 @@ pub fn faulty_dir(root: &Path, f: Fault, set: &str) -> PathBuf {
 
 /// Curated set `c` as the faulty model generates it, written under `root`, and its first
 /// difference when the RTL replays it (`None`: the set does not catch the fault).
-fn golden_kill(f: Fault, c: &Curated, root: &Path) -> Result<Option<Kill>, String> {
+fn golden_kill(f: Fault, c: &Curated, root: &Path) -> Result<Option<Kill>, FaultsError> {
     let p = params(c.rtl_config);
     let files = golden::build_with(&c.name, &p, &c.source, Some(f))?;
     let dir = faulty_dir(root, f, &c.name);
-    golden::write(&dir, &files).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let g = golden::read(&dir).map_err(|e| e.to_string())?;
-    let r = golden::replay(&g).map_err(|e| e.to_string())?;
+    golden::write(&dir, &files).map_err(|source| FaultsError::Write {
+        dir: dir.display().to_string(),
+        source,
+    })?;
+    let g = golden::read(&dir)?;
+    let r = golden::replay(&g)?;
     if r.failed == 0 {
         let _ = std::fs::remove_dir_all(&dir);
         return Ok(None);
     }
     let Some((cycle, d)) = r.first else {
-        return Err(format!(
-            "{}: {} cycles failed but none was reported",
-            c.name, r.failed
-        ));
+        return Err(FaultsError::Unreported {
+            set: c.name.clone(),
+            failed: r.failed,
+        });
     };
     Ok(Some(Kill {
         by: c.name.clone(),
@@ -183,13 +204,13 @@ fn golden_kill(f: Fault, c: &Curated, root: &Path) -> Result<Option<Kill>, Strin
 
 /// Replay a set directory on the plain Verilog testbench (`make replay`): `Ok` with the first
 /// mismatch line when it fails as a faulty set must, `Err` when it passes or cannot run.
-pub fn verilog_replay(sim: &str, dir: &Path) -> Result<VerilogKill, String> {
+pub fn verilog_replay(sim: &str, dir: &Path) -> Result<VerilogKill, VerilogError> {
     let out = std::process::Command::new("make")
         .args(["--no-print-directory", "-f", "mk/replay.mk", "replay"])
         .arg(format!("SIM={sim}"))
         .arg(format!("GOLDEN={}", dir.display()))
         .output()
-        .map_err(|e| format!("make: {e}"))?;
+        .map_err(|e| VerilogError::Make(std::sync::Arc::new(e)))?;
     let text =
         String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     let set = dir
@@ -197,9 +218,10 @@ pub fn verilog_replay(sim: &str, dir: &Path) -> Result<VerilogKill, String> {
         .map_or_else(String::new, |n| n.to_string_lossy().to_string());
     let replay = format!("make replay SIM={sim} GOLDEN={}", dir.display());
     if out.status.success() {
-        return Err(format!(
-            "the {sim} testbench passed the faulty set: {replay}"
-        ));
+        return Err(VerilogError::Passed {
+            sim: sim.into(),
+            replay,
+        });
     }
     let first = text
         .lines()
@@ -212,15 +234,16 @@ pub fn verilog_replay(sim: &str, dir: &Path) -> Result<VerilogKill, String> {
             first,
             replay,
         }),
-        _ => Err(format!(
-            "the {sim} testbench did not report a mismatch ({replay}):\n{}",
-            text.lines().rev().take(8).collect::<Vec<_>>().join("\n")
-        )),
+        _ => Err(VerilogError::NoMismatch {
+            sim: sim.into(),
+            replay,
+            tail: text.lines().rev().take(8).collect::<Vec<_>>().join("\n"),
+        }),
     }
 }
 
 /// The row of one fault. `root`: where faulty golden sets are written.
-pub fn row(f: Fault, plan: &Plan, root: &Path) -> Result<Row, String> {
+pub fn row(f: Fault, plan: &Plan, root: &Path) -> Result<Row, FaultsError> {
     let (directed, directed_kills) = lockstep_kills(f, &plan.directed, plan.first_only);
     let (random, random_kills) = lockstep_kills(f, &plan.random, plan.first_only);
     let (mut golden, mut golden_kills) = (None, 0);
@@ -257,7 +280,7 @@ pub fn matrix(
     plan: &Plan,
     root: &Path,
     workers: usize,
-) -> Result<Vec<Row>, String> {
+) -> Result<Vec<Row>, FaultsError> {
     let next = std::sync::atomic::AtomicUsize::new(0);
     let rows = std::sync::Mutex::new(vec![None; faults.len()]);
     let err = std::sync::Mutex::new(None);
@@ -268,7 +291,12 @@ pub fn matrix(
                 let Some(&f) = faults.get(k) else { break };
                 match row(f, plan, root) {
                     Ok(r) => rows.lock().unwrap()[k] = Some(r),
-                    Err(e) => *err.lock().unwrap() = Some(format!("{}: {e}", f.name())),
+                    Err(e) => {
+                        *err.lock().unwrap() = Some(FaultsError::Fault {
+                            fault: f.name(),
+                            source: Box::new(e),
+                        })
+                    }
                 }
             });
         }

@@ -10,7 +10,7 @@ use crate::block::{BlockConfig, BlockParams, Mode, PrioThresholds, NPRIO};
 use crate::v3::lanes::{Answer, Lane};
 use crate::v3::{class_width, port_width};
 
-use super::{config_gap, Pkt, Run};
+use super::{config_gap, Pkt, Run, RunError};
 
 /// The directed cases of the v3 sets: v2's, then the v3 block's own.
 pub const DIRECTED_V3: &[&str] = &[
@@ -167,7 +167,7 @@ struct Dir {
     limit: u64,
 }
 
-type Res = Result<(), String>;
+type Res = Result<(), RunError>;
 
 impl Dir {
     fn new(p: &BlockParams, cfg: &BlockConfig) -> Self {
@@ -190,7 +190,10 @@ impl Dir {
     /// One cycle, the answers into the queues.
     fn step(&mut self) -> Res {
         if self.t() >= self.limit {
-            return Err(format!("the case did not end by cycle {}", self.limit));
+            return Err(RunError::Timeout {
+                what: "the case",
+                limit: self.limit,
+            });
         }
         self.r.cycle(true);
         for a in &self.r.tr.answers {
@@ -287,9 +290,11 @@ impl Dir {
 
     /// The dequeue of the head packet of egress queue (o, pr), offered.
     fn deq_(&mut self, o: usize, pr: usize) -> Res {
-        let size = self.eg[o * 8 + pr]
-            .pop_front()
-            .ok_or_else(|| format!("a dequeue from the empty queue ({o}, {pr})"))?;
+        let size = self.eg[o * 8 + pr].pop_front().ok_or(RunError::Empty {
+            what: "dequeue",
+            port: o,
+            prio: pr,
+        })?;
         self.r.tr.deq_out[o] += 1;
         let pkt = Pkt {
             src: o,
@@ -331,9 +336,11 @@ impl Dir {
     /// The departure of the head packet of ingress queue (i, pr), offered (no enqueue: the
     /// cases that use it look at the ingress only).
     fn dep_(&mut self, i: usize, pr: usize) -> Res {
-        let size = self.ing[i * 8 + pr]
-            .pop_front()
-            .ok_or_else(|| format!("a departure from the empty queue ({i}, {pr})"))?;
+        let size = self.ing[i * 8 + pr].pop_front().ok_or(RunError::Empty {
+            what: "departure",
+            port: i,
+            prio: pr,
+        })?;
         self.r.tr.dep_out += 1;
         let pkt = Pkt {
             src: i,
@@ -363,9 +370,11 @@ impl Dir {
             let before = self.occ(o, pr);
             self.enq(o, pr, i, (target - before).min(1500))?;
             if self.occ(o, pr) == before {
-                return Err(format!(
-                    "queue ({o}, {pr}) refused an enqueue below {target}"
-                ));
+                return Err(RunError::Refused {
+                    port: o,
+                    prio: pr,
+                    target,
+                });
             }
         }
         Ok(())
@@ -397,7 +406,7 @@ impl Dir {
         self.offered = self.r.takes;
     }
 
-    fn finish(mut self) -> Result<Run, String> {
+    fn finish(mut self) -> Result<Run, RunError> {
         self.sorts()?;
         self.idle(2 * self.np as u64 + 16)?;
         Ok(self.r)
@@ -408,12 +417,12 @@ impl Dir {
 /// depends on it (the corner must then not happen).
 ///
 /// (Long: one arm a directed case, each its stimulus and the corner's nudge.)
-pub(super) fn run(p: &BlockParams, case: &str, mode: Mode, nudge: bool) -> Result<Run, String> {
+pub(super) fn run(p: &BlockParams, case: &str, mode: Mode, nudge: bool) -> Result<Run, RunError> {
     if !DIRECTED_V3.contains(&case) {
-        return Err(format!(
-            "no directed case {case:?} (the v3 cases: {})",
-            DIRECTED_V3.join(", ")
-        ));
+        return Err(RunError::NoCase {
+            case: case.to_string(),
+            known: DIRECTED_V3.join(", "),
+        });
     }
     let np = p.np;
     let mut cfg = directed_config(p, mode);
@@ -872,7 +881,7 @@ pub(super) fn run(p: &BlockParams, case: &str, mode: Mode, nudge: bool) -> Resul
             let m = meet(case, mode).expect("an E-write case");
             e_write_meets_clear(Dir::new(p, &cfg), &cfg, &m, nudge)
         }
-        _ => Err(format!("directed case {case}: not written for v3")),
+        _ => Err(RunError::NotV3(case.to_string())),
     }
 }
 
@@ -932,7 +941,7 @@ fn e_write_meets_clear(
     cfg: &BlockConfig,
     m: &Meet,
     nudge: bool,
-) -> Result<Run, String> {
+) -> Result<Run, RunError> {
     let t = cfg.prio[PR];
     let head = if m.e_kept {
         t.eg_xoff + 1 - t.eg_warn
@@ -983,7 +992,11 @@ fn sort_cycles(p: &BlockParams) -> u64 {
 /// is taken until the window after the writes is over. Then priority 4's new ingress MAX
 /// (2,000 bytes, was 24,000) refuses its second 1,500-byte arrival. (Nudged: the writes while
 /// no lane flows.)
-fn config_under_traffic(p: &BlockParams, mut cfg: BlockConfig, nudge: bool) -> Result<Run, String> {
+fn config_under_traffic(
+    p: &BlockParams,
+    mut cfg: BlockConfig,
+    nudge: bool,
+) -> Result<Run, RunError> {
     const P4: usize = 4;
     cfg.lossless = 1 << PR | 1 << P4;
     let t = cfg.prio[PR];

@@ -293,10 +293,65 @@ pub struct Deadlock {
 /// How often `run` looks for a deadlock, in cycles (1 ms at the paper's 8 ns cycle).
 pub const DEADLOCK_CHECK_CYCLES: u64 = 125_000;
 
-/// Why a network cannot be built.
+/// Why a network cannot be built: the topology, a switch or a flow that cannot be.
 #[derive(Debug, thiserror::Error)]
-#[error("[network] {0}")]
-pub struct NetError(pub String);
+pub enum NetError {
+    #[error("[network] the topology has no links")]
+    NoLinks,
+    #[error("[network] host {host} has {links} links: a host has one NIC")]
+    HostLinks { host: usize, links: usize },
+    #[error("[network] host {host} is linked to host {other}: hosts link to switches")]
+    HostToHost { host: usize, other: usize },
+    #[error("[network] switch {switch} has {links} link(s): a switch has 2 to 128 ports")]
+    FewPorts { switch: usize, links: usize },
+    #[error("[network] switch {switch} has {links} links: the block takes at most 128 ports")]
+    ManyPorts { switch: usize, links: usize },
+    /// The automatic XOFF of a switch could not be had.
+    #[error("[network] switch {switch}: xoff: {source}")]
+    Xoff {
+        switch: usize,
+        #[source]
+        source: crate::headroom::HeadroomError,
+    },
+    #[error("[network] switch {switch} ({ports} ports): {source}")]
+    Switch {
+        switch: usize,
+        ports: usize,
+        #[source]
+        source: crate::switch::SwitchError,
+    },
+    #[error("[network] --dut-nodes: node {0} is not a switch")]
+    DutNode(usize),
+    /// A flow whose end (`what`: "src", "dst") is not a host.
+    #[error("[network] flow {flow}: {what} {node} is not a host")]
+    FlowEnd {
+        flow: usize,
+        what: &'static str,
+        node: usize,
+    },
+    #[error("[network] flow {flow}: {size} bytes; the transport's sequence numbers take at most 2^32 - 1")]
+    FlowSize { flow: usize, size: u64 },
+    #[error("[network] flow {0}: needs two different hosts, a size and a priority 0..=7")]
+    Flow(usize),
+}
+
+/// Why a run stopped short: a switch's block and its RTL differ (`--dut both`), or its block
+/// could not go on.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("switch {node} at cycle {cycle}: {report}")]
+pub struct NetRunError {
+    pub node: usize,
+    pub cycle: u64,
+    /// The switch's report ([`Switch::mismatch`]).
+    pub report: String,
+}
+
+/// For the layers that still report errors as text.
+impl From<NetRunError> for String {
+    fn from(e: NetRunError) -> String {
+        e.to_string()
+    }
+}
 
 /// What a run measured.
 #[derive(Debug, Clone, Default, serde::Serialize)]
@@ -411,18 +466,127 @@ pub struct Network {
     expiry_deadlocks: PauseExpiry,
 }
 
+impl NetSwitch {
+    /// Switch node `s` of the network, its ports `links`, its scenario `cfg.switch`'s with the
+    /// network's clock (`cycle_ns`) and transport.
+    fn new(
+        s: usize,
+        links: Vec<PortLink>,
+        cfg: &NetConfig,
+        cycle_ns: f64,
+    ) -> Result<NetSwitch, NetError> {
+        if links.len() < 2 {
+            return Err(NetError::FewPorts {
+                switch: s,
+                links: links.len(),
+            });
+        }
+        if links.len() > 128 {
+            return Err(NetError::ManyPorts {
+                switch: s,
+                links: links.len(),
+            });
+        }
+        let mut sc = cfg.switch.clone();
+        sc.name = format!("switch {s}");
+        if let Some(t) = &cfg.transport {
+            sc.mtu = sc.mtu.min(t.mss.min(u32::from(u16::MAX - 64)) as u16);
+        }
+        sc.ports = links.len();
+        sc.flows.clear();
+        sc.cycle_ns = cycle_ns;
+        sc.prop_delay = links.iter().map(|l| l.prop).max().unwrap_or(0);
+        if sc.xoff.is_some() {
+            sc.apply_auto_xoff()
+                .map_err(|source| NetError::Xoff { switch: s, source })?;
+        }
+        let dut = if cfg.dut_nodes.is_empty() || cfg.dut_nodes.contains(&s) {
+            cfg.dut
+        } else {
+            DutKind::Model
+        };
+        let mut sw = Switch::with_block(&sc, cfg.mode, dut, cfg.block).map_err(|source| {
+            NetError::Switch {
+                switch: s,
+                ports: sc.ports,
+                source,
+            }
+        })?;
+        sw.attach(
+            links.iter().map(|l| l.prop).collect(),
+            links.iter().map(|l| l.rate).collect(),
+        );
+        sw.exhaustive = cfg.exhaustive;
+        sw.audit_idle_skip = cfg.audit_idle_skip;
+        sw.tm
+            .set_ecn(cfg.transport.as_ref().and_then(|t| t.ecn_threshold));
+        Ok(NetSwitch {
+            node: s,
+            sw,
+            pauses: vec![Pauses::default(); links.len()],
+            ports: links,
+            draws: 0,
+        })
+    }
+}
+
+/// The flows as the hosts' senders take them: host indices (`index`), start in cycles
+/// (`cycles`), in the given order; a flow that is not between two hosts, or (`tcp`) is larger
+/// than the transport's sequence numbers, is refused.
+fn flow_specs(
+    topo: &Topology,
+    flows: &[NetFlow],
+    index: &[usize],
+    tcp: bool,
+    cycles: &dyn Fn(u64) -> u64,
+) -> Result<Vec<FlowSpec>, NetError> {
+    let n = topo.nodes.len();
+    let mut specs = Vec::with_capacity(flows.len());
+    for (k, f) in flows.iter().enumerate() {
+        for (what, x) in [("src", f.src), ("dst", f.dst)] {
+            if x >= n || topo.nodes[x] != NodeKind::Host {
+                return Err(NetError::FlowEnd {
+                    flow: k,
+                    what,
+                    node: x,
+                });
+            }
+        }
+        if tcp && f.size > u64::from(u32::MAX) {
+            return Err(NetError::FlowSize {
+                flow: k,
+                size: f.size,
+            });
+        }
+        if f.src == f.dst || f.size == 0 || usize::from(f.prio) >= NPRIO {
+            return Err(NetError::Flow(k));
+        }
+        specs.push(FlowSpec {
+            src: index[f.src],
+            dst: index[f.dst],
+            prio: f.prio,
+            bytes: f.size,
+            start: cycles(f.start_ns),
+            class: "flow".into(),
+        });
+    }
+    Ok(specs)
+}
+
 impl Network {
     /// A network of `topo` carrying `flows` (host node ids, start times in nanoseconds).
+    ///
+    /// (Long: the network's parts in order, each a few lines (clock, ports, switches, flows,
+    /// hosts, routes), then every field of the network set once.)
     pub fn new(
         topo: &Topology,
         flows: &[NetFlow],
         mut cfg: NetConfig,
     ) -> Result<Network, NetError> {
-        let err = |m: String| NetError(m);
         let n = topo.nodes.len();
         let clock_bps = topo.links.iter().map(|l| l.rate_bps).max().unwrap_or(0);
         if clock_bps == 0 {
-            return Err(err("the topology has no links".into()));
+            return Err(NetError::NoLinks);
         }
         let cycle_ns = 8e9 / clock_bps as f64;
         let cycles = |ns: u64| (ns as f64 / cycle_ns).round() as u64;
@@ -443,16 +607,16 @@ impl Network {
                 }
                 NodeKind::Host => {
                     if ports[i].len() != 1 {
-                        return Err(err(format!(
-                            "host {i} has {} links: a host has one NIC",
-                            ports[i].len()
-                        )));
+                        return Err(NetError::HostLinks {
+                            host: i,
+                            links: ports[i].len(),
+                        });
                     }
                     if topo.nodes[ports[i][0].1] != NodeKind::Switch {
-                        return Err(err(format!(
-                            "host {i} is linked to host {}: hosts link to switches",
-                            ports[i][0].1
-                        )));
+                        return Err(NetError::HostToHost {
+                            host: i,
+                            other: ports[i][0].1,
+                        });
                     }
                     index[i] = nh;
                     nh += 1;
@@ -482,87 +646,14 @@ impl Network {
         let mut switches = Vec::with_capacity(ns);
         for s in topo.switches() {
             let links: Vec<PortLink> = ports[s].iter().map(|&(k, f)| port_link(k, f)).collect();
-            if links.len() < 2 {
-                return Err(err(format!(
-                    "switch {s} has {} link(s): a switch has 2 to 128 ports",
-                    links.len()
-                )));
-            }
-            if links.len() > 128 {
-                return Err(err(format!(
-                    "switch {s} has {} links: the block takes at most 128 ports",
-                    links.len()
-                )));
-            }
-            let mut sc = cfg.switch.clone();
-            sc.name = format!("switch {s}");
-            if let Some(t) = &cfg.transport {
-                sc.mtu = sc.mtu.min(t.mss.min(u32::from(u16::MAX - 64)) as u16);
-            }
-            sc.ports = links.len();
-            sc.flows.clear();
-            sc.cycle_ns = cycle_ns;
-            sc.prop_delay = links.iter().map(|l| l.prop).max().unwrap_or(0);
-            if sc.xoff.is_some() {
-                sc.apply_auto_xoff()
-                    .map_err(|e| err(format!("switch {s}: xoff: {e}")))?;
-            }
-            let dut = if cfg.dut_nodes.is_empty() || cfg.dut_nodes.contains(&s) {
-                cfg.dut
-            } else {
-                DutKind::Model
-            };
-            let mut sw = Switch::with_block(&sc, cfg.mode, dut, cfg.block)
-                .map_err(|e| err(format!("switch {s} ({} ports): {e}", sc.ports)))?;
-            sw.attach(
-                links.iter().map(|l| l.prop).collect(),
-                links.iter().map(|l| l.rate).collect(),
-            );
-            sw.exhaustive = cfg.exhaustive;
-            sw.audit_idle_skip = cfg.audit_idle_skip;
-            sw.tm
-                .set_ecn(cfg.transport.as_ref().and_then(|t| t.ecn_threshold));
-            switches.push(NetSwitch {
-                node: s,
-                sw,
-                pauses: vec![Pauses::default(); links.len()],
-                ports: links,
-                draws: 0,
-            });
+            switches.push(NetSwitch::new(s, links, &cfg, cycle_ns)?);
         }
         for &d in &cfg.dut_nodes {
             if d >= n || topo.nodes[d] != NodeKind::Switch {
-                return Err(err(format!("--dut-nodes: node {d} is not a switch")));
+                return Err(NetError::DutNode(d));
             }
         }
-        // Flows: host indices, start in cycles, by start time (stable: file order within a time).
-        let mut specs = Vec::with_capacity(flows.len());
-        for (k, f) in flows.iter().enumerate() {
-            for (what, x) in [("src", f.src), ("dst", f.dst)] {
-                if x >= n || topo.nodes[x] != NodeKind::Host {
-                    return Err(err(format!("flow {k}: {what} {x} is not a host")));
-                }
-            }
-            if cfg.transport.is_some() && f.size > u64::from(u32::MAX) {
-                return Err(err(format!(
-                    "flow {k}: {} bytes; the transport's sequence numbers take at most 2^32 - 1",
-                    f.size
-                )));
-            }
-            if f.src == f.dst || f.size == 0 || usize::from(f.prio) >= NPRIO {
-                return Err(err(format!(
-                    "flow {k}: needs two different hosts, a size and a priority 0..=7"
-                )));
-            }
-            specs.push(FlowSpec {
-                src: index[f.src],
-                dst: index[f.dst],
-                prio: f.prio,
-                bytes: f.size,
-                start: cycles(f.start_ns),
-                class: "flow".into(),
-            });
-        }
+        let specs = flow_specs(topo, flows, &index, cfg.transport.is_some(), &cycles)?;
         let hosts: Vec<Host> = topo
             .hosts()
             .map(|h| {
@@ -689,7 +780,7 @@ impl Network {
     /// when the same one is there at two checks in a row (`deadlock` says which and since when).
     /// Under `pause_refresh = false` the pauses in such a cycle run out, so it does not stop: it
     /// counts the deadlock, how long it lasted and whether it cleared ([`NetStats::pause_expiry`]).
-    pub fn run(&mut self) -> Result<(), String> {
+    pub fn run(&mut self) -> Result<(), NetRunError> {
         let limit = self.cfg.switch.max_cycles;
         let stop_on_deadlock = self.cfg.switch.pause_refresh;
         let mut check = self.now + DEADLOCK_CHECK_CYCLES;
@@ -793,7 +884,7 @@ impl Network {
 
     /// One cycle of the whole network (cycle `self.now`); returns the next cycle at which anything
     /// can happen (`now + 1` when exhaustive), u64::MAX when nothing ever will.
-    pub fn step(&mut self) -> Result<u64, String> {
+    pub fn step(&mut self) -> Result<u64, NetRunError> {
         let t = self.now;
         self.deliver_events(t);
         self.hosts_send(t);
@@ -1013,7 +1104,7 @@ impl Network {
         }
     }
 
-    fn switches_tick(&mut self, t: u64) -> Result<u64, String> {
+    fn switches_tick(&mut self, t: u64) -> Result<u64, NetRunError> {
         let mut next = u64::MAX;
         let mut out: Vec<(u64, EvKind)> = vec![];
         for s in 0..self.switches.len() {
@@ -1032,7 +1123,11 @@ impl Network {
             ns.sw.skip_to(t);
             ns.sw.tick_cycle();
             if let Some(m) = ns.sw.mismatch.take() {
-                return Err(format!("switch {} at cycle {t}: {m}", ns.node));
+                return Err(NetRunError {
+                    node: ns.node,
+                    cycle: t,
+                    report: m,
+                });
             }
             let ports = &ns.ports;
             ns.sw.take_down(|o, at, pkt| {

@@ -112,16 +112,38 @@ fn covered(mut iv: Vec<(u64, u64)>, from: u64, to: u64) -> u64 {
     total
 }
 
+/// What of a flow's completion could not be traced (the flow, the segment, the cycle).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BreakdownError {
+    #[error("the run was not traced (Network::trace_stragglers)")]
+    NotTraced,
+    #[error("flow {0} did not complete")]
+    Incomplete(usize),
+    #[error("flow {0}: no completing segment logged")]
+    NoCompleting(usize),
+    #[error("flow {flow} seq {seq}: two copies reach a switch's far end in cycle {at}")]
+    TwoCopies { flow: usize, seq: u32, at: u64 },
+    #[error("flow {flow} seq {seq}: no switch hop ends in cycle {at}")]
+    NoHop { flow: usize, seq: u32, at: u64 },
+    #[error("flow {flow} seq {seq}: no copy left its host to arrive in cycle {at}")]
+    NoCopy { flow: usize, seq: u32, at: u64 },
+    /// The parts do not add up to the completion time (`parts`: the breakdown).
+    #[error(
+        "flow {flow}: the parts add up to {total} cycles, the completion time is {fct}: {parts}"
+    )]
+    Sum {
+        flow: usize,
+        total: u64,
+        fct: u64,
+        parts: String,
+    },
+}
+
 /// The breakdown of flow `f`'s completion time; an error names what could not be traced.
-pub fn breakdown(net: &Network, f: usize) -> Result<Breakdown, String> {
-    let log = net
-        .senders
-        .as_ref()
-        .ok_or("the run was not traced (Network::trace_stragglers)")?;
-    let fct = net
-        .stats_fct(f)
-        .ok_or(format!("flow {f} did not complete"))?;
-    let (seq, done) = log.completing[f].ok_or(format!("flow {f}: no completing segment logged"))?;
+pub fn breakdown(net: &Network, f: usize) -> Result<Breakdown, BreakdownError> {
+    let log = net.senders.as_ref().ok_or(BreakdownError::NotTraced)?;
+    let fct = net.stats_fct(f).ok_or(BreakdownError::Incomplete(f))?;
+    let (seq, done) = log.completing[f].ok_or(BreakdownError::NoCompleting(f))?;
     let start = net.flows[f].start;
     // back from the receiver: the hop whose far end is the delivery cycle, then the hop before it
     let mut hops = vec![];
@@ -138,26 +160,22 @@ pub fn breakdown(net: &Network, f: usize) -> Result<Breakdown, String> {
                 at = one.1.arrived;
                 hops.push(*one);
             }
-            _ => {
-                return Err(format!(
-                    "flow {f} seq {seq}: two copies reach a switch's far end in cycle {at}"
-                ))
-            }
+            _ => return Err(BreakdownError::TwoCopies { flow: f, seq, at }),
         }
     }
     hops.reverse();
     if hops.is_empty() {
-        return Err(format!(
-            "flow {f} seq {seq}: no switch hop ends in cycle {done}"
-        ));
+        return Err(BreakdownError::NoHop {
+            flow: f,
+            seq,
+            at: done,
+        });
     }
     let copies: Vec<&(u32, u64, u64, u64)> = log.copies[f].iter().filter(|c| c.0 == seq).collect();
     let k = copies
         .iter()
         .position(|c| c.1 + c.2 + c.3 == at)
-        .ok_or(format!(
-            "flow {f} seq {seq}: no copy left its host to arrive in cycle {at}"
-        ))?;
+        .ok_or(BreakdownError::NoCopy { flow: f, seq, at })?;
     let sent = copies[k].1;
     let before = |t: u64| t <= sent;
     let timers: Vec<(u64, u64)> = log.triggers[f]
@@ -190,10 +208,12 @@ pub fn breakdown(net: &Network, f: usize) -> Result<Breakdown, String> {
         delivery: 1,
     };
     if b.total() != fct {
-        return Err(format!(
-            "flow {f}: the parts add up to {} cycles, the completion time is {fct}: {b:?}",
-            b.total()
-        ));
+        return Err(BreakdownError::Sum {
+            flow: f,
+            total: b.total(),
+            fct,
+            parts: format!("{b:?}"),
+        });
     }
     Ok(b)
 }

@@ -74,6 +74,19 @@ impl fmt::Display for TopoError {
 
 impl std::error::Error for TopoError {}
 
+/// A generated topology's shape out of range.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ShapeError {
+    #[error("k = {0}: a fat tree takes an even k from 2 to 64")]
+    FatTree(usize),
+    #[error("leaf-spine of {leaves} leaves, {spines} spines, {hosts_per_leaf} hosts a leaf: each at least 1")]
+    LeafSpine {
+        leaves: usize,
+        spines: usize,
+        hosts_per_leaf: usize,
+    },
+}
+
 /// `100Gbps`, `1Gb/s`, `400Mbps`, `1e9bps`, ... in bits per second.
 pub fn parse_rate(s: &str) -> Option<u64> {
     let l = s.to_ascii_lowercase();
@@ -389,9 +402,9 @@ impl Topology {
     /// under edge switch h / (k/2)), then edge, aggregation and core switches. Edge switch j of a
     /// pod links to every aggregation switch of its pod; aggregation switch j of every pod links to
     /// core switches j*k/2 .. (j+1)*k/2 - 1.
-    pub fn fat_tree(k: usize, rate_bps: u64, delay_ns: u64) -> Result<Topology, String> {
+    pub fn fat_tree(k: usize, rate_bps: u64, delay_ns: u64) -> Result<Topology, ShapeError> {
         if k < 2 || !k.is_multiple_of(2) || k > 64 {
-            return Err(format!("k = {k}: a fat tree takes an even k from 2 to 64"));
+            return Err(ShapeError::FatTree(k));
         }
         let h = k / 2;
         let hosts = k * h * h;
@@ -436,11 +449,13 @@ impl Topology {
         host_rate_bps: u64,
         fabric_rate_bps: u64,
         delay_ns: u64,
-    ) -> Result<Topology, String> {
+    ) -> Result<Topology, ShapeError> {
         if leaves == 0 || spines == 0 || hosts_per_leaf == 0 || leaves * hosts_per_leaf > 100_000 {
-            return Err(format!(
-                "leaf-spine of {leaves} leaves, {spines} spines, {hosts_per_leaf} hosts a leaf: each at least 1"
-            ));
+            return Err(ShapeError::LeafSpine {
+                leaves,
+                spines,
+                hosts_per_leaf,
+            });
         }
         let hosts = leaves * hosts_per_leaf;
         let (leaf0, spine0) = (hosts, hosts + leaves);

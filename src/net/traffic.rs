@@ -122,6 +122,17 @@ impl Cdf {
     }
 }
 
+/// Traffic that cannot be generated on a topology.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum TrafficError {
+    #[error("load {0}: a fraction in (0, 1]")]
+    Load(f64),
+    #[error("the topology needs two hosts")]
+    Hosts,
+    #[error("more than 5*10^7 flows: shorten the duration or the load")]
+    TooMany,
+}
+
 /// Poisson flows on `topo`'s hosts over `duration_ns` at `load` of each host's link, priority
 /// `prio`, destination port 100 (HPCC's), seeded with `seed`; sorted by start time (HPCC's rule).
 pub fn poisson_flows(
@@ -131,13 +142,13 @@ pub fn poisson_flows(
     duration_ns: u64,
     seed: u64,
     prio: u8,
-) -> Result<Vec<NetFlow>, String> {
+) -> Result<Vec<NetFlow>, TrafficError> {
     if !(load > 0.0 && load <= 1.0) {
-        return Err(format!("load {load}: a fraction in (0, 1]"));
+        return Err(TrafficError::Load(load));
     }
     let hosts: Vec<usize> = topo.hosts().collect();
     if hosts.len() < 2 {
-        return Err("the topology needs two hosts".into());
+        return Err(TrafficError::Hosts);
     }
     let ports = topo.ports();
     let rate_of = |h: usize| {
@@ -175,7 +186,7 @@ pub fn poisson_flows(
                 start_ns: t as u64,
             });
             if flows.len() > 50_000_000 {
-                return Err("more than 5*10^7 flows: shorten the duration or the load".into());
+                return Err(TrafficError::TooMany);
             }
         }
     }

@@ -20,7 +20,7 @@
 //! catches up with them by a closed-form advance ([`IdleSkip`]).
 
 use crate::block::{BlockConfig, BlockParams, Outputs};
-use crate::switch::{DutKind, Packet};
+use crate::switch::{DutError, DutKind, Packet, RestoreError, TraceError};
 use crate::v3::lanes::{Answer, Lane, Lanes};
 use crate::v3::top::{Top, TopIn, TopOut, IDLE_DRAIN};
 
@@ -172,12 +172,12 @@ pub(crate) struct BlockV3 {
 impl BlockV3 {
     /// The v3 block of `p` behind a switch, on `kind`'s side(s), reset and configured with
     /// `cfg` (a reset cycle, then one cycle a register write, as the v3 golden sets do).
-    pub fn new(kind: DutKind, p: &BlockParams, cfg: &BlockConfig) -> Result<BlockV3, String> {
+    pub fn new(kind: DutKind, p: &BlockParams, cfg: &BlockConfig) -> Result<BlockV3, DutError> {
         let sides = match kind {
             DutKind::Model => Sides::Model(Box::new(Top::new(*p))),
             #[cfg(feature = "rtl")]
             DutKind::Rtl => {
-                let rtl = crate::dut_v3::RtlTopV3::new(p).map_err(|e| e.to_string())?;
+                let rtl = crate::dut_v3::RtlTopV3::new(p)?;
                 let (inw, outw) = (
                     vec![0; rtl.layout.input_words],
                     vec![0; rtl.layout.output_words],
@@ -200,7 +200,7 @@ impl BlockV3 {
                 }
             }
             #[cfg(not(feature = "rtl"))]
-            _ => return Err("[rtl] built without the `rtl` feature: only --dut model".into()),
+            _ => return Err(DutError::NoRtl),
         };
         let mut b = BlockV3 {
             sides,
@@ -294,7 +294,7 @@ impl BlockV3 {
 
     /// Bring a periodic block to switch cycle `self.now`'s start: the idle cycles since the edge
     /// it was found periodic at, by [`Top::jump_idle`].
-    fn catch_up(&mut self) -> Result<(), String> {
+    fn catch_up(&mut self) -> Result<(), DutError> {
         let Some(k) = self.skip.as_mut() else {
             return Ok(());
         };
@@ -330,7 +330,7 @@ impl BlockV3 {
 
     /// After a cycle clocked: look for the periodic state (see [`IdleSkip`]). `idle`: nothing
     /// waited at the lanes nor for an answer in it.
-    fn watch_idle(&mut self, idle: bool, out: &Outputs) -> Result<(), String> {
+    fn watch_idle(&mut self, idle: bool, out: &Outputs) -> Result<(), DutError> {
         let Some(k) = self.skip.as_mut() else {
             return Ok(());
         };
@@ -362,10 +362,7 @@ impl BlockV3 {
                     later.cycle_into(&self.tin, &mut o);
                 }
                 if !later.periodic_since(&mut a) {
-                    return Err(format!(
-                        "v3 idle skip: the state at block cycle {} was taken as periodic without the anchor's comparison, and 8 idle cycles later it is not",
-                        self.cycle
-                    ));
+                    return Err(DutError::IdleSkip { cycle: self.cycle });
                 }
                 k.audited += 1;
             }
@@ -442,38 +439,41 @@ impl BlockV3 {
     /// Go to `st` (from [`BlockV3::state`], maybe of a file): checked first, nothing changed if
     /// it is refused. The model's registers load into any side (the RTL's packed from them); the
     /// RTL's state words only into the RTL alone.
-    pub fn set_state(&mut self, st: &V3State, p: &BlockParams) -> Result<(), String> {
-        st.lanes.check(p.np)?;
+    pub fn set_state(&mut self, st: &V3State, p: &BlockParams) -> Result<(), RestoreError> {
+        st.lanes.check(p.np).map_err(RestoreError::Block)?;
         if let V3Regs::Model(t) = &st.regs {
             if t.p != *p {
-                return Err(format!(
-                    "the snapshot's v3 block has {:?}, this one {p:?}",
-                    t.p
-                ));
+                return Err(RestoreError::Params {
+                    v3: true,
+                    snapshot: Box::new(t.p),
+                    this: Box::new(*p),
+                });
             }
-            t.check_restored()?;
+            t.check_restored().map_err(RestoreError::Block)?;
         }
-        let taken_by_rtl =
-            "the snapshot holds the RTL's registers (taken with --dut rtl); load it with --dut rtl";
+        let taken_by_rtl = RestoreError::RtlRegisters { only: false };
         match (&mut self.sides, &st.regs) {
             (Sides::Model(m), V3Regs::Model(t)) => **m = (**t).clone(),
-            (Sides::Model(_), V3Regs::Rtl(_)) => return Err(taken_by_rtl.into()),
+            (Sides::Model(_), V3Regs::Rtl(_)) => return Err(taken_by_rtl),
             #[cfg(feature = "rtl")]
-            (Sides::Both { lock, .. }, V3Regs::Model(t)) => lock.restore(t, st.cycle)?,
+            (Sides::Both { lock, .. }, V3Regs::Model(t)) => lock
+                .restore(t, st.cycle)
+                .map_err(|e| RestoreError::Dut(e.into()))?,
             #[cfg(feature = "rtl")]
-            (Sides::Both { .. }, V3Regs::Rtl(_)) => return Err(taken_by_rtl.into()),
+            (Sides::Both { .. }, V3Regs::Rtl(_)) => return Err(taken_by_rtl),
             #[cfg(feature = "rtl")]
             (Sides::Rtl { rtl, .. }, regs) => {
                 let w = match regs {
                     V3Regs::Rtl(w) => w.clone(),
-                    V3Regs::Model(t) => crate::cosim_v3::state_words(rtl, t)?,
+                    V3Regs::Model(t) => crate::cosim_v3::state_words(rtl, t)
+                        .map_err(|e| RestoreError::Dut(e.into()))?,
                 };
                 if w.len() != rtl.layout.state_words {
-                    return Err(format!(
-                        "the snapshot's v3 block state has {} words, this block's {}",
-                        w.len(),
-                        rtl.layout.state_words
-                    ));
+                    return Err(RestoreError::StateWords {
+                        v3: true,
+                        got: w.len(),
+                        want: rtl.layout.state_words,
+                    });
                 }
                 rtl.write_state(&w);
                 rtl.set_cycle(st.cycle);
@@ -581,26 +581,23 @@ impl BlockV3 {
 
     /// Write the RTL's waveform (Verilator's trace of every signal) from now on, its times from
     /// the block's cycle; the model alone has none.
-    pub fn open_trace(&mut self, path: &str) -> Result<Vec<String>, String> {
+    pub fn open_trace(&mut self, path: &str) -> Result<Vec<String>, TraceError> {
         #[cfg(feature = "rtl")]
         let cycle = self.cycle;
         #[cfg(not(feature = "rtl"))]
         let _ = path;
         match &mut self.sides {
-            Sides::Model(_) => Err(
-                "the v3 model writes no waveform: use --dut rtl or --dut both (the Verilated RTL's, every signal)"
-                    .into(),
-            ),
+            Sides::Model(_) => Err(TraceError::NoV3ModelWave),
             #[cfg(feature = "rtl")]
             Sides::Rtl { rtl, .. } => {
                 rtl.set_cycle(cycle);
-                rtl.open_trace(path).map_err(|e| e.to_string())?;
+                rtl.open_trace(path).map_err(DutError::from)?;
                 Ok(vec![path.to_string()])
             }
             #[cfg(feature = "rtl")]
             Sides::Both { lock, .. } => {
                 lock.rtl.set_cycle(cycle);
-                lock.rtl.open_trace(path).map_err(|e| e.to_string())?;
+                lock.rtl.open_trace(path).map_err(DutError::from)?;
                 Ok(vec![path.to_string()])
             }
         }
@@ -639,7 +636,7 @@ impl BlockV3 {
     /// block's cycle, then this cycle's answers into [`BlockV3::answers`] and the PFC request's
     /// outputs into `out` (v2's, which the switch's MACs read). `Err`: the RTL and the model
     /// differ (`--dut both`), or the RTL could not be driven.
-    pub fn tick(&mut self, pfc_ready: u128, out: &mut Outputs) -> Result<(), String> {
+    pub fn tick(&mut self, pfc_ready: u128, out: &mut Outputs) -> Result<(), DutError> {
         let idle = self.lanes.pending() == 0;
         if self.periodic() {
             let waits = self.skip.as_ref().map_or(0, |k| k.waiting);
@@ -689,7 +686,7 @@ impl BlockV3 {
     }
 
     /// The block's cycle on `self.tin`, its outputs into `self.tout`.
-    fn clock(&mut self) -> Result<(), String> {
+    fn clock(&mut self) -> Result<(), DutError> {
         match &mut self.sides {
             Sides::Model(m) => m.cycle_into(&self.tin, &mut self.tout),
             #[cfg(feature = "rtl")]
@@ -708,10 +705,13 @@ impl BlockV3 {
                 pack.pack(&lock.rtl, &self.tin, inw)?;
                 lock.cycle_in(&self.tin, inw)?;
                 if let Some((c, n, rtl, model)) = lock.report.mismatches.first() {
-                    return Err(format!(
-                        "MISMATCH at block cycle {c} (v3 block, {} differences in that cycle's comparison): {n}: RTL {rtl}, model {model}",
-                        lock.report.total_mismatches
-                    ));
+                    return Err(DutError::MismatchV3 {
+                        cycle: *c,
+                        total: lock.report.total_mismatches,
+                        name: n.clone(),
+                        rtl: rtl.clone(),
+                        model: model.clone(),
+                    });
                 }
                 self.tout.clone_from(lock.model_out());
             }

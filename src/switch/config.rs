@@ -76,14 +76,14 @@ impl WireRate {
 
     /// A rate from outside (a snapshot): both terms at least 1 and at most 2^20, so that no wire
     /// time divides by zero or overflows.
-    pub fn check(self) -> Result<(), String> {
+    pub fn check(self) -> Result<(), super::error::SnapshotError> {
         let ok = |v: u64| (1..=1 << 20).contains(&v);
         if ok(self.num) && ok(self.den) {
             Ok(())
         } else {
-            Err(format!(
-                "rate {}/{}: each term is 1..=2^20",
-                self.num, self.den
+            Err(super::error::SnapshotError::new(
+                format!("rate {}/{}", self.num, self.den),
+                "each term is 1..=2^20",
             ))
         }
     }

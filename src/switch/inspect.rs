@@ -3,7 +3,7 @@
 
 use super::scenario::FlowSpec;
 use super::sender::Sender;
-use super::Switch;
+use super::{PokeError, Switch};
 use crate::block::NPRIO;
 
 /// How far one flow has got.
@@ -43,20 +43,19 @@ impl Switch {
 
     /// A new flow starting now (its `start` is replaced by the current cycle): `poke packet`.
     /// Returns its index.
-    pub fn inject_flow(&mut self, mut spec: FlowSpec) -> Result<usize, String> {
+    pub fn inject_flow(&mut self, mut spec: FlowSpec) -> Result<usize, PokeError> {
         let np = self.sc.ports;
         if spec.src >= np || spec.dst >= np {
-            return Err(format!(
-                "port {} does not exist (the switch has ports 0..={})",
-                spec.src.max(spec.dst),
-                np - 1
-            ));
+            return Err(PokeError::Port {
+                port: spec.src.max(spec.dst),
+                ports: np,
+            });
         }
         if usize::from(spec.prio) >= NPRIO {
-            return Err(format!("priority {} does not exist (0..=7)", spec.prio));
+            return Err(PokeError::Prio(spec.prio));
         }
         if spec.bytes == 0 {
-            return Err("a flow needs at least one byte".into());
+            return Err(PokeError::NoBytes);
         }
         spec.start = self.now;
         let f = self.sc.flows.len();
@@ -78,21 +77,21 @@ impl Switch {
         port: usize,
         prio: u8,
         cycles: u64,
-    ) -> Result<(), String> {
+    ) -> Result<(), PokeError> {
         if port >= self.sc.ports {
-            return Err(format!(
-                "port {port} does not exist (the switch has ports 0..={})",
-                self.sc.ports - 1
-            ));
+            return Err(PokeError::Port {
+                port,
+                ports: self.sc.ports,
+            });
         }
         if usize::from(prio) >= NPRIO {
-            return Err(format!("priority {prio} does not exist (0..=7)"));
+            return Err(PokeError::Prio(prio));
         }
         if cycles > 1 << 40 {
-            return Err(format!(
-                "{cycles} cycles is more than the limit of {}",
-                1u64 << 40
-            ));
+            return Err(PokeError::Cycles {
+                cycles,
+                limit: 1 << 40,
+            });
         }
         self.tm.pause(port, usize::from(prio), self.now + cycles);
         Ok(())

@@ -41,6 +41,7 @@
 
 pub mod block_v3;
 pub mod config;
+pub mod error;
 pub mod fecn;
 pub mod hops;
 pub mod hpcc;
@@ -159,14 +160,8 @@ impl DutKind {
 /// Which micro-architecture of the block the switch has (`capfc run --block`).
 pub use crate::block::BlockKind;
 
-/// Why a switch cannot be built.
-#[derive(Debug, thiserror::Error)]
-pub enum SwitchError {
-    #[error(transparent)]
-    Config(#[from] crate::block::ConfigError),
-    #[error("{0}")]
-    Rtl(String),
-}
+use error::{under, SnapshotError};
+pub use error::{DutError, PokeError, RestoreError, SwitchError, TraceError};
 
 /// The block behind the switch.
 #[derive(Default)]
@@ -189,30 +184,27 @@ const V3_BY_NAME: &str =
 
 impl Dut {
     fn new(kind: DutKind, params: &BlockParams) -> Result<Dut, SwitchError> {
-        let rtl_err = |e: String| SwitchError::Rtl(e);
         match kind {
             DutKind::Model => Ok(Dut::Model(Box::new(CapfcTop::new(*params)?))),
             #[cfg(feature = "rtl")]
             DutKind::Rtl => {
-                let r = crate::dut::RtlBlock::new(params).map_err(|e| rtl_err(e.to_string()))?;
+                let r = crate::dut::RtlBlock::new(params).map_err(DutError::from)?;
                 let words = vec![0; r.layouts.outputs.words];
                 Ok(Dut::Rtl(Box::new(r), words))
             }
             #[cfg(feature = "rtl")]
             DutKind::Both => Ok(Dut::Both(Box::new(
-                crate::cosim::Pair::new(params, None, 8).map_err(|e| rtl_err(e.to_string()))?,
+                crate::cosim::Pair::new(params, None, 8).map_err(DutError::from)?,
             ))),
             #[cfg(not(feature = "rtl"))]
-            _ => Err(rtl_err(
-                "[rtl] built without the `rtl` feature: only --dut model".into(),
-            )),
+            _ => Err(DutError::NoRtl.into()),
         }
     }
 
     /// One block cycle. `Err` describes the first difference of a `Both`.
-    fn tick(&mut self, inp: &Inputs, out: &mut Outputs) -> Result<(), String> {
+    fn tick(&mut self, inp: &Inputs, out: &mut Outputs) -> Result<(), DutError> {
         match self {
-            Dut::Detached => Err("[switch] no block attached".into()),
+            Dut::Detached => Err(DutError::Detached),
             Dut::Model(m) => {
                 m.tick_cycle(inp, out);
                 Ok(())
@@ -224,9 +216,9 @@ impl Dut {
                 Ok(())
             }
             #[cfg(feature = "rtl")]
-            Dut::Both(pair) => pair
-                .step(inp, out)
-                .map_err(|d| d.into_mismatch(String::new(), String::new()).to_string()),
+            Dut::Both(pair) => pair.step(inp, out).map_err(|d| {
+                DutError::Mismatch(Box::new(d.into_mismatch(String::new(), String::new())))
+            }),
             Dut::V3(b) => b.tick(inp.pfc_ready, out),
         }
     }
@@ -269,37 +261,33 @@ impl Dut {
         st: &BlockState,
         block_cycle: u64,
         params: &BlockParams,
-    ) -> Result<(), String> {
+    ) -> Result<(), RestoreError> {
         match (self, st) {
             (Dut::Detached, _) => unreachable!("a switch always has its block outside restore"),
             (Dut::V3(b), BlockState::V3(st)) => {
                 if st.cycle() != block_cycle {
-                    return Err(format!(
-                        "the snapshot's v3 block is at cycle {}, its switch says block cycle {block_cycle}",
-                        st.cycle()
-                    ));
+                    return Err(RestoreError::V3Cycle {
+                        v3: st.cycle(),
+                        switch: block_cycle,
+                    });
                 }
                 let p = *params;
                 b.set_state(st, &p)
             }
-            (Dut::V3(_), _) => Err("the snapshot is of a v2 block; load it with --block v2".into()),
-            (_, BlockState::V3(_)) => {
-                Err("the snapshot is of a v3 block; load it with --block v3".into())
-            }
+            (Dut::V3(_), _) => Err(RestoreError::BlockKind { block: "v2" }),
+            (_, BlockState::V3(_)) => Err(RestoreError::BlockKind { block: "v3" }),
             (Dut::Model(m), BlockState::Model(t)) => {
                 if m.params != t.params {
-                    return Err(format!(
-                        "the snapshot's block has {:?}, this one {:?}",
-                        t.params, m.params
-                    ));
+                    return Err(RestoreError::Params {
+                        v3: false,
+                        snapshot: Box::new(t.params),
+                        this: Box::new(m.params),
+                    });
                 }
                 **m = (**t).clone();
                 Ok(())
             }
-            (Dut::Model(_), BlockState::Rtl(_)) => Err(
-                "the snapshot holds the RTL's registers (taken with --dut rtl); load it with --dut rtl"
-                    .into(),
-            ),
+            (Dut::Model(_), BlockState::Rtl(_)) => Err(RestoreError::RtlRegisters { only: false }),
             #[cfg(feature = "rtl")]
             (Dut::Rtl(r, _), st) => {
                 let w = match st {
@@ -309,27 +297,29 @@ impl Dut {
                         crate::block::pack::pack_state(t, &r.layouts.state, &mut w);
                         w
                     }
-                    BlockState::V3(_) => {
-                        return Err("the snapshot is of a v3 block; load it with --block v3".into())
-                    }
+                    BlockState::V3(_) => return Err(RestoreError::BlockKind { block: "v3" }),
                 };
                 if w.len() != r.layouts.state.words {
-                    return Err(format!(
-                        "the snapshot's block state has {} words, this block's {}",
-                        w.len(),
-                        r.layouts.state.words
-                    ));
+                    return Err(RestoreError::StateWords {
+                        v3: false,
+                        got: w.len(),
+                        want: r.layouts.state.words,
+                    });
                 }
                 r.write_state(&w);
                 Ok(())
             }
             #[cfg(feature = "rtl")]
-            (Dut::Both(pair), BlockState::Model(t)) => pair.restore(t, block_cycle),
+            (Dut::Both(pair), BlockState::Model(t)) => {
+                pair.restore(t, block_cycle)
+                    .map_err(|e| RestoreError::Params {
+                        v3: false,
+                        snapshot: Box::new(e.snapshot),
+                        this: Box::new(e.this),
+                    })
+            }
             #[cfg(feature = "rtl")]
-            (Dut::Both(_), BlockState::Rtl(_)) => Err(
-                "the snapshot holds only the RTL's registers (taken with --dut rtl); load it with --dut rtl"
-                    .into(),
-            ),
+            (Dut::Both(_), BlockState::Rtl(_)) => Err(RestoreError::RtlRegisters { only: true }),
         }
     }
 
@@ -584,7 +574,7 @@ impl Switch {
         cfg.validate(&params)?;
         if kind == BlockKind::V3 {
             // (v3 resets and configures itself: a reset cycle, then the writes)
-            let b = block_v3::BlockV3::new(dut, &params, &cfg).map_err(SwitchError::Rtl)?;
+            let b = block_v3::BlockV3::new(dut, &params, &cfg)?;
             let writes = b.cycles();
             return Ok(Self::assemble(
                 sc,
@@ -606,7 +596,7 @@ impl Switch {
             writes += 1;
             inp.clear();
             inp.cfg = Some((a, d));
-            block.tick(&inp, &mut out).map_err(SwitchError::Rtl)?;
+            block.tick(&inp, &mut out)?;
             if let Some(r) = recorded.as_mut() {
                 r.push(inp.clone());
             }
@@ -967,7 +957,7 @@ impl Switch {
             self.wave_edge(true);
         }
         if let Err(m) = self.block.tick(&self.inp, &mut self.out) {
-            self.mismatch = Some(m);
+            self.mismatch = Some(m.to_string());
         }
         if self.wave.is_some() {
             self.wave_edge(false);
@@ -1250,35 +1240,36 @@ impl Switch {
     /// Go back (or forward) to `snap`, keeping this switch's block (model, RTL or both) and its
     /// waveform and recording settings. The snapshot may come from another switch, even one of
     /// another scenario, as long as its block has the same parameters.
-    pub fn restore(&mut self, snap: &Snapshot) -> Result<(), String> {
+    pub fn restore(&mut self, snap: &Snapshot) -> Result<(), RestoreError> {
         // Time jumps: a waveform cannot follow (VCD time only goes forward).
         self.stop_wave()?;
-        let mut sw: Switch = serde_json::from_value(snap.switch.clone())
-            .map_err(|e| format!("the snapshot's switch state: {e}"))?;
-        sw.check_restored()
-            .map_err(|e| format!("the snapshot's switch state: {e}"))?;
+        let mut sw: Switch =
+            serde_json::from_value(snap.switch.clone()).map_err(RestoreError::Json)?;
+        sw.sc.validate().map_err(RestoreError::Scenario)?;
+        sw.check_restored().map_err(RestoreError::Switch)?;
         if snap.cycle != sw.now || snap.block_cycle != sw.block_cycle {
-            return Err(format!(
-                "the snapshot says cycle {} and block cycle {}, its switch state {} and {}",
-                snap.cycle, snap.block_cycle, sw.now, sw.block_cycle
-            ));
+            return Err(RestoreError::Cycles {
+                cycle: snap.cycle,
+                block_cycle: snap.block_cycle,
+                now: sw.now,
+                switch_block_cycle: sw.block_cycle,
+            });
         }
         if let BlockState::Model(t) = &snap.block {
-            t.check_restored()
-                .map_err(|e| format!("the snapshot's block state: {e}"))?;
+            t.check_restored().map_err(RestoreError::Block)?;
         }
         if sw.sc.ports != self.sc.ports {
-            return Err(format!(
-                "the snapshot is of a {}-port switch, this one has {} ports",
-                sw.sc.ports, self.sc.ports
-            ));
+            return Err(RestoreError::Ports {
+                snapshot: sw.sc.ports,
+                this: self.sc.ports,
+            });
         }
         if block_params(&sw.sc) != self.block_params() {
-            return Err(format!(
-                "the snapshot's block has {:?}, this one {:?}",
-                block_params(&sw.sc),
-                self.block_params()
-            ));
+            return Err(RestoreError::Params {
+                v3: false,
+                snapshot: Box::new(block_params(&sw.sc)),
+                this: Box::new(self.block_params()),
+            });
         }
         sw.block = std::mem::take(&mut self.block);
         let r = sw
@@ -1300,13 +1291,17 @@ impl Switch {
     /// at times 2c and 2c+1: the model's signals (`crate::wave`) with `--dut model`, Verilator's
     /// trace with `--dut rtl`, both with `--dut both` (`<path>` without `.vcd`, then `_model.vcd`
     /// and `_rtl.vcd`). Returns the files.
-    pub fn start_wave(&mut self, path: &str) -> Result<Vec<String>, String> {
+    pub fn start_wave(&mut self, path: &str) -> Result<Vec<String>, TraceError> {
         self.stop_wave()?;
-        let model_file = |p: &BlockParams, f: &str| -> Result<Box<ModelWaveFile>, String> {
-            let file = std::fs::File::create(f).map_err(|e| format!("{f}: {e}"))?;
+        let model_file = |p: &BlockParams, f: &str| -> Result<Box<ModelWaveFile>, TraceError> {
+            let create = |source| TraceError::Create {
+                path: f.to_string(),
+                source,
+            };
+            let file = std::fs::File::create(f).map_err(create)?;
             crate::wave::ModelWave::new(std::io::BufWriter::new(file), p)
                 .map(Box::new)
-                .map_err(|e| format!("{f}: {e}"))
+                .map_err(create)
         };
         let p = self.block_params();
         match &mut self.block {
@@ -1319,7 +1314,7 @@ impl Switch {
             #[cfg(feature = "rtl")]
             Dut::Rtl(r, _) => {
                 r.set_cycle(self.block_cycle);
-                r.open_trace(path).map_err(|e| e.to_string())?;
+                r.open_trace(path).map_err(DutError::from)?;
                 Ok(vec![path.to_string()])
             }
             #[cfg(feature = "rtl")]
@@ -1327,7 +1322,7 @@ impl Switch {
                 let stem = path.strip_suffix(".vcd").unwrap_or(path);
                 let (m, r) = (format!("{stem}_model.vcd"), format!("{stem}_rtl.vcd"));
                 pair.rtl.set_cycle(self.block_cycle);
-                pair.rtl.open_trace(&r).map_err(|e| e.to_string())?;
+                pair.rtl.open_trace(&r).map_err(DutError::from)?;
                 self.wave = Some(model_file(&p, &m)?);
                 Ok(vec![m, r])
             }
@@ -1335,7 +1330,7 @@ impl Switch {
     }
 
     /// Finish the waveform files, if any are being written.
-    pub fn stop_wave(&mut self) -> Result<(), String> {
+    pub fn stop_wave(&mut self) -> Result<(), TraceError> {
         match &mut self.block {
             #[cfg(feature = "rtl")]
             Dut::Rtl(r, _) => r.close_trace(),
@@ -1345,8 +1340,7 @@ impl Switch {
             _ => {}
         }
         if let Some(mut w) = self.wave.take() {
-            w.flush()
-                .map_err(|e| format!("writing the waveform: {e}"))?;
+            w.flush().map_err(TraceError::Write)?;
         }
         Ok(())
     }
@@ -1478,20 +1472,25 @@ impl Switch {
     /// would index out of bounds.
     ///
     /// (Long, as a flat list of one check a table of the switch.)
-    fn check_restored(&self) -> Result<(), String> {
-        self.sc.validate().map_err(|e| format!("scenario: {e}"))?;
+    fn check_restored(&self) -> Result<(), SnapshotError> {
         let (np, nf) = (self.sc.ports, self.sc.flows.len());
         let size = |what: &str, got: usize, want: usize| {
             if got == want {
                 Ok(())
             } else {
-                Err(format!("{what}: {got} entries, expected {want}"))
+                Err(SnapshotError::new(
+                    what,
+                    format!("{got} entries, expected {want}"),
+                ))
             }
         };
         // A count this large could not advance through a long run without wrapping.
         for (what, c) in [("now", self.now), ("block_cycle", self.block_cycle)] {
             if c > MAX_RESTORED_CYCLE {
-                return Err(format!("{what}: {c} is over {MAX_RESTORED_CYCLE}"));
+                return Err(SnapshotError::new(
+                    what,
+                    format!("{c} is over {MAX_RESTORED_CYCLE}"),
+                ));
             }
         }
         size("senders", self.senders.len(), np)?;
@@ -1499,10 +1498,13 @@ impl Switch {
         size("down", self.down.len(), np)?;
         size("ingress", self.ingress.len(), np)?;
         if self.sc.pause_refresh != self.announced.is_empty() {
-            return Err(format!(
-                "announced: {} entries under pause_refresh = {} (0 with refreshes, one a port without)",
-                self.announced.len(),
-                self.sc.pause_refresh
+            return Err(SnapshotError::new(
+                "announced",
+                format!(
+                    "{} entries under pause_refresh = {} (0 with refreshes, one a port without)",
+                    self.announced.len(),
+                    self.sc.pause_refresh
+                ),
             ));
         }
         if !self.announced.is_empty() {
@@ -1525,7 +1527,7 @@ impl Switch {
         self.tm.check_restored(np)?;
         for (i, s) in self.senders.iter().enumerate() {
             s.check_restored(i, nf)
-                .map_err(|e| format!("senders[{i}]: {e}"))?;
+                .map_err(|e| under(format!("senders[{i}]"), e))?;
         }
         let pkt_ok = |where_: &str, p: &Packet| {
             if (p.flow as usize) < nf
@@ -1535,8 +1537,9 @@ impl Switch {
             {
                 Ok(())
             } else {
-                Err(format!(
-                    "{where_}: packet {p:?} names a flow, port or priority that does not exist"
+                Err(SnapshotError::new(
+                    where_,
+                    format!("packet {p:?} names a flow, port or priority that does not exist"),
                 ))
             }
         };
@@ -1553,32 +1556,47 @@ impl Switch {
             q.iter().try_for_each(|p| pkt_ok("tm.queues", p))?;
         }
         if let Some((_, i, _, _)) = self.pfc.iter().find(|f| f.1 >= np) {
-            return Err(format!("pfc: a frame to port {i}, which does not exist"));
+            return Err(SnapshotError::new(
+                "pfc",
+                format!("a frame to port {i}, which does not exist"),
+            ));
         }
         if let Some((_, f, _)) = self.retx.iter().find(|r| r.1 as usize >= nf) {
-            return Err(format!("retx: flow {f} does not exist"));
+            return Err(SnapshotError::new(
+                "retx",
+                format!("flow {f} does not exist"),
+            ));
         }
         if self.rr >= np {
-            return Err(format!("rr: {} is not a port", self.rr));
+            return Err(SnapshotError::new(
+                "rr",
+                format!("{} is not a port", self.rr),
+            ));
         }
         // The mask of non-empty ingress FIFOs says what the FIFOs hold.
         for (i, q) in self.ingress.iter().enumerate() {
             if (self.ingress_busy >> i & 1 == 1) == q.is_empty() {
-                return Err(format!(
-                    "ingress_busy: port {i} is marked {} but its FIFO holds {} packets",
-                    if q.is_empty() { "busy" } else { "idle" },
-                    q.len()
+                return Err(SnapshotError::new(
+                    "ingress_busy",
+                    format!(
+                        "port {i} is marked {} but its FIFO holds {} packets",
+                        if q.is_empty() { "busy" } else { "idle" },
+                        q.len()
+                    ),
                 ));
             }
         }
         if np < 128 && self.ingress_busy >> np != 0 {
-            return Err(format!(
-                "ingress_busy: {:#x} marks a port >= {np}",
-                self.ingress_busy
+            return Err(SnapshotError::new(
+                "ingress_busy",
+                format!("{:#x} marks a port >= {np}", self.ingress_busy),
             ));
         }
         if let Some((i, _)) = self.arrived.iter().find(|a| a.0 >= np) {
-            return Err(format!("arrived: port {i} does not exist"));
+            return Err(SnapshotError::new(
+                "arrived",
+                format!("port {i} does not exist"),
+            ));
         }
         Ok(())
     }
@@ -1713,7 +1731,10 @@ impl Switch {
     /// Inject a deliberate bug into the block model (`--dut model` or `both`), to show the lockstep
     /// check catching it. The RTL has none. The v3 model has the comparators' faults only
     /// ([`crate::v3::top::Top::FAULTS`]); another is refused with the list.
-    pub fn inject_fault(&mut self, f: Option<crate::block::Fault>) -> Result<(), String> {
+    pub fn inject_fault(
+        &mut self,
+        f: Option<crate::block::Fault>,
+    ) -> Result<(), capfc_block::error::FaultError> {
         match &mut self.block {
             Dut::Model(m) => m.inject_fault(f),
             #[cfg(feature = "rtl")]

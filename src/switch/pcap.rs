@@ -285,6 +285,24 @@ pub fn encode(f: &WireFrame) -> (Vec<u8>, u32) {
     }
 }
 
+/// A pcap file that could not be written: the file, and the error of the file system or of the
+/// pcap writer.
+#[derive(Debug, thiserror::Error)]
+pub enum PcapWriteError {
+    #[error("[pcap] {}: {source}", path.display())]
+    Io {
+        path: std::path::PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("[pcap] {}: {source}", path.display())]
+    Pcap {
+        path: std::path::PathBuf,
+        #[source]
+        source: pcap_file::PcapError,
+    },
+}
+
 /// Write `frames` of port `port` (in time order; only those going `dir`, if given) to a pcap file
 /// at `path`, nanosecond timestamps, `cycle_ns` nanoseconds a cycle.
 pub fn write_port(
@@ -292,19 +310,25 @@ pub fn write_port(
     frames: &[WireFrame],
     (port, dir): (usize, Option<Dir>),
     cycle_ns: f64,
-) -> Result<usize, String> {
+) -> Result<usize, PcapWriteError> {
     use pcap_file::pcap::{PcapHeader, PcapPacket, PcapWriter};
     use pcap_file::{DataLink, TsResolution};
-    let err = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
-    let file = std::fs::File::create(path).map_err(|e| err(&e))?;
+    let io = |source| PcapWriteError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let pcap = |source| PcapWriteError::Pcap {
+        path: path.to_path_buf(),
+        source,
+    };
+    let file = std::fs::File::create(path).map_err(io)?;
     let header = PcapHeader {
         datalink: DataLink::ETHERNET,
         ts_resolution: TsResolution::NanoSecond,
         snaplen: 65_535,
         ..PcapHeader::default()
     };
-    let mut w =
-        PcapWriter::with_header(std::io::BufWriter::new(file), header).map_err(|e| err(&e))?;
+    let mut w = PcapWriter::with_header(std::io::BufWriter::new(file), header).map_err(pcap)?;
     let mut n = 0;
     for f in frames
         .iter()
@@ -314,10 +338,10 @@ pub fn write_port(
         let ns = (f.cycle as f64 * cycle_ns).round() as u64;
         let ts = std::time::Duration::from_nanos(ns);
         w.write_packet(&PcapPacket::new(ts, orig, &bytes))
-            .map_err(|e| err(&e))?;
+            .map_err(pcap)?;
         n += 1;
     }
     let mut inner = w.into_writer();
-    std::io::Write::flush(&mut inner).map_err(|e| err(&e))?;
+    std::io::Write::flush(&mut inner).map_err(io)?;
     Ok(n)
 }

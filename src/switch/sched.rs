@@ -193,16 +193,19 @@ impl EtsState {
     }
 
     /// Check registers that came from a snapshot against the configuration.
-    pub fn check_restored(&self, ets: &Ets) -> Result<(), String> {
+    pub fn check_restored(&self, ets: &Ets) -> Result<(), super::error::SnapshotError> {
+        use super::error::SnapshotError;
         if !ets.order.is_empty() && self.turn >= ets.order.len() {
-            return Err(format!(
-                "WDRR turn {} of {} classes",
-                self.turn,
-                ets.order.len()
+            return Err(SnapshotError::new(
+                "turn",
+                format!("WDRR turn {} of {} classes", self.turn, ets.order.len()),
             ));
         }
         if ets.order.iter().any(|&p| usize::from(p) >= NPRIO) {
-            return Err("a WDRR class is not a priority".into());
+            return Err(SnapshotError::new(
+                "order",
+                "a WDRR class is not a priority",
+            ));
         }
         Ok(())
     }

@@ -185,16 +185,23 @@ impl Sender {
     }
 
     /// Check a sender that came from a snapshot: it is port `port`'s and names only flows that exist.
-    pub fn check_restored(&self, port: usize, flows: usize) -> Result<(), String> {
+    pub fn check_restored(
+        &self,
+        port: usize,
+        flows: usize,
+    ) -> Result<(), super::error::SnapshotError> {
+        use super::error::SnapshotError;
         self.rate.check()?;
         if self.port != port {
-            return Err(format!("port {} in the slot of port {port}", self.port));
+            return Err(SnapshotError::new(
+                "port",
+                format!("{} in the slot of port {port}", self.port),
+            ));
         }
         if self.next > self.flows.len() {
-            return Err(format!(
-                "next {} beyond its {} flows",
-                self.next,
-                self.flows.len()
+            return Err(SnapshotError::new(
+                "next",
+                format!("{} beyond its {} flows", self.next, self.flows.len()),
             ));
         }
         if let Some(f) = self
@@ -203,7 +210,10 @@ impl Sender {
             .chain(self.active.iter().flatten())
             .find(|&&f| f >= flows)
         {
-            return Err(format!("flow {f} does not exist"));
+            return Err(SnapshotError::new(
+                "flows",
+                format!("flow {f} does not exist"),
+            ));
         }
         self.sched.check_restored(&self.ets)
     }

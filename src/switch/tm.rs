@@ -283,7 +283,8 @@ impl Tm {
     }
 
     /// Check a traffic manager that came from a snapshot: every table has its size for `np` ports.
-    pub fn check_restored(&self, np: usize) -> Result<(), String> {
+    pub fn check_restored(&self, np: usize) -> Result<(), super::error::SnapshotError> {
+        use super::error::{under, SnapshotError};
         let nq = np * NPRIO;
         for (what, got, want) in [
             ("tm.queues", self.queues.len(), nq),
@@ -301,27 +302,29 @@ impl Tm {
             ),
         ] {
             if got != want {
-                return Err(format!("{what}: {got} entries, expected {want}"));
+                return Err(SnapshotError::new(
+                    what,
+                    format!("{got} entries, expected {want}"),
+                ));
             }
         }
         for r in &self.rates {
-            r.check().map_err(|e| format!("tm.rates: {e}"))?;
+            r.check().map_err(|e| under("tm.rates", e))?;
         }
         // Each queue's byte count is what it holds.
         for (q, (pkts, &b)) in self.queues.iter().zip(&self.bytes).enumerate() {
             let held: u64 = pkts.iter().map(|p| u64::from(p.size)).sum();
             if held != u64::from(b) {
-                return Err(format!(
-                    "tm.bytes[{q}] (port {} prio {}): {b}, but its queue holds {held} bytes",
-                    q / NPRIO,
-                    q % NPRIO
+                return Err(SnapshotError::new(
+                    format!("tm.bytes[{q}] (port {} prio {})", q / NPRIO, q % NPRIO),
+                    format!("{b}, but its queue holds {held} bytes"),
                 ));
             }
         }
         self.sched
             .iter()
             .try_for_each(|s| s.check_restored(&self.ets))
-            .map_err(|e| format!("tm.sched: {e}"))
+            .map_err(|e| under("tm.sched", e))
     }
 
     /// No port's transmitter can act before this cycle.

@@ -154,71 +154,141 @@ fn report(r: &Verdict) -> i32 {
     0
 }
 
-fn run_inner(a: &CheckArgs) -> Result<i32, String> {
+/// Why `capfc check` could not judge: the arguments, or the files they name.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckCmdError {
+    /// A parameter set's name (given with `flag`) that is not one.
+    #[error("{flag} {set}: no such parameter set")]
+    NoSet { flag: &'static str, set: String },
+    #[error("--envelope {set}: {source}")]
+    V3Params {
+        set: String,
+        #[source]
+        source: capfc::error::ParamsError,
+    },
+    #[error("--envelope {set}: {source}")]
+    Params {
+        set: String,
+        #[source]
+        source: crate::block::ConfigError,
+    },
+    #[error("--mode {0}: use max or cal")]
+    Mode(String),
+    #[error("give --wave FILE --map MAP.toml, or --model, or --envelope SET")]
+    Usage,
+    #[error("{file}: {source}")]
+    Io {
+        file: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Map(#[from] crate::check_wave::MapError),
+    #[error(transparent)]
+    Wave(#[from] crate::check_wave::WaveMapError),
+    #[error(transparent)]
+    Envelope(#[from] crate::check::EnvelopeError),
+    #[error(transparent)]
+    Checker(#[from] crate::check::CheckerError),
+    #[error(transparent)]
+    Model(#[from] crate::check::block::CheckModelError),
+}
+
+fn run_inner(a: &CheckArgs) -> Result<i32, CheckCmdError> {
     if let Some(set) = &a.envelope {
-        let v3 = crate::v3::rtl_configs::V3_RTL_CONFIGS
-            .iter()
-            .find(|(n, _)| n == set)
-            .map(|(_, v)| BlockParams::from_values(v));
-        let mut p = v3
-            .or_else(|| crate::golden::params_of(set))
-            .ok_or(format!("--envelope {set}: no such parameter set"))?;
-        if let Some(np) = a.ports {
-            p.np = np;
-        }
-        let env = if v3.is_some() {
-            crate::v3::check_params(p.np, p.sw, p.ow, p.cw, p.cell_log2, p.cut_f, p.nl as u32)
-                .map_err(|e| format!("--envelope {set}: {e}"))?;
-            crate::check::block::envelope_of_v3(&p)
-        } else {
-            p.validate().map_err(|e| format!("--envelope {set}: {e}"))?;
-            envelope_of(&p)
-        };
-        print!("{}", env.to_toml());
-        return Ok(0);
+        return print_envelope(a, set);
     }
     if a.model {
-        let p = crate::golden::params_of(&a.config)
-            .ok_or(format!("--config {}: no such parameter set", a.config))?;
-        let mode = match a.mode.as_str() {
-            "max" => Mode::StopMax,
-            "cal" => Mode::StopCal,
-            m => return Err(format!("--mode {m}: use max or cal")),
-        };
-        let mut stim = crate::stimulus::RandomStim::new(&p, mode, a.seed, a.cycles);
-        stim.profile.reconfig_rate = 0.0;
-        let t0 = Instant::now();
-        let (s, v, weak) = check_model(&p, &mut stim, a.fault, a.max_reports)?;
-        let replay = format!(
-            "capfc check --model --config {} --mode {} --seed {} --cycles {}{}",
-            a.config,
-            a.mode,
-            a.seed,
-            a.cycles,
-            a.fault
-                .map_or(String::new(), |f| format!(" --fault {}", f.name()))
-        );
-        println!("seed {}", a.seed);
-        return Ok(report(&Verdict {
-            name: &format!("model {} {}", a.config, a.mode),
-            summary: &s,
-            shown: &v,
-            weak: &weak,
-            allow_weak: a.allow_weak,
-            secs: t0.elapsed().as_secs_f64(),
-            replay: &replay,
-        }));
+        return check_the_model(a);
     }
     let (Some(wave), Some(map_path)) = (&a.wave, &a.map) else {
-        return Err("give --wave FILE --map MAP.toml, or --model, or --envelope SET".into());
+        return Err(CheckCmdError::Usage);
     };
-    let map_text = std::fs::read_to_string(map_path).map_err(|e| format!("{map_path}: {e}"))?;
+    check_a_waveform(a, wave, map_path)
+}
+
+/// `--envelope SET`: the envelope of a parameter set, as TOML on standard output.
+fn print_envelope(a: &CheckArgs, set: &str) -> Result<i32, CheckCmdError> {
+    let v3 = crate::v3::rtl_configs::V3_RTL_CONFIGS
+        .iter()
+        .find(|(n, _)| *n == set)
+        .map(|(_, v)| BlockParams::from_values(v));
+    let mut p = v3
+        .or_else(|| crate::golden::params_of(set))
+        .ok_or_else(|| CheckCmdError::NoSet {
+            flag: "--envelope",
+            set: set.to_string(),
+        })?;
+    if let Some(np) = a.ports {
+        p.np = np;
+    }
+    let env = if v3.is_some() {
+        crate::v3::check_params(p.np, p.sw, p.ow, p.cw, p.cell_log2, p.cut_f, p.nl as u32)
+            .map_err(|source| CheckCmdError::V3Params {
+                set: set.to_string(),
+                source,
+            })?;
+        crate::check::block::envelope_of_v3(&p)
+    } else {
+        p.validate().map_err(|source| CheckCmdError::Params {
+            set: set.to_string(),
+            source,
+        })?;
+        envelope_of(&p)
+    };
+    print!("{}", env.to_toml());
+    Ok(0)
+}
+
+/// `--model`: the cycle model on random traffic, checked.
+fn check_the_model(a: &CheckArgs) -> Result<i32, CheckCmdError> {
+    let p = crate::golden::params_of(&a.config).ok_or_else(|| CheckCmdError::NoSet {
+        flag: "--config",
+        set: a.config.clone(),
+    })?;
+    let mode = match a.mode.as_str() {
+        "max" => Mode::StopMax,
+        "cal" => Mode::StopCal,
+        m => return Err(CheckCmdError::Mode(m.to_string())),
+    };
+    let mut stim = crate::stimulus::RandomStim::new(&p, mode, a.seed, a.cycles);
+    stim.profile.reconfig_rate = 0.0;
+    let t0 = Instant::now();
+    let (s, v, weak) = check_model(&p, &mut stim, a.fault, a.max_reports)?;
+    let replay = format!(
+        "capfc check --model --config {} --mode {} --seed {} --cycles {}{}",
+        a.config,
+        a.mode,
+        a.seed,
+        a.cycles,
+        a.fault
+            .map_or(String::new(), |f| format!(" --fault {}", f.name()))
+    );
+    println!("seed {}", a.seed);
+    Ok(report(&Verdict {
+        name: &format!("model {} {}", a.config, a.mode),
+        summary: &s,
+        shown: &v,
+        weak: &weak,
+        allow_weak: a.allow_weak,
+        secs: t0.elapsed().as_secs_f64(),
+        replay: &replay,
+    }))
+}
+
+/// `--wave FILE --map MAP.toml`: a waveform, read through its map, checked.
+fn check_a_waveform(a: &CheckArgs, wave: &str, map_path: &str) -> Result<i32, CheckCmdError> {
+    let io = |file: &str| {
+        let file = file.to_string();
+        move |source| CheckCmdError::Io { file, source }
+    };
+    let map_text = std::fs::read_to_string(map_path).map_err(io(map_path))?;
     let map = Map::parse(&map_text, map_path)?;
     let t0 = Instant::now();
     let mut w = Wave::load(wave, map, &map_text, map_path)?;
     let env = match &a.timing {
         Some(t) => {
-            let text = std::fs::read_to_string(t).map_err(|e| format!("{t}: {e}"))?;
+            let text = std::fs::read_to_string(t).map_err(io(t))?;
             Envelope::parse(&text, t)?
         }
         None => {

@@ -152,12 +152,12 @@ pub fn report(scenario: &str, cfg: &FecnConfig, runs: &[FecnRun], wall_s: f64) -
 }
 
 /// Per mode: the queue over time, and the rate limiters of the first flows over time (SVG).
-pub fn plot(path: &Path, runs: &[FecnRun]) -> Result<(), String> {
+pub fn plot(path: &Path, runs: &[FecnRun]) -> Result<(), crate::plot::PlotError> {
     use plotters::prelude::*;
-    let err = |e: &dyn std::fmt::Display| format!("[plot] {}: {e}", path.display());
+    let err = crate::plot::draw_err(path);
     let rows = runs.len().max(1) as u32;
     let root = SVGBackend::new(path, (1400, 300 * rows)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| err(&e))?;
+    root.fill(&WHITE).map_err(&err)?;
     for (area, r) in root
         .split_evenly((runs.len().max(1), 2))
         .chunks(2)
@@ -174,13 +174,10 @@ pub fn plot(path: &Path, runs: &[FecnRun]) -> Result<(), String> {
             .x_label_area_size(30)
             .y_label_area_size(50)
             .build_cartesian_2d(0.0..t_end, 0.0..qmax)
-            .map_err(|e| err(&e))?;
-        c.configure_mesh()
-            .x_desc("us")
-            .draw()
-            .map_err(|e| err(&e))?;
+            .map_err(&err)?;
+        c.configure_mesh().x_desc("us").draw().map_err(&err)?;
         c.draw_series(LineSeries::new(r.queue.iter().copied(), &BLUE))
-            .map_err(|e| err(&e))?;
+            .map_err(&err)?;
         let rmax = r
             .rates
             .iter()
@@ -197,11 +194,8 @@ pub fn plot(path: &Path, runs: &[FecnRun]) -> Result<(), String> {
             .x_label_area_size(30)
             .y_label_area_size(50)
             .build_cartesian_2d(0.0..t_end, 0.0..rmax)
-            .map_err(|e| err(&e))?;
-        c.configure_mesh()
-            .x_desc("us")
-            .draw()
-            .map_err(|e| err(&e))?;
+            .map_err(&err)?;
+        c.configure_mesh().x_desc("us").draw().map_err(&err)?;
         let colors = [BLUE, RED, GREEN, MAGENTA, CYAN];
         for (f, col) in colors.iter().enumerate() {
             c.draw_series(LineSeries::new(
@@ -210,8 +204,8 @@ pub fn plot(path: &Path, runs: &[FecnRun]) -> Result<(), String> {
                     .filter_map(|s| s.limiter_mbps.get(f).map(|&v| (s.t_us, v))),
                 col,
             ))
-            .map_err(|e| err(&e))?;
+            .map_err(&err)?;
         }
     }
-    root.present().map_err(|e| err(&e))
+    root.present().map_err(&err)
 }

@@ -191,8 +191,8 @@ pub fn check(dir: &Path) -> (usize, Vec<String>) {
     );
     for s in &sets {
         match golden::read(s)
-            .map_err(|e| e.to_string())
             .and_then(|g| golden::regenerate(&g))
+            .map_err(|e| e.to_string())
         {
             Ok(()) => passed += 1,
             Err(e) => failures.push(e),
@@ -210,7 +210,7 @@ pub fn check(dir: &Path) -> (usize, Vec<String>) {
     for s in &sets {
         match golden_v3::check(s) {
             Ok(_) => passed += 1,
-            Err(e) => failures.push(e),
+            Err(e) => failures.push(e.to_string()),
         }
     }
     (passed, failures)
@@ -253,7 +253,7 @@ fn replay(sets: &[PathBuf]) -> Result<bool> {
     }
     let mut ok = true;
     for s in &sets {
-        let g = golden::read(s)?;
+        let g = golden::read(s).map_err(anyhow::Error::msg)?;
         let r = golden::replay(&g)?;
         for m in r.mismatches.iter().take(50) {
             eprintln!("{}: {m}", s.display());

@@ -724,7 +724,7 @@ fn run_one(
     cfg.dut = c.dut;
     cfg.dut_nodes = c.dut_nodes.clone();
     cfg.block = c.block;
-    let mut net = Network::new(&c.topo, fl, cfg)?;
+    let mut net = Network::new(&c.topo, fl, cfg).map_err(anyhow::Error::msg)?;
     for (f, class) in net.flows.iter_mut().zip(classes) {
         f.class = class.clone();
     }

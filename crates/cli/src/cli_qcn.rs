@@ -197,12 +197,12 @@ pub fn report(scenario: &str, cfg: &QcnConfig, runs: &[QcnRun], wall_s: f64) -> 
 
 /// Per mode, one row: the hot sources' sending rates, the hot queues, and each switch's congested
 /// table entries, over time (SVG).
-pub fn plot(path: &Path, runs: &[QcnRun]) -> Result<(), String> {
+pub fn plot(path: &Path, runs: &[QcnRun]) -> Result<(), crate::plot::PlotError> {
     use plotters::prelude::*;
-    let err = |e: &dyn std::fmt::Display| format!("[plot] {}: {e}", path.display());
+    let err = crate::plot::draw_err(path);
     let rows = runs.len().max(1);
     let root = SVGBackend::new(path, (1800, 300 * rows as u32)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| err(&e))?;
+    root.fill(&WHITE).map_err(&err)?;
     let colors = [BLUE, RED, GREEN, MAGENTA, CYAN, BLACK];
     for (area, r) in root.split_evenly((rows, 3)).chunks(3).zip(runs) {
         let t_end = r.cfg.duration_ms;
@@ -213,11 +213,8 @@ pub fn plot(path: &Path, runs: &[QcnRun]) -> Result<(), String> {
             .x_label_area_size(30)
             .y_label_area_size(50)
             .build_cartesian_2d(0.0..t_end, 0.0..r.cfg.line_gbps * 1.05)
-            .map_err(|e| err(&e))?;
-        c.configure_mesh()
-            .x_desc("ms")
-            .draw()
-            .map_err(|e| err(&e))?;
+            .map_err(&err)?;
+        c.configure_mesh().x_desc("ms").draw().map_err(&err)?;
         let mut sources: Vec<usize> = Vec::new();
         for [a, _] in &r.cfg.hot {
             if let Some(h) = r.host_names.iter().position(|n| n == a) {
@@ -234,7 +231,7 @@ pub fn plot(path: &Path, runs: &[QcnRun]) -> Result<(), String> {
                 r.bins.iter().map(|b| (b.t_ms, b.host_gbps[h])),
                 colors[k % colors.len()],
             ))
-            .map_err(|e| err(&e))?
+            .map_err(&err)?
             .label(r.host_names[h].clone());
         }
         let qmax = r
@@ -250,17 +247,14 @@ pub fn plot(path: &Path, runs: &[QcnRun]) -> Result<(), String> {
             .x_label_area_size(30)
             .y_label_area_size(50)
             .build_cartesian_2d(0.0..t_end, 0.0..qmax)
-            .map_err(|e| err(&e))?;
-        c.configure_mesh()
-            .x_desc("ms")
-            .draw()
-            .map_err(|e| err(&e))?;
+            .map_err(&err)?;
+        c.configure_mesh().x_desc("ms").draw().map_err(&err)?;
         for k in 0..r.cfg.hot_queues.len() {
             c.draw_series(LineSeries::new(
                 r.bins.iter().map(|b| (b.t_ms, b.queue_bytes[k] / 1e3)),
                 colors[k % colors.len()],
             ))
-            .map_err(|e| err(&e))?;
+            .map_err(&err)?;
         }
         let emax = r
             .bins
@@ -279,18 +273,15 @@ pub fn plot(path: &Path, runs: &[QcnRun]) -> Result<(), String> {
             .x_label_area_size(30)
             .y_label_area_size(50)
             .build_cartesian_2d(0.0..t_end, 0.0..emax)
-            .map_err(|e| err(&e))?;
-        c.configure_mesh()
-            .x_desc("ms")
-            .draw()
-            .map_err(|e| err(&e))?;
+            .map_err(&err)?;
+        c.configure_mesh().x_desc("ms").draw().map_err(&err)?;
         for k in 0..r.switch_names.len() {
             c.draw_series(LineSeries::new(
                 r.bins.iter().map(|b| (b.t_ms, b.table_entries[k] as f64)),
                 colors[k % colors.len()],
             ))
-            .map_err(|e| err(&e))?;
+            .map_err(&err)?;
         }
     }
-    root.present().map_err(|e| err(&e))
+    root.present().map_err(&err)
 }

@@ -184,7 +184,9 @@ pub fn run_modes_with(
     modes
         .iter()
         .map(|&m| {
+            // (as text: the error's message already says what its sources say)
             let mut s = Switch::with_block(sc, m, dut, o.block)
+                .map_err(anyhow::Error::msg)
                 .with_context(|| format!("scenario {}", sc.name))?;
             // (a fault the v3 model has not got is refused here, before any cycle, with the list)
             s.inject_fault(o.fault)
@@ -246,6 +248,23 @@ pub fn run_modes_with(
         .collect()
 }
 
+/// Why a mismatch's waveform window could not be written.
+#[derive(Debug, thiserror::Error)]
+enum WindowError {
+    #[error(transparent)]
+    Switch(#[from] crate::switch::SwitchError),
+    #[error(transparent)]
+    Fault(#[from] capfc::error::FaultError),
+    #[error("{dir}: {source}")]
+    Dir {
+        dir: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Trace(#[from] crate::switch::TraceError),
+}
+
 /// Run mode `m` again from the start (the switch is deterministic) and write both sides' waveforms
 /// from `o.wave_window` cycles before switch cycle `at` to as many after it.
 fn write_window(
@@ -253,14 +272,17 @@ fn write_window(
     m: FlowMode,
     o: &RunOptions,
     at: u64,
-) -> Result<Vec<String>, String> {
-    let mut s = Switch::new(sc, m, DutKind::Both).map_err(|e| e.to_string())?;
+) -> Result<Vec<String>, WindowError> {
+    let mut s = Switch::new(sc, m, DutKind::Both)?;
     s.inject_fault(o.fault)?;
     let from = at.saturating_sub(o.wave_window);
     while s.now < from {
         s.tick_cycle();
     }
-    std::fs::create_dir_all(&o.wave_dir).map_err(|e| format!("{}: {e}", o.wave_dir.display()))?;
+    std::fs::create_dir_all(&o.wave_dir).map_err(|source| WindowError::Dir {
+        dir: o.wave_dir.display().to_string(),
+        source,
+    })?;
     let path = o
         .wave_dir
         .join(format!("mismatch_{}_{}.vcd", sc.name, m.name()))

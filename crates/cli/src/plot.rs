@@ -23,6 +23,30 @@ fn prio_color(p: usize) -> RGBColor {
     ][p % 8]
 }
 
+/// A plot that could not be drawn: the file, and the drawing's error.
+#[derive(Debug, thiserror::Error)]
+pub enum PlotError {
+    #[error("[plot] {}: {source}", path.display())]
+    Draw {
+        path: std::path::PathBuf,
+        #[source]
+        source: DrawingAreaErrorKind<std::io::Error>,
+    },
+    /// A run given without the trace a plot draws.
+    #[error("[plot] {}: run without a trace", path.display())]
+    NoTrace { path: std::path::PathBuf },
+}
+
+/// The error of drawing into the SVG file at `path`.
+pub(crate) fn draw_err(
+    path: &std::path::Path,
+) -> impl Fn(DrawingAreaErrorKind<std::io::Error>) -> PlotError + '_ {
+    move |source| PlotError::Draw {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
 /// A chart's legend, framed, over a light background.
 fn legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
     c: &mut ChartContext<'a, DB, CT>,
@@ -34,11 +58,13 @@ fn legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
 }
 
 /// Draw the runs (each with a [`Trace`]) into an SVG file.
-pub fn plot(path: &std::path::Path, runs: &[Switch]) -> Result<(), String> {
-    let err = |e: &dyn std::fmt::Display| format!("[plot] {}: {e}", path.display());
+///
+/// (Long: one chart after the other, each the plotters builder's chain of settings.)
+pub fn plot(path: &std::path::Path, runs: &[Switch]) -> Result<(), PlotError> {
+    let err = draw_err(path);
     let rows = runs.len().max(1) as u32;
     let root = SVGBackend::new(path, (1400, 260 * rows)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| err(&e))?;
+    root.fill(&WHITE).map_err(&err)?;
     let t_end = runs
         .iter()
         .filter_map(|r| r.trace.as_ref().and_then(|t| t.cycle.last().copied()))
@@ -55,10 +81,9 @@ pub fn plot(path: &std::path::Path, runs: &[Switch]) -> Result<(), String> {
         .unwrap_or(1) as f64
         / 1024.0;
     for (row, r) in root.split_evenly((rows as usize, 1)).iter().zip(runs) {
-        let tr: &Trace = r
-            .trace
-            .as_ref()
-            .ok_or_else(|| err(&"run without a trace"))?;
+        let tr: &Trace = r.trace.as_ref().ok_or_else(|| PlotError::NoTrace {
+            path: path.to_path_buf(),
+        })?;
         let (left, right) = row.split_horizontally(900);
         // Occupancies.
         let hot = (0..r.sc.ports)
@@ -76,14 +101,14 @@ pub fn plot(path: &std::path::Path, runs: &[Switch]) -> Result<(), String> {
             .x_label_area_size(28)
             .y_label_area_size(45)
             .build_cartesian_2d(0.0..x_max, 0.0..y_max * 1.05)
-            .map_err(|e| err(&e))?;
+            .map_err(&err)?;
         c.configure_mesh()
             .x_desc("time (us)")
             .x_label_formatter(&|v| format!("{v:.0}"))
             .y_label_formatter(&|v| format!("{v:.0}"))
             .light_line_style(WHITE)
             .draw()
-            .map_err(|e| err(&e))?;
+            .map_err(&err)?;
         let series = |f: &dyn Fn(usize) -> u64| -> Vec<(f64, f64)> {
             (0..tr.cycle.len())
                 .map(|k| (us(tr.cycle[k], cycle_ns), f(k) as f64 / 1024.0))
@@ -93,17 +118,17 @@ pub fn plot(path: &std::path::Path, runs: &[Switch]) -> Result<(), String> {
             series(&|k| tr.egress[k][hot]),
             RED.stroke_width(2),
         ))
-        .map_err(|e| err(&e))?
+        .map_err(&err)?
         .label(format!("egress port {hot}"))
         .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], RED.stroke_width(2)));
         for i in 0..r.sc.ports {
             let color = Palette99::pick(i).to_rgba();
             c.draw_series(LineSeries::new(series(&|k| tr.ingress[k][i]), color))
-                .map_err(|e| err(&e))?
+                .map_err(&err)?
                 .label(format!("ingress {i}"))
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], color));
         }
-        legend(&mut c).map_err(|e| err(&e))?;
+        legend(&mut c).map_err(&err)?;
         // Pause intervals per input port.
         let n = r.sc.ports as f64;
         let mut g = ChartBuilder::on(&right)
@@ -115,7 +140,7 @@ pub fn plot(path: &std::path::Path, runs: &[Switch]) -> Result<(), String> {
             .x_label_area_size(28)
             .y_label_area_size(45)
             .build_cartesian_2d(0.0..x_max, -0.5..n - 0.5)
-            .map_err(|e| err(&e))?;
+            .map_err(&err)?;
         g.configure_mesh()
             .x_desc("time (us)")
             .y_desc("input port")
@@ -124,7 +149,7 @@ pub fn plot(path: &std::path::Path, runs: &[Switch]) -> Result<(), String> {
             .y_label_formatter(&|v| format!("{v:.0}"))
             .light_line_style(WHITE)
             .draw()
-            .map_err(|e| err(&e))?;
+            .map_err(&err)?;
         // One band per paused priority inside the port's row, a colour per priority.
         let step = us(tr.every, cycle_ns);
         let seen = tr.paused.iter().flatten().fold(0u8, |m, &p| m | p);
@@ -146,31 +171,33 @@ pub fn plot(path: &std::path::Path, runs: &[Switch]) -> Result<(), String> {
                 }
             }
             g.draw_series(bars)
-                .map_err(|e| err(&e))?
+                .map_err(&err)?
                 .label(format!("prio {p}"))
                 .legend(move |(x, y)| {
                     Rectangle::new([(x, y - 4), (x + 12, y + 4)], color.filled())
                 });
         }
         if !shown.is_empty() {
-            legend(&mut g).map_err(|e| err(&e))?;
+            legend(&mut g).map_err(&err)?;
         }
     }
-    root.present().map_err(|e| err(&e))?;
+    root.present().map_err(&err)?;
     Ok(())
 }
 
 /// `capfc net --plot FILE.svg`: per mode, one row per place that was ever paused (switch egress
 /// ports and host NICs, grouped by tier, the core on top), a bar per pause interval coloured by
 /// tier: congestion spreading hop by hop shows as bars moving down the tiers.
+///
+/// (Long: one chart a run, the plotters builder's chain of settings, then its bars.)
 pub fn plot_pauses(
     path: &std::path::Path,
     runs: &[crate::net::sim::Network],
-) -> Result<(), String> {
-    let err = |e: &dyn std::fmt::Display| format!("[plot] {}: {e}", path.display());
+) -> Result<(), PlotError> {
+    let err = draw_err(path);
     let rows = runs.len().max(1) as u32;
     let root = SVGBackend::new(path, (1400, 420 * rows)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| err(&e))?;
+    root.fill(&WHITE).map_err(&err)?;
     let x_max = runs
         .iter()
         .map(|n| us(n.now, n.cycle_ns))
@@ -213,7 +240,7 @@ pub fn plot_pauses(
             .x_label_area_size(28)
             .y_label_area_size(60)
             .build_cartesian_2d(0.0..x_max, -0.5..n - 0.5)
-            .map_err(|e| err(&e))?;
+            .map_err(&err)?;
         c.configure_mesh()
             .x_desc("time (us)")
             .y_desc("switch port / host (by tier)")
@@ -221,7 +248,7 @@ pub fn plot_pauses(
             .y_labels(0)
             .light_line_style(WHITE)
             .draw()
-            .map_err(|e| err(&e))?;
+            .map_err(&err)?;
         for &t in &tiers {
             let color = prio_color(t);
             let bars: Vec<_> = iv
@@ -244,7 +271,7 @@ pub fn plot_pauses(
                 format!("tier {t}: switch ports")
             };
             c.draw_series(bars)
-                .map_err(|e| err(&e))?
+                .map_err(&err)?
                 .label(label)
                 .legend(move |(x, y)| {
                     Rectangle::new([(x, y - 4), (x + 12, y + 4)], color.filled())
@@ -256,12 +283,12 @@ pub fn plot_pauses(
                 [(x, -0.5), (x, n - 0.5)],
                 BLACK.stroke_width(2),
             ))
-            .map_err(|e| err(&e))?;
+            .map_err(&err)?;
         }
         if !tiers.is_empty() {
-            legend(&mut c).map_err(|e| err(&e))?;
+            legend(&mut c).map_err(&err)?;
         }
     }
-    root.present().map_err(|e| err(&e))?;
+    root.present().map_err(&err)?;
     Ok(())
 }

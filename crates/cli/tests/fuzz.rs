@@ -370,11 +370,17 @@ fn check_map_and_envelope_never_panic() {
     for case in 0..2000 {
         let r = if case % 2 == 0 {
             let t = mutate(&maps[case / 2 % maps.len()], &mut rng);
-            no_panic("map", case, || Map::parse(&t, "fuzz.map.toml").map(|_| ()))
+            no_panic("map", case, || {
+                Map::parse(&t, "fuzz.map.toml")
+                    .map(|_| ())
+                    .map_err(|e| e.to_string())
+            })
         } else {
             let t = mutate(&envs[case / 2 % envs.len()], &mut rng);
             no_panic("envelope", case, || {
-                Envelope::parse(&t, "fuzz.timing.toml").map(|_| ())
+                Envelope::parse(&t, "fuzz.timing.toml")
+                    .map(|_| ())
+                    .map_err(|e| e.to_string())
             })
         };
         match r {
@@ -458,15 +464,17 @@ fn check_waveforms_never_panic() {
         std::fs::write(&bad, &t).unwrap();
         let map = Map::parse(&map_text, "map").unwrap();
         let r = no_panic("waveform", case, || {
-            Wave::load(&bad.to_string_lossy(), map, &map_text, "map").map(|mut w| {
-                let mut ck =
-                    Checker::new(w.params(), w.initial_config(), env.clone(), true).unwrap();
-                w.cycles(|_, c| {
-                    ck.step(c);
-                    true
-                });
-                ck.finish();
-            })
+            Wave::load(&bad.to_string_lossy(), map, &map_text, "map")
+                .map(|mut w| {
+                    let mut ck =
+                        Checker::new(w.params(), w.initial_config(), env.clone(), true).unwrap();
+                    w.cycles(|_, c| {
+                        ck.step(c);
+                        true
+                    });
+                    ck.finish();
+                })
+                .map_err(|e| e.to_string())
         });
         match r {
             Ok(()) => loaded += 1,
@@ -698,7 +706,9 @@ fn golden_v3_files_never_panic() {
     let (mut refused, mut named) = (0, 0);
     for case in 0..300 {
         let (k, changed) = edit_a_set(&mut rng, &files, &orig, &dir);
-        match no_panic("golden v3", case, || capfc::golden_v3::check(&dir)) {
+        match no_panic("golden v3", case, || {
+            capfc::golden_v3::check(&dir).map_err(|e| e.to_string())
+        }) {
             Err(e) => {
                 refused += 1;
                 named += usize::from(e.contains(&dir.display().to_string()));

@@ -260,7 +260,8 @@ fn snapshot_files_round_trip_and_bad_ones_are_refused() {
             &format!("restore {path}\n"),
             &mut out,
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(e.starts_with("script.cmds:1: "), "{e}");
         assert!(e.contains(&path) && e.contains(why), "{e}");
     }
@@ -348,7 +349,9 @@ fn snapshot_files_round_trip_and_bad_ones_are_refused() {
         ),
     ];
     for (path, why) in cases {
-        let e = run_script(&mut s, "t", &format!("restore {path}\n"), &mut out).unwrap_err();
+        let e = run_script(&mut s, "t", &format!("restore {path}\n"), &mut out)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains(&path) && e.contains(why), "{e}");
     }
     // The state is untouched by the refused restores.
@@ -606,7 +609,10 @@ fn random_command_lines_never_panic() {
         match r {
             Ok(Ok(_)) => ran += 1,
             Ok(Err(e)) => {
-                assert!(!e.is_empty(), "line {k} '{line}': refused without a reason");
+                assert!(
+                    !e.to_string().is_empty(),
+                    "line {k} '{line}': refused without a reason"
+                );
                 refused += 1;
             }
             Err(_) => panic!("line {k} '{line}' panicked (seed {seed})"),
@@ -637,7 +643,8 @@ fn a_file_that_sources_itself_is_refused() {
         &format!("source {}\n", a.display()),
         &mut out,
     )
-    .unwrap_err();
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("sourced again while it runs"), "{e}");
     assert!(e.contains("a.cmds -> ") && e.contains("b.cmds -> "), "{e}");
     // Both files ran their first line once: the session stands at cycle 2 and still works.

@@ -127,7 +127,9 @@ fn v3_wave_is_the_rtls_trace() {
         false,
     )
     .unwrap();
-    let e = run_script(&mut s, "test", &script, &mut vec![]).unwrap_err();
+    let e = run_script(&mut s, "test", &script, &mut vec![])
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("the v3 model writes no waveform"), "{e}");
     #[cfg(feature = "rtl")]
     for dut in [DutKind::Rtl, DutKind::Both] {

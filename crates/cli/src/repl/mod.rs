@@ -15,8 +15,11 @@ use crate::block::sort::phase;
 use crate::block::{BlockParams, CapfcTop, NPRIO};
 use crate::switch::scenario::{FlowSpec, Scenario};
 use crate::switch::BlockKind;
-use crate::switch::{DutKind, FlowMode, Snapshot, Switch};
+use crate::switch::{
+    DutKind, FlowMode, PokeError, RestoreError, Snapshot, Switch, SwitchError, TraceError,
+};
 use crate::v3::view::{Val, View};
+pub use parse::ParseError;
 use parse::{Command, Cond, DropKind, FrameKind, Info, Poke, Side, Value};
 use serde_json::{json, Map, Value as Json};
 use std::collections::BTreeMap;
@@ -102,9 +105,97 @@ pub struct Session {
     pub interrupt: Arc<AtomicBool>,
 }
 
+/// A command the REPL refused: the line does not read, it names something that does not exist,
+/// or the switch refused it. (Shown at the prompt as it is: no `[where]` prefix.)
+#[derive(Debug, thiserror::Error)]
+pub enum ReplError {
+    #[error(transparent)]
+    Parse(#[from] ParseError),
+    #[error("port {port} does not exist (ports 0..={})", np - 1)]
+    Port { port: usize, np: usize },
+    #[error("priority {0} does not exist (0..=7)")]
+    Prio(u8),
+    /// A register that does not exist (`known`: the registers there are; `indexed`: named with
+    /// `N` for an index).
+    #[error("no register '{name}'; the registers are{}: {known}", if *indexed { " (N an index)" } else { "" })]
+    NoRegister {
+        name: String,
+        known: String,
+        indexed: bool,
+    },
+    #[error("{name} has indices 0..={last}")]
+    Index { name: String, last: usize },
+    #[error("{name} is one register of {width} bits, without indices")]
+    NoIndices { name: String, width: usize },
+    #[error("`mismatch` needs --dut both (model and RTL in lockstep)")]
+    NeedsBoth,
+    #[error("cycle {cycle} is not ahead (now {now})")]
+    NotAhead { cycle: u64, now: u64 },
+    #[error("no breakpoint or watch {0} (info breaks lists them)")]
+    NoPoint(u32),
+    #[error("cannot go back before cycle {0}, the earliest state kept")]
+    Earliest(u64),
+    #[error("back {back}: only {now} cycles have run")]
+    Back { back: u64, now: u64 },
+    /// A named snapshot not taken (`taken`: those that are).
+    #[error("no snapshot '{name}' (taken: {taken}; a file must end in .json)")]
+    NoSnapshot { name: String, taken: String },
+    #[error("{file}: {source}")]
+    Io {
+        file: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{0}")]
+    Json(#[from] serde_json::Error),
+    /// A snapshot file that does not parse.
+    #[error("{file}: line {line} column {column}: {source}")]
+    SnapshotJson {
+        file: String,
+        line: usize,
+        column: usize,
+        #[source]
+        source: serde_json::Error,
+    },
+    #[error("{file}: field format: '{found}' is not a capfc snapshot ({SNAPSHOT_FORMAT})")]
+    Format { file: String, found: String },
+    /// A snapshot file the switch refused.
+    #[error("{file}: {source}")]
+    SnapshotFile {
+        file: String,
+        #[source]
+        source: Box<RestoreError>,
+    },
+    /// A file sourced again inside itself, or too deep (`chain`: the files being sourced).
+    #[error("{file}: {why} ({chain}); not run again")]
+    Source {
+        file: String,
+        why: &'static str,
+        chain: String,
+    },
+    /// A line of a script (a sourced file, standard input) that was refused.
+    #[error("{origin}:{line}: {source}")]
+    Script {
+        origin: String,
+        line: usize,
+        #[source]
+        source: Box<ReplError>,
+    },
+    #[error("no command '{0}' (help lists the commands)")]
+    Help(String),
+    #[error(transparent)]
+    Switch(#[from] SwitchError),
+    #[error(transparent)]
+    Restore(#[from] RestoreError),
+    #[error(transparent)]
+    Trace(#[from] TraceError),
+    #[error(transparent)]
+    Poke(#[from] PokeError),
+}
+
 /// Register `n[k]` of the v3 block (a RAM word or an array's element), or `n` itself when it
 /// has no elements and `k` is 0.
-fn v3_reg<'a>(v: &'a View, n: &str, k: usize) -> Result<&'a Val, String> {
+fn v3_reg<'a>(v: &'a View, n: &str, k: usize) -> Result<&'a Val, ReplError> {
     if let Some(x) = v.get(&format!("{n}[{k}]")) {
         return Ok(x);
     }
@@ -112,10 +203,10 @@ fn v3_reg<'a>(v: &'a View, n: &str, k: usize) -> Result<&'a Val, String> {
         return if k == 0 {
             Ok(x)
         } else {
-            Err(format!(
-                "{n} is one register of {} bits, without indices",
-                x.width
-            ))
+            Err(ReplError::NoIndices {
+                name: n.to_string(),
+                width: x.width as usize,
+            })
         };
     }
     // the names, each array once (`u_egress.gen_q[N]`)
@@ -147,12 +238,16 @@ fn v3_reg<'a>(v: &'a View, n: &str, k: usize) -> Result<&'a Val, String> {
             .filter_map(|r| r.strip_suffix(']').and_then(|i| i.parse::<usize>().ok()))
             .max()
             .unwrap_or(0);
-        return Err(format!("{n} has indices 0..={last}"));
+        return Err(ReplError::Index {
+            name: n.to_string(),
+            last,
+        });
     }
-    Err(format!(
-        "no register '{n}'; the registers are (N an index): {}",
-        stems.join(", ")
-    ))
+    Err(ReplError::NoRegister {
+        name: n.to_string(),
+        known: stems.join(", "),
+        indexed: true,
+    })
 }
 
 /// Files sourced inside each other at most this deep.
@@ -172,8 +267,8 @@ impl Session {
         block: BlockKind,
         back_every: u64,
         json: bool,
-    ) -> Result<Session, String> {
-        let sw = Switch::with_block(sc, mode, dut, block).map_err(|e| e.to_string())?;
+    ) -> Result<Session, ReplError> {
+        let sw = Switch::with_block(sc, mode, dut, block)?;
         let params = sw.block_params();
         let mut s = Session {
             layouts: Layouts::new(&params),
@@ -284,23 +379,23 @@ impl Session {
         self.reg(name, elem, field) != 0
     }
 
-    fn check_port(&self, p: usize) -> Result<(), String> {
+    fn check_port(&self, p: usize) -> Result<(), ReplError> {
         if p < self.params.np {
             Ok(())
         } else {
-            Err(format!(
-                "port {p} does not exist (ports 0..={})",
-                self.params.np - 1
-            ))
+            Err(ReplError::Port {
+                port: p,
+                np: self.params.np,
+            })
         }
     }
 
-    fn check_queue(&self, p: usize, q: u8) -> Result<(), String> {
+    fn check_queue(&self, p: usize, q: u8) -> Result<(), ReplError> {
         self.check_port(p)?;
         if usize::from(q) < NPRIO {
             Ok(())
         } else {
-            Err(format!("priority {q} does not exist (0..=7)"))
+            Err(ReplError::Prio(q))
         }
     }
 
@@ -373,7 +468,7 @@ impl Session {
     }
 
     /// Check a value names something that exists.
-    fn check_value(&self, v: &Value) -> Result<(), String> {
+    fn check_value(&self, v: &Value) -> Result<(), ReplError> {
         match v {
             Value::Cycle | Value::Sort => Ok(()),
             Value::Occ(_, o, p) | Value::E(o, p) | Value::C(o, p) | Value::Queue(o, p) => {
@@ -392,10 +487,11 @@ impl Session {
                         .iter()
                         .map(|s| s.name.as_str())
                         .collect();
-                    return Err(format!(
-                        "no register '{n}'; the registers are: {}",
-                        names.join(", ")
-                    ));
+                    return Err(ReplError::NoRegister {
+                        name: n.clone(),
+                        known: names.join(", "),
+                        indexed: false,
+                    });
                 };
                 let n_idx = if s.elems > 1 {
                     s.elems
@@ -403,7 +499,10 @@ impl Session {
                     (s.width / s.field) as usize
                 };
                 if *k >= n_idx {
-                    return Err(format!("{n} has indices 0..={}", n_idx - 1));
+                    return Err(ReplError::Index {
+                        name: n.clone(),
+                        last: n_idx - 1,
+                    });
                 }
                 Ok(())
             }
@@ -554,7 +653,7 @@ impl Session {
         }
     }
 
-    fn check_cond(&self, c: &Cond) -> Result<(), String> {
+    fn check_cond(&self, c: &Cond) -> Result<(), ReplError> {
         match c {
             Cond::Pfc { port, prio, .. } => {
                 if let Some(p) = port {
@@ -566,9 +665,7 @@ impl Session {
                 Ok(())
             }
             Cond::Occ { port, prio, .. } => self.check_queue(*port, *prio),
-            Cond::Mismatch if self.sw.dut_kind != DutKind::Both => {
-                Err("`mismatch` needs --dut both (model and RTL in lockstep)".into())
-            }
+            Cond::Mismatch if self.sw.dut_kind != DutKind::Both => Err(ReplError::NeedsBoth),
             _ => Ok(()),
         }
     }
@@ -717,12 +814,10 @@ impl Session {
     }
 
     /// Go back to cycle `target` (≤ now) through the timeline.
-    fn go_back(&mut self, target: u64) -> Result<(), String> {
+    fn go_back(&mut self, target: u64) -> Result<(), ReplError> {
         let Some(k) = self.timeline.iter().rposition(|s| s.cycle <= target) else {
             let first = self.timeline.first().map_or(0, |s| s.cycle);
-            return Err(format!(
-                "cannot go back before cycle {first}, the earliest state kept"
-            ));
+            return Err(ReplError::Earliest(first));
         };
         self.timeline.truncate(k + 1);
         let snap = self.timeline[k].clone();
@@ -757,7 +852,7 @@ impl Session {
         &mut self,
         snap: Rc<Snapshot>,
         past: Vec<Rc<Snapshot>>,
-    ) -> Result<(), String> {
+    ) -> Result<(), RestoreError> {
         self.sw.restore(&snap)?;
         self.timeline = past;
         self.timeline.push(snap);
@@ -773,7 +868,7 @@ impl Session {
     /// Run one line; its output goes to `w`. `Err` is the reason the command was refused.
     ///
     /// (Long: one arm a command of the REPL, each a few lines.)
-    pub fn exec(&mut self, line: &str, w: &mut dyn Write) -> Result<Flow, String> {
+    pub fn exec(&mut self, line: &str, w: &mut dyn Write) -> Result<Flow, ReplError> {
         let cmd = parse::parse(line)?;
         if cmd == Command::Nothing {
             return Ok(Flow::Continue);
@@ -788,7 +883,10 @@ impl Session {
                     self.check_cond(c)?;
                     if let Cond::Cycle(n) = c {
                         if *n <= self.sw.now {
-                            return Err(format!("cycle {n} is not ahead (now {})", self.sw.now));
+                            return Err(ReplError::NotAhead {
+                                cycle: *n,
+                                now: self.sw.now,
+                            });
                         }
                     }
                 }
@@ -830,9 +928,7 @@ impl Session {
                 let n = self.points.len();
                 self.points.retain(|p| p.id != id);
                 if self.points.len() == n {
-                    return Err(format!(
-                        "no breakpoint or watch {id} (info breaks lists them)"
-                    ));
+                    return Err(ReplError::NoPoint(id));
                 }
                 o.line(format!("deleted {id}"));
             }
@@ -914,8 +1010,11 @@ impl Session {
                         dut: self.sw.dut_kind,
                         snapshot: (*snap).clone(),
                     };
-                    let text = serde_json::to_string(&f).map_err(|e| e.to_string())?;
-                    std::fs::write(&name, text).map_err(|e| format!("{name}: {e}"))?;
+                    let text = serde_json::to_string(&f)?;
+                    std::fs::write(&name, text).map_err(|source| ReplError::Io {
+                        file: name.clone(),
+                        source,
+                    })?;
                     o.line(format!("cycle {}: state written to {name}", snap.cycle));
                 } else {
                     let past = self
@@ -934,44 +1033,60 @@ impl Session {
                     let (snap, past) = (n.snap.clone(), n.past.clone());
                     self.restore_snapshot(snap, past)?;
                 } else if Self::is_file(&name) {
-                    let text =
-                        std::fs::read_to_string(&name).map_err(|e| format!("{name}: {e}"))?;
-                    let f: SnapshotFile = serde_json::from_str(&text).map_err(|e| {
-                        format!("{name}: line {} column {}: {e}", e.line(), e.column())
+                    let text = std::fs::read_to_string(&name).map_err(|source| ReplError::Io {
+                        file: name.clone(),
+                        source,
                     })?;
+                    let f: SnapshotFile =
+                        serde_json::from_str(&text).map_err(|source| ReplError::SnapshotJson {
+                            file: name.clone(),
+                            line: source.line(),
+                            column: source.column(),
+                            source,
+                        })?;
                     if f.format != SNAPSHOT_FORMAT {
-                        return Err(format!(
-                            "{name}: field format: '{}' is not a capfc snapshot ({SNAPSHOT_FORMAT})",
-                            f.format
-                        ));
+                        return Err(ReplError::Format {
+                            file: name,
+                            found: f.format,
+                        });
                     }
                     self.restore_snapshot(Rc::new(f.snapshot), vec![])
-                        .map_err(|e| format!("{name}: {e}"))?;
+                        .map_err(|source| ReplError::SnapshotFile {
+                            file: name.clone(),
+                            source: Box::new(source),
+                        })?;
                 } else {
                     let names: Vec<&str> = self.named.keys().map(String::as_str).collect();
-                    return Err(format!(
-                        "no snapshot '{name}' (taken: {}; a file must end in .json)",
-                        if names.is_empty() {
+                    return Err(ReplError::NoSnapshot {
+                        taken: if names.is_empty() {
                             "none".into()
                         } else {
                             names.join(", ")
-                        }
-                    ));
+                        },
+                        name,
+                    });
                 }
                 o.line(format!("cycle {}: restored {name}", self.sw.now));
                 self.wave_note(&mut o);
             }
             Command::Back(n) => {
                 if n > self.sw.now {
-                    return Err(format!("back {n}: only {} cycles have run", self.sw.now));
+                    return Err(ReplError::Back {
+                        back: n,
+                        now: self.sw.now,
+                    });
                 }
                 self.go_back(self.sw.now - n)?;
                 o.line(format!("cycle {}", self.sw.now));
                 self.wave_note(&mut o);
             }
             Command::Source(file) => {
-                let text = std::fs::read_to_string(&file).map_err(|e| format!("{file}: {e}"))?;
-                let id = std::fs::canonicalize(&file).map_err(|e| format!("{file}: {e}"))?;
+                let io = |source| ReplError::Io {
+                    file: file.clone(),
+                    source,
+                };
+                let text = std::fs::read_to_string(&file).map_err(io)?;
+                let id = std::fs::canonicalize(&file).map_err(io)?;
                 if self.sourcing.contains(&id) || self.sourcing.len() >= MAX_SOURCE_DEPTH {
                     let chain: Vec<String> = self
                         .sourcing
@@ -984,10 +1099,11 @@ impl Session {
                     } else {
                         "sources nested deeper than 16 files"
                     };
-                    return Err(format!(
-                        "{file}: {why} ({}); not run again",
-                        chain.join(" -> ")
-                    ));
+                    return Err(ReplError::Source {
+                        file,
+                        why,
+                        chain: chain.join(" -> "),
+                    });
                 }
                 self.sourcing.push(id);
                 let mut result = Ok(Flow::Continue);
@@ -999,7 +1115,11 @@ impl Session {
                         }
                         Ok(_) => {}
                         Err(e) => {
-                            result = Err(format!("{file}:{}: {e}", k + 1));
+                            result = Err(ReplError::Script {
+                                origin: file.clone(),
+                                line: k + 1,
+                                source: Box::new(e),
+                            });
                             break;
                         }
                     }
@@ -1037,7 +1157,7 @@ impl Session {
     }
 
     /// Run one line of a script, echoing it first in the human transcript.
-    pub fn exec_echo(&mut self, line: &str, w: &mut dyn Write) -> Result<Flow, String> {
+    pub fn exec_echo(&mut self, line: &str, w: &mut dyn Write) -> Result<Flow, ReplError> {
         if !self.json && !line.trim().is_empty() {
             let _ = writeln!(w, "(capfc) {line}");
         }
@@ -1055,7 +1175,8 @@ impl Session {
     }
 
     /// An error as the output shows it.
-    pub fn emit_error(&self, line: &str, e: &str, w: &mut dyn Write) {
+    pub fn emit_error(&self, line: &str, e: &ReplError, w: &mut dyn Write) {
+        let e = e.to_string();
         if self.json {
             let _ = writeln!(
                 w,
@@ -1096,14 +1217,18 @@ pub fn run_script(
     origin: &str,
     text: &str,
     w: &mut dyn Write,
-) -> Result<(), String> {
+) -> Result<(), ReplError> {
     for (k, line) in text.lines().enumerate() {
         match s.exec_echo(line, w) {
             Ok(Flow::Quit) => break,
             Ok(Flow::Continue) => {}
             Err(e) => {
                 s.emit_error(line, &e, w);
-                return Err(format!("{origin}:{}: {e}", k + 1));
+                return Err(ReplError::Script {
+                    origin: origin.to_string(),
+                    line: k + 1,
+                    source: Box::new(e),
+                });
             }
         }
     }

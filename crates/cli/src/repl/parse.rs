@@ -292,30 +292,66 @@ COND, one of:
   mismatch                       the model and the RTL differ (--dut both)
   done                           every flow has completed";
 
-fn num<T: std::str::FromStr>(w: Option<&&str>, what: &str) -> Result<T, String> {
-    let w = w.ok_or_else(|| format!("missing {what}"))?;
-    w.parse()
-        .map_err(|_| format!("{what}: '{w}' is not a number"))
+/// A line the REPL cannot read: what is missing, unexpected or unknown in it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParseError {
+    /// A word the command needs (`what`: its name, `port`, `N`, ...).
+    #[error("missing {0}")]
+    Missing(&'static str),
+    #[error("{what}: '{word}' is not a number")]
+    NotNumber { what: &'static str, word: String },
+    #[error("unexpected '{0}'")]
+    Unexpected(String),
+    /// A command or condition used wrong: its forms (`delete ID | delete all`, ...).
+    #[error("{0}")]
+    Usage(&'static str),
+    #[error("run {0}: expected `run`, `run until COND` or `run for N`")]
+    Run(String),
+    #[error("drop {0}: expected egress or ingress")]
+    Drop(String),
+    #[error("{0} PORT PRIO OP BYTES: OP is one of > >= < <=")]
+    Op(String),
+    #[error("'{0}': expected NAME[INDEX]")]
+    Index(String),
+    #[error("unknown condition '{0}' (help print lists them)")]
+    UnknownCond(String),
+    #[error("unknown value '{0}' (help print lists them)")]
+    UnknownValue(String),
+    #[error("unknown command '{0}' (help lists the commands)")]
+    UnknownCommand(String),
 }
 
-fn opt_num<T: std::str::FromStr>(w: Option<&&str>, what: &str) -> Result<Option<T>, String> {
+fn num<T: std::str::FromStr>(w: Option<&&str>, what: &'static str) -> Result<T, ParseError> {
+    let w = w.ok_or(ParseError::Missing(what))?;
+    w.parse().map_err(|_| ParseError::NotNumber {
+        what,
+        word: w.to_string(),
+    })
+}
+
+fn opt_num<T: std::str::FromStr>(
+    w: Option<&&str>,
+    what: &'static str,
+) -> Result<Option<T>, ParseError> {
     match w {
         None => Ok(None),
         Some(_) => num(w, what).map(Some),
     }
 }
 
-fn no_more(rest: &[&str]) -> Result<(), String> {
+fn no_more(rest: &[&str]) -> Result<(), ParseError> {
     match rest.first() {
         None => Ok(()),
-        Some(w) => Err(format!("unexpected '{w}'")),
+        Some(w) => Err(ParseError::Unexpected(w.to_string())),
     }
 }
 
 /// Parse a condition from its words.
-pub fn parse_cond(w: &[&str]) -> Result<Cond, String> {
+pub fn parse_cond(w: &[&str]) -> Result<Cond, ParseError> {
     let Some(&head) = w.first() else {
-        return Err("missing condition (help print lists them)".into());
+        return Err(ParseError::Usage(
+            "missing condition (help print lists them)",
+        ));
     };
     let c = match head {
         "cycle" => {
@@ -351,7 +387,7 @@ pub fn parse_cond(w: &[&str]) -> Result<Cond, String> {
                         positional = 2;
                         k += 1;
                     }
-                    x => return Err(format!("unexpected '{x}'")),
+                    x => return Err(ParseError::Unexpected(x.to_string())),
                 }
             }
             Cond::Pfc { kind, port, prio }
@@ -361,7 +397,7 @@ pub fn parse_cond(w: &[&str]) -> Result<Cond, String> {
                 None => None,
                 Some("egress") => Some(DropKind::Egress),
                 Some("ingress") => Some(DropKind::Ingress),
-                Some(x) => return Err(format!("drop {x}: expected egress or ingress")),
+                Some(x) => return Err(ParseError::Drop(x.to_string())),
             };
             no_more(&w[2.min(w.len())..])?;
             Cond::Drop(k)
@@ -385,7 +421,7 @@ pub fn parse_cond(w: &[&str]) -> Result<Cond, String> {
             let op = w
                 .get(3)
                 .and_then(|o| Op::parse(o))
-                .ok_or_else(|| format!("{head} PORT PRIO OP BYTES: OP is one of > >= < <="))?;
+                .ok_or_else(|| ParseError::Op(head.to_string()))?;
             let bytes = num(w.get(4), "bytes")?;
             no_more(&w[5.min(w.len())..])?;
             Cond::Occ {
@@ -396,15 +432,15 @@ pub fn parse_cond(w: &[&str]) -> Result<Cond, String> {
                 bytes,
             }
         }
-        x => return Err(format!("unknown condition '{x}' (help print lists them)")),
+        x => return Err(ParseError::UnknownCond(x.to_string())),
     };
     Ok(c)
 }
 
 /// Parse a value from its words.
-pub fn parse_value(w: &[&str]) -> Result<Value, String> {
+pub fn parse_value(w: &[&str]) -> Result<Value, ParseError> {
     let Some(&head) = w.first() else {
-        return Err("missing value (help print lists them)".into());
+        return Err(ParseError::Usage("missing value (help print lists them)"));
     };
     let (v, used) = match head {
         "cycle" => (Value::Cycle, 1),
@@ -431,29 +467,29 @@ pub fn parse_value(w: &[&str]) -> Result<Value, String> {
         ),
         "sort" => (Value::Sort, 1),
         "reg" => {
-            let name = w
-                .get(1)
-                .ok_or("missing register name (e.g. u_egress.e_q[3])")?;
+            let name = w.get(1).ok_or(ParseError::Usage(
+                "missing register name (e.g. u_egress.e_q[3])",
+            ))?;
             // The index is the last bracket: `u_egress.gen_port[3].u_cnt.mem[17]`.
             let (n, idx) = match name.rsplit_once('[').filter(|(_, r)| r.ends_with(']')) {
                 Some((n, rest)) => {
                     let k = rest
                         .strip_suffix(']')
                         .and_then(|k| k.parse().ok())
-                        .ok_or_else(|| format!("'{name}': expected NAME[INDEX]"))?;
+                        .ok_or_else(|| ParseError::Index(name.to_string()))?;
                     (n.to_string(), k)
                 }
                 None => (name.to_string(), 0),
             };
             (Value::Reg(n, idx), 2)
         }
-        x => return Err(format!("unknown value '{x}' (help print lists them)")),
+        x => return Err(ParseError::UnknownValue(x.to_string())),
     };
     no_more(&w[used.min(w.len())..])?;
     Ok(v)
 }
 
-fn parse_show(w: &[&str]) -> Result<Show, String> {
+fn parse_show(w: &[&str]) -> Result<Show, ParseError> {
     let Some(&head) = w.first() else {
         return Ok(Show::Summary);
     };
@@ -476,7 +512,9 @@ fn parse_show(w: &[&str]) -> Result<Show, String> {
 }
 
 /// Parse one line.
-pub fn parse(line: &str) -> Result<Command, String> {
+///
+/// (Long: one arm a command, each a few lines.)
+pub fn parse(line: &str) -> Result<Command, ParseError> {
     let line = line.split('#').next().unwrap_or("");
     let w: Vec<&str> = line.split_whitespace().collect();
     let Some(&head) = w.first() else {
@@ -495,25 +533,25 @@ pub fn parse(line: &str) -> Result<Command, String> {
                 no_more(&rest[2.min(rest.len())..])?;
                 Command::Step(num(rest.get(1), "N")?)
             }
-            Some(x) => {
-                return Err(format!(
-                    "run {x}: expected `run`, `run until COND` or `run for N`"
-                ))
-            }
+            Some(x) => return Err(ParseError::Run(x.to_string())),
         },
         "break" | "b" => Command::Break(parse_cond(rest)?),
         "watch" | "w" => Command::Watch(parse_value(rest)?),
         "delete" | "d" => match rest {
             ["all"] => Command::Delete(None),
             [n] => Command::Delete(Some(num(Some(n), "ID")?)),
-            [] => return Err("delete ID | delete all".into()),
-            [_, x, ..] => return Err(format!("unexpected '{x}'")),
+            [] => return Err(ParseError::Usage("delete ID | delete all")),
+            [_, x, ..] => return Err(ParseError::Unexpected(x.to_string())),
         },
         "info" | "i" => match rest {
             ["breaks" | "break" | "watches" | "b"] => Command::Info(Info::Breaks),
             ["snapshots"] => Command::Info(Info::Snapshots),
             ["scenario"] => Command::Info(Info::Scenario),
-            _ => return Err("info breaks | info snapshots | info scenario".into()),
+            _ => {
+                return Err(ParseError::Usage(
+                    "info breaks | info snapshots | info scenario",
+                ))
+            }
         },
         "print" | "p" | "show" => Command::Print(parse_show(rest)?),
         "poke" => match rest.first().copied() {
@@ -534,7 +572,11 @@ pub fn parse(line: &str) -> Result<Command, String> {
                     cycles: num(rest.get(3), "CYCLES")?,
                 })
             }
-            _ => return Err("poke packet SRC DST PRIO BYTES | poke pause PORT PRIO CYCLES".into()),
+            _ => {
+                return Err(ParseError::Usage(
+                    "poke packet SRC DST PRIO BYTES | poke pause PORT PRIO CYCLES",
+                ))
+            }
         },
         "snapshot" | "save" => {
             no_more(&w[2.min(w.len())..])?;
@@ -542,7 +584,11 @@ pub fn parse(line: &str) -> Result<Command, String> {
         }
         "restore" | "load" => {
             no_more(&w[2.min(w.len())..])?;
-            Command::Restore(rest.first().ok_or("restore NAME | FILE.json")?.to_string())
+            Command::Restore(
+                rest.first()
+                    .ok_or(ParseError::Usage("restore NAME | FILE.json"))?
+                    .to_string(),
+            )
         }
         "back" => {
             no_more(&w[2.min(w.len())..])?;
@@ -550,19 +596,23 @@ pub fn parse(line: &str) -> Result<Command, String> {
         }
         "source" => {
             no_more(&w[2.min(w.len())..])?;
-            Command::Source(rest.first().ok_or("source FILE")?.to_string())
+            Command::Source(
+                rest.first()
+                    .ok_or(ParseError::Usage("source FILE"))?
+                    .to_string(),
+            )
         }
         "wave" => {
             no_more(&w[2.min(w.len())..])?;
             match rest.first().copied() {
-                None => return Err("wave FILE.vcd | wave off".into()),
+                None => return Err(ParseError::Usage("wave FILE.vcd | wave off")),
                 Some("off") => Command::Wave(None),
                 Some(f) => Command::Wave(Some(f.to_string())),
             }
         }
         "help" | "h" | "?" => Command::Help(rest.first().map(|s| s.to_string())),
         "quit" | "q" | "exit" => Command::Quit,
-        x => return Err(format!("unknown command '{x}' (help lists the commands)")),
+        x => return Err(ParseError::UnknownCommand(x.to_string())),
     };
     Ok(c)
 }
@@ -684,7 +734,7 @@ mod tests {
             ("poke packet 1 2 3", "missing BYTES"),
             ("print reg u_egress.e_q[x]", "expected NAME[INDEX]"),
         ] {
-            let e = parse(line).unwrap_err();
+            let e = parse(line).unwrap_err().to_string();
             assert!(e.contains(why), "'{line}': got '{e}', expected '{why}'");
         }
     }

@@ -2,7 +2,7 @@
 //! JSON.
 
 use super::parse::{Show, Side, HELP, HELP_PRINT};
-use super::{Out, Session};
+use super::{Out, ReplError, Session};
 use crate::block::NPRIO;
 use serde_json::{json, Value as Json};
 
@@ -82,7 +82,7 @@ pub(super) fn scenario(s: &Session, o: &mut Out) {
     o.set("dut", json!(s.sw.dut_kind.name()));
 }
 
-pub(super) fn help(topic: Option<&str>, o: &mut Out) -> Result<(), String> {
+pub(super) fn help(topic: Option<&str>, o: &mut Out) -> Result<(), ReplError> {
     match topic {
         None => {
             o.line("commands (a unique first letter works for step, run, break, watch, delete, info, print, help, quit):");
@@ -99,7 +99,7 @@ pub(super) fn help(topic: Option<&str>, o: &mut Out) -> Result<(), String> {
         }
         Some(t) => {
             let Some((_, syn, what, ex)) = HELP.iter().find(|h| h.0 == t) else {
-                return Err(format!("no command '{t}' (help lists the commands)"));
+                return Err(ReplError::Help(t.to_string()));
             };
             o.line(format!("{syn}\n  {what}\n  example: {ex}"));
         }
@@ -108,7 +108,7 @@ pub(super) fn help(topic: Option<&str>, o: &mut Out) -> Result<(), String> {
 }
 
 /// (Long: one arm a `show` subject, each a few lines.)
-pub(super) fn print(s: &Session, what: &Show, o: &mut Out) -> Result<(), String> {
+pub(super) fn print(s: &Session, what: &Show, o: &mut Out) -> Result<(), ReplError> {
     let np = s.params.np;
     let now = s.sw.now;
     match what {
