@@ -112,7 +112,8 @@ impl V3State {
 /// event need not be clocked: an input, or the cycle a held pause's refresh falls due
 /// ([`Top::refresh_due`], [`BlockV3::wake`]: the switch wakes for it). At that event the block is
 /// brought to the state the skipped cycles would have given by [`Top::jump_idle`] (the scrub's
-/// rounds and the timers by arithmetic, 3 to 10 cycles clocked), then clocked.
+/// rounds and the timers by arithmetic, the remainder of the period, 0 to 7 cycles, clocked),
+/// then clocked.
 /// Two more kinds of cycle are idle to a periodic block and skipped too: the cycles a PFC
 /// frame waits for its busy line (pending, its `pfc_ready` low: nothing of it moves but its
 /// timer, which the arithmetic covers; its line's readiness ends the skipping), and the cycles an

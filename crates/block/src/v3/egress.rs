@@ -322,6 +322,73 @@ fn light(po: &Port) -> bool {
     !(po.fv_q || po.g_v_q || po.h_v_q || po.wh_q || po.sv_rd_q)
 }
 
+/// The field widths a light port's cycle uses ([`light_cycle`]), from the parameters once.
+#[derive(Clone, Copy)]
+struct Widths {
+    cw: u32,
+    tw: u32,
+    pw: u32,
+    lw: u32,
+    caw: u32,
+}
+
+impl Widths {
+    fn of(p: &EgressParams) -> Self {
+        Widths {
+            cw: p.cw,
+            tw: p.tw(),
+            pw: p.pw(),
+            lw: p.lw(),
+            caw: p.caw(),
+        }
+    }
+}
+
+/// A light port's cycle ([`light`]: at most its scrub under way, no increment, no engine's read;
+/// `fv` and `sn` its next `fv_q` and `sn_q`), as [`Egress::tick_lanes`] makes it: the scrub's
+/// stages, its read, its write-back of a stale word. `gen`: the port's rows' generations. Returns
+/// the counter RAM's write, if one is made (address, word).
+#[inline(always)]
+fn light_cycle(
+    w: &Widths,
+    fault: Option<Fault>,
+    fault_ram_write: bool,
+    gen: &[u64],
+    n: &mut Port,
+    fv: bool,
+    sn: bool,
+) -> Option<(u64, u64)> {
+    let Widths {
+        cw,
+        tw,
+        pw,
+        lw,
+        caw,
+    } = *w;
+    let (sn_old, scv_old, scw_old, ww_old) = (n.sn_q, n.sc_v_q, n.sc_w_q, n.ww_q);
+    let (sp, wa_old, wd_old, w0_old) = (n.sp_q, n.wa_q, n.wd_q, n.w0_q);
+    n.sval_q = sval_next(fault, n);
+    n.fv_q = fv;
+    n.sn_q = sn;
+    n.sc_v_q = sn_old;
+    n.sc_w_q = scv_old;
+    n.w0_q = n.rd_q[0];
+    n.sp_q = if scw_old { trunc(sp + 1, caw) } else { sp };
+    let w_gen = gen[trunc(sp >> pw, lw) as usize];
+    let tag_ok = trunc(w0_old >> cw, tw) == w_gen;
+    n.ww_q = pick(fault, Fault::ScrubOff, scw_old && !tag_ok, false);
+    n.wa_q = sp;
+    n.wd_q = w_gen << cw;
+    if sn_old {
+        n.rd_q[0] = n.mem[sp as usize];
+    }
+    ww_old.then(|| {
+        let w = wd_old ^ u64::from(fault_ram_write);
+        n.mem[wa_old as usize] = w;
+        (wa_old, w)
+    })
+}
+
 /// `sval_q`'s next value: the read's count if its tag is the row's generation, or the forwarded
 /// write (from port `po`'s registers).
 #[inline]
@@ -532,28 +599,19 @@ impl Egress {
             if !rst && !gr.cin_q && !lanes.sre[o] && light(n) {
                 // (at most the scrub under way, no increment, no engine's read: as below with
                 // those stages' flags clear)
-                let (sn_old, scv_old, scw_old, ww_old) = (n.sn_q, n.sc_v_q, n.sc_w_q, n.ww_q);
-                let (sp, wa_old, wd_old, w0_old) = (n.sp_q, n.wa_q, n.wd_q, n.w0_q);
-                n.sval_q = sval_next(self.fault, n);
-                n.fv_q = fv;
-                n.sn_q = sn;
-                n.sc_v_q = sn_old;
-                n.sc_w_q = scv_old;
-                n.w0_q = n.rd_q[0];
-                n.sp_q = if scw_old { trunc(sp + 1, caw) } else { sp };
-                let w_gen = self.gen_q[(o << lw) | trunc(sp >> pw, lw) as usize];
-                let tag_ok = trunc(w0_old >> cw, tw) == w_gen;
-                n.ww_q = pick(self.fault, Fault::ScrubOff, scw_old && !tag_ok, false);
-                n.wa_q = sp;
-                n.wd_q = w_gen << cw;
-                if sn_old {
-                    n.rd_q[0] = n.mem[sp as usize];
-                }
-                if ww_old {
-                    let w = wd_old ^ u64::from(self.fault_ram_write);
-                    n.mem[wa_old as usize] = w;
+                let gen = &self.gen_q[o << lw..(o + 1) << lw];
+                let widths = Widths {
+                    cw,
+                    tw,
+                    pw,
+                    lw,
+                    caw,
+                };
+                if let Some((wa, w)) =
+                    light_cycle(&widths, self.fault, self.fault_ram_write, gen, n, fv, sn)
+                {
                     let k = self.grp.len() * 8 + o;
-                    self.wlog.0.push((k as u32, wa_old, w.into()));
+                    self.wlog.0.push((k as u32, wa, w.into()));
                 }
                 continue;
             }
@@ -1115,6 +1173,53 @@ impl Egress {
         po.rd_q[0] = last;
         po.w0_q = last;
         rewritten
+    }
+
+    /// Whether [`Egress::scrub_jump_any`] can move port `o`'s scrub on now.
+    pub fn scrub_jump_any_ready(&self, o: usize) -> bool {
+        let gr = &self.grp[o / 8];
+        light(&self.port[o]) && !gr.acc4_q && !gr.cin_q
+    }
+
+    /// Port `o`'s scrub `k` rounds (`8 k` idle cycles) on, from any moment of its round: the
+    /// cycles up to its next moment between two rounds ([`Egress::scrub_between`], at most 3)
+    /// and, from there, those that complete the `8 k` as [`Egress::tick_lanes`] makes them for a
+    /// light port ([`light_cycle`], the slot turning once a cycle), the rounds between by
+    /// [`Egress::scrub_jump`]. Exact under the conditions of [`Egress::scrub_jump`], which the
+    /// block's idle advance checks; `false`, nothing changed, if the port is not light, its
+    /// group's E stage accepts or its group initialises its counters (none of which an idle
+    /// periodic state has).
+    pub fn scrub_jump_any(&mut self, o: usize, k: u64) -> bool {
+        if k == 0 || !self.scrub_jump_any_ready(o) {
+            return false;
+        }
+        let gr = &self.grp[o / 8];
+        if self.scrub_between(o) {
+            self.scrub_jump(o, k);
+            return true;
+        }
+        // (as tick_lanes: the slot's readiness from the reset count, saturated here)
+        let rc_rdy = (self.p.na() as u64 + 1).max(8);
+        let (gs, rdy) = (u64::from(gr.gs_q), gr.rc_q >= rc_rdy - 1);
+        let (w, fault, flip) = (Widths::of(&self.p), self.fault, self.fault_ram_write);
+        let lw = w.lw;
+        let slot = |j: u64| rdy && (gs + j) & 7 == (o & 7) as u64;
+        let mut a = 0;
+        while !self.scrub_between(o) {
+            assert!(
+                a < 8,
+                "a port's scrub is between two rounds once in 8 idle cycles"
+            );
+            let gen = &self.gen_q[o << lw..(o + 1) << lw];
+            light_cycle(&w, fault, flip, gen, &mut self.port[o], false, slot(a));
+            a += 1;
+        }
+        self.scrub_jump(o, k - 1);
+        for j in a..8 {
+            let gen = &self.gen_q[o << lw..(o + 1) << lw];
+            light_cycle(&w, fault, flip, gen, &mut self.port[o], false, slot(j));
+        }
+        true
     }
 
     /// Every register and RAM word under its RTL name (relative to the unit's instance).

@@ -354,11 +354,12 @@ impl Top {
 
     /// `n` cycles of the idle inputs `inp` (see [`Top::idle_input`]) from a state found periodic
     /// by [`Top::periodic_since`] under the same inputs, without clocking most of them: the PFC
-    /// timers counted down by arithmetic, each port's scrub moved on by whole rounds
-    /// ([`Egress::scrub_jump`], at a moment between two of its rounds: every port has one in
-    /// any 4 cycles), everything else equal to itself 8 cycles on. Clocks 3 to 10 cycles (all `n`
-    /// if fewer than 16, or if a PFC refresh falls due in them); `out` gets the last one's
-    /// outputs. Returns the cycles clocked.
+    /// timers counted down by arithmetic, each port's scrub moved on by whole rounds from where
+    /// it is ([`Egress::scrub_jump_any`]), everything else equal to itself 8 cycles on; then the
+    /// remainder of the period clocked: `n mod 8` cycles (all `n` if fewer than 16, or if a PFC
+    /// refresh falls due in them). `out` gets the last clocked cycle's outputs (with none
+    /// clocked, it keeps those of the cycle a whole number of periods earlier, the same).
+    /// Returns the cycles clocked.
     pub fn jump_idle(&mut self, inp: &TopIn, n: u64, out: &mut TopOut) -> u64 {
         let due = self.refresh_due(inp) < n;
         if n < 16 || due {
@@ -366,6 +367,21 @@ impl Top {
                 self.cycle_into(inp, out);
             }
             return n;
+        }
+        // (every port's scrub from where it is: the remainder of the period alone clocked)
+        let q = n / 8;
+        if (0..self.p.np).all(|o| self.u_egress.scrub_jump_any_ready(o)) {
+            for t in self.timer_q.iter_mut() {
+                *t = u64::from(*t).saturating_sub(8 * q) as u16;
+            }
+            for o in 0..self.p.np {
+                let jumped = self.u_egress.scrub_jump_any(o, q);
+                debug_assert!(jumped);
+            }
+            for _ in 0..n - 8 * q {
+                self.cycle_into(inp, out);
+            }
+            return n - 8 * q;
         }
         let q = (n - 3) / 8;
         for t in self.timer_q.iter_mut() {
