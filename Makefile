@@ -183,7 +183,7 @@ kill-matrix: deps ## every seeded bug of check/capfc_v1 against capfc check (Ica
 
 # The block's fault catalogue (crates/block/src/v3/fault.rs) in full (tests/faults.rs; make test runs its slice:
 # every fault by the lockstep and the golden sets from Rust, four on the Icarus testbench).
-faults: deps ## the block's fault matrix: every fault by the lockstep and by a golden set replayed on the Icarus testbench alone (capfc faults; 16 min on 2 shared cores)
+faults: deps ## the block's fault matrix: every fault by the lockstep and by a golden set replayed on the Icarus testbench alone (capfc faults; about a minute on 2 cores)
 	$(CARGO) test --release --test faults the_full_matrix -- --ignored --nocapture
 
 # The checker on legal designs that are not ours (tests/check_matrix.rs): v1, v1 adding first and
