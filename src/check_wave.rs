@@ -226,18 +226,6 @@ pub struct MapName {
     pub wave: String,
 }
 
-macro_rules! into_string {
-    ($($t:ty),*) => {$(
-        /// For the layers that still report errors as text.
-        impl From<$t> for String {
-            fn from(e: $t) -> String {
-                e.to_string()
-            }
-        }
-    )*};
-}
-into_string!(MapError, WaveMapError);
-
 impl Map {
     pub fn parse(text: &str, path: &str) -> Result<Self, MapError> {
         let m: Map = toml::from_str(text).map_err(|source| MapError::Toml {

@@ -799,27 +799,10 @@ pub(super) fn run(p: &BlockParams, case: &str, mode: Mode, nudge: bool) -> Resul
             // generation comes round to the tag of input 1's stale word: the scrub has
             // rewritten it meanwhile. Then input 2 alone crosses XOFF_e: the sort sees input 2
             // only (the stale 10 would win). (Nudged: half as many clears, no wrap.)
-            let tw = class_width(p.nl as u32) + port_width(np) + 1;
-            let mut d = Dir::new(p, &cfg);
-            d.enq(0, PR, 3, t.eg_warn - 1)?;
-            for _ in 0..10 {
-                d.enq(0, PR, 1, 1)?;
-            }
             // (one clear, then one per 100-byte packet: 1 + 2^TW, or 1 + 2^(TW-1) nudged)
-            d.deq(0, PR)?;
+            let tw = class_width(p.nl as u32) + port_width(np) + 1;
             let clears = if nudge { 1 << (tw - 1) } else { 1u32 << tw };
-            for _ in 0..clears {
-                d.enq(0, PR, 3, 100)?;
-                d.deq(0, PR)?;
-            }
-            d.fill_to(0, PR, 3, t.eg_warn - 1)?;
-            let chunk = (t.eg_xoff + 2 - d.occ(0, PR)).div_ceil(3);
-            for _ in 0..3 {
-                d.enq(0, PR, 2, chunk)?;
-            }
-            d.sorts()?;
-            d.drain_to(0, PR, 0)?;
-            d.finish()
+            stale_word_then_sort(Dir::new(p, &cfg), &cfg, false, 1 + clears)
         }
         "scrub_under_load" => {
             // Input 1 counts 10 in row (0, class 0), one dequeue clears the row (its words
@@ -856,25 +839,8 @@ pub(super) fn run(p: &BlockParams, case: &str, mode: Mode, nudge: bool) -> Resul
             // block that does not scrub counts the stale 10 again and pauses input 1). (Nudged:
             // one clear fewer, the generation one short of the tag.)
             let tw = class_width(p.nl as u32) + port_width(np) + 1;
-            let mut d = Dir::new(p, &cfg);
-            d.fill_to(0, PR, 3, t.eg_warn - 1)?;
-            for _ in 0..10 {
-                d.enq(0, PR, 1, 1)?;
-            }
             let clears = (1u32 << tw) - u32::from(nudge);
-            d.deq(0, PR)?;
-            for _ in 1..clears {
-                d.enq(0, PR, 3, 100)?;
-                d.deq(0, PR)?;
-            }
-            d.fill_to(0, PR, 3, t.eg_warn - 1)?;
-            let chunk = (t.eg_xoff + 2 - d.occ(0, PR)).div_ceil(3);
-            for _ in 0..3 {
-                d.enq(0, PR, 2, chunk)?;
-            }
-            d.sorts()?;
-            d.drain_to(0, PR, 0)?;
-            d.finish()
+            stale_word_then_sort(Dir::new(p, &cfg), &cfg, true, clears)
         }
         "e_write_meets_clear" | "e_write_after_clear" | "e_write_before_e_clear" => {
             cfg.lossless = 1 << PR | 1 << PR2;
@@ -883,6 +849,42 @@ pub(super) fn run(p: &BlockParams, case: &str, mode: Mode, nudge: bool) -> Resul
         }
         _ => Err(RunError::NotV3(case.to_string())),
     }
+}
+
+/// Input 1 counts 10 in row (0, class 0) over input 3's packet below WARN (one packet, or
+/// `fill`ed to it); the row is cleared `clears` times (the dequeue of that packet, then a
+/// 100-byte packet of input 3 enqueued and dequeued for each further clear) without a write of
+/// input 1's word; then input 3 fills to below WARN again and input 2 alone crosses XOFF_e, the
+/// sort runs and the queue drains. The stale-word cases, `generation_wrap` and
+/// `stale_tag_comes_round`, differ in the first packet and the number of clears.
+fn stale_word_then_sort(
+    mut d: Dir,
+    cfg: &BlockConfig,
+    fill: bool,
+    clears: u32,
+) -> Result<Run, RunError> {
+    let t = cfg.prio[PR];
+    if fill {
+        d.fill_to(0, PR, 3, t.eg_warn - 1)?;
+    } else {
+        d.enq(0, PR, 3, t.eg_warn - 1)?;
+    }
+    for _ in 0..10 {
+        d.enq(0, PR, 1, 1)?;
+    }
+    d.deq(0, PR)?;
+    for _ in 1..clears {
+        d.enq(0, PR, 3, 100)?;
+        d.deq(0, PR)?;
+    }
+    d.fill_to(0, PR, 3, t.eg_warn - 1)?;
+    let chunk = (t.eg_xoff + 2 - d.occ(0, PR)).div_ceil(3);
+    for _ in 0..3 {
+        d.enq(0, PR, 2, chunk)?;
+    }
+    d.sorts()?;
+    d.drain_to(0, PR, 0)?;
+    d.finish()
 }
 
 /// When the sort of row (port 0, class 0) and its row's clear meet: the rows of engine 0 whose

@@ -138,15 +138,3 @@ pub enum PokeError {
 pub(crate) fn under(at: impl std::fmt::Display, e: SnapshotError) -> SnapshotError {
     SnapshotError::new(at.to_string(), format!("{}: {}", e.at, e.why))
 }
-
-macro_rules! into_string {
-    ($($t:ty),*) => {$(
-        /// For the layers that still report errors as text.
-        impl From<$t> for String {
-            fn from(e: $t) -> String {
-                e.to_string()
-            }
-        }
-    )*};
-}
-into_string!(SwitchError, DutError, RestoreError, TraceError, PokeError);

@@ -50,15 +50,3 @@ pub enum FaultError {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("[params] illegal parameters {0}")]
 pub struct ParamsError(pub String);
-
-macro_rules! into_string {
-    ($($t:ty),*) => {$(
-        /// For the layers that still report errors as text.
-        impl From<$t> for String {
-            fn from(e: $t) -> String {
-                e.to_string()
-            }
-        }
-    )*};
-}
-into_string!(SnapshotError, LaneError, FaultError, ParamsError);
