@@ -11,7 +11,7 @@ use crate::switch::scenario::Scenario;
 use crate::switch::{BlockKind, DutKind, FlowMode};
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
 pub struct NetArgs {
@@ -269,6 +269,26 @@ struct Common {
 }
 
 pub fn run(a: &NetArgs) -> Result<()> {
+    if run_qcn_or_fecn(a)? {
+        return Ok(());
+    }
+    let (c, modes) = common(a)?;
+    let jobs = jobs(a, &modes)?;
+    let sweep = a.seeds.is_some() || a.shard.is_some();
+    let pcap_hosts = prepare_outputs(a, &c, sweep)?;
+    let runs = run_jobs(a, &c, jobs, pcap_hosts.as_deref(), sweep)?;
+    if let Some(d) = &a.hpcc {
+        eprintln!("net: HPCC fct.txt and pfc.txt per run in {}", d.display());
+    }
+    if sweep {
+        return Ok(());
+    }
+    print_runs(a, &c, &runs)
+}
+
+/// The QCN and FECN modes run their own simulators: hands them the run when `--mode` asks for
+/// one (true: the run is done).
+fn run_qcn_or_fecn(a: &NetArgs) -> Result<bool> {
     if crate::cli_qcn::wants(&a.mode, a.scenario.as_deref()) {
         let out = crate::cli_qcn::QcnOutputs {
             csv: a.csv.as_deref(),
@@ -280,7 +300,8 @@ pub fn run(a: &NetArgs) -> Result<()> {
         let sc = a.scenario.as_deref().context(
             "--mode QCN/QCN_AR: give the QCN scenario with --scenario scenarios/qcn-*.toml",
         )?;
-        return crate::cli_qcn::run_cli(sc, &a.mode, &out).map(|_| ());
+        crate::cli_qcn::run_cli(sc, &a.mode, &out)?;
+        return Ok(true);
     }
     if crate::cli_fecn::wants(&a.mode) {
         let out = crate::cli_fecn::FecnOutputs {
@@ -292,18 +313,28 @@ pub fn run(a: &NetArgs) -> Result<()> {
         let sc = a.scenario.as_deref().context(
             "--mode FECN/FECN_PAUSE: give the FECN scenario with --scenario scenarios/fecn-*.toml",
         )?;
-        return crate::cli_fecn::run_cli(sc, &a.mode, &out).map(|_| ());
+        crate::cli_fecn::run_cli(sc, &a.mode, &out)?;
+        return Ok(true);
     }
-    let scenario = match &a.scenario {
-        Some(s) => {
-            let sc = Scenario::load_settings(s)?;
-            if sc.network.is_none() {
-                bail!("--scenario {s}: not a network scenario (it has no [network] table; capfc run takes it)");
-            }
-            Some(sc)
-        }
-        None => None,
+    Ok(false)
+}
+
+/// `--scenario`, when given: a network scenario (one with a [network] table).
+fn network_scenario(a: &NetArgs) -> Result<Option<Scenario>> {
+    let Some(s) = &a.scenario else {
+        return Ok(None);
     };
+    let sc = Scenario::load_settings(s)?;
+    if sc.network.is_none() {
+        bail!("--scenario {s}: not a network scenario (it has no [network] table; capfc run takes it)");
+    }
+    Ok(Some(sc))
+}
+
+/// The settings every run shares, from the flags or the scenario's [network] table, and the
+/// modes of `--mode`.
+fn common(a: &NetArgs) -> Result<(Common, Vec<FlowMode>)> {
+    let scenario = network_scenario(a)?;
     let (topo_spec, routing_name, transport, delay) =
         match scenario.as_ref().and_then(|s| s.network.as_ref()) {
             Some(n) => (
@@ -342,21 +373,42 @@ pub fn run(a: &NetArgs) -> Result<()> {
     })?;
     let dut = DutKind::parse(&a.dut)
         .with_context(|| format!("--dut '{}': expected model, rtl or both", a.dut))?;
-    let dut_nodes: Vec<usize> = match &a.dut_nodes {
-        None => vec![],
-        Some(s) => s
-            .split(',')
-            .map(|x| {
-                x.trim()
-                    .parse()
-                    .with_context(|| format!("--dut-nodes: '{x}' is not a node id"))
-            })
-            .collect::<Result<_>>()?,
-    };
+    let dut_nodes = dut_nodes(a.dut_nodes.as_deref())?;
     let block = BlockKind::parse(&a.block)
         .with_context(|| format!("--block '{}': expected v2 or v3", a.block))?;
     let max_ns = parse_delay(&a.max_time)
         .with_context(|| format!("--max-time '{}': not a time", a.max_time))?;
+    let c = Common {
+        scenario,
+        transport,
+        topo_name: topo_spec,
+        topo,
+        routing,
+        dut,
+        dut_nodes,
+        block,
+        max_ns,
+    };
+    Ok((c, modes))
+}
+
+/// `--dut-nodes`: node ids, comma-separated (None: none).
+fn dut_nodes(spec: Option<&str>) -> Result<Vec<usize>> {
+    let Some(s) = spec else {
+        return Ok(vec![]);
+    };
+    s.split(',')
+        .map(|x| {
+            x.trim()
+                .parse()
+                .with_context(|| format!("--dut-nodes: '{x}' is not a node id"))
+        })
+        .collect()
+}
+
+/// The runs to make, (seed, mode) in order: `--seed` or `--seeds` × `modes`, then `--shard`'s
+/// share of them; none is an error.
+fn jobs(a: &NetArgs, modes: &[FlowMode]) -> Result<Vec<(u64, FlowMode)>> {
     let seeds = match &a.seeds {
         Some(s) => parse_seeds(s)?,
         None => a.seed..=a.seed,
@@ -383,28 +435,22 @@ pub fn run(a: &NetArgs) -> Result<()> {
             a.shard.as_deref().unwrap_or("-")
         );
     }
-    let c = Common {
-        scenario,
-        transport,
-        topo_name: topo_spec,
-        topo,
-        routing,
-        dut,
-        dut_nodes,
-        block,
-        max_ns,
-    };
+    Ok(jobs)
+}
+
+/// Checks the output options against each other and makes their directories: `--hpcc`,
+/// `--stragglers`, `--pcap` and `--pcap-hosts`. The hosts whose links are captured, with `--pcap`.
+fn prepare_outputs(a: &NetArgs, c: &Common, sweep: bool) -> Result<Option<Vec<usize>>> {
     if let Some(d) = &a.hpcc {
         std::fs::create_dir_all(d).with_context(|| format!("--hpcc {}", d.display()))?;
     }
-    let sweep = a.seeds.is_some() || a.shard.is_some();
     if a.stragglers && (sweep || a.json) {
         bail!("--stragglers: one run's report, not with --seeds, --shard or --json");
     }
     if a.stragglers && c.transport == TransportKind::Open {
         bail!("--stragglers: needs a transport (paper or dctcp), not open-loop senders");
     }
-    let pcap_hosts = match (&a.pcap, &a.pcap_hosts) {
+    Ok(match (&a.pcap, &a.pcap_hosts) {
         (None, Some(_)) => bail!("--pcap-hosts needs --pcap DIR"),
         (None, None) => None,
         (Some(_), _) if sweep => bail!("--pcap takes one run: not with --seeds or --shard"),
@@ -412,35 +458,33 @@ pub fn run(a: &NetArgs) -> Result<()> {
             std::fs::create_dir_all(d).with_context(|| format!("--pcap {}", d.display()))?;
             Some(pcap_hosts(h.as_deref(), &c.topo)?)
         }
-    };
+    })
+}
+
+/// Runs `jobs` in order, drawing each seed's flows once, and writes each run's pcap and HPCC
+/// files. A sweep prints each run's line as it ends and keeps none; otherwise the runs, for the
+/// report.
+fn run_jobs(
+    a: &NetArgs,
+    c: &Common,
+    jobs: Vec<(u64, FlowMode)>,
+    pcap_hosts: Option<&[usize]>,
+    sweep: bool,
+) -> Result<Vec<Network>> {
     let mut runs = vec![];
     let mut drawn: Option<(u64, Vec<NetFlow>, Vec<String>, u64)> = None;
     for (seed, mode) in jobs {
         if drawn.as_ref().is_none_or(|d| d.0 != seed) {
-            let (f, classes, t0) = flows(a, &c, seed)?;
+            let (f, classes, t0) = flows(a, c, seed)?;
             if f.is_empty() {
                 bail!("seed {seed}: no flows to run");
             }
             drawn = Some((seed, f, classes, t0));
         }
         let (_, fl, classes, t0) = drawn.as_ref().expect("drawn");
-        let net = run_one(a, &c, fl, classes, seed, mode, pcap_hosts.as_deref())?;
-        if let (Some(d), Some(hosts)) = (&a.pcap, &pcap_hosts) {
-            let cap = net.capture.as_ref().expect("captured");
-            let mut frames = cap.frames.clone();
-            frames.sort_by_key(|f| f.cycle); // stable: in the order put on the wire
-            let mut n = 0;
-            for &h in hosts {
-                let path = d.join(format!("{}_host{h}.pcap", mode.name()));
-                n += crate::switch::pcap::write_port(&path, &frames, (h, None), net.cycle_ns)
-                    .map_err(anyhow::Error::msg)?;
-            }
-            eprintln!(
-                "net: {}: {n} frames in {} pcap files in {}",
-                mode.name(),
-                hosts.len(),
-                d.display()
-            );
+        let net = run_one(a, c, fl, classes, seed, mode, pcap_hosts)?;
+        if let (Some(d), Some(hosts)) = (&a.pcap, pcap_hosts) {
+            write_pcaps(d, hosts, mode, &net)?;
         }
         if let Some(d) = &a.hpcc {
             let base = if sweep {
@@ -448,35 +492,66 @@ pub fn run(a: &NetArgs) -> Result<()> {
             } else {
                 mode.name().to_string()
             };
-            for (what, text) in [("fct", fct_txt(&net, *t0)), ("pfc", pfc_txt(&net, *t0))] {
-                let path = d.join(format!("{base}_{what}.txt"));
-                std::fs::write(&path, text)
-                    .with_context(|| format!("--hpcc {}", path.display()))?;
-            }
+            write_hpcc(d, &base, &net, *t0)?;
         }
         if sweep {
-            let st = net.stats();
-            if a.json {
-                println!(
-                    "{}",
-                    serde_json::json!({ "topology": c.topo_name, "routing": routing.name(),
-                        "seed": seed, "mode": mode.name(), "stats": st })
-                );
-            } else {
-                println!("{}", sweep_line(seed, mode, &st));
-            }
+            print_sweep_line(a, c, seed, mode, &net);
         } else {
             runs.push(net);
         }
     }
-    if let Some(d) = &a.hpcc {
-        eprintln!("net: HPCC fct.txt and pfc.txt per run in {}", d.display());
+    Ok(runs)
+}
+
+/// `--pcap`: the frames on each of `hosts`' links in a file of its own, MODE_hostN.pcap in `d`.
+fn write_pcaps(d: &Path, hosts: &[usize], mode: FlowMode, net: &Network) -> Result<()> {
+    let cap = net.capture.as_ref().expect("captured");
+    let mut frames = cap.frames.clone();
+    frames.sort_by_key(|f| f.cycle); // stable: in the order put on the wire
+    let mut n = 0;
+    for &h in hosts {
+        let path = d.join(format!("{}_host{h}.pcap", mode.name()));
+        n += crate::switch::pcap::write_port(&path, &frames, (h, None), net.cycle_ns)
+            .map_err(anyhow::Error::msg)?;
     }
-    if sweep {
-        return Ok(());
+    eprintln!(
+        "net: {}: {n} frames in {} pcap files in {}",
+        mode.name(),
+        hosts.len(),
+        d.display()
+    );
+    Ok(())
+}
+
+/// `--hpcc`: a run's fct.txt and pfc.txt in `d`, `base`_fct.txt and `base`_pfc.txt, times shifted
+/// back by `t0` ns.
+fn write_hpcc(d: &Path, base: &str, net: &Network, t0: u64) -> Result<()> {
+    for (what, text) in [("fct", fct_txt(net, t0)), ("pfc", pfc_txt(net, t0))] {
+        let path = d.join(format!("{base}_{what}.txt"));
+        std::fs::write(&path, text).with_context(|| format!("--hpcc {}", path.display()))?;
     }
+    Ok(())
+}
+
+/// A sweep's run on standard output: one line, or one JSON object with `--json`.
+fn print_sweep_line(a: &NetArgs, c: &Common, seed: u64, mode: FlowMode, net: &Network) {
+    let st = net.stats();
+    if a.json {
+        println!(
+            "{}",
+            serde_json::json!({ "topology": c.topo_name, "routing": c.routing.name(),
+                "seed": seed, "mode": mode.name(), "stats": st })
+        );
+    } else {
+        println!("{}", sweep_line(seed, mode, &st));
+    }
+}
+
+/// One run per mode, side by side: the pause plot (`--plot`), then the table (or JSON with
+/// `--json`) and, with `--stragglers`, each mode's stragglers.
+fn print_runs(a: &NetArgs, c: &Common, runs: &[Network]) -> Result<()> {
     if let Some(p) = &a.plot {
-        crate::plot::plot_pauses(p, &runs).map_err(anyhow::Error::msg)?;
+        crate::plot::plot_pauses(p, runs).map_err(anyhow::Error::msg)?;
         eprintln!("net: pause spreading drawn in {}", p.display());
     }
     let stats: Vec<NetStats> = runs.iter().map(Network::stats).collect();
@@ -489,14 +564,14 @@ pub fn run(a: &NetArgs) -> Result<()> {
         println!(
             "{}",
             serde_json::to_string_pretty(&serde_json::json!({
-                "topology": c.topo_name, "routing": routing.name(), "seed": a.seed, "runs": v
+                "topology": c.topo_name, "routing": c.routing.name(), "seed": a.seed, "runs": v
             }))?
         );
         return Ok(());
     }
-    print!("{}", report(&c.topo_name, &c.topo, routing, &runs, &stats));
+    print!("{}", report(&c.topo_name, &c.topo, c.routing, runs, &stats));
     if a.stragglers {
-        for net in &runs {
+        for net in runs {
             print!("{}", stragglers_report(net)?);
         }
     }
@@ -519,7 +594,6 @@ fn queries(net: &Network) -> Vec<Vec<usize>> {
 fn stragglers_report(net: &Network) -> Result<String> {
     use crate::net::stragglers::{breakdown, Breakdown};
     use std::fmt::Write as _;
-    let us = |c: u64| c as f64 * net.cycle_ns / 1000.0;
     let mode = net.cfg.mode.name();
     let mut out = String::new();
     let mut parts: Vec<Breakdown> = vec![];
@@ -546,45 +620,65 @@ fn stragglers_report(net: &Network) -> Result<String> {
             continue;
         }
         let b = breakdown(net, f).map_err(anyhow::Error::msg)?;
-        let hops: Vec<String> = b
-            .hops
-            .iter()
-            .map(|(n, h)| {
-                format!(
-                    "({n}: {:.1}, {:.1} ({:.1}), {:.1} ({:.1}), {:.1}, {:.1})",
-                    us(h.ingress),
-                    us(h.pipeline),
-                    us(h.stopped),
-                    us(h.egress),
-                    us(h.paused),
-                    us(h.serialization),
-                    us(h.propagation)
-                )
-            })
-            .collect();
-        writeln!(
-            out,
-            "  {k:5} {:10.1} {:8.1} = {:.1} [{:.1}, {:.1}, {:.1}] ({}, {}, {}) + [{:.1}, {:.1}] + {} + {:.3}",
-            us(net.flows[f].start),
-            us(b.fct),
-            us(b.sender()),
-            us(b.timeout_wait),
-            us(b.nic_paused),
-            us(b.window_wait),
-            b.lost_copies,
-            b.timeouts,
-            b.fast_retransmits,
-            us(b.host_serialization),
-            us(b.host_propagation),
-            hops.join(" "),
-            us(b.delivery)
-        )?;
+        writeln!(out, "{}", straggler_line(net, k, f, &b))?;
         parts.push(b);
     }
     if parts.is_empty() {
         writeln!(out, "  no query completed")?;
         return Ok(out);
     }
+    write_shares(&mut out, &parts)?;
+    Ok(out)
+}
+
+/// Query `k`'s last response, flow `f`, broken down as `b`: one line of the stragglers' table
+/// (microseconds).
+fn straggler_line(
+    net: &Network,
+    k: usize,
+    f: usize,
+    b: &crate::net::stragglers::Breakdown,
+) -> String {
+    let us = |c: u64| c as f64 * net.cycle_ns / 1000.0;
+    let hops: Vec<String> = b
+        .hops
+        .iter()
+        .map(|(n, h)| {
+            format!(
+                "({n}: {:.1}, {:.1} ({:.1}), {:.1} ({:.1}), {:.1}, {:.1})",
+                us(h.ingress),
+                us(h.pipeline),
+                us(h.stopped),
+                us(h.egress),
+                us(h.paused),
+                us(h.serialization),
+                us(h.propagation)
+            )
+        })
+        .collect();
+    format!(
+        "  {k:5} {:10.1} {:8.1} = {:.1} [{:.1}, {:.1}, {:.1}] ({}, {}, {}) + [{:.1}, {:.1}] + {} + {:.3}",
+        us(net.flows[f].start),
+        us(b.fct),
+        us(b.sender()),
+        us(b.timeout_wait),
+        us(b.nic_paused),
+        us(b.window_wait),
+        b.lost_copies,
+        b.timeouts,
+        b.fast_retransmits,
+        us(b.host_serialization),
+        us(b.host_propagation),
+        hops.join(" "),
+        us(b.delivery)
+    )
+}
+
+/// Per part of the completion time, its median and largest share over the queries `parts`
+/// (at least one).
+fn write_shares(out: &mut String, parts: &[crate::net::stragglers::Breakdown]) -> Result<()> {
+    use crate::net::stragglers::Breakdown;
+    use std::fmt::Write as _;
     let sum = |b: &Breakdown, g: fn(&crate::switch::hops::Hop) -> u64| -> u64 {
         b.hops.iter().map(|(_, h)| g(h)).sum()
     };
@@ -644,7 +738,7 @@ fn stragglers_report(net: &Network) -> Result<String> {
             100.0 * v[v.len() - 1]
         )?;
     }
-    Ok(out)
+    Ok(())
 }
 
 /// One run of a sweep in one line.
@@ -802,6 +896,23 @@ pub fn pfc_txt(net: &Network, t0: u64) -> String {
     s
 }
 
+/// The human table being built: a label, then one column per run's statistics.
+struct Table<'a> {
+    s: String,
+    stats: &'a [NetStats],
+}
+
+impl Table<'_> {
+    /// One row: `label`, then `f` of each run's statistics.
+    fn row(&mut self, label: &str, f: &dyn Fn(&NetStats) -> String) {
+        self.s += &format!("{label:<36}");
+        for st in self.stats {
+            self.s += &format!("{:>12}", f(st));
+        }
+        self.s += "\n";
+    }
+}
+
 /// The human table: one column per mode.
 pub fn report(
     name: &str,
@@ -823,53 +934,61 @@ pub fn report(
         s += &format!("{:>12}", r.cfg.mode.name());
     }
     s += "\n";
-    let row = |s: &mut String, label: &str, f: &dyn Fn(&NetStats) -> String| {
-        *s += &format!("{label:<36}");
-        for st in stats {
-            *s += &format!("{:>12}", f(st));
+    let mut t = Table { s, stats };
+    loss_rows(&mut t, runs);
+    pfc_rows(&mut t, runs);
+    class_rows(&mut t);
+    if stats.iter().any(|st| st.pause_expiry.is_some()) {
+        pause_expiry_rows(&mut t);
+    }
+    let mut s = t.s;
+    for (r, st) in runs.iter().zip(stats) {
+        if let Some(d) = &st.deadlock {
+            s += &format!("{}: {}\n", r.cfg.mode.name(), deadlock_text(d, st.cycle_ns));
         }
-        *s += "\n";
-    };
-    row(&mut s, "simulated time (us)", &|st| {
+    }
+    s
+}
+
+/// The table's first rows: simulated time, drops, and the transport's reactions when there is one.
+fn loss_rows(t: &mut Table, runs: &[Network]) {
+    t.row("simulated time (us)", &|st| {
         format!("{:.0}", st.cycles as f64 * st.cycle_ns / 1000.0)
     });
-    row(&mut s, "egress drops (packets)", &|st| {
-        st.egress_drops.to_string()
-    });
+    t.row("egress drops (packets)", &|st| st.egress_drops.to_string());
     if runs.first().is_some_and(|n| n.cfg.transport.is_some()) {
-        row(&mut s, "TCP timeouts", &|st| st.timeouts.to_string());
-        row(&mut s, "TCP fast retransmits", &|st| {
+        t.row("TCP timeouts", &|st| st.timeouts.to_string());
+        t.row("TCP fast retransmits", &|st| {
             st.fast_retransmits.to_string()
         });
-        row(&mut s, "TCP window cuts on ECN", &|st| {
-            st.ecn_cuts.to_string()
-        });
+        t.row("TCP window cuts on ECN", &|st| st.ecn_cuts.to_string());
     }
-    row(&mut s, "ingress overflow (packets)", &|st| {
+    t.row("ingress overflow (packets)", &|st| {
         st.ingress_drops.to_string()
     });
-    let tiers = stats.first().map_or(0, |st| st.pfc_frames_by_tier.len());
+}
+
+/// PFC frames per tier, and in the modes that stop a pipeline its stalls and a deadlock; then the
+/// paused time per tier.
+fn pfc_rows(t: &mut Table, runs: &[Network]) {
+    let tiers = t.stats.first().map_or(0, |st| st.pfc_frames_by_tier.len());
     for k in 1..tiers {
-        row(&mut s, &format!("PFC frames sent, tier {k}"), &|st| {
+        t.row(&format!("PFC frames sent, tier {k}"), &|st| {
             st.pfc_frames_by_tier[k].to_string()
         });
     }
     if runs.iter().any(|n| n.cfg.mode.stops()) {
         for k in 1..tiers {
-            row(
-                &mut s,
-                &format!("pipelines stalled, tier {k} (us)"),
-                &|st| {
-                    format!(
-                        "{:.0}",
-                        st.stall_cycles_by_tier[k] as f64 * st.cycle_ns / 1000.0
-                    )
-                },
-            );
+            t.row(&format!("pipelines stalled, tier {k} (us)"), &|st| {
+                format!(
+                    "{:.0}",
+                    st.stall_cycles_by_tier[k] as f64 * st.cycle_ns / 1000.0
+                )
+            });
         }
     }
     if runs.iter().any(|n| n.cfg.mode.stops()) {
-        row(&mut s, "deadlock found at (us)", &|st| {
+        t.row("deadlock found at (us)", &|st| {
             st.deadlock.as_ref().map_or("-".into(), |d| {
                 format!("{:.0}", d.since as f64 * st.cycle_ns / 1000.0)
             })
@@ -877,58 +996,53 @@ pub fn report(
     }
     for k in 0..tiers {
         let who = if k == 0 { "hosts" } else { "switches" };
-        row(
-            &mut s,
-            &format!("paused, tier {k} {who} (port-us)"),
-            &|st| {
-                format!(
-                    "{:.0}",
-                    st.paused_cycles_by_tier[k] as f64 * st.cycle_ns / 1000.0
-                )
-            },
-        );
+        t.row(&format!("paused, tier {k} {who} (port-us)"), &|st| {
+            format!(
+                "{:.0}",
+                st.paused_cycles_by_tier[k] as f64 * st.cycle_ns / 1000.0
+            )
+        });
     }
+}
+
+/// Per class of flows (the first run's): completed flows and completion times.
+fn class_rows(t: &mut Table) {
+    let stats = t.stats;
     for c in stats.first().map_or(&[][..], |st| &st.classes[..]) {
         let n = c.class.clone();
         let class = |st: &NetStats| st.classes.iter().find(|k| k.class == n).cloned();
-        row(&mut s, &format!("{n}: completed / flows"), &|st| {
+        t.row(&format!("{n}: completed / flows"), &|st| {
             class(st).map_or("-".into(), |k| format!("{}/{}", k.completed, k.flows))
         });
-        row(&mut s, &format!("{n}: FCT p99 (us)"), &|st| {
+        t.row(&format!("{n}: FCT p99 (us)"), &|st| {
             class(st).map_or("-".into(), |k| format!("{:.0}", k.fct_p99_us))
         });
-        row(&mut s, &format!("{n}: FCT max (us)"), &|st| {
+        t.row(&format!("{n}: FCT max (us)"), &|st| {
             class(st).map_or("-".into(), |k| format!("{:.0}", k.fct_max_us))
         });
     }
-    if stats.iter().any(|st| st.pause_expiry.is_some()) {
-        let e = |st: &NetStats, f: fn(&crate::net::sim::PauseExpiry) -> u64| {
-            st.pause_expiry
-                .as_ref()
-                .map_or("-".into(), |e| f(e).to_string())
-        };
-        s += "pause refresh off (a variant): pauses run out after their quanta\n";
-        row(&mut s, "pause refreshes withheld", &|st| {
-            e(st, |e| e.refreshes_withheld)
-        });
-        row(&mut s, "pauses expired", &|st| e(st, |e| e.expiries));
-        row(&mut s, "deadlocks found", &|st| e(st, |e| e.deadlocks));
-        row(&mut s, "deadlocks cleared", &|st| {
-            e(st, |e| e.deadlocks_cleared)
-        });
-        row(&mut s, "longest deadlock (ms)", &|st| {
-            st.pause_expiry.as_ref().map_or("-".into(), |e| {
-                let cycles = e.longest_deadlock_checks * crate::net::sim::DEADLOCK_CHECK_CYCLES;
-                format!("{:.0}", cycles as f64 * st.cycle_ns / 1e6)
-            })
-        });
-    }
-    for (r, st) in runs.iter().zip(stats) {
-        if let Some(d) = &st.deadlock {
-            s += &format!("{}: {}\n", r.cfg.mode.name(), deadlock_text(d, st.cycle_ns));
-        }
-    }
-    s
+}
+
+/// With pause refresh off: the refreshes withheld, the pauses that ran out and the deadlocks.
+fn pause_expiry_rows(t: &mut Table) {
+    let e = |st: &NetStats, f: fn(&crate::net::sim::PauseExpiry) -> u64| {
+        st.pause_expiry
+            .as_ref()
+            .map_or("-".into(), |e| f(e).to_string())
+    };
+    t.s += "pause refresh off (a variant): pauses run out after their quanta\n";
+    t.row("pause refreshes withheld", &|st| {
+        e(st, |e| e.refreshes_withheld)
+    });
+    t.row("pauses expired", &|st| e(st, |e| e.expiries));
+    t.row("deadlocks found", &|st| e(st, |e| e.deadlocks));
+    t.row("deadlocks cleared", &|st| e(st, |e| e.deadlocks_cleared));
+    t.row("longest deadlock (ms)", &|st| {
+        st.pause_expiry.as_ref().map_or("-".into(), |e| {
+            let cycles = e.longest_deadlock_checks * crate::net::sim::DEADLOCK_CHECK_CYCLES;
+            format!("{:.0}", cycles as f64 * st.cycle_ns / 1e6)
+        })
+    });
 }
 
 /// A deadlock in words: when the run found it, and each stopped pipeline's wait.
