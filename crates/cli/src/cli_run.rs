@@ -5,7 +5,7 @@ use crate::switch::scenario::Scenario;
 use crate::switch::{BlockKind, DutKind, FlowMode, Switch};
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
 pub struct RunArgs {
@@ -297,6 +297,43 @@ fn write_window(
 }
 
 pub fn run(a: &RunArgs) -> Result<()> {
+    if run_qcn_or_fecn(a)? {
+        return Ok(());
+    }
+    let sc = switch_scenario(a)?;
+    let modes = parse_modes(&a.mode)?;
+    let dut = DutKind::parse(&a.dut)
+        .with_context(|| format!("--dut '{}': expected model, rtl or both", a.dut))?;
+    let opts = run_options(a, &sc, dut)?;
+    let runs = run_modes_with(&sc, &modes, dut, &opts)?;
+    if let Some(d) = &a.hpcc {
+        write_hpcc(d, &sc, &runs)?;
+    }
+    if let (Some(d), Some(ports)) = (&a.pcap, opts.capture) {
+        write_pcaps(d, ports, &sc, &runs)?;
+    }
+    if let Some(p) = &a.plot {
+        crate::plot::plot(p, &runs).map_err(anyhow::Error::msg)?;
+        eprintln!("run: plot written to {}", p.display());
+    }
+    if a.json {
+        let v: Vec<_> = runs
+            .iter()
+            .map(|s| serde_json::json!({ "mode": s.mode.name(), "stats": s.stats }))
+            .collect();
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({ "scenario": sc.name, "runs": v }))?
+        );
+        return Ok(());
+    }
+    print!("{}", report(&sc, &runs));
+    Ok(())
+}
+
+/// The QCN and FECN modes run their own simulators: hands them the run when `--mode` asks for
+/// one (true: the run is done).
+fn run_qcn_or_fecn(a: &RunArgs) -> Result<bool> {
     if crate::cli_qcn::wants(&a.mode, Some(&a.scenario)) {
         let out = crate::cli_qcn::QcnOutputs {
             csv: a.csv.as_deref(),
@@ -305,7 +342,8 @@ pub fn run(a: &RunArgs) -> Result<()> {
             json: a.json,
             seeds: None,
         };
-        return crate::cli_qcn::run_cli(&a.scenario, &a.mode, &out).map(|_| ());
+        crate::cli_qcn::run_cli(&a.scenario, &a.mode, &out)?;
+        return Ok(true);
     }
     if crate::cli_fecn::wants(&a.mode) {
         let out = crate::cli_fecn::FecnOutputs {
@@ -314,8 +352,14 @@ pub fn run(a: &RunArgs) -> Result<()> {
             json: a.json,
             seeds: None,
         };
-        return crate::cli_fecn::run_cli(&a.scenario, &a.mode, &out).map(|_| ());
+        crate::cli_fecn::run_cli(&a.scenario, &a.mode, &out)?;
+        return Ok(true);
     }
+    Ok(false)
+}
+
+/// `--scenario` with `--pause-refresh`: a single switch's scenario (a network scenario is refused).
+fn switch_scenario(a: &RunArgs) -> Result<Scenario> {
     let mut sc = Scenario::load(&a.scenario)?;
     if let Some(r) = &a.pause_refresh {
         sc.pause_refresh = r == "on";
@@ -327,9 +371,12 @@ pub fn run(a: &RunArgs) -> Result<()> {
             a.scenario
         );
     }
-    let modes = parse_modes(&a.mode)?;
-    let dut = DutKind::parse(&a.dut)
-        .with_context(|| format!("--dut '{}': expected model, rtl or both", a.dut))?;
+    Ok(sc)
+}
+
+/// How `capfc run` runs each mode: checks `--fault`, `--block` and the ports of `--pcap-ports`,
+/// and makes the directories of `--pcap` and `--hpcc`.
+fn run_options(a: &RunArgs, sc: &Scenario, dut: DutKind) -> Result<RunOptions> {
     // About 600 samples over the default scenario's run.
     let progress = std::io::IsTerminal::is_terminal(&std::io::stderr());
     if a.fault.is_some() && dut != DutKind::Both {
@@ -352,7 +399,7 @@ pub fn run(a: &RunArgs) -> Result<()> {
             std::fs::create_dir_all(d).with_context(|| format!("{flag} {}", d.display()))?;
         }
     }
-    let opts = RunOptions {
+    Ok(RunOptions {
         every: a.plot.as_ref().map(|_| 2000),
         progress,
         fault: a.fault,
@@ -364,67 +411,51 @@ pub fn run(a: &RunArgs) -> Result<()> {
         block,
         skip_idle: true,
         audit_idle: false,
-    };
-    let runs = run_modes_with(&sc, &modes, dut, &opts)?;
-    if let Some(d) = &a.hpcc {
-        use crate::switch::hpcc::{fct_txt, pfc_txt};
-        for s in &runs {
-            let base = format!("{}_{}", sc.name, s.mode.name());
-            let log = s.pfc_log.as_deref().unwrap_or_default();
-            for (what, text) in [
-                ("fct", fct_txt(&sc, &s.stats.fct)),
-                ("pfc", pfc_txt(&sc, log)),
-            ] {
-                let path = d.join(format!("{base}_{what}.txt"));
-                std::fs::write(&path, text)
-                    .with_context(|| format!("--hpcc {}", path.display()))?;
-            }
-            eprintln!("run: {base}: HPCC fct.txt and pfc.txt in {}", d.display());
+    })
+}
+
+/// `--hpcc`: each mode's fct.txt and pfc.txt in `d`, SCENARIO_MODE_fct.txt and SCENARIO_MODE_pfc.txt.
+fn write_hpcc(d: &Path, sc: &Scenario, runs: &[Switch]) -> Result<()> {
+    use crate::switch::hpcc::{fct_txt, pfc_txt};
+    for s in runs {
+        let base = format!("{}_{}", sc.name, s.mode.name());
+        let log = s.pfc_log.as_deref().unwrap_or_default();
+        for (what, text) in [
+            ("fct", fct_txt(sc, &s.stats.fct)),
+            ("pfc", pfc_txt(sc, log)),
+        ] {
+            let path = d.join(format!("{base}_{what}.txt"));
+            std::fs::write(&path, text).with_context(|| format!("--hpcc {}", path.display()))?;
         }
+        eprintln!("run: {base}: HPCC fct.txt and pfc.txt in {}", d.display());
     }
-    if let (Some(d), Some(ports)) = (&a.pcap, capture) {
-        for s in &runs {
-            let c = s.capture.as_ref().expect("captured");
-            let (mut files, mut frames) = (0, 0);
-            for i in (0..sc.ports).filter(|&i| ports >> i & 1 == 1) {
-                use crate::switch::pcap::Dir;
-                for (way, dir) in [("in", Dir::ToSwitch), ("out", Dir::ToHost)] {
-                    let name = format!("{}_{}_port{i}_{way}.pcap", sc.name, s.mode.name());
-                    let path = d.join(name);
-                    frames += crate::switch::pcap::write_port(
-                        &path,
-                        &c.frames,
-                        (i, Some(dir)),
-                        sc.cycle_ns,
-                    )
-                    .map_err(anyhow::Error::msg)?;
-                    files += 1;
-                }
+    Ok(())
+}
+
+/// `--pcap`: each mode's frames on each captured port (bit i of `ports`: port i), one file a
+/// direction, in `d`.
+fn write_pcaps(d: &Path, ports: u128, sc: &Scenario, runs: &[Switch]) -> Result<()> {
+    use crate::switch::pcap::Dir;
+    for s in runs {
+        let c = s.capture.as_ref().expect("captured");
+        let (mut files, mut frames) = (0, 0);
+        for i in (0..sc.ports).filter(|&i| ports >> i & 1 == 1) {
+            for (way, dir) in [("in", Dir::ToSwitch), ("out", Dir::ToHost)] {
+                let name = format!("{}_{}_port{i}_{way}.pcap", sc.name, s.mode.name());
+                let path = d.join(name);
+                frames +=
+                    crate::switch::pcap::write_port(&path, &c.frames, (i, Some(dir)), sc.cycle_ns)
+                        .map_err(anyhow::Error::msg)?;
+                files += 1;
             }
-            eprintln!(
-                "run: {} {}: {frames} frames in {files} pcap files in {}",
-                sc.name,
-                s.mode.name(),
-                d.display()
-            );
         }
-    }
-    if let Some(p) = &a.plot {
-        crate::plot::plot(p, &runs).map_err(anyhow::Error::msg)?;
-        eprintln!("run: plot written to {}", p.display());
-    }
-    if a.json {
-        let v: Vec<_> = runs
-            .iter()
-            .map(|s| serde_json::json!({ "mode": s.mode.name(), "stats": s.stats }))
-            .collect();
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&serde_json::json!({ "scenario": sc.name, "runs": v }))?
+        eprintln!(
+            "run: {} {}: {frames} frames in {files} pcap files in {}",
+            sc.name,
+            s.mode.name(),
+            d.display()
         );
-        return Ok(());
     }
-    print!("{}", report(&sc, &runs));
     Ok(())
 }
 
