@@ -709,12 +709,7 @@ impl Session {
             (c, p)
         });
         self.interrupt.store(false, Ordering::Relaxed);
-        // Reading the block's registers every cycle costs more than the cycle: only when a
-        // breakpoint or watch looks at them.
-        let needs_state = self.points.iter().any(|p| match &p.kind {
-            PointKind::Break { cond, .. } => cond_reads_state(cond),
-            PointKind::Watch { value, .. } => value_reads_state(value),
-        }) || until.as_ref().is_some_and(|(c, _)| cond_reads_state(c));
+        let needs_state = self.needs_state(until.as_ref().map(|(c, _)| c));
         let mut stop: Option<String> = None;
         let mut hits: Vec<Json> = vec![];
         let mut changes: Vec<Json> = vec![];
@@ -723,25 +718,8 @@ impl Session {
             if limit.is_some_and(|l| n >= l) {
                 break;
             }
-            if let Some(m) = &self.sw.mismatch {
-                stop = Some(format!("the model and the RTL differ:\n{m}"));
-                break;
-            }
-            if limit.is_none() {
-                if self.sw.done() {
-                    stop = Some("every flow has completed".into());
-                    break;
-                }
-                if self.sw.now >= self.sw.sc.max_cycles {
-                    stop = Some(format!(
-                        "the scenario's cycle limit ({})",
-                        self.sw.sc.max_cycles
-                    ));
-                    break;
-                }
-            }
-            if self.interrupt.load(Ordering::Relaxed) {
-                stop = Some("interrupted".into());
+            stop = self.stop_reason(limit.is_none());
+            if stop.is_some() {
                 break;
             }
             self.keep_timeline();
@@ -757,32 +735,7 @@ impl Session {
             if needs_state {
                 self.refresh_words();
             }
-            let mut points = std::mem::take(&mut self.points);
-            for p in points.iter_mut() {
-                match &mut p.kind {
-                    PointKind::Watch { value, last } => {
-                        let v = self.value(value);
-                        if v != *last {
-                            changes.push(json!({"id": p.id, "cycle": self.sw.now, "value": value.to_string(), "old": last.clone(), "new": v.clone()}));
-                            o.line(format!(
-                                "cycle {}: watch {} {value}: {} -> {}",
-                                self.sw.now, p.id, last, v
-                            ));
-                            *last = v;
-                        }
-                    }
-                    PointKind::Break { cond, prev } => {
-                        if let Some(d) = self.holds(cond, prev, &cy) {
-                            hits.push(json!({"id": p.id, "cond": cond.to_string(), "what": d}));
-                            o.line(format!(
-                                "cycle {}: breakpoint {} ({cond}): {d}",
-                                self.sw.now, p.id
-                            ));
-                        }
-                    }
-                }
-            }
-            self.points = points;
+            self.check_points(&cy, &mut hits, &mut changes, o);
             if let Some((c, prev)) = until.as_mut() {
                 let c = c.clone();
                 if let Some(d) = self.holds(&c, prev, &cy) {
@@ -811,6 +764,76 @@ impl Session {
         o.set("hits", Json::Array(hits));
         o.set("watch", Json::Array(changes));
         o.set("stopped", stop.map_or(Json::Null, Json::String));
+    }
+
+    /// Whether a breakpoint, a watch or `until` looks at the block's registers. Reading them every
+    /// cycle costs more than the cycle: only then.
+    fn needs_state(&self, until: Option<&Cond>) -> bool {
+        self.points.iter().any(|p| match &p.kind {
+            PointKind::Break { cond, .. } => cond_reads_state(cond),
+            PointKind::Watch { value, .. } => value_reads_state(value),
+        }) || until.is_some_and(cond_reads_state)
+    }
+
+    /// Why stepping stops before the next cycle, if it does: the model and the RTL differ, an
+    /// interrupt; and when stepping without a limit (`unlimited`), every flow done or the
+    /// scenario's cycle limit.
+    fn stop_reason(&self, unlimited: bool) -> Option<String> {
+        if let Some(m) = &self.sw.mismatch {
+            return Some(format!("the model and the RTL differ:\n{m}"));
+        }
+        if unlimited {
+            if self.sw.done() {
+                return Some("every flow has completed".into());
+            }
+            if self.sw.now >= self.sw.sc.max_cycles {
+                return Some(format!(
+                    "the scenario's cycle limit ({})",
+                    self.sw.sc.max_cycles
+                ));
+            }
+        }
+        if self.interrupt.load(Ordering::Relaxed) {
+            return Some("interrupted".into());
+        }
+        None
+    }
+
+    /// After a cycle (`cy`: the drop counts before it): each watch whose value changed, into
+    /// `changes`, and each breakpoint that holds, into `hits`; both said on `o`.
+    fn check_points(
+        &mut self,
+        cy: &Cycle,
+        hits: &mut Vec<Json>,
+        changes: &mut Vec<Json>,
+        o: &mut Out,
+    ) {
+        let mut points = std::mem::take(&mut self.points);
+        for p in points.iter_mut() {
+            match &mut p.kind {
+                PointKind::Watch { value, last } => {
+                    let v = self.value(value);
+                    if v != *last {
+                        changes.push(json!({"id": p.id, "cycle": self.sw.now, "value": value.to_string(), "old": last.clone(), "new": v.clone()}));
+                        o.line(format!(
+                            "cycle {}: watch {} {value}: {} -> {}",
+                            self.sw.now, p.id, last, v
+                        ));
+                        *last = v;
+                    }
+                }
+                PointKind::Break { cond, prev } => {
+                    if let Some(d) = self.holds(cond, prev, cy) {
+                        hits.push(json!({"id": p.id, "cond": cond.to_string(), "what": d}));
+                        o.line(format!(
+                            "cycle {}: breakpoint {} ({cond}): {d}",
+                            self.sw.now, p.id
+                        ));
+                    }
+                }
+            }
+        }
+        self.points = points;
     }
 
     /// Go back to cycle `target` (≤ now) through the timeline.
