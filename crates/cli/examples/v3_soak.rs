@@ -17,8 +17,8 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
-use capfc::block::Mode;
-use capfc::soak_v3::{jobs, run_job, shard};
+use capfc::block::{BlockParams, Mode};
+use capfc::soak_v3::{jobs, run_job, shard, Job};
 use capfc::v3::fault::Fault;
 use capfc_cli::cli_util::{parse_seeds, parse_shard};
 use clap::Parser;
@@ -81,26 +81,7 @@ fn run(a: &Args) -> Result<bool> {
         }
         return Ok(true);
     }
-    let names: Vec<&str> = built.iter().map(|(n, _)| n.as_str()).collect();
-    let configs: Vec<_> = if a.config == "all" {
-        built.clone()
-    } else {
-        a.config
-            .split(',')
-            .map(|n| {
-                built
-                    .iter()
-                    .find(|(b, _)| b == n)
-                    .cloned()
-                    .with_context(|| {
-                        format!(
-                            "--config '{n}': not built (built: {}; more with CAPFC_V3_CONFIGS)",
-                            names.join(", ")
-                        )
-                    })
-            })
-            .collect::<Result<_>>()?
-    };
+    let configs = select_configs(&a.config, &built)?;
     let modes = match a.algo.as_str() {
         "max" => vec![Mode::StopMax],
         "cal" => vec![Mode::StopCal],
@@ -123,7 +104,49 @@ fn run(a: &Args) -> Result<bool> {
         .map(str::parse)
         .transpose()
         .map_err(anyhow::Error::msg)?;
-    let mut js = jobs(&configs, &modes, seeds.clone(), a.cycles);
+    let js = select_jobs(a, &configs, &modes, &seeds, fault)?;
+    let t0 = Instant::now();
+    let tally = run_jobs(&js, fault, a.exhaustive);
+    let secs = t0.elapsed().as_secs_f64();
+    print_summary(a.json, js.len(), &tally, secs)?;
+    Ok(tally.failed == 0 && tally.cycles > 0)
+}
+
+/// `--config`: `all` of the `built` parameter sets, or names of them, comma-separated.
+fn select_configs(
+    spec: &str,
+    built: &[(String, BlockParams)],
+) -> Result<Vec<(String, BlockParams)>> {
+    if spec == "all" {
+        return Ok(built.to_vec());
+    }
+    spec.split(',')
+        .map(|n| {
+            built
+                .iter()
+                .find(|(b, _)| b == n)
+                .cloned()
+                .with_context(|| {
+                    let names: Vec<&str> = built.iter().map(|(n, _)| n.as_str()).collect();
+                    format!(
+                        "--config '{n}': not built (built: {}; more with CAPFC_V3_CONFIGS)",
+                        names.join(", ")
+                    )
+                })
+        })
+        .collect()
+}
+
+/// The jobs of this run: every configuration × seed × mode, then `--shard`'s share of them; none
+/// is an error. Says on stderr what runs.
+fn select_jobs(
+    a: &Args,
+    configs: &[(String, BlockParams)],
+    modes: &[Mode],
+    seeds: &std::ops::RangeInclusive<u64>,
+    fault: Option<Fault>,
+) -> Result<Vec<Job>> {
+    let mut js = jobs(configs, modes, seeds.clone(), a.cycles);
     let total = js.len();
     if let Some(sh) = &a.shard {
         let (k, n) = parse_shard(sh)?;
@@ -160,47 +183,75 @@ fn run(a: &Args) -> Result<bool> {
             .unwrap_or_default(),
         fault.map(|f| format!("; fault {f}")).unwrap_or_default()
     );
-    let t0 = Instant::now();
-    let (mut passed, mut failed, mut cycles, mut full) = (0u64, 0u64, 0u64, 0u64);
-    let mut cov: BTreeMap<String, u64> = BTreeMap::new();
-    let mut failures = vec![];
-    for j in &js {
-        let t = Instant::now();
-        match run_job(j, fault, a.exhaustive) {
+    Ok(js)
+}
+
+/// What the jobs of a soak gave.
+struct Tally {
+    passed: u64,
+    failed: u64,
+    /// Cycles run in lockstep by the jobs that passed.
+    cycles: u64,
+    /// Cycles after which every RAM word was compared.
+    full: u64,
+    /// Hits of each coverage point, over the jobs that passed.
+    cov: BTreeMap<String, u64>,
+    failures: Vec<String>,
+}
+
+/// Runs `js` in order, each job's verdict on stderr as it ends.
+fn run_jobs(js: &[Job], fault: Option<Fault>, exhaustive: bool) -> Tally {
+    let mut t = Tally {
+        passed: 0,
+        failed: 0,
+        cycles: 0,
+        full: 0,
+        cov: BTreeMap::new(),
+        failures: vec![],
+    };
+    for j in js {
+        let start = Instant::now();
+        match run_job(j, fault, exhaustive) {
             Ok(r) => {
-                passed += 1;
-                cycles += r.cycles;
-                full += r.full_compares;
+                t.passed += 1;
+                t.cycles += r.cycles;
+                t.full += r.full_compares;
                 for (k, v) in r.corners {
-                    *cov.entry(k).or_default() += v;
+                    *t.cov.entry(k).or_default() += v;
                 }
                 eprintln!(
                     "v3_soak: {}: {} cycles, no difference ({:.1} s)",
                     j.label(),
                     r.cycles,
-                    t.elapsed().as_secs_f64()
+                    start.elapsed().as_secs_f64()
                 );
             }
             Err(e) => {
-                failed += 1;
+                t.failed += 1;
                 eprintln!("v3_soak: FAIL {e}");
-                failures.push(e.to_string());
+                t.failures.push(e.to_string());
             }
         }
     }
-    let secs = t0.elapsed().as_secs_f64();
-    if a.json {
-        let coverage: Vec<_> = cov
+    t
+}
+
+/// The summary on standard output: coverage and counts, or JSON (`json`).
+fn print_summary(json: bool, jobs: usize, t: &Tally, secs: f64) -> Result<()> {
+    let (passed, failed, cycles, full) = (t.passed, t.failed, t.cycles, t.full);
+    if json {
+        let coverage: Vec<_> = t
+            .cov
             .iter()
             .map(|(k, v)| serde_json::json!({"point": k, "hits": v}))
             .collect();
         let v = serde_json::json!({
-            "jobs": js.len(), "passed": passed, "failed": failed, "cycles": cycles,
-            "full_compares": full, "seconds": secs, "coverage": coverage, "failures": failures,
+            "jobs": jobs, "passed": passed, "failed": failed, "cycles": cycles,
+            "full_compares": full, "seconds": secs, "coverage": coverage, "failures": t.failures,
         });
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
-        for (k, v) in &cov {
+        for (k, v) in &t.cov {
             println!("  {v:>14}  {k}");
         }
         println!(
@@ -208,5 +259,5 @@ fn run(a: &Args) -> Result<bool> {
             cycles as f64 / secs.max(1e-9)
         );
     }
-    Ok(failed == 0 && cycles > 0)
+    Ok(())
 }
