@@ -2,7 +2,7 @@
 //! block; PFC frames travel hop by hop; routing is ECMP or DeTail; idle switches are skipped.
 
 use capfc::block::BlockKind;
-use capfc::net::sim::{NetConfig, Network, Routing};
+use capfc::net::sim::{Deadlock, NetConfig, Network, Routing};
 use capfc::net::topology::{NetFlow, NodeKind, Topology};
 use capfc::net::traffic::{poisson_flows, Cdf};
 use capfc::net::transport::TransportKind;
@@ -650,24 +650,31 @@ fn capfc(args: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
-/// `capfc net`: the table, HPCC's files and the pause plot; a sweep's shards together give the
-/// whole sweep, line for line (the same seed gives the same run); bad input exits non-zero with
-/// the place named.
-#[test]
-fn the_cli_runs_sweeps_in_shards_and_refuses_bad_input() {
-    let dir = std::env::temp_dir().join(format!("capfc-net-{}", std::process::id()));
+/// The options every `capfc net` test below starts from: a small leaf-spine, 4 ms of drawn flows at
+/// half load.
+const NET_BASE: [&str; 7] = [
+    "net",
+    "--topology",
+    "leaf-spine:2,1,4",
+    "--duration",
+    "4ms",
+    "--load",
+    "0.5",
+];
+
+/// A fresh directory of this test process, named `name`.
+fn test_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("capfc-net-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `capfc net`: the table, HPCC's files and the pause plot.
+#[test]
+fn the_cli_writes_its_table_hpcc_files_and_pause_plot() {
+    let dir = test_dir("table");
     let svg = dir.join("pauses.svg");
-    let base = [
-        "net",
-        "--topology",
-        "leaf-spine:2,1,4",
-        "--duration",
-        "4ms",
-        "--load",
-        "0.5",
-    ];
-    let mut args = base.to_vec();
+    let mut args = NET_BASE.to_vec();
     let (h, p) = (dir.display().to_string(), svg.display().to_string());
     args.extend(["--mode", "PFC_wstop,CaPFC_cal", "--hpcc", &h, "--plot", &p]);
     let o = capfc(&args);
@@ -683,9 +690,15 @@ fn the_cli_runs_sweeps_in_shards_and_refuses_bad_input() {
         assert!(dir.join(format!("{m}_pfc.txt")).exists());
     }
     assert!(std::fs::read_to_string(&svg).unwrap().starts_with("<svg"));
+    std::fs::remove_dir_all(&dir).ok();
+}
 
+/// `capfc net --seeds`: a sweep's shards together give the whole sweep, line for line (the same
+/// seed gives the same run).
+#[test]
+fn the_cli_sweeps_in_shards_that_make_up_the_whole_sweep() {
     let sweep = |extra: &[&str]| {
-        let mut a = base.to_vec();
+        let mut a = NET_BASE.to_vec();
         a.extend(["--seeds", "1..=3", "--mode", "CaPFC_max,CaPFC_cal"]);
         a.extend(extra);
         let o = capfc(&a);
@@ -703,7 +716,12 @@ fn the_cli_runs_sweeps_in_shards_and_refuses_bad_input() {
     parts.extend(sweep(&["--shard", "2/2"]));
     parts.sort();
     assert_eq!(parts, all);
+}
 
+/// `capfc net`: a topology file and a flow file that do not fit are refused with the file and line.
+#[test]
+fn the_cli_refuses_bad_topology_and_flow_files() {
+    let dir = test_dir("files");
     let bad_topo = dir.join("t.txt");
     std::fs::write(&bad_topo, "3 1 2\n2\n0 2 1Gbps 1us 0\n1 7 1Gbps 1us 0\n").unwrap();
     let o = capfc(&["net", "--topology", &bad_topo.display().to_string()]);
@@ -724,6 +742,13 @@ fn the_cli_runs_sweeps_in_shards_and_refuses_bad_input() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success());
     assert!(err.contains("f.txt:2: dst: node 2 is not a host"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `capfc net`: bad option values exit non-zero naming the option; "tcp" is refused naming the
+/// transports it could mean, which the help tells apart.
+#[test]
+fn the_cli_refuses_bad_options_by_name() {
     for (flag, v) in [
         ("--routing", "spray"),
         ("--transport", "udp"),
@@ -731,7 +756,7 @@ fn the_cli_runs_sweeps_in_shards_and_refuses_bad_input() {
         ("--shard", "3/2"),
         ("--seeds", "5..5"),
     ] {
-        let mut a = base.to_vec();
+        let mut a = NET_BASE.to_vec();
         a.extend([flag, v]);
         let o = capfc(&a);
         let err = String::from_utf8_lossy(&o.stderr);
@@ -742,7 +767,7 @@ fn the_cli_runs_sweeps_in_shards_and_refuses_bad_input() {
     }
     // "tcp" named no transport in particular: refused, naming the paper's preset and DCTCP; the
     // help tells the two apart.
-    let mut a = base.to_vec();
+    let mut a = NET_BASE.to_vec();
     a.extend(["--transport", "tcp"]);
     let o = capfc(&a);
     let err = String::from_utf8_lossy(&o.stderr);
@@ -755,7 +780,13 @@ fn the_cli_runs_sweeps_in_shards_and_refuses_bad_input() {
         help.contains("paper (the paper's: Linux TCP") && help.contains("dctcp (a variant"),
         "{help}"
     );
-    // A network scenario's own settings are checked as well, and named by their table.
+}
+
+/// `capfc net --scenario`: a network scenario's own settings are checked as well, and named by
+/// their table; a single switch's scenario is refused.
+#[test]
+fn the_cli_refuses_bad_network_scenarios() {
+    let dir = test_dir("scenario");
     let sc = dir.join("s.toml");
     std::fs::write(
         &sc,
@@ -777,42 +808,31 @@ fn the_cli_runs_sweeps_in_shards_and_refuses_bad_input() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// PFC_wstop can deadlock a network that has no routing loop: a stopped pipeline couples every
-/// input of a switch to every output. Leaf-spine, every link at 1 Gb/s, open-loop senders: leaf A's
-/// hosts 1 to 3 send 1 MB each to leaf B's host 7, leaf B's hosts 4 to 6 send 1 MB each to leaf A's
-/// host 0. A leaf's uplink fills, its pipeline stops, its input from the spine fills and pauses
-/// the spine; the spine's queue to that leaf fills, the spine's pipeline stops, its input from the
-/// leaf fills and pauses the leaf's uplink: each waits for the other. The run stops on it and says
-/// which pipelines wait on which; each wait is checked here against the switches themselves, and
-/// the cycle still holds 10 ms later. Under TCP with DCTCP four of the flows stop pipelines
-/// without a deadlock, and none is reported. Under CaPFC_cal, which never stops a pipeline, the
-/// six complete.
-#[test]
-fn pfc_wstop_deadlocks_a_leaf_spine_and_capfc_does_not() {
+/// The leaf-spine that PFC_wstop deadlocks: two leaves of four hosts and one spine, every link at
+/// 1 Gb/s; leaf A's hosts 1 to 3 send 1 MB each to leaf B's host 7, leaf B's hosts 4 to 6 send
+/// 1 MB each to leaf A's host 0.
+fn deadlocking_leaf_spine() -> (Topology, Vec<NetFlow>) {
     let topo = Topology::leaf_spine(2, 1, 4, 1_000_000_000, 1_000_000_000, 1000).unwrap();
     let flows: Vec<NetFlow> = [(1, 7), (2, 7), (3, 7), (4, 0), (5, 0), (6, 0)]
         .into_iter()
         .map(|(s, d)| flow(s, d, 1_000_000, 0))
         .collect();
-    let run = |mode| {
-        let mut cfg = NetConfig::paper(mode, Routing::Ecmp);
-        cfg.switch.max_cycles = 12_500_000; // 100 ms
-        let mut net = Network::new(&topo, &flows, cfg).unwrap();
-        net.run().unwrap();
-        net
-    };
-    let stop = run(FlowMode::PfcWstop);
-    let d = stop
-        .deadlock
-        .clone()
-        .expect("PFC_wstop did not deadlock the leaf-spine");
-    assert!(!stop.finished(), "a deadlocked run finished its flows");
-    assert!(
-        stop.now <= d.since + 2 * capfc::net::sim::DEADLOCK_CHECK_CYCLES,
-        "the run went on {} cycles after the deadlock was found at {}",
-        stop.now,
-        d.since
-    );
+    (topo, flows)
+}
+
+/// `flows` on `topo` in `mode` with open-loop senders and ECMP, run for up to 100 ms.
+fn run_open_loop(topo: &Topology, flows: &[NetFlow], mode: FlowMode) -> Network {
+    let mut cfg = NetConfig::paper(mode, Routing::Ecmp);
+    cfg.switch.max_cycles = 12_500_000; // 100 ms
+    let mut net = Network::new(topo, flows, cfg).unwrap();
+    net.run().unwrap();
+    net
+}
+
+/// The deadlock `d` that run `stop` found is a cycle of waits, each checked against the switches
+/// themselves: each stopped with the waited-on packet at its pipeline's end, paused on that port
+/// and class, and linked to the next; the spine among them.
+fn assert_waits_form_a_cycle(stop: &Network, d: &Deadlock, topo: &Topology) {
     assert!(d.waits.len() >= 2, "{d:?}");
     let paused = stop.paused_now();
     for (i, w) in d.waits.iter().enumerate() {
@@ -851,10 +871,12 @@ fn pfc_wstop_deadlocks_a_leaf_spine_and_capfc_does_not() {
         d.waits.iter().any(|w| w.node == spine),
         "the spine {spine} is not in the cycle: {d:?}"
     );
-    assert_eq!(stop.stats().deadlock, Some(d.clone()));
-    // the pause plot names it
+}
+
+/// The pause plot of run `stop` names its deadlock `d`: when, and the switches in it.
+fn assert_plot_names_the_deadlock(stop: &Network, d: &Deadlock) {
     let svg = std::env::temp_dir().join(format!("capfc-deadlock-{}.svg", std::process::id()));
-    capfc_cli::plot::plot_pauses(&svg, std::slice::from_ref(&stop)).unwrap();
+    capfc_cli::plot::plot_pauses(&svg, std::slice::from_ref(stop)).unwrap();
     let text = std::fs::read_to_string(&svg).unwrap();
     let _ = std::fs::remove_file(&svg);
     let names: Vec<String> = d.waits.iter().map(|w| w.node.to_string()).collect();
@@ -864,9 +886,11 @@ fn pfc_wstop_deadlocks_a_leaf_spine_and_capfc_does_not() {
         names.join(", ")
     );
     assert!(text.contains(&want), "the plot does not say '{want}'");
-    // and it lasts: 10 ms more, stepped without the check, change nothing in the cycle (the
-    // same packet at the end of each pipeline; its cycle there moves on while it waits)
-    let mut stop = stop;
+}
+
+/// The deadlock `d` lasts: 10 ms more of `stop`, stepped without the check, change nothing in the
+/// cycle (the same packet at the end of each pipeline; its cycle there moves on while it waits).
+fn assert_deadlock_lasts_10ms(mut stop: Network, d: &Deadlock) {
     let heads: Vec<_> = d
         .waits
         .iter()
@@ -886,9 +910,42 @@ fn pfc_wstop_deadlocks_a_leaf_spine_and_capfc_does_not() {
             w.node
         );
     }
+}
 
-    // TCP with DCTCP, three of the flows up and one down: PFC_wstop's pipelines stop, but no
-    // cycle forms, and none is reported
+/// PFC_wstop can deadlock a network that has no routing loop: a stopped pipeline couples every
+/// input of a switch to every output. Leaf-spine, every link at 1 Gb/s, open-loop senders: leaf A's
+/// hosts 1 to 3 send 1 MB each to leaf B's host 7, leaf B's hosts 4 to 6 send 1 MB each to leaf A's
+/// host 0. A leaf's uplink fills, its pipeline stops, its input from the spine fills and pauses
+/// the spine; the spine's queue to that leaf fills, the spine's pipeline stops, its input from the
+/// leaf fills and pauses the leaf's uplink: each waits for the other. The run stops on it and says
+/// which pipelines wait on which; each wait is checked here against the switches themselves, and
+/// the cycle still holds 10 ms later.
+#[test]
+fn pfc_wstop_deadlocks_a_leaf_spine() {
+    let (topo, flows) = deadlocking_leaf_spine();
+    let stop = run_open_loop(&topo, &flows, FlowMode::PfcWstop);
+    let d = stop
+        .deadlock
+        .clone()
+        .expect("PFC_wstop did not deadlock the leaf-spine");
+    assert!(!stop.finished(), "a deadlocked run finished its flows");
+    assert!(
+        stop.now <= d.since + 2 * capfc::net::sim::DEADLOCK_CHECK_CYCLES,
+        "the run went on {} cycles after the deadlock was found at {}",
+        stop.now,
+        d.since
+    );
+    assert_waits_form_a_cycle(&stop, &d, &topo);
+    assert_eq!(stop.stats().deadlock, Some(d.clone()));
+    assert_plot_names_the_deadlock(&stop, &d);
+    assert_deadlock_lasts_10ms(stop, &d);
+}
+
+/// On the leaf-spine PFC_wstop deadlocks with open-loop senders, under TCP with DCTCP four of the
+/// flows (three up, one down) stop PFC_wstop's pipelines, but no cycle forms, and none is reported.
+#[test]
+fn pfc_wstop_under_dctcp_stops_pipelines_without_a_deadlock() {
+    let (topo, flows) = deadlocking_leaf_spine();
     let mut cfg =
         NetConfig::paper(FlowMode::PfcWstop, Routing::Ecmp).with_transport(TransportKind::Dctcp);
     cfg.switch.max_cycles = 12_500_000;
@@ -896,8 +953,14 @@ fn pfc_wstop_deadlocks_a_leaf_spine_and_capfc_does_not() {
     tcp.run().unwrap();
     assert!(tcp.finished() && tcp.deadlock.is_none());
     assert!(tcp.stats().stall_cycles_by_tier.iter().sum::<u64>() > 0);
+}
 
-    let cal = run(FlowMode::CapfcCal);
+/// On the leaf-spine PFC_wstop deadlocks, CaPFC_cal, which never stops a pipeline, completes the
+/// six flows with no drop.
+#[test]
+fn capfc_cal_does_not_deadlock_the_leaf_spine() {
+    let (topo, flows) = deadlocking_leaf_spine();
+    let cal = run_open_loop(&topo, &flows, FlowMode::CapfcCal);
     assert!(cal.deadlock.is_none());
     assert!(cal.finished(), "CaPFC_cal did not complete the flows");
     assert_eq!(cal.stats().egress_drops, 0);
