@@ -222,51 +222,28 @@ fn poked_packet_is_delivered_and_back_undoes_it() {
     assert_eq!(s.sw.sc.flows.len(), f, "the poked flow is still there");
 }
 
-#[test]
-fn snapshot_files_round_trip_and_bad_ones_are_refused() {
-    let dir = std::env::temp_dir().join(format!("capfc-repl-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("s.json");
-    let f = file.display().to_string();
-    let mut s = session(DutKind::Model);
-    let mut out = vec![];
-    run_script(
-        &mut s,
-        "t",
-        &format!("step 13000\nsnapshot {f}\n"),
-        &mut out,
-    )
-    .unwrap();
-    let at = s.sw.snapshot();
-    run_script(&mut s, "t", &format!("step 777\nrestore {f}\n"), &mut out).unwrap();
-    same(&s.sw.snapshot(), &at, "restore from a file");
-    // Truncated, not JSON, another format: each refused with the file and where.
-    let text = std::fs::read_to_string(&file).unwrap();
+/// Snapshot files made from `text` (a snapshot file) that do not read: truncated, another format,
+/// none at all; each with what its refusal must say.
+fn unreadable_snapshots(dir: &std::path::Path, text: &str) -> [(String, &'static str); 3] {
     let cut = dir.join("cut.json");
     std::fs::write(&cut, &text[..text.len() / 2]).unwrap();
     let other = dir.join("other.json");
     std::fs::write(&other, text.replacen("capfc-snapshot-1", "vcd", 1)).unwrap();
-    for (path, why) in [
+    [
         (cut.display().to_string(), "line 1 column"),
         (
             other.display().to_string(),
             "field format: 'vcd' is not a capfc snapshot",
         ),
         (dir.join("none.json").display().to_string(), "No such file"),
-    ] {
-        let e = run_script(
-            &mut s,
-            "script.cmds",
-            &format!("restore {path}\n"),
-            &mut out,
-        )
-        .unwrap_err()
-        .to_string();
-        assert!(e.starts_with("script.cmds:1: "), "{e}");
-        assert!(e.contains(&path) && e.contains(why), "{e}");
-    }
-    // Valid JSON that does not fit a switch (hand-edited): refused by name, not a panic later.
-    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    ]
+}
+
+/// Snapshot files made from `text` (a snapshot file) by hand edits that leave valid JSON that
+/// does not fit a switch: wrong shapes, then right shapes with broken invariants; each with what
+/// its refusal must say.
+fn tampered_snapshots(dir: &std::path::Path, text: &str) -> [(String, &'static str); 7] {
+    let v: serde_json::Value = serde_json::from_str(text).unwrap();
     let tamper = |f: &dyn Fn(&mut serde_json::Value), name: &str| {
         let mut t = v.clone();
         f(&mut t);
@@ -274,7 +251,7 @@ fn snapshot_files_round_trip_and_bad_ones_are_refused() {
         std::fs::write(&path, serde_json::to_string(&t).unwrap()).unwrap();
         path.display().to_string()
     };
-    let cases = [
+    [
         (
             tamper(
                 &|t| {
@@ -347,8 +324,43 @@ fn snapshot_files_round_trip_and_bad_ones_are_refused() {
             ),
             "block.sort.pending: disagrees with pend_q",
         ),
-    ];
-    for (path, why) in cases {
+    ]
+}
+
+#[test]
+fn snapshot_files_round_trip_and_bad_ones_are_refused() {
+    let dir = std::env::temp_dir().join(format!("capfc-repl-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("s.json");
+    let f = file.display().to_string();
+    let mut s = session(DutKind::Model);
+    let mut out = vec![];
+    run_script(
+        &mut s,
+        "t",
+        &format!("step 13000\nsnapshot {f}\n"),
+        &mut out,
+    )
+    .unwrap();
+    let at = s.sw.snapshot();
+    run_script(&mut s, "t", &format!("step 777\nrestore {f}\n"), &mut out).unwrap();
+    same(&s.sw.snapshot(), &at, "restore from a file");
+    // Truncated, not JSON, another format: each refused with the file and where.
+    let text = std::fs::read_to_string(&file).unwrap();
+    for (path, why) in unreadable_snapshots(&dir, &text) {
+        let e = run_script(
+            &mut s,
+            "script.cmds",
+            &format!("restore {path}\n"),
+            &mut out,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.starts_with("script.cmds:1: "), "{e}");
+        assert!(e.contains(&path) && e.contains(why), "{e}");
+    }
+    // Valid JSON that does not fit a switch (hand-edited): refused by name, not a panic later.
+    for (path, why) in tampered_snapshots(&dir, &text) {
         let e = run_script(&mut s, "t", &format!("restore {path}\n"), &mut out)
             .unwrap_err()
             .to_string();
@@ -495,107 +507,116 @@ fn wave_writes_model_and_rtl_side_by_side() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The words of random command lines: the language's words, registers (some out of range), numbers
+/// in and out of range, junk.
+const LINE_WORDS: &[&str] = &[
+    "step",
+    "run",
+    "until",
+    "for",
+    "break",
+    "watch",
+    "delete",
+    "all",
+    "info",
+    "breaks",
+    "snapshots",
+    "scenario",
+    "print",
+    "poke",
+    "packet",
+    "pause",
+    "snapshot",
+    "restore",
+    "back",
+    "help",
+    "summary",
+    "ingress",
+    "egress",
+    "E",
+    "C",
+    "ID",
+    "pipe",
+    "sort",
+    "pfc",
+    "flows",
+    "stats",
+    "cfg",
+    "cycle",
+    "D",
+    "I",
+    "paused",
+    "fifo",
+    "queue",
+    "reg",
+    "u_egress.e_q[3]",
+    "u_sort.v_q[99]",
+    "u_egress.gen_port[3].u_cnt.mem[5]",
+    "nosuch[0]",
+    "xoff",
+    "xon",
+    "drop",
+    "mismatch",
+    "done",
+    "port",
+    "prio",
+    ">",
+    ">=",
+    "<",
+    "<=",
+    "=",
+    "0",
+    "1",
+    "3",
+    "7",
+    "8",
+    "255",
+    "-1",
+    "x",
+    "#",
+    "18446744073709551615",
+    "4294967296",
+    "s1",
+    "",
+];
+
+/// A random command line: a command word (mostly), then 0 to 5 arguments of the same vocabulary,
+/// biased to numbers.
+fn random_line(rng: &mut rand_chacha::ChaCha8Rng) -> String {
+    use rand::Rng;
+    const NUMS: &[&str] = &["0", "1", "3", "7", "8", "255", "-1", "18446744073709551615"];
+    const CMDS: &[&str] = &[
+        "step", "break", "watch", "delete", "info", "print", "poke", "snapshot", "restore", "back",
+        "help", "b", "p", "w",
+    ];
+    let mut line: Vec<&str> = vec![if rng.gen_bool(0.9) {
+        CMDS[rng.gen_range(0..CMDS.len())]
+    } else {
+        LINE_WORDS[rng.gen_range(0..LINE_WORDS.len())]
+    }];
+    for _ in 0..rng.gen_range(0..6) {
+        line.push(if rng.gen_bool(0.5) {
+            NUMS[rng.gen_range(0..NUMS.len())]
+        } else {
+            LINE_WORDS[rng.gen_range(0..LINE_WORDS.len())]
+        });
+    }
+    line.join(" ")
+}
+
 /// Random command lines (words of the language, numbers in and out of range, junk) are either run
 /// or refused with a reason; none panics. Seeded: the same seed, the same lines.
 #[test]
 fn random_command_lines_never_panic() {
-    use rand::{Rng, SeedableRng};
+    use rand::SeedableRng;
     let seed = 7;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-    const WORDS: &[&str] = &[
-        "step",
-        "run",
-        "until",
-        "for",
-        "break",
-        "watch",
-        "delete",
-        "all",
-        "info",
-        "breaks",
-        "snapshots",
-        "scenario",
-        "print",
-        "poke",
-        "packet",
-        "pause",
-        "snapshot",
-        "restore",
-        "back",
-        "help",
-        "summary",
-        "ingress",
-        "egress",
-        "E",
-        "C",
-        "ID",
-        "pipe",
-        "sort",
-        "pfc",
-        "flows",
-        "stats",
-        "cfg",
-        "cycle",
-        "D",
-        "I",
-        "paused",
-        "fifo",
-        "queue",
-        "reg",
-        "u_egress.e_q[3]",
-        "u_sort.v_q[99]",
-        "u_egress.gen_port[3].u_cnt.mem[5]",
-        "nosuch[0]",
-        "xoff",
-        "xon",
-        "drop",
-        "mismatch",
-        "done",
-        "port",
-        "prio",
-        ">",
-        ">=",
-        "<",
-        "<=",
-        "=",
-        "0",
-        "1",
-        "3",
-        "7",
-        "8",
-        "255",
-        "-1",
-        "x",
-        "#",
-        "18446744073709551615",
-        "4294967296",
-        "s1",
-        "",
-    ];
     let mut s = session(DutKind::Model);
     let mut out = vec![];
     let mut refused = 0;
     let mut ran = 0;
     for k in 0..5000 {
-        // A command word first (mostly), then arguments: the same vocabulary, biased to numbers.
-        const NUMS: &[&str] = &["0", "1", "3", "7", "8", "255", "-1", "18446744073709551615"];
-        const CMDS: &[&str] = &[
-            "step", "break", "watch", "delete", "info", "print", "poke", "snapshot", "restore",
-            "back", "help", "b", "p", "w",
-        ];
-        let mut line: Vec<&str> = vec![if rng.gen_bool(0.9) {
-            CMDS[rng.gen_range(0..CMDS.len())]
-        } else {
-            WORDS[rng.gen_range(0..WORDS.len())]
-        }];
-        for _ in 0..rng.gen_range(0..6) {
-            line.push(if rng.gen_bool(0.5) {
-                NUMS[rng.gen_range(0..NUMS.len())]
-            } else {
-                WORDS[rng.gen_range(0..WORDS.len())]
-            });
-        }
-        let line = line.join(" ");
+        let line = random_line(&mut rng);
         // Keep the test short: no huge step counts, no unbounded runs.
         let first = line.split_whitespace().next().unwrap_or("");
         if matches!(first, "step" | "run")
