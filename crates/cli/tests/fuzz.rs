@@ -494,47 +494,99 @@ fn check_waveforms_never_panic() {
     );
 }
 
-/// Command-line values: random extremes and junk for the options of the commands that parse
-/// numbers, units and names (`headroom`, `gen-sv`, `check --envelope`, and `capfc net`'s network
-/// options on a short run). Every run ends within 20 s with 0, or 1 or 2 and a message on stderr;
-/// none panics.
-#[test]
-fn cli_values_never_panic() {
-    use std::process::{Command, Stdio};
-    use std::time::{Duration, Instant};
-    let exe = env!("CARGO_BIN_EXE_capfc");
-    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fuzz_cli");
-    let mut rng = ChaCha8Rng::seed_from_u64(SEED);
-    const UNITS: &[&str] = &[
-        "", "m", "km", "ns", "G", "g", "M", "ps", "s", "bits", "%", "e9",
+/// Units put after the extreme numbers of [`cli_value`].
+const CLI_UNITS: &[&str] = &[
+    "", "m", "km", "ns", "G", "g", "M", "ps", "s", "bits", "%", "e9",
+];
+
+/// Words [`cli_value`] gives: empty, dashes, names right and wrong, junk.
+const CLI_WORDS: &[&str] = &[
+    "",
+    "-",
+    "--",
+    "np4",
+    "np128",
+    "10GBASE-T",
+    "cat6",
+    "fibre",
+    "x",
+    "é",
+    "0x10",
+];
+
+/// A random option value: an extreme number with a unit, a word, or up to 5 printable characters.
+fn cli_value(rng: &mut ChaCha8Rng) -> String {
+    match rng.gen_range(0..3) {
+        0 => format!(
+            "{}{}",
+            EXTREMES[rng.gen_range(0..EXTREMES.len())],
+            CLI_UNITS[rng.gen_range(0..CLI_UNITS.len())]
+        ),
+        1 => CLI_WORDS[rng.gen_range(0..CLI_WORDS.len())].to_string(),
+        _ => (0..rng.gen_range(0..6))
+            .map(|_| rng.gen_range(b' '..=b'~') as char)
+            .collect(),
+    }
+}
+
+/// `capfc net` on a short run (200 us of flows, 2 ms simulated: the options shape the network and
+/// its handling, not how long it runs) with 0 to 2 of its network options at random values; on a
+/// small leaf-spine unless `--topology` is one of them.
+fn net_args(rng: &mut ChaCha8Rng) -> Vec<String> {
+    const NET: &[&str] = &[
+        "--topology",
+        "--routing",
+        "--transport",
+        "--ecn",
+        "--ecn-threshold",
+        "--shard",
+        "--delay",
+        "--load",
+        "--prio",
     ];
-    const WORDS: &[&str] = &[
-        "",
-        "-",
-        "--",
-        "np4",
-        "np128",
-        "10GBASE-T",
-        "cat6",
-        "fibre",
-        "x",
-        "é",
-        "0x10",
-    ];
-    let value = |rng: &mut ChaCha8Rng| -> String {
-        match rng.gen_range(0..3) {
-            0 => format!(
-                "{}{}",
-                EXTREMES[rng.gen_range(0..EXTREMES.len())],
-                UNITS[rng.gen_range(0..UNITS.len())]
+    let net_value = |rng: &mut ChaCha8Rng| -> String {
+        match rng.gen_range(0..4) {
+            0 => format!("fat-tree:{}", cli_value(rng)),
+            1 => format!(
+                "leaf-spine:{},{},{}",
+                cli_value(rng),
+                cli_value(rng),
+                cli_value(rng)
             ),
-            1 => WORDS[rng.gen_range(0..WORDS.len())].to_string(),
-            _ => (0..rng.gen_range(0..6))
-                .map(|_| rng.gen_range(b' '..=b'~') as char)
-                .collect(),
+            _ => cli_value(rng),
         }
     };
-    let headroom = [
+    let mut args: Vec<String> = [
+        "net",
+        "--duration",
+        "200us",
+        "--max-time",
+        "2ms",
+        "--mode",
+        "CaPFC_cal",
+    ]
+    .map(String::from)
+    .to_vec();
+    let mut used = vec![];
+    for _ in 0..rng.gen_range(0..3) {
+        let o = NET[rng.gen_range(0..NET.len())];
+        if used.contains(&o) {
+            continue;
+        }
+        used.push(o);
+        args.push(o.into());
+        args.push(net_value(rng));
+    }
+    if !used.contains(&"--topology") {
+        args.extend(["--topology".into(), "leaf-spine:2,1,2".into()]);
+    }
+    args
+}
+
+/// A valid `capfc headroom` command line, then 0 to 2 of its options with random values, and
+/// sometimes `--measured` with four random values.
+fn headroom_args(rng: &mut ChaCha8Rng) -> Vec<String> {
+    const HEADROOM: &[&str] = &[
         "--phy",
         "--speed",
         "--cable",
@@ -549,7 +601,25 @@ fn cli_values_never_panic() {
         "--cell",
         "--max",
     ];
-    let gen_sv = [
+    let mut args: Vec<String> = ["headroom", "--phy", "10GBASE-T", "--cable", "100m"]
+        .map(String::from)
+        .to_vec();
+    for _ in 0..rng.gen_range(0..3) {
+        args.push(HEADROOM[rng.gen_range(0..HEADROOM.len())].into());
+        args.push(cli_value(rng));
+    }
+    if rng.gen_bool(0.15) {
+        args.push("--measured".into());
+        for _ in 0..4 {
+            args.push(cli_value(rng));
+        }
+    }
+    args
+}
+
+/// `capfc gen-sv` for np4 with 0 to 2 of its parameter options at random values, writing into `out`.
+fn gen_sv_args(rng: &mut ChaCha8Rng, out: &Path) -> Vec<String> {
+    const GEN_SV: &[&str] = &[
         "--config",
         "--np",
         "--sw",
@@ -559,112 +629,71 @@ fn cli_values_never_panic() {
         "--cut-f",
         "--nl",
     ];
-    // capfc net: options that shape the network and its handling, not how long it runs (that is
-    // fixed: 200 us of flows, 2 ms simulated).
-    let net = [
-        "--topology",
-        "--routing",
-        "--transport",
-        "--ecn",
-        "--ecn-threshold",
-        "--shard",
-        "--delay",
-        "--load",
-        "--prio",
-    ];
-    let net_value = |rng: &mut ChaCha8Rng| -> String {
-        match rng.gen_range(0..4) {
-            0 => format!("fat-tree:{}", value(rng)),
-            1 => format!("leaf-spine:{},{},{}", value(rng), value(rng), value(rng)),
-            _ => value(rng),
-        }
+    let mut args: Vec<String> = ["gen-sv", "--config", "np4"].map(String::from).to_vec();
+    for _ in 0..rng.gen_range(0..3) {
+        args.push(GEN_SV[rng.gen_range(0..GEN_SV.len())].into());
+        args.push(cli_value(rng));
+    }
+    args.push("--out".into());
+    args.push(out.to_string_lossy().into_owned());
+    args
+}
+
+/// `capfc check --envelope` with a parameter set's name or a random value.
+fn check_args(rng: &mut ChaCha8Rng) -> Vec<String> {
+    let set = if rng.gen_bool(0.4) {
+        ["np4", "np8", "np6_cw4"][rng.gen_range(0..3)].to_string()
+    } else {
+        cli_value(rng)
     };
+    vec!["check".into(), "--envelope".into(), set]
+}
+
+/// Runs `capfc args` from the repository's root, killed and failed after 20 s: its exit code and
+/// standard error.
+fn run_within_20s(case: usize, args: &[String]) -> (Option<i32>, String) {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_capfc"))
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t0 = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if t0.elapsed() > Duration::from_secs(20) {
+            let _ = child.kill();
+            panic!("case {case} (seed {SEED}) hangs: capfc {}", args.join(" "));
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
+    (status.code(), err)
+}
+
+/// Command-line values: random extremes and junk for the options of the commands that parse
+/// numbers, units and names (`headroom`, `gen-sv`, `check --envelope`, and `capfc net`'s network
+/// options on a short run). Every run ends within 20 s with 0, or 1 or 2 and a message on stderr;
+/// none panics.
+#[test]
+fn cli_values_never_panic() {
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fuzz_cli");
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED);
     let (mut ok, mut refused) = (0, 0);
     for case in 0..300 {
-        let mut args: Vec<String> = vec![];
-        match case % 4 {
-            3 => {
-                args.extend(
-                    [
-                        "net",
-                        "--duration",
-                        "200us",
-                        "--max-time",
-                        "2ms",
-                        "--mode",
-                        "CaPFC_cal",
-                    ]
-                    .map(String::from),
-                );
-                let mut used = vec![];
-                for _ in 0..rng.gen_range(0..3) {
-                    let o = net[rng.gen_range(0..net.len())];
-                    if used.contains(&o) {
-                        continue;
-                    }
-                    used.push(o);
-                    args.push(o.into());
-                    args.push(net_value(&mut rng));
-                }
-                if !used.contains(&"--topology") {
-                    args.extend(["--topology".into(), "leaf-spine:2,1,2".into()]);
-                }
-            }
-            0 => {
-                // a valid command line, then 0 to 2 options with random values
-                args.extend(
-                    ["headroom", "--phy", "10GBASE-T", "--cable", "100m"].map(String::from),
-                );
-                for _ in 0..rng.gen_range(0..3) {
-                    args.push(headroom[rng.gen_range(0..headroom.len())].into());
-                    args.push(value(&mut rng));
-                }
-                if rng.gen_bool(0.15) {
-                    args.push("--measured".into());
-                    for _ in 0..4 {
-                        args.push(value(&mut rng));
-                    }
-                }
-            }
-            1 => {
-                args.extend(["gen-sv", "--config", "np4"].map(String::from));
-                for _ in 0..rng.gen_range(0..3) {
-                    args.push(gen_sv[rng.gen_range(0..gen_sv.len())].into());
-                    args.push(value(&mut rng));
-                }
-                args.push("--out".into());
-                args.push(out.join(format!("c{case}")).to_string_lossy().into_owned());
-            }
-            _ => {
-                let set = if rng.gen_bool(0.4) {
-                    ["np4", "np8", "np6_cw4"][rng.gen_range(0..3)].to_string()
-                } else {
-                    value(&mut rng)
-                };
-                args.extend(["check".into(), "--envelope".into(), set]);
-            }
-        }
-        let mut child = Command::new(exe)
-            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-            .args(&args)
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let t0 = Instant::now();
-        let status = loop {
-            if let Some(s) = child.try_wait().unwrap() {
-                break s;
-            }
-            if t0.elapsed() > Duration::from_secs(20) {
-                let _ = child.kill();
-                panic!("case {case} (seed {SEED}) hangs: capfc {}", args.join(" "));
-            }
-            std::thread::sleep(Duration::from_millis(5));
+        let args = match case % 4 {
+            3 => net_args(&mut rng),
+            0 => headroom_args(&mut rng),
+            1 => gen_sv_args(&mut rng, &out.join(format!("c{case}"))),
+            _ => check_args(&mut rng),
         };
-        let mut err = String::new();
-        std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
-        let code = status.code();
+        let (code, err) = run_within_20s(case, &args);
         assert!(
             !err.contains("panicked") && matches!(code, Some(0..=2)),
             "case {case} (seed {SEED}): capfc {} exited {code:?}: {err}",
