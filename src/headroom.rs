@@ -728,19 +728,33 @@ fn opt<T>(
     v.as_deref().map(|s| parse(flag, s)).transpose()
 }
 
-/// Parses the flags and computes the report (no printing).
-pub fn compute(args: &Inputs) -> anyhow::Result<Report> {
-    let phy = match args.phy.as_deref() {
-        None => None,
-        Some(name) => Some(phy(name).ok_or_else(|| {
+/// The frame, buffer and speed inputs that both variants share, parsed and checked.
+struct Common {
+    speed_bps: u64,
+    max_frame_bits: u64,
+    pfc_frame_bits: u64,
+    alpha: Alpha,
+    cell_bytes: u64,
+    max_bytes: Option<u64>,
+}
+
+/// `--phy`, looked up.
+fn resolve_phy(args: &Inputs) -> Result<Option<&'static Phy>, HeadroomError> {
+    match args.phy.as_deref() {
+        None => Ok(None),
+        Some(name) => Ok(Some(phy(name).ok_or_else(|| {
             let names: Vec<_> = PHYS.iter().map(|p| p.name).collect();
             bad(
                 "--phy",
                 name,
                 format!("unknown PHY (known: {})", names.join(", ")),
             )
-        })?),
-    };
+        })?)),
+    }
+}
+
+/// The speed (`--speed`, else the PHY's), frame sizes, α, cell and MAX.
+fn common_inputs(args: &Inputs, phy: Option<&'static Phy>) -> Result<Common, HeadroomError> {
     let speed_bps = match (opt(&args.speed, "--speed", parse_speed)?, phy) {
         (Some(s), _) => s,
         (None, Some(p)) => p.speed_bps,
@@ -748,8 +762,7 @@ pub fn compute(args: &Inputs) -> anyhow::Result<Report> {
             return Err(HeadroomError::Missing {
                 flag: "--phy",
                 why: "give --phy or --speed",
-            }
-            .into())
+            })
         }
     };
     let max_frame_bytes =
@@ -758,7 +771,7 @@ pub fn compute(args: &Inputs) -> anyhow::Result<Report> {
         opt(&args.pfc_frame, "--pfc-frame", parse_count)?.unwrap_or(DEFAULT_PFC_FRAME_BYTES);
     if max_frame_bytes == 0 {
         let value = args.max_frame.as_deref().unwrap_or("0");
-        return Err(bad("--max-frame", value, "must be at least 1 byte").into());
+        return Err(bad("--max-frame", value, "must be at least 1 byte"));
     }
     let max_frame_bits = max_frame_bytes
         .checked_mul(8)
@@ -773,15 +786,27 @@ pub fn compute(args: &Inputs) -> anyhow::Result<Report> {
             "--cell",
             args.cell.as_deref().unwrap_or("0"),
             "must be at least 1 byte",
-        )
-        .into());
+        ));
     }
     let max_bytes = opt(&args.max, "--max", parse_count)?;
+    Ok(Common {
+        speed_bps,
+        max_frame_bits,
+        pfc_frame_bits,
+        alpha,
+        cell_bytes,
+        max_bytes,
+    })
+}
 
+/// Parses the flags and computes the report (no printing).
+pub fn compute(args: &Inputs) -> anyhow::Result<Report> {
+    let phy = resolve_phy(args)?;
+    let common = common_inputs(args, phy)?;
     let mut report = Report {
         method: "annex_n",
         phy: phy.map(|p| p.name),
-        speed_bps,
+        speed_bps: common.speed_bps,
         cable_m: None,
         medium: None,
         ns_per_m: None,
@@ -790,45 +815,95 @@ pub fn compute(args: &Inputs) -> anyhow::Result<Report> {
         terms: Vec::new(),
         dv_bits: 0,
         dv_bytes: 0,
-        alpha: alpha.as_f64(),
-        cell_bytes,
+        alpha: common.alpha.as_f64(),
+        cell_bytes: common.cell_bytes,
         headroom_bytes: 0,
         headroom_cells: 0,
-        max_bytes,
+        max_bytes: common.max_bytes,
         xoff_bytes: None,
     };
 
     let dv = if let Some(ts) = &args.measured {
-        let [t1, t2, t3, t4] = ts.as_slice() else {
-            return Err(bad(
-                "--measured",
-                &ts.join(" "),
-                "needs exactly 4 timestamps T1 T2 T3 T4",
-            )
-            .into());
-        };
-        let ts_ps = Timestamps {
-            t1_ps: parse_time_ps("--measured T1", t1)?,
-            t2_ps: parse_time_ps("--measured T2", t2)?,
-            t3_ps: parse_time_ps("--measured T3", t3)?,
-            t4_ps: parse_time_ps("--measured T4", t4)?,
-        };
-        let dv = measured(speed_bps, &ts_ps, max_frame_bits, pfc_frame_bits)
-            .with_context(|| format!("--measured '{}'", ts.join(" ")))?;
-        report.method = "measured";
-        report.measured_x_bits = dv
-            .terms
-            .iter()
-            .find(|t| t.name == "measured_x")
-            .map(|t| t.bits);
-        dv
+        measured_dv(ts, &common, &mut report)?
     } else {
-        let cable = args.cable.as_deref().ok_or(HeadroomError::Missing {
-            flag: "--cable",
-            why: "the cable length, e.g. --cable 100m (or use --measured)",
-        })?;
-        let length_um = parse_length("--cable", cable)?;
-        let ps_per_m = match (
+        annex_n_dv(args, phy, &common, &mut report)?
+    };
+
+    let h = headroom(dv.dv_bits, common.alpha, common.cell_bytes)?;
+    report.dv_bits = dv.dv_bits;
+    report.dv_bytes = dv.dv_bytes();
+    report.terms = dv.terms;
+    report.headroom_bytes = h.headroom_bytes;
+    report.headroom_cells = h.headroom_cells;
+    if let Some(max) = common.max_bytes {
+        report.xoff_bytes = Some(xoff(max, &h).with_context(|| format!("--max '{max}'"))?);
+    }
+    Ok(report)
+}
+
+/// The adaptive variant's DV from `--measured T1 T2 T3 T4`.
+fn measured_dv(ts: &[String], common: &Common, report: &mut Report) -> anyhow::Result<DelayValue> {
+    let [t1, t2, t3, t4] = ts else {
+        return Err(bad(
+            "--measured",
+            &ts.join(" "),
+            "needs exactly 4 timestamps T1 T2 T3 T4",
+        )
+        .into());
+    };
+    let ts_ps = Timestamps {
+        t1_ps: parse_time_ps("--measured T1", t1)?,
+        t2_ps: parse_time_ps("--measured T2", t2)?,
+        t3_ps: parse_time_ps("--measured T3", t3)?,
+        t4_ps: parse_time_ps("--measured T4", t4)?,
+    };
+    let dv = measured(
+        common.speed_bps,
+        &ts_ps,
+        common.max_frame_bits,
+        common.pfc_frame_bits,
+    )
+    .with_context(|| format!("--measured '{}'", ts.join(" ")))?;
+    report.method = "measured";
+    report.measured_x_bits = dv
+        .terms
+        .iter()
+        .find(|t| t.name == "measured_x")
+        .map(|t| t.bits);
+    Ok(dv)
+}
+
+/// Annex N's DV from the cable, the medium and the interface delays.
+fn annex_n_dv(
+    args: &Inputs,
+    phy: Option<&'static Phy>,
+    common: &Common,
+    report: &mut Report,
+) -> anyhow::Result<DelayValue> {
+    let cable = args.cable.as_deref().ok_or(HeadroomError::Missing {
+        flag: "--cable",
+        why: "the cable length, e.g. --cable 100m (or use --measured)",
+    })?;
+    let length_um = parse_length("--cable", cable)?;
+    let ps_per_m = propagation_ps_per_m(args, phy, report)?;
+    let cable_bits = cable_delay_bits(length_um, ps_per_m, common.speed_bps)
+        .with_context(|| format!("--cable '{cable}'"))?;
+    let link = link_params(args, phy, common, cable_bits)?;
+    report.cable_m = Some(fmt_fixed(i128::from(length_um), 6));
+    report.ns_per_m = Some(fmt_fixed(i128::from(ps_per_m), 3));
+    report.cable_delay_bits = Some(cable_bits);
+    Ok(annex_n(&link)?)
+}
+
+/// The propagation delay in ps/m: `--ns-per-m`, else `--medium`'s, else the PHY's medium's
+/// (fibre without a PHY); records the medium in the report.
+fn propagation_ps_per_m(
+    args: &Inputs,
+    phy: Option<&'static Phy>,
+    report: &mut Report,
+) -> Result<u64, HeadroomError> {
+    Ok(
+        match (
             opt(&args.ns_per_m, "--ns-per-m", parse_ns_per_m)?,
             &args.medium,
         ) {
@@ -848,48 +923,40 @@ pub fn compute(args: &Inputs) -> anyhow::Result<Report> {
                 report.medium = Some(m.name.to_string());
                 m.ps_per_m
             }
-        };
-        let cable_bits = cable_delay_bits(length_um, ps_per_m, speed_bps)
-            .with_context(|| format!("--cable '{cable}'"))?;
-        let need = |flag: &'static str| HeadroomError::Missing {
-            flag,
-            why: "no PHY default without --phy",
-        };
-        let tx = opt(&args.tx_delay, "--tx-delay", parse_count)?
-            .or(phy.map(|p| p.tx_bits))
-            .ok_or_else(|| need("--tx-delay"))?;
-        let rx = opt(&args.rx_delay, "--rx-delay", parse_count)?
-            .or(phy.map(|p| p.rx_bits))
-            .ok_or_else(|| need("--rx-delay"))?;
-        let hd = opt(&args.hd, "--hd", parse_count)?
-            .or(phy.map(|p| p.hd_bits))
-            .ok_or_else(|| need("--hd"))?;
-        let link = LinkParams {
-            max_frame_bits,
-            pfc_frame_bits,
-            cable_delay_bits: cable_bits,
-            tx_s1_bits: tx,
-            rx_s1_bits: rx,
-            tx_s2_bits: opt(&args.remote_tx_delay, "--remote-tx-delay", parse_count)?.unwrap_or(tx),
-            rx_s2_bits: opt(&args.remote_rx_delay, "--remote-rx-delay", parse_count)?.unwrap_or(rx),
-            hd_s2_bits: hd,
-        };
-        report.cable_m = Some(fmt_fixed(i128::from(length_um), 6));
-        report.ns_per_m = Some(fmt_fixed(i128::from(ps_per_m), 3));
-        report.cable_delay_bits = Some(cable_bits);
-        annex_n(&link)?
-    };
+        },
+    )
+}
 
-    let h = headroom(dv.dv_bits, alpha, cell_bytes)?;
-    report.dv_bits = dv.dv_bits;
-    report.dv_bytes = dv.dv_bytes();
-    report.terms = dv.terms;
-    report.headroom_bytes = h.headroom_bytes;
-    report.headroom_cells = h.headroom_cells;
-    if let Some(max) = max_bytes {
-        report.xoff_bytes = Some(xoff(max, &h).with_context(|| format!("--max '{max}'"))?);
-    }
-    Ok(report)
+/// The link's parameters: the interface delays from the flags, else the PHY's.
+fn link_params(
+    args: &Inputs,
+    phy: Option<&'static Phy>,
+    common: &Common,
+    cable_bits: u64,
+) -> Result<LinkParams, HeadroomError> {
+    let need = |flag: &'static str| HeadroomError::Missing {
+        flag,
+        why: "no PHY default without --phy",
+    };
+    let tx = opt(&args.tx_delay, "--tx-delay", parse_count)?
+        .or(phy.map(|p| p.tx_bits))
+        .ok_or_else(|| need("--tx-delay"))?;
+    let rx = opt(&args.rx_delay, "--rx-delay", parse_count)?
+        .or(phy.map(|p| p.rx_bits))
+        .ok_or_else(|| need("--rx-delay"))?;
+    let hd = opt(&args.hd, "--hd", parse_count)?
+        .or(phy.map(|p| p.hd_bits))
+        .ok_or_else(|| need("--hd"))?;
+    Ok(LinkParams {
+        max_frame_bits: common.max_frame_bits,
+        pfc_frame_bits: common.pfc_frame_bits,
+        cable_delay_bits: cable_bits,
+        tx_s1_bits: tx,
+        rx_s1_bits: rx,
+        tx_s2_bits: opt(&args.remote_tx_delay, "--remote-tx-delay", parse_count)?.unwrap_or(tx),
+        rx_s2_bits: opt(&args.remote_rx_delay, "--remote-rx-delay", parse_count)?.unwrap_or(rx),
+        hd_s2_bits: hd,
+    })
 }
 
 fn fmt_speed(bps: u64) -> String {
