@@ -438,6 +438,57 @@ impl QcnConfig {
 
     /// The topology and routes the links and `[[prefer]]` entries make.
     pub fn topo(&self) -> Result<Topo, (&'static str, String)> {
+        let (idx, names, ports) = self.link_graph()?;
+        let n = names.len();
+        let is_host: Vec<bool> = names.iter().map(|s| s.starts_with('H')).collect();
+        check_host_links(&names, &is_host, &ports)?;
+        let hosts: Vec<usize> = (0..n).filter(|&v| is_host[v]).collect();
+        if hosts.len() < 2 {
+            return Err(("links", "fewer than two hosts".into()));
+        }
+        let mut host_of = vec![None; n];
+        for (h, &v) in hosts.iter().enumerate() {
+            host_of[v] = Some(h);
+        }
+        let mut topo = Topo {
+            names,
+            is_host,
+            ports,
+            hosts,
+            host_of,
+            routes: Vec::new(),
+        };
+        let name_of = |s: &String, field: &'static str| {
+            idx.get(s)
+                .copied()
+                .ok_or((field, format!("'{s}': no such node in links")))
+        };
+        self.check_hot(&topo, &name_of)?;
+        topo.routes = default_routes(&topo)?;
+        self.apply_prefer(&mut topo, &name_of)?;
+        check_acyclic(
+            &topo.names,
+            &topo.is_host,
+            &topo.ports,
+            &topo.hosts,
+            &topo.routes,
+        )?;
+        Ok(topo)
+    }
+
+    /// The nodes the links name (index by name, names, and per node its ports as (peer node,
+    /// peer port)), in the order the links first name them.
+    #[allow(clippy::type_complexity)]
+    fn link_graph(
+        &self,
+    ) -> Result<
+        (
+            HashMap<String, usize>,
+            Vec<String>,
+            Vec<Vec<(usize, usize)>>,
+        ),
+        (&'static str, String),
+    > {
         let mut idx: HashMap<String, usize> = HashMap::new();
         let mut names: Vec<String> = Vec::new();
         let mut ports: Vec<Vec<(usize, usize)>> = Vec::new();
@@ -473,32 +524,16 @@ impl QcnConfig {
             ports[x].push((y, py));
             ports[y].push((x, px));
         }
-        let n = names.len();
-        let is_host: Vec<bool> = names.iter().map(|s| s.starts_with('H')).collect();
-        for v in 0..n {
-            if is_host[v] && ports[v].len() != 1 {
-                return Err((
-                    "links",
-                    format!("host '{}' has {} links, not 1", names[v], ports[v].len()),
-                ));
-            }
-            if is_host[v] && is_host[ports[v][0].0] {
-                return Err(("links", format!("host '{}' linked to a host", names[v])));
-            }
-        }
-        let hosts: Vec<usize> = (0..n).filter(|&v| is_host[v]).collect();
-        if hosts.len() < 2 {
-            return Err(("links", "fewer than two hosts".into()));
-        }
-        let mut host_of = vec![None; n];
-        for (h, &v) in hosts.iter().enumerate() {
-            host_of[v] = Some(h);
-        }
-        let name_of = |s: &String, field: &'static str| {
-            idx.get(s)
-                .copied()
-                .ok_or((field, format!("'{s}': no such node in links")))
-        };
+        Ok((idx, names, ports))
+    }
+
+    /// `hot` names pairs of different hosts, `hot_queues` a switch's port to a neighbour.
+    fn check_hot(
+        &self,
+        topo: &Topo,
+        name_of: &dyn Fn(&String, &'static str) -> Result<usize, (&'static str, String)>,
+    ) -> Result<(), (&'static str, String)> {
+        let (is_host, ports) = (&topo.is_host, &topo.ports);
         for [a, b] in &self.hot {
             let (x, y) = (name_of(a, "hot")?, name_of(b, "hot")?);
             if !is_host[x] || !is_host[y] || x == y {
@@ -514,52 +549,24 @@ impl QcnConfig {
                 ));
             }
         }
-        // Hop distances to each host, and the default lists.
-        let mut routes = vec![vec![Vec::new(); hosts.len()]; n];
-        for (h, &d) in hosts.iter().enumerate() {
-            let mut dist = vec![usize::MAX; n];
-            dist[d] = 0;
-            let mut q = VecDeque::from([d]);
-            while let Some(u) = q.pop_front() {
-                for &(v, _) in &ports[u] {
-                    if dist[v] == usize::MAX {
-                        dist[v] = dist[u] + 1;
-                        if !is_host[v] {
-                            q.push_back(v);
-                        }
-                    }
-                }
-            }
-            for u in 0..n {
-                if is_host[u] {
-                    continue;
-                }
-                if dist[u] == usize::MAX {
-                    return Err((
-                        "links",
-                        format!("switch '{}' cannot reach '{}'", names[u], names[d]),
-                    ));
-                }
-                let key = |v: usize| (dist[v], names[v].as_str());
-                let mut l: Vec<usize> = (0..ports[u].len())
-                    .filter(|&p| {
-                        let v = ports[u][p].0;
-                        (!is_host[v] || v == d) && dist[v] < dist[u]
-                    })
-                    .collect();
-                l.sort_by(|&a, &b| key(ports[u][a].0).cmp(&key(ports[u][b].0)));
-                routes[u][h] = l;
-            }
-        }
+        Ok(())
+    }
+
+    /// Replaces the default routes with each `[[prefer]]` entry's ports, at its switch, to its hosts.
+    fn apply_prefer(
+        &self,
+        topo: &mut Topo,
+        name_of: &dyn Fn(&String, &'static str) -> Result<usize, (&'static str, String)>,
+    ) -> Result<(), (&'static str, String)> {
         for pr in &self.prefer {
             let u = name_of(&pr.at, "prefer")?;
-            if is_host[u] {
+            if topo.is_host[u] {
                 return Err(("prefer", format!("at '{}': not a switch", pr.at)));
             }
             let mut l = Vec::new();
             for v in &pr.via {
                 let vn = name_of(v, "prefer")?;
-                let p = ports[u].iter().position(|&(x, _)| x == vn).ok_or((
+                let p = topo.ports[u].iter().position(|&(x, _)| x == vn).ok_or((
                     "prefer",
                     format!("at '{}': via '{v}' is not a neighbour", pr.at),
                 ))?;
@@ -570,28 +577,20 @@ impl QcnConfig {
             }
             for t in &pr.to {
                 let d = name_of(t, "prefer")?;
-                let h = host_of[d].ok_or(("prefer", format!("to '{t}': not a host")))?;
+                let h = topo.host_of[d].ok_or(("prefer", format!("to '{t}': not a host")))?;
                 for &p in &l {
-                    let v = ports[u][p].0;
-                    if is_host[v] && v != d {
+                    let v = topo.ports[u][p].0;
+                    if topo.is_host[v] && v != d {
                         return Err((
                             "prefer",
-                            format!("at '{}': via host '{}' for '{t}'", pr.at, names[v]),
+                            format!("at '{}': via host '{}' for '{t}'", pr.at, topo.names[v]),
                         ));
                     }
                 }
-                routes[u][h] = l.clone();
+                topo.routes[u][h] = l.clone();
             }
         }
-        check_acyclic(&names, &is_host, &ports, &hosts, &routes)?;
-        Ok(Topo {
-            names,
-            is_host,
-            ports,
-            hosts,
-            host_of,
-            routes,
-        })
+        Ok(())
     }
 
     fn cp_params(&self) -> CpParams {
@@ -617,6 +616,76 @@ impl QcnConfig {
             extra_fast: self.extra_fast_recovery,
         }
     }
+}
+
+/// Every host has exactly one link, and to a switch.
+fn check_host_links(
+    names: &[String],
+    is_host: &[bool],
+    ports: &[Vec<(usize, usize)>],
+) -> Result<(), (&'static str, String)> {
+    for v in 0..names.len() {
+        if is_host[v] && ports[v].len() != 1 {
+            return Err((
+                "links",
+                format!("host '{}' has {} links, not 1", names[v], ports[v].len()),
+            ));
+        }
+        if is_host[v] && is_host[ports[v][0].0] {
+            return Err(("links", format!("host '{}' linked to a host", names[v])));
+        }
+    }
+    Ok(())
+}
+
+/// Hop distances from every node to host node `d`; the search does not pass through hosts.
+fn hops_to(topo: &Topo, d: usize) -> Vec<usize> {
+    let mut dist = vec![usize::MAX; topo.names.len()];
+    dist[d] = 0;
+    let mut q = VecDeque::from([d]);
+    while let Some(u) = q.pop_front() {
+        for &(v, _) in &topo.ports[u] {
+            if dist[v] == usize::MAX {
+                dist[v] = dist[u] + 1;
+                if !topo.is_host[v] {
+                    q.push_back(v);
+                }
+            }
+        }
+    }
+    dist
+}
+
+/// The default routes: per switch, per destination host, the ports one hop nearer to it, nearest
+/// first and then by the neighbour's name.
+fn default_routes(topo: &Topo) -> Result<Vec<Vec<Vec<usize>>>, (&'static str, String)> {
+    let (names, is_host, ports) = (&topo.names, &topo.is_host, &topo.ports);
+    let n = names.len();
+    let mut routes = vec![vec![Vec::new(); topo.hosts.len()]; n];
+    for (h, &d) in topo.hosts.iter().enumerate() {
+        let dist = hops_to(topo, d);
+        for u in 0..n {
+            if is_host[u] {
+                continue;
+            }
+            if dist[u] == usize::MAX {
+                return Err((
+                    "links",
+                    format!("switch '{}' cannot reach '{}'", names[u], names[d]),
+                ));
+            }
+            let key = |v: usize| (dist[v], names[v].as_str());
+            let mut l: Vec<usize> = (0..ports[u].len())
+                .filter(|&p| {
+                    let v = ports[u][p].0;
+                    (!is_host[v] || v == d) && dist[v] < dist[u]
+                })
+                .collect();
+            l.sort_by(|&a, &b| key(ports[u][a].0).cmp(&key(ports[u][b].0)));
+            routes[u][h] = l;
+        }
+    }
+    Ok(routes)
 }
 
 /// Every destination's graph of routes must reach it from every switch without a loop.
