@@ -793,8 +793,26 @@ impl Wave {
     }
 
     fn cycle(&mut self, vals: &[Val], bp: &BlockParams, regs: &mut CfgRegs) -> Cycle {
-        let np = self.map.params.np;
-        let mut c = Cycle::new(np);
+        let mut c = Cycle::new(self.map.params.np);
+        self.reset_and_config(vals, bp, regs, &mut c);
+        let arrived = self.arrive_lanes(vals, &mut c);
+        self.depart_lane(vals, &mut c);
+        let enqueued = self.enqueue_lane(vals, &mut c);
+        self.dequeue_lanes(vals, &mut c);
+        self.accepts(vals, arrived, enqueued, &mut c);
+        self.read_d(vals, &mut c);
+        self.pfc_frames(vals, &mut c);
+        c
+    }
+
+    /// The reset, and the configuration it clears or a register write changes.
+    fn reset_and_config(
+        &mut self,
+        vals: &[Val],
+        bp: &BlockParams,
+        regs: &mut CfgRegs,
+        c: &mut Cycle,
+    ) {
         if self.has("reset") {
             c.rst = (self.field(vals, "reset", 0, true) == 1) != self.map.reset_active_low;
         }
@@ -816,8 +834,12 @@ impl Wave {
                 c.config = Some(BlockConfig::from_regs(regs));
             }
         }
+    }
+
+    /// The arrivals taken this cycle, one lane per port; returns their ports.
+    fn arrive_lanes(&mut self, vals: &[Val], c: &mut Cycle) -> Vec<usize> {
         let mut arrived = vec![];
-        for i in 0..np {
+        for i in 0..self.map.params.np {
             if self.taken(vals, "arrive.valid", "arrive.ready", i) {
                 c.lanes.push(Lane::Arrive {
                     port: i,
@@ -827,6 +849,12 @@ impl Wave {
                 arrived.push(i);
             }
         }
+        arrived
+    }
+
+    /// The departure taken this cycle (one shared lane).
+    fn depart_lane(&mut self, vals: &[Val], c: &mut Cycle) {
+        let np = self.map.params.np;
         let port = self.field(vals, "depart.port", 0, false) as usize;
         let ri = if self.map.depart.ready_per_port {
             port
@@ -841,7 +869,11 @@ impl Wave {
                 size: self.field(vals, "depart.size", 0, false) as u32,
             });
         }
-        let mut enqueued = false;
+    }
+
+    /// The enqueue taken this cycle (one shared lane); true when there is one.
+    fn enqueue_lane(&mut self, vals: &[Val], c: &mut Cycle) -> bool {
+        let np = self.map.params.np;
         let oport = self.field(vals, "enqueue.oport", 0, false) as usize;
         let iport = self.field(vals, "enqueue.iport", 0, false) as usize;
         let ri = if self.map.enqueue.ready_per_port {
@@ -857,9 +889,14 @@ impl Wave {
                 iport,
                 size: self.field(vals, "enqueue.size", 0, false) as u32,
             });
-            enqueued = true;
+            return true;
         }
-        for o in 0..np {
+        false
+    }
+
+    /// The dequeues taken this cycle, one lane per output port.
+    fn dequeue_lanes(&mut self, vals: &[Val], c: &mut Cycle) {
+        for o in 0..self.map.params.np {
             if self.taken(vals, "dequeue.valid", "dequeue.ready", o) {
                 c.lanes.push(Lane::Dequeue {
                     oport: o,
@@ -868,8 +905,11 @@ impl Wave {
                 });
             }
         }
-        // The answers read now: those of the lanes `accept_latency` cycles ago (this cycle's
-        // when 0), arrivals in port order, then the enqueue.
+    }
+
+    /// The answers read now: those of the lanes `accept_latency` cycles ago (this cycle's
+    /// when 0), arrivals in port order, then the enqueue.
+    fn accepts(&mut self, vals: &[Val], arrived: Vec<usize>, enqueued: bool, c: &mut Cycle) {
         self.waiting.push_back((arrived, enqueued));
         if self.waiting.len() > self.accept_latency {
             let (ports, enq) = self.waiting.pop_front().expect("a cycle is waiting");
@@ -882,7 +922,11 @@ impl Wave {
                 c.accepts.push(a);
             }
         }
-        // D: one 8-bit field per port, or a packed bus in priority-major order.
+    }
+
+    /// D: one 8-bit field per port, or a packed bus in priority-major order.
+    fn read_d(&mut self, vals: &[Val], c: &mut Cycle) {
+        let np = self.map.params.np;
         if self.map.d.order == DOrder::PrioMajor {
             let f = self.res.fields["d"][0];
             let v = &vals[f.sig];
@@ -901,8 +945,12 @@ impl Wave {
                 c.d[i] = self.field(vals, "d", i, true) as u8;
             }
         }
+    }
+
+    /// The PFC frames sent this cycle (valid and ready), and the ports' ready.
+    fn pfc_frames(&mut self, vals: &[Val], c: &mut Cycle) {
         let mut ready = 0u128;
-        for i in 0..np {
+        for i in 0..self.map.params.np {
             let r = !self.has("pfc.ready") || self.field(vals, "pfc.ready", i, false) == 1;
             if r {
                 ready |= 1 << i;
@@ -910,33 +958,38 @@ impl Wave {
             if !(r && self.field(vals, "pfc.valid", i, true) == 1) {
                 continue;
             }
-            let cev = if self.has("pfc.cev") {
-                self.field(vals, "pfc.cev", i, true) as u8
-            } else {
-                0xFF
-            };
-            let per_class = self.res.fields["pfc.quanta"].len() > 1;
-            let mut quanta = [None; NPRIO];
-            for (p, q) in quanta.iter_mut().enumerate() {
-                if cev >> p & 1 == 0 {
-                    continue;
-                }
-                let time = if per_class {
-                    let f = self.res.fields["pfc.quanta"][i];
-                    get(&vals[f.sig], f.lo + p as u32 * 16, 16) as u16
-                } else {
-                    self.field(vals, "pfc.quanta", 0, false) as u16
-                };
-                let pause = if self.has("pfc.xoff") {
-                    self.field(vals, "pfc.xoff", i, true) >> p & 1 == 1
-                } else {
-                    time != 0
-                };
-                *q = Some(if pause { time } else { 0 });
-            }
+            let quanta = self.pfc_quanta(vals, i);
             c.frames.push(Frame { port: i, quanta });
         }
         c.ready = ready;
-        c
+    }
+
+    /// Port `i`'s PFC frame: per class it names (`cev`), the pause time, 0 for a resume.
+    fn pfc_quanta(&mut self, vals: &[Val], i: usize) -> [Option<u16>; NPRIO] {
+        let cev = if self.has("pfc.cev") {
+            self.field(vals, "pfc.cev", i, true) as u8
+        } else {
+            0xFF
+        };
+        let per_class = self.res.fields["pfc.quanta"].len() > 1;
+        let mut quanta = [None; NPRIO];
+        for (p, q) in quanta.iter_mut().enumerate() {
+            if cev >> p & 1 == 0 {
+                continue;
+            }
+            let time = if per_class {
+                let f = self.res.fields["pfc.quanta"][i];
+                get(&vals[f.sig], f.lo + p as u32 * 16, 16) as u16
+            } else {
+                self.field(vals, "pfc.quanta", 0, false) as u16
+            };
+            let pause = if self.has("pfc.xoff") {
+                self.field(vals, "pfc.xoff", i, true) >> p & 1 == 1
+            } else {
+                time != 0
+            };
+            *q = Some(if pause { time } else { 0 });
+        }
+        quanta
     }
 }
