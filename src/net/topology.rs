@@ -183,6 +183,155 @@ fn record<'a>(
     Ok((ln, f))
 }
 
+/// A field of a count or a node id: a non-negative integer.
+fn hpcc_num(
+    err: &impl Fn(usize, &str, String) -> TopoError,
+    ln: usize,
+    field: &str,
+    s: &str,
+) -> Result<usize, TopoError> {
+    s.parse::<usize>()
+        .map_err(|_| err(ln, field, format!("'{s}' is not a non-negative integer")))
+}
+
+/// The first line of `topology.txt`: (node_num, switch_num, link_num).
+fn hpcc_header<'a>(
+    lines: &mut impl Iterator<Item = (usize, Vec<&'a str>)>,
+    err: &impl Fn(usize, &str, String) -> TopoError,
+) -> Result<(usize, usize, usize), TopoError> {
+    let (ln, head) = lines.next().ok_or_else(|| {
+        err(
+            0,
+            "node_num switch_num link_num",
+            "the file is empty".into(),
+        )
+    })?;
+    if head.len() != 3 {
+        return Err(err(
+            ln,
+            "node_num switch_num link_num",
+            format!("expected 3 numbers, found {}", head.len()),
+        ));
+    }
+    let n = hpcc_num(err, ln, "node_num", head[0])?;
+    let ns = hpcc_num(err, ln, "switch_num", head[1])?;
+    let nl = hpcc_num(err, ln, "link_num", head[2])?;
+    if n == 0 || n > 1_000_000 {
+        return Err(err(ln, "node_num", format!("{n} nodes (1 to 10^6)")));
+    }
+    if ns > n {
+        return Err(err(
+            ln,
+            "switch_num",
+            format!("{ns} switches among {n} nodes"),
+        ));
+    }
+    Ok((n, ns, nl))
+}
+
+/// The line of the `ns` switch ids: marks those nodes switches.
+fn hpcc_switch_ids<'a>(
+    lines: &mut impl Iterator<Item = (usize, Vec<&'a str>)>,
+    err: &impl Fn(usize, &str, String) -> TopoError,
+    ns: usize,
+    nodes: &mut [NodeKind],
+) -> Result<(), TopoError> {
+    let n = nodes.len();
+    let (ln, ids) = lines.next().ok_or_else(|| {
+        err(
+            0,
+            "switch ids",
+            format!("the line of {ns} switch ids is missing"),
+        )
+    })?;
+    if ids.len() != ns {
+        return Err(err(
+            ln,
+            "switch ids",
+            format!("switch_num says {ns}, the line lists {}", ids.len()),
+        ));
+    }
+    for s in ids {
+        let id = hpcc_num(err, ln, "switch id", s)?;
+        if id >= n {
+            return Err(err(
+                ln,
+                "switch id",
+                format!("node {id} does not exist (nodes 0..={})", n - 1),
+            ));
+        }
+        if nodes[id] == NodeKind::Switch {
+            return Err(err(ln, "switch id", format!("node {id} is listed twice")));
+        }
+        nodes[id] = NodeKind::Switch;
+    }
+    Ok(())
+}
+
+/// A link line's fields `src dst rate delay error_rate`, between two of the `n` nodes and not
+/// a second link between them (`pairs`: the node pairs linked so far).
+fn hpcc_link(
+    err: &impl Fn(usize, &str, String) -> TopoError,
+    ln: usize,
+    f: &[&str],
+    n: usize,
+    pairs: &mut HashSet<(usize, usize)>,
+) -> Result<Link, TopoError> {
+    let a = hpcc_num(err, ln, "src", f[0])?;
+    let b = hpcc_num(err, ln, "dst", f[1])?;
+    for (field, x) in [("src", a), ("dst", b)] {
+        if x >= n {
+            return Err(err(
+                ln,
+                field,
+                format!("node {x} does not exist (nodes 0..={})", n - 1),
+            ));
+        }
+    }
+    if a == b {
+        return Err(err(ln, "dst", format!("a link from node {a} to itself")));
+    }
+    if !pairs.insert((a.min(b), a.max(b))) {
+        return Err(err(
+            ln,
+            "dst",
+            format!("a second link between nodes {a} and {b}"),
+        ));
+    }
+    let rate_bps = parse_rate(f[2]).ok_or_else(|| {
+        err(
+            ln,
+            "rate",
+            format!("'{}' is not a positive rate (e.g. 1Gbps, 400Mbps)", f[2]),
+        )
+    })?;
+    let delay_ns = parse_delay(f[3]).ok_or_else(|| {
+        err(
+            ln,
+            "delay",
+            format!("'{}' is not a delay (e.g. 1000ns, 0.001ms, 1us)", f[3]),
+        )
+    })?;
+    let error_rate: f64 = f[4]
+        .parse()
+        .ok()
+        .filter(|e: &f64| (0.0..=1.0).contains(e))
+        .ok_or_else(|| {
+            err(
+                ln,
+                "error_rate",
+                format!("'{}' is not a probability in [0, 1]", f[4]),
+            )
+        })?;
+    Ok(Link {
+        a,
+        b,
+        rate_bps,
+        delay_ns,
+        error_rate,
+    })
+}
+
 impl Topology {
     pub fn hosts(&self) -> impl Iterator<Item = usize> + '_ {
         (0..self.nodes.len()).filter(|&i| self.nodes[i] == NodeKind::Host)
@@ -206,67 +355,10 @@ impl Topology {
     pub fn parse_hpcc(text: &str, file: &str) -> Result<Topology, TopoError> {
         let err = error_of(file);
         let mut lines = records(text);
-        let num = |ln: usize, field: &str, s: &str| -> Result<usize, TopoError> {
-            s.parse::<usize>()
-                .map_err(|_| err(ln, field, format!("'{s}' is not a non-negative integer")))
-        };
-        let (ln, head) = lines.next().ok_or_else(|| {
-            err(
-                0,
-                "node_num switch_num link_num",
-                "the file is empty".into(),
-            )
-        })?;
-        if head.len() != 3 {
-            return Err(err(
-                ln,
-                "node_num switch_num link_num",
-                format!("expected 3 numbers, found {}", head.len()),
-            ));
-        }
-        let n = num(ln, "node_num", head[0])?;
-        let ns = num(ln, "switch_num", head[1])?;
-        let nl = num(ln, "link_num", head[2])?;
-        if n == 0 || n > 1_000_000 {
-            return Err(err(ln, "node_num", format!("{n} nodes (1 to 10^6)")));
-        }
-        if ns > n {
-            return Err(err(
-                ln,
-                "switch_num",
-                format!("{ns} switches among {n} nodes"),
-            ));
-        }
+        let (n, ns, nl) = hpcc_header(&mut lines, &err)?;
         let mut nodes = vec![NodeKind::Host; n];
         if ns > 0 {
-            let (ln, ids) = lines.next().ok_or_else(|| {
-                err(
-                    0,
-                    "switch ids",
-                    format!("the line of {ns} switch ids is missing"),
-                )
-            })?;
-            if ids.len() != ns {
-                return Err(err(
-                    ln,
-                    "switch ids",
-                    format!("switch_num says {ns}, the line lists {}", ids.len()),
-                ));
-            }
-            for s in ids {
-                let id = num(ln, "switch id", s)?;
-                if id >= n {
-                    return Err(err(
-                        ln,
-                        "switch id",
-                        format!("node {id} does not exist (nodes 0..={})", n - 1),
-                    ));
-                }
-                if nodes[id] == NodeKind::Switch {
-                    return Err(err(ln, "switch id", format!("node {id} is listed twice")));
-                }
-                nodes[id] = NodeKind::Switch;
-            }
+            hpcc_switch_ids(&mut lines, &err, ns, &mut nodes)?;
         }
         // the count is the file's word: room grows with the lines actually there
         let mut links = Vec::with_capacity(nl.min(1 << 16));
@@ -279,59 +371,7 @@ impl Topology {
                 "link",
                 "src dst rate delay error_rate",
             )?;
-            let a = num(ln, "src", f[0])?;
-            let b = num(ln, "dst", f[1])?;
-            for (field, x) in [("src", a), ("dst", b)] {
-                if x >= n {
-                    return Err(err(
-                        ln,
-                        field,
-                        format!("node {x} does not exist (nodes 0..={})", n - 1),
-                    ));
-                }
-            }
-            if a == b {
-                return Err(err(ln, "dst", format!("a link from node {a} to itself")));
-            }
-            if !pairs.insert((a.min(b), a.max(b))) {
-                return Err(err(
-                    ln,
-                    "dst",
-                    format!("a second link between nodes {a} and {b}"),
-                ));
-            }
-            let rate_bps = parse_rate(f[2]).ok_or_else(|| {
-                err(
-                    ln,
-                    "rate",
-                    format!("'{}' is not a positive rate (e.g. 1Gbps, 400Mbps)", f[2]),
-                )
-            })?;
-            let delay_ns = parse_delay(f[3]).ok_or_else(|| {
-                err(
-                    ln,
-                    "delay",
-                    format!("'{}' is not a delay (e.g. 1000ns, 0.001ms, 1us)", f[3]),
-                )
-            })?;
-            let error_rate: f64 = f[4]
-                .parse()
-                .ok()
-                .filter(|e: &f64| (0.0..=1.0).contains(e))
-                .ok_or_else(|| {
-                    err(
-                        ln,
-                        "error_rate",
-                        format!("'{}' is not a probability in [0, 1]", f[4]),
-                    )
-                })?;
-            links.push(Link {
-                a,
-                b,
-                rate_bps,
-                delay_ns,
-                error_rate,
-            });
+            links.push(hpcc_link(&err, ln, &f, n, &mut pairs)?);
         }
         if let Some((ln, _)) = lines.next() {
             return Err(err(
