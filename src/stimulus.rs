@@ -307,15 +307,10 @@ impl RandomStim {
             self.rng.gen_range(0..8)
         }
     }
-}
 
-impl Stimulus for RandomStim {
-    fn next(&mut self, inp: &mut Inputs) -> bool {
-        if self.cycle >= self.cycles {
-            return false;
-        }
-        let (np, now) = (self.p.np, self.cycle);
-        self.cycle += 1;
+    /// A reset this cycle (the first cycle's when the profile says so, then at random): the
+    /// pipeline empties and the configuration is written again. True when there is one.
+    fn reset(&mut self, now: u64, inp: &mut Inputs) -> bool {
         if (now == 0 && self.profile.reset_first)
             || (self.profile.reset_rate > 0.0 && self.rng.gen_bool(self.profile.reset_rate))
         {
@@ -325,6 +320,13 @@ impl Stimulus for RandomStim {
             self.writes = self.widened(w, now < self.profile.mode_off_until).into();
             return true;
         }
+        false
+    }
+
+    /// This cycle's configuration write: a random new configuration now and then, the mode
+    /// register's write when mode 0 ends, a stray write to no register. False when the cycle
+    /// drives no lane (a steady run's writes and the gap after them).
+    fn config_write(&mut self, now: u64, inp: &mut Inputs) -> bool {
         if self.profile.reconfig_rate > 0.0 && self.rng.gen_bool(self.profile.reconfig_rate) {
             self.cfg = random_config(&self.p, self.mode, &mut self.rng);
             let w = self.cfg.register_writes();
@@ -339,26 +341,34 @@ impl Stimulus for RandomStim {
         if self.steady {
             // Writes first, then the gap, then lanes; only the writes of the start are queued.
             if inp.cfg.is_some() {
-                self.lanes_from = now + 1 + steady_gap(np);
+                self.lanes_from = now + 1 + steady_gap(self.p.np);
             }
             if inp.cfg.is_some() || now < self.lanes_from {
-                return true;
+                return false;
             }
         }
         // Now and then a write to an address that holds no register: the block ignores it.
         if !self.steady && inp.cfg.is_none() && self.rng.gen_bool(1.0 / 300.0) {
             inp.cfg = Some((self.rng.gen_range(0x3D..=0xFF), self.rng.gen()));
         }
-        // MACs busy with data frames: each takes a PFC frame only when ready.
+        true
+    }
+
+    /// MACs busy with data frames: each takes a PFC frame only when ready.
+    fn mac_ready(&mut self, inp: &mut Inputs) {
         if self.profile.mac_ready < 1.0 {
             inp.pfc_ready = 0;
-            for i in 0..np {
+            for i in 0..self.p.np {
                 if self.rng.gen_bool(self.profile.mac_ready) {
                     inp.pfc_ready |= 1u128 << i;
                 }
             }
         }
-        // Arrivals.
+    }
+
+    /// Arrivals: each port at its share of the load.
+    fn arrivals(&mut self, inp: &mut Inputs) {
+        let np = self.p.np;
         let per_port = (self.profile.load / np as f64).min(1.0);
         for i in 0..np {
             if self.rng.gen_bool(per_port) {
@@ -366,7 +376,12 @@ impl Stimulus for RandomStim {
                 inp.arr[i] = Some(Pkt { prio, size });
             }
         }
-        // One departure into the pipeline: round robin over ports, a random non-empty priority.
+    }
+
+    /// One departure into the pipeline: round robin over ports, a random non-empty priority; its
+    /// enqueue comes out of the pipeline `latency` cycles later, to the hot port or a random one.
+    fn departure(&mut self, now: u64, inp: &mut Inputs) {
+        let np = self.p.np;
         for k in 0..np {
             let i = (self.rr + k) % np;
             let ne: Vec<usize> = (0..NPRIO)
@@ -401,13 +416,12 @@ impl Stimulus for RandomStim {
             self.rr = (i + 1) % np;
             break;
         }
-        // The end of the pipeline.
-        if self.pipe.front().is_some_and(|&(due, _)| due <= now) {
-            inp.enq = self.pipe.pop_front().map(|(_, e)| e);
-        }
-        // Dequeues: the hot port drains slowly in one phase and fast in the next.
+    }
+
+    /// Dequeues: the hot port drains slowly in one phase and fast in the next.
+    fn dequeues(&mut self, now: u64, inp: &mut Inputs) {
         let slow = (now / self.profile.phase).is_multiple_of(2);
-        for o in 0..np {
+        for o in 0..self.p.np {
             let rate = if o == self.hot {
                 if slow {
                     0.05
@@ -437,6 +451,27 @@ impl Stimulus for RandomStim {
                 size,
             });
         }
+    }
+}
+
+impl Stimulus for RandomStim {
+    fn next(&mut self, inp: &mut Inputs) -> bool {
+        if self.cycle >= self.cycles {
+            return false;
+        }
+        let now = self.cycle;
+        self.cycle += 1;
+        if self.reset(now, inp) || !self.config_write(now, inp) {
+            return true;
+        }
+        self.mac_ready(inp);
+        self.arrivals(inp);
+        self.departure(now, inp);
+        // The end of the pipeline.
+        if self.pipe.front().is_some_and(|&(due, _)| due <= now) {
+            inp.enq = self.pipe.pop_front().map(|(_, e)| e);
+        }
+        self.dequeues(now, inp);
         true
     }
 
