@@ -360,17 +360,26 @@ fn sha256(s: &str) -> String {
     d.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Run `stim` through the model (after one reset cycle) and produce the set's files. With a
-/// `fault`, the model has that deliberate bug (the kill matrix of `capfc faults`).
-pub fn generate(
-    set: &str,
+/// What a run of the model writes: the two vector files, their line counts, the register writes,
+/// the cycles run and the first cycle with a lane.
+struct Vectors {
+    stim_txt: String,
+    exp_txt: String,
+    stim_lines: usize,
+    expect_lines: usize,
+    writes: Vec<(u64, u8, u32)>,
+    cycles: u64,
+    first_lane: Option<u64>,
+}
+
+/// Run `stim` through the model (after one reset cycle): a line of inputs per change from the
+/// held inputs, a line of outputs per change (and cycle 0).
+fn run_vectors(
     p: &BlockParams,
-    source: &Source,
+    l: &Layouts,
     stim: &mut dyn Stimulus,
     fault: Option<Fault>,
-) -> SetFiles {
-    let rtl_config = p.rtl_config_name().unwrap_or("none").to_string();
-    let l = Layouts::new(p);
+) -> Vectors {
     let mut model = CapfcTop::new(*p).expect("valid parameters");
     model.inject_fault(fault);
     let mut inp = Inputs::idle(p.np);
@@ -383,20 +392,24 @@ pub fn generate(
     // The inputs a cycle without a line gets: every input 0 but pfc_ready, held from the last line.
     let ready_mask = idle_words(p, &l.inputs);
     let mut held = ready_mask.clone();
-    let mut stim_txt = header(
-        "Inputs. A cycle without a line drives every input 0 but pfc_ready, held from the last line.",
-        &l.inputs,
-        p,
-    );
-    let mut exp_txt = header(
-        "Expected outputs, one line per change (and cycle 0).",
-        &l.outputs,
-        p,
-    );
-    let (mut sl, mut el, mut writes) = (0, 0, vec![]);
-    let mut cycle = 0u64;
+    let mut v = Vectors {
+        stim_txt: header(
+            "Inputs. A cycle without a line drives every input 0 but pfc_ready, held from the last line.",
+            &l.inputs,
+            p,
+        ),
+        exp_txt: header(
+            "Expected outputs, one line per change (and cycle 0).",
+            &l.outputs,
+            p,
+        ),
+        stim_lines: 0,
+        expect_lines: 0,
+        writes: vec![],
+        cycles: 0,
+        first_lane: None,
+    };
     let mut first = true;
-    let mut first_lane = None;
     loop {
         inp.clear();
         if first {
@@ -409,33 +422,44 @@ pub fn generate(
             stim.observe(&inp, &out);
         }
         first = false;
+        let cycle = v.cycles;
         if let Some((a, d)) = inp.cfg {
-            writes.push((cycle, a, d));
+            v.writes.push((cycle, a, d));
         }
         let lane = inp.arr.iter().any(Option::is_some)
             || inp.dep.is_some()
             || inp.enq.is_some()
             || inp.deq.iter().any(Option::is_some);
-        if lane && first_lane.is_none() {
-            first_lane = Some(cycle);
+        if lane && v.first_lane.is_none() {
+            v.first_lane = Some(cycle);
         }
         pack_inputs(p, &l.inputs, &inp, &mut iw);
         if iw != held {
-            let _ = writeln!(stim_txt, "{cycle:08x}_{}", to_hex(&l.inputs, &iw));
-            sl += 1;
+            let _ = writeln!(v.stim_txt, "{cycle:08x}_{}", to_hex(&l.inputs, &iw));
+            v.stim_lines += 1;
             hold(&mut held, &iw, &ready_mask);
         }
         pack_outputs(&l.outputs, &out, &mut ow);
         if ow != prev {
-            let _ = writeln!(exp_txt, "{cycle:08x}_{}", to_hex(&l.outputs, &ow));
-            el += 1;
+            let _ = writeln!(v.exp_txt, "{cycle:08x}_{}", to_hex(&l.outputs, &ow));
+            v.expect_lines += 1;
             prev.copy_from_slice(&ow);
         }
-        cycle += 1;
+        v.cycles += 1;
     }
-    let (in_bits, out_bits) = (concat_bits(&l.inputs), concat_bits(&l.outputs));
-    let config = config_from_writes(p, &writes);
-    let config_toml = match (source, &config, writes.first(), writes.last()) {
+    v
+}
+
+/// The config.toml of a steady random run (its configuration and timing); None for other sets.
+fn steady_config(
+    set: &str,
+    p: &BlockParams,
+    source: &Source,
+    config: &Option<BlockConfig>,
+    v: &Vectors,
+) -> Option<String> {
+    let writes = &v.writes;
+    match (source, config, writes.first(), writes.last()) {
         (Source::Random { steady: true, .. }, Some(cfg), Some(w0), Some(w1)) => {
             let gap = crate::stimulus::steady_gap(p.np);
             let t = SteadyTiming {
@@ -443,8 +467,9 @@ pub fn generate(
                 last_write: w1.0,
                 lanes_from: w1.0 + 1 + gap,
                 gap,
-                cycles: cycle,
+                cycles: v.cycles,
             };
+            let first_lane = v.first_lane;
             // The generator's promise, kept here too: a set that broke it would be written wrong.
             assert!(
                 w1.0 - w0.0 + 1 == writes.len() as u64
@@ -455,7 +480,38 @@ pub fn generate(
             Some(steady_config_toml(set, p, &t, cfg))
         }
         _ => None,
-    };
+    }
+}
+
+/// The set's `params.vh`: the parameters and sizes for testbench/capfc_tb.sv.
+fn params_vh(set: &str, p: &BlockParams, in_bits: usize, out_bits: usize, v: &Vectors) -> String {
+    let (cycle, sl, el) = (v.cycles, v.stim_lines, v.expect_lines);
+    format!(
+        "// capfc golden set {set}: parameters for testbench/capfc_tb.sv (generated; see manifest.json)\n\
+         `define CAPFC_NP {}\n`define CAPFC_SW {}\n`define CAPFC_OW {}\n`define CAPFC_CW {}\n\
+         `define CAPFC_CELL_LOG2 {}\n`define CAPFC_CUT_F {}\n`define CAPFC_NL {}\n\
+         `define CAPFC_IN_BITS {in_bits}\n`define CAPFC_OUT_BITS {out_bits}\n`define CAPFC_CYCLES {cycle}\n\
+         `define CAPFC_STIM_LINES {sl}\n`define CAPFC_EXPECT_LINES {el}\n",
+        p.np, p.sw, p.ow, p.cw, p.cell_log2, p.cut_f, p.nl
+    )
+}
+
+/// Run `stim` through the model (after one reset cycle) and produce the set's files. With a
+/// `fault`, the model has that deliberate bug (the kill matrix of `capfc faults`).
+pub fn generate(
+    set: &str,
+    p: &BlockParams,
+    source: &Source,
+    stim: &mut dyn Stimulus,
+    fault: Option<Fault>,
+) -> SetFiles {
+    let rtl_config = p.rtl_config_name().unwrap_or("none").to_string();
+    let l = Layouts::new(p);
+    let v = run_vectors(p, &l, stim, fault);
+    let (in_bits, out_bits) = (concat_bits(&l.inputs), concat_bits(&l.outputs));
+    let config = config_from_writes(p, &v.writes);
+    let config_toml = steady_config(set, p, source, &config, &v);
+    let params_vh = params_vh(set, p, in_bits, out_bits, &v);
     let manifest = Manifest {
         format: FORMAT,
         set: set.to_string(),
@@ -463,29 +519,21 @@ pub fn generate(
         params: *p,
         source: source.clone(),
         config,
-        register_writes: writes,
-        cycles: cycle,
+        register_writes: v.writes,
+        cycles: v.cycles,
         in_bits,
         out_bits,
-        stim_lines: sl,
-        expect_lines: el,
+        stim_lines: v.stim_lines,
+        expect_lines: v.expect_lines,
         model_version: env!("CARGO_PKG_VERSION").to_string(),
-        sha256_stim: sha256(&stim_txt),
-        sha256_expect: sha256(&exp_txt),
+        sha256_stim: sha256(&v.stim_txt),
+        sha256_expect: sha256(&v.exp_txt),
     };
-    let params_vh = format!(
-        "// capfc golden set {set}: parameters for testbench/capfc_tb.sv (generated; see manifest.json)\n\
-         `define CAPFC_NP {}\n`define CAPFC_SW {}\n`define CAPFC_OW {}\n`define CAPFC_CW {}\n\
-         `define CAPFC_CELL_LOG2 {}\n`define CAPFC_CUT_F {}\n`define CAPFC_NL {}\n\
-         `define CAPFC_IN_BITS {in_bits}\n`define CAPFC_OUT_BITS {out_bits}\n`define CAPFC_CYCLES {cycle}\n\
-         `define CAPFC_STIM_LINES {sl}\n`define CAPFC_EXPECT_LINES {el}\n",
-        p.np, p.sw, p.ow, p.cw, p.cell_log2, p.cut_f, p.nl
-    );
     SetFiles {
         manifest: serde_json::to_string_pretty(&manifest).unwrap() + "\n",
         params_vh,
-        stim: stim_txt,
-        expect: exp_txt,
+        stim: v.stim_txt,
+        expect: v.exp_txt,
         config_toml,
     }
 }
