@@ -1755,11 +1755,26 @@ impl Checker {
                 cev |= 1 << p;
             }
         }
-        // The frame carries D and the configured pause time of one cycle before it, within the
-        // frame window counted in MAC-ready cycles (`frame_sources`). With a pause time of 0
-        // configured a pause reads as a resume on the wire: its pause bits cannot be told, and
-        // the peer is taken to hold what D said.
-        let mut consistent = None;
+        let xoff = match self.consistent_xoff(i, f, cev) {
+            (Some(x), _) => x,
+            (None, quanta_ok) => self.inconsistent_frame(u, f, cev, quanta_ok),
+        };
+        let moved = self.ports[i].moved || self.d[i] != self.ports[i].sent;
+        let pt = &self.ports[i];
+        let new = (pt.sent & !cev) | (xoff & cev);
+        let refresh = new == pt.sent && !moved;
+        if refresh {
+            self.judge_refresh(u, i, new);
+        }
+        self.record_frame(u, i, new);
+    }
+
+    /// The frame carries D and the configured pause time of one cycle before it, within the
+    /// frame window counted in MAC-ready cycles (`frame_sources`). With a pause time of 0
+    /// configured a pause reads as a resume on the wire: its pause bits cannot be told, and
+    /// the peer is taken to hold what D said. Returns the pause bits of the first source the
+    /// frame agrees with (None when none), and whether some source's pause time matches.
+    fn consistent_xoff(&self, i: usize, f: &Frame, cev: u8) -> (Option<u8>, bool) {
         let mut quanta_ok = false;
         for (d, qc) in self.frame_sources(i) {
             let mut xoff = 0u8;
@@ -1777,82 +1792,86 @@ impl Checker {
                 xoff = d & cev;
             }
             if times && d & cev == xoff {
-                consistent = Some(xoff);
-                break;
+                return (Some(xoff), quanta_ok);
             }
         }
-        let xoff = match consistent {
-            Some(x) => x,
-            None => {
-                let mut xoff = 0u8;
-                for (p, q) in f.quanta.iter().enumerate() {
-                    if let Some(q) = *q {
-                        if q != 0 {
-                            xoff |= 1 << p;
-                            if !quanta_ok && q != self.cfg.quanta {
-                                let quanta = self.cfg.quanta;
-                                self.violation(
-                                    u,
-                                    Kind::FrameContent,
-                                    format!("frame[{i}].p{p}"),
-                                    format!("quanta {quanta}"),
-                                    format!(
-                                        "the configured pause time is {quanta}; the frame says {q}"
-                                    ),
-                                );
-                            }
-                        }
+        (None, quanta_ok)
+    }
+
+    /// A frame no source explains: reports its wrong pause times (when no source's matches) or
+    /// its pause bits (when the times do), and returns the pause bits it carries.
+    fn inconsistent_frame(&mut self, u: u64, f: &Frame, cev: u8, quanta_ok: bool) -> u8 {
+        let i = f.port;
+        let mut xoff = 0u8;
+        for (p, q) in f.quanta.iter().enumerate() {
+            if let Some(q) = *q {
+                if q != 0 {
+                    xoff |= 1 << p;
+                    if !quanta_ok && q != self.cfg.quanta {
+                        let quanta = self.cfg.quanta;
+                        self.violation(
+                            u,
+                            Kind::FrameContent,
+                            format!("frame[{i}].p{p}"),
+                            format!("quanta {quanta}"),
+                            format!("the configured pause time is {quanta}; the frame says {q}"),
+                        );
                     }
                 }
-                if quanta_ok {
-                    let d = self.d[i];
-                    self.violation(
-                        u,
-                        Kind::FrameContent,
-                        format!("frame[{i}]"),
-                        format!("pause bits {:#04x} for classes {cev:#04x}", d & cev),
-                        format!("the frame pauses {xoff:#04x} of {cev:#04x}; D[{i}] = {d:#04x}"),
-                    );
-                }
-                xoff
-            }
-        };
-        let moved = self.ports[i].moved || self.d[i] != self.ports[i].sent;
-        let pt = &mut self.ports[i];
-        let new = (pt.sent & !cev) | (xoff & cev);
-        let refresh = new == pt.sent && !moved;
-        if refresh {
-            if new == 0 {
-                self.violation(
-                    u,
-                    Kind::FrameContent,
-                    format!("frame[{i}]"),
-                    "no frame".into(),
-                    "the frame changes nothing and nothing is paused".into(),
-                );
-            } else if let Some(last) = pt.last_frame {
-                if pt.refresh_due {
-                    self.summary.refresh_judged += 1;
-                }
-                // From when the last frame could have been taken: a frame held while the MAC
-                // was busy is followed by its refresh sooner.
-                let early = pt.last_free + u64::from(self.cfg.refresh) + self.env.refresh.min;
-                if u < early {
-                    self.violation(
-                        u,
-                        Kind::Refresh,
-                        format!("frame[{i}]"),
-                        format!("no refresh before cycle {early}"),
-                        format!(
-                            "a refresh of {new:#04x} {} cycles after the frame of cycle {last}; period {} + envelope {}",
-                            u - last,
-                            self.cfg.refresh,
-                            self.env.refresh
-                        ),
-                    );
-                }
             }
         }
+        if quanta_ok {
+            let d = self.d[i];
+            self.violation(
+                u,
+                Kind::FrameContent,
+                format!("frame[{i}]"),
+                format!("pause bits {:#04x} for classes {cev:#04x}", d & cev),
+                format!("the frame pauses {xoff:#04x} of {cev:#04x}; D[{i}] = {d:#04x}"),
+            );
+        }
+        xoff
+    }
+
+    /// A frame of port i that repeats what the peer holds (`new`): it must pause something, and
+    /// come no sooner than the refresh period (plus the envelope) after the last frame.
+    fn judge_refresh(&mut self, u: u64, i: usize, new: u8) {
+        let pt = &mut self.ports[i];
+        if new == 0 {
+            self.violation(
+                u,
+                Kind::FrameContent,
+                format!("frame[{i}]"),
+                "no frame".into(),
+                "the frame changes nothing and nothing is paused".into(),
+            );
+        } else if let Some(last) = pt.last_frame {
+            if pt.refresh_due {
+                self.summary.refresh_judged += 1;
+            }
+            // From when the last frame could have been taken: a frame held while the MAC
+            // was busy is followed by its refresh sooner.
+            let early = pt.last_free + u64::from(self.cfg.refresh) + self.env.refresh.min;
+            if u < early {
+                self.violation(
+                    u,
+                    Kind::Refresh,
+                    format!("frame[{i}]"),
+                    format!("no refresh before cycle {early}"),
+                    format!(
+                        "a refresh of {new:#04x} {} cycles after the frame of cycle {last}; period {} + envelope {}",
+                        u - last,
+                        self.cfg.refresh,
+                        self.env.refresh
+                    ),
+                );
+            }
+        }
+    }
+
+    /// Port i's state after its frame of cycle u: what the peer holds (`new`), frames in a row,
+    /// when the last could have been taken.
+    fn record_frame(&mut self, u: u64, i: usize, new: u8) {
         let pt = &mut self.ports[i];
         pt.sent = new;
         let queued = pt.last_frame == Some(u.wrapping_sub(1)) && pt.in_a_row < self.env.frame.max;
