@@ -26,93 +26,110 @@ fn bad(msg: impl std::fmt::Display) -> ! {
     std::process::exit(2)
 }
 
+/// Argument `k` as a number, `default` when it is not given.
+fn num(args: &[String], k: usize, name: &str, default: u32) -> u32 {
+    match args.get(k) {
+        None => default,
+        Some(s) => s
+            .parse()
+            .unwrap_or_else(|_| bad(format!("{name} = {s:?}: not a number"))),
+    }
+}
+
+/// A unit's model, the RTL instance it is compared with, and its parameters as printed.
+type Chosen = (Box<dyn Unit>, &'static str, String);
+
+fn ingress(args: &[String], np: usize) -> Chosen {
+    let p = IngressParams {
+        np,
+        sw: num(args, 3, "SW", 14),
+        ow: num(args, 4, "OW", 20),
+        cell_log2: num(args, 5, "CELL_LOG2", 0),
+    };
+    capfc::v3::check_params(np, p.sw, p.ow, 16, p.cell_log2, 8, 2).unwrap_or_else(|e| bad(e));
+    (
+        Box::new(Ingress::new(p)),
+        "capfc_ingress_v3_tb.dut",
+        format!("{p:?}"),
+    )
+}
+
+fn egress(args: &[String], np: usize) -> Chosen {
+    let p = EgressParams {
+        np,
+        sw: num(args, 3, "SW", 14),
+        ow: num(args, 4, "OW", 20),
+        cw: num(args, 5, "CW", 16),
+        cell_log2: num(args, 6, "CELL_LOG2", 0),
+        nl: num(args, 7, "NL", 2),
+    };
+    capfc::v3::check_params(np, p.sw, p.ow, p.cw, p.cell_log2, 8, p.nl).unwrap_or_else(|e| bad(e));
+    (
+        Box::new(Egress::new(p)),
+        "capfc_egress_v3_tb.dut",
+        format!("{p:?}"),
+    )
+}
+
+fn sort(args: &[String], np: usize) -> Chosen {
+    let p = SortParams {
+        np,
+        cw: num(args, 3, "CW", 16),
+        cut_f: num(args, 4, "CUT_F", 8),
+        nl: num(args, 5, "NL", 2),
+    };
+    capfc::v3::check_params(np, 14, 20, p.cw, 0, p.cut_f, p.nl).unwrap_or_else(|e| bad(e));
+    (
+        Box::new(Sort::new(p)),
+        "capfc_sort_v3_tb.dut",
+        format!("{p:?}"),
+    )
+}
+
+/// The whole block; `top-rtl` runs it against its Verilated RTL in this process and exits.
+fn top(args: &[String], np: usize) -> Chosen {
+    let p = BlockParams {
+        np,
+        sw: num(args, 3, "SW", 14),
+        ow: num(args, 4, "OW", 20),
+        cw: num(args, 5, "CW", 16),
+        cell_log2: num(args, 6, "CELL_LOG2", 0),
+        cut_f: num(args, 7, "CUT_F", 8),
+        nl: num(args, 8, "NL", 2) as usize,
+    };
+    capfc::v3::check_params(np, p.sw, p.ow, p.cw, p.cell_log2, p.cut_f, p.nl as u32)
+        .unwrap_or_else(|e| bad(e));
+    if args[0] == "top-rtl" {
+        in_process(&args[1], &p);
+    }
+    (
+        Box::new(Top::new(p)),
+        "capfc_top_v3_tb.u_dut",
+        format!("{p:?}"),
+    )
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.len() < 3 {
         bad("too few arguments");
     }
-    let num = |k: usize, name: &str, default: u32| -> u32 {
-        match args.get(k) {
-            None => default,
-            Some(s) => s
-                .parse()
-                .unwrap_or_else(|_| bad(format!("{name} = {s:?}: not a number"))),
-        }
-    };
-    let np = num(2, "NP", 0) as usize;
-    let (mut unit, instance, desc): (Box<dyn Unit>, &str, String) = match args[0].as_str() {
-        "ingress" => {
-            let p = IngressParams {
-                np,
-                sw: num(3, "SW", 14),
-                ow: num(4, "OW", 20),
-                cell_log2: num(5, "CELL_LOG2", 0),
-            };
-            capfc::v3::check_params(np, p.sw, p.ow, 16, p.cell_log2, 8, 2)
-                .unwrap_or_else(|e| bad(e));
-            (
-                Box::new(Ingress::new(p)),
-                "capfc_ingress_v3_tb.dut",
-                format!("{p:?}"),
-            )
-        }
-        "egress" => {
-            let p = EgressParams {
-                np,
-                sw: num(3, "SW", 14),
-                ow: num(4, "OW", 20),
-                cw: num(5, "CW", 16),
-                cell_log2: num(6, "CELL_LOG2", 0),
-                nl: num(7, "NL", 2),
-            };
-            capfc::v3::check_params(np, p.sw, p.ow, p.cw, p.cell_log2, 8, p.nl)
-                .unwrap_or_else(|e| bad(e));
-            (
-                Box::new(Egress::new(p)),
-                "capfc_egress_v3_tb.dut",
-                format!("{p:?}"),
-            )
-        }
-        "sort" => {
-            let p = SortParams {
-                np,
-                cw: num(3, "CW", 16),
-                cut_f: num(4, "CUT_F", 8),
-                nl: num(5, "NL", 2),
-            };
-            capfc::v3::check_params(np, 14, 20, p.cw, 0, p.cut_f, p.nl).unwrap_or_else(|e| bad(e));
-            (
-                Box::new(Sort::new(p)),
-                "capfc_sort_v3_tb.dut",
-                format!("{p:?}"),
-            )
-        }
-        "top" | "top-rtl" => {
-            let p = BlockParams {
-                np,
-                sw: num(3, "SW", 14),
-                ow: num(4, "OW", 20),
-                cw: num(5, "CW", 16),
-                cell_log2: num(6, "CELL_LOG2", 0),
-                cut_f: num(7, "CUT_F", 8),
-                nl: num(8, "NL", 2) as usize,
-            };
-            capfc::v3::check_params(np, p.sw, p.ow, p.cw, p.cell_log2, p.cut_f, p.nl as u32)
-                .unwrap_or_else(|e| bad(e));
-            if args[0] == "top-rtl" {
-                in_process(&args[1], &p);
-            }
-            (
-                Box::new(Top::new(p)),
-                "capfc_top_v3_tb.u_dut",
-                format!("{p:?}"),
-            )
-        }
+    let np = num(&args, 2, "NP", 0) as usize;
+    let (mut unit, instance, desc) = match args[0].as_str() {
+        "ingress" => ingress(&args, np),
+        "egress" => egress(&args, np),
+        "sort" => sort(&args, np),
+        "top" | "top-rtl" => top(&args, np),
         u => bad(format!("unit {u:?}: ingress, egress, sort, top or top-rtl")),
     };
-    let wave = &args[1];
+    replay_unit(&args[0], &args[1], instance, unit.as_mut(), &desc);
+}
+
+/// Replays the waveform's inputs into the unit's model and compares; exits 1 on a mismatch, 2
+/// when the waveform cannot be read.
+fn replay_unit(name: &str, wave: &str, instance: &str, unit: &mut dyn Unit, desc: &str) {
     let t0 = std::time::Instant::now();
-    match replay::run(wave, instance, unit.as_mut(), 10) {
+    match replay::run(wave, instance, unit, 10) {
         Err(e) => {
             eprintln!("v3_lockstep: {e}");
             std::process::exit(2);
@@ -123,7 +140,7 @@ fn main() {
             }
             println!(
                 "v3_lockstep: capfc_{} {desc} from {wave}: {} cycles, {} registers and outputs compared every cycle: {} mismatches ({:.1} s)",
-                args[0],
+                name,
                 r.cycles,
                 r.names,
                 r.total_mismatches,
