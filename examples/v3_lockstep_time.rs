@@ -158,73 +158,13 @@ fn run() -> Result<(), String> {
         })
         .collect::<Result<Vec<TopIn>, _>>()
         .map_err(|e| e.to_string())?;
-    let lock = best(repeat, || {
-        let mut l = LockstepV3::new(&p, 10).expect("lockstep");
-        let t = Instant::now();
-        for (w, inp) in stim.iter().zip(&decoded) {
-            l.cycle_in(inp, w).expect("lockstep");
-        }
-        let t = t.elapsed().as_secs_f64();
-        assert_eq!(l.report.total_mismatches, 0, "{:?}", l.report.mismatches);
-        t
-    });
-    let (mut read, mut step) = (f64::INFINITY, f64::INFINITY);
-    for _ in 0..repeat {
-        let mut r = RtlTopV3::new(&p).map_err(|e| e.to_string())?;
-        let mut state = vec![0u32; r.layout.state_words];
-        let mut out = vec![0u32; r.layout.output_words];
-        let mut writes = vec![0u32; r.layout.write_words];
-        let (mut tr, mut ts) = (0.0, 0.0);
-        for w in &stim {
-            let t = Instant::now();
-            r.read_regs(&mut state);
-            let t2 = Instant::now();
-            r.step_writes(w, &mut out, &mut writes);
-            ts += t2.elapsed().as_secs_f64();
-            tr += (t2 - t).as_secs_f64();
-        }
-        (read, step) = (read.min(tr), step.min(ts));
-    }
-    let model = best(repeat, || {
-        let (mut m, mut out) = (Top::new(p), TopOut::default());
-        let t = Instant::now();
-        for inp in &decoded {
-            m.cycle_into(inp, &mut out);
-            black_box(&out);
-        }
-        t.elapsed().as_secs_f64()
-    });
-    // the visits beside the model's cycle, timed alone (the model's state as in the lockstep)
-    let visit = |store: bool| {
-        best(repeat, || {
-            let (mut m, mut out) = (Top::new(p), TopOut::default());
-            let mut fold = Fold(0);
-            let mut size = InOrder {
-                buf: &mut [],
-                at: 0,
-            };
-            m.visit(&mut size);
-            let mut buf = vec![0u32; size.at];
-            let mut t = 0.0;
-            for inp in &decoded {
-                let t0 = Instant::now();
-                if store {
-                    m.visit(&mut InOrder {
-                        buf: &mut buf,
-                        at: 0,
-                    });
-                    black_box(&buf);
-                } else {
-                    m.visit(&mut fold);
-                }
-                t += t0.elapsed().as_secs_f64();
-                m.cycle_into(inp, &mut out);
-            }
-            black_box(fold.0);
-            t
-        })
-    };
-    let (fold, in_order) = (visit(false), visit(true));
+    let lock = time_lockstep(&p, repeat, &stim, &decoded);
+    let (read, step) = time_rtl(&p, repeat, &stim)?;
+    let model = time_model(&p, repeat, &decoded);
+    let (fold, in_order) = (
+        time_visit(&p, repeat, &decoded, false),
+        time_visit(&p, repeat, &decoded, true),
+    );
     let us = |t: f64| 1e6 * t / n as f64;
     println!("v3 lockstep at {np} ports, {n} cycles, best of {repeat}, microseconds a cycle:");
     println!("  lockstep cycle                         {:8.2}", us(lock));
@@ -241,4 +181,85 @@ fn run() -> Result<(), String> {
         us(lock - step - read - model - in_order)
     );
     Ok(())
+}
+
+/// The whole lockstep cycle, best of `repeat` runs, seconds.
+fn time_lockstep(p: &BlockParams, repeat: usize, stim: &[&[u32]], decoded: &[TopIn]) -> f64 {
+    best(repeat, || {
+        let mut l = LockstepV3::new(p, 10).expect("lockstep");
+        let t = Instant::now();
+        for (w, inp) in stim.iter().zip(decoded) {
+            l.cycle_in(inp, w).expect("lockstep");
+        }
+        let t = t.elapsed().as_secs_f64();
+        assert_eq!(l.report.total_mismatches, 0, "{:?}", l.report.mismatches);
+        t
+    })
+}
+
+/// The Verilated RTL alone: (`read_regs`, `step_writes`), each the best of `repeat` runs, seconds.
+fn time_rtl(p: &BlockParams, repeat: usize, stim: &[&[u32]]) -> Result<(f64, f64), String> {
+    let (mut read, mut step) = (f64::INFINITY, f64::INFINITY);
+    for _ in 0..repeat {
+        let mut r = RtlTopV3::new(p).map_err(|e| e.to_string())?;
+        let mut state = vec![0u32; r.layout.state_words];
+        let mut out = vec![0u32; r.layout.output_words];
+        let mut writes = vec![0u32; r.layout.write_words];
+        let (mut tr, mut ts) = (0.0, 0.0);
+        for w in stim {
+            let t = Instant::now();
+            r.read_regs(&mut state);
+            let t2 = Instant::now();
+            r.step_writes(w, &mut out, &mut writes);
+            ts += t2.elapsed().as_secs_f64();
+            tr += (t2 - t).as_secs_f64();
+        }
+        (read, step) = (read.min(tr), step.min(ts));
+    }
+    Ok((read, step))
+}
+
+/// The model's cycle alone, best of `repeat` runs, seconds.
+fn time_model(p: &BlockParams, repeat: usize, decoded: &[TopIn]) -> f64 {
+    best(repeat, || {
+        let (mut m, mut out) = (Top::new(*p), TopOut::default());
+        let t = Instant::now();
+        for inp in decoded {
+            m.cycle_into(inp, &mut out);
+            black_box(&out);
+        }
+        t.elapsed().as_secs_f64()
+    })
+}
+
+/// The model's register visit beside its cycle, timed alone (the model's state as in the
+/// lockstep): into `InOrder` when `store`, else into `Fold`. Best of `repeat` runs, seconds.
+fn time_visit(p: &BlockParams, repeat: usize, decoded: &[TopIn], store: bool) -> f64 {
+    best(repeat, || {
+        let (mut m, mut out) = (Top::new(*p), TopOut::default());
+        let mut fold = Fold(0);
+        let mut size = InOrder {
+            buf: &mut [],
+            at: 0,
+        };
+        m.visit(&mut size);
+        let mut buf = vec![0u32; size.at];
+        let mut t = 0.0;
+        for inp in decoded {
+            let t0 = Instant::now();
+            if store {
+                m.visit(&mut InOrder {
+                    buf: &mut buf,
+                    at: 0,
+                });
+                black_box(&buf);
+            } else {
+                m.visit(&mut fold);
+            }
+            t += t0.elapsed().as_secs_f64();
+            m.cycle_into(inp, &mut out);
+        }
+        black_box(fold.0);
+        t
+    })
 }
