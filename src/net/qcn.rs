@@ -438,7 +438,7 @@ impl QcnConfig {
 
     /// The topology and routes the links and `[[prefer]]` entries make.
     pub fn topo(&self) -> Result<Topo, (&'static str, String)> {
-        let (idx, names, ports) = self.link_graph()?;
+        let LinkGraph { idx, names, ports } = self.link_graph()?;
         let n = names.len();
         let is_host: Vec<bool> = names.iter().map(|s| s.starts_with('H')).collect();
         check_host_links(&names, &is_host, &ports)?;
@@ -458,14 +458,9 @@ impl QcnConfig {
             host_of,
             routes: Vec::new(),
         };
-        let name_of = |s: &String, field: &'static str| {
-            idx.get(s)
-                .copied()
-                .ok_or((field, format!("'{s}': no such node in links")))
-        };
-        self.check_hot(&topo, &name_of)?;
+        self.check_hot(&topo, &idx)?;
         topo.routes = default_routes(&topo)?;
-        self.apply_prefer(&mut topo, &name_of)?;
+        self.apply_prefer(&mut topo, &idx)?;
         check_acyclic(
             &topo.names,
             &topo.is_host,
@@ -476,19 +471,8 @@ impl QcnConfig {
         Ok(topo)
     }
 
-    /// The nodes the links name (index by name, names, and per node its ports as (peer node,
-    /// peer port)), in the order the links first name them.
-    #[allow(clippy::type_complexity)]
-    fn link_graph(
-        &self,
-    ) -> Result<
-        (
-            HashMap<String, usize>,
-            Vec<String>,
-            Vec<Vec<(usize, usize)>>,
-        ),
-        (&'static str, String),
-    > {
+    /// The nodes the links name, in the order the links first name them, and their ports.
+    fn link_graph(&self) -> Result<LinkGraph, (&'static str, String)> {
         let mut idx: HashMap<String, usize> = HashMap::new();
         let mut names: Vec<String> = Vec::new();
         let mut ports: Vec<Vec<(usize, usize)>> = Vec::new();
@@ -524,24 +508,27 @@ impl QcnConfig {
             ports[x].push((y, py));
             ports[y].push((x, px));
         }
-        Ok((idx, names, ports))
+        Ok(LinkGraph { idx, names, ports })
     }
 
     /// `hot` names pairs of different hosts, `hot_queues` a switch's port to a neighbour.
     fn check_hot(
         &self,
         topo: &Topo,
-        name_of: &dyn Fn(&String, &'static str) -> Result<usize, (&'static str, String)>,
+        idx: &HashMap<String, usize>,
     ) -> Result<(), (&'static str, String)> {
         let (is_host, ports) = (&topo.is_host, &topo.ports);
         for [a, b] in &self.hot {
-            let (x, y) = (name_of(a, "hot")?, name_of(b, "hot")?);
+            let (x, y) = (node_named(idx, a, "hot")?, node_named(idx, b, "hot")?);
             if !is_host[x] || !is_host[y] || x == y {
                 return Err(("hot", format!("'{a}' → '{b}': must be two different hosts")));
             }
         }
         for [a, b] in &self.hot_queues {
-            let (x, y) = (name_of(a, "hot_queues")?, name_of(b, "hot_queues")?);
+            let (x, y) = (
+                node_named(idx, a, "hot_queues")?,
+                node_named(idx, b, "hot_queues")?,
+            );
             if is_host[x] || !ports[x].iter().any(|&(p, _)| p == y) {
                 return Err((
                     "hot_queues",
@@ -556,16 +543,16 @@ impl QcnConfig {
     fn apply_prefer(
         &self,
         topo: &mut Topo,
-        name_of: &dyn Fn(&String, &'static str) -> Result<usize, (&'static str, String)>,
+        idx: &HashMap<String, usize>,
     ) -> Result<(), (&'static str, String)> {
         for pr in &self.prefer {
-            let u = name_of(&pr.at, "prefer")?;
+            let u = node_named(idx, &pr.at, "prefer")?;
             if topo.is_host[u] {
                 return Err(("prefer", format!("at '{}': not a switch", pr.at)));
             }
             let mut l = Vec::new();
             for v in &pr.via {
-                let vn = name_of(v, "prefer")?;
+                let vn = node_named(idx, v, "prefer")?;
                 let p = topo.ports[u].iter().position(|&(x, _)| x == vn).ok_or((
                     "prefer",
                     format!("at '{}': via '{v}' is not a neighbour", pr.at),
@@ -576,7 +563,7 @@ impl QcnConfig {
                 return Err(("prefer", format!("at '{}': via is empty", pr.at)));
             }
             for t in &pr.to {
-                let d = name_of(t, "prefer")?;
+                let d = node_named(idx, t, "prefer")?;
                 let h = topo.host_of[d].ok_or(("prefer", format!("to '{t}': not a host")))?;
                 for &p in &l {
                     let v = topo.ports[u][p].0;
@@ -616,6 +603,25 @@ impl QcnConfig {
             extra_fast: self.extra_fast_recovery,
         }
     }
+}
+
+/// The nodes of a scenario's links: index by name, names, and per node its ports as (peer node,
+/// peer port).
+struct LinkGraph {
+    idx: HashMap<String, usize>,
+    names: Vec<String>,
+    ports: Vec<Vec<(usize, usize)>>,
+}
+
+/// The node named `s`, which `field` names.
+fn node_named(
+    idx: &HashMap<String, usize>,
+    s: &str,
+    field: &'static str,
+) -> Result<usize, (&'static str, String)> {
+    idx.get(s)
+        .copied()
+        .ok_or((field, format!("'{s}': no such node in links")))
 }
 
 /// Every host has exactly one link, and to a switch.
