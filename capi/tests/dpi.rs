@@ -55,8 +55,9 @@ fn build_for(
         "--binary",
         "-j",
         "2",
-        "-CFLAGS",
-        "-O0",
+        // (all of it at -O0: -CFLAGS -O0 alone comes before verilated.mk's -Os and loses to it)
+        "-MAKEFLAGS",
+        "OPT_FAST=-O0 OPT_GLOBAL=-O0",
         "-Wno-fatal",
         "--top-module",
         top,
