@@ -16,11 +16,11 @@
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use capfc::block::{BlockParams, Mode};
 use capfc::soak_v3::{jobs, run_job, shard, Job};
 use capfc::v3::fault::Fault;
-use capfc_cli::cli_util::{parse_seeds, parse_shard};
+use capfc_cli::cli_util::{parse_seeds, parse_shard, select_configs};
 use clap::Parser;
 
 #[derive(Parser, Debug)]
@@ -81,7 +81,7 @@ fn run(a: &Args) -> Result<bool> {
         }
         return Ok(true);
     }
-    let configs = select_configs(&a.config, &built)?;
+    let configs = select_configs(&a.config, &built, "CAPFC_V3_CONFIGS")?;
     let modes = match a.algo.as_str() {
         "max" => vec![Mode::StopMax],
         "cal" => vec![Mode::StopCal],
@@ -110,31 +110,6 @@ fn run(a: &Args) -> Result<bool> {
     let secs = t0.elapsed().as_secs_f64();
     print_summary(a.json, js.len(), &tally, secs)?;
     Ok(tally.failed == 0 && tally.cycles > 0)
-}
-
-/// `--config`: `all` of the `built` parameter sets, or names of them, comma-separated.
-fn select_configs(
-    spec: &str,
-    built: &[(String, BlockParams)],
-) -> Result<Vec<(String, BlockParams)>> {
-    if spec == "all" {
-        return Ok(built.to_vec());
-    }
-    spec.split(',')
-        .map(|n| {
-            built
-                .iter()
-                .find(|(b, _)| b == n)
-                .cloned()
-                .with_context(|| {
-                    let names: Vec<&str> = built.iter().map(|(n, _)| n.as_str()).collect();
-                    format!(
-                        "--config '{n}': not built (built: {}; more with CAPFC_V3_CONFIGS)",
-                        names.join(", ")
-                    )
-                })
-        })
-        .collect()
 }
 
 /// The jobs of this run: every configuration × seed × mode, then `--shard`'s share of them; none

@@ -2,10 +2,10 @@
 
 use crate::block::coverage::Coverage;
 use crate::block::{BlockParams, Fault, Mode};
-use crate::cli_util::{parse_seeds, parse_shard};
+use crate::cli_util::{parse_seeds, parse_shard, select_configs};
 use crate::cosim::{jobs, run_job, shard, Failure, Job, RunOpts};
 use crate::stimulus::DIRECTED;
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use clap::Args;
 use std::time::Instant;
 
@@ -73,7 +73,7 @@ pub fn run(a: &CosimArgs) -> Result<bool> {
         print_list(&built);
         return Ok(true);
     }
-    let configs = select_configs(&a.config, &built)?;
+    let configs = select_configs(&a.config, &built, "CAPFC_RTL_CONFIGS")?;
     let modes = parse_algo(&a.algo)?;
     let seeds = match a.seed {
         Some(s) => s..=s,
@@ -105,31 +105,6 @@ fn print_list(built: &[(String, BlockParams)]) {
         );
     }
     println!("directed: {}", DIRECTED.join(", "));
-}
-
-/// `--config`: `all` of the `built` parameter sets, or names of them, comma-separated.
-fn select_configs(
-    spec: &str,
-    built: &[(String, BlockParams)],
-) -> Result<Vec<(String, BlockParams)>> {
-    if spec == "all" {
-        return Ok(built.to_vec());
-    }
-    spec.split(',')
-        .map(|n| {
-            built
-                .iter()
-                .find(|(b, _)| b == n)
-                .cloned()
-                .with_context(|| {
-                    let names: Vec<_> = built.iter().map(|(n, _)| n.as_str()).collect();
-                    format!(
-                        "--config '{n}': no such parameter set (built: {})",
-                        names.join(", ")
-                    )
-                })
-        })
-        .collect()
 }
 
 /// `--algo`: max, cal, both or pfc.

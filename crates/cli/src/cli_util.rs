@@ -2,6 +2,33 @@
 
 use anyhow::{bail, Context, Result};
 
+/// `--config`: `all` of the `built` parameter sets, or names of them, comma-separated; a name not
+/// built is refused with the built ones and `env`, the variable that builds more.
+pub fn select_configs(
+    spec: &str,
+    built: &[(String, capfc::block::BlockParams)],
+    env: &str,
+) -> Result<Vec<(String, capfc::block::BlockParams)>> {
+    if spec == "all" {
+        return Ok(built.to_vec());
+    }
+    spec.split(',')
+        .map(|n| {
+            built
+                .iter()
+                .find(|(b, _)| b == n)
+                .cloned()
+                .with_context(|| {
+                    let names: Vec<&str> = built.iter().map(|(n, _)| n.as_str()).collect();
+                    format!(
+                        "--config '{n}': not built (built: {}; more with {env})",
+                        names.join(", ")
+                    )
+                })
+        })
+        .collect()
+}
+
 /// `--seeds`: `A..B`, `A..=B` or a count N (seeds 1..=N).
 pub fn parse_seeds(s: &str) -> Result<std::ops::RangeInclusive<u64>> {
     let bad = || format!("--seeds '{s}': expected A..B, A..=B or a count N (u64 seeds)");
