@@ -343,13 +343,11 @@ impl BlockV3 {
             k.verified = false;
         }
         // (a PFC frame may wait for its line: the outputs of the cycles skipped are those of
-        // this one, its pending frames those the registers give for the next)
-        let pending = m.pfc_pending();
-        if !idle
-            || self.lanes.pending() != 0
-            || out.pfc_valid != pending
-            || !m.idle_ready_under(&self.tin)
-        {
+        // this one, its pending frames those the registers give for the next; the cheap tests
+        // first)
+        let quiet = idle && self.lanes.pending() == 0;
+        let pending = if quiet { m.pfc_pending() } else { 0 };
+        if !quiet || out.pfc_valid != pending || !m.idle_ready_under(&self.tin) {
             k.anchor = None;
             k.run = 0;
             return Ok(());

@@ -281,7 +281,8 @@ impl Top {
     }
 
     fn units_idle(&self) -> bool {
-        self.u_ingress.idle_ready() && self.u_egress.idle_ready() && self.u_sort.idle_ready()
+        // (the cheapest first)
+        self.u_sort.idle_ready() && self.u_ingress.idle_ready() && self.u_egress.idle_ready()
     }
 
     /// From a state [`Top::idle_ready_under`] idle inputs (the reset count saturated, nothing in
