@@ -14,7 +14,7 @@ ARGS      ?=
 ICARUS_PORTS ?= 4 6 8 16 48 128
 
 .DEFAULT_GOAL := help
-.PHONY: fecn qcn help deps deps-test venv run test lint lint-rust lint-rtl lint-rtl-v2 lint-v1 icarus icarus-v2 synth synth-v2 bench golden wave-check soak soak-v2 paper-fat paper-fat-sweep paper-literal \
+.PHONY: fecn qcn help deps deps-test venv run test lint lint-rust lint-rtl lint-rtl-v2 lint-v1 icarus icarus-v2 bench golden wave-check soak soak-v2 paper-fat paper-fat-sweep paper-literal \
 	kill-matrix faults check-matrix check-matrix-v3-faults check-v1-soak lint-dpi bench-dpi lint-sva pytest
 
 # `make help` lists the targets by use; a target with a `## ` description in no group is listed
@@ -23,7 +23,7 @@ HELP_GROUPS := run verify vectors fpga benchmarks development
 HELP_run         := run deps paper-fat paper-fat-sweep paper-literal fecn qcn
 HELP_verify      := test v3-check v3-faults faults kill-matrix check-matrix check-matrix-v3-faults check-v1-soak soak soak-v2 pytest wave-check
 HELP_vectors     := golden replay replay-all v3-golden-faults
-HELP_fpga        := fpga fpga-v3 fpga-table synth synth-v2
+HELP_fpga        := fpga fpga-v3 fpga-table synth fpga-v2 fpga-table-v2 synth-v2
 HELP_benchmarks  := bench bench-dpi
 HELP_development := help lint lint-rtl lint-rtl-v2 lint-v1 lint-dpi lint-sva lint-slang lint-slang-v2 lint-tb icarus icarus-v2 venv v3-spike v3-lockstep
 

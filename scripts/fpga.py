@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """fpga.py: a CaPFC top on FPGAs with open tools (make fpga, make fpga-table, make fpga-v3).
 
-By default it measures v2's capfc_top; --top and --files measure another module the same way: the
-block (make fpga-v3: FPGA_TOP=capfc_top_oc and rtl/v3/files.f) or a unit out of context (make fpga
-FPGA_TOP=capfc_ingress FPGA_FILES="..."). capfc_top below stands for whichever top is measured.
+--top and --files name the module measured and its sources: make fpga passes the block's
+(FPGA_TOP=capfc_top_oc, rtl/v3/files.f), make fpga-v2 v2's capfc_top (rtl/files.f, also this
+script's default when run without them), and a unit is measured out of context the same way (make
+fpga FPGA_TOP=capfc_ingress FPGA_FILES="..."). capfc_top below stands for whichever top is measured.
 
 For each port count NP:
  1. slang (pyslang) elaborates capfc_top with the parameter overrides and lists its parameters and
