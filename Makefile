@@ -248,9 +248,11 @@ paper-fat: ## the paper's Table I scenarios on its fat tree in the four modes: t
 	$(CARGO) build --release
 	scripts/paper_fat_table.py target/release/capfc
 
-paper-literal: ## the paper's fat tree read literally (docs/paper-literal.md): scenarios 1 to 6, 12 seeds, four modes, the written rule's verdict
+# BLOCK=v3 (or v2): the block in every switch (capfc net --block); empty: capfc net's default
+BLOCK ?=
+paper-literal: ## the paper's fat tree read literally (docs/paper-literal.md): scenarios 1 to 6, 12 seeds, four modes, the written rule's verdict [BLOCK=v2|v3]
 	$(CARGO) build --release
-	scripts/paper_literal_table.py target/release/capfc
+	scripts/paper_literal_table.py target/release/capfc $(if $(BLOCK),--block $(BLOCK))
 
 fecn: ## seed 001's FECN figures (docs/fecn.md): Tables I and II, the queue, the PAUSE interval, beside the paper's with verdicts; CSV and SVG in target/fecn
 	$(CARGO) build --release --no-default-features

@@ -12,8 +12,11 @@ With --pause-refresh off, every run is the pause expiry variant (`capfc net --pa
 off`: pauses are not refreshed and run out after their quanta; docs/paper-literal.md, "Pause expiry
 variant"), and the report adds what the pauses that ran out did.
 
+With --block v3 (or v2) every switch has that block (`capfc net --block`); without it, the block
+`capfc net` runs by default. The report names the block.
+
 Usage: scripts/paper_literal_table.py [CAPFC_BINARY] [--seeds N] [--boot-seed S]
-       [--scenarios 1,2] [--pause-refresh off]
+       [--scenarios 1,2] [--pause-refresh off] [--block v2|v3]
 """
 import json
 import math
@@ -41,6 +44,11 @@ if "--pause-refresh" in argv:
     i = argv.index("--pause-refresh")
     PAUSE_REFRESH = ["--pause-refresh", argv[i + 1]]
     del argv[i:i + 2]
+BLOCK = []
+if "--block" in argv:
+    i = argv.index("--block")
+    BLOCK = ["--block", argv[i + 1]]
+    del argv[i:i + 2]
 SCENARIOS = list(range(1, 7))
 if "--scenarios" in argv:
     i = argv.index("--scenarios")
@@ -66,7 +74,7 @@ RULE = {
 
 def run(n):
     cmd = [capfc, "net", "--scenario", f"paper-literal-{n}", "--seeds", f"1..={SEEDS}",
-           "--max-time", "5s", "--json"] + PAUSE_REFRESH
+           "--max-time", "5s", "--json"] + PAUSE_REFRESH + BLOCK
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
         sys.exit(f"{' '.join(cmd)} failed:\n{p.stderr}")
@@ -116,7 +124,8 @@ with ThreadPoolExecutor(max_workers=2) as ex:
     results = list(ex.map(run, SCENARIOS))
 
 rng = random.Random(BOOT_SEED)
-print(f"Seeds 1 to {SEEDS} pooled per mode; bootstrap: 10,000 resamples of the seeds, seed {BOOT_SEED}.\n")
+block = BLOCK[1] if BLOCK else "capfc net's default"
+print(f"Block: {block}. Seeds 1 to {SEEDS} pooled per mode; bootstrap: 10,000 resamples of the seeds, seed {BOOT_SEED}.\n")
 print("| scenario | class | " + " | ".join(f"{m} (ms)" for m in MODES) + " | Table III, PFC_wdrop (ms) |")
 print("| --- | --- | " + " | ".join("---:" for _ in MODES) + " | ---: |")
 all_idx = list(range(SEEDS))
