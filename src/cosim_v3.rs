@@ -879,6 +879,22 @@ fn word_of(words: &[u64], b: usize, width: usize) -> u32 {
 }
 
 impl Pack<'_> {
+    /// A value wider than 64 bits (or of more words than two) into its `n` words at `at`.
+    #[inline(never)]
+    fn val_wide(&mut self, v: u128, width: usize, at: usize, n: usize) {
+        if self.stray.is_none() && width < 128 && v >> width != 0 {
+            self.stray = Some(self.i - 1);
+        }
+        let v = if width < 128 {
+            v & ((1u128 << width) - 1)
+        } else {
+            v
+        };
+        for (b, w) in self.buf[at..at + n].iter_mut().enumerate() {
+            *w = if b < 4 { (v >> (32 * b)) as u32 } else { 0 };
+        }
+    }
+
     #[inline(always)]
     fn next(&mut self) -> (usize, usize) {
         let (at, n) = self.slots[self.i];
@@ -899,25 +915,24 @@ impl RegSink for Pack<'_> {
         }
     }
 
-    /// (a value of at most 128 bits, the visits' usual register, packed without a slice: one
-    /// word straight from the value when it fits in one)
+    /// (a value of at most 128 bits, the visits' usual register: one or two words straight
+    /// from its low 64 bits when it fits in them, in 64-bit arithmetic)
     #[inline(always)]
     fn val(&mut self, _: std::fmt::Arguments<'_>, v: u128, width: usize) {
-        if self.stray.is_none() && width < 128 && v >> width != 0 {
-            self.stray = Some(self.i);
-        }
-        let v = if width < 128 {
-            v & ((1u128 << width) - 1)
-        } else {
-            v
-        };
         let (at, n) = self.next();
-        if n == 1 {
-            self.buf[at] = v as u32;
-        } else {
-            for (b, w) in self.buf[at..at + n].iter_mut().enumerate() {
-                *w = if b < 4 { (v >> (32 * b)) as u32 } else { 0 };
+        if (1..=64).contains(&width) && n <= 2 {
+            let (lo, hi) = (v as u64, (v >> 64) as u64);
+            let m = u64::MAX >> (64 - width);
+            if hi | (lo & !m) != 0 && self.stray.is_none() {
+                self.stray = Some(self.i - 1);
             }
+            let x = lo & m;
+            self.buf[at] = x as u32;
+            if n == 2 {
+                self.buf[at + 1] = (x >> 32) as u32;
+            }
+        } else {
+            self.val_wide(v, width, at, n);
         }
     }
 
@@ -959,27 +974,33 @@ impl RegSink for Pack<'_> {
             (1u64 << width) - 1
         };
         // `acc` holds the `fill` (< 32) bits not yet written, then the next value above them
-        let (mut acc, mut fill, mut wi) = (0u128, 0usize, 0usize);
-        let mut stray = false;
-        for k in 0..n {
-            let v = get(k);
-            stray |= v & !mask != 0;
-            acc |= u128::from(v & mask) << fill;
-            fill += width;
-            while fill >= 32 {
+        // (in 64 bits for values of at most 32, the flags and most fields: one word out at most
+        // a value; else in 128)
+        let (mut wi, mut stray) = (0usize, false);
+        if width <= 32 {
+            let (mut acc, mut fill) = (0u64, 0usize);
+            for k in 0..n {
+                let v = get(k);
+                stray |= v & !mask != 0;
+                acc |= (v & mask) << fill;
+                fill += width;
+                if fill >= 32 {
+                    if let Some(w) = out.get_mut(wi) {
+                        *w = acc as u32;
+                    }
+                    wi += 1;
+                    acc >>= 32;
+                    fill -= 32;
+                }
+            }
+            if fill > 0 {
                 if let Some(w) = out.get_mut(wi) {
                     *w = acc as u32;
                 }
                 wi += 1;
-                acc >>= 32;
-                fill -= 32;
             }
-        }
-        if fill > 0 {
-            if let Some(w) = out.get_mut(wi) {
-                *w = acc as u32;
-            }
-            wi += 1;
+        } else {
+            cat_wide(out, n, width, mask, &get, &mut wi, &mut stray);
         }
         if wi < nw {
             out[wi..].fill(0);
@@ -987,6 +1008,41 @@ impl RegSink for Pack<'_> {
         if stray && self.stray.is_none() {
             self.stray = Some(self.i - 1);
         }
+    }
+}
+
+/// [`Pack::cat`] for values of 33 to 64 bits: the values streamed into `out` from word `*wi` on,
+/// through a 128-bit accumulator; `*stray` set if one has a bit above `mask`.
+#[inline(never)]
+fn cat_wide(
+    out: &mut [u32],
+    n: usize,
+    width: usize,
+    mask: u64,
+    get: &dyn Fn(usize) -> u64,
+    wi: &mut usize,
+    stray: &mut bool,
+) {
+    let (mut acc, mut fill) = (0u128, 0usize);
+    for k in 0..n {
+        let v = get(k);
+        *stray |= v & !mask != 0;
+        acc |= u128::from(v & mask) << fill;
+        fill += width;
+        while fill >= 32 {
+            if let Some(w) = out.get_mut(*wi) {
+                *w = acc as u32;
+            }
+            *wi += 1;
+            acc >>= 32;
+            fill -= 32;
+        }
+    }
+    if fill > 0 {
+        if let Some(w) = out.get_mut(*wi) {
+            *w = acc as u32;
+        }
+        *wi += 1;
     }
 }
 
@@ -1004,4 +1060,103 @@ pub fn lockstep(p: &BlockParams, stim: &[u32], limit: usize) -> Result<Report, L
         l.cycle(c)?;
     }
     Ok(l.report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// One value of a visit: a register (`val`) or a concatenation (`cat`) of values of one
+    /// width.
+    #[derive(Debug, Clone)]
+    enum Item {
+        Val(u128, usize),
+        Cat(Vec<u64>, usize),
+    }
+
+    /// The words an RTL value of `width` bits takes.
+    fn words(width: usize) -> usize {
+        width.div_ceil(32).max(1)
+    }
+
+    /// The reference: bit by bit, each value's bits above its width dropped; and whether one
+    /// had a bit there.
+    fn reference(items: &[Item]) -> (Vec<u32>, Option<usize>) {
+        let mut out = vec![];
+        let mut stray = None;
+        for (i, it) in items.iter().enumerate() {
+            let (bits, width): (Vec<bool>, usize) = match it {
+                Item::Val(v, w) => ((0..128).map(|b| v >> b & 1 == 1).collect(), *w),
+                Item::Cat(vs, w) => {
+                    let mut bits = vec![];
+                    for v in vs {
+                        bits.extend((0..*w).map(|b| b < 64 && v >> b & 1 == 1));
+                        if *w < 64 && v >> w != 0 {
+                            stray = stray.or(Some(i));
+                        }
+                    }
+                    (bits, vs.len() * w)
+                }
+            };
+            if let Item::Val(v, w) = it {
+                if *w < 128 && v >> w != 0 {
+                    stray = stray.or(Some(i));
+                }
+            }
+            let mut ws = vec![0u32; words(width)];
+            for (b, &bit) in bits.iter().take(width).enumerate() {
+                ws[b / 32] |= u32::from(bit) << (b % 32);
+            }
+            out.extend(ws);
+        }
+        (out, stray)
+    }
+
+    fn item() -> impl Strategy<Value = Item> {
+        prop_oneof![
+            (1usize..=128, any::<u128>(), any::<bool>()).prop_map(|(w, v, fits)| {
+                let v = if fits && w < 128 { v & ((1 << w) - 1) } else { v };
+                Item::Val(v, w)
+            }),
+            (1usize..=64, proptest::collection::vec(any::<u64>(), 0..20), any::<bool>()).prop_map(
+                |(w, vs, fits)| {
+                    let m = if w == 64 { u64::MAX } else { (1 << w) - 1 };
+                    Item::Cat(vs.iter().map(|v| if fits { v & m } else { *v }).collect(), w)
+                }
+            ),
+        ]
+    }
+
+    proptest! {
+        /// `Pack` (its 64-bit fast paths and its wide ones) packs every value as the bit-by-bit
+        /// reference does, and finds the first value with a bit above its width.
+        #[test]
+        fn pack_is_the_bitwise_packing(items in proptest::collection::vec(item(), 1..12)) {
+            let (want, want_stray) = reference(&items);
+            let mut slots = vec![];
+            let mut at = 0u32;
+            for it in &items {
+                let w = match it {
+                    Item::Val(_, w) => *w,
+                    Item::Cat(vs, w) => vs.len() * w,
+                };
+                let n = words(w) as u32;
+                slots.push((at, n));
+                at += n;
+            }
+            // (stale words first: every word must be written)
+            let mut buf = vec![0xdead_beef; at as usize];
+            let mut p = Pack { slots: &slots, buf: &mut buf, i: 0, rams: false, stray: None };
+            for it in &items {
+                match it {
+                    Item::Val(v, w) => p.val(format_args!("v"), *v, *w),
+                    Item::Cat(vs, w) => p.cat(format_args!("c"), vs.len(), *w, |k| vs[k]),
+                }
+            }
+            let stray = p.stray;
+            prop_assert_eq!(buf, want);
+            prop_assert_eq!(stray, want_stray);
+        }
+    }
 }

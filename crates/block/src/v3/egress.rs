@@ -1244,49 +1244,14 @@ impl Egress {
         );
         let (caw, dw, nlp) = (p.caw() as usize, p.dw() as usize, p.nlp());
         let (grp, port) = (&self.grp, &self.port);
-        let gflags: [super::Flag<Group>; 20] = [
-            ("rdy_q", |g| g.rdy_q),
-            ("scr_q", |g| g.scr_q),
-            ("cin_q", |g| g.cin_q),
-            ("av1_q", |g| g.av1_q),
-            ("dv1_q", |g| g.dv1_q),
-            ("sm1_q", |g| g.sm1_q),
-            ("av2_q", |g| g.av2_q),
-            ("dv2_q", |g| g.dv2_q),
-            ("ca2_q", |g| g.ca2_q),
-            ("cd2_q", |g| g.cd2_q),
-            ("cc2_q", |g| g.cc2_q),
-            ("dv3_q", |g| g.dv3_q),
-            ("acc3_q", |g| g.acc3_q),
-            ("trig3_q", |g| g.trig3_q),
-            ("inc3_q", |g| g.inc3_q),
-            ("clrc3_q", |g| g.clrc3_q),
-            ("clre3_q", |g| g.clre3_q),
-            ("acc4_q", |g| g.acc4_q),
-            ("inc4_q", |g| g.inc4_q),
-            ("dv4_q", |g| g.dv4_q),
-        ];
-        for (n, f) in gflags {
-            s.cat(format_args!("{n}"), grp.len(), 1, |g| f(&grp[g]).into());
-        }
-        let pflags: [super::Flag<Port>; 13] = [
-            ("fv_q", |s| s.fv_q),
-            ("sn_q", |s| s.sn_q),
-            ("g_v_q", |s| s.g_v_q),
-            ("h_v_q", |s| s.h_v_q),
-            ("sc_v_q", |s| s.sc_v_q),
-            ("sc_w_q", |s| s.sc_w_q),
-            ("ww_q", |s| s.ww_q),
-            ("wh_q", |s| s.wh_q),
-            ("sv_ok_q", |s| s.sv_ok_q),
-            ("sv_fw_q", |s| s.sv_fw_q),
-            ("sv_rd_q", |s| s.sv_rd_q),
-            ("sv_ok2_q", |s| s.sv_ok2_q),
-            ("ew_v_q", |s| s.ew_v_q),
-        ];
-        for (n, f) in pflags {
-            s.cat(format_args!("{n}"), port.len(), 1, |o| f(&port[o]).into());
-        }
+        cat_flags!(
+            s, grp, rdy_q, scr_q, cin_q, av1_q, dv1_q, sm1_q, av2_q, dv2_q, ca2_q, cd2_q, cc2_q,
+            dv3_q, acc3_q, trig3_q, inc3_q, clrc3_q, clre3_q, acc4_q, inc4_q, dv4_q
+        );
+        cat_flags!(
+            s, port, fv_q, sn_q, g_v_q, h_v_q, sc_v_q, sc_w_q, ww_q, wh_q, sv_ok_q, sv_fw_q,
+            sv_rd_q, sv_ok2_q, ew_v_q
+        );
         for (n, v) in [
             ("rclr4_q", &self.rclr4_q),
             ("eclr4_q", &self.eclr4_q),

@@ -428,23 +428,10 @@ impl Ingress {
         let (ow, xw) = (self.p.ow as usize, self.p.xw() as usize);
         let (xoff, grp) = (&self.xoff_q, &self.grp);
         s.cat(format_args!("xoff_q"), xoff.len(), 8, |i| xoff[i].into());
-        let flags: [super::Flag<Group>; 12] = [
-            ("rdy_q", |g| g.rdy_q),
-            ("scr_q", |g| g.scr_q),
-            ("av_q", |g| g.av_q),
-            ("dv_q", |g| g.dv_q),
-            ("sm1_q", |g| g.sm1_q),
-            ("av2_q", |g| g.av2_q),
-            ("dv2_q", |g| g.dv2_q),
-            ("ll2_q", |g| g.ll2_q),
-            ("av3_q", |g| g.av3_q),
-            ("dv3_q", |g| g.dv3_q),
-            ("ll3_q", |g| g.ll3_q),
-            ("acc4_q", |g| g.acc4_q),
-        ];
-        for (n, f) in flags {
-            s.cat(format_args!("{n}"), grp.len(), 1, |g| f(&grp[g]).into());
-        }
+        cat_flags!(
+            s, grp, rdy_q, scr_q, av_q, dv_q, sm1_q, av2_q, dv2_q, ll2_q, av3_q, dv3_q, ll3_q,
+            acc4_q
+        );
         for (g, gr) in self.grp.iter().enumerate() {
             let mut reg = |name: &str, v: u64, w: usize| {
                 s.val(format_args!("{name}[{g}]"), v.into(), w);

@@ -6,6 +6,16 @@
 //! LUT RAMs' words) and lists them with [`Regs`], so that a waveform of the RTL can be compared
 //! with the model cycle for cycle, every register and output (`capfc::replay`).
 
+/// One-bit registers of each group, port or engine (`$v[k].$f`), each packed into one vector
+/// under its field's name (the RTL's `rdy_q`, `busy_q`, ...), into sink `$s`. (A closure a field,
+/// each a direct load: a table of function pointers made every element an indirect call, and the
+/// visits several times slower.)
+macro_rules! cat_flags {
+    ($s:expr, $v:expr, $($f:ident),* $(,)?) => {$(
+        $s.cat(format_args!(stringify!($f)), $v.len(), 1, |k| $v[k].$f.into());
+    )*};
+}
+
 pub mod cfg;
 pub mod egress;
 pub mod fault;
@@ -98,10 +108,6 @@ impl<'de, T: Default> serde::Deserialize<'de> for Scratch<T> {
         Ok(Scratch::default())
     }
 }
-
-/// A one-bit register of each group, port or engine, by name: packed into one vector a unit
-/// (the RTL's `rdy_q`, `busy_q`, ...).
-pub(crate) type Flag<T> = (&'static str, fn(&T) -> bool);
 
 /// The sink that lists the registers as [`Regs`].
 #[derive(Debug, Default)]

@@ -593,30 +593,10 @@ impl Sort {
             p.bw() as usize,
         );
         let eng = &self.eng;
-        let flags: [super::Flag<Engine>; 19] = [
-            ("busy_q", |e| e.busy_q),
-            ("cal_q", |e| e.cal_q),
-            ("sl_q", |e| e.sl_q),
-            ("met_q", |e| e.met_q),
-            ("met2_q", |e| e.met2_q),
-            ("met3_q", |e| e.met3_q),
-            ("cb_q", |e| e.cb_q),
-            ("ge_q", |e| e.ge_q),
-            ("ge2_q", |e| e.ge2_q),
-            ("ge3_q", |e| e.ge3_q),
-            ("gt_q", |e| e.gt_q),
-            ("eq_q", |e| e.eq_q),
-            ("nz_q", |e| e.nz_q),
-            ("yv_q", |e| e.yv_q),
-            ("se_q", |e| e.se_q),
-            ("gty_q", |e| e.gty_q),
-            ("ldm_q", |e| e.ldm_q),
-            ("wv_q", |e| e.wv_q),
-            ("snre_q", |e| e.snre_q),
-        ];
-        for (n, f) in flags {
-            s.cat(format_args!("{n}"), eng.len(), 1, |k| f(&eng[k]).into());
-        }
+        cat_flags!(
+            s, eng, busy_q, cal_q, sl_q, met_q, met2_q, met3_q, cb_q, ge_q, ge2_q, ge3_q, gt_q,
+            eq_q, nz_q, yv_q, se_q, gty_q, ldm_q, wv_q, snre_q
+        );
         s.cat(format_args!("snra_q"), eng.len(), pw, |k| eng[k].snra_q);
         let gcal = &self.gcal_q;
         s.cat(format_args!("gcal_q"), gcal.len(), 1, |k| gcal[k].into());
