@@ -49,16 +49,18 @@ fn main() {
         "capfc v3 block benchmark: best of {repeat}, the v3 block testbench's traffic (seed 1)"
     );
     println!(
-        "{:>5} {:>9} {:>14} {:>14} {:>14} {:>14} {:>12} {:>12} {:>13}",
+        "{:>5} {:>9} {:>14} {:>14} {:>14} {:>14} {:>14} {:>12} {:>12} {:>13} {:>14}",
         "ports",
         "cycles",
         "model c/s",
         "rtl(rust) c/s",
         "lockstep c/s",
+        "lockstep2 c/s",
         "rtl(c++) c/s",
         "rust/c++",
         "model/rtl",
-        "lockstep/rtl"
+        "lockstep/rtl",
+        "lockstep2/rtl"
     );
     let only = arg("--ports", 0) as usize;
     for (np, default_cycles) in [(8usize, 20_000u64), (32, 20_000), (48, 20_000)] {
@@ -145,19 +147,40 @@ fn main() {
                 );
             },
         );
+        // the same lockstep with the model's half of each cycle on a second thread
+        let t_lock2 = best(
+            repeat,
+            || {
+                let mut l = LockstepV3::new(&p, 10).expect("lockstep");
+                l.set_threads(2);
+                l
+            },
+            |mut l| {
+                for (c, inp) in words.chunks(wpc).zip(&decoded) {
+                    l.cycle_in(inp, c).expect("lockstep");
+                }
+                assert_eq!(
+                    l.report.total_mismatches, 0,
+                    "mismatch while benchmarking: {:?}",
+                    l.report.mismatches
+                );
+            },
+        );
         let cps = |t: f64| n as f64 / t;
         println!(
-            "{:>5} {:>9} {:>14.0} {:>14.0} {:>14.0} {:>14.0} {:>11.1}% {:>11.1}x {:>12.1}%",
+            "{:>5} {:>9} {:>14.0} {:>14.0} {:>14.0} {:>14.0} {:>14.0} {:>11.1}% {:>11.1}x {:>12.1}% {:>13.1}%",
             np,
             n,
             cps(t_model),
             cps(t_rust),
             cps(t_lock),
+            cps(t_lock2),
             cps(t_cpp),
             100.0 * t_cpp / t_rust,
             t_rust / t_model,
-            100.0 * t_rust / t_lock
+            100.0 * t_rust / t_lock,
+            100.0 * t_rust / t_lock2
         );
     }
-    println!("rust/c++: RTL driven from Rust as a share of the C++ loop's speed; model/rtl: how many times faster the Rust model is than the Rust-driven RTL; lockstep/rtl: lockstep as a share of the Rust-driven RTL's speed");
+    println!("rust/c++: RTL driven from Rust as a share of the C++ loop's speed; model/rtl: how many times faster the Rust model is than the Rust-driven RTL; lockstep/rtl: lockstep as a share of the Rust-driven RTL's speed; lockstep2: the lockstep with the model's half of each cycle on a second thread (two cores)");
 }

@@ -6,6 +6,7 @@
 //! from the Verilated headers), or the run is refused before its first cycle.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use crate::block::BlockParams;
 use crate::dut_v3::{RtlTopV3, RtlV3Error, VarError};
@@ -287,7 +288,7 @@ pub fn state_words(rtl: &RtlTopV3, model: &Top) -> Result<Vec<u32>, LockstepErro
 /// Model and RTL side by side.
 pub struct LockstepV3 {
     pub rtl: RtlTopV3,
-    pub model: Top,
+    pub model: Box<Top>,
     state: Vec<u32>,
     out: Vec<u32>,
     /// for each of the model's registers (in `Top::regs` order), its value's index among the
@@ -295,17 +296,17 @@ pub struct LockstepV3 {
     perm: Vec<usize>,
     /// for each of the RTL's state values: (variable, value)
     values: Vec<(usize, usize)>,
-    /// for each of the model's registers (in `Top::regs` order): its RTL value's first state
-    /// word and word count (the every-cycle comparison's index)
-    slots: Vec<(u32, u32)>,
     /// the inputs by name: index into the layout's inputs (a short list searched in order)
     inputs: Vec<(String, usize)>,
     /// for each of the model's outputs (in `TopOut::visit` order): its index among the layout's
     /// outputs (found by name in the first cycle, widths checked)
     out_index: Vec<usize>,
-    /// the model's inputs and outputs of a cycle (their vectors reused)
-    min: TopIn,
-    mout: TopOut,
+    /// the model's half of a cycle: its inputs and outputs, its registers packed (`None` only
+    /// while a cycle runs it on the helper thread)
+    side: Option<Box<ModelSide>>,
+    /// the second thread that runs the model's half beside the RTL's step
+    /// ([`LockstepV3::set_threads`])
+    helper: Option<Helper>,
     pub report: Report,
     limit: usize,
     /// Compare every RAM word every cycle instead of the RAMs' writes (see [`LockstepV3::cycle`]).
@@ -323,9 +324,6 @@ pub struct LockstepV3 {
     full: bool,
     /// cycles whose RAM words were compared
     pub full_cycles: u64,
-    /// the model's registers (and, in a cycle that compares them, RAM words) packed into the
-    /// RTL's state words, each at its RTL variable's place ([`Pack`])
-    mstate: Vec<u32>,
     /// the state words of the registers (no RAM word), as runs `[from, to)`
     reg_runs: Vec<(usize, usize)>,
     /// per state word: the model's register (in `Top::regs` order) it belongs to
@@ -335,8 +333,201 @@ pub struct LockstepV3 {
     /// for each of the model's outputs (in `TopOut::visit` order): its first output word and
     /// word count; the model's outputs packed the same way; per output word, its output
     out_slots: Vec<(u32, u32)>,
-    mout_words: Vec<u32>,
     out_owner: Vec<u32>,
+}
+
+/// The model's half of a lockstep cycle, owned by the thread that runs it: the model (swapped
+/// with [`LockstepV3::model`] for the cycle), its inputs, its outputs, and its registers entering
+/// the cycle packed at the RTL's places.
+struct ModelSide {
+    model: Box<Top>,
+    inp: TopIn,
+    mout: TopOut,
+    /// the model's registers (and, in a cycle that compares them, RAM words) packed into the
+    /// RTL's state words, each at its RTL variable's place ([`Pack`])
+    mstate: Vec<u32>,
+    /// for each of the model's registers (in `Top::regs` order): its RTL value's first state
+    /// word and word count (the every-cycle comparison's index)
+    slots: Arc<[(u32, u32)]>,
+    /// pack the registers this cycle (not in the first, compared as strings); `full`: the RAM
+    /// words too
+    pack: bool,
+    full: bool,
+    /// a register the model holds wider than the RTL's (its index among the registers and its
+    /// value before the edge)
+    stray: Option<(usize, String)>,
+    /// the model's outputs packed at the RTL's output words (`out_slots` as
+    /// [`LockstepV3::index_outputs`] finds them in the first cycle: empty before), and the first
+    /// output the model holds wider than the RTL's
+    out_slots: Arc<[(u32, u32)]>,
+    mout_words: Vec<u32>,
+    out_stray: Option<usize>,
+}
+
+impl ModelSide {
+    /// The registers entering the cycle packed, then the model's clock edge.
+    fn run(&mut self) {
+        self.stray = None;
+        if self.pack {
+            let mut pack = Pack {
+                slots: &self.slots,
+                buf: &mut self.mstate,
+                i: 0,
+                rams: self.full,
+                stray: None,
+            };
+            self.model.visit(&mut pack);
+            debug_assert_eq!(pack.i, self.slots.len());
+            if let Some(i) = pack.stray {
+                let regs = self.model.regs();
+                self.stray = Some((i, regs.get(i).map_or_else(String::new, |r| r.1.clone())));
+            }
+        }
+        self.model.cycle_into(&self.inp, &mut self.mout);
+        if !self.out_slots.is_empty() {
+            self.pack_outputs();
+        }
+    }
+
+    /// The cycle's outputs packed at the RTL's output words.
+    fn pack_outputs(&mut self) {
+        let mut pack = Pack {
+            slots: &self.out_slots,
+            buf: &mut self.mout_words,
+            i: 0,
+            rams: true,
+            stray: None,
+        };
+        self.mout.visit(&mut pack);
+        self.out_stray = pack.stray;
+    }
+}
+
+/// The second thread of a lockstep on two ([`LockstepV3::set_threads`]): it runs the model's
+/// half of each cycle, handed to it by ownership (a box through a mutex, so that no state is
+/// shared while it runs), while the calling thread steps the RTL. Between cycles it spins for a
+/// while, then sleeps until the next.
+struct Helper {
+    shared: Arc<HelperShared>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+#[derive(Default)]
+struct HelperShared {
+    /// a job handed over and not yet done
+    busy: std::sync::atomic::AtomicBool,
+    /// the helper is asleep (or about to be): the next job wakes it
+    sleeping: std::sync::atomic::AtomicBool,
+    exit: std::sync::atomic::AtomicBool,
+    job: std::sync::Mutex<Option<Box<ModelSide>>>,
+    /// a panic of the model's half, passed on to the calling thread
+    panic: std::sync::Mutex<Option<Box<dyn std::any::Any + Send>>>,
+}
+
+/// Spins of a waiting thread before it yields (the caller) or sleeps (the helper): a few tens of
+/// microseconds, longer than a cycle of the largest block.
+const SPINS: u32 = 20_000;
+
+impl Helper {
+    fn new() -> Helper {
+        let shared = Arc::new(HelperShared::default());
+        let s = shared.clone();
+        let thread = std::thread::Builder::new()
+            .name("capfc-lockstep-model".into())
+            .spawn(move || Helper::serve(&s))
+            .expect("a thread for the lockstep's model");
+        Helper {
+            shared,
+            thread: Some(thread),
+        }
+    }
+
+    /// The helper thread: each job handed over run, and handed back.
+    fn serve(s: &HelperShared) {
+        use std::sync::atomic::Ordering::{Acquire, Release, SeqCst};
+        loop {
+            let mut spins = 0u32;
+            while !s.busy.load(Acquire) {
+                if s.exit.load(Acquire) {
+                    return;
+                }
+                if spins < SPINS {
+                    spins += 1;
+                    std::hint::spin_loop();
+                } else {
+                    s.sleeping.store(true, SeqCst);
+                    if !s.busy.load(SeqCst) && !s.exit.load(SeqCst) {
+                        std::thread::park_timeout(std::time::Duration::from_millis(50));
+                    }
+                    s.sleeping.store(false, SeqCst);
+                }
+            }
+            let mut side = s
+                .job
+                .lock()
+                .expect("the job's lock")
+                .take()
+                .expect("a job handed over");
+            let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| side.run()));
+            *s.job.lock().expect("the job's lock") = Some(side);
+            if let Err(p) = ran {
+                *s.panic.lock().expect("the panic's lock") = Some(p);
+            }
+            s.busy.store(false, Release);
+        }
+    }
+
+    /// Hand the model's half over.
+    fn start(&self, side: Box<ModelSide>) {
+        use std::sync::atomic::Ordering::SeqCst;
+        *self.shared.job.lock().expect("the job's lock") = Some(side);
+        self.shared.busy.store(true, SeqCst);
+        if self.shared.sleeping.load(SeqCst) {
+            if let Some(t) = &self.thread {
+                t.thread().unpark();
+            }
+        }
+    }
+
+    /// Wait for the model's half and take it back (a panic in it goes on here).
+    fn finish(&self) -> Box<ModelSide> {
+        use std::sync::atomic::Ordering::Acquire;
+        let mut spins = 0u32;
+        while self.shared.busy.load(Acquire) {
+            if spins < SPINS {
+                spins += 1;
+                std::hint::spin_loop();
+            } else {
+                assert!(
+                    !self.thread.as_ref().is_some_and(|t| t.is_finished()),
+                    "the lockstep's model thread ended"
+                );
+                std::thread::yield_now();
+            }
+        }
+        if let Some(p) = self.shared.panic.lock().expect("the panic's lock").take() {
+            std::panic::resume_unwind(p);
+        }
+        self.shared
+            .job
+            .lock()
+            .expect("the job's lock")
+            .take()
+            .expect("the job handed back")
+    }
+}
+
+impl Drop for Helper {
+    fn drop(&mut self) {
+        self.shared
+            .exit
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+        if let Some(t) = self.thread.take() {
+            t.thread().unpark();
+            // (a job under way is finished first; a panic of the helper was passed on already)
+            let _ = t.join();
+        }
+    }
 }
 
 /// A RAM of the model and its write port in the RTL.
@@ -493,8 +684,20 @@ impl LockstepV3 {
                 _ => reg_runs.push((w, w + 1)),
             }
         }
-        let mstate = vec![0; rtl.layout.state_words];
-        let mout_words = vec![0; rtl.layout.output_words];
+        let slots: Arc<[(u32, u32)]> = slots.into();
+        let side = Box::new(ModelSide {
+            model: Box::new(Top::new(*p)),
+            inp: TopIn::default(),
+            mout: TopOut::default(),
+            mstate: vec![0; rtl.layout.state_words],
+            slots: slots.clone(),
+            pack: false,
+            full: true,
+            stray: None,
+            out_slots: Arc::new([]),
+            mout_words: vec![0; rtl.layout.output_words],
+            out_stray: None,
+        });
         Ok(LockstepV3 {
             state: vec![0; rtl.layout.state_words],
             out: vec![0; rtl.layout.output_words],
@@ -505,14 +708,13 @@ impl LockstepV3 {
                 total_mismatches: 0,
             },
             rtl,
-            model,
+            model: Box::new(model),
             perm,
             values,
-            slots,
             inputs,
             out_index: vec![],
-            min: TopIn::default(),
-            mout: TopOut::default(),
+            side: Some(side),
+            helper: None,
             limit,
             exhaustive: false,
             rams,
@@ -521,12 +723,10 @@ impl LockstepV3 {
             mw,
             full: true,
             full_cycles: 0,
-            mstate,
             reg_runs,
             owner,
             differ: vec![],
             out_slots: vec![],
-            mout_words,
             out_owner: vec![],
         })
     }
@@ -571,7 +771,7 @@ impl LockstepV3 {
         let w = state_words(&self.rtl, model)?;
         self.rtl.write_state(&w);
         self.rtl.set_cycle(cycle);
-        self.model = model.clone();
+        *self.model = model.clone();
         self.full = true;
         self.report.cycles = cycle;
         self.report.mismatches.clear();
@@ -582,7 +782,29 @@ impl LockstepV3 {
     /// The model's outputs of the last cycle (equal to the RTL's unless the report has a
     /// mismatch).
     pub fn model_out(&self) -> &TopOut {
-        &self.mout
+        &self.side().mout
+    }
+
+    /// The model's half, back from the helper thread after every cycle.
+    fn side(&self) -> &ModelSide {
+        self.side
+            .as_deref()
+            .expect("the model's half is back after every cycle")
+    }
+
+    /// Run the model's half of each cycle (its registers packed, its clock edge) on a second
+    /// thread beside the RTL's step (`threads` 2), or both on the calling thread (1, the
+    /// default). The same comparisons either way, in the same order, with the same report; two
+    /// threads take two cores while the lockstep runs.
+    pub fn set_threads(&mut self, threads: usize) {
+        match threads {
+            0 | 1 => self.helper = None,
+            _ => {
+                if self.helper.is_none() {
+                    self.helper = Some(Helper::new());
+                }
+            }
+        }
     }
 
     fn note(&mut self, n: &str, rtl: String, model: String) {
@@ -608,79 +830,70 @@ impl LockstepV3 {
     }
 
     /// The registers entering the cycle, the RTL's (in `self.state`) against the model's: in the
-    /// first cycle as strings (which checks each one's width as well), after that packed word for
-    /// word (`full`: the RAMs' words too).
-    fn compare_regs(&mut self, full: bool) {
-        if self.report.cycles == 0 {
-            let regs = self.model.regs();
-            for (i, (n, want)) in regs.iter().enumerate() {
-                let (vi, k) = self.values[self.perm[i]];
-                let got = self.rtl.layout.state[vi].bits(&self.state, k);
-                if got != *want {
-                    self.note(n, got, want.clone());
-                }
+    /// first cycle as strings (which checks each one's width as well), from the model itself
+    /// before its edge.
+    fn compare_strings(&mut self) {
+        let regs = self.model.regs();
+        for (i, (n, want)) in regs.iter().enumerate() {
+            let (vi, k) = self.values[self.perm[i]];
+            let got = self.rtl.layout.state[vi].bits(&self.state, k);
+            if got != *want {
+                self.note(n, got, want.clone());
             }
-        } else {
-            // the model's registers (and RAM words, in a full cycle) packed where the RTL's are,
-            // then compared word for word: every register every cycle
-            let mut pack = Pack {
-                slots: &self.slots,
-                buf: &mut self.mstate,
-                i: 0,
-                rams: full,
-                stray: None,
-            };
-            self.model.visit(&mut pack);
-            debug_assert_eq!(pack.i, self.slots.len());
-            if let Some(i) = pack.stray {
-                // (the model's value, its bits above the RTL's width included, is the report)
-                let (vi, e) = self.values[self.perm[i]];
-                let v = &self.rtl.layout.state[vi];
-                let n = v.value_name(e);
-                let got = v.bits(&self.state, e);
-                let regs = self.model.regs();
-                let want = regs.get(i).map_or_else(String::new, |r| r.1.clone());
-                self.note(
-                    &format!("{n} (model wider than {} bits)", v.width),
-                    got,
-                    want,
+        }
+    }
+
+    /// The registers entering the cycle, the RTL's (in `self.state`) against the model's packed
+    /// by its half of the cycle ([`ModelSide::run`]) where the RTL's are, word for word (`full`:
+    /// the RAMs' words too): every register every cycle.
+    fn compare_words(&mut self, side: &ModelSide, full: bool) {
+        let mstate = &side.mstate;
+        if let Some((i, want)) = &side.stray {
+            // (the model's value, its bits above the RTL's width included, is the report)
+            let (vi, e) = self.values[self.perm[*i]];
+            let v = &self.rtl.layout.state[vi];
+            let n = v.value_name(e);
+            let got = v.bits(&self.state, e);
+            self.note(
+                &format!("{n} (model wider than {} bits)", v.width),
+                got,
+                want.clone(),
+            );
+        }
+        let whole = [(0, self.state.len())];
+        let runs: &[(usize, usize)] = if full { &whole } else { &self.reg_runs };
+        self.differ.clear();
+        for &(a, b) in runs {
+            let (r, m) = (&self.state[a..b], &mstate[a..b]);
+            if r != m {
+                self.differ.extend(
+                    (a..b)
+                        .filter(|&w| self.state[w] != mstate[w])
+                        .map(|w| self.owner[w]),
                 );
             }
-            let whole = [(0, self.state.len())];
-            let runs: &[(usize, usize)] = if full { &whole } else { &self.reg_runs };
-            self.differ.clear();
-            for &(a, b) in runs {
-                let (r, m) = (&self.state[a..b], &self.mstate[a..b]);
-                if r != m {
-                    self.differ.extend(
-                        (a..b)
-                            .filter(|&w| self.state[w] != self.mstate[w])
-                            .map(|w| self.owner[w]),
-                    );
-                }
-            }
-            self.differ.sort_unstable();
-            self.differ.dedup();
-            for k in 0..self.differ.len() {
-                let i = self.differ[k] as usize;
-                let (vi, e) = self.values[self.perm[i]];
-                let v = &self.rtl.layout.state[vi];
-                // (bits above a register's width are not compared)
-                let (got, want) = (v.bits(&self.state, e), v.bits(&self.mstate, e));
-                if got != want {
-                    let n = v.value_name(e);
-                    self.note(&n, got, want);
-                }
+        }
+        self.differ.sort_unstable();
+        self.differ.dedup();
+        for k in 0..self.differ.len() {
+            let i = self.differ[k] as usize;
+            let (vi, e) = self.values[self.perm[i]];
+            let v = &self.rtl.layout.state[vi];
+            // (bits above a register's width are not compared)
+            let (got, want) = (v.bits(&self.state, e), v.bits(mstate, e));
+            if got != want {
+                let n = v.value_name(e);
+                self.note(&n, got, want);
             }
         }
     }
 
     /// The first cycle's outputs by name, once: each of the model's outputs is an output port of
     /// the RTL of the same width, and the words it packs into.
-    fn index_outputs(&mut self) -> Result<(), LockstepError> {
+    fn index_outputs(&mut self, mout: &TopOut) -> Result<(), LockstepError> {
         // the outputs by name, once; their widths must be the RTL's
         let mut names = RegStrings::default();
-        self.mout.visit(&mut names);
+        mout.visit(&mut names);
         for (n, bits) in &names.0 {
             let k = self
                 .rtl
@@ -720,18 +933,25 @@ impl LockstepV3 {
         Ok(())
     }
 
+    /// The RTL's edge, with its RAMs' write ports unless every word is compared.
+    fn step_rtl(&mut self, inputs: &[u32]) {
+        if self.exhaustive {
+            self.rtl.step(inputs, &mut self.out);
+        } else {
+            self.rtl
+                .step_writes(inputs, &mut self.out, &mut self.writes);
+        }
+    }
+
     fn cycle_given(&mut self, inputs: &[u32], given: Option<&TopIn>) -> Result<(), LockstepError> {
         let full = self.exhaustive || self.full;
-        if full {
-            self.rtl.read_state(&mut self.state);
-            self.full_cycles += 1;
-        } else {
-            self.rtl.read_regs(&mut self.state);
-        }
-        let before = self.report.total_mismatches;
-        self.compare_regs(full);
+        let first = self.report.cycles == 0;
+        let mut side = self
+            .side
+            .take()
+            .expect("the model's half is back after every cycle");
         match given {
-            Some(inp) => self.model.cycle_into(inp, &mut self.mout),
+            Some(inp) => side.inp.clone_from(inp),
             None => {
                 let (rtl, ins) = (&self.rtl, &self.inputs);
                 let f = |name: &str, lo: usize, w: u32| -> Result<u64, InputError> {
@@ -743,56 +963,87 @@ impl LockstepV3 {
                             name: name.to_string(),
                         })
                 };
-                top_in_into(&self.model.p, &f, &mut self.min)?;
-                self.model.cycle_into(&self.min, &mut self.mout);
+                let decoded = top_in_into(&self.model.p, &f, &mut side.inp);
+                if let Err(e) = decoded {
+                    self.side = Some(side);
+                    return Err(e.into());
+                }
             }
         }
-        if self.exhaustive {
-            self.rtl.step(inputs, &mut self.out);
+        // the RTL's registers entering the cycle
+        if full {
+            self.rtl.read_state(&mut self.state);
+            self.full_cycles += 1;
         } else {
-            self.rtl
-                .step_writes(inputs, &mut self.out, &mut self.writes);
+            self.rtl.read_regs(&mut self.state);
+        }
+        let before = self.report.total_mismatches;
+        if first {
+            self.compare_strings();
+        }
+        // the model's half (its registers packed, its edge), here or on the helper thread while
+        // the RTL steps here
+        std::mem::swap(&mut side.model, &mut self.model);
+        side.pack = !first;
+        side.full = full;
+        let side = match self.helper.take() {
+            Some(h) => {
+                h.start(side);
+                self.step_rtl(inputs);
+                let side = h.finish();
+                self.helper = Some(h);
+                side
+            }
+            None => {
+                side.run();
+                self.step_rtl(inputs);
+                side
+            }
+        };
+        let mut side = side;
+        std::mem::swap(&mut side.model, &mut self.model);
+        if !first {
+            self.compare_words(&side, full);
         }
         // the RAM words after this edge are the RTL's iff they were equal before it (compared,
         // or equal by the same argument a cycle earlier) and both sides wrote the same words:
         // otherwise the next cycle compares every word (and reports those that differ)
         self.full =
             self.report.total_mismatches != before || (!self.exhaustive && !self.same_writes());
-        if self.report.cycles == 0 {
-            self.index_outputs()?;
+        if first {
+            if let Err(e) = self.index_outputs(&side.mout) {
+                self.side = Some(side);
+                return Err(e);
+            }
+            side.out_slots = self.out_slots.clone().into();
+            side.pack_outputs();
         }
-        let mut pack = Pack {
-            slots: &self.out_slots,
-            buf: &mut self.mout_words,
-            i: 0,
-            rams: true,
-            stray: None,
-        };
-        self.mout.visit(&mut pack);
-        if let Some(i) = pack.stray {
+        if let Some(i) = side.out_stray {
             let v = &self.rtl.layout.outputs[self.out_index[i]];
             let n = format!("{} (model wider than {} bits)", v.name, v.width);
             let got = v.bits(&self.out, 0);
-            self.note(&n, got, format!("{:?}", self.mout));
+            self.note(&n, got, format!("{:?}", side.mout));
         }
-        if self.out != self.mout_words {
+        let mout_words = &side.mout_words;
+        if self.out != *mout_words {
             self.differ.clear();
             self.differ.extend(
                 (0..self.out.len())
-                    .filter(|&w| self.out[w] != self.mout_words[w] && self.out_owner[w] != u32::MAX)
+                    .filter(|&w| self.out[w] != mout_words[w] && self.out_owner[w] != u32::MAX)
                     .map(|w| self.out_owner[w]),
             );
             self.differ.sort_unstable();
             self.differ.dedup();
             for k in 0..self.differ.len() {
                 let v = &self.rtl.layout.outputs[self.out_index[self.differ[k] as usize]];
-                let (got, want) = (v.bits(&self.out, 0), v.bits(&self.mout_words, 0));
+                let (got, want) = (v.bits(&self.out, 0), v.bits(mout_words, 0));
                 if got != want {
                     let n = v.name.clone();
                     self.note(&n, got, want);
                 }
             }
         }
+        self.side = Some(side);
         self.report.cycles += 1;
         Ok(())
     }
@@ -1116,15 +1367,25 @@ mod tests {
     fn item() -> impl Strategy<Value = Item> {
         prop_oneof![
             (1usize..=128, any::<u128>(), any::<bool>()).prop_map(|(w, v, fits)| {
-                let v = if fits && w < 128 { v & ((1 << w) - 1) } else { v };
+                let v = if fits && w < 128 {
+                    v & ((1 << w) - 1)
+                } else {
+                    v
+                };
                 Item::Val(v, w)
             }),
-            (1usize..=64, proptest::collection::vec(any::<u64>(), 0..20), any::<bool>()).prop_map(
-                |(w, vs, fits)| {
+            (
+                1usize..=64,
+                proptest::collection::vec(any::<u64>(), 0..20),
+                any::<bool>()
+            )
+                .prop_map(|(w, vs, fits)| {
                     let m = if w == 64 { u64::MAX } else { (1 << w) - 1 };
-                    Item::Cat(vs.iter().map(|v| if fits { v & m } else { *v }).collect(), w)
-                }
-            ),
+                    Item::Cat(
+                        vs.iter().map(|v| if fits { v & m } else { *v }).collect(),
+                        w,
+                    )
+                }),
         ]
     }
 

@@ -240,7 +240,8 @@ fn a_configuration_that_is_not_built_is_refused_with_the_built_ones() {
 /// ingress occupancy's, a thresholds' copy's) and for a bug in the model's RAM writes alone
 /// (`fault_ram_write` of the egress and the ingress: the registers stay right, only the words
 /// differ), which the comparison must then report as RAM words. On random inputs without either
-/// the writes always agree, so only the first cycle compares the words. (Random inputs start no
+/// the writes always agree, so only the first cycle compares the words. The lockstep with the
+/// model's half of each cycle on a second thread (`set_threads(2)`) reports the same. (Random inputs start no
 /// sort, so the sort engines' `fault_ram_write` is tried behind the switch: crates/cli/tests/switch_v3.rs.)
 #[test]
 fn comparing_ram_writes_reports_what_comparing_every_word_reports() {
@@ -273,9 +274,10 @@ fn comparing_ram_writes_reports_what_comparing_every_word_reports() {
     for seed in [11u64, 12] {
         let stim = random_stim(&rtl, seed, 1200, 40, 0.6, false);
         for (what, poke) in pokes {
-            let run = |exhaustive: bool| {
+            let run = |exhaustive: bool, threads: usize| {
                 let mut l = LockstepV3::new(&p, 20).unwrap();
                 l.exhaustive = exhaustive;
+                l.set_threads(threads);
                 // (a register at cycle 500; a fault from the start, where the scrub after the
                 // reset writes every counter and occupancy word)
                 let at = if what.starts_with("fault") { 0 } else { 500 };
@@ -287,11 +289,18 @@ fn comparing_ram_writes_reports_what_comparing_every_word_reports() {
                 }
                 (l.report, l.full_cycles)
             };
-            let ((every, _), (writes, full)) = (run(true), run(false));
+            let ((every, _), (writes, full)) = (run(true, 1), run(false, 1));
             assert_eq!(
                 (&writes.mismatches, writes.total_mismatches),
                 (&every.mismatches, every.total_mismatches),
                 "seed {seed}, {what}: the two comparisons differ (replay: cargo test --test v3_inprocess)"
+            );
+            // the model's half on a second thread: the same report, the same RAM comparisons
+            let (two, full2) = run(false, 2);
+            assert_eq!(
+                (&two.mismatches, two.total_mismatches, full2),
+                (&writes.mismatches, writes.total_mismatches, full),
+                "seed {seed}, {what}: the lockstep on two threads reports otherwise (replay: cargo test --test v3_inprocess)"
             );
             if what == "none" {
                 assert_eq!(every.total_mismatches, 0);

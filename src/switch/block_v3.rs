@@ -418,7 +418,7 @@ impl BlockV3 {
         let regs = match &self.sides {
             Sides::Model(m) => V3Regs::Model(m.clone()),
             #[cfg(feature = "rtl")]
-            Sides::Both { lock, .. } => V3Regs::Model(Box::new(lock.model.clone())),
+            Sides::Both { lock, .. } => V3Regs::Model(lock.model.clone()),
             #[cfg(feature = "rtl")]
             Sides::Rtl { rtl, .. } => {
                 let mut w = vec![0; rtl.layout.state_words];
