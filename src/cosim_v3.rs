@@ -357,16 +357,30 @@ struct ModelSide {
     /// value before the edge)
     stray: Option<(usize, String)>,
     /// the model's outputs packed at the RTL's output words (`out_slots` as
-    /// [`LockstepV3::index_outputs`] finds them in the first cycle: empty before), and the first
-    /// output the model holds wider than the RTL's
+    /// [`LockstepV3::index_outputs`] finds them in the first cycle), and the first output the
+    /// model holds wider than the RTL's
     out_slots: Arc<[(u32, u32)]>,
     mout_words: Vec<u32>,
     out_stray: Option<usize>,
+    /// the next run only copies the model and the buffers the helper thread writes
+    rehome: bool,
 }
 
 impl ModelSide {
-    /// The registers entering the cycle packed, then the model's clock edge.
+    /// The registers entering the cycle packed, then the model's clock edge; or, once, `rehome`.
     fn run(&mut self) {
+        if std::mem::take(&mut self.rehome) {
+            // (copies made by the thread that runs the half: its own allocator's arena, so that
+            // none of the half's words shares a cache line with the caller's)
+            #[allow(clippy::replace_box)] // (a new box is the point: allocated by this thread)
+            {
+                self.model = Box::new((*self.model).clone());
+            }
+            self.inp = self.inp.clone();
+            self.mout = self.mout.clone();
+            self.mstate = self.mstate.clone();
+            return;
+        }
         self.stray = None;
         if self.pack {
             let mut pack = Pack {
@@ -384,9 +398,6 @@ impl ModelSide {
             }
         }
         self.model.cycle_into(&self.inp, &mut self.mout);
-        if !self.out_slots.is_empty() {
-            self.pack_outputs();
-        }
     }
 
     /// The cycle's outputs packed at the RTL's output words.
@@ -697,6 +708,7 @@ impl LockstepV3 {
             out_slots: Arc::new([]),
             mout_words: vec![0; rtl.layout.output_words],
             out_stray: None,
+            rehome: false,
         });
         Ok(LockstepV3 {
             state: vec![0; rtl.layout.state_words],
@@ -801,7 +813,19 @@ impl LockstepV3 {
             0 | 1 => self.helper = None,
             _ => {
                 if self.helper.is_none() {
-                    self.helper = Some(Helper::new());
+                    let h = Helper::new();
+                    // the model and the half's buffers copied by the helper thread itself
+                    let mut side = self
+                        .side
+                        .take()
+                        .expect("the model's half is back after every cycle");
+                    std::mem::swap(&mut side.model, &mut self.model);
+                    side.rehome = true;
+                    h.start(side);
+                    let mut side = h.finish();
+                    std::mem::swap(&mut side.model, &mut self.model);
+                    self.side = Some(side);
+                    self.helper = Some(h);
                 }
             }
         }
@@ -1016,8 +1040,10 @@ impl LockstepV3 {
                 return Err(e);
             }
             side.out_slots = self.out_slots.clone().into();
-            side.pack_outputs();
         }
+        // (here rather than in the model's half: on two threads that half is the longer one at
+        // 32 ports and below)
+        side.pack_outputs();
         if let Some(i) = side.out_stray {
             let v = &self.rtl.layout.outputs[self.out_index[i]];
             let n = format!("{} (model wider than {} bits)", v.name, v.width);
