@@ -784,6 +784,7 @@ impl LockstepV3 {
         self.rtl.write_state(&w);
         self.rtl.set_cycle(cycle);
         *self.model = model.clone();
+        self.rehome();
         self.full = true;
         self.report.cycles = cycle;
         self.report.mismatches.clear();
@@ -813,22 +814,29 @@ impl LockstepV3 {
             0 | 1 => self.helper = None,
             _ => {
                 if self.helper.is_none() {
-                    let h = Helper::new();
-                    // the model and the half's buffers copied by the helper thread itself
-                    let mut side = self
-                        .side
-                        .take()
-                        .expect("the model's half is back after every cycle");
-                    std::mem::swap(&mut side.model, &mut self.model);
-                    side.rehome = true;
-                    h.start(side);
-                    let mut side = h.finish();
-                    std::mem::swap(&mut side.model, &mut self.model);
-                    self.side = Some(side);
-                    self.helper = Some(h);
+                    self.helper = Some(Helper::new());
+                    self.rehome();
                 }
             }
         }
+    }
+
+    /// The model and the half's buffers copied by the helper thread itself, if there is one.
+    fn rehome(&mut self) {
+        let Some(h) = self.helper.take() else {
+            return;
+        };
+        let mut side = self
+            .side
+            .take()
+            .expect("the model's half is back after every cycle");
+        std::mem::swap(&mut side.model, &mut self.model);
+        side.rehome = true;
+        h.start(side);
+        let mut side = h.finish();
+        std::mem::swap(&mut side.model, &mut self.model);
+        self.side = Some(side);
+        self.helper = Some(h);
     }
 
     fn note(&mut self, n: &str, rtl: String, model: String) {

@@ -389,3 +389,62 @@ fn every_v3_model_fault_is_caught_by_the_lockstep() {
         "{e}"
     );
 }
+
+/// A panic in the model's half of a cycle run on the helper thread (here: inputs with one port's
+/// `pfc_ready` missing, which the model slices out of range) reaches the caller as that panic,
+/// neither hanging nor lost, and the lockstep is then dropped without waiting on its thread.
+#[test]
+fn a_panic_in_the_model_on_the_helper_thread_reaches_the_caller() {
+    let p = np4();
+    let mut l = LockstepV3::new(&p, 4).unwrap();
+    l.set_threads(2);
+    let words = vec![0u32; l.rtl.layout.input_words];
+    let mut inp = capfc::v3::top::TopIn::idle(p.np);
+    l.cycle_in(&inp, &words).unwrap();
+    inp.pfc_ready.pop();
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| l.cycle_in(&inp, &words)));
+    let e = r.expect_err("the model's panic, passed on");
+    let msg = e
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default();
+    assert!(msg.contains("out of range"), "{msg}");
+    drop(l);
+}
+
+/// On two threads, a snapshot of the model restored into both sides goes on exactly as before:
+/// the cycles after it agree again, and report what one thread reports.
+#[test]
+fn a_restored_lockstep_on_two_threads_goes_on_as_on_one() {
+    let p = np4();
+    let rtl = RtlTopV3::new(&p).unwrap();
+    let stim = random_stim(&rtl, 5, 600, 50, 0.5, false);
+    let wpc = rtl.layout.input_words;
+    drop(rtl);
+    let run = |threads: usize| {
+        let mut l = LockstepV3::new(&p, 10).unwrap();
+        l.set_threads(threads);
+        let mut snap = None;
+        for (c, w) in stim.chunks(wpc).enumerate() {
+            if c == 300 {
+                snap = Some((*l.model).clone());
+            }
+            l.cycle(w).unwrap();
+        }
+        l.restore(snap.as_ref().unwrap(), 300).unwrap();
+        for w in stim.chunks(wpc).skip(300) {
+            l.cycle(w).unwrap();
+        }
+        let out = l.model_out().clone();
+        (l.report, out)
+    };
+    let (one, two) = (run(1), run(2));
+    assert_eq!(one.0.total_mismatches, 0, "{:?}", one.0.mismatches);
+    assert_eq!(one.0.cycles, 600);
+    assert_eq!(
+        (&two.0.mismatches, two.0.total_mismatches, two.0.cycles),
+        (&one.0.mismatches, one.0.total_mismatches, one.0.cycles)
+    );
+    assert_eq!(two.1, one.1);
+}
