@@ -237,6 +237,23 @@ impl BlockV3 {
         }
     }
 
+    /// With the model and the RTL in lockstep (`--dut both`): run the model's half of each cycle
+    /// on a second thread (`threads` 2) or on this one (1); see
+    /// [`crate::cosim_v3::LockstepV3::set_threads`]. False, and nothing changed, on one side alone.
+    pub fn set_lockstep_threads(&mut self, threads: usize) -> bool {
+        match &mut self.sides {
+            #[cfg(feature = "rtl")]
+            Sides::Both { lock, .. } => {
+                lock.set_threads(threads);
+                true
+            }
+            _ => {
+                let _ = threads;
+                false
+            }
+        }
+    }
+
     /// The state is periodic under idle inputs and nothing waits at the lanes: while the inputs
     /// stay idle, a cycle changes nothing the switch sees.
     pub fn periodic(&self) -> bool {

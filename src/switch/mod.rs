@@ -1749,6 +1749,15 @@ impl Switch {
         Ok(())
     }
 
+    /// With the v3 block in lockstep (`--dut both`): its model's half of each cycle on a second
+    /// thread (`threads` 2) or on this one (1). False, and nothing changed, with any other block.
+    pub fn set_lockstep_threads(&mut self, threads: usize) -> bool {
+        match &mut self.block {
+            Dut::V3(b) => b.set_lockstep_threads(threads),
+            _ => false,
+        }
+    }
+
     /// Bring the schedulers of idle senders and transmitters up to now (they are told of the cycles
     /// they skipped only when they next act): the state is then the one of looking at every unit
     /// every cycle.

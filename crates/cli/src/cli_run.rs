@@ -37,6 +37,11 @@ pub struct RunArgs {
     /// intervals over time as CSV into this directory.
     #[arg(long)]
     pub csv: Option<PathBuf>,
+    /// With --dut both and the v3 block: 2 runs the model's half of each lockstep cycle (its
+    /// registers packed, its clock edge) on a second thread while the RTL steps, with the same
+    /// checks and report; it takes two cores (docs/lockstep.md).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2))]
+    pub lockstep_threads: u8,
     /// With --dut both: a deliberate bug in the block model (warn_off_by_one, xon_off_by_one, ...;
     /// `capfc faults` lists them), to see the lockstep check catch it.
     #[arg(long)]
@@ -172,6 +177,8 @@ pub struct RunOptions {
     pub skip_idle: bool,
     /// Check the v3 model's idle skipping as it goes ([`Switch::audit_idle_skip`]; tests).
     pub audit_idle: bool,
+    /// Threads of the v3 lockstep (`--dut both`): 1, or 2 with its model's half on a second one.
+    pub lockstep_threads: usize,
 }
 
 /// [`run_modes_traced`] with [`RunOptions`].
@@ -193,6 +200,9 @@ pub fn run_modes_with(
                 .map_err(|e| anyhow::anyhow!("--fault: {e}"))?;
             s.skip_idle_block = o.skip_idle;
             s.audit_idle_skip = o.audit_idle;
+            if o.lockstep_threads > 1 && !s.set_lockstep_threads(o.lockstep_threads) {
+                bail!("--lockstep-threads 2 needs --dut both with the v3 block (--block v3)");
+            }
             s.capture = o.capture.map(crate::switch::pcap::Capture::new);
             s.pfc_log = o.pfc_log.then(Vec::new);
             if let Some(e) = o.every {
@@ -384,6 +394,9 @@ fn run_options(a: &RunArgs, sc: &Scenario, dut: DutKind) -> Result<RunOptions> {
     }
     let block = BlockKind::parse(&a.block)
         .with_context(|| format!("--block '{}': expected v2 or v3", a.block))?;
+    if a.lockstep_threads > 1 && (dut != DutKind::Both || block != BlockKind::V3) {
+        bail!("--lockstep-threads 2 needs --dut both with the v3 block (--block v3): it runs the model's half of each lockstep cycle on a second thread");
+    }
     let capture = match (&a.pcap, &a.pcap_ports) {
         (None, Some(_)) => bail!("--pcap-ports needs --pcap DIR"),
         (None, None) => None,
@@ -411,6 +424,7 @@ fn run_options(a: &RunArgs, sc: &Scenario, dut: DutKind) -> Result<RunOptions> {
         block,
         skip_idle: true,
         audit_idle: false,
+        lockstep_threads: a.lockstep_threads.into(),
     })
 }
 

@@ -101,6 +101,23 @@ fn v3_rtl_in_the_loop_gives_the_same_run() {
         both[0].stats.total_pfc_frames() > 0,
         "no pause: nothing compared under load"
     );
+    // the lockstep with the model's half on a second thread (`--lockstep-threads 2`): the same run
+    let two = RunOptions {
+        lockstep_threads: 2,
+        ..v3()
+    };
+    let both2 = run_modes_with(&sc, &[FlowMode::CapfcCal], DutKind::Both, &two).unwrap();
+    assert!(both2[0].mismatch.is_none());
+    assert_eq!(body(report(&sc, &both2)), body(report(&sc, &both)));
+    // and refused where there is no lockstep
+    let e = run_modes_with(&sc, &[FlowMode::CapfcCal], DutKind::Model, &two)
+        .err()
+        .expect("two lockstep threads without a lockstep");
+    assert!(
+        e.to_string()
+            .contains("--lockstep-threads 2 needs --dut both"),
+        "{e}"
+    );
 }
 
 /// A bug in the sort engines' snap RAM writes alone (the registers stay right) stops a
