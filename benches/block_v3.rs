@@ -134,39 +134,28 @@ fn main() {
                 std::hint::black_box(r.run_loop(&words, n, &mut ow));
             },
         );
-        let t_lock = best(
-            repeat,
-            || LockstepV3::new(&p, 10).expect("lockstep"),
-            |mut l| {
-                for (c, inp) in words.chunks(wpc).zip(&decoded) {
-                    l.cycle_in(inp, c).expect("lockstep");
-                }
-                assert_eq!(
-                    l.report.total_mismatches, 0,
-                    "mismatch while benchmarking: {:?}",
-                    l.report.mismatches
-                );
-            },
-        );
-        // the same lockstep with the model's half of each cycle on a second thread
-        let t_lock2 = best(
-            repeat,
-            || {
-                let mut l = LockstepV3::new(&p, 10).expect("lockstep");
-                l.set_threads(2);
-                l
-            },
-            |mut l| {
-                for (c, inp) in words.chunks(wpc).zip(&decoded) {
-                    l.cycle_in(inp, c).expect("lockstep");
-                }
-                assert_eq!(
-                    l.report.total_mismatches, 0,
-                    "mismatch while benchmarking: {:?}",
-                    l.report.mismatches
-                );
-            },
-        );
+        // the lockstep on one thread, then with the model's half of each cycle on a second
+        let lockstep = |threads: usize| {
+            best(
+                repeat,
+                || {
+                    let mut l = LockstepV3::new(&p, 10).expect("lockstep");
+                    l.set_threads(threads);
+                    l
+                },
+                |mut l| {
+                    for (c, inp) in words.chunks(wpc).zip(&decoded) {
+                        l.cycle_in(inp, c).expect("lockstep");
+                    }
+                    assert_eq!(
+                        l.report.total_mismatches, 0,
+                        "mismatch while benchmarking: {:?}",
+                        l.report.mismatches
+                    );
+                },
+            )
+        };
+        let (t_lock, t_lock2) = (lockstep(1), lockstep(2));
         let cps = |t: f64| n as f64 / t;
         println!(
             "{:>5} {:>9} {:>14.0} {:>14.0} {:>14.0} {:>14.0} {:>14.0} {:>11.1}% {:>11.1}x {:>12.1}% {:>13.1}%",
