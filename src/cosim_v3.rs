@@ -479,6 +479,10 @@ impl Helper {
                 .expect("the job's lock")
                 .take()
                 .expect("a job handed over");
+            if side.rehome {
+                // (the half's own box too, from this thread's arena: see `ModelSide::run`)
+                side = Box::new(*side);
+            }
             let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| side.run()));
             *s.job.lock().expect("the job's lock") = Some(side);
             if let Err(p) = ran {
