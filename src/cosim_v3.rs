@@ -367,8 +367,9 @@ struct ModelSide {
 }
 
 impl ModelSide {
-    /// The registers entering the cycle packed, then the model's clock edge; or, once, `rehome`.
-    fn run(&mut self) {
+    /// The registers entering the cycle packed, then the model's clock edge under `inp` (else
+    /// under the half's own copy, `self.inp`); or, once, `rehome`.
+    fn run(&mut self, inp: Option<&TopIn>) {
         if std::mem::take(&mut self.rehome) {
             // (copies made by the thread that runs the half: its own allocator's arena, so that
             // none of the half's words shares a cache line with the caller's)
@@ -397,7 +398,8 @@ impl ModelSide {
                 self.stray = Some((i, regs.get(i).map_or_else(String::new, |r| r.1.clone())));
             }
         }
-        self.model.cycle_into(&self.inp, &mut self.mout);
+        self.model
+            .cycle_into(inp.unwrap_or(&self.inp), &mut self.mout);
     }
 
     /// The cycle's outputs packed at the RTL's output words.
@@ -483,7 +485,7 @@ impl Helper {
                 // (the half's own box too, from this thread's arena: see `ModelSide::run`)
                 side = Box::new(*side);
             }
-            let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| side.run()));
+            let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| side.run(None)));
             *s.job.lock().expect("the job's lock") = Some(side);
             if let Err(p) = ran {
                 *s.panic.lock().expect("the panic's lock") = Some(p);
@@ -986,8 +988,11 @@ impl LockstepV3 {
             .side
             .take()
             .expect("the model's half is back after every cycle");
+        // (the inputs given are copied only for the helper thread; on this one the model reads
+        // them where they are)
         match given {
-            Some(inp) => side.inp.clone_from(inp),
+            Some(inp) if self.helper.is_some() => side.inp.clone_from(inp),
+            Some(_) => {}
             None => {
                 let (rtl, ins) = (&self.rtl, &self.inputs);
                 let f = |name: &str, lo: usize, w: u32| -> Result<u64, InputError> {
@@ -1031,7 +1036,7 @@ impl LockstepV3 {
                 side
             }
             None => {
-                side.run();
+                side.run(given);
                 self.step_rtl(inputs);
                 side
             }
