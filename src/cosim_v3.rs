@@ -647,6 +647,9 @@ fn ram_ports(rtl: &RtlTopV3, model: &Top) -> Result<Vec<RamPort>, LockstepError>
 
 impl LockstepV3 {
     /// The Verilated block of `p` beside a fresh model; `limit`: mismatches kept in the report.
+    ///
+    /// (Long: the comparison's indexes built once, each beside the check that the two sides
+    /// agree on it: the registers' order and places, the RAMs' write ports, the outputs.)
     pub fn new(p: &BlockParams, limit: usize) -> Result<Self, LockstepError> {
         let rtl = RtlTopV3::new(p)?;
         let model = Top::new(*p);
@@ -981,6 +984,13 @@ impl LockstepV3 {
         }
     }
 
+    /// One lockstep cycle on the RTL's packed `inputs`, the model on `given` (else on the inputs
+    /// decoded from them): the RTL's registers read, the model's half (its registers packed, its
+    /// edge) here or on the helper thread while the RTL steps, the registers compared, the RAM
+    /// writes compared, the outputs packed and compared.
+    ///
+    /// (Long: one cycle's steps in the order the two sides' halves need them, kept in one place so
+    /// that the two-thread handoff sits between the RTL's read and its step.)
     fn cycle_given(&mut self, inputs: &[u32], given: Option<&TopIn>) -> Result<(), LockstepError> {
         let full = self.exhaustive || self.full;
         let first = self.report.cycles == 0;
