@@ -108,18 +108,55 @@ fn main() {
         .debug(false)
         .compile("capfc_bridge");
 
-    for (name, vals) in &configs {
-        build_config(&verilator, &vinc, &out, &files, rtl_hash, name, vals);
+    // Each configuration is a Verilator run (one core) and then compiles whose last file leaves
+    // the other core waiting; two configurations at a time fill those gaps (the C++ compiles share
+    // cargo's jobserver). The libraries are linked in the order below whatever order they finish
+    // in: the configurations', then the runtime they all call.
+    let v3_files = file_list("rtl/v3/files.f");
+    let v3_hash = v3_hash(&version, &v3_files);
+    let jobs: Vec<Job> = configs
+        .iter()
+        .map(|&&(name, vals)| {
+            let (verilator, vinc, out, files) = (&verilator, &vinc, &out, &files);
+            Box::new(move || build_config(verilator, vinc, out, files, rtl_hash, name, &vals))
+                as Job
+        })
+        .chain(v3.iter().map(|&(name, vals)| {
+            let (verilator, vinc, out, files) = (&verilator, &vinc, &out, &v3_files);
+            Box::new(move || build_v3_config(verilator, vinc, out, files, v3_hash, name, &vals))
+                as Job
+        }))
+        .chain(std::iter::once(
+            Box::new(|| build_runtime(&vinc, &out, &version)) as Job,
+        ))
+        .collect();
+    for lib in run_two_at_a_time(&jobs) {
+        link(&out, &lib);
     }
-    if !v3.is_empty() {
-        let v3_files = file_list("rtl/v3/files.f");
-        let v3_hash = v3_hash(&version, &v3_files);
-        for (name, vals) in &v3 {
-            build_v3_config(&verilator, &vinc, &out, &v3_files, v3_hash, name, vals);
-        }
-    }
-    build_runtime(&vinc, &out, &version);
+    println!("cargo:rustc-link-lib=stdc++");
     println!("cargo:rustc-link-lib=pthread");
+}
+
+/// A library to build (a configuration, the runtime): its name once built.
+type Job<'a> = Box<dyn Fn() -> String + Sync + 'a>;
+
+/// Runs `jobs` on two threads, each taking the next job not yet taken; their results in the
+/// jobs' order. A job's panic (a failed Verilator run) fails the build script with its message.
+fn run_two_at_a_time(jobs: &[Job]) -> Vec<String> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let done: Vec<std::sync::OnceLock<String>> = jobs.iter().map(|_| Default::default()).collect();
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| loop {
+                let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(job) = jobs.get(k) else { break };
+                let _ = done[k].set(job());
+            });
+        }
+    });
+    done.into_iter()
+        .map(|d| d.into_inner().expect("every job ran"))
+        .collect()
 }
 
 /// The source files a file list names, in order (`#` and `//` lines are comments).
@@ -190,7 +227,7 @@ fn build_config(
     rtl_hash: u64,
     name: &str,
     vals: &[u32; 7],
-) {
+) -> String {
     let prefix = format!("Vcapfc_{name}");
     let dir = out.join(format!("vl_{name}"));
     let lib = format!("vl_{name}");
@@ -202,8 +239,7 @@ fn build_config(
     let want = format!("{rtl_hash:x} {:x} {CXX_OPT} {}", h.finish(), args.join(" "));
     let stamp = dir.join("capfc.stamp");
     if stamp_ok(&out.join(format!("lib{lib}.a")), &stamp, &want) {
-        link(out, &lib);
-        return;
+        return lib;
     }
     let _ = std::fs::remove_dir_all(&dir);
     let st = Command::new(verilator)
@@ -215,6 +251,7 @@ fn build_config(
     // The word <-> port mapping of this configuration.
     compile_config(vinc, out, &dir, &prefix, name, &cc);
     std::fs::write(&stamp, want).unwrap();
+    lib
 }
 
 /// Compile a Verilated configuration (the generated sources `classes.mk` lists) with its
@@ -488,10 +525,12 @@ fn gen_ports(name: &str, prefix: &str, np: usize) -> String {
 
 /// A C++ build of Verilated code: -O2 (unless the caller says otherwise) whatever the cargo
 /// profile, Verilator's include paths and the
-/// model's compile-time switches (tracing on, no coverage, no SystemC).
+/// model's compile-time switches (tracing on, no coverage, no SystemC). It prints no link
+/// directive: the build script links the libraries itself, in a fixed order ([`link`]).
 fn verilated_build(vinc: &Path) -> cc::Build {
     let mut b = cc::Build::new();
-    b.cpp(true)
+    b.cargo_metadata(false)
+        .cpp(true)
         .std("c++17")
         .opt_level(2)
         .debug(false)
@@ -504,12 +543,11 @@ fn verilated_build(vinc: &Path) -> cc::Build {
     b
 }
 
-fn build_runtime(vinc: &Path, out: &Path, version: &str) {
+fn build_runtime(vinc: &Path, out: &Path, version: &str) -> String {
     let lib = "capfc_vlrt";
     let stamp = out.join("vlrt.stamp");
     if stamp_ok(&out.join(format!("lib{lib}.a")), &stamp, version) {
-        link(out, lib);
-        return;
+        return lib.into();
     }
     let mut b = verilated_build(vinc);
     for f in [
@@ -521,6 +559,7 @@ fn build_runtime(vinc: &Path, out: &Path, version: &str) {
     }
     b.compile(lib);
     std::fs::write(&stamp, version).unwrap();
+    lib.into()
 }
 
 /// The v3 configurations to build: CAPFC_V3_CONFIGS (names, comma-separated, or "all"), else
@@ -581,7 +620,7 @@ fn build_v3_config(
     v3_hash: u64,
     name: &str,
     vals: &[u32; 7],
-) {
+) -> String {
     let prefix = format!("Vcapfc_{name}");
     let dir = out.join(format!("vl_{name}"));
     let lib = format!("vl_{name}");
@@ -589,8 +628,7 @@ fn build_v3_config(
     let want = format!("{v3_hash:x} {CXX_OPT} {}", args.join(" "));
     let stamp = dir.join("capfc.stamp");
     if stamp_ok(&out.join(format!("lib{lib}.a")), &stamp, &want) {
-        link(out, &lib);
-        return;
+        return lib;
     }
     let _ = std::fs::remove_dir_all(&dir);
     let st = Command::new(verilator)
@@ -603,6 +641,7 @@ fn build_v3_config(
     let cc = gen_v3_ports(name, &prefix, &top_h, &root_h);
     compile_config(vinc, out, &dir, &prefix, name, &cc);
     std::fs::write(&stamp, want).unwrap();
+    lib
 }
 
 /// A Verilator member type: a packed value of `width` bits, in unpacked arrays of `dims`
