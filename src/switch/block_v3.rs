@@ -227,13 +227,16 @@ impl BlockV3 {
         Ok(b)
     }
 
-    /// Skip idle cycles from now on ([`IdleSkip`]): with the model alone (the RTL, and the
-    /// lockstep, see every cycle), in a network's switch or under `capfc run`, whose snapshots,
-    /// views and waveforms nobody asks for (they would show the state of the last cycle
-    /// clocked).
+    /// Skip idle cycles from now on ([`IdleSkip`]), and clock a unit's group only while a lane is
+    /// in it ([`Top::set_sparse`]): with the model alone (the RTL, and the lockstep, see every
+    /// cycle), in a network's switch or under `capfc run`, whose snapshots, views and waveforms
+    /// nobody asks for (they would show the state of the last cycle clocked, and idle groups'
+    /// data registers as their last lane left them).
     pub fn allow_idle_skip(&mut self) {
-        if let (None, Sides::Model(_)) = (&self.skip, &self.sides) {
+        if let (None, Sides::Model(m)) = (&self.skip, &mut self.sides) {
             self.skip = Some(IdleSkip::default());
+            // (the same runs: the groups no lane is in are not clocked either)
+            m.set_sparse(true);
         }
     }
 

@@ -160,6 +160,31 @@ pub struct Ingress {
     /// [`super::top::Top::set_fault`]
     #[serde(skip)]
     pub fault: Option<Fault>,
+    /// Clock a group's pipeline only while a lane is in it ([`super::top::Top::set_sparse`]):
+    /// not state (a restored unit clocks every group)
+    pub sparse: Scratch<bool>,
+}
+
+/// No lane in group `gr`'s stages and its reset count saturated (the scrub over, the lanes
+/// ready): an edge without a lane taken changes nothing of it but its slot and its data
+/// registers, which no write and no change of I reads while the valid bits are clear.
+fn quiet(gr: &Group, rc_sat: u64) -> bool {
+    u64::from(gr.rc_q) == rc_sat
+        && !(gr.av_q || gr.dv_q || gr.av2_q || gr.dv2_q || gr.av3_q || gr.dv3_q || gr.acc4_q)
+        && gr.wd4_q == 0
+}
+
+/// An arrival or the departure lane is taken into group `g` at this edge (its slot's port's lane
+/// valid, the group ready).
+fn taken(np: usize, g: usize, gr: &Group, arr_valid: &[bool], inp: &IngressIn) -> bool {
+    let i = g * 8 + usize::from(gr.gs_q);
+    let port = inp.dep_port;
+    gr.rdy_q
+        && ((i < np && arr_valid[i])
+            || (inp.dep_valid
+                && port < np as u64
+                && port / 8 == g as u64
+                && (port & 7) as u8 == gr.gs_q))
 }
 
 impl Ingress {
@@ -173,6 +198,7 @@ impl Ingress {
             wlog: Scratch::default(),
             fault_ram_write: false,
             fault: None,
+            sparse: Scratch::default(),
             u_thr: ThrCopies::new(ng, p.taw(), p.ow),
         }
     }
@@ -249,7 +275,15 @@ impl Ingress {
             ..
         } = self;
         wlog.0.clear();
+        let sparse = self.sparse.0 && !rst;
         for (g, gr) in grp.iter_mut().enumerate() {
+            if sparse && quiet(gr, rc_sat) && !taken(p.np, g, gr, arr_valid, inp) {
+                // (no lane in any stage nor taken now, the reset count saturated: the edge
+                // writes no RAM word and no bit of I, and the stages' valid bits stay clear; only
+                // the slot moves, and the data registers keep what they hold)
+                gr.gs_q = (gr.gs_q + 1) & 7;
+                continue;
+            }
             // stage B's read of the port's row: the words before this edge's writes
             let s1 = usize::from(gr.s1_q & 7);
             let row: [u64; 8] = std::array::from_fn(|q| gr.occ[q][s1]);

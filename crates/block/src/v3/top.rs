@@ -252,6 +252,16 @@ impl Top {
         self.u_sort.fault = f;
     }
 
+    /// Clock a unit's group only while a lane is in it (`true`), or every group every cycle
+    /// (`false`, the default and a restored block's). Sparse, the outputs, the RAM words and I
+    /// are the same cycle for cycle, but an idle group's data registers keep what they held when
+    /// its last lane left (the RTL's follow the idle inputs): for runs whose registers nobody
+    /// views or compares (a network's switches and `capfc run` with the model alone, which skip
+    /// idle cycles too). Now the ingress's groups.
+    pub fn set_sparse(&mut self, on: bool) {
+        self.u_ingress.sparse.0 = on;
+    }
+
     /// No lane is valid, no reset, no configuration write: the inputs under which
     /// [`Top::advance_idle`] may skip cycles.
     pub fn idle_input(inp: &TopIn) -> bool {
