@@ -1,8 +1,9 @@
-//! The v3 model's sparse evaluation (`Top::set_sparse`: a unit's group clocked only while a lane
-//! is in it) against clocking every group every cycle: on random configurations and traffic in
-//! bursts and idle stretches, with resets and configuration writes among them, the two must give
-//! the same outputs every cycle, the same RAM words and the same I, and every other unit's
-//! registers the same. Seeded (`CAPFC_SEED`, printed).
+//! The v3 model's sparse evaluation (`Top::set_sparse`: the ingress's and the egress's groups
+//! clocked only while a lane, or an increment, is in them) against clocking every group every
+//! cycle: on random configurations and traffic in bursts and idle stretches, with resets and
+//! configuration writes among them, the two must give the same outputs every cycle, the same RAM
+//! words, I, E, generations and row events, every port's registers and every other unit's the
+//! same; only the groups' data registers may differ. Seeded (`CAPFC_SEED`, printed).
 
 use capfc::block::{BlockParams, Mode};
 use capfc::stimulus::random_config;
@@ -43,13 +44,17 @@ fn random_in(np: usize, rng: &mut ChaCha8Rng, valid: f64, inp: &mut TopIn) {
     inp.enq_size = size(rng);
 }
 
-/// What the runs showed: cycles compared, cycles in which the sparse ingress's groups held other
-/// data registers than the full one's (the groups it did not clock), accepts of arrivals, and
-/// changes of I.
+/// What the runs showed: cycles compared, cycles in which the sparse ingress's and egress's
+/// groups held other data registers than the full one's (the groups it did not clock), accepts
+/// of arrivals and of enqueues, cycles with a counter's increment at its write (H), and changes
+/// of I.
 #[derive(Default, Debug)]
 struct Seen {
     cycles: u64,
     stale: u64,
+    stale_egress: u64,
+    enq_accepts: u64,
+    increments: u64,
     accepts: u64,
     i_changes: u64,
 }
@@ -62,9 +67,12 @@ fn run(p: &BlockParams, rng: &mut ChaCha8Rng, cycles: u64, replay: &str, seen: &
     let (mut fo, mut so) = (TopOut::default(), TopOut::default());
     let mut inp = TopIn::idle(p.np);
     let mode = [Mode::PfcOnly, Mode::StopMax, Mode::StopCal][rng.gen_range(0..3)];
-    let writes = random_config(p, mode, rng).register_writes();
+    let cfg = random_config(p, mode, rng);
+    // (a counted priority: the lowest lossless one is counted whatever NL)
+    let counted = cfg.lossless.trailing_zeros() as u8;
+    let writes = cfg.register_writes();
     let mut script: Vec<(u8, u32)> = vec![];
-    let (mut left, mut valid) = (0u64, 0.0);
+    let (mut left, mut valid, mut hold, mut port) = (0u64, 0.0, false, 0u64);
     for c in 0..cycles {
         inp.rst = c == 0 || rng.gen_ratio(1, 5000);
         if inp.rst {
@@ -74,6 +82,10 @@ fn run(p: &BlockParams, rng: &mut ChaCha8Rng, cycles: u64, replay: &str, seen: &
         if left == 0 {
             // a burst (lanes valid with probability up to 0.5) or an idle stretch
             left = rng.gen_range(1..400);
+            // (a third of the bursts without departures and dequeues: the occupancies climb
+            // past the warning thresholds, and the counters count)
+            hold = rng.gen_ratio(1, 3);
+            port = rng.gen_range(0..p.np as u64);
             valid = if rng.gen_bool(0.5) {
                 rng.gen_range(0.0..0.5)
             } else {
@@ -82,6 +94,14 @@ fn run(p: &BlockParams, rng: &mut ChaCha8Rng, cycles: u64, replay: &str, seen: &
         }
         left -= 1;
         random_in(p.np, rng, valid, &mut inp);
+        if hold {
+            // (and every enqueue into one counted queue, so that it passes its warning
+            // threshold within the burst)
+            inp.dep_valid = false;
+            inp.deq_valid.fill(false);
+            (inp.enq_valid, inp.enq_oport, inp.enq_prio) = (true, port, counted);
+            inp.enq_size = rng.gen_range(1000..3000);
+        }
         (inp.cfg_we, inp.cfg_addr, inp.cfg_wdata) = match script.pop() {
             Some((a, d)) if !inp.rst => (true, a, d),
             _ if rng.gen_ratio(1, 3000) => (true, writes[0].0, writes[0].1),
@@ -119,9 +139,28 @@ fn run(p: &BlockParams, rng: &mut ChaCha8Rng, cycles: u64, replay: &str, seen: &
             "np {} cycle {c}: the thresholds' copies ({replay})",
             p.np
         );
+        let (fe, se) = (&full.u_egress, &sparse.u_egress);
+        for (g, (fg, sg)) in fe.grp.iter().zip(&se.grp).enumerate() {
+            assert_eq!(
+                (fg.occ, fg.gs_q, fg.rc_q, fg.rdy_q, fg.scr_q, fg.cin_q),
+                (sg.occ, sg.gs_q, sg.rc_q, sg.rdy_q, sg.scr_q, sg.cin_q),
+                "np {} cycle {c}: egress group {g}'s occupancy RAMs or slot ({replay})",
+                p.np
+            );
+        }
         assert!(
-            full.u_egress == sparse.u_egress
-                && full.u_sort == sparse.u_sort
+            fe.port == se.port
+                && (&fe.gen_q, &fe.e_q, &fe.epart_q) == (&se.gen_q, &se.e_q, &se.epart_q)
+                && (&fe.rclr4_q, &fe.eclr4_q, &fe.rclr5_q) == (&se.rclr4_q, &se.eclr4_q, &se.rclr5_q)
+                && (&fe.rtrig4_q, &fe.rtrig5_q, &fe.rtrig6_q)
+                    == (&se.rtrig4_q, &se.rtrig5_q, &se.rtrig6_q)
+                && (fe.cntr_q, fe.lidr_q) == (se.cntr_q, se.lidr_q)
+                && fe.u_thr == se.u_thr,
+            "np {} cycle {c}: the egress's ports, E, generations, row events or copies differ ({replay})",
+            p.np
+        );
+        assert!(
+            full.u_sort == sparse.u_sort
                 && full.u_cfg == sparse.u_cfg
                 && (&full.d_q, &full.sent_q, &full.timer_q)
                     == (&sparse.d_q, &sparse.sent_q, &sparse.timer_q),
@@ -130,13 +169,16 @@ fn run(p: &BlockParams, rng: &mut ChaCha8Rng, cycles: u64, replay: &str, seen: &
         );
         seen.cycles += 1;
         seen.stale += u64::from(f.grp != s.grp);
+        seen.stale_egress += u64::from(fe.grp != se.grp);
+        seen.enq_accepts += u64::from(fo.enq_accept);
+        seen.increments += u64::from(full.u_egress.port.iter().any(|n| n.h_v_q));
         seen.accepts += fo.arr_accept.iter().filter(|&&a| a).count() as u64;
         seen.i_changes += u64::from(full.u_ingress.xoff_q != i_before);
     }
 }
 
 #[test]
-fn the_sparse_ingress_gives_what_clocking_every_group_gives() {
+fn the_sparse_block_gives_what_clocking_every_group_gives() {
     let seed = seed();
     let replay = format!("replay: CAPFC_SEED={seed} cargo test --release --test v3_sparse");
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -147,8 +189,17 @@ fn the_sparse_ingress_gives_what_clocking_every_group_gives() {
         run(&p, &mut rng, 20_000, &replay, &mut seen);
     }
     eprintln!("v3_sparse: {seen:?}");
-    // the runs showed what they are about: groups left unclocked (their data registers stale),
-    // arrivals accepted, I set and cleared
-    assert!(seen.stale * 4 > seen.cycles, "{seen:?}");
-    assert!(seen.accepts > 1000 && seen.i_changes > 100, "{seen:?}");
+    // the runs showed what they are about: groups left unclocked in both units (their data
+    // registers stale), arrivals and enqueues accepted, counters incremented, I set and cleared
+    assert!(
+        seen.stale * 4 > seen.cycles && seen.stale_egress * 4 > seen.cycles,
+        "{seen:?}"
+    );
+    assert!(
+        seen.accepts > 1000
+            && seen.enq_accepts > 100
+            && seen.increments > 100
+            && seen.i_changes > 100,
+        "{seen:?}"
+    );
 }

@@ -285,6 +285,46 @@ pub struct Egress {
     /// [`super::top::Top::set_fault`]
     #[serde(skip)]
     pub fault: Option<Fault>,
+    /// Clock a group's pipeline only while a lane or an increment is in it
+    /// ([`super::top::Top::set_sparse`]): not state (a restored unit clocks every group)
+    pub sparse: Scratch<bool>,
+}
+
+/// No lane in group `gr`'s stages A to E and its reset count saturated (the counters
+/// initialised, the occupancies' scrub over): an edge without a lane taken and without an
+/// increment of its ports in F to H changes nothing of it but its slot and its data registers,
+/// which no write, row event or increment reads while the valid bits are clear.
+fn quiet(gr: &Group, rc_sat: u64) -> bool {
+    gr.rc_q == rc_sat
+        && !(gr.av1_q
+            || gr.dv1_q
+            || gr.av2_q
+            || gr.dv2_q
+            || gr.acc3_q
+            || gr.dv3_q
+            || gr.acc4_q
+            || gr.dv4_q
+            || gr.scr_q
+            || gr.cin_q)
+}
+
+/// An increment of one of `ports` in F to H after this edge's port updates: it reads the
+/// group's F to H address registers, which move at the group's edge.
+fn increments(ports: &[Port]) -> bool {
+    ports.iter().any(|n| n.fv_q || n.g_v_q || n.h_v_q)
+}
+
+/// A dequeue lane or the enqueue lane is taken into group `g` at this edge (its slot's port's
+/// lane valid, the group ready).
+fn taken(np: usize, g: usize, gr: &Group, deq_valid: &[bool], inp: &EgressIn) -> bool {
+    let o = g * 8 + usize::from(gr.gs_q);
+    gr.rdy_q
+        && ((o < np && deq_valid[o])
+            || (inp.enq_valid
+                && inp.enq_oport < np as u64
+                && inp.enq_iport < np as u64
+                && inp.enq_oport / 8 == g as u64
+                && (inp.enq_oport & 7) as u8 == gr.gs_q))
 }
 
 /// The egress's buffers for one clock edge, kept so that a cycle allocates nothing.
@@ -432,6 +472,7 @@ impl Egress {
             wlog: Scratch::default(),
             fault_ram_write: false,
             fault: None,
+            sparse: Scratch::default(),
         }
     }
 
@@ -717,7 +758,20 @@ impl Egress {
         // of the stage before it, not yet written), B's RAM reads first (the words before this
         // edge's writes), the slot and reset count last
         let fault = self.fault;
+        let sparse = self.sparse.0 && !rst;
         for (g, gr) in self.grp.iter_mut().enumerate() {
+            if sparse
+                && quiet(gr, rc_sat)
+                && !increments(&self.port[8 * g..(8 * g + 8).min(np)])
+                && !taken(np, g, gr, lanes.deq_valid, inp)
+            {
+                // (no lane in any stage nor taken now, no increment of its ports in F to H, the
+                // reset count saturated: the edge writes no RAM word, sets no row event and
+                // starts no increment, and the stages' valid bits stay clear; only the slot
+                // moves, and the data registers keep what they hold)
+                gr.gs_q = (gr.gs_q + 1) & 7;
+                continue;
+            }
             // B's reads of the port's row (the muxes' selects one-hot: 0 before the first
             // cycle, and the words then 0)
             let s1 = usize::from(gr.s1_q & 7);

@@ -257,9 +257,10 @@ impl Top {
     /// are the same cycle for cycle, but an idle group's data registers keep what they held when
     /// its last lane left (the RTL's follow the idle inputs): for runs whose registers nobody
     /// views or compares (a network's switches and `capfc run` with the model alone, which skip
-    /// idle cycles too). Now the ingress's groups.
+    /// idle cycles too). Now the ingress's and the egress's groups.
     pub fn set_sparse(&mut self, on: bool) {
         self.u_ingress.sparse.0 = on;
+        self.u_egress.sparse.0 = on;
     }
 
     /// No lane is valid, no reset, no configuration write: the inputs under which
