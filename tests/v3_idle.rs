@@ -12,6 +12,8 @@ use capfc::v3::top::{Top, TopIn, TopOut};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+mod common;
+
 fn seed() -> u64 {
     let s = std::env::var("CAPFC_SEED")
         .ok()
@@ -19,31 +21,6 @@ fn seed() -> u64 {
         .unwrap_or(20_261_128);
     eprintln!("v3_idle: seed {s} (CAPFC_SEED)");
     s
-}
-
-/// Random inputs: each lane valid with probability `valid`, every field random (ports up to
-/// one past the block's, as the port fields can carry).
-fn random_in(p: &BlockParams, rng: &mut ChaCha8Rng, valid: f64, inp: &mut TopIn) {
-    let np = p.np;
-    let size = |rng: &mut ChaCha8Rng| rng.gen_range(0..3000u64);
-    for i in 0..np {
-        inp.arr_valid[i] = rng.gen_bool(valid);
-        inp.arr_prio[i] = rng.gen_range(0..8);
-        inp.arr_size[i] = size(rng);
-        inp.deq_valid[i] = rng.gen_bool(valid);
-        inp.deq_prio[i] = rng.gen_range(0..8);
-        inp.deq_size[i] = size(rng);
-        inp.pfc_ready[i] = rng.gen_bool(0.7);
-    }
-    inp.dep_valid = rng.gen_bool(valid);
-    inp.dep_port = rng.gen_range(0..=np as u64);
-    inp.dep_prio = rng.gen_range(0..8);
-    inp.dep_size = size(rng);
-    inp.enq_valid = rng.gen_bool(valid);
-    inp.enq_oport = rng.gen_range(0..=np as u64);
-    inp.enq_iport = rng.gen_range(0..np as u64);
-    inp.enq_prio = rng.gen_range(0..8);
-    inp.enq_size = size(rng);
 }
 
 /// What the cases showed: advances that skipped cycles, those among them over which the scrub
@@ -105,7 +82,7 @@ fn case(p: &BlockParams, rng: &mut ChaCha8Rng, seen: &mut Seen) {
     // most ports: PFC frames wait for them, pending, across the idle cycles)
     let blocked = rng.gen_bool(0.5);
     for c in 0..busy {
-        random_in(p, rng, valid, &mut inp);
+        common::v3_random_in(p.np, rng, valid, 0.7, &mut inp);
         if hold {
             inp.dep_valid = false;
             inp.deq_valid.fill(false);
@@ -125,7 +102,7 @@ fn case(p: &BlockParams, rng: &mut ChaCha8Rng, seen: &mut Seen) {
             }
         }
     }
-    random_in(p, rng, 0.0, &mut inp);
+    common::v3_random_in(p.np, rng, 0.0, 0.7, &mut inp);
     if blocked {
         for r in inp.pfc_ready.iter_mut() {
             *r = rng.gen_bool(0.2);

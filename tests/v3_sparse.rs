@@ -11,6 +11,8 @@ use capfc::v3::top::{Top, TopIn, TopOut};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+mod common;
+
 fn seed() -> u64 {
     let s = std::env::var("CAPFC_SEED")
         .ok()
@@ -18,30 +20,6 @@ fn seed() -> u64 {
         .unwrap_or(20_261_129);
     eprintln!("v3_sparse: seed {s} (CAPFC_SEED)");
     s
-}
-
-/// Random inputs: each lane valid with probability `valid`, every field random (ports up to one
-/// past the block's, as the port fields can carry).
-fn random_in(np: usize, rng: &mut ChaCha8Rng, valid: f64, inp: &mut TopIn) {
-    let size = |rng: &mut ChaCha8Rng| rng.gen_range(0..3000u64);
-    for i in 0..np {
-        inp.arr_valid[i] = rng.gen_bool(valid);
-        inp.arr_prio[i] = rng.gen_range(0..8);
-        inp.arr_size[i] = size(rng);
-        inp.deq_valid[i] = rng.gen_bool(valid);
-        inp.deq_prio[i] = rng.gen_range(0..8);
-        inp.deq_size[i] = size(rng);
-        inp.pfc_ready[i] = rng.gen_bool(0.8);
-    }
-    inp.dep_valid = rng.gen_bool(valid);
-    inp.dep_port = rng.gen_range(0..=np as u64);
-    inp.dep_prio = rng.gen_range(0..8);
-    inp.dep_size = size(rng);
-    inp.enq_valid = rng.gen_bool(valid);
-    inp.enq_oport = rng.gen_range(0..=np as u64);
-    inp.enq_iport = rng.gen_range(0..np as u64);
-    inp.enq_prio = rng.gen_range(0..8);
-    inp.enq_size = size(rng);
 }
 
 /// What the runs showed: cycles compared, cycles in which the sparse ingress's and egress's
@@ -93,7 +71,7 @@ fn run(p: &BlockParams, rng: &mut ChaCha8Rng, cycles: u64, replay: &str, seen: &
             };
         }
         left -= 1;
-        random_in(p.np, rng, valid, &mut inp);
+        common::v3_random_in(p.np, rng, valid, 0.8, &mut inp);
         if hold {
             // (and every enqueue into one counted queue, so that it passes its warning
             // threshold within the burst)

@@ -41,3 +41,35 @@ pub fn every_cycle(stim: &[(u64, Vec<u32>)], cycles: u64, np: usize) -> Vec<Vec<
 }
 
 pub mod v1;
+
+/// Random inputs of the v3 block at `np` ports, into `inp`: each lane valid with probability
+/// `valid`, every field random (ports up to one past the block's, as the port fields can carry),
+/// each MAC ready with probability `ready`.
+pub fn v3_random_in(
+    np: usize,
+    rng: &mut rand_chacha::ChaCha8Rng,
+    valid: f64,
+    ready: f64,
+    inp: &mut capfc::v3::top::TopIn,
+) {
+    use rand::Rng;
+    let size = |rng: &mut rand_chacha::ChaCha8Rng| rng.gen_range(0..3000u64);
+    for i in 0..np {
+        inp.arr_valid[i] = rng.gen_bool(valid);
+        inp.arr_prio[i] = rng.gen_range(0..8);
+        inp.arr_size[i] = size(rng);
+        inp.deq_valid[i] = rng.gen_bool(valid);
+        inp.deq_prio[i] = rng.gen_range(0..8);
+        inp.deq_size[i] = size(rng);
+        inp.pfc_ready[i] = rng.gen_bool(ready);
+    }
+    inp.dep_valid = rng.gen_bool(valid);
+    inp.dep_port = rng.gen_range(0..=np as u64);
+    inp.dep_prio = rng.gen_range(0..8);
+    inp.dep_size = size(rng);
+    inp.enq_valid = rng.gen_bool(valid);
+    inp.enq_oport = rng.gen_range(0..=np as u64);
+    inp.enq_iport = rng.gen_range(0..np as u64);
+    inp.enq_prio = rng.gen_range(0..8);
+    inp.enq_size = size(rng);
+}
