@@ -443,11 +443,7 @@ impl Ingress {
     /// any stage, no RAM write or change of I due.
     pub fn idle_ready(&self) -> bool {
         let sat = self.p.rc_sat();
-        self.grp.iter().all(|g| {
-            u64::from(g.rc_q) == sat
-                && !(g.av_q || g.dv_q || g.av2_q || g.dv2_q || g.av3_q || g.dv3_q || g.acc4_q)
-                && g.wd4_q == 0
-        })
+        self.grp.iter().all(|g| quiet(g, sat))
     }
 
     /// Every register and RAM word under its RTL name (relative to the unit's instance).
