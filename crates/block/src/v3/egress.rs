@@ -1144,7 +1144,8 @@ impl Egress {
     /// Nothing of the unit's own is in flight (a condition of the block's idle advance,
     /// [`super::top::Top::advance_idle`]): the reset count saturated (the counters initialised,
     /// the occupancies' scrub over), no lane in any stage, no row event, no increment of a counter
-    /// (F to H), no read by an engine, no E write registered.
+    /// (F to H, nor the mark of its write, `wh_q`, which an engine's read compares with), no read
+    /// by an engine, no E write registered.
     pub fn idle_ready(&self) -> bool {
         let sat = self.p.rc_sat();
         self.grp.iter().all(|g| {
@@ -1163,7 +1164,7 @@ impl Egress {
         }) && self
             .port
             .iter()
-            .all(|o| !(o.fv_q || o.g_v_q || o.h_v_q || o.sv_rd_q || o.ew_v_q))
+            .all(|o| !(o.fv_q || o.g_v_q || o.h_v_q || o.wh_q || o.sv_rd_q || o.ew_v_q))
             && [
                 &self.rclr4_q,
                 &self.eclr4_q,

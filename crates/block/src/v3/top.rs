@@ -12,9 +12,15 @@ use crate::block::{BlockParams, Fault};
 use crate::error::{FaultError, SnapshotError};
 
 /// Cycles the block is clocked [`Top::idle_ready`] under idle inputs before its state is taken
-/// to be found periodic 8 cycles later ([`Top::advance_idle`]): a round of the slots and the
-/// stages behind them, so that every data register holds what the idle inputs put there.
-pub const IDLE_DRAIN: u64 = 4;
+/// to be found periodic 8 cycles later ([`Top::advance_idle`]), or, once found so after the
+/// last configuration write, taken as periodic (the network's switches). Idle-ready says no
+/// write of I or E is due, but the last ones are still on their way to D: E may have moved at
+/// the edge that made the block idle-ready, its partial ORs follow at the next edge and D at
+/// the one after, so the third idle-ready state is the first whose D, and so the PFC frames, no
+/// longer move. Groups clocked sparsely ([`Top::set_sparse`]) keep their data registers; with
+/// every group clocked, a round of the slots reloads them from the idle inputs, and the search
+/// of [`Top::advance_idle`] takes a second anchor when the first is too early.
+pub const IDLE_DRAIN: u64 = 3;
 
 /// One cycle's inputs (`capfc_top_oc`'s ports).
 #[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
