@@ -65,6 +65,17 @@ impl Sides {
             Sides::Rtl { .. } => None,
         }
     }
+
+    /// [`Sides::model`], to change.
+    fn model_mut(&mut self) -> Option<&mut Top> {
+        match self {
+            Sides::Model(m) => Some(m),
+            #[cfg(feature = "rtl")]
+            Sides::Both { lock, .. } => Some(&mut lock.model),
+            #[cfg(feature = "rtl")]
+            Sides::Rtl { .. } => None,
+        }
+    }
 }
 
 /// The v3 block's registers in a snapshot.
@@ -394,6 +405,10 @@ impl BlockV3 {
             return Ok(());
         }
         if k.run == IDLE_DRAIN + 8 {
+            let m = self
+                .sides
+                .model_mut()
+                .expect("the model's side, found above");
             if let Some(a) = k.anchor.as_mut() {
                 if m.periodic_since(a) {
                     k.verified = true;
@@ -412,6 +427,7 @@ impl BlockV3 {
             k.anchor = None;
         }
         if k.run == IDLE_DRAIN {
+            let m = Sides::model(&self.sides).expect("the model's side, found above");
             k.anchor = Some(Box::new(m.clone()));
         }
         Ok(())
@@ -419,13 +435,7 @@ impl BlockV3 {
 
     /// The model's side (`--dut model` or `both`), to put a deliberate bug in (tests).
     pub fn model_mut(&mut self) -> Option<&mut Top> {
-        match &mut self.sides {
-            Sides::Model(m) => Some(m),
-            #[cfg(feature = "rtl")]
-            Sides::Both { lock, .. } => Some(&mut lock.model),
-            #[cfg(feature = "rtl")]
-            Sides::Rtl { .. } => None,
-        }
+        self.sides.model_mut()
     }
 
     /// The block's cycles so far (the reset and the configuration writes included).

@@ -251,6 +251,13 @@ pub struct Port {
     /// `gen_port[o].u_cnt.mem`, and its read registers `rd_q` (port 0, port 1)
     pub mem: Vec<u64>,
     pub rd_q: [u64; 2],
+    /// Clock edges whose scrub cycle is still to be made ([`Egress::settle_port`]): sparse
+    /// ([`super::top::Top::set_sparse`]), a port with nothing but its scrub under way is left
+    /// until something reads it or its rows' generations move, and its scrub then caught up by
+    /// arithmetic. The scrub's registers (`sn_q` to `wd_q`, `rd_q[0]`) and the RAM's words are
+    /// those of this many edges ago; every other register is current. Saved with the state.
+    #[serde(default)]
+    pub lag: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -429,6 +436,105 @@ fn light_cycle(
     })
 }
 
+/// Port `po`'s scrub is between two rounds ([`Egress::scrub_between`]).
+#[inline]
+fn between(po: &Port) -> bool {
+    !(po.sc_v_q || po.sc_w_q || po.ww_q) && po.wa_q == po.sp_q
+}
+
+/// Port `po`'s scrub `k` rounds on by arithmetic ([`Egress::scrub_jump`]); `gen`: the port's
+/// rows' generations. Returns the words rewritten.
+fn scrub_jump_port(
+    w: &Widths,
+    fault: Option<Fault>,
+    fault_ram_write: bool,
+    gen: &[u64],
+    po: &mut Port,
+    k: u64,
+) -> u64 {
+    if k == 0 {
+        return 0;
+    }
+    let Widths {
+        cw,
+        tw,
+        pw,
+        lw,
+        caw,
+    } = *w;
+    let na = 1u64 << caw;
+    let flip = u64::from(fault_ram_write);
+    let scrub_on = !matches!(fault, Some(Fault::ScrubOff));
+    let gen = |a: u64| gen[trunc(a >> pw, lw) as usize];
+    let sp = po.sp_q;
+    let mut rewritten = 0;
+    let mut last = 0;
+    // (a word rewritten is fresh: after NA rounds every word is, and later rounds change
+    // nothing)
+    for j in 0..k.min(na) {
+        let a = trunc(sp + j, caw);
+        let w = po.mem[a as usize];
+        last = w;
+        let g = gen(a);
+        if scrub_on && trunc(w >> cw, tw) != g {
+            po.mem[a as usize] = (g << cw) ^ flip;
+            rewritten += 1;
+        }
+    }
+    if k > na {
+        last = po.mem[trunc(sp + k - 1, caw) as usize];
+    }
+    po.sp_q = trunc(sp + k, caw);
+    po.wa_q = po.sp_q;
+    po.wd_q = gen(po.sp_q) << cw;
+    po.rd_q[0] = last;
+    po.w0_q = last;
+    rewritten
+}
+
+/// `n` cycles of port `po`'s scrub as [`Egress::tick_lanes`] makes them for a light port
+/// ([`light_cycle`]), the cycle `j` in the port's slot when `slot(j)`: with `rdy`, the slot comes
+/// once in 8 cycles, and the cycles up to the edge of the first (at most 8) are clocked, then
+/// the whole rounds from there by [`scrub_jump_port`], then the rest clocked; without, no read
+/// starts, and the scrub settles in the first cycles. Exact for a port that stays light, with no
+/// increment, no engine's read, its group's counters initialised and its rows' generations
+/// `gen` unchanged over the `n` cycles.
+///
+/// A round is jumped only from the edge of a slot: a moment between two rounds
+/// ([`between`]) elsewhere in the round repeats 8 cycles later only once the slots have set the
+/// scrub's phase (not, say, just after the counters' initialisation, when a round starts late).
+#[allow(clippy::too_many_arguments)]
+fn scrub_run(
+    w: &Widths,
+    fault: Option<Fault>,
+    fault_ram_write: bool,
+    gen: &[u64],
+    po: &mut Port,
+    rdy: bool,
+    slot: impl Fn(u64) -> bool,
+    n: u64,
+) {
+    if !rdy {
+        for _ in 0..n.min(8) {
+            light_cycle(w, fault, fault_ram_write, gen, po, false, false);
+        }
+        return;
+    }
+    let mut j = 0;
+    while j < n && !(po.sn_q && between(po)) {
+        assert!(j < 9, "a light port's slot comes once in 8 cycles");
+        light_cycle(w, fault, fault_ram_write, gen, po, false, slot(j));
+        j += 1;
+    }
+    let q = (n - j) / 8;
+    scrub_jump_port(w, fault, fault_ram_write, gen, po, q);
+    j += 8 * q;
+    while j < n {
+        light_cycle(w, fault, fault_ram_write, gen, po, false, slot(j));
+        j += 1;
+    }
+}
+
 /// `sval_q`'s next value: the read's count if its tag is the row's generation, or the forwarded
 /// write (from port `po`'s registers).
 #[inline]
@@ -586,8 +692,6 @@ impl Egress {
         let rc_rdy = (na + 1).max(8);
         let (rc_sat, rcw) = (rc_rdy.max(12), caw + 2);
         self.wlog.0.clear();
-        let rclr_t = &self.rclr4_q;
-        let eclr_t = &self.eclr4_q;
         // (a group's row one-hots: 8 * NLP bits)
         let row_mask = u64::MAX >> (64 - 8 * nlp);
         // (the groups' registers before this edge that the ports and E read below, and the ones
@@ -622,8 +726,8 @@ impl Egress {
         // (the generations move at the end of the edge, from the registers before it: gen_q
         // and the groups' gn4_q, saved here)
         // (ORs of bytes, no early exit: a few vector instructions)
-        let rclr_any = rclr_t.iter().fold(0u8, |a, &b| a | u8::from(b)) != 0;
-        let eclr_any = eclr_t.iter().fold(0u8, |a, &b| a | u8::from(b)) != 0;
+        let rclr_any = self.rclr4_q.iter().fold(0u8, |a, &b| a | u8::from(b)) != 0;
+        let eclr_any = self.eclr4_q.iter().fold(0u8, |a, &b| a | u8::from(b)) != 0;
         let mut gn4_old = [0u64; 16];
         for (g, gr) in self.grp.iter().enumerate() {
             gn4_old[g] = gr.gn4_q;
@@ -631,12 +735,28 @@ impl Egress {
 
         // per port, in place: its registers before this edge copied out (the counter RAM stays
         // where it is: its words are read, then written, in place below)
+        if (rst || !self.sparse.0) && self.lagging() {
+            self.settle();
+        }
+        let lazy = self.sparse.0 && !rst && self.fault.is_none() && !self.fault_ram_write;
         for o in 0..np {
             let g = o / 8;
             let gr = &self.grp[g];
-            let n = &mut self.port[o];
             let fv = !rst && gr.acc4_q && gr.inc4_q && gr.s4_q == (o % 8) as u8;
             let sn = rdy_d[g] && gs_d[g] == ((o % 8 + 1) & 7) as u8;
+            if lazy {
+                // (sparse: a port with its scrub alone under way is left behind, or caught up
+                // before anything else moves it)
+                if !fv && !lanes.sre[o] && self.port_may_lag(o, rdy_d[g] && !gr.cin_q, rclr_any) {
+                    self.port[o].lag += 1;
+                    continue;
+                }
+            }
+            if self.port[o].lag != 0 {
+                self.settle_port(o);
+            }
+            let gr = &self.grp[g];
+            let n = &mut self.port[o];
             if !rst && !gr.cin_q && !lanes.sre[o] && light(n) {
                 // (at most the scrub under way, no increment, no engine's read: as below with
                 // those stages' flags clear)
@@ -718,7 +838,7 @@ impl Egress {
             n.sv_ok_q = !rst && if sre { gr.rdy_q } else { po.sv_ok_q };
             n.sv_exp_q = if !sre {
                 po.sv_exp_q
-            } else if rclr_t[o * nlp + a_l as usize] {
+            } else if self.rclr4_q[o * nlp + a_l as usize] {
                 gr.gn4_q
             } else {
                 self.gen_q[(o << lw) | a_l as usize]
@@ -754,6 +874,7 @@ impl Egress {
             }
         }
 
+        let (rclr_t, eclr_t) = (&self.rclr4_q, &self.eclr4_q);
         // each group in place, its stages from the last to the first (each reads the registers
         // of the stage before it, not yet written), B's RAM reads first (the words before this
         // edge's writes), the slot and reset count last
@@ -1180,10 +1301,10 @@ impl Egress {
     /// Port `o`'s scrub is between two rounds: its last read's word written back if stale, the
     /// next read not yet made (it may be issued in this cycle, `sn_q`: it reads the word at the
     /// pointer at this cycle's edge); `sc_v_q`, `sc_w_q` and `ww_q` clear and `wa_q` at the
-    /// pointer (the cycle after a word's write decision is not such a moment).
+    /// pointer (the cycle after a word's write decision is not such a moment). Of the port as
+    /// it is kept: [`Egress::settle_port`] first.
     pub fn scrub_between(&self, o: usize) -> bool {
-        let po = &self.port[o];
-        !(po.sc_v_q || po.sc_w_q || po.ww_q) && po.wa_q == po.sp_q
+        between(&self.port[o])
     }
 
     /// Port `o`'s scrub `k` rounds on (each 8 cycles: a read of the word at the pointer, its
@@ -1194,40 +1315,9 @@ impl Egress {
     /// holds for the port, with the unit idle ([`Egress::idle_ready`]) and the other registers
     /// periodic: the block's idle advance checks that. Returns the words rewritten.
     pub fn scrub_jump(&mut self, o: usize, k: u64) -> u64 {
-        if k == 0 {
-            return 0;
-        }
-        let p = self.p;
-        let (cw, tw, pw, lw, caw) = (p.cw, p.tw(), p.pw(), p.lw(), p.caw());
-        let na = p.na() as u64;
-        let flip = u64::from(self.fault_ram_write);
-        let scrub_on = !matches!(self.fault, Some(Fault::ScrubOff));
-        let gen = |a: u64| self.gen_q[(o << lw) | trunc(a >> pw, lw) as usize];
-        let po = &mut self.port[o];
-        let sp = po.sp_q;
-        let mut rewritten = 0;
-        let mut last = 0;
-        // (a word rewritten is fresh: after NA rounds every word is, and later rounds change
-        // nothing)
-        for j in 0..k.min(na) {
-            let a = trunc(sp + j, caw);
-            let w = po.mem[a as usize];
-            last = w;
-            let g = gen(a);
-            if scrub_on && trunc(w >> cw, tw) != g {
-                po.mem[a as usize] = (g << cw) ^ flip;
-                rewritten += 1;
-            }
-        }
-        if k > na {
-            last = po.mem[trunc(sp + k - 1, caw) as usize];
-        }
-        po.sp_q = trunc(sp + k, caw);
-        po.wa_q = po.sp_q;
-        po.wd_q = gen(po.sp_q) << cw;
-        po.rd_q[0] = last;
-        po.w0_q = last;
-        rewritten
+        let (w, fault, flip) = (Widths::of(&self.p), self.fault, self.fault_ram_write);
+        let gen = &self.gen_q[o << w.lw..(o + 1) << w.lw];
+        scrub_jump_port(&w, fault, flip, gen, &mut self.port[o], k)
     }
 
     /// Whether [`Egress::scrub_jump_any`] can move port `o`'s scrub on now.
@@ -1236,45 +1326,82 @@ impl Egress {
         light(&self.port[o]) && !gr.acc4_q && !gr.cin_q
     }
 
+    /// Whether port `o`'s next cycle may be left to its [`Port::lag`] (sparse, no fault; the
+    /// caller knows no increment starts and no engine reads in it): the port light, its group's
+    /// counters initialised and its slot ready, its rows' generations not moving at this edge, and `sval_q` already what a
+    /// light cycle loads (the one scrub register read every cycle, by the sort).
+    #[inline]
+    fn may_lag(&self, o: usize, rclr_any: bool) -> bool {
+        self.sparse.0 && self.fault.is_none() && !self.fault_ram_write && {
+            let gr = &self.grp[o / 8];
+            self.port_may_lag(o, gr.rc_q >= self.p.rc_rdy() - 1 && !gr.cin_q, rclr_any)
+        }
+    }
+
+    /// [`Egress::may_lag`] but the unit's conditions (sparse, no fault) and the group's (`ready`:
+    /// its counters initialised, its slot ready).
+    #[inline(always)]
+    fn port_may_lag(&self, o: usize, ready: bool, rclr_any: bool) -> bool {
+        let po = &self.port[o];
+        let nlp = self.p.nlp();
+        ready
+            && light(po)
+            && po.sval_q == sval_next(None, po)
+            && !(rclr_any && self.rclr4_q[o * nlp..(o + 1) * nlp].contains(&true))
+    }
+
     /// Port `o`'s scrub `k` rounds (`8 k` idle cycles) on, from any moment of its round: the
     /// cycles up to its next moment between two rounds ([`Egress::scrub_between`], at most 3)
     /// and, from there, those that complete the `8 k` as [`Egress::tick_lanes`] makes them for a
     /// light port ([`light_cycle`], the slot turning once a cycle), the rounds between by
-    /// [`Egress::scrub_jump`]. Exact under the conditions of [`Egress::scrub_jump`], which the
-    /// block's idle advance checks; `false`, nothing changed, if the port is not light, its
-    /// group's E stage accepts or its group initialises its counters (none of which an idle
-    /// periodic state has).
+    /// [`Egress::scrub_jump`]; sparse, added to its [`Port::lag`] instead. Exact under the
+    /// conditions of [`Egress::scrub_jump`], which the block's idle advance checks; `false`,
+    /// nothing changed, if the port is not light, its group's E stage accepts or its group
+    /// initialises its counters (none of which an idle periodic state has).
     pub fn scrub_jump_any(&mut self, o: usize, k: u64) -> bool {
         if k == 0 || !self.scrub_jump_any_ready(o) {
             return false;
         }
-        let gr = &self.grp[o / 8];
-        if self.scrub_between(o) {
-            self.scrub_jump(o, k);
+        if self.may_lag(o, true) {
+            self.port[o].lag += 8 * k;
             return true;
         }
+        self.settle_port(o);
         // (as tick_lanes: the slot's readiness from the reset count, saturated here)
-        let rc_rdy = (self.p.na() as u64 + 1).max(8);
-        let (gs, rdy) = (u64::from(gr.gs_q), gr.rc_q >= rc_rdy - 1);
+        let gr = &self.grp[o / 8];
+        let (gs, rdy) = (u64::from(gr.gs_q), gr.rc_q >= self.p.rc_rdy() - 1);
         let (w, fault, flip) = (Widths::of(&self.p), self.fault, self.fault_ram_write);
-        let lw = w.lw;
-        let slot = |j: u64| rdy && (gs + j) & 7 == (o & 7) as u64;
-        let mut a = 0;
-        while !self.scrub_between(o) {
-            assert!(
-                a < 8,
-                "a port's scrub is between two rounds once in 8 idle cycles"
-            );
-            let gen = &self.gen_q[o << lw..(o + 1) << lw];
-            light_cycle(&w, fault, flip, gen, &mut self.port[o], false, slot(a));
-            a += 1;
-        }
-        self.scrub_jump(o, k - 1);
-        for j in a..8 {
-            let gen = &self.gen_q[o << lw..(o + 1) << lw];
-            light_cycle(&w, fault, flip, gen, &mut self.port[o], false, slot(j));
-        }
+        let gen = &self.gen_q[o << w.lw..(o + 1) << w.lw];
+        let slot = |j: u64| (gs + j) & 7 == (o & 7) as u64;
+        scrub_run(&w, fault, flip, gen, &mut self.port[o], rdy, slot, 8 * k);
         true
+    }
+
+    /// Port `o`'s scrub brought up to date: the cycles of its [`Port::lag`] made, each as
+    /// [`light_cycle`] would have made it at its edge (the slot then `lag` cycles behind the
+    /// group's), the whole rounds among them by arithmetic.
+    pub fn settle_port(&mut self, o: usize) {
+        let n = std::mem::take(&mut self.port[o].lag);
+        if n == 0 {
+            return;
+        }
+        let gs0 = (u64::from(self.grp[o / 8].gs_q) + 8 - n % 8) & 7;
+        let w = Widths::of(&self.p);
+        let gen = &self.gen_q[o << w.lw..(o + 1) << w.lw];
+        let slot = |j: u64| (gs0 + j) & 7 == (o & 7) as u64;
+        scrub_run(&w, None, false, gen, &mut self.port[o], true, slot, n);
+    }
+
+    /// Every port's scrub brought up to date ([`Egress::settle_port`]).
+    pub fn settle(&mut self) {
+        for o in 0..self.port.len() {
+            self.settle_port(o);
+        }
+    }
+
+    /// Some port's scrub is behind ([`Port::lag`]).
+    pub fn lagging(&self) -> bool {
+        self.port.iter().any(|po| po.lag != 0)
     }
 
     /// Every register and RAM word under its RTL name (relative to the unit's instance).

@@ -258,15 +258,33 @@ impl Top {
         self.u_sort.fault = f;
     }
 
-    /// Clock a unit's group only while a lane is in it (`true`), or every group every cycle
-    /// (`false`, the default and a restored block's). Sparse, the outputs, the RAM words and I
-    /// are the same cycle for cycle, but an idle group's data registers keep what they held when
-    /// its last lane left (the RTL's follow the idle inputs): for runs whose registers nobody
-    /// views or compares (a network's switches and `capfc run` with the model alone, which skip
-    /// idle cycles too). Now the ingress's and the egress's groups.
+    /// Clock a unit's group only while a lane is in it, and an egress port only while more than
+    /// its scrub moves (`true`), or everything every cycle (`false`, the default and a restored
+    /// block's). Sparse, the outputs, I, E and the occupancies are the same cycle for cycle, but
+    /// an idle group's data registers keep what they held when its last lane left (the RTL's
+    /// follow the idle inputs), and a port's scrub is made when something reads the port
+    /// ([`super::egress::Port::lag`], [`Top::settle`]): for runs whose registers nobody views
+    /// or compares (a network's switches and `capfc run` with the model alone, which skip idle
+    /// cycles too).
     pub fn set_sparse(&mut self, on: bool) {
+        if !on {
+            self.settle();
+        }
         self.u_ingress.sparse.0 = on;
         self.u_egress.sparse.0 = on;
+    }
+
+    /// Every register and RAM word as clocking every cycle leaves them: the egress's ports'
+    /// scrubs, which a sparse block leaves behind while nothing else moves a port
+    /// ([`super::egress::Port::lag`]), caught up. The outputs and every other register are
+    /// current without it; a view, a comparison or a snapshot of the registers needs it.
+    pub fn settle(&mut self) {
+        self.u_egress.settle();
+    }
+
+    /// Some port's scrub is behind ([`Top::settle`]).
+    pub fn lagging(&self) -> bool {
+        self.u_egress.lagging()
     }
 
     /// No lane is valid, no reset, no configuration write: the inputs under which
@@ -340,7 +358,10 @@ impl Top {
     /// read them, nothing reads the scrub back while idle, and a timer only at a port with D up
     /// once it reaches 0: [`Top::refresh_due`]), so they are periodic with period 8 from here
     /// on, up to a refresh falling due: what [`Top::jump_idle`] needs. `anchor` is overwritten.
-    pub fn periodic_since(&self, anchor: &mut Top) -> bool {
+    pub fn periodic_since(&mut self, anchor: &mut Top) -> bool {
+        // (each port's scrub as it is now, not as last made: `Port::lag`)
+        self.settle();
+        anchor.settle();
         for (a, o) in anchor.u_egress.port.iter_mut().zip(&self.u_egress.port) {
             a.sp_q = o.sp_q;
             a.rd_q[0] = o.rd_q[0];
@@ -402,6 +423,7 @@ impl Top {
             return n - 8 * q;
         }
         let q = (n - 3) / 8;
+        self.settle();
         for t in self.timer_q.iter_mut() {
             *t = u64::from(*t).saturating_sub(8 * q) as u16;
         }
@@ -702,8 +724,14 @@ impl Top {
         s.0
     }
 
-    /// Every register and RAM word, in the order of [`Top::regs`], into `s`.
+    /// Every register and RAM word, in the order of [`Top::regs`], into `s`: as clocking every
+    /// cycle leaves them (of a settled copy if a port's scrub is behind: [`Top::settle`]).
     pub fn visit<S: RegSink + ?Sized>(&self, s: &mut S) {
+        if self.lagging() {
+            let mut t = self.clone();
+            t.settle();
+            return t.visit(s);
+        }
         self.u_cfg.visit(&self.p, "u_cfg.", s);
         let mut pre = Prefixed {
             s,
