@@ -295,6 +295,8 @@ pub struct Egress {
     /// Clock a group's pipeline only while a lane or an increment is in it
     /// ([`super::top::Top::set_sparse`]): not state (a restored unit clocks every group)
     pub sparse: Scratch<bool>,
+    /// Edges made by [`Egress::quiet_edge`] so far (not state: what a test shows happened)
+    pub quiet_edges: Scratch<u64>,
 }
 
 /// No lane in group `gr`'s stages A to E and its reset count saturated (the counters
@@ -579,6 +581,7 @@ impl Egress {
             fault_ram_write: false,
             fault: None,
             sparse: Scratch::default(),
+            quiet_edges: Scratch::default(),
         }
     }
 
@@ -683,6 +686,10 @@ impl Egress {
     /// (Long: the egress unit's processes of `rtl/v3/capfc_egress.sv` in its order, slot, stages A
     /// to E, the counter RAMs and E, so that each register's next value reads beside the RTL's.)
     pub fn tick_lanes(&mut self, inp: &EgressIn, lanes: &EgressLanes<'_>) {
+        if self.quiet_edge_ready(inp, lanes) {
+            self.quiet_edge(inp, lanes);
+            return;
+        }
         let p = self.p;
         let (np, nlp, nr) = (p.np, p.nlp(), p.nr());
         let (ow, xw, cw, tw, pw, lw, caw) = (p.ow, p.xw(), p.cw, p.tw(), p.pw(), p.lw(), p.caw());
@@ -1188,31 +1195,7 @@ impl Egress {
         };
 
         // the thresholds' refresh
-        // (`capfc_pkg::lidx` of each priority, its rank among the lossless priorities: those
-        // below it, counted up)
-        let mut lid = [0u64; 8];
-        for q in 1..8 {
-            lid[q] = lid[q - 1] + u64::from(inp.cfg_lossless >> (q - 1) & 1);
-        }
-        let cnt: [bool; 8] =
-            std::array::from_fn(|q| inp.cfg_lossless >> q & 1 == 1 && lid[q] < u64::from(p.nl));
-        let rf = self.u_thr.rf();
-        let w = |x: u64| u128::from(trunc(x, ow));
-        let wa_rec = (w(inp.cfg_eg_max) << (2 * ow + lw + 2))
-            | (w(inp.cfg_eg_xoff) << (ow + lw + 2))
-            | (w(inp.cfg_eg_warn) << (lw + 2))
-            | (u128::from(trunc(lid[rf], lw)) << 2)
-            | (u128::from(cnt[rf] && inp.cfg_mode & 3 != 0) << 1)
-            | u128::from(cnt[rf]);
-        let wd_rec = (w(inp.cfg_eg_warn) << (ow + lw + 1))
-            | (w(inp.cfg_eg_xon) << (lw + 1))
-            | (u128::from(trunc(lid[rf], lw)) << 1)
-            | u128::from(cnt[rf]);
-        self.u_thr.tick(rst, wa_rec, wd_rec);
-        self.cntr_q = (0..8).fold(0u8, |a, q| a | (u8::from(cnt[q]) << q));
-        for (r, l) in self.lidr_q.iter_mut().zip(&lid) {
-            *r = trunc(*l, lw);
-        }
+        self.thr_refresh(inp);
 
         // the generations: a row's moves on with its clear (from the registers before the edge)
         if rst {
@@ -1260,6 +1243,110 @@ impl Egress {
         self.buf.0.rclr4 = rclr4_d;
         self.buf.0.eclr4 = eclr4_d;
         self.buf.0.rtrig4 = rtrig4_d;
+    }
+
+    /// The thresholds' refresh at this edge: the words of the priority `rf_q` names into the
+    /// copies' chain, and the counted priorities' registers (`cntr_q`, `lidr_q`).
+    fn thr_refresh(&mut self, inp: &EgressIn) {
+        let p = self.p;
+        let (ow, lw) = (p.ow, p.lw());
+        // (`capfc_pkg::lidx` of each priority, its rank among the lossless priorities: those
+        // below it, counted up)
+        let mut lid = [0u64; 8];
+        for q in 1..8 {
+            lid[q] = lid[q - 1] + u64::from(inp.cfg_lossless >> (q - 1) & 1);
+        }
+        let cnt: [bool; 8] =
+            std::array::from_fn(|q| inp.cfg_lossless >> q & 1 == 1 && lid[q] < u64::from(p.nl));
+        let rf = self.u_thr.rf();
+        let w = |x: u64| u128::from(trunc(x, ow));
+        let wa_rec = (w(inp.cfg_eg_max) << (2 * ow + lw + 2))
+            | (w(inp.cfg_eg_xoff) << (ow + lw + 2))
+            | (w(inp.cfg_eg_warn) << (lw + 2))
+            | (u128::from(trunc(lid[rf], lw)) << 2)
+            | (u128::from(cnt[rf] && inp.cfg_mode & 3 != 0) << 1)
+            | u128::from(cnt[rf]);
+        let wd_rec = (w(inp.cfg_eg_warn) << (ow + lw + 1))
+            | (w(inp.cfg_eg_xon) << (lw + 1))
+            | (u128::from(trunc(lid[rf], lw)) << 1)
+            | u128::from(cnt[rf]);
+        self.u_thr.tick(inp.rst, wa_rec, wd_rec);
+        self.cntr_q = (0..8).fold(0u8, |a, q| a | (u8::from(cnt[q]) << q));
+        for (r, l) in self.lidr_q.iter_mut().zip(&lid) {
+            *r = trunc(*l, lw);
+        }
+    }
+
+    /// Sparse, an edge at which nothing of the unit but its slots, its ports' scrubs and the
+    /// thresholds' refresh can move: every group quiet and taking no lane, every port light with
+    /// no E write registered, the engines neither reading nor writing, no row event in any
+    /// stage, E as its partial ORs were made from, no fault. Every other register keeps its
+    /// value or is loaded with the one it holds (the row events' stages, E's partial ORs,
+    /// the generations), and the E write registers load the engines' (disabled) fields.
+    fn quiet_edge_ready(&self, inp: &EgressIn, lanes: &EgressLanes<'_>) -> bool {
+        let p = self.p;
+        let (np, rc_sat) = (p.np, p.rc_sat());
+        let none = |v: &[bool]| !v.iter().fold(false, |a, &b| a | b);
+        self.sparse.0
+            && !inp.rst
+            && self.fault.is_none()
+            && !self.fault_ram_write
+            && self.buf.0.epart_of == Some(None)
+            && self
+                .grp
+                .iter()
+                .enumerate()
+                .all(|(g, gr)| quiet(gr, rc_sat) && !taken(np, g, gr, lanes.deq_valid, inp))
+            && self.port.iter().all(|po| light(po) && !po.ew_v_q)
+            && none(&lanes.sre[..np])
+            && none(&lanes.swr_en[..np])
+            && [
+                &self.rclr4_q,
+                &self.eclr4_q,
+                &self.rtrig4_q,
+                &self.rclr5_q,
+                &self.rtrig5_q,
+                &self.rtrig6_q,
+            ]
+            .iter()
+            .all(|v| none(v))
+    }
+
+    /// The edge [`Egress::quiet_edge_ready`] allows, as [`Egress::tick_lanes`] makes it: the
+    /// slots turn, each port's scrub is left behind ([`Port::lag`]) or made, the E write
+    /// registers load, the thresholds' refresh moves.
+    fn quiet_edge(&mut self, inp: &EgressIn, lanes: &EgressLanes<'_>) {
+        let p = self.p;
+        let (np, pw, lw) = (p.np, p.pw(), p.lw());
+        self.wlog.0.clear();
+        self.quiet_edges.0 += 1;
+        let w = Widths::of(&p);
+        for o in 0..np {
+            let g = o / 8;
+            // (the group's slot before this edge; ready, its reset count saturated)
+            let sn = (self.grp[g].gs_q + 1) & 7 == ((o % 8 + 1) & 7) as u8;
+            if self.port_may_lag(o, true, false) {
+                self.port[o].lag += 1;
+            } else {
+                if self.port[o].lag != 0 {
+                    self.settle_port(o);
+                }
+                let gen = &self.gen_q[o << lw..(o + 1) << lw];
+                let ram_write = light_cycle(&w, None, false, gen, &mut self.port[o], false, sn);
+                if let Some((wa, wd)) = ram_write {
+                    let k = self.grp.len() * 8 + o;
+                    self.wlog.0.push((k as u32, wa, wd.into()));
+                }
+            }
+            let n = &mut self.port[o];
+            n.ew_l_q = trunc(lanes.swr_l[o], lw);
+            n.ew_i_q = trunc(lanes.swr_i[o], pw);
+            n.ew_v_q = false;
+        }
+        for gr in self.grp.iter_mut() {
+            gr.gs_q = (gr.gs_q + 1) & 7;
+        }
+        self.thr_refresh(inp);
     }
 
     /// Nothing of the unit's own is in flight (a condition of the block's idle advance,
