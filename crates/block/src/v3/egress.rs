@@ -297,6 +297,8 @@ pub struct Egress {
     pub sparse: Scratch<bool>,
     /// Edges made by [`Egress::quiet_edge`] so far (not state: what a test shows happened)
     pub quiet_edges: Scratch<u64>,
+    /// The thresholds' refresh words per priority, made once for the inputs that stay
+    thr_recs: Scratch<[Option<ThrRec>; 8]>,
 }
 
 /// No lane in group `gr`'s stages A to E and its reset count saturated (the counters
@@ -334,6 +336,17 @@ fn taken(np: usize, g: usize, gr: &Group, deq_valid: &[bool], inp: &EgressIn) ->
                 && inp.enq_iport < np as u64
                 && inp.enq_oport / 8 == g as u64
                 && (inp.enq_oport & 7) as u8 == gr.gs_q))
+}
+
+/// The thresholds' refresh words of one priority and the inputs they were made from
+/// ([`Egress::thr_refresh`]).
+#[derive(Debug, Clone, Copy)]
+struct ThrRec {
+    key: [u64; 6],
+    wa: u128,
+    wd: u128,
+    cntr: u8,
+    lidr: [u64; 8],
 }
 
 /// The egress's buffers for one clock edge, kept so that a cycle allocates nothing.
@@ -582,6 +595,7 @@ impl Egress {
             fault: None,
             sparse: Scratch::default(),
             quiet_edges: Scratch::default(),
+            thr_recs: Scratch::default(),
         }
     }
 
@@ -1248,6 +1262,22 @@ impl Egress {
     /// The thresholds' refresh at this edge: the words of the priority `rf_q` names into the
     /// copies' chain, and the counted priorities' registers (`cntr_q`, `lidr_q`).
     fn thr_refresh(&mut self, inp: &EgressIn) {
+        let rf = self.u_thr.rf();
+        let key = [
+            inp.cfg_lossless.into(),
+            inp.cfg_eg_max,
+            inp.cfg_eg_xoff,
+            inp.cfg_eg_warn,
+            inp.cfg_eg_xon,
+            inp.cfg_mode.into(),
+        ];
+        // (the words of the last edge this priority was refreshed at, if its inputs are the same)
+        if let Some(r) = self.thr_recs.0[rf].filter(|r| r.key == key) {
+            self.u_thr.tick(inp.rst, r.wa, r.wd);
+            self.cntr_q = r.cntr;
+            self.lidr_q = r.lidr;
+            return;
+        }
         let p = self.p;
         let (ow, lw) = (p.ow, p.lw());
         // (`capfc_pkg::lidx` of each priority, its rank among the lossless priorities: those
@@ -1275,6 +1305,13 @@ impl Egress {
         for (r, l) in self.lidr_q.iter_mut().zip(&lid) {
             *r = trunc(*l, lw);
         }
+        self.thr_recs.0[rf] = Some(ThrRec {
+            key,
+            wa: wa_rec,
+            wd: wd_rec,
+            cntr: self.cntr_q,
+            lidr: self.lidr_q,
+        });
     }
 
     /// Sparse, an edge at which nothing of the unit but its slots, its ports' scrubs and the
