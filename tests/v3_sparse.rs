@@ -28,7 +28,8 @@ fn seed() -> u64 {
 /// groups held other data registers than the full one's (the groups it did not clock), accepts
 /// of arrivals and of enqueues, cycles with a counter's increment at its write (H), changes
 /// of I, cycles with a port's scrub left behind (`Port::lag`), by two rounds or more, and the
-/// egress's edges with nothing but its slots, scrubs and refresh moving (`Egress::quiet_edge`).
+/// egress's edges with nothing but its slots, scrubs and refresh moving (`Egress::quiet_edge`),
+/// and the idle engines' edges left out (their registers settled).
 #[derive(Default, Debug)]
 struct Seen {
     cycles: u64,
@@ -41,6 +42,7 @@ struct Seen {
     lagging: u64,
     lag_rounds: u64,
     quiet_edges: u64,
+    still_engine_edges: u64,
 }
 
 /// One run of `cycles` cycles of one parameter set: a reset, a random configuration, then bursts
@@ -48,6 +50,7 @@ struct Seen {
 fn run(p: &BlockParams, rng: &mut ChaCha8Rng, cycles: u64, replay: &str, seen: &mut Seen) {
     let (mut full, mut sparse) = (Top::new(*p), Top::new(*p));
     let quiet_before = seen.quiet_edges;
+    let still_before = seen.still_engine_edges;
     sparse.set_sparse(true);
     let (mut fo, mut so) = (TopOut::default(), TopOut::default());
     let mut inp = TopIn::idle(p.np);
@@ -161,6 +164,7 @@ fn run(p: &BlockParams, rng: &mut ChaCha8Rng, cycles: u64, replay: &str, seen: &
         );
         seen.cycles += 1;
         seen.quiet_edges = sparse.u_egress.quiet_edges.0 + quiet_before;
+        seen.still_engine_edges = sparse.u_sort.still_edges.0 + still_before;
         seen.stale += u64::from(f.grp != s.grp);
         seen.stale_egress += u64::from(fe.grp != se.grp);
         seen.enq_accepts += u64::from(fo.enq_accept);
@@ -191,7 +195,8 @@ fn the_sparse_block_gives_what_clocking_every_group_gives() {
     assert!(
         seen.lagging * 2 > seen.cycles
             && seen.lag_rounds * 4 > seen.cycles
-            && seen.quiet_edges * 4 > seen.cycles,
+            && seen.quiet_edges * 4 > seen.cycles
+            && seen.still_engine_edges > seen.cycles,
         "{seen:?}"
     );
     assert!(

@@ -168,6 +168,15 @@ pub struct Sort {
     /// [`super::top::Top::set_fault`]
     #[serde(skip)]
     pub fault: Option<Fault>,
+    /// Leave an idle engine whose registers have settled unclocked ([`super::top::Top::set_sparse`];
+    /// not state)
+    pub sparse: Scratch<bool>,
+    /// Per engine, its idle edges in a row (up to 3) under the read port's words it saw
+    /// (`sval` of its two ports): after 3, its word's pipeline and compares hold what the next
+    /// idle edge would load (not state: a restored unit clocks them again)
+    still: Scratch<Vec<(u8, [u64; 2])>>,
+    /// Idle engines' edges left unclocked so far (not state: what a test shows happened)
+    pub still_edges: Scratch<u64>,
 }
 
 /// The engine issues a read (of the egress's port or its snap RAM) from its registers.
@@ -226,6 +235,9 @@ impl Sort {
             wlog: Scratch::default(),
             fault_ram_write: false,
             fault: None,
+            sparse: Scratch::default(),
+            still: Scratch::default(),
+            still_edges: Scratch::default(),
         }
     }
 
@@ -289,12 +301,16 @@ impl Sort {
         let sval = |o: usize| if o < np { in_sval[o] } else { 0 };
         let f = self.fault;
         self.wlog.0.clear();
+        let sparse = self.sparse.0 && f.is_none();
+        self.still.0.resize(self.eng.len(), (0, [0; 2]));
         let Sort {
             eng,
             gcal_q,
             gcut_q,
             wlog,
             fault_ram_write,
+            still,
+            still_edges,
             ..
         } = self;
         let flip = u64::from(*fault_ram_write);
@@ -309,9 +325,21 @@ impl Sort {
             let rows = (2 * o) << lw..((2 * o + 2) << lw).min(in_rtrig.len());
             let rows_trig = trig_any && in_rtrig.get(rows).is_some_and(any);
             if !rst && !n.busy_q && n.pend_q == 0 && !n.snre_q && !rows_trig {
+                // (sparse: after 3 idle edges under the same words of its ports, the pipeline
+                // and the compares, 3 registers deep from the snap read and the port's word,
+                // hold their next values: the edge is left out)
+                let words = [sval(2 * o), sval(2 * o + 1)];
+                let (run, seen) = &mut still.0[o];
+                if sparse && *run >= 3 && *seen == words {
+                    still_edges.0 += 1;
+                    continue;
+                }
                 idle_engine(p, o, n, in_sval);
+                *run = if *seen == words { (*run + 1).min(3) } else { 1 };
+                *seen = words;
                 continue;
             }
+            still.0[o].0 = 0;
             // (the widths a busy engine needs, taken only when one is)
             let (kw, sumw, mw, nw, jw, nj) = (p.kw(), p.sumw(), p.mw(), p.nw(), p.jw(), p.nj());
             let e = &Engine {

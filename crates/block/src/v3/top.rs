@@ -271,6 +271,7 @@ impl Top {
             self.settle();
         }
         self.u_ingress.sparse.0 = on;
+        self.u_sort.sparse.0 = on;
         self.u_egress.sparse.0 = on;
     }
 
