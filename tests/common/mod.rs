@@ -73,3 +73,53 @@ pub fn v3_random_in(
     inp.enq_prio = rng.gen_range(0..8);
     inp.enq_size = size(rng);
 }
+
+/// `sparse` (a block clocked sparsely, `Top::set_sparse`) against `full` (every register
+/// clocked): the same but for what a sparse block may hold otherwise, the idle groups' data
+/// registers; its ports' scrubs are compared caught up, on a copy (`Top::settle`). `None` if
+/// so, else what differs first.
+#[allow(dead_code)]
+pub fn sparse_differs(full: &capfc::v3::top::Top, sparse: &capfc::v3::top::Top) -> Option<String> {
+    let mut s = sparse.clone();
+    s.settle();
+    let (fi, si) = (&full.u_ingress, &s.u_ingress);
+    if fi.xoff_q != si.xoff_q {
+        return Some("I (xoff_q)".into());
+    }
+    for (g, (a, b)) in fi.grp.iter().zip(&si.grp).enumerate() {
+        if (a.occ, a.gs_q, a.rc_q, a.rdy_q, a.scr_q) != (b.occ, b.gs_q, b.rc_q, b.rdy_q, b.scr_q) {
+            return Some(format!("ingress group {g}: occupancies or slot"));
+        }
+    }
+    if fi.u_thr != si.u_thr {
+        return Some("the ingress's thresholds' copies".into());
+    }
+    let (fe, se) = (&full.u_egress, &s.u_egress);
+    for (g, (a, b)) in fe.grp.iter().zip(&se.grp).enumerate() {
+        if (a.occ, a.gs_q, a.rc_q, a.rdy_q, a.scr_q, a.cin_q)
+            != (b.occ, b.gs_q, b.rc_q, b.rdy_q, b.scr_q, b.cin_q)
+        {
+            return Some(format!("egress group {g}: occupancies or slot"));
+        }
+    }
+    for (o, (a, b)) in fe.port.iter().zip(&se.port).enumerate() {
+        if a != b {
+            return Some(format!("egress port {o}: {a:?} against {b:?}"));
+        }
+    }
+    if (&fe.gen_q, &fe.e_q, &fe.epart_q) != (&se.gen_q, &se.e_q, &se.epart_q)
+        || (&fe.rclr4_q, &fe.eclr4_q, &fe.rclr5_q) != (&se.rclr4_q, &se.eclr4_q, &se.rclr5_q)
+        || (&fe.rtrig4_q, &fe.rtrig5_q, &fe.rtrig6_q) != (&se.rtrig4_q, &se.rtrig5_q, &se.rtrig6_q)
+        || (fe.cntr_q, fe.lidr_q) != (se.cntr_q, se.lidr_q)
+        || fe.u_thr != se.u_thr
+    {
+        return Some("E, the generations, the row events or the egress's copies".into());
+    }
+    if full.u_sort != s.u_sort || full.u_cfg != s.u_cfg {
+        return Some("the sort or the configuration".into());
+    }
+    if (&full.d_q, &full.sent_q, &full.timer_q) != (&s.d_q, &s.sent_q, &s.timer_q) {
+        return Some("D or the PFC generator".into());
+    }
+    None
+}

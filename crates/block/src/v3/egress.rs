@@ -1261,7 +1261,7 @@ impl Egress {
 
     /// The thresholds' refresh at this edge: the words of the priority `rf_q` names into the
     /// copies' chain, and the counted priorities' registers (`cntr_q`, `lidr_q`).
-    fn thr_refresh(&mut self, inp: &EgressIn) {
+    pub fn thr_refresh(&mut self, inp: &EgressIn) {
         let rf = self.u_thr.rf();
         let key = [
             inp.cfg_lossless.into(),
@@ -1347,6 +1347,49 @@ impl Egress {
             ]
             .iter()
             .all(|v| none(v))
+    }
+
+    /// Sparse, with no lane taken and the engines idle, whether the next edges make nothing but
+    /// turn the slots, leave the ports' scrubs behind and move the thresholds' refresh (the
+    /// block's idle cycles by arithmetic, [`super::top::Top::jump_idle`]): every group quiet,
+    /// every port light, with no E write registered and its `sval_q` settled, no row event, E
+    /// as its partial ORs were made from, no fault.
+    pub fn idle_jump_ready(&self) -> bool {
+        let rc_sat = self.p.rc_sat();
+        let none = |v: &[bool]| !v.iter().fold(false, |a, &b| a | b);
+        self.sparse.0
+            && self.fault.is_none()
+            && !self.fault_ram_write
+            && self.buf.0.epart_of == Some(None)
+            && self.grp.iter().all(|gr| quiet(gr, rc_sat))
+            && (0..self.port.len())
+                .all(|o| !self.port[o].ew_v_q && self.port_may_lag(o, true, false))
+            && [
+                &self.rclr4_q,
+                &self.eclr4_q,
+                &self.rtrig4_q,
+                &self.rclr5_q,
+                &self.rtrig5_q,
+                &self.rtrig6_q,
+            ]
+            .iter()
+            .all(|v| none(v))
+    }
+
+    /// `n` edges under [`Egress::idle_jump_ready`] but the thresholds' refresh (the caller's,
+    /// an edge at a time: [`Egress::thr_refresh`]): the slots turned, the ports' scrubs left
+    /// `n` edges further behind, the E write registers loaded with the engines' fields
+    /// (`swr_l`, `swr_i`), which idle engines hold.
+    pub fn idle_jump(&mut self, n: u64, swr_l: &[u64], swr_i: &[u64]) {
+        let (pw, lw) = (self.p.pw(), self.p.lw());
+        for gr in self.grp.iter_mut() {
+            gr.gs_q = ((u64::from(gr.gs_q) + n) & 7) as u8;
+        }
+        for (o, po) in self.port.iter_mut().enumerate() {
+            po.lag += n;
+            po.ew_l_q = trunc(swr_l[o], lw);
+            po.ew_i_q = trunc(swr_i[o], pw);
+        }
     }
 
     /// The edge [`Egress::quiet_edge_ready`] allows, as [`Egress::tick_lanes`] makes it: the

@@ -430,12 +430,19 @@ impl Ingress {
             xoff_q.fill(0);
         }
         // the thresholds' refresh: the words of the priority rf_q names
-        let rf = u_thr.rf();
+        self.thr_refresh(inp);
+    }
+
+    /// The thresholds' refresh at this edge: the words of the priority `rf_q` names into the
+    /// copies' chain.
+    pub fn thr_refresh(&mut self, inp: &IngressIn) {
+        let ow = self.p.ow;
+        let rf = self.u_thr.rf();
         let wa_rec = (u128::from(trunc(inp.cfg_ing_max, ow)) << (ow + 1))
             | (u128::from(trunc(inp.cfg_ing_xoff, ow)) << 1)
             | u128::from(inp.cfg_lossless >> rf & 1);
         let wd_rec = u128::from(trunc(inp.cfg_ing_xon, ow));
-        u_thr.tick(rst, wa_rec, wd_rec);
+        self.u_thr.tick(inp.rst, wa_rec, wd_rec);
     }
 
     /// Nothing of the unit's own is in flight (a condition of the block's idle advance,
