@@ -295,7 +295,7 @@ pub struct Egress {
     /// Clock a group's pipeline only while a lane or an increment is in it
     /// ([`super::top::Top::set_sparse`]): not state (a restored unit clocks every group)
     pub sparse: Scratch<bool>,
-    /// Edges made by [`Egress::quiet_edge`] so far (not state: what a test shows happened)
+    /// Edges made by `Egress::quiet_edge` so far (not state: what a test shows happened)
     pub quiet_edges: Scratch<u64>,
     /// The thresholds' refresh words per priority, made once for the inputs that stay
     thr_recs: Scratch<[Option<ThrRec>; 8]>,
@@ -1324,11 +1324,8 @@ impl Egress {
         let p = self.p;
         let (np, rc_sat) = (p.np, p.rc_sat());
         let none = |v: &[bool]| !v.iter().fold(false, |a, &b| a | b);
-        self.sparse.0
-            && !inp.rst
-            && self.fault.is_none()
-            && !self.fault_ram_write
-            && self.buf.0.epart_of == Some(None)
+        !inp.rst
+            && self.still_sparse()
             && self
                 .grp
                 .iter()
@@ -1337,16 +1334,30 @@ impl Egress {
             && self.port.iter().all(|po| light(po) && !po.ew_v_q)
             && none(&lanes.sre[..np])
             && none(&lanes.swr_en[..np])
-            && [
-                &self.rclr4_q,
-                &self.eclr4_q,
-                &self.rtrig4_q,
-                &self.rclr5_q,
-                &self.rtrig5_q,
-                &self.rtrig6_q,
-            ]
-            .iter()
-            .all(|v| none(v))
+    }
+
+    /// Sparse with no fault, E as its partial ORs were made from, no row event in any stage:
+    /// the unit-wide conditions of [`Egress::quiet_edge_ready`] and [`Egress::idle_jump_ready`].
+    fn still_sparse(&self) -> bool {
+        self.sparse.0
+            && self.fault.is_none()
+            && !self.fault_ram_write
+            && self.buf.0.epart_of == Some(None)
+            && self.no_row_event()
+    }
+
+    /// No row event in any stage (`rclr4_q` to `rtrig6_q`).
+    fn no_row_event(&self) -> bool {
+        [
+            &self.rclr4_q,
+            &self.eclr4_q,
+            &self.rtrig4_q,
+            &self.rclr5_q,
+            &self.rtrig5_q,
+            &self.rtrig6_q,
+        ]
+        .iter()
+        .all(|v| !v.iter().fold(false, |a, &b| a | b))
     }
 
     /// Sparse, with no lane taken and the engines idle, whether the next edges make nothing but
@@ -1356,24 +1367,10 @@ impl Egress {
     /// as its partial ORs were made from, no fault.
     pub fn idle_jump_ready(&self) -> bool {
         let rc_sat = self.p.rc_sat();
-        let none = |v: &[bool]| !v.iter().fold(false, |a, &b| a | b);
-        self.sparse.0
-            && self.fault.is_none()
-            && !self.fault_ram_write
-            && self.buf.0.epart_of == Some(None)
+        self.still_sparse()
             && self.grp.iter().all(|gr| quiet(gr, rc_sat))
             && (0..self.port.len())
                 .all(|o| !self.port[o].ew_v_q && self.port_may_lag(o, true, false))
-            && [
-                &self.rclr4_q,
-                &self.eclr4_q,
-                &self.rtrig4_q,
-                &self.rclr5_q,
-                &self.rtrig5_q,
-                &self.rtrig6_q,
-            ]
-            .iter()
-            .all(|v| none(v))
     }
 
     /// `n` edges under [`Egress::idle_jump_ready`] but the thresholds' refresh (the caller's,
@@ -1453,16 +1450,7 @@ impl Egress {
             .port
             .iter()
             .all(|o| !(o.fv_q || o.g_v_q || o.h_v_q || o.wh_q || o.sv_rd_q || o.ew_v_q))
-            && [
-                &self.rclr4_q,
-                &self.eclr4_q,
-                &self.rtrig4_q,
-                &self.rclr5_q,
-                &self.rtrig5_q,
-                &self.rtrig6_q,
-            ]
-            .iter()
-            .all(|v| !v.iter().fold(false, |a, &b| a | b))
+            && self.no_row_event()
     }
 
     /// Port `o`'s scrub is between two rounds: its last read's word written back if stale, the
@@ -1520,7 +1508,7 @@ impl Egress {
     /// Port `o`'s scrub `k` rounds (`8 k` idle cycles) on, from any moment of its round: the
     /// cycles up to its next moment between two rounds ([`Egress::scrub_between`], at most 3)
     /// and, from there, those that complete the `8 k` as [`Egress::tick_lanes`] makes them for a
-    /// light port ([`light_cycle`], the slot turning once a cycle), the rounds between by
+    /// light port (`light_cycle`, the slot turning once a cycle), the rounds between by
     /// [`Egress::scrub_jump`]; sparse, added to its [`Port::lag`] instead. Exact under the
     /// conditions of [`Egress::scrub_jump`], which the block's idle advance checks; `false`,
     /// nothing changed, if the port is not light, its group's E stage accepts or its group
@@ -1545,7 +1533,7 @@ impl Egress {
     }
 
     /// Port `o`'s scrub brought up to date: the cycles of its [`Port::lag`] made, each as
-    /// [`light_cycle`] would have made it at its edge (the slot then `lag` cycles behind the
+    /// a light port's cycle of [`Egress::tick_lanes`] would have made it at its edge (the slot then `lag` cycles behind the
     /// group's), the whole rounds among them by arithmetic.
     pub fn settle_port(&mut self, o: usize) {
         let n = std::mem::take(&mut self.port[o].lag);

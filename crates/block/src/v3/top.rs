@@ -22,6 +22,22 @@ use crate::error::{FaultError, SnapshotError};
 /// of [`Top::advance_idle`] takes a second anchor when the first is too early.
 pub const IDLE_DRAIN: u64 = 3;
 
+/// The configuration's words each unit's thresholds' refresh reads, for the priorities
+/// `rf` = (the ingress's `rf_q`, the egress's) names, into the units' inputs.
+fn refresh_inputs(c: &Cfg, rf: (usize, usize), ii: &mut IngressIn, ei: &mut EgressIn) {
+    let (ti, te) = (c.ingress(rf.0), c.egress(rf.1));
+    ii.cfg_ing_max = ti.max;
+    ii.cfg_ing_xoff = ti.xoff;
+    ii.cfg_ing_xon = ti.xon;
+    ii.cfg_lossless = c.lossless_q;
+    ei.cfg_eg_max = te.max;
+    ei.cfg_eg_xoff = te.xoff;
+    ei.cfg_eg_xon = te.xon;
+    ei.cfg_eg_warn = te.warn;
+    ei.cfg_lossless = c.lossless_q;
+    ei.cfg_mode = c.mode_q;
+}
+
 /// One cycle's inputs (`capfc_top_oc`'s ports).
 #[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct TopIn {
@@ -480,26 +496,12 @@ impl Top {
         }
         let b = &mut self.buf.0;
         self.u_sort.outputs_into(&mut b.so);
+        (b.ing_in.rst, b.eg_in.rst) = (false, false);
         for _ in 0..n % 8 {
-            let c = &self.u_cfg;
-            let ti = c.ingress(self.u_ingress.u_thr.rf());
-            let te = c.egress(self.u_egress.u_thr.rf());
-            let ii = &mut b.ing_in;
-            ii.rst = false;
-            ii.cfg_ing_max = ti.max;
-            ii.cfg_ing_xoff = ti.xoff;
-            ii.cfg_ing_xon = ti.xon;
-            ii.cfg_lossless = c.lossless_q;
-            let ei = &mut b.eg_in;
-            ei.rst = false;
-            ei.cfg_eg_max = te.max;
-            ei.cfg_eg_xoff = te.xoff;
-            ei.cfg_eg_xon = te.xon;
-            ei.cfg_eg_warn = te.warn;
-            ei.cfg_lossless = c.lossless_q;
-            ei.cfg_mode = c.mode_q;
-            self.u_ingress.thr_refresh(ii);
-            self.u_egress.thr_refresh(ei);
+            let rf = (self.u_ingress.u_thr.rf(), self.u_egress.u_thr.rf());
+            refresh_inputs(&self.u_cfg, rf, &mut b.ing_in, &mut b.eg_in);
+            self.u_ingress.thr_refresh(&b.ing_in);
+            self.u_egress.thr_refresh(&b.eg_in);
         }
         for gr in self.u_ingress.grp.iter_mut() {
             gr.gs_q = ((u64::from(gr.gs_q) + n) & 7) as u8;
@@ -581,14 +583,10 @@ impl Top {
         let b = &mut self.buf.0;
         let c = &self.u_cfg;
         // the thresholds of the priority each unit's refresh reads (its rf_q)
-        let ti = c.ingress(self.u_ingress.u_thr.rf());
-        let te = c.egress(self.u_egress.u_thr.rf());
+        let rf = (self.u_ingress.u_thr.rf(), self.u_egress.u_thr.rf());
+        refresh_inputs(c, rf, &mut b.ing_in, &mut b.eg_in);
         let ii = &mut b.ing_in;
         ii.rst = inp.rst;
-        ii.cfg_ing_max = ti.max;
-        ii.cfg_ing_xoff = ti.xoff;
-        ii.cfg_ing_xon = ti.xon;
-        ii.cfg_lossless = c.lossless_q;
         ii.dep_valid = inp.dep_valid;
         ii.dep_port = inp.dep_port;
         ii.dep_prio = inp.dep_prio;
@@ -596,12 +594,6 @@ impl Top {
         self.u_sort.outputs_into(&mut b.so);
         let ei = &mut b.eg_in;
         ei.rst = inp.rst;
-        ei.cfg_eg_max = te.max;
-        ei.cfg_eg_xoff = te.xoff;
-        ei.cfg_eg_xon = te.xon;
-        ei.cfg_eg_warn = te.warn;
-        ei.cfg_lossless = c.lossless_q;
-        ei.cfg_mode = c.mode_q;
         ei.enq_valid = inp.enq_valid;
         ei.enq_oport = inp.enq_oport;
         ei.enq_prio = inp.enq_prio;
