@@ -149,7 +149,7 @@ lint-v1: deps ## verilator -Wall on check/capfc_v1 at 4 and 8 ports, with each s
 
 # The DPI-C scoreboard (`capfc gen-sv`) in both testbenches, linted at 4 ports.
 lint-dpi: deps ## verilator -Wall on the generated DPI package and scoreboard inside both testbenches (our golden one with the v2 and the v3 block)
-	@$(CARGO) run --release -q -- gen-sv --config np4 --out build/sv 2>/dev/null
+	@$(CARGO) run --release -q -- gen-sv --config np4 --block v2 --out build/sv 2>/dev/null
 	@verilator --lint-only -Wall --timing -DCAPFC_SCOREBOARD -DCAPFC_SCOREBOARD_TWO --top-module capfc_tb -Igolden/random_max_np4_seed1 \
 	  +define+CAPFC_LINES_MAX=65536 build/sv/capfc_dpi.sv build/sv/capfc_scoreboard.sv $(RTL_FILES) testbench/capfc_tb.sv
 	@verilator --lint-only -Wall --timing -DCAPFC_V1_SCOREBOARD --top-module capfc_v1_tb -Igolden/random_max_np4_seed1 \
@@ -238,9 +238,9 @@ icarus-v2: deps ## v2 (capfc_top) compiles under Icarus Verilog (-g2012) at 4 an
 golden: deps ## regenerate the checked-in golden vector sets (review the diff like code)
 	$(CARGO) run --release -- golden gen
 
-wave-check: deps ## a fault in the model: the mismatch's waveform window, both sides read by GTKWave's vcd2fst
+wave-check: deps ## v2's lockstep with a fault in its model: the mismatch's waveform window, both sides read by GTKWave's vcd2fst
 	@rm -rf target/wave-check
-	@! $(CARGO) run --release -q -- cosim --config np4 --algo max --seed 1 --directed none --fault warn_off_by_one --wave-dir target/wave-check
+	@! $(CARGO) run --release -q --example v2_cosim -- --config np4 --algo max --seed 1 --directed cut_one_held --fault warn_off_by_one --wave-dir target/wave-check
 	@command -v vcd2fst >/dev/null || { echo "wave-check: vcd2fst missing (apt-get install gtkwave)"; exit 1; }
 	@for f in target/wave-check/*.vcd; do vcd2fst $$f $${f%.vcd}.fst >/dev/null && echo "gtkwave's vcd2fst read $$f: $$(grep -c '\$$var' $$f) signals"; done
 
@@ -280,16 +280,17 @@ bench: deps ## benchmarks: the block, v2 and v3 (model, RTL from Rust, lockstep,
 # crates/block/src/v3/rtl_configs.rs, among them the soak's own corners, which only this target builds) and
 # both algorithms, in shards that GNU parallel runs; one summary at the end. scripts/soak.sh says
 # how; `scripts/soak.sh --plan` gives the shard commands for a Slurm array (docs/lockstep.md).
-# `make soak-v2`: the same over the previous block, v2 (capfc cosim, every directed case too).
+# `make soak-v2`: the same over the previous block, v2 (its lockstep, examples/v2_cosim.rs, every
+# directed case too).
 SOAK_V3_CONFIGS ?= all
 soak: deps ## SOAK_CYCLES (10^9) of v3's lockstep over 9 parameter sets in shards under GNU parallel; one summary
 	@command -v parallel >/dev/null || apt-get install -y -qq parallel >/dev/null
-	CAPFC_V3_CONFIGS=$(SOAK_V3_CONFIGS) $(CARGO) build --release --example v3_soak
+	CAPFC_V3_CONFIGS=$(SOAK_V3_CONFIGS) $(CARGO) build --release
 	scripts/soak.sh
 
-soak-v2: deps ## SOAK_CYCLES (10^9) of v2's lockstep (capfc cosim) in shards under GNU parallel; one summary
+soak-v2: deps ## SOAK_CYCLES (10^9) of v2's lockstep (examples/v2_cosim.rs) in shards under GNU parallel; one summary
 	@command -v parallel >/dev/null || apt-get install -y -qq parallel >/dev/null
-	$(CARGO) build --release
+	$(CARGO) build --release --example v2_cosim
 	scripts/soak-v2.sh
 
 # The plain Verilog testbench that replays golden sets without Rust (make replay, make replay-all).

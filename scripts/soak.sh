@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# soak.sh: SOAK_CYCLES of random lockstep of the block, v3 (crates/cli/examples/v3_soak.rs: its model and
+# soak.sh: SOAK_CYCLES of random lockstep of the block, v3 (`capfc cosim`: its model and
 # its Verilated RTL, every register, output and RAM write compared every cycle), over every built
 # v3 parameter set and both algorithms, in shards that GNU parallel runs SOAK_JOBS at a time; one
 # summary at the end (scripts/soak_summary.py). `make soak` calls it (v2's soak: soak-v2.sh).
@@ -7,7 +7,7 @@
 # Each parameter set gets a share of the cycles (SOAK_SHARE, "set:weight ..."): by default about the
 # same lockstep time each (the weights are its lockstep's cycles/s on one core). A set's share is
 # cut into jobs of SOAK_JOB_CYCLES cycles, a seed each in both algorithms, and its jobs into
-# SOAK_SHARDS shards (v3_soak --shard K/N). The seeds are SOAK_SEED0 + 1 onwards: SOAK_SEED0 is
+# SOAK_SHARDS shards (capfc cosim --shard K/N). The seeds are SOAK_SEED0 + 1 onwards: SOAK_SEED0 is
 # random unless given, and printed; a failed job prints the command that replays it.
 #
 #   scripts/soak.sh            run the plan and summarise
@@ -15,7 +15,7 @@
 #
 # Environment: SOAK_CYCLES (10^9), SOAK_JOB_CYCLES (10^6), SOAK_SHARDS (8 per parameter set),
 # SOAK_JOBS (nproc), SOAK_DIR (build/soak), SOAK_SHARE, SOAK_SEED0 (random), CAPFC_SOAK (the
-# binary: $CARGO_TARGET_DIR/release/examples/v3_soak).
+# binary: $CARGO_TARGET_DIR/release/capfc).
 set -euo pipefail
 
 cycles=${SOAK_CYCLES:-1000000000}
@@ -23,11 +23,11 @@ job=${SOAK_JOB_CYCLES:-1000000}
 shards=${SOAK_SHARDS:-8}
 jobs=${SOAK_JOBS:-$(nproc)}
 dir=${SOAK_DIR:-build/soak}
-# weights: k cycles/s of each set's soak job on one core (a 10^6-cycle job's CPU time, v3_soak
+# weights: k cycles/s of each set's soak job on one core (a 10^6-cycle job's CPU time, capfc cosim
 # --algo cal --seed 2; 32 and 48 ports not measured since: their 16 and 7.7 k cycles/s of wall clock
 # in a soak on the loaded 2-core machine, times 3)
 share=${SOAK_SHARE:-"v3_np4:218 v3_np4_nl1:205 v3_np6_cw4:156 v3_np8:145 v3_np8_nl3:120 v3_np8_cell64:147 v3_np12:94 v3_np32:48 v3_np48:23"}
-bin=${CAPFC_SOAK:-${CARGO_TARGET_DIR:-target}/release/examples/v3_soak}
+bin=${CAPFC_SOAK:-${CARGO_TARGET_DIR:-target}/release/capfc}
 seed0=${SOAK_SEED0:-$(( (RANDOM << 15 | RANDOM) * 1000 ))}
 
 die() { echo "soak: $*" >&2; exit 2; }
@@ -35,10 +35,10 @@ for v in "$cycles" "$job" "$shards" "$jobs"; do
     [[ $v =~ ^[1-9][0-9]*$ ]] || die "SOAK_CYCLES, SOAK_JOB_CYCLES, SOAK_SHARDS and SOAK_JOBS must be positive integers (got '$v')"
 done
 [[ $seed0 =~ ^[0-9]+$ ]] || die "SOAK_SEED0 must be a non-negative integer (got '$seed0')"
-[[ -x $bin ]] || die "$bin is not built (CAPFC_V3_CONFIGS=... cargo build --release --example v3_soak; make soak builds it)"
+[[ -x $bin ]] || die "$bin is not built (CAPFC_V3_CONFIGS=... cargo build --release; make soak builds it)"
 
 # every built parameter set has a share, and every share a built set
-built=$("$bin" --list | awk '/^v3_/ {print $1}' | sort)
+built=$("$bin" cosim --list | awk '/^v3_/ {print $1}' | sort)
 named=$(for s in $share; do echo "${s%%:*}"; done | sort)
 [[ $built == "$named" ]] || die "SOAK_SHARE names [$(echo $named)] but the built parameter sets are [$(echo $built)]"
 
@@ -58,7 +58,7 @@ plan() {
         # (no more shards than jobs: a shard without a job is refused)
         local k_max=$((shards < 2 * seeds ? shards : 2 * seeds))
         for k in $(seq 1 "$k_max"); do
-            echo "$bin --config $cfg --algo both --seeds $((seed0 + 1))..=$((seed0 + seeds)) --cycles $job --shard $k/$k_max --json > $dir/$cfg-$k.json 2> $dir/$cfg-$k.log"
+            echo "$bin cosim --config $cfg --algo both --directed none --seeds $((seed0 + 1))..=$((seed0 + seeds)) --cycles $job --shard $k/$k_max --json > $dir/$cfg-$k.json 2> $dir/$cfg-$k.log"
         done
     done
 }

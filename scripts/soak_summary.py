@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""soak_summary.py: one summary of the shards of `make soak` (v3_soak --shard K/N --json) or
-`make soak-v2` (capfc cosim --shard K/N --json).
+"""soak_summary.py: one summary of the shards of `make soak` (capfc cosim --shard K/N --json) or
+`make soak-v2` (examples/v2_cosim.rs --shard K/N --json).
 
 Usage: soak_summary.py SHARD.json ... ; prints cycles, jobs, mismatches, time and the merged
 coverage, and exits 1 when a shard is missing or unreadable, a job failed (its replay command

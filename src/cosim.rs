@@ -1,4 +1,5 @@
-//! The lockstep checker of v2 (`capfc cosim`; the block's, v3's, is [`crate::cosim_v3`]): the Rust
+//! The lockstep checker of v2 (`crates/cli/examples/v2_cosim.rs`; the block's, v3's, is
+//! [`crate::cosim_v3`], `capfc cosim`): the Rust
 //! model and the Verilated RTL get the same inputs every cycle, and
 //! every output and every architectural register is compared after every cycle. The first
 //! difference stops the run with the cycle, each differing signal by its RTL name, the last inputs,
@@ -61,7 +62,7 @@ impl Job {
         };
         let f = fault.map_or(String::new(), |f| format!(" --fault {}", f.name()));
         format!(
-            "capfc cosim --config {} --algo {} {what}{f}",
+            "cargo run --release --example v2_cosim -- --config {} --algo {} {what}{f}",
             self.config,
             self.mode.name()
         )

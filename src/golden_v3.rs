@@ -177,6 +177,18 @@ pub enum SourceV3 {
     Directed { case: String, mode: Mode },
 }
 
+impl SourceV3 {
+    /// The algorithm the set's block runs.
+    pub fn mode(&self) -> Mode {
+        match self {
+            SourceV3::Random { mode, .. }
+            | SourceV3::MacBusy { mode }
+            | SourceV3::ResetWithE { mode }
+            | SourceV3::Directed { mode, .. } => *mode,
+        }
+    }
+}
+
 /// `manifest.json` of a v3 set.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

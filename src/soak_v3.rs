@@ -1,14 +1,16 @@
-//! The soak of the v3 block (`make soak`): random legal traffic ([`golden_v3::random_clocked`],
-//! the generator of the random golden sets) through the block's model and its Verilated RTL in
-//! lockstep ([`LockstepV3`]: every register, output and RAM write compared every cycle), over
-//! parameter sets, both algorithms and seeds, in jobs that shards divide
-//! (`crates/cli/examples/v3_soak.rs`, `scripts/soak.sh`).
+//! The block's lockstep regression (`capfc cosim`, and `make soak` in shards of it): traffic
+//! through the block's model and its Verilated RTL in lockstep ([`LockstepV3`]: every register,
+//! output and RAM write compared every cycle), over parameter sets, both algorithms, random seeds
+//! and the curated golden sets' stimulus, in jobs that shards divide (`scripts/soak.sh`).
 //!
-//! A job is one seed of one parameter set in one algorithm. Even seeds run the contention
-//! traffic (two hot output ports on one sort engine, clears meeting sorts), odd ones the plain
-//! traffic; at a port count that is not a power of two every job also drives departures and
-//! enqueues naming ports NP and above. A job fails on the first mismatch (or a rule of the
-//! contract its outputs break) and its report names the command that replays it.
+//! A random job is one seed of one parameter set in one algorithm: legal random traffic
+//! ([`golden_v3::random_clocked`], the generator of the random golden sets). Even seeds run the
+//! contention traffic (two hot output ports on one sort engine, clears meeting sorts), odd ones
+//! the plain traffic; at a port count that is not a power of two every job also drives departures
+//! and enqueues naming ports NP and above. A directed job replays a curated golden set's stimulus
+//! (`golden_v3::curated`: each named corner, its generator having shown that the corner
+//! happened). A job fails on the first mismatch (or, random, a rule of the contract its outputs
+//! break) and its report names the command that replays it.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -19,58 +21,72 @@ use crate::cosim_v3::{InputPacker, LockstepV3};
 use crate::golden_v3;
 use crate::v3::fault::Fault;
 
-/// One job: `cycles` cycles of seed `seed` on parameter set `config` in `mode`.
+/// What a job drives.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Traffic {
+    /// Random legal traffic of seed `seed`, `cycles` cycles (the reset and the configuration
+    /// included).
+    Random { seed: u64, cycles: u64 },
+    /// The stimulus of the curated golden set of this name (`golden_v3::curated`).
+    Set(String),
+}
+
+/// One job: `traffic` on parameter set `config` in `mode`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Job {
     pub config: String,
     pub params: BlockParams,
     pub mode: Mode,
-    pub seed: u64,
-    pub cycles: u64,
+    pub traffic: Traffic,
 }
 
 impl Job {
-    /// The traffic has contention (even seeds).
+    /// The traffic has contention (random, even seeds).
     pub fn contention(&self) -> bool {
-        self.seed.is_multiple_of(2)
+        matches!(self.traffic, Traffic::Random { seed, .. } if seed.is_multiple_of(2))
     }
 
-    /// The traffic names ports NP and above (a port count that is not a power of two).
+    /// The traffic names ports NP and above (random, a port count that is not a power of two).
     pub fn stray(&self) -> bool {
-        !self.params.np.is_power_of_two()
+        matches!(self.traffic, Traffic::Random { .. }) && !self.params.np.is_power_of_two()
     }
 
     pub fn label(&self) -> String {
-        format!(
-            "{} {} seed {} ({} cycles{}{})",
-            self.config,
-            self.mode.name(),
-            self.seed,
-            self.cycles,
-            if self.contention() {
-                ", contention"
-            } else {
-                ""
-            },
-            if self.stray() { ", stray ports" } else { "" }
-        )
+        match &self.traffic {
+            Traffic::Random { seed, cycles } => format!(
+                "{} {} seed {seed} ({cycles} cycles{}{})",
+                self.config,
+                self.mode.name(),
+                if self.contention() {
+                    ", contention"
+                } else {
+                    ""
+                },
+                if self.stray() { ", stray ports" } else { "" }
+            ),
+            Traffic::Set(name) => format!("{} {} golden set {name}", self.config, self.mode.name()),
+        }
     }
 
     /// The command that runs this job alone (`fault`: the model's fault it ran with).
     pub fn replay(&self, fault: Option<Fault>) -> String {
+        let what = match &self.traffic {
+            Traffic::Random { seed, cycles } => {
+                format!("--seed {seed} --cycles {cycles} --directed none")
+            }
+            Traffic::Set(name) => format!("--seeds 0 --directed {name}"),
+        };
         format!(
-            "CAPFC_V3_CONFIGS={c} cargo run --release --example v3_soak -- --config {c} --algo {} --seed {} --cycles {}{}",
+            "CAPFC_V3_CONFIGS={c} cargo run --release -- cosim --config {c} --algo {} {what}{}",
             self.mode.name(),
-            self.seed,
-            self.cycles,
             fault.map(|f| format!(" --fault {f}")).unwrap_or_default(),
             c = self.config,
         )
     }
 }
 
-/// The jobs of `configs` × `seeds` × `modes`, in that order of nesting (each seed's modes side
-/// by side, so that a shard has both algorithms).
+/// The random jobs of `configs` × `seeds` × `modes`, in that order of nesting (each seed's modes
+/// side by side, so that a shard has both algorithms).
 pub fn jobs(
     configs: &[(String, BlockParams)],
     modes: &[Mode],
@@ -85,13 +101,46 @@ pub fn jobs(
                     config: name.clone(),
                     params: *p,
                     mode,
-                    seed,
-                    cycles,
+                    traffic: Traffic::Random { seed, cycles },
                 });
             }
         }
     }
     v
+}
+
+/// The directed jobs: every curated golden set (`golden_v3::curated`, in its order) whose
+/// parameters are those of one of `configs` and whose algorithm is one of `modes`; `names`
+/// narrows them to those sets (each must be curated).
+pub fn directed_jobs(
+    configs: &[(String, BlockParams)],
+    modes: &[Mode],
+    names: Option<&[String]>,
+) -> Result<Vec<Job>, SoakError> {
+    let curated = golden_v3::curated();
+    if let Some(ns) = names {
+        if let Some(n) = ns.iter().find(|n| !curated.iter().any(|c| &c.name == *n)) {
+            return Err(SoakError::NoSet {
+                name: n.clone(),
+                sets: curated.iter().map(|c| c.name.clone()).collect(),
+            });
+        }
+    }
+    let mut v = vec![];
+    for c in curated {
+        if names.is_some_and(|ns| !ns.contains(&c.name)) || !modes.contains(&c.source.mode()) {
+            continue;
+        }
+        if let Some((config, params)) = configs.iter().find(|(_, p)| *p == c.params) {
+            v.push(Job {
+                config: config.clone(),
+                params: *params,
+                mode: c.source.mode(),
+                traffic: Traffic::Set(c.name),
+            });
+        }
+    }
+    Ok(v)
 }
 
 /// Shard `k` of `n` (k from 1): job `j` when `j mod n = k - 1`.
@@ -120,12 +169,92 @@ pub enum SoakError {
         what: String,
         replay: String,
     },
+    #[error("[golden] {dir}: {what}")]
+    Set { dir: String, what: String },
+    #[error("[cosim] --directed {name}: no such golden set (the curated sets: {})", sets.join(", "))]
+    NoSet { name: String, sets: Vec<String> },
+    #[error("{label}: the golden set's stimulus could not be built: {source}")]
+    Stim {
+        label: String,
+        #[source]
+        source: Box<crate::faults::FaultsError>,
+    },
     #[error("{label}: the lockstep could not run: {source}")]
     Lockstep {
         label: String,
         #[source]
         source: Box<crate::cosim_v3::LockstepError>,
     },
+}
+
+/// What replaying a set of the block on its Verilated RTL gave ([`replay_set`]).
+#[derive(Debug, Clone)]
+pub struct SetReplay {
+    /// cycles driven
+    pub cycles: u64,
+    /// lines of `expect.hex` (its comments aside)
+    pub lines: usize,
+    /// the first line of `expect.hex` (from 1, its comments aside) the RTL's outputs do not give:
+    /// (line, the set's, the RTL's); `None`: every line given
+    pub first: Option<(usize, String, String)>,
+}
+
+/// Replay the block's golden set in `dir` (format 3) on the Verilated RTL alone, the model not
+/// involved: `stim.hex` drives it cycle by cycle, and its outputs, written as `expect.hex` is (a
+/// line at cycle 0 and at every change), must be the set's, line for line.
+pub fn replay_set(dir: &std::path::Path) -> Result<SetReplay, SoakError> {
+    let bad = |what: String| SoakError::Set {
+        dir: dir.display().to_string(),
+        what,
+    };
+    let read = |f: &str| std::fs::read_to_string(dir.join(f)).map_err(|e| bad(format!("{f}: {e}")));
+    let m: golden_v3::Manifest3 = serde_json::from_str(&read("manifest.json")?).map_err(|e| {
+        bad(format!(
+            "manifest.json: {e} (a set of format 3 is the block's)"
+        ))
+    })?;
+    let stim = crate::faults::parse_stim(&m.params, &read("stim.hex")?, m.cycles)
+        .map_err(|e| bad(e.to_string()))?;
+    let want = crate::faults::body(&read("expect.hex")?);
+    let mut rtl = crate::dut_v3::RtlTopV3::new(&m.params).map_err(|e| bad(e.to_string()))?;
+    let mut packer = InputPacker::default();
+    let mut words = vec![0u32; rtl.layout.input_words];
+    let mut outw = vec![0u32; rtl.layout.output_words];
+    let mut out = crate::v3::top::TopOut::default();
+    let (mut got, mut prev) = (String::new(), None::<String>);
+    for (c, inp) in stim.iter().enumerate() {
+        words.fill(0);
+        packer
+            .pack(&rtl, inp, &mut words)
+            .map_err(|e| bad(e.to_string()))?;
+        rtl.step(&words, &mut outw);
+        crate::cosim_v3::unpack_outputs(&rtl, &outw, &mut out).map_err(|e| bad(e.to_string()))?;
+        let h = crate::faults::out_hex(&out);
+        if prev.as_ref() != Some(&h) {
+            got.push_str(&format!("{c:08x}_{h}\n"));
+            prev = Some(h);
+        }
+    }
+    let first = want
+        .lines()
+        .map(Some)
+        .chain(std::iter::repeat(None))
+        .zip(got.lines().map(Some).chain(std::iter::repeat(None)))
+        .take(want.lines().count().max(got.lines().count()))
+        .enumerate()
+        .find(|(_, (w, g))| w != g)
+        .map(|(k, (w, g))| {
+            (
+                k + 1,
+                w.unwrap_or("(none)").to_string(),
+                g.unwrap_or("(none)").to_string(),
+            )
+        });
+    Ok(SetReplay {
+        cycles: stim.len() as u64,
+        lines: want.lines().count(),
+        first,
+    })
 }
 
 /// What a job that passed checked.
@@ -150,6 +279,71 @@ struct Side {
 /// Run one job: its traffic through model and RTL in lockstep, to its end or its first mismatch.
 /// `exhaustive`: compare every RAM word every cycle (slower; the same verdict).
 pub fn run_job(j: &Job, fault: Option<Fault>, exhaustive: bool) -> Result<JobReport, SoakError> {
+    match &j.traffic {
+        Traffic::Random { seed, cycles } => run_random(j, *seed, *cycles, fault, exhaustive),
+        Traffic::Set(name) => run_set(j, name, fault, exhaustive),
+    }
+}
+
+/// A directed job: the golden set's stimulus, cycle by cycle, in lockstep.
+fn run_set(
+    j: &Job,
+    name: &str,
+    fault: Option<Fault>,
+    exhaustive: bool,
+) -> Result<JobReport, SoakError> {
+    let lock = |source| SoakError::Lockstep {
+        label: j.label(),
+        source: Box::new(source),
+    };
+    let c = golden_v3::curated()
+        .into_iter()
+        .find(|c| c.name == name)
+        .ok_or_else(|| SoakError::NoSet {
+            name: name.to_string(),
+            sets: vec![],
+        })?;
+    let stim =
+        crate::faults::Stim::of_set(name, &c.params, &c.source).map_err(|e| SoakError::Stim {
+            label: j.label(),
+            source: Box::new(e),
+        })?;
+    let mut l = LockstepV3::new(&j.params, 4).map_err(lock)?;
+    l.exhaustive = exhaustive;
+    l.model.set_fault(fault);
+    let mut packer = InputPacker::default();
+    let mut words = vec![0u32; l.rtl.layout.input_words];
+    for inp in &stim.cycles {
+        words.fill(0);
+        packer
+            .pack(&l.rtl, inp, &mut words)
+            .and_then(|()| l.cycle_in(inp, &words))
+            .map_err(lock)?;
+        if let Some((cycle, name, rtl, model)) = l.report.mismatches.first() {
+            return Err(SoakError::Mismatch {
+                label: j.label(),
+                cycle: *cycle,
+                total: l.report.total_mismatches,
+                first: format!("{name}: RTL {rtl}, model {model}"),
+                replay: j.replay(fault),
+            });
+        }
+    }
+    Ok(JobReport {
+        cycles: stim.cycles.len() as u64,
+        full_compares: l.full_cycles,
+        corners: BTreeMap::from([("golden_sets_replayed".to_string(), 1)]),
+    })
+}
+
+/// A random job: the generator's traffic, answering to the outputs, in lockstep.
+fn run_random(
+    j: &Job,
+    seed: u64,
+    cycles: u64,
+    fault: Option<Fault>,
+    exhaustive: bool,
+) -> Result<JobReport, SoakError> {
     let lock = |source| SoakError::Lockstep {
         label: j.label(),
         source: Box::new(source),
@@ -188,8 +382,8 @@ pub fn run_job(j: &Job, fault: Option<Fault>, exhaustive: bool) -> Result<JobRep
     });
     let c = golden_v3::random_clocked(
         &j.params,
-        j.seed,
-        j.cycles,
+        seed,
+        cycles,
         j.mode,
         j.contention(),
         j.stray(),

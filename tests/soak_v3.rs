@@ -1,4 +1,4 @@
-//! The v3 soak (`make soak`, src/soak_v3.rs): its jobs run model and RTL in lockstep on the
+//! The block's lockstep regression (`capfc cosim`, `make soak`, src/soak_v3.rs): its jobs run model and RTL in lockstep on the
 //! random golden sets' traffic, a fault in the model fails a job with the command that replays
 //! it, the shards divide the jobs, and the traffic reaches its corners at the soak's unusual
 //! parameter sets (one counted class, 64-byte cells, 4-bit counters, stray ports) too.
@@ -74,7 +74,7 @@ fn the_traffic_reaches_its_corners_at_the_soaks_parameter_sets() {
 mod rtl {
     use super::params;
     use capfc::block::Mode;
-    use capfc::soak_v3::{jobs, run_job, shard, SoakError};
+    use capfc::soak_v3::{directed_jobs, jobs, run_job, shard, SoakError, Traffic};
     use capfc::v3::fault::Fault;
 
     /// A job at 4 ports (built by default) in both algorithms: every cycle in lockstep, no
@@ -114,13 +114,53 @@ mod rtl {
                 let msg = e.to_string();
                 assert!(
                     msg.contains(
-                        "--config v3_np4 --algo max --seed 7 --cycles 20000 --fault ing_lossy_pause"
+                        "cosim --config v3_np4 --algo max --seed 7 --cycles 20000 --directed none --fault ing_lossy_pause"
                     ),
                     "{msg}"
                 );
             }
             other => panic!("the fault was not caught: {other:?}"),
         }
+    }
+
+    /// The directed jobs are the curated golden sets at the given parameter sets and algorithms,
+    /// each run clean in lockstep; a fault its set catches fails it with the set in the replay
+    /// command; a name that is no set is refused.
+    #[test]
+    fn the_golden_sets_run_in_lockstep() {
+        let p = params("v3_np4");
+        let cfg = [("v3_np4".to_string(), p)];
+        let all = directed_jobs(&cfg, &[Mode::StopMax, Mode::StopCal], None).unwrap();
+        let curated = capfc::golden_v3::curated();
+        let at4 = curated.iter().filter(|c| c.params == p).count();
+        assert_eq!(all.len(), at4, "every curated set at 4 ports, once");
+        assert!(at4 >= 40, "{at4}");
+        let max = directed_jobs(&cfg, &[Mode::StopMax], None).unwrap();
+        assert!(max.iter().all(|j| j.mode == Mode::StopMax));
+        assert_eq!(2 * max.len(), all.len());
+        let name = "two_lanes_one_slot_cal_np4".to_string();
+        let one = directed_jobs(&cfg, &[Mode::StopCal], Some(std::slice::from_ref(&name))).unwrap();
+        assert_eq!(one.len(), 1);
+        assert_eq!(one[0].traffic, Traffic::Set(name));
+        let r = run_job(&one[0], None, false).unwrap_or_else(|e| panic!("{e}"));
+        assert!(r.cycles > 500, "{}", r.cycles);
+        let set = "reset_with_e_max_np4".to_string();
+        let j =
+            &directed_jobs(&cfg, &[Mode::StopMax], Some(std::slice::from_ref(&set))).unwrap()[0];
+        match run_job(j, Some(Fault::IngLossyPause), false) {
+            Err(e @ SoakError::Mismatch { .. }) => {
+                let msg = e.to_string();
+                assert!(
+                    msg.contains("cosim --config v3_np4 --algo max --seeds 0 --directed reset_with_e_max_np4 --fault ing_lossy_pause"),
+                    "{msg}"
+                );
+            }
+            other => panic!("the fault was not caught: {other:?}"),
+        }
+        assert!(matches!(
+            directed_jobs(&cfg, &[Mode::StopMax], Some(&["nothing".to_string()])),
+            Err(SoakError::NoSet { .. })
+        ));
     }
 
     /// The shards of a job list take each job exactly once.

@@ -385,7 +385,7 @@ fn lockstep_run(f: Fault, s: &Stim) -> Result<(Option<Kill>, u64), FaultsError> 
 
 /// The outputs of a cycle as a line of `expect.hex` (`golden_v3`'s format: the concatenation in
 /// hexadecimal, the first output most significant).
-fn out_hex(out: &TopOut) -> String {
+pub(crate) fn out_hex(out: &TopOut) -> String {
     let mut h = traffic::Hex(vec![]);
     out.visit(&mut h);
     traffic::hex(&h.0)
@@ -412,7 +412,7 @@ pub(crate) fn expect_lines(
 }
 
 /// The body of a set file (its lines but the leading comments).
-fn body(text: &str) -> String {
+pub(crate) fn body(text: &str) -> String {
     text.lines()
         .skip_while(|l| l.starts_with("//"))
         .fold(String::new(), |mut s, l| {

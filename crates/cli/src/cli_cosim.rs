@@ -1,195 +1,160 @@
-//! `capfc cosim`: a lockstep regression over parameter sets, modes, seeds and directed cases.
+//! `capfc cosim`: the block's model and its Verilated RTL in lockstep (`capfc::soak_v3`), every
+//! register, output and RAM write compared every cycle, over parameter sets, algorithms, random
+//! seeds and the curated golden sets' stimulus; one shard of the jobs at a time (`make soak`
+//! runs shards of it under GNU parallel, `scripts/soak.sh`).
+//!
+//! The parameter sets are those built (`CAPFC_V3_CONFIGS`, names from
+//! crates/block/src/v3/rtl_configs.rs). Every job prints its seed or set; a failed one prints the
+//! command that replays it. `--json` writes the summary `scripts/soak_summary.py` reads.
+//!
+//! Exit 0 when every job ran to its end with no difference, 1 when a job failed; bad input, or a
+//! selection with no job, is an error.
 
-use crate::block::coverage::Coverage;
-use crate::block::{BlockParams, Fault, Mode};
-use crate::cli_util::{parse_seeds, parse_shard, select_configs};
-use crate::cosim::{jobs, run_job, shard, Failure, Job, RunOpts};
-use crate::stimulus::DIRECTED;
-use anyhow::{bail, Result};
-use clap::Args;
+use std::collections::BTreeMap;
 use std::time::Instant;
+
+use crate::cli_util::{parse_seeds, parse_shard, select_configs};
+use anyhow::{bail, Result};
+use capfc::block::{BlockParams, Mode};
+use capfc::soak_v3::{directed_jobs, jobs, run_job, shard, Job};
+use capfc::v3::fault::Fault;
+use clap::Args;
 
 #[derive(Args, Debug, Clone)]
 pub struct CosimArgs {
-    /// Parameter sets (names from `capfc cosim --list`), comma-separated, or `all`.
+    /// Parameter sets (built ones, `--list`), comma-separated, or `all`.
     #[arg(long, default_value = "all")]
     pub config: String,
-    /// Contributor selection: max, cal or both.
+    /// Algorithm: max (Stop-Max), cal (Stop-Calibrate) or both.
     #[arg(long, default_value = "both")]
     pub algo: String,
-    /// Seeds of the random jobs: `A..B` (B excluded), `A..=B`, or a count `N` (1..=N); 0 for none.
+    /// Seeds of the random jobs: `A..B` (B excluded), `A..=B`, a count `N` (1..=N), or 0 for none.
     #[arg(long, default_value = "4")]
     pub seeds: String,
     /// A single seed (overrides --seeds).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Cycles per random job.
+    /// Cycles per random job (the reset and the configuration included).
     #[arg(long, default_value_t = 20_000)]
     pub cycles: u64,
-    /// Directed cases: all, none, or names, comma-separated.
+    /// The curated golden sets whose stimulus runs in lockstep too (those at a selected parameter
+    /// set in a selected algorithm): all, none, or names, comma-separated (`--list`).
     #[arg(long, default_value = "all")]
     pub directed: String,
     /// Run only shard K of N (`K/N`, K from 1): job j runs when j mod N = K-1.
     #[arg(long)]
     pub shard: Option<String>,
-    /// Inject a deliberate fault into the model: a name of v2's catalogue (`crates/block/src/block/fault.rs`;
-    /// an unknown name is refused with the list).
+    /// A fault of the model's catalogue (`capfc faults --list`): the run must fail.
     #[arg(long)]
     pub fault: Option<Fault>,
-    /// On a mismatch, write VCDs of the RTL and of the model (same signal names) for this many
-    /// cycles either side of it; 0: none.
-    #[arg(long, default_value_t = 20)]
-    pub wave_window: u64,
-    /// Directory for waveform windows.
-    #[arg(long, default_value = ".")]
-    pub wave_dir: std::path::PathBuf,
-    /// Cycles of input history in a mismatch report.
-    #[arg(long, default_value_t = 8)]
-    pub history: usize,
-    /// Print the built parameter sets and directed cases, and exit.
+    /// Compare every RAM word every cycle, not the RAMs' writes (slower; the same verdict).
     #[arg(long)]
-    pub list: bool,
+    pub exhaustive: bool,
     /// Machine-readable summary on standard output.
     #[arg(long)]
     pub json: bool,
-    /// Compare every RAM word after every cycle, not the RAM writes (slower; the same verdict).
+    /// Print the built parameter sets and the curated golden sets, and exit.
     #[arg(long)]
-    pub exhaustive: bool,
+    pub list: bool,
 }
 
-/// `--seeds`: `A..B` (B excluded), `A..=B`, or a count N (seeds 1..=N); any u64, the edges
-/// included. An empty range is an error, not a run of nothing.
-/// Seeds in a range (up to 2^64, so u128).
-fn seed_count(r: &std::ops::RangeInclusive<u64>) -> u128 {
-    u128::from(r.end() - r.start()) + 1
-}
-
-/// Seeds one run may take: the jobs are listed before they run.
-const MAX_SEEDS: u128 = 1_000_000;
-
+/// Runs the regression; false when a job failed.
 pub fn run(a: &CosimArgs) -> Result<bool> {
-    let built = crate::dut::available();
+    let built = capfc::dut_v3::available();
     if a.list {
-        print_list(&built);
+        for (n, p) in &built {
+            println!(
+                "{n:<14} NP={} SW={} OW={} CW={} CELL_LOG2={} CUT_F={} NL={}",
+                p.np, p.sw, p.ow, p.cw, p.cell_log2, p.cut_f, p.nl
+            );
+        }
+        let sets: Vec<String> = capfc::golden_v3::curated()
+            .into_iter()
+            .map(|c| c.name)
+            .collect();
+        println!("directed: {}", sets.join(", "));
         return Ok(true);
     }
-    let configs = select_configs(&a.config, &built, "CAPFC_RTL_CONFIGS")?;
-    let modes = parse_algo(&a.algo)?;
-    let seeds = match a.seed {
-        Some(s) => s..=s,
-        None => parse_seeds(&a.seeds)?,
-    };
-    let directed = parse_directed(&a.directed)?;
-    let js = select_jobs(a, &configs, &modes, &seeds, &directed)?;
-    let opts = RunOpts {
-        fault: a.fault,
-        wave_window: (a.wave_window > 0).then_some(a.wave_window),
-        wave_dir: Some(a.wave_dir.clone()),
-        history: a.history,
-        coverage: true,
-        exhaustive: a.exhaustive,
-    };
-    let t0 = Instant::now();
-    let tally = run_jobs(&js, &opts);
-    let secs = t0.elapsed().as_secs_f64();
-    print_summary(a, js.len(), &tally, secs)?;
-    Ok(tally.failed == 0)
-}
-
-/// `--list`: the built parameter sets and the directed cases.
-fn print_list(built: &[(String, BlockParams)]) {
-    for (n, p) in built {
-        println!(
-            "{n:<12} NP={} SW={} OW={} CW={} CELL_LOG2={} CUT_F={}",
-            p.np, p.sw, p.ow, p.cw, p.cell_log2, p.cut_f
-        );
-    }
-    println!("directed: {}", DIRECTED.join(", "));
-}
-
-/// `--algo`: max, cal, both or pfc.
-fn parse_algo(algo: &str) -> Result<Vec<Mode>> {
-    Ok(match algo {
+    let configs = select_configs(&a.config, &built, "CAPFC_V3_CONFIGS")?;
+    let modes = match a.algo.as_str() {
         "max" => vec![Mode::StopMax],
         "cal" => vec![Mode::StopCal],
         "both" => vec![Mode::StopMax, Mode::StopCal],
-        "pfc" => vec![Mode::PfcOnly],
-        o => bail!("--algo '{o}': expected max, cal, both or pfc"),
-    })
+        o => bail!("--algo '{o}': expected max, cal or both"),
+    };
+    let seeds = match (a.seed, a.seeds.as_str()) {
+        (Some(s), _) => Some(s..=s),
+        (None, "0") => None,
+        (None, s) => Some(parse_seeds(s)?),
+    };
+    if let Some(s) = &seeds {
+        if s.end() - s.start() >= 1_000_000 {
+            bail!("--seeds: more than 1,000,000 seeds in one run; split the range over runs");
+        }
+    }
+    if a.cycles == 0 {
+        bail!("--cycles 0: nothing to check");
+    }
+    let js = select_jobs(a, &configs, &modes, seeds.as_ref(), a.fault)?;
+    let t0 = Instant::now();
+    let tally = run_jobs(&js, a.fault, a.exhaustive);
+    let secs = t0.elapsed().as_secs_f64();
+    print_summary(a.json, js.len(), &tally, secs)?;
+    Ok(tally.failed == 0 && tally.cycles > 0)
 }
 
-/// `--directed`: all, none, or case names, comma-separated.
-fn parse_directed(spec: &str) -> Result<Vec<String>> {
-    Ok(match spec {
-        "all" => DIRECTED.iter().map(|s| s.to_string()).collect(),
-        "none" => vec![],
-        list => list
-            .split(',')
-            .map(|n| {
-                if DIRECTED.contains(&n) {
-                    Ok(n.to_string())
-                } else {
-                    bail!(
-                        "--directed '{n}': no such case (cases: {})",
-                        DIRECTED.join(", ")
-                    )
-                }
-            })
-            .collect::<Result<_>>()?,
-    })
-}
-
-/// The jobs of this run: every configuration × mode × seed and the directed cases, then
-/// `--shard`'s share of them; none is an error. Says on stderr what runs.
+/// The jobs of this run: every configuration × seed × mode, then `--shard`'s share of them; none
+/// is an error. Says on stderr what runs.
 fn select_jobs(
     a: &CosimArgs,
     configs: &[(String, BlockParams)],
     modes: &[Mode],
-    seeds: &std::ops::RangeInclusive<u64>,
-    directed: &[String],
+    seeds: Option<&std::ops::RangeInclusive<u64>>,
+    fault: Option<Fault>,
 ) -> Result<Vec<Job>> {
-    if seed_count(seeds) > MAX_SEEDS {
-        bail!(
-            "--seeds {}..={}: {} seeds, more than the {MAX_SEEDS} one run takes; split the range over runs",
-            seeds.start(),
-            seeds.end(),
-            seed_count(seeds)
-        );
-    }
-    let mut js = jobs(configs, modes, seeds.clone(), a.cycles, directed);
-    let total_jobs = js.len();
+    let mut js = seeds.map_or_else(Vec::new, |s| jobs(configs, modes, s.clone(), a.cycles));
+    let names: Option<Vec<String>> = match a.directed.as_str() {
+        "all" => None,
+        "none" => Some(vec![]),
+        l => Some(l.split(',').map(str::to_string).collect()),
+    };
+    js.extend(directed_jobs(configs, modes, names.as_deref())?);
+    let total = js.len();
     if let Some(sh) = &a.shard {
         let (k, n) = parse_shard(sh)?;
         js = shard(js, k, n);
     }
-    let names = || {
+    if js.is_empty() {
+        // a regression that checks nothing must not pass
+        bail!(
+            "no job selected: {} config(s), {} seed(s), {}, directed '{}'{} give 0 of {total} jobs",
+            configs.len(),
+            seeds.map_or(0, |s| s.end() - s.start() + 1),
+            a.algo,
+            a.directed,
+            a.shard
+                .as_ref()
+                .map(|s| format!(", shard {s}"))
+                .unwrap_or_default()
+        );
+    }
+    eprintln!(
+        "cosim: {} of {total} jobs; configs {}; algo {}; seeds {} x {} cycles; directed {}{}{}",
+        js.len(),
         configs
             .iter()
             .map(|(n, _)| n.as_str())
             .collect::<Vec<_>>()
-            .join(",")
-    };
-    if js.is_empty() {
-        // a regression that runs nothing must not pass
-        bail!(
-            "no job selected: configs {}, algo {}, {} seed(s), directed '{}'{} give 0 of {total_jobs} jobs",
-            names(),
-            a.algo,
-            seed_count(seeds),
-            a.directed,
-            a.shard.as_ref().map(|s| format!(", shard {s}")).unwrap_or_default()
-        );
-    }
-    eprintln!(
-        "cosim: {} of {total_jobs} jobs; configs {}; algo {}; seeds {}..={} x {} cycles; directed {}{}",
-        js.len(),
-        names(),
+            .join(","),
         a.algo,
-        seeds.start(),
-        seeds.end(),
+        seeds.map_or_else(|| "none".into(), |s| format!("{}..={}", s.start(), s.end())),
         a.cycles,
         a.directed,
-        a.shard.as_ref().map(|s| format!("; shard {s}")).unwrap_or_default()
+        a.shard
+            .as_ref()
+            .map(|s| format!("; shard {s}"))
+            .unwrap_or_default(),
+        fault.map(|f| format!("; fault {f}")).unwrap_or_default()
     );
     Ok(js)
 }
@@ -198,73 +163,74 @@ fn select_jobs(
 struct Tally {
     passed: u64,
     failed: u64,
-    /// Cycles run in lockstep (a failed job's up to its mismatch).
+    /// Cycles run in lockstep by the jobs that passed.
     cycles: u64,
     /// Cycles after which every RAM word was compared.
     full: u64,
-    cov: Coverage,
+    /// Hits of each coverage point, over the jobs that passed.
+    cov: BTreeMap<String, u64>,
     failures: Vec<String>,
 }
 
-/// Runs `js` in order under a progress bar, each failure on stderr as it comes.
-fn run_jobs(js: &[Job], opts: &RunOpts) -> Tally {
-    let pb = indicatif::ProgressBar::new(js.len() as u64);
-    pb.set_style(
-        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} jobs {elapsed} {msg}")
-            .unwrap(),
-    );
+/// Runs `js` in order, each job's verdict on stderr as it ends.
+fn run_jobs(js: &[Job], fault: Option<Fault>, exhaustive: bool) -> Tally {
     let mut t = Tally {
         passed: 0,
         failed: 0,
         cycles: 0,
         full: 0,
-        cov: Coverage::new(),
+        cov: BTreeMap::new(),
         failures: vec![],
     };
     for j in js {
-        pb.set_message(j.label());
-        match run_job(j, opts) {
+        let start = Instant::now();
+        match run_job(j, fault, exhaustive) {
             Ok(r) => {
                 t.passed += 1;
                 t.cycles += r.cycles;
                 t.full += r.full_compares;
-                t.cov.merge(&r.coverage);
-            }
-            Err(f) => {
-                t.failed += 1;
-                pb.suspend(|| eprintln!("{f}"));
-                if let Failure::Mismatch(m) = &f {
-                    t.cycles += m.cycle + 1;
+                for (k, v) in r.corners {
+                    *t.cov.entry(k).or_default() += v;
                 }
-                t.failures.push(f.to_string());
+                eprintln!(
+                    "cosim: {}: {} cycles, no difference ({:.1} s)",
+                    j.label(),
+                    r.cycles,
+                    start.elapsed().as_secs_f64()
+                );
+            }
+            Err(e) => {
+                t.failed += 1;
+                eprintln!("cosim: FAIL {e}");
+                t.failures.push(e.to_string());
             }
         }
-        pb.inc(1);
     }
-    pb.finish_and_clear();
     t
 }
 
-/// The summary on standard output: coverage and counts, or JSON with `--json`.
-fn print_summary(a: &CosimArgs, jobs: usize, t: &Tally, secs: f64) -> Result<()> {
+/// The summary on standard output: coverage and counts, or JSON (`json`).
+fn print_summary(json: bool, jobs: usize, t: &Tally, secs: f64) -> Result<()> {
     let (passed, failed, cycles, full) = (t.passed, t.failed, t.cycles, t.full);
-    if a.json {
+    if json {
+        let coverage: Vec<_> = t
+            .cov
+            .iter()
+            .map(|(k, v)| serde_json::json!({"point": k, "hits": v}))
+            .collect();
         let v = serde_json::json!({
             "jobs": jobs, "passed": passed, "failed": failed, "cycles": cycles,
-            "full_compares": full, "seconds": secs, "coverage": t.cov.to_json(), "failures": t.failures,
+            "full_compares": full, "seconds": secs, "coverage": coverage, "failures": t.failures,
         });
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
-        print!("{}", t.cov.report());
+        for (k, v) in &t.cov {
+            println!("  {v:>14}  {k}");
+        }
         println!(
-            "cosim: {cycles} cycles in lockstep in {secs:.1} s ({:.0} cycles/s)",
+            "cosim: {cycles} cycles in lockstep in {secs:.1} s ({:.0} cycles/s); {passed} passed, {failed} failed",
             cycles as f64 / secs.max(1e-9)
         );
-        println!(
-            "cosim: every RAM word compared after {full} of them (the first of each job, and \
-             those whose RAM writes differed), the writes after every one"
-        );
-        println!("cosim: {passed} passed, {failed} failed");
     }
     Ok(())
 }

@@ -5,9 +5,9 @@
 
 // The library's layers under their own names, so that a command reads `crate::switch` as the
 // library does.
-use capfc::{block, check, check_wave, dpi_sv, golden, golden_v3, net, stimulus, switch, v3};
 #[cfg(feature = "rtl")]
-use capfc::{cosim, dut, faults};
+use capfc::faults;
+use capfc::{block, check, check_wave, dpi_sv, golden, golden_v3, net, stimulus, switch, v3};
 
 pub mod cli_check;
 #[cfg(feature = "rtl")]

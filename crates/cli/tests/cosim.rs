@@ -1,6 +1,8 @@
-//! Lockstep co-simulation of the Rust model against the Verilated RTL.
+//! Lockstep co-simulation of v2's Rust model against its Verilated RTL (`capfc::cosim`, run by
+//! `examples/v2_cosim.rs`), and the command line of the block's lockstep, `capfc cosim` (its jobs
+//! are `tests/soak_v3.rs`'s).
 //!
-//! The regression is split per parameter set so the test harness runs the parts in parallel; the
+//! v2's regression is split per parameter set so the test harness runs the parts in parallel; the
 //! parts add up to more than 5 million cycles over 4, 6, 8, 16, 32 and 48 ports, both selection
 //! algorithms, random seeds and every directed case. Each part also requires every functional
 //! coverage point to be hit. A failure prints the mismatch report, whose last line is the command
@@ -304,17 +306,23 @@ fn mismatch_window_writes_both_sides_under_the_same_names() {
     assert_eq!(rtl_end, model_end);
 }
 
-/// `capfc cosim` that would check nothing exits non-zero and says why; seeds at the edge of u64
-/// run.
+/// `capfc cosim` (the block's lockstep) that would check nothing exits non-zero and says why;
+/// seeds at the edge of u64 run; a fault in the model fails a directed job (a golden set's
+/// stimulus) with the command that replays it, and that command fails the same way.
 #[test]
 fn a_regression_that_selects_no_job_fails() {
-    let cosim = |args: &[&str]| {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let capfc = |args: &[&str]| {
         std::process::Command::new(env!("CARGO_BIN_EXE_capfc"))
-            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-            .args(["cosim", "--config", "np4", "--cycles", "100"])
+            .current_dir(root)
             .args(args)
             .output()
             .expect("run capfc")
+    };
+    let cosim = |args: &[&str]| {
+        let mut a = vec!["cosim", "--config", "v3_np4", "--cycles", "100"];
+        a.extend_from_slice(args);
+        capfc(&a)
     };
     for (args, why) in [
         (
@@ -323,7 +331,7 @@ fn a_regression_that_selects_no_job_fails() {
         ),
         (
             &["--seeds", "0", "--directed", "none"][..],
-            "selects no seed",
+            "no job selected",
         ),
         (
             &["--seeds", "9..=3", "--directed", "none"][..],
@@ -331,7 +339,7 @@ fn a_regression_that_selects_no_job_fails() {
         ),
         (
             &["--seeds", "0..=18446744073709551615", "--directed", "none"][..],
-            "more than the 1000000",
+            "more than 1,000,000 seeds",
         ),
         (
             &[
@@ -345,6 +353,10 @@ fn a_regression_that_selects_no_job_fails() {
                 "2/2",
             ][..],
             "no job selected",
+        ),
+        (
+            &["--seeds", "0", "--directed", "no_such_set"][..],
+            "no such golden set",
         ),
     ] {
         let out = cosim(args);
@@ -367,7 +379,37 @@ fn a_regression_that_selects_no_job_fails() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(String::from_utf8_lossy(&out.stdout).contains("cosim: 1 passed, 0 failed"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("; 1 passed, 0 failed"));
+    // a fault the set catches: exit 1, and the replay command it prints fails alike
+    let out = cosim(&[
+        "--seeds",
+        "0",
+        "--directed",
+        "reset_with_e_max_np4",
+        "--fault",
+        "ing_lossy_pause",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    let replay = err
+        .lines()
+        .find_map(|l| l.split_once("replay: ").map(|(_, r)| r.to_string()))
+        .unwrap_or_else(|| panic!("no replay command: {err}"));
+    assert!(
+        replay.ends_with(
+            "cosim --config v3_np4 --algo max --seeds 0 --directed reset_with_e_max_np4 --fault ing_lossy_pause"
+        ),
+        "{replay}"
+    );
+    let args: Vec<&str> = replay
+        .split_once("-- ")
+        .map(|(_, a)| a.split(' ').collect())
+        .expect("the replay runs capfc");
+    let again = capfc(&args);
+    assert_eq!(again.status.code(), Some(1));
+    let fail = |e: &str| e.lines().find(|l| l.contains("FAIL")).map(str::to_string);
+    assert!(fail(&err).is_some());
+    assert_eq!(fail(&String::from_utf8_lossy(&again.stderr)), fail(&err));
 }
 
 /// The lockstep compares RAM writes, not RAM words, after every cycle (the words only when a write

@@ -1,6 +1,6 @@
 //! v2, the previous CaPFC block (`rtl/capfc_top.sv`), as a cycle model. The block is v3
 //! ([`crate::v3`]); v2 is kept as a second implementation whose event-driven model is the
-//! default of `capfc net` and `capfc cosim`.
+//! default of `capfc net`.
 //!
 //! One module per hardware unit, named as in the RTL: [`cfg`] (`capfc_cfg`), [`ingress`]
 //! (`capfc_ingress`), [`egress`] (`capfc_egress`), [`ram`] (`capfc_ram`, `capfc_lutram`), [`sort`]
