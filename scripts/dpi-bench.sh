@@ -14,7 +14,7 @@ cargo build --release -q
 cargo build --release -q -p capfc-capi
 target/release/capfc golden gen --seed 1 --steady --cycles "$cycles" --config "$config" --algo max \
     --out "$out/set" 2>/dev/null
-target/release/capfc gen-sv --config "$config" --out "$out/sv" 2>/dev/null
+target/release/capfc gen-sv --config "$config" --block v2 --out "$out/sv" 2>/dev/null
 def() { sed -n "s/^\`define CAPFC_$1 //p" "$out/set/params.vh"; }
 rtl=$(grep -vE '^\s*(//|#|$)' rtl/files.f)
 lines=$(def STIM_LINES)

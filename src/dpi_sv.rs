@@ -23,10 +23,7 @@ fn ranges(fields: &[Field]) -> String {
 
 /// The parameters as the C ABI reads them (TOML), as a SystemVerilog string literal.
 fn params_literal(p: &BlockParams, block: BlockKind) -> String {
-    let b = match block {
-        BlockKind::V2 => String::new(),
-        b => format!("block = \\\"{}\\\"\\n", b.name()),
-    };
+    let b = format!("block = \\\"{}\\\"\\n", block.name());
     format!(
         "np = {}\\nsw = {}\\now = {}\\ncw = {}\\ncell_log2 = {}\\ncut_f = {}\\nnl = {}\\n{b}",
         p.np, p.sw, p.ow, p.cw, p.cell_log2, p.cut_f, p.nl

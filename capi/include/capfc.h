@@ -11,17 +11,17 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-// The reference checker, fed `capfc_top`'s ports (or a team block's, adapted to them).
+// The reference checker, fed the block's ports (or a team block's, adapted to them).
 typedef struct CapfcChecker CapfcChecker;
 
-// The cycle model of `capfc_top`.
+// The cycle model of the block (`capfc_top_oc`, or v2's `capfc_top`).
 typedef struct CapfcModel CapfcModel;
 
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
 
-// A model of `capfc_top` with these parameters (TOML text), or NULL with the reason in `err`
+// A model of the block with these parameters (TOML text), or NULL with the reason in `err`
 // (`err_len` bytes, NUL-terminated; may be NULL).
 //
 // # Safety
@@ -62,7 +62,7 @@ int32_t capfc_model_step(struct CapfcModel *m, const uint32_t *in_words, uint32_
 int32_t capfc_model_error(const struct CapfcModel *m, char *buf, uint32_t len);
 
 // A reference checker for a block with these parameters (TOML text) within a timing envelope
-// (TOML text; NULL: capfc_top's own), or NULL with the reason in `err`. The configuration comes
+// (TOML text; NULL: the block's own), or NULL with the reason in `err`. The configuration comes
 // from the `cfg_we`/`cfg_addr`/`cfg_wdata` writes of the inputs (capfc's register map); a reset
 // clears it.
 //
@@ -151,7 +151,7 @@ int32_t capfc_checker_summary(const struct CapfcChecker *c, char *buf, uint32_t 
 const char *capfc_checker_summary_text(struct CapfcChecker *c);
 
 // [`capfc_checker_new`] for DPI, whose types have no error buffer: `envelope_path` names a TOML
-// file ("" for capfc_top's own envelope); on a refusal the reason goes to stderr, prefixed
+// file ("" for the block's own envelope); on a refusal the reason goes to stderr, prefixed
 // `capfc:`, and the result is NULL.
 //
 // # Safety

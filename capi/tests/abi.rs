@@ -14,9 +14,10 @@ use std::process::Command;
 mod common;
 use common::staticlib;
 
+/// v2's parameters (`capfc_top`'s ports: the stimulus below drives them).
 fn params_toml(p: &BlockParams) -> CString {
     CString::new(format!(
-        "np = {}\nsw = {}\now = {}\ncw = {}\ncell_log2 = {}\ncut_f = {}\nnl = {}\n",
+        "np = {}\nsw = {}\now = {}\ncw = {}\ncell_log2 = {}\ncut_f = {}\nnl = {}\nblock = \"v2\"\n",
         p.np, p.sw, p.ow, p.cw, p.cell_log2, p.cut_f, p.nl
     ))
     .unwrap()
@@ -249,7 +250,8 @@ fn bad_input_is_refused_with_a_reason() {
 
 /// The v3 block through the C ABI (`block = "v3"` in the parameters): its model's answers, fed
 /// back through the checker with the v3 envelope, check clean over a golden v3 set's inputs, and
-/// the ports are `capfc_top_oc`'s (two more outputs than `capfc_top`'s).
+/// the ports are `capfc_top_oc`'s (two more outputs than `capfc_top`'s); without a `block` key
+/// the model is the v3 block's.
 #[test]
 fn the_v3_block_through_the_c_abi() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../golden/v3/random_max_np4_seed1");
@@ -263,8 +265,14 @@ fn the_v3_block_through_the_c_abi() {
         let m = capfc_model_new(p.as_ptr(), err.as_mut_ptr(), 512);
         let c = capfc_checker_new(p.as_ptr(), std::ptr::null(), err.as_mut_ptr(), 512);
         let m2 = capfc_model_new(v2.as_ptr(), err.as_mut_ptr(), 512);
-        assert!(!m.is_null() && !c.is_null() && !m2.is_null());
+        let plain =
+            CString::new("np = 4\nsw = 14\now = 20\ncw = 16\ncell_log2 = 0\ncut_f = 8\nnl = 2\n")
+                .unwrap();
+        let m0 = capfc_model_new(plain.as_ptr(), err.as_mut_ptr(), 512);
+        assert!(!m.is_null() && !c.is_null() && !m2.is_null() && !m0.is_null());
         assert_eq!(capfc_model_out_bits(m), capfc_model_out_bits(m2) + 8);
+        assert_eq!(capfc_model_out_bits(m0), capfc_model_out_bits(m));
+        capfc_model_free(m0);
         assert_eq!(capfc_model_in_bits(m), capfc_model_in_bits(m2));
         let (ib, ob) = (
             capfc_model_in_bits(m) as usize,

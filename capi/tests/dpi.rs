@@ -22,7 +22,7 @@ fn work() -> PathBuf {
     d
 }
 
-/// capfc_dpi.sv and capfc_scoreboard.sv for np4, as `capfc gen-sv --config np4 [--block v3]`
+/// capfc_dpi.sv and capfc_scoreboard.sv for np4, as `capfc gen-sv --config np4 --block v2|v3`
 /// writes them.
 fn sv(block: BlockKind) -> (PathBuf, PathBuf) {
     let p = capfc::golden::params_of("np4").unwrap();

@@ -28,7 +28,7 @@ fn params(
     }
 }
 
-/// The block's micro-architecture by name ("v2": capfc_top's ports, "v3": capfc_top_oc's).
+/// The block's micro-architecture by name ("v3": capfc_top_oc's ports, "v2": capfc_top's).
 fn block_of(name: &str) -> PyResult<BlockKind> {
     BlockKind::parse(name)
         .ok_or_else(|| PyValueError::new_err(format!("block {name:?}: expected \"v2\" or \"v3\"")))
@@ -62,7 +62,7 @@ fn field_tuples(f: Vec<Field>) -> Vec<(String, usize, usize)> {
     f.into_iter().map(|f| (f.name, f.lsb, f.width)).collect()
 }
 
-/// The cycle model of capfc_top (block "v2") or capfc_top_oc ("v3").
+/// The cycle model of the block, capfc_top_oc ("v3"), or of capfc_top ("v2").
 #[pyclass(module = "capfc._native", unsendable)]
 struct Model {
     m: ModelPorts,
@@ -72,7 +72,7 @@ struct Model {
 #[pymethods]
 impl Model {
     #[new]
-    #[pyo3(signature = (np, sw, ow, cw, cell_log2, cut_f, nl, block="v2"))]
+    #[pyo3(signature = (np, sw, ow, cw, cell_log2, cut_f, nl, block="v3"))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         np: usize,
@@ -132,9 +132,9 @@ struct Checker {
 #[pymethods]
 impl Checker {
     /// `envelope`: the block's timing envelope as TOML text (None: the block's own); `block`:
-    /// "v2" (capfc_top's ports) or "v3" (capfc_top_oc's).
+    /// "v3" (the block, capfc_top_oc's ports) or "v2" (capfc_top's).
     #[new]
-    #[pyo3(signature = (np, sw, ow, cw, cell_log2, cut_f, nl, envelope=None, block="v2"))]
+    #[pyo3(signature = (np, sw, ow, cw, cell_log2, cut_f, nl, envelope=None, block="v3"))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         np: usize,

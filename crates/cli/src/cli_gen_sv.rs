@@ -7,8 +7,10 @@ use std::path::PathBuf;
 
 #[derive(Args, Debug)]
 pub struct GenSvArgs {
-    /// Parameter set to start from (see `capfc cosim --list`); the flags below override its values.
-    #[arg(long, default_value = "np8")]
+    /// Parameter set to start from: the block's (`v3_np4`, `v3_np8_nl3`, ...:
+    /// crates/block/src/v3/rtl_configs.rs) or v2's (`np4`, `np8`, ...); the flags below override
+    /// its values.
+    #[arg(long, default_value = "v3_np8_nl3")]
     pub config: String,
     #[arg(long)]
     pub np: Option<usize>,
@@ -24,8 +26,9 @@ pub struct GenSvArgs {
     pub cut_f: Option<u32>,
     #[arg(long)]
     pub nl: Option<usize>,
-    /// The block's micro-architecture: v2 (`capfc_top`'s ports) or v3 (`capfc_top_oc`'s).
-    #[arg(long, default_value = "v2")]
+    /// The block's micro-architecture: v3, the block (`capfc_top_oc`'s ports), or v2, the previous
+    /// block (`capfc_top`'s, whose lanes are answered in the cycle they are seen).
+    #[arg(long, default_value = "v3")]
     pub block: String,
     /// Directory to write capfc_dpi.sv and capfc_scoreboard.sv into (created).
     #[arg(long)]
@@ -33,7 +36,11 @@ pub struct GenSvArgs {
 }
 
 pub fn run(a: &GenSvArgs) -> Result<()> {
-    let base = crate::golden::params_of(&a.config)
+    let base = crate::v3::rtl_configs::V3_RTL_CONFIGS
+        .iter()
+        .find(|(n, _)| *n == a.config)
+        .map(|(_, v)| BlockParams::from_values(v))
+        .or_else(|| crate::golden::params_of(&a.config))
         .with_context(|| format!("--config '{}': no such parameter set", a.config))?;
     let p = BlockParams {
         np: a.np.unwrap_or(base.np),

@@ -1,9 +1,9 @@
 """capfc: the CaPFC reference model and checker (Rust, through pyo3) for Python testbenches.
 
-A cycle travels as two concatenations of capfc_top's ports, first port highest
-(``{rst, cfg_we, ..., pfc_ready}`` in, ``{arr_accept, ..., d_state}`` out), as Python ints; with
-``Params(..., block="v3")``, capfc_top_oc's (the v3 block: ``{arr_ready, deq_ready, arr_accept,
-..., d_state}`` out, the accepts four cycles after a lane's take).
+A cycle travels as two concatenations of the block's ports, first port highest, as Python ints:
+capfc_top_oc's (``{rst, cfg_we, ..., pfc_ready}`` in, ``{arr_ready, deq_ready, arr_accept, ...,
+d_state}`` out, the accepts four cycles after a lane's take); with ``Params(..., block="v2")``,
+those of the previous block, capfc_top (no readies, every lane answered in the cycle it is seen).
 ``Params`` names the RTL parameters; ``fields()`` gives each port's place, so a testbench can
 build and read the ints by name (``pack`` / ``unpack``). ``capfc.cocotb.Scoreboard`` runs the
 checker beside a block in a cocotb test.
@@ -19,8 +19,8 @@ __all__ = ["Params", "Model", "Checker", "pack", "unpack"]
 
 @dataclass(frozen=True)
 class Params:
-    """capfc_top's RTL parameters, and the block's micro-architecture ("v2": capfc_top, "v3":
-    capfc_top_oc)."""
+    """The block's RTL parameters, and its micro-architecture ("v3", the block: capfc_top_oc; "v2",
+    the previous block: capfc_top)."""
 
     np: int
     sw: int = 14
@@ -29,11 +29,11 @@ class Params:
     cell_log2: int = 0
     cut_f: int = 8
     nl: int = 2
-    block: str = "v2"
+    block: str = "v3"
 
     @staticmethod
     def of(name: str) -> "Params":
-        """A built-in parameter set: ``np4``, ``np8``, ``np6_cw4``, ..."""
+        """A built-in parameter set: ``np4``, ``np8``, ``np6_cw4``, ... (the block "v3")."""
         return Params(*_native.params_of(name))
 
     def values(self) -> Tuple[int, ...]:

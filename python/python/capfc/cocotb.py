@@ -12,12 +12,12 @@
 Once a cycle, at the rising edge of ``clk``, it reads the block's ports as cocotb gives them there:
 the values before the edge's updates, those of the cycle the edge ends (drive the inputs after the
 edge, as a synchronous cocotb driver does; start the clock low, so that its first rising edge ends
-the first cycle). It reads the ports (by capfc_top's names, or through
-``signals``: a function from capfc_top's port name to a handle or an int, for a block whose names
-or encodings differ), steps the checker, and logs every report with ``dut._log.error``. With
-``Params(..., block="v3")`` the ports are capfc_top_oc's (the lanes' readies among them) and the
-default envelope is the v3 block's; a run that ends less than four cycles after a lane's take ends
-before its answer and is reported so.
+the first cycle). It reads the ports (by the block's names, or through ``signals``: a function from
+the block's port name to a handle or an int, for a block whose names or encodings differ), steps
+the checker, and logs every report with ``dut._log.error``. The ports are capfc_top_oc's (the
+lanes' readies among them) and the default envelope is the block's: a run that ends less than four
+cycles after a lane's take ends before its answer and is reported so. With
+``Params(..., block="v2")`` they are those of the previous block, capfc_top, and its envelope.
 """
 
 from typing import Any, Callable, List, Optional
