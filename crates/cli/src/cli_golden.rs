@@ -24,9 +24,10 @@ pub enum GoldenCmd {
         #[arg(long, default_value = "golden")]
         dir: PathBuf,
     },
-    /// Replay sets against the Verilated RTL from Rust.
+    /// Replay sets against the Verilated RTL from Rust: the block's (format 3, its RTL alone
+    /// driven by stim.hex and its outputs compared with expect.hex) and v2's (format 2).
     Replay {
-        /// Set directories (default: every set under golden/).
+        /// Set directories (default: every set under golden/v3 and golden/).
         sets: Vec<PathBuf>,
     },
 }
@@ -47,9 +48,15 @@ pub struct GenArgs {
     pub seed: Option<u64>,
     #[arg(long, default_value_t = 2000)]
     pub cycles: u64,
-    /// Parameter set (see `capfc cosim --list`).
-    #[arg(long, default_value = "np8")]
+    /// Parameter set: the block's (`v3_np4`, `v3_np8`, ...: crates/block/src/v3/rtl_configs.rs;
+    /// its sets take NL 2), whose sets are the v3 block's (format 3), or v2's (`np4`, `np8`, ...),
+    /// whose sets are the previous block's (format 2).
+    #[arg(long, default_value = "v3_np8")]
     pub config: String,
+    /// With --seed on the block: the contention traffic (two hot output ports on one sort engine,
+    /// clears meeting sorts).
+    #[arg(long)]
+    pub contention: bool,
     /// max or cal.
     #[arg(long, default_value = "cal")]
     pub algo: String,
@@ -82,12 +89,65 @@ fn mode(a: &str) -> Result<Mode> {
     }
 }
 
+/// A set of the block (v3) from --directed or --seed, into `out`.
+fn gen_v3(a: &GenArgs, p: &BlockParams, out: &Path) -> Result<()> {
+    let m = match a.algo.as_str() {
+        "max" => Mode::StopMax,
+        "cal" => Mode::StopCal,
+        o => bail!("--algo '{o}': expected max or cal"),
+    };
+    if a.steady {
+        bail!("--steady: a set of v2's parameter sets only (np4, np8, ...)");
+    }
+    let src = match (&a.directed, a.seed) {
+        (Some(_), Some(_)) => bail!("--directed and --seed: choose one"),
+        (Some(d), None) => {
+            if !golden_v3::DIRECTED_V3.contains(&d.as_str()) {
+                bail!(
+                    "--directed '{d}': not a directed case of the block (cases: {})",
+                    golden_v3::DIRECTED_V3.join(", ")
+                );
+            }
+            golden_v3::SourceV3::Directed {
+                case: d.clone(),
+                mode: m,
+            }
+        }
+        (None, Some(s)) => golden_v3::SourceV3::Random {
+            seed: s,
+            cycles: a.cycles,
+            mode: m,
+            contention: a.contention,
+            stray: !p.np.is_power_of_two(),
+        },
+        (None, None) => bail!("--directed or --seed"),
+    };
+    let name = out
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let f = golden_v3::build(&name, p, &src).map_err(anyhow::Error::msg)?;
+    golden_v3::write(out, &f).with_context(|| out.display().to_string())?;
+    eprintln!("golden: wrote {} (the block's, format 3)", out.display());
+    Ok(())
+}
+
 fn gen(a: &GenArgs) -> Result<()> {
     if a.directed.is_some() || a.seed.is_some() {
         let out = a
             .out
             .as_ref()
             .context("--out DIR is needed with --directed or --seed")?;
+        if let Some(p) = crate::v3::rtl_configs::V3_RTL_CONFIGS
+            .iter()
+            .find(|(n, _)| *n == a.config)
+            .map(|(_, v)| BlockParams::from_values(v))
+        {
+            return gen_v3(a, &p, out);
+        }
+        if a.contention {
+            bail!("--contention: a set of the block's parameter sets only (v3_np4, v3_np8, ...)");
+        }
         let p = params(&a.config)?;
         let m = mode(&a.algo)?;
         let src = match (&a.directed, a.seed) {
@@ -243,24 +303,74 @@ pub fn run(a: &GoldenArgs) -> Result<bool> {
 
 #[cfg(feature = "rtl")]
 fn replay(sets: &[PathBuf]) -> Result<bool> {
-    let sets = if sets.is_empty() {
-        golden::list_sets(Path::new("golden"))
+    // (every set by default: those whose parameters have no Verilated block are named and left
+    // out; a set named on the command line must replay)
+    let all = sets.is_empty();
+    let sets = if all {
+        let mut v = golden::list_sets(Path::new("golden/v3"));
+        v.extend(golden::list_sets(Path::new("golden")));
+        v
     } else {
         sets.to_vec()
     };
+    let built = capfc::dut_v3::available();
+    let (mut replayed, mut left_out) = (0, vec![]);
     if sets.is_empty() {
         bail!("no golden sets given and none under golden/");
     }
     let mut ok = true;
     for s in &sets {
+        let format = std::fs::read_to_string(s.join("manifest.json"))
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .and_then(|v| v.get("format").and_then(serde_json::Value::as_u64));
+        if format == Some(3) {
+            if all {
+                let m = capfc::golden_v3::check(s).map_err(anyhow::Error::msg)?;
+                if !built.iter().any(|(_, p)| *p == m.params) {
+                    left_out.push(s.display().to_string());
+                    continue;
+                }
+            }
+            let r = capfc::soak_v3::replay_set(s)?;
+            replayed += 1;
+            match &r.first {
+                None => println!(
+                    "{}: {} cycles, {} lines of expect.hex, every one given by the RTL",
+                    s.display(),
+                    r.cycles,
+                    r.lines
+                ),
+                Some((line, want, got)) => {
+                    ok = false;
+                    println!(
+                        "{}: FAILED at line {line} of expect.hex: the set has {want}, the RTL gives {got}",
+                        s.display()
+                    );
+                }
+            }
+            continue;
+        }
         let g = golden::read(s).map_err(anyhow::Error::msg)?;
         let r = golden::replay(&g)?;
+        replayed += 1;
         for m in r.mismatches.iter().take(50) {
             eprintln!("{}: {m}", s.display());
         }
         println!("{}: {} passed, {} failed", s.display(), r.passed, r.failed);
         ok &= r.failed == 0;
     }
+    if !left_out.is_empty() {
+        eprintln!(
+            "golden replay: {} set(s) left out, their parameters' block not built (CAPFC_V3_CONFIGS=all cargo build): {}",
+            left_out.len(),
+            left_out.join(", ")
+        );
+    }
+    if replayed == 0 {
+        bail!("no set replayed");
+    }
+    println!("golden replay: {replayed} set(s) replayed");
     Ok(ok)
 }
 

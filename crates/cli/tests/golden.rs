@@ -306,6 +306,73 @@ fn a_flipped_expected_bit_is_reported_at_its_cycle_and_signal() {
     );
 }
 
+/// The block's sets on its Verilated RTL alone (`capfc golden replay`, `soak_v3::replay_set`):
+/// every checked-in set whose parameters are built gives every line of its expect.hex, and a
+/// flipped expected bit is reported at its line.
+#[cfg(feature = "rtl")]
+#[test]
+fn every_v3_set_replays_on_the_rtl_and_a_flipped_bit_is_reported() {
+    let built = capfc::dut_v3::available();
+    let mut n = 0;
+    for dir in golden::list_sets(&root().join("v3")) {
+        let m = capfc::golden_v3::check(&dir).unwrap();
+        if !built.iter().any(|(_, p)| *p == m.params) {
+            continue;
+        }
+        let r = capfc::soak_v3::replay_set(&dir).unwrap();
+        assert_eq!(r.first, None, "{}", dir.display());
+        assert_eq!(r.cycles, m.cycles);
+        n += 1;
+    }
+    assert!(n >= 50, "{n} sets replayed");
+    let d = copy_set("v3/two_lanes_one_slot_max_np4", "v3flip");
+    let mut line = 0;
+    edit(&d, "expect.hex", |t| {
+        let mut l: Vec<String> = t.lines().map(String::from).collect();
+        let body: Vec<usize> = (0..l.len()).filter(|&k| !l[k].starts_with("//")).collect();
+        let k = body[body.len() / 2];
+        line = body.iter().position(|&b| b == k).unwrap() + 1;
+        let last = l[k].pop().unwrap().to_digit(16).unwrap() ^ 1;
+        l[k].push(char::from_digit(last, 16).unwrap());
+        l.join("\n") + "\n"
+    });
+    let r = capfc::soak_v3::replay_set(&d).unwrap();
+    assert_eq!(r.first.map(|f| f.0), Some(line));
+}
+
+/// `capfc golden gen --seed` at one of the block's parameter sets writes a set of the block
+/// (format 3) that `capfc golden replay` replays on the RTL; v2's options are refused with it.
+#[cfg(feature = "rtl")]
+#[test]
+fn golden_gen_writes_a_set_of_the_block() {
+    let out = std::env::temp_dir().join(format!("capfc-golden-gen-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let set = out.join("random_cal_v3_np4_seed9");
+    let capfc = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_capfc"))
+            .current_dir(root().join(".."))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let s = set.to_str().unwrap();
+    let o = capfc(&[
+        "golden", "gen", "--seed", "9", "--cycles", "3000", "--config", "v3_np4", "--out", s,
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let m = capfc::golden_v3::check(&set).unwrap();
+    assert_eq!((m.params.np, m.cycles), (4, 3000));
+    let o = capfc(&["golden", "replay", s]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("every one given by the RTL"));
+    let o = capfc(&[
+        "golden", "gen", "--seed", "9", "--config", "v3_np4", "--steady", "--out", s,
+    ]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--steady"));
+    let _ = std::fs::remove_dir_all(&out);
+}
+
 /// Hand-made manifests that a careless reader would hang or panic on: parameters the directed
 /// cases cannot be built for, zero line counts, and a configuration that disagrees with the
 /// register writes.
