@@ -238,9 +238,9 @@ icarus-v2: deps ## v2 (capfc_top) compiles under Icarus Verilog (-g2012) at 4 an
 golden: deps ## regenerate the checked-in golden vector sets (review the diff like code)
 	$(CARGO) run --release -- golden gen
 
-wave-check: deps ## v2's lockstep with a fault in its model: the mismatch's waveform window, both sides read by GTKWave's vcd2fst
+wave-check: deps ## the block's lockstep with a fault in its model: the mismatch's waveform window, both sides read by GTKWave's vcd2fst
 	@rm -rf target/wave-check
-	@! $(CARGO) run --release -q --example v2_cosim -- --config np4 --algo max --seed 1 --directed cut_one_held --fault warn_off_by_one --wave-dir target/wave-check
+	@! $(CARGO) run --release -q -- cosim --config v3_np4 --algo max --seeds 0 --directed reset_with_e_max_np4 --fault ing_lossy_pause --wave-dir target/wave-check
 	@command -v vcd2fst >/dev/null || { echo "wave-check: vcd2fst missing (apt-get install gtkwave)"; exit 1; }
 	@for f in target/wave-check/*.vcd; do vcd2fst $$f $${f%.vcd}.fst >/dev/null && echo "gtkwave's vcd2fst read $$f: $$(grep -c '\$$var' $$f) signals"; done
 

@@ -58,7 +58,7 @@ plan() {
         # (no more shards than jobs: a shard without a job is refused)
         local k_max=$((shards < 2 * seeds ? shards : 2 * seeds))
         for k in $(seq 1 "$k_max"); do
-            echo "$bin cosim --config $cfg --algo both --directed none --seeds $((seed0 + 1))..=$((seed0 + seeds)) --cycles $job --shard $k/$k_max --json > $dir/$cfg-$k.json 2> $dir/$cfg-$k.log"
+            echo "$bin cosim --config $cfg --algo both --directed none --wave-dir $dir --seeds $((seed0 + 1))..=$((seed0 + seeds)) --cycles $job --shard $k/$k_max --json > $dir/$cfg-$k.json 2> $dir/$cfg-$k.log"
         done
     done
 }

@@ -416,3 +416,175 @@ fn run_random(
         corners: c.corners,
     })
 }
+
+/// The two waveforms of a mismatch's window ([`write_window`]).
+#[derive(Debug, Clone)]
+pub struct Window {
+    /// the RTL's VCD (Verilator's trace)
+    pub rtl: String,
+    /// the model's VCD (`wave::TopWave`, the RTL's signal names)
+    pub model: String,
+}
+
+/// One cycle of a window's run: the model (with its fault) and the RTL side by side, each
+/// dumping its waveform inside the window.
+struct WindowRun {
+    p: BlockParams,
+    rtl: crate::dut_v3::RtlTopV3,
+    packer: InputPacker,
+    words: Vec<u32>,
+    outw: Vec<u32>,
+    paths: Window,
+    wave: Option<crate::wave::TopWave<std::io::BufWriter<std::fs::File>>>,
+    start: u64,
+    end: u64,
+    c: u64,
+    err: Option<String>,
+}
+
+impl WindowRun {
+    /// Cycle `self.c` of `top` with `inp` (its outputs into `out`); false once the window is
+    /// written or something failed.
+    fn cycle(
+        &mut self,
+        top: &mut crate::v3::top::Top,
+        inp: &crate::v3::top::TopIn,
+        out: &mut crate::v3::top::TopOut,
+    ) -> bool {
+        let inside = self.c >= self.start;
+        if self.c == self.start {
+            if let Err(e) = self.rtl.open_trace(&self.paths.rtl) {
+                self.err = Some(e.to_string());
+                return false;
+            }
+        }
+        let before = inside.then(|| crate::wave::top_regs(top));
+        top.cycle_into(inp, out);
+        self.words.fill(0);
+        if let Err(e) = self.packer.pack(&self.rtl, inp, &mut self.words) {
+            self.err = Some(e.to_string());
+            return false;
+        }
+        self.rtl.step(&self.words, &mut self.outw);
+        if let Some(before) = before {
+            let ports = crate::wave::top_ports(&self.p, inp, out);
+            let after = crate::wave::top_regs(top);
+            let r = (|| -> std::io::Result<()> {
+                if self.wave.is_none() {
+                    let f = std::fs::File::create(&self.paths.model)?;
+                    self.wave = Some(crate::wave::TopWave::new(
+                        std::io::BufWriter::new(f),
+                        &ports,
+                        &after,
+                    )?);
+                }
+                if let Some(w) = self.wave.as_mut() {
+                    w.cycle(self.c, &ports, &before, &after)?;
+                }
+                Ok(())
+            })();
+            if let Err(e) = r {
+                self.err = Some(format!("{}: {e}", self.paths.model));
+                return false;
+            }
+        }
+        self.c += 1;
+        self.c <= self.end
+    }
+}
+
+/// Run job `j` again from its start, the model with `fault`, and write the RTL's waveform
+/// (Verilator's trace) and the model's (the same signal names) from cycle `cycle - w` to
+/// `cycle + w` into `dir`, named after the job.
+pub fn write_window(
+    j: &Job,
+    fault: Option<Fault>,
+    cycle: u64,
+    w: u64,
+    dir: &std::path::Path,
+) -> Result<Window, SoakError> {
+    let bad = |what: String| SoakError::Set {
+        dir: dir.display().to_string(),
+        what,
+    };
+    std::fs::create_dir_all(dir).map_err(|e| bad(e.to_string()))?;
+    let name: String = j
+        .label()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    let path = |side: &str| {
+        dir.join(format!("mismatch_{name}_{side}.vcd"))
+            .display()
+            .to_string()
+    };
+    let rtl = crate::dut_v3::RtlTopV3::new(&j.params).map_err(|e| bad(e.to_string()))?;
+    let run = WindowRun {
+        p: j.params,
+        packer: InputPacker::default(),
+        words: vec![0u32; rtl.layout.input_words],
+        outw: vec![0u32; rtl.layout.output_words],
+        rtl,
+        paths: Window {
+            rtl: path("rtl"),
+            model: path("model"),
+        },
+        wave: None,
+        start: cycle.saturating_sub(w),
+        end: cycle + w,
+        c: 0,
+        err: None,
+    };
+    let run = Rc::new(RefCell::new(run));
+    match &j.traffic {
+        Traffic::Set(name) => {
+            let c = golden_v3::curated()
+                .into_iter()
+                .find(|c| &c.name == name)
+                .ok_or_else(|| bad(format!("no golden set {name}")))?;
+            let stim = crate::faults::Stim::of_set(name, &c.params, &c.source)
+                .map_err(|e| bad(e.to_string()))?;
+            let mut top = crate::v3::top::Top::new(j.params);
+            top.set_fault(fault);
+            let mut out = crate::v3::top::TopOut::default();
+            let mut r = run.borrow_mut();
+            for inp in &stim.cycles {
+                if !r.cycle(&mut top, inp, &mut out) {
+                    break;
+                }
+            }
+        }
+        Traffic::Random { seed, cycles } => {
+            let r2 = Rc::clone(&run);
+            let mut first = true;
+            let clock: golden_v3::Clock = Box::new(move |inp, top, out| {
+                if first {
+                    top.set_fault(fault);
+                    first = false;
+                }
+                r2.borrow_mut().cycle(top, inp, out)
+            });
+            golden_v3::random_clocked(
+                &j.params,
+                *seed,
+                *cycles,
+                j.mode,
+                j.contention(),
+                j.stray(),
+                clock,
+            );
+        }
+    }
+    let mut r = run.borrow_mut();
+    r.rtl.close_trace();
+    if let Some(w) = r.wave.as_mut() {
+        w.flush().map_err(|e| bad(e.to_string()))?;
+    }
+    if let Some(e) = r.err.take() {
+        return Err(bad(e));
+    }
+    if r.wave.is_none() {
+        return Err(bad(format!("the job ended before cycle {}", r.start)));
+    }
+    Ok(r.paths.clone())
+}

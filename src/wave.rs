@@ -179,3 +179,171 @@ impl<W: Write> ModelWave<W> {
         &self.l.state
     }
 }
+
+/// One signal of the block's model as a waveform shows it: its RTL name (scopes joined by `.`),
+/// its width and its value, most significant bit first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sig {
+    pub name: String,
+    pub width: usize,
+    pub bits: String,
+}
+
+struct Sigs(Vec<Sig>);
+
+impl crate::v3::RegSink for Sigs {
+    fn reg(&mut self, name: std::fmt::Arguments<'_>, words: &[u64], width: usize) {
+        let bits = (0..width)
+            .rev()
+            .map(|i| {
+                if words.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1) {
+                    '1'
+                } else {
+                    '0'
+                }
+            })
+            .collect();
+        self.0.push(Sig {
+            name: name.to_string(),
+            width,
+            bits,
+        });
+    }
+}
+
+/// The block model's ports: its inputs `inp` and outputs `out`, under the RTL's port names.
+pub fn top_ports(
+    p: &BlockParams,
+    inp: &crate::v3::top::TopIn,
+    out: &crate::v3::top::TopOut,
+) -> Vec<Sig> {
+    let mut s = Sigs(vec![]);
+    inp.visit(p.sw as usize, crate::v3::port_width(p.np) as usize, &mut s);
+    out.visit(&mut s);
+    s.0
+}
+
+/// Every register and RAM word of the block's model, under the RTL's names.
+pub fn top_regs(top: &crate::v3::top::Top) -> Vec<Sig> {
+    let mut s = Sigs(vec![]);
+    top.visit(&mut s);
+    s.0
+}
+
+/// A VCD of the block's model (`v3::top::Top`, `capfc_top_oc`): its ports and every register and
+/// RAM word under the RTL's names, one scope per instance (`capfc_top_oc` > `capfc_top_oc` >
+/// `u_ingress`, ...),
+/// cycle c at time 2c (the cycle's inputs and outputs, the registers as they entered it) and
+/// 2c + 1 (the registers after its rising edge), as Verilator's trace of the RTL dumps them.
+pub struct TopWave<W: Write> {
+    w: vcd::Writer<W>,
+    clk: IdCode,
+    /// each signal's id, in the order of [`top_ports`] then [`top_regs`]
+    ids: Vec<IdCode>,
+    ports: usize,
+    last: Vec<Option<String>>,
+}
+
+impl<W: Write> TopWave<W> {
+    /// The header, for the signals `ports` and `regs` (a cycle's [`top_ports`] and [`top_regs`]).
+    pub fn new(out: W, ports: &[Sig], regs: &[Sig]) -> std::io::Result<Self> {
+        let mut w = vcd::Writer::new(out);
+        w.comment("capfc model waveform (signal names as in Verilator's trace of capfc_top_oc)")?;
+        w.timescale(1, TimescaleUnit::PS)?;
+        // (the instance, then the module, as Verilator's trace nests them)
+        w.add_module("capfc_top_oc")?;
+        w.add_module("capfc_top_oc")?;
+        let clk = w.add_wire(1, "clk")?;
+        let mut ids = vec![];
+        for s in ports {
+            ids.push(w.add_var(
+                VarType::Wire,
+                s.width as u32,
+                &s.name,
+                range(s.width as u32),
+            )?);
+        }
+        // (a register's scopes opened in the order the model lists them; a scope met again after
+        // another is opened again, which a VCD reader merges)
+        let mut stack: Vec<String> = vec![];
+        for s in regs {
+            let parts: Vec<&str> = s.name.split('.').collect();
+            let (scopes, reg) = parts.split_at(parts.len() - 1);
+            let common = stack
+                .iter()
+                .zip(scopes)
+                .take_while(|(a, b)| a.as_str() == **b)
+                .count();
+            while stack.len() > common {
+                w.upscope()?;
+                stack.pop();
+            }
+            for sc in &scopes[common..] {
+                w.add_module(sc)?;
+                stack.push(sc.to_string());
+            }
+            ids.push(w.add_var(VarType::Reg, s.width as u32, reg[0], range(s.width as u32))?);
+        }
+        for _ in 0..stack.len() + 2 {
+            w.upscope()?;
+        }
+        w.enddefinitions()?;
+        let n = ids.len();
+        Ok(TopWave {
+            w,
+            clk,
+            ids,
+            ports: ports.len(),
+            last: vec![None; n],
+        })
+    }
+
+    fn put(&mut self, k: usize, s: &Sig) -> std::io::Result<()> {
+        if self.last[k].as_deref() == Some(s.bits.as_str()) {
+            return Ok(());
+        }
+        let id = self.ids[k];
+        if s.width == 1 {
+            let v = if s.bits == "1" { Value::V1 } else { Value::V0 };
+            self.w.change_scalar(id, v)?;
+        } else {
+            let v: Vec<Value> = s
+                .bits
+                .chars()
+                .map(|c| if c == '1' { Value::V1 } else { Value::V0 })
+                .collect();
+            self.w.change_vector(id, v)?;
+        }
+        self.last[k] = Some(s.bits.clone());
+        Ok(())
+    }
+
+    /// Cycle `c`: its ports and the registers as they entered it (time 2c, clock low), then the
+    /// registers after its edge (time 2c + 1, clock high).
+    pub fn cycle(
+        &mut self,
+        c: u64,
+        ports: &[Sig],
+        before: &[Sig],
+        after: &[Sig],
+    ) -> std::io::Result<()> {
+        self.w.timestamp(2 * c)?;
+        self.w.change_scalar(self.clk, Value::V0)?;
+        for (k, s) in ports.iter().enumerate().take(self.ports) {
+            self.put(k, s)?;
+        }
+        for (k, s) in before.iter().enumerate() {
+            self.put(self.ports + k, s)?;
+        }
+        self.w.timestamp(2 * c + 1)?;
+        self.w.change_scalar(self.clk, Value::V1)?;
+        for (k, s) in after.iter().enumerate() {
+            self.put(self.ports + k, s)?;
+        }
+        Ok(())
+    }
+
+    pub fn flush(&mut self) -> std::io::Result<()> {
+        self.w.flush()
+    }
+}

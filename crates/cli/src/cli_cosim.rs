@@ -16,7 +16,7 @@ use std::time::Instant;
 use crate::cli_util::{parse_seeds, parse_shard, select_configs};
 use anyhow::{bail, Result};
 use capfc::block::{BlockParams, Mode};
-use capfc::soak_v3::{directed_jobs, jobs, run_job, shard, Job};
+use capfc::soak_v3::{directed_jobs, jobs, run_job, shard, write_window, Job, SoakError};
 use capfc::v3::fault::Fault;
 use clap::Args;
 
@@ -50,6 +50,13 @@ pub struct CosimArgs {
     /// Compare every RAM word every cycle, not the RAMs' writes (slower; the same verdict).
     #[arg(long)]
     pub exhaustive: bool,
+    /// On a mismatch, run the job again and write the RTL's waveform (Verilator's trace) and the
+    /// model's (the same signal names) for this many cycles either side of it; 0: none.
+    #[arg(long, default_value_t = 20)]
+    pub wave_window: u64,
+    /// Directory for the waveform windows.
+    #[arg(long, default_value = ".")]
+    pub wave_dir: std::path::PathBuf,
     /// Machine-readable summary on standard output.
     #[arg(long)]
     pub json: bool,
@@ -97,7 +104,7 @@ pub fn run(a: &CosimArgs) -> Result<bool> {
     }
     let js = select_jobs(a, &configs, &modes, seeds.as_ref(), a.fault)?;
     let t0 = Instant::now();
-    let tally = run_jobs(&js, a.fault, a.exhaustive);
+    let tally = run_jobs(&js, a);
     let secs = t0.elapsed().as_secs_f64();
     print_summary(a.json, js.len(), &tally, secs)?;
     Ok(tally.failed == 0 && tally.cycles > 0)
@@ -173,7 +180,7 @@ struct Tally {
 }
 
 /// Runs `js` in order, each job's verdict on stderr as it ends.
-fn run_jobs(js: &[Job], fault: Option<Fault>, exhaustive: bool) -> Tally {
+fn run_jobs(js: &[Job], a: &CosimArgs) -> Tally {
     let mut t = Tally {
         passed: 0,
         failed: 0,
@@ -184,7 +191,7 @@ fn run_jobs(js: &[Job], fault: Option<Fault>, exhaustive: bool) -> Tally {
     };
     for j in js {
         let start = Instant::now();
-        match run_job(j, fault, exhaustive) {
+        match run_job(j, a.fault, a.exhaustive) {
             Ok(r) => {
                 t.passed += 1;
                 t.cycles += r.cycles;
@@ -202,6 +209,15 @@ fn run_jobs(js: &[Job], fault: Option<Fault>, exhaustive: bool) -> Tally {
             Err(e) => {
                 t.failed += 1;
                 eprintln!("cosim: FAIL {e}");
+                if let (SoakError::Mismatch { cycle, .. }, w @ 1..) = (&e, a.wave_window) {
+                    match write_window(j, a.fault, *cycle, w, &a.wave_dir) {
+                        Ok(w) => eprintln!(
+                            "cosim: waveform window: {} (RTL), {} (model)",
+                            w.rtl, w.model
+                        ),
+                        Err(e) => eprintln!("cosim: no waveform window: {e}"),
+                    }
+                }
                 t.failures.push(e.to_string());
             }
         }

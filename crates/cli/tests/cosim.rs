@@ -462,3 +462,79 @@ fn comparing_ram_writes_reports_what_comparing_every_word_reports() {
     // so that the agreement is not that of two comparisons that see nothing
     assert!(missed.is_empty(), "never caught here: {missed:?}");
 }
+
+/// The value of `name` at time `t` in the VCD at `path` (its last change at or before `t`), most
+/// significant bit first.
+fn vcd_value_at(path: &str, name: &str, t: u64) -> Option<String> {
+    let (vars, p) = common::vcd_vars(path);
+    let code = vars.iter().find(|(_, n)| n == name)?.0;
+    let (mut now, mut v) = (0, None);
+    for c in p {
+        match c.unwrap() {
+            vcd::Command::Timestamp(x) => {
+                now = x;
+                if now > t {
+                    break;
+                }
+            }
+            vcd::Command::ChangeScalar(id, x) if id == code => v = Some(x.to_string()),
+            vcd::Command::ChangeVector(id, x) if id == code => {
+                v = Some(x.iter().map(|b| b.to_string()).collect())
+            }
+            _ => {}
+        }
+    }
+    let _ = now;
+    v
+}
+
+/// The block's lockstep writes a waveform window on a mismatch: the RTL's (Verilator's trace) and
+/// the model's, every model signal under a name the RTL's trace has, both to `cycle + w`; at the
+/// mismatch the differing register holds the two values the report gives.
+#[test]
+fn the_blocks_mismatch_window_has_both_sides_under_the_same_names() {
+    use capfc::soak_v3::{directed_jobs, run_job, write_window, SoakError};
+    let p = capfc::dut_v3::available()
+        .into_iter()
+        .find(|(n, _)| n == "v3_np4")
+        .expect("v3_np4 is built by default")
+        .1;
+    let set = "reset_with_e_max_np4".to_string();
+    let j = &directed_jobs(
+        &[("v3_np4".into(), p)],
+        &[Mode::StopMax],
+        Some(std::slice::from_ref(&set)),
+    )
+    .unwrap()[0];
+    let fault = Some(capfc::v3::fault::Fault::IngLossyPause);
+    let (cycle, first) = match run_job(j, fault, false) {
+        Err(SoakError::Mismatch { cycle, first, .. }) => (cycle, first),
+        other => panic!("the fault was not caught: {other:?}"),
+    };
+    let dir = std::env::temp_dir().join(format!("capfc-wave-v3-{}", std::process::id()));
+    let w = write_window(j, fault, cycle, 6, &dir).unwrap();
+    let (rtl, rtl_end) = common::vcd_names(&w.rtl);
+    let (model, model_end) = common::vcd_names(&w.model);
+    let missing: Vec<_> = model.iter().filter(|n| !rtl.contains(*n)).collect();
+    assert!(
+        missing.is_empty(),
+        "model signals absent from the RTL trace: {missing:?}"
+    );
+    assert!(model.len() > 200, "{}", model.len());
+    assert_eq!(model_end, 2 * (cycle + 6) + 1);
+    assert_eq!(rtl_end, model_end);
+    // "u_ingress.set4_q[0]: RTL 00000000, model 11111111"
+    let (reg, vals) = first.split_once(": ").unwrap();
+    let (r, m) = vals.split_once(", ").unwrap();
+    let name = format!("capfc_top_oc.capfc_top_oc.{reg}");
+    let t = 2 * cycle + 1;
+    assert_eq!(
+        vcd_value_at(&w.rtl, &name, t).as_deref(),
+        r.strip_prefix("RTL ")
+    );
+    assert_eq!(
+        vcd_value_at(&w.model, &name, t).as_deref(),
+        m.strip_prefix("model ")
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
