@@ -179,6 +179,10 @@ pub(crate) struct BlockV3 {
     /// Check every periodic state taken without the anchor's comparison by that comparison, on
     /// a copy clocked 8 idle cycles further (tests: a wrong shortcut is then a mismatch)
     pub audit_idle_skip: bool,
+    /// the model's waveform, while one is written ([`BlockV3::open_trace`]), and the first error
+    /// writing it
+    wave: Option<Box<crate::wave::TopWave<std::io::BufWriter<std::fs::File>>>>,
+    wave_err: Option<std::io::Error>,
 }
 
 impl BlockV3 {
@@ -226,6 +230,8 @@ impl BlockV3 {
             skip: None,
             now: 0,
             audit_idle_skip: false,
+            wave: None,
+            wave_err: None,
         };
         b.tin.rst = true;
         b.clock()?;
@@ -608,32 +614,59 @@ impl BlockV3 {
         }
     }
 
-    /// Write the RTL's waveform (Verilator's trace of every signal) from now on, its times from
-    /// the block's cycle; the model alone has none.
+    /// Write the block's waveform from now on, its times from the block's cycle (cycle c at 2c
+    /// and 2c + 1): the RTL's (Verilator's trace of every signal) at `path` with `--dut rtl`; the
+    /// model's (`wave::TopWave`, the RTL's names) at `path` with `--dut model`; both, at
+    /// `STEM_model.vcd` and `STEM_rtl.vcd`, with `--dut both`. The files written, the model's
+    /// first. A model that skips idle cycles (`allow_idle_skip`) has no waveform: its cycles are
+    /// not all clocked.
     pub fn open_trace(&mut self, path: &str) -> Result<Vec<String>, TraceError> {
-        #[cfg(feature = "rtl")]
-        let cycle = self.cycle;
-        #[cfg(not(feature = "rtl"))]
-        let _ = path;
-        match &mut self.sides {
-            Sides::Model(_) => Err(TraceError::NoV3ModelWave),
+        self.close_trace()?;
+        let stem = path.strip_suffix(".vcd").unwrap_or(path);
+        let model_path = match &self.sides {
+            Sides::Model(_) => Some(path.to_string()),
             #[cfg(feature = "rtl")]
-            Sides::Rtl { rtl, .. } => {
-                rtl.set_cycle(cycle);
-                rtl.open_trace(path).map_err(DutError::from)?;
-                Ok(vec![path.to_string()])
+            Sides::Both { .. } => Some(format!("{stem}_model.vcd")),
+            #[cfg(feature = "rtl")]
+            Sides::Rtl { .. } => None,
+        };
+        let mut files = vec![];
+        if let Some(mp) = model_path {
+            if self.skip.is_some() {
+                return Err(TraceError::SkippedCycles);
             }
-            #[cfg(feature = "rtl")]
-            Sides::Both { lock, .. } => {
-                lock.rtl.set_cycle(cycle);
-                lock.rtl.open_trace(path).map_err(DutError::from)?;
-                Ok(vec![path.to_string()])
+            let m = self.sides.model().expect("a model side");
+            let create = |source| TraceError::Create {
+                path: mp.clone(),
+                source,
+            };
+            let f = std::fs::File::create(&mp).map_err(create)?;
+            let ports = crate::wave::top_ports(&m.p, &self.tin, &self.tout);
+            let regs = crate::wave::top_regs(m);
+            let w = crate::wave::TopWave::new(std::io::BufWriter::new(f), &ports, &regs)
+                .map_err(create)?;
+            self.wave = Some(Box::new(w));
+            files.push(mp);
+        }
+        #[cfg(feature = "rtl")]
+        {
+            let cycle = self.cycle;
+            let rtl = match &mut self.sides {
+                Sides::Model(_) => None,
+                Sides::Rtl { rtl, .. } => Some((&mut **rtl, path.to_string())),
+                Sides::Both { lock, .. } => Some((&mut lock.rtl, format!("{stem}_rtl.vcd"))),
+            };
+            if let Some((rtl, rp)) = rtl {
+                rtl.set_cycle(cycle);
+                rtl.open_trace(&rp).map_err(DutError::from)?;
+                files.push(rp);
             }
         }
+        Ok(files)
     }
 
-    /// Finish the RTL's waveform, if one is being written.
-    pub fn close_trace(&mut self) {
+    /// Finish the block's waveforms, if any are being written.
+    pub fn close_trace(&mut self) -> Result<(), TraceError> {
         match &mut self.sides {
             Sides::Model(_) => {}
             #[cfg(feature = "rtl")]
@@ -641,6 +674,18 @@ impl BlockV3 {
             #[cfg(feature = "rtl")]
             Sides::Both { lock, .. } => lock.rtl.close_trace(),
         }
+        if let Some(mut w) = self.wave.take() {
+            w.flush().map_err(TraceError::Write)?;
+        }
+        if let Some(e) = self.wave_err.take() {
+            return Err(TraceError::Write(e));
+        }
+        Ok(())
+    }
+
+    /// A waveform is being written.
+    pub fn tracing(&self) -> bool {
+        self.wave.is_some()
     }
 
     /// Offer `lane` behind the events already waiting for it.
@@ -714,8 +759,26 @@ impl BlockV3 {
         self.watch_idle(idle, out)
     }
 
-    /// The block's cycle on `self.tin`, its outputs into `self.tout`.
+    /// The block's cycle on `self.tin`, its outputs into `self.tout` (and into the model's
+    /// waveform, if one is written).
     fn clock(&mut self) -> Result<(), DutError> {
+        let before = match (&self.wave, self.sides.model()) {
+            (Some(_), Some(m)) => Some(crate::wave::top_regs(m)),
+            _ => None,
+        };
+        self.clock_sides()?;
+        if let (Some(before), Some(m), Some(w)) = (before, self.sides.model(), self.wave.as_mut()) {
+            let ports = crate::wave::top_ports(&m.p, &self.tin, &self.tout);
+            let after = crate::wave::top_regs(m);
+            if let Err(e) = w.cycle(self.cycle - 1, &ports, &before, &after) {
+                self.wave = None;
+                self.wave_err.get_or_insert(e);
+            }
+        }
+        Ok(())
+    }
+
+    fn clock_sides(&mut self) -> Result<(), DutError> {
         match &mut self.sides {
             Sides::Model(m) => m.cycle_into(&self.tin, &mut self.tout),
             #[cfg(feature = "rtl")]

@@ -114,8 +114,8 @@ pub enum TraceError {
     },
     #[error("writing the waveform: {0}")]
     Write(#[source] std::io::Error),
-    #[error("the v3 model writes no waveform: use --dut rtl or --dut both (the Verilated RTL's, every signal)")]
-    NoV3ModelWave,
+    #[error("the block's model skips idle cycles here, so its waveform would miss them: write it from a switch that clocks every cycle (capfc step, capfc run --dut both)")]
+    SkippedCycles,
     #[error(transparent)]
     Dut(#[from] DutError),
 }

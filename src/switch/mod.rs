@@ -948,7 +948,9 @@ impl Switch {
             // (v3's state is periodic, not still, under idle inputs: the block skips idle
             // cycles itself, `block_v3::IdleSkip`)
             b.now = self.now;
-            if (self.attached.is_some() || self.skip_idle_block) && !self.exhaustive {
+            // (not while its waveform is written: that needs every cycle clocked)
+            if (self.attached.is_some() || self.skip_idle_block) && !self.exhaustive && !b.tracing()
+            {
                 b.allow_idle_skip();
                 b.audit_idle_skip = self.audit_idle_skip;
             }
@@ -1336,7 +1338,7 @@ impl Switch {
             Dut::Rtl(r, _) => r.close_trace(),
             #[cfg(feature = "rtl")]
             Dut::Both(pair) => pair.rtl.close_trace(),
-            Dut::V3(b) => b.close_trace(),
+            Dut::V3(b) => b.close_trace()?,
             _ => {}
         }
         if let Some(mut w) = self.wave.take() {

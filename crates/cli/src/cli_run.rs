@@ -23,8 +23,7 @@ pub struct RunArgs {
     /// The block's micro-architecture: v3 (docs/microarchitecture.md, the default: lanes taken on
     /// their port's slot, answered four cycles later; 125 MHz at 48 ports) or v2
     /// (docs/microarchitecture-v2.md: every lane answered in the cycle it is seen; its model is
-    /// event-driven and 14 times faster). v3 has the comparators' faults of --fault only, and no
-    /// waveform window on a model/RTL difference.
+    /// event-driven and 14 times faster). v3 has the comparators' faults of --fault only.
     #[arg(long, default_value = "v3")]
     pub block: String,
     /// Also draw occupancy over time and the pause intervals, one panel per mode, into this SVG.
@@ -225,7 +224,7 @@ pub fn run_modes_with(
             // Finishes the run (at once after the loop above) and computes the statistics.
             s.run();
             if let Some(mm) = &s.mismatch {
-                let wave = if dut == DutKind::Both && o.wave_window > 0 && o.block == BlockKind::V2 {
+                let wave = if dut == DutKind::Both && o.wave_window > 0 {
                     match write_window(sc, m, o, s.now - 1) {
                         Ok(files) => format!("\n  waveform window (model and RTL, same signal names): {}", files.join(", ")),
                         Err(e) => format!("\n  waveform window not written: {e}"),
@@ -283,7 +282,7 @@ fn write_window(
     o: &RunOptions,
     at: u64,
 ) -> Result<Vec<String>, WindowError> {
-    let mut s = Switch::new(sc, m, DutKind::Both)?;
+    let mut s = Switch::with_block(sc, m, DutKind::Both, o.block)?;
     s.inject_fault(o.fault)?;
     let from = at.saturating_sub(o.wave_window);
     while s.now < from {

@@ -109,15 +109,28 @@ fn capfc_step_block_v3_from_the_command_line() {
     assert!(err.contains("--block 'v9': expected v2 or v3"), "{err}");
 }
 
-/// `wave FILE` with the v3 block: the Verilated RTL's trace (every signal, the block's cycle c
-/// at times 2c and 2c + 1), with `--dut rtl` and `--dut both`; the v3 model has no waveform of
-/// its own and says so.
+/// `wave FILE` with the v3 block: the model's waveform (`wave::TopWave`) with `--dut model`, the
+/// Verilated RTL's trace with `--dut rtl`, both (`FILE_model.vcd`, `FILE_rtl.vcd`) with `--dut
+/// both`: every signal under the RTL's names, the block's cycle c at times 2c and 2c + 1, the
+/// model's at the same times as the RTL's.
 #[test]
-fn v3_wave_is_the_rtls_trace() {
+fn v3_wave_is_the_models_and_the_rtls() {
     let dir = std::env::temp_dir().join(format!("capfc_repl_v3_wave_{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let f = dir.join("v3.vcd");
     let script = format!("step 100\nwave {}\nstep 50\nwave off\n", f.display());
+    let first_time = |path: &std::path::Path| {
+        let vcd =
+            std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(
+            vcd.contains("snra_q") && vcd.contains("$scope module u_sort"),
+            "{}",
+            path.display()
+        );
+        vcd.lines()
+            .find_map(|l| l.strip_prefix('#').and_then(|t| t.parse::<u64>().ok()))
+            .unwrap()
+    };
     let mut s = Session::new(
         &common::incast4(),
         FlowMode::CapfcCal,
@@ -127,28 +140,27 @@ fn v3_wave_is_the_rtls_trace() {
         false,
     )
     .unwrap();
-    let e = run_script(&mut s, "test", &script, &mut vec![])
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains("the v3 model writes no waveform"), "{e}");
+    run_script(&mut s, "test", &script, &mut vec![]).unwrap();
+    // (the first cycle dumped is the block's cycle after 100 switch cycles and its set-up)
+    let model_first = first_time(&f);
+    assert!(model_first >= 200 && model_first % 2 == 0, "{model_first}");
     #[cfg(feature = "rtl")]
-    for dut in [DutKind::Rtl, DutKind::Both] {
-        let t = transcript(dut, &script, false);
+    {
+        std::fs::remove_file(&f).unwrap();
+        let t = transcript(DutKind::Rtl, &script, false);
         assert!(t.contains(&f.display().to_string()), "{t}");
-        let vcd = std::fs::read_to_string(&f).unwrap();
+        assert_eq!(first_time(&f), model_first);
+        let t = transcript(DutKind::Both, &script, false);
+        let (m, r) = (dir.join("v3_model.vcd"), dir.join("v3_rtl.vcd"));
         assert!(
-            vcd.contains("snra_q") && vcd.contains("$scope module u_sort"),
-            "{dut:?}"
+            t.contains(&m.display().to_string()) && t.contains(&r.display().to_string()),
+            "{t}"
         );
-        // (the first cycle dumped is the block's cycle after 100 switch cycles and its set-up)
-        let first = vcd
-            .lines()
-            .find_map(|l| l.strip_prefix('#').and_then(|t| t.parse::<u64>().ok()))
-            .unwrap();
-        assert!(
-            first >= 200 && first % 2 == 0,
-            "{dut:?}: first time {first}"
-        );
+        assert_eq!(first_time(&m), model_first);
+        assert_eq!(first_time(&r), model_first);
+        let (mn, _) = common::vcd_names(m.to_str().unwrap());
+        let (rn, _) = common::vcd_names(r.to_str().unwrap());
+        assert!(mn.iter().all(|n| rn.contains(n)));
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

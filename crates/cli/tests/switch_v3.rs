@@ -344,6 +344,51 @@ fn a_v3_model_fault_stops_the_lockstep_behind_the_default_switch() {
         e.contains("replay: capfc run --scenario my.toml --mode CaPFC_cal --dut both --fault warn_off_by_one"),
         "{e}"
     );
+    // with a waveform window: both sides' files, the model's signals under the RTL's names, and
+    // at the report's block cycle c (the registers as they entered it: time 2c) the register
+    // holds in each file the value the report gives
+    let dir = std::env::temp_dir().join(format!("capfc-v3-switch-wave-{}", std::process::id()));
+    let o = RunOptions {
+        wave_window: 8,
+        wave_dir: dir.clone(),
+        ..o
+    };
+    let e = run_modes_with(&sc, &[FlowMode::CapfcCal], DutKind::Both, &o)
+        .err()
+        .expect("the v3 lockstep missed the fault")
+        .to_string();
+    let files: Vec<String> = e
+        .lines()
+        .find_map(|l| {
+            l.split_once("same signal names): ")
+                .map(|(_, f)| f.to_string())
+        })
+        .unwrap_or_else(|| panic!("no waveform window: {e}"))
+        .split(", ")
+        .map(str::to_string)
+        .collect();
+    let (model, rtl) = (&files[0], &files[1]);
+    assert!(
+        model.ends_with("_model.vcd") && rtl.ends_with("_rtl.vcd"),
+        "{files:?}"
+    );
+    let (mnames, _) = common::vcd_names(model);
+    let (rnames, _) = common::vcd_names(rtl);
+    let missing: Vec<_> = mnames.iter().filter(|n| !rnames.contains(*n)).collect();
+    assert!(missing.is_empty(), "{missing:?}");
+    assert!(mnames.len() > 200);
+    let c: u64 = e
+        .split_once("block cycle ")
+        .and_then(|(_, r)| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{e}"));
+    let name = "capfc_top_oc.capfc_top_oc.u_egress.inc3_q";
+    assert_eq!(common::vcd_value_at(rtl, name, 2 * c).as_deref(), Some("1"));
+    assert_eq!(
+        common::vcd_value_at(model, name, 2 * c).as_deref(),
+        Some("0")
+    );
+    let _ = std::fs::remove_dir_all(&dir);
     // and without the fault, the same run is clean (`v3_rtl_in_the_loop_gives_the_same_run`
     // shows it on the 4-port switch; here the 8-port one, until the fault's cycle and past it)
     let mut s = Switch::with_block(&sc, FlowMode::CapfcCal, DutKind::Both, BlockKind::V3).unwrap();

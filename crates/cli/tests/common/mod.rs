@@ -49,6 +49,31 @@ pub fn vcd_names(path: &str) -> (BTreeSet<String>, u64) {
     (vars.into_iter().map(|(_, n)| n).collect(), last)
 }
 
+/// The value of `name` at time `t` in the VCD at `path` (its last change at or before `t`), most
+/// significant bit first.
+pub fn vcd_value_at(path: &str, name: &str, t: u64) -> Option<String> {
+    let (vars, p) = vcd_vars(path);
+    let code = vars.iter().find(|(_, n)| n == name)?.0;
+    let (mut now, mut v) = (0, None);
+    for c in p {
+        match c.unwrap() {
+            vcd::Command::Timestamp(x) => {
+                now = x;
+                if now > t {
+                    break;
+                }
+            }
+            vcd::Command::ChangeScalar(id, x) if id == code => v = Some(x.to_string()),
+            vcd::Command::ChangeVector(id, x) if id == code => {
+                v = Some(x.iter().map(|b| b.to_string()).collect())
+            }
+            _ => {}
+        }
+    }
+    let _ = now;
+    v
+}
+
 /// A 4-port incast (inputs 1 and 2 to output 0 on lossless priority 3) and a victim (input 3 to
 /// output 2): the v3 parameter set built by default (`v3_np4`) is the 4-port switch's block.
 pub fn incast4() -> capfc::switch::scenario::Scenario {
