@@ -129,6 +129,15 @@ pub enum RunError {
     NotV3(String),
     #[error("E was never set in 4,000 cycles")]
     ENeverSet,
+    #[error("no built-in scenario {0:?}")]
+    NoScenario(String),
+    #[error("scenario {scenario}: its switch's block has {got:?}, not the set's parameters")]
+    ScenarioParams {
+        scenario: String,
+        got: Box<BlockParams>,
+    },
+    #[error("scenario {scenario}: {what}")]
+    Switch { scenario: String, what: String },
     #[error("no frame pending at port 0 at the end of the busy stretch")]
     NoFramePending,
     #[error("D of port 0 changed {changes} times while its MAC was busy, and {xon} XON frames followed (at least 3, and 1)")]
@@ -175,6 +184,14 @@ pub enum SourceV3 {
     ResetWithE { mode: Mode },
     /// A directed corner ([`DIRECTED_V3`]).
     Directed { case: String, mode: Mode },
+    /// The block's traffic as the switch model drives it (`capfc run`'s switch with the block):
+    /// the reset and the configuration the switch writes, then the lanes of the first `cycles`
+    /// switch cycles of a built-in scenario in a flow-control mode.
+    Switch {
+        scenario: String,
+        mode: crate::switch::FlowMode,
+        cycles: u64,
+    },
 }
 
 impl SourceV3 {
@@ -185,6 +202,7 @@ impl SourceV3 {
             | SourceV3::MacBusy { mode }
             | SourceV3::ResetWithE { mode }
             | SourceV3::Directed { mode, .. } => *mode,
+            SourceV3::Switch { mode, .. } => mode.block_mode(),
         }
     }
 }
@@ -225,6 +243,9 @@ pub struct CuratedV3 {
     pub params: BlockParams,
     pub source: SourceV3,
 }
+
+/// Switch cycles of the curated set from the switch.
+pub const SWITCH_SET_CYCLES: u64 = 40000;
 
 /// The parameters of the v3 sets: `np` ports, `cw`-bit counters, the rest the default.
 fn params_cw(np: usize, cw: u32) -> BlockParams {
@@ -267,6 +288,18 @@ pub fn curated() -> Vec<CuratedV3> {
             source: SourceV3::ResetWithE { mode },
         });
     }
+    // The default switch scenario as the switch drives the block (its 8 ports, three counted
+    // classes): congestion, the contributors' E, PFC frames out and the fall back to XON.
+    let sc = crate::switch::scenario::Scenario::incast_victims();
+    v.push(CuratedV3 {
+        name: "switch_incast_victims_cal_np8_nl3".into(),
+        params: crate::switch::block_params(&sc),
+        source: SourceV3::Switch {
+            scenario: "incast-victims".into(),
+            mode: crate::switch::FlowMode::CapfcCal,
+            cycles: SWITCH_SET_CYCLES,
+        },
+    });
     // random traffic: plain at 4 and 8 ports, with contention at 4, and at the non-power-of-two
     // port counts 6 (4-bit counters) and 12 with stray ports on the shared lanes
     let randoms: [(&str, BlockParams, u64, bool, bool); 5] = [
@@ -1023,6 +1056,55 @@ fn reset_with_e(p: &BlockParams, mode: Mode) -> Result<Run, RunError> {
     Ok(r)
 }
 
+/// [`SourceV3::Switch`]: the switch of built-in scenario `scenario` in `mode` with the block's
+/// model, run `cycles` switch cycles (or to its end), its block's inputs from the reset on
+/// replayed through the set's writer and observer.
+fn from_switch(
+    p: &BlockParams,
+    scenario: &str,
+    mode: crate::switch::FlowMode,
+    cycles: u64,
+) -> Result<Run, RunError> {
+    let sc = crate::switch::scenario::Scenario::builtin(scenario)
+        .ok_or_else(|| RunError::NoScenario(scenario.to_string()))?;
+    let bad = |e: &dyn std::fmt::Display| RunError::Switch {
+        scenario: scenario.to_string(),
+        what: e.to_string(),
+    };
+    let mut sw = crate::switch::Switch::new_recorded_v3(&sc, mode).map_err(|e| bad(&e))?;
+    if sw.block_params() != *p {
+        return Err(RunError::ScenarioParams {
+            scenario: scenario.to_string(),
+            got: Box::new(sw.block_params()),
+        });
+    }
+    while sw.now < cycles && !sw.done() {
+        sw.tick_cycle();
+        if let Some(m) = &sw.mismatch {
+            return Err(bad(m));
+        }
+    }
+    let rec = sw.recorded_v3().unwrap_or_default();
+    let mut r = Run::new(*p);
+    let mut configured = false;
+    for inp in &rec {
+        let lane = inp.dep_valid
+            || inp.enq_valid
+            || inp.arr_valid.iter().chain(&inp.deq_valid).any(|&v| v);
+        if !configured && !inp.rst && !inp.cfg_we {
+            // (the switch's writes are done: the observer judges the lanes from here)
+            configured = true;
+            r.ob.arm();
+        }
+        if configured && lane && r.lanes_from.is_empty() {
+            r.lanes_from.push(r.w.t);
+        }
+        r.w.inp.clone_from(inp);
+        r.cycle(false);
+    }
+    Ok(r)
+}
+
 fn mac_busy(p: &BlockParams, mode: Mode) -> Result<Run, RunError> {
     let mut r = Run::new(*p);
     r.reset_and_configure(&config(p, mode, false));
@@ -1156,6 +1238,18 @@ pub fn required(source: &SourceV3) -> Vec<&'static str> {
         }
         SourceV3::ResetWithE { .. } => vec!["e_bits_at_the_reset"],
         SourceV3::Directed { case, mode } => directed::required(case, *mode),
+        // (congestion at the switch: its sorts, XOFF frames out, their refreshes and the fall
+        // back to XON)
+        SourceV3::Switch { mode, .. } => vec![
+            if mode.block_mode() == Mode::StopMax {
+                "stop_max_sorts"
+            } else {
+                "stop_calibrate_sorts"
+            },
+            "xoff_frames",
+            "refresh_frames",
+            "xon_frames",
+        ],
     }
 }
 
@@ -1218,7 +1312,8 @@ pub fn build_nudged(
     source: &SourceV3,
     nudge: bool,
 ) -> Result<SetFilesV3, GoldenV3Error> {
-    if !supported(p) {
+    // (a set from the switch has the parameters of its scenario's block, checked by its run)
+    if !supported(p) && !matches!(source, SourceV3::Switch { .. }) {
         return Err(GoldenV3Error::Unsupported {
             set: set.to_string(),
             params: Box::new(*p),
@@ -1250,6 +1345,11 @@ pub fn build_nudged(
         SourceV3::Directed { case, mode } => {
             directed::run(p, case, *mode, nudge).map_err(run_err)?
         }
+        SourceV3::Switch {
+            scenario,
+            mode,
+            cycles,
+        } => from_switch(p, scenario, *mode, *cycles).map_err(run_err)?,
     };
     let corners = judge(set, p, source, &r)?;
     let req = required(source);

@@ -4,7 +4,8 @@
 //! The models live in the crate `capfc-block` (`crates/block`), re-exported here and doing no
 //! I/O: [`v3`] is the cycle model of the block, `rtl/v3/capfc_top_oc.sv` ([`v3::top::Top`]);
 //! [`block`] that of v2, the previous block (`rtl/capfc_top.sv`), kept as a second implementation
-//! and the default of `capfc net` and of golden recording from the switch; [`reference`] the untimed transcription of `shared/domain.md` section 3.
+//! and the default of `capfc net`; [`reference`] the untimed transcription of `shared/domain.md`
+//! section 3.
 //!
 //! The modules here are layers around them, each using only the models and the layers listed
 //! before it ([`LAYERS`], which `tests/layers.rs` holds the sources to): stimulus, the checker,

@@ -15,8 +15,8 @@
 //!
 //! Everything else of the switch is the same for both blocks. Its state between two cycles
 //! ([`V3State`]: the registers, the events waiting at the lanes or for their answer) is what a
-//! snapshot of the switch saves. What v3 does not have yet behind a switch (golden recording) is
-//! refused where it is asked for. In a network and in `capfc run` the model skips idle cycles and
+//! snapshot of the switch saves; its inputs, recorded ([`BlockV3::new_recorded`]), are a golden
+//! set from the switch (`golden_v3::SourceV3::Switch`). In a network and in `capfc run` the model skips idle cycles and
 //! catches up with them by a closed-form advance ([`IdleSkip`]).
 
 use crate::block::{BlockConfig, BlockParams, Outputs};
@@ -183,12 +183,33 @@ pub(crate) struct BlockV3 {
     /// writing it
     wave: Option<Box<crate::wave::TopWave<std::io::BufWriter<std::fs::File>>>>,
     wave_err: Option<std::io::Error>,
+    /// every cycle's inputs since the reset, while recorded ([`BlockV3::new_recorded`]: a golden
+    /// set from the switch, `golden_v3`)
+    pub recorded: Option<Vec<TopIn>>,
 }
 
 impl BlockV3 {
     /// The v3 block of `p` behind a switch, on `kind`'s side(s), reset and configured with
     /// `cfg` (a reset cycle, then one cycle a register write, as the v3 golden sets do).
     pub fn new(kind: DutKind, p: &BlockParams, cfg: &BlockConfig) -> Result<BlockV3, DutError> {
+        Self::build(kind, p, cfg, false)
+    }
+
+    /// [`BlockV3::new`], recording every cycle's inputs from the reset on (`recorded`).
+    pub fn new_recorded(
+        kind: DutKind,
+        p: &BlockParams,
+        cfg: &BlockConfig,
+    ) -> Result<BlockV3, DutError> {
+        Self::build(kind, p, cfg, true)
+    }
+
+    fn build(
+        kind: DutKind,
+        p: &BlockParams,
+        cfg: &BlockConfig,
+        record: bool,
+    ) -> Result<BlockV3, DutError> {
         let sides = match kind {
             DutKind::Model => Sides::Model(Box::new(Top::new(*p))),
             #[cfg(feature = "rtl")]
@@ -232,6 +253,7 @@ impl BlockV3 {
             audit_idle_skip: false,
             wave: None,
             wave_err: None,
+            recorded: record.then(Vec::new),
         };
         b.tin.rst = true;
         b.clock()?;
@@ -766,6 +788,9 @@ impl BlockV3 {
             (Some(_), Some(m)) => Some(crate::wave::top_regs(m)),
             _ => None,
         };
+        if let Some(r) = self.recorded.as_mut() {
+            r.push(self.tin.clone());
+        }
         self.clock_sides()?;
         if let (Some(before), Some(m), Some(w)) = (before, self.sides.model(), self.wave.as_mut()) {
             let ports = crate::wave::top_ports(&m.p, &self.tin, &self.tout);

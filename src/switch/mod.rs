@@ -561,6 +561,20 @@ impl Switch {
         Self::build(sc, mode, DutKind::Model, BlockKind::V2, true)
     }
 
+    /// The switch with the block (v3) model, every cycle of the block clocked and its inputs
+    /// recorded from its reset on ([`Switch::recorded_v3`]): a golden set from the switch.
+    pub fn new_recorded_v3(sc: &Scenario, mode: FlowMode) -> Result<Self, SwitchError> {
+        Self::build(sc, mode, DutKind::Model, BlockKind::V3, true)
+    }
+
+    /// The v3 block's inputs, every cycle from its reset, recorded so far (taken).
+    pub fn recorded_v3(&mut self) -> Option<Vec<crate::v3::top::TopIn>> {
+        match &mut self.block {
+            Dut::V3(b) => b.recorded.take(),
+            _ => None,
+        }
+    }
+
     fn build(
         sc: &Scenario,
         mode: FlowMode,
@@ -574,7 +588,11 @@ impl Switch {
         cfg.validate(&params)?;
         if kind == BlockKind::V3 {
             // (v3 resets and configures itself: a reset cycle, then the writes)
-            let b = block_v3::BlockV3::new(dut, &params, &cfg)?;
+            let b = if record {
+                block_v3::BlockV3::new_recorded(dut, &params, &cfg)?
+            } else {
+                block_v3::BlockV3::new(dut, &params, &cfg)?
+            };
             let writes = b.cycles();
             return Ok(Self::assemble(
                 sc,
