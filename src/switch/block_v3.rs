@@ -644,6 +644,7 @@ impl BlockV3 {
     /// not all clocked.
     pub fn open_trace(&mut self, path: &str) -> Result<Vec<String>, TraceError> {
         self.close_trace()?;
+        #[cfg(feature = "rtl")]
         let stem = path.strip_suffix(".vcd").unwrap_or(path);
         let model_path = match &self.sides {
             Sides::Model(_) => Some(path.to_string()),
