@@ -1,14 +1,16 @@
-/* smoke.c: the C ABI from C, on the port layout of v2's capfc_top (block = "v2": every lane
- * answered in the cycle it is seen, which keeps this example short). A model at 4 ports runs 2000
- * idle-but-configured cycles and its own outputs are fed to a checker (zero violations); then one
- * cycle claims an accept the model did not give, and the checker reports it. Exit 0 when both hold.
+/* smoke.c: the C ABI from C, on the block's ports (capfc_top_oc). A model at 4 ports runs 2000
+ * idle-but-configured cycles and its own outputs are fed to a checker (zero violations); then an
+ * arrival is offered and held until the block takes it, and four cycles later, in the cycle of its
+ * accept, the checker is told the block refused it and reports it. Exit 0 when both hold.
  *   cc -I capi/include capi/examples/smoke.c target/release/libcapfc_capi.a -lpthread -ldl -lm */
 #include "capfc.h"
 #include <stdio.h>
 #include <string.h>
 
-static const char *PARAMS =
-    "np = 4\nsw = 14\now = 20\ncw = 16\ncell_log2 = 0\ncut_f = 8\nnl = 2\nblock = \"v2\"\n";
+static const char *PARAMS = "np = 4\nsw = 14\now = 20\ncw = 16\ncell_log2 = 0\ncut_f = 8\nnl = 2\n";
+
+/* Bit `pos` of a LSB-first word buffer. */
+static int bit(const uint32_t *w, unsigned pos) { return (w[pos / 32] >> (pos % 32)) & 1; }
 
 /* Set `width` bits of a LSB-first word buffer at bit `pos` to `v`. */
 static void put(uint32_t *w, unsigned pos, unsigned width, uint64_t v) {
@@ -49,18 +51,35 @@ int main(void) {
         }
     }
     /* A 100-byte arrival at port 3 (arr_valid[3] is bit top-43, arr_size[3] bits top-72 up, under
-     * {rst, cfg_we, cfg_addr, cfg_wdata}): it fits under MAX 3000, so the model accepts it. Tell the
-     * checker the block dropped it: arr_accept[3] is the outputs' top bit. */
+     * {rst, cfg_we, cfg_addr, cfg_wdata}), held until the block takes it: the cycle its port's
+     * slot comes, arr_ready[3] (the outputs' top bit) up. It fits under MAX 3000, so the block
+     * accepts it four cycles after the take: arr_accept[3], the outputs' bit out_bits-1-2*NP. */
+    int taken = -1;
+    for (int cyc = 0; cyc < 8 && taken < 0; cyc++) {
+        memset(in, 0, sizeof in);
+        put(in, 0, 4, 0xF);
+        put(in, top - 43, 1, 1);
+        put(in, top - 72, 14, 100);
+        capfc_model_step(m, in, out);
+        if (capfc_checker_step(c, in, out) != 0) { fprintf(stderr, "smoke: false alarm\n"); return 1; }
+        if (bit(out, out_bits - 1)) taken = cyc;
+    }
+    if (taken < 0) { fprintf(stderr, "smoke: the arrival was not taken in 8 cycles\n"); return 1; }
+    for (int k = 1; k <= 3; k++) {
+        memset(in, 0, sizeof in);
+        put(in, 0, 4, 0xF);
+        capfc_model_step(m, in, out);
+        if (capfc_checker_step(c, in, out) != 0) { fprintf(stderr, "smoke: false alarm\n"); return 1; }
+    }
     memset(in, 0, sizeof in);
     put(in, 0, 4, 0xF);
-    put(in, top - 43, 1, 1);
-    put(in, top - 72, 14, 100);
     capfc_model_step(m, in, out);
-    if (!((out[(out_bits - 1) / 32] >> ((out_bits - 1) % 32)) & 1)) {
+    unsigned accept = out_bits - 1 - 2 * 4;
+    if (!bit(out, accept)) {
         fprintf(stderr, "smoke: the model did not accept\n");
         return 1;
     }
-    put(out, out_bits - 1, 1, 0);
+    put(out, accept, 1, 0);
     int n = capfc_checker_step(c, in, out);
     char sum[512];
     capfc_checker_summary(c, sum, sizeof sum);
