@@ -285,6 +285,14 @@ pub fn run_job(j: &Job, fault: Option<Fault>, exhaustive: bool) -> Result<JobRep
     }
 }
 
+/// The error of job `j`'s lockstep that could not run.
+fn lockstep_error(j: &Job) -> impl Fn(crate::cosim_v3::LockstepError) -> SoakError + Copy + '_ {
+    |source| SoakError::Lockstep {
+        label: j.label(),
+        source: Box::new(source),
+    }
+}
+
 /// A directed job: the golden set's stimulus, cycle by cycle, in lockstep.
 fn run_set(
     j: &Job,
@@ -292,10 +300,7 @@ fn run_set(
     fault: Option<Fault>,
     exhaustive: bool,
 ) -> Result<JobReport, SoakError> {
-    let lock = |source| SoakError::Lockstep {
-        label: j.label(),
-        source: Box::new(source),
-    };
+    let lock = lockstep_error(j);
     let c = golden_v3::curated()
         .into_iter()
         .find(|c| c.name == name)
@@ -344,10 +349,7 @@ fn run_random(
     fault: Option<Fault>,
     exhaustive: bool,
 ) -> Result<JobReport, SoakError> {
-    let lock = |source| SoakError::Lockstep {
-        label: j.label(),
-        source: Box::new(source),
-    };
+    let lock = lockstep_error(j);
     let mut l = LockstepV3::new(&j.params, 4).map_err(lock)?;
     l.exhaustive = exhaustive;
     let words = vec![0u32; l.rtl.layout.input_words];

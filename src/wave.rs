@@ -34,6 +34,31 @@ pub struct ModelWave<W: Write> {
     first: bool,
 }
 
+/// Move the VCD's open scopes (`stack`) to those of `name` (its parts but the last, joined by
+/// `.`): close those it does not share, open the rest. Its last part, the variable's name.
+fn enter_scopes<'a, W: Write>(
+    w: &mut vcd::Writer<W>,
+    stack: &mut Vec<String>,
+    name: &'a str,
+) -> std::io::Result<&'a str> {
+    let parts: Vec<&str> = name.split('.').collect();
+    let (scopes, last) = parts.split_at(parts.len() - 1);
+    let common = stack
+        .iter()
+        .zip(scopes)
+        .take_while(|(a, b)| a.as_str() == **b)
+        .count();
+    while stack.len() > common {
+        w.upscope()?;
+        stack.pop();
+    }
+    for sc in &scopes[common..] {
+        w.add_module(sc)?;
+        stack.push(sc.to_string());
+    }
+    Ok(last[0])
+}
+
 fn range(width: u32) -> Option<ReferenceIndex> {
     (width > 1).then(|| ReferenceIndex::Range(width as i32 - 1, 0))
 }
@@ -64,22 +89,7 @@ impl<W: Write> ModelWave<W> {
         // `u_egress` > `gen_port[3]` > `u_cnt`), in the order of the layout.
         let mut stack: Vec<String> = vec![];
         for s in &l.state.signals {
-            let parts: Vec<&str> = s.name.split('.').collect();
-            let (scopes, reg) = parts.split_at(parts.len() - 1);
-            let reg = reg[0];
-            let common = stack
-                .iter()
-                .zip(scopes)
-                .take_while(|(a, b)| a.as_str() == **b)
-                .count();
-            while stack.len() > common {
-                w.upscope()?;
-                stack.pop();
-            }
-            for sc in &scopes[common..] {
-                w.add_module(sc)?;
-                stack.push(sc.to_string());
-            }
+            let reg = enter_scopes(&mut w, &mut stack, &s.name)?;
             for k in 0..s.elems {
                 let name = if s.elems > 1 {
                     format!("{reg}[{k}]")
@@ -189,26 +199,15 @@ pub struct Sig {
     pub bits: String,
 }
 
-struct Sigs(Vec<Sig>);
-
-impl crate::v3::RegSink for Sigs {
-    fn reg(&mut self, name: std::fmt::Arguments<'_>, words: &[u64], width: usize) {
-        let bits = (0..width)
-            .rev()
-            .map(|i| {
-                if words.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1) {
-                    '1'
-                } else {
-                    '0'
-                }
-            })
-            .collect();
-        self.0.push(Sig {
-            name: name.to_string(),
-            width,
+/// Signals from the values a unit's `visit` gives, as binary strings (`v3::RegStrings`).
+fn sigs(r: crate::v3::RegStrings) -> Vec<Sig> {
+    r.0.into_iter()
+        .map(|(name, bits)| Sig {
+            name,
+            width: bits.len(),
             bits,
-        });
-    }
+        })
+        .collect()
 }
 
 /// The block model's ports: its inputs `inp` and outputs `out`, under the RTL's port names.
@@ -217,23 +216,22 @@ pub fn top_ports(
     inp: &crate::v3::top::TopIn,
     out: &crate::v3::top::TopOut,
 ) -> Vec<Sig> {
-    let mut s = Sigs(vec![]);
+    let mut s = crate::v3::RegStrings::default();
     inp.visit(p.sw as usize, crate::v3::port_width(p.np) as usize, &mut s);
     out.visit(&mut s);
-    s.0
+    sigs(s)
 }
 
 /// Every register and RAM word of the block's model, under the RTL's names.
 pub fn top_regs(top: &crate::v3::top::Top) -> Vec<Sig> {
-    let mut s = Sigs(vec![]);
+    let mut s = crate::v3::RegStrings::default();
     top.visit(&mut s);
-    s.0
+    sigs(s)
 }
 
 /// A VCD of the block's model (`v3::top::Top`, `capfc_top_oc`): its ports and every register and
 /// RAM word under the RTL's names, one scope per instance (`capfc_top_oc` > `capfc_top_oc` >
-/// `u_ingress`, ...),
-/// cycle c at time 2c (the cycle's inputs and outputs, the registers as they entered it) and
+/// `u_ingress`, ...), cycle c at time 2c (the cycle's inputs and outputs, the registers as they entered it) and
 /// 2c + 1 (the registers after its rising edge), as Verilator's trace of the RTL dumps them.
 pub struct TopWave<W: Write> {
     w: vcd::Writer<W>,
@@ -267,22 +265,8 @@ impl<W: Write> TopWave<W> {
         // another is opened again, which a VCD reader merges)
         let mut stack: Vec<String> = vec![];
         for s in regs {
-            let parts: Vec<&str> = s.name.split('.').collect();
-            let (scopes, reg) = parts.split_at(parts.len() - 1);
-            let common = stack
-                .iter()
-                .zip(scopes)
-                .take_while(|(a, b)| a.as_str() == **b)
-                .count();
-            while stack.len() > common {
-                w.upscope()?;
-                stack.pop();
-            }
-            for sc in &scopes[common..] {
-                w.add_module(sc)?;
-                stack.push(sc.to_string());
-            }
-            ids.push(w.add_var(VarType::Reg, s.width as u32, reg[0], range(s.width as u32))?);
+            let reg = enter_scopes(&mut w, &mut stack, &s.name)?;
+            ids.push(w.add_var(VarType::Reg, s.width as u32, reg, range(s.width as u32))?);
         }
         for _ in 0..stack.len() + 2 {
             w.upscope()?;
