@@ -293,6 +293,21 @@ fn lockstep_error(j: &Job) -> impl Fn(crate::cosim_v3::LockstepError) -> SoakErr
     }
 }
 
+/// The stimulus of the curated golden set `name` (job `j`'s), every cycle's inputs.
+fn set_stim(j: &Job, name: &str) -> Result<crate::faults::Stim, SoakError> {
+    let c = golden_v3::curated()
+        .into_iter()
+        .find(|c| c.name == name)
+        .ok_or_else(|| SoakError::NoSet {
+            name: name.to_string(),
+            sets: golden_v3::curated().into_iter().map(|c| c.name).collect(),
+        })?;
+    crate::faults::Stim::of_set(name, &c.params, &c.source).map_err(|e| SoakError::Stim {
+        label: j.label(),
+        source: Box::new(e),
+    })
+}
+
 /// A directed job: the golden set's stimulus, cycle by cycle, in lockstep.
 fn run_set(
     j: &Job,
@@ -301,18 +316,7 @@ fn run_set(
     exhaustive: bool,
 ) -> Result<JobReport, SoakError> {
     let lock = lockstep_error(j);
-    let c = golden_v3::curated()
-        .into_iter()
-        .find(|c| c.name == name)
-        .ok_or_else(|| SoakError::NoSet {
-            name: name.to_string(),
-            sets: vec![],
-        })?;
-    let stim =
-        crate::faults::Stim::of_set(name, &c.params, &c.source).map_err(|e| SoakError::Stim {
-            label: j.label(),
-            source: Box::new(e),
-        })?;
+    let stim = set_stim(j, name)?;
     let mut l = LockstepV3::new(&j.params, 4).map_err(lock)?;
     l.exhaustive = exhaustive;
     l.model.set_fault(fault);
@@ -540,12 +544,7 @@ pub fn write_window(
     let run = Rc::new(RefCell::new(run));
     match &j.traffic {
         Traffic::Set(name) => {
-            let c = golden_v3::curated()
-                .into_iter()
-                .find(|c| &c.name == name)
-                .ok_or_else(|| bad(format!("no golden set {name}")))?;
-            let stim = crate::faults::Stim::of_set(name, &c.params, &c.source)
-                .map_err(|e| bad(e.to_string()))?;
+            let stim = set_stim(j, name)?;
             let mut top = crate::v3::top::Top::new(j.params);
             top.set_fault(fault);
             let mut out = crate::v3::top::TopOut::default();
