@@ -7,7 +7,9 @@ LINT_PORTS ?= 4 6 8 16 32 48 64 128
 # 1: `make lint` (so `make test`) runs lint-slang too (slang -Weverything, zero diagnostics);
 # LINT_SLANG=0 leaves it out
 LINT_SLANG ?= 1
-RTL_FILES := $(shell grep -vE '^\s*(//|\#|$$)' rtl/files.f)
+# the test subject v2 (check/capfc_v2/README.md): its RTL and its seeded bugs
+V2_RTL  := $(shell grep -vE '^\s*(//|\#|$$)' check/capfc_v2/files.f)
+V2_BUGS := $(sort $(patsubst CAPFC_V2_BUG_%,%,$(shell grep -ohE 'CAPFC_V2_BUG_[A-Z_]+' $(V2_RTL))))
 # Extra arguments for `make run`, e.g. ARGS="--config np32 --seeds 1..9".
 ARGS      ?=
 # the port counts `make icarus` compiles the block at
@@ -118,11 +120,12 @@ lint-rtl: deps ## the block (capfc_top_oc): verilator --lint-only -Wall at every
 	done
 	@echo "lint-rtl: capfc_top_oc clean at NP = $(LINT_PORTS)"
 
-lint-rtl-v2: deps ## v2 (capfc_top, rtl/files.f): verilator --lint-only -Wall at every LINT_PORTS
+lint-rtl-v2: deps ## the test subject v2 (capfc_v2_top, check/capfc_v2/files.f): verilator --lint-only -Wall at every LINT_PORTS, and with each seeded bug
 	@for np in $(LINT_PORTS); do \
-	  verilator --lint-only -Wall --top-module capfc_top -GNP=$$np $(RTL_FILES) || exit 1; \
+	  verilator --lint-only -Wall --top-module capfc_v2_top -GNP=$$np $(V2_RTL) || exit 1; \
 	done
-	@echo "lint-rtl-v2: capfc_top clean at NP = $(LINT_PORTS)"
+	@for b in $(V2_BUGS); do verilator --lint-only -Wall --top-module capfc_v2_top -DCAPFC_V2_BUG_$$b $(V2_RTL) || exit 1; done
+	@echo "lint-rtl-v2: capfc_v2_top clean at NP = $(LINT_PORTS) and with each of its $(words $(V2_BUGS)) seeded bugs"
 
 # The second, independent implementation that `capfc check` is tried on (check/capfc_v1/README.md):
 # its RTL, its seeded bugs (each a define in the RTL), and team_pfc, the same block under other names.
@@ -151,11 +154,11 @@ lint-v1: deps ## verilator -Wall on check/capfc_v1 at 4 and 8 ports, with each s
 lint-dpi: deps ## verilator -Wall on the generated DPI package and scoreboard inside both testbenches (our golden one with the v2 and the v3 block)
 	@$(CARGO) run --release -q -- gen-sv --config np4 --block v2 --out build/sv 2>/dev/null
 	@verilator --lint-only -Wall --timing -DCAPFC_SCOREBOARD -DCAPFC_SCOREBOARD_TWO --top-module capfc_tb -Igolden/random_max_np4_seed1 \
-	  +define+CAPFC_LINES_MAX=65536 build/sv/capfc_dpi.sv build/sv/capfc_scoreboard.sv $(RTL_FILES) testbench/capfc_tb.sv
+	  +define+CAPFC_LINES_MAX=65536 build/sv/capfc_dpi.sv build/sv/capfc_scoreboard.sv $(V2_RTL) testbench/capfc_tb.sv
 	@verilator --lint-only -Wall --timing -DCAPFC_V1_SCOREBOARD --top-module capfc_v1_tb -Igolden/random_max_np4_seed1 \
 	  build/sv/capfc_dpi.sv build/sv/capfc_scoreboard.sv $(V1_RTL) check/capfc_v1/capfc_v1_tb.sv
 	@$(CARGO) run --release -q -- gen-sv --config np4 --block v3 --out build/sv_v3 2>/dev/null
-	@# (-Wno-UNUSEDPARAM: the v3 RTL uses part of v2's capfc_pkg, the waiver of mk/v3.mk's lint)
+	@# (-Wno-UNUSEDPARAM: capfc_pkg holds the whole register map, of which the RTL decodes part, the waiver of mk/v3.mk's lint)
 	@verilator --lint-only -Wall -Wno-UNUSEDPARAM --timing -DCAPFC_SCOREBOARD -DCAPFC_SCOREBOARD_TWO --top-module capfc_tb -Igolden/v3/random_max_np4_seed1 \
 	  +define+CAPFC_LINES_MAX=65536 build/sv_v3/capfc_dpi.sv build/sv_v3/capfc_scoreboard.sv $(V3_TOP) testbench/capfc_tb.sv
 	@echo "lint-dpi: capfc_dpi, capfc_scoreboard in capfc_tb (v2 and v3 blocks) and capfc_v1_tb clean"
@@ -163,7 +166,7 @@ lint-dpi: deps ## verilator -Wall on the generated DPI package and scoreboard in
 lint-sva: deps ## the rule assertions (check/sva/capfc_props.sv): verilator -Wall in both testbenches, and Yosys reads them
 	@verilator --lint-only -Wall --top-module capfc_props check/sva/capfc_props.sv
 	@verilator --lint-only -Wall --timing -DCAPFC_PROPS --top-module capfc_tb -Igolden/random_max_np4_seed1 \
-	  +define+CAPFC_LINES_MAX=65536 check/sva/capfc_props.sv $(RTL_FILES) testbench/capfc_tb.sv
+	  +define+CAPFC_LINES_MAX=65536 check/sva/capfc_props.sv $(V2_RTL) testbench/capfc_tb.sv
 	@verilator --lint-only -Wall --timing -DCAPFC_V1_PROPS --top-module capfc_v1_tb -Igolden/random_max_np4_seed1 \
 	  check/sva/capfc_props.sv $(V1_RTL) check/capfc_v1/capfc_v1_tb.sv
 	@yosys -p "read_verilog -sv check/sva/capfc_props.sv; hierarchy -top capfc_props -chparam NP 4; proc; stat" 2>&1 \
@@ -188,8 +191,9 @@ pytest: deps venv ## the Python package's cocotb scoreboard on Icarus: both bloc
 bench-dpi: deps ## cycles/s of our block's Verilated testbench without and with the DPI scoreboard
 	scripts/dpi-bench.sh
 
-kill-matrix: deps ## every seeded bug of check/capfc_v1 against capfc check (Icarus): prints the kill matrix
+kill-matrix: deps ## every seeded bug of check/capfc_v1 and check/capfc_v2 against capfc check (Icarus): prints the kill matrices
 	$(CARGO) test --release --test check_v1 every_seeded_bug -- --nocapture
+	$(CARGO) test --release --test check_v2 every_seeded_bug -- --nocapture
 
 # The block's fault catalogue (crates/block/src/v3/fault.rs) in full (tests/faults.rs; make test runs its slice:
 # every fault by the lockstep and the golden sets from Rust, four on the Icarus testbench).
@@ -227,12 +231,12 @@ icarus: deps ## the block (capfc_top_oc) compiles under Icarus Verilog (-g2012) 
 	done
 	@echo "icarus: capfc_top_oc compiles at NP = $(ICARUS_PORTS)"
 
-icarus-v2: deps ## v2 (capfc_top) compiles under Icarus Verilog (-g2012) at 4 and 32 ports
+icarus-v2: deps ## v2 (capfc_v2_top) compiles under Icarus Verilog (-g2012) at 4 and 32 ports
 	@mkdir -p build
 	@for np in 4 32; do \
-	  iverilog -g2012 -P capfc_top.NP=$$np -s capfc_top -o build/capfc_top_np$$np.vvp $(RTL_FILES) || exit 1; \
+	  iverilog -g2012 -P capfc_v2_top.NP=$$np -s capfc_v2_top -o build/capfc_v2_top_np$$np.vvp $(V2_RTL) || exit 1; \
 	done
-	@echo "icarus-v2: capfc_top compiles at NP = 4 32"
+	@echo "icarus-v2: capfc_v2_top compiles at NP = 4 32"
 
 
 golden: deps ## regenerate the checked-in golden vector sets (review the diff like code)

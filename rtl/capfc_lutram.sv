@@ -1,4 +1,4 @@
-// capfc_lutram: small RAM, one synchronous write port and RP asynchronous read ports (both blocks)
+// capfc_lutram: small RAM, one synchronous write port and RP asynchronous read ports
 //
 // Contract (docs/microarchitecture-v2.md, "RAM"):
 // - State: mem[2^AW] (DW bits each). No read register: rd[k] = mem[ra[k]] combinationally, the

@@ -1,7 +1,7 @@
-// capfc_pfc_gen: per-port pending PFC frame (valid/ready) from the combined state D; in both
-// blocks, v3 (rtl/v3/capfc_top_oc.sv, unchanged) and v2
+// capfc_pfc_gen: per-port pending PFC frame (valid/ready) from the combined state D, in the block
+// (rtl/v3/capfc_top_oc.sv, instance u_pfc)
 //
-// Contract (docs/microarchitecture-v2.md, "PFC frames"):
+// Contract (docs/microarchitecture.md, "PFC frames"; v2's is the same):
 // - Per port i, with d = d_state[i*8 +: 8] and s = sent_q[i*8 +: 8] (the D carried by the last frame
 //   the MAC took): pfc_valid[i] = d != s || (d != 0 && timer_q[i] == 0), combinational.
 // - pfc_cev[i] = d | s (paused now, and resumed since the last frame taken); pfc_xoff[i] = d;

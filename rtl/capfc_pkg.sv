@@ -1,15 +1,13 @@
-// capfc_pkg: constants and functions shared by the CaPFC modules of both blocks (v3, rtl/v3, and v2)
+// capfc_pkg: the block's constants and functions (capfc_top_oc, rtl/v3/files.f)
 //
-// Contract (docs/microarchitecture-v2.md):
+// Contract (docs/microarchitecture.md, "The configuration"):
 // - NPRIO: priorities per port (8). Queue q = {port, prio}.
-// - ADDR_*: configuration register addresses ("Configuration registers"); the threshold arrays are
-//   at ADDR_<array> + p for priority p.
-// - PH_*: sort engine phase codes (ph_q): MAX=0, COPY=1, MUL=2, SRCH=3, GT=4, SEL=5.
+// - ADDR_*: configuration register addresses, the whole map; the threshold arrays are at
+//   ADDR_<array> + p for priority p.
 // - units(s, cell_log2) = (s + 2^cell_log2 - 1) >> cell_log2, the units a packet of s bytes takes
 //   (computed in 33 bits, so it never overflows; the callers pass SW-bit sizes and truncate to their
 //   width, which holds the result since cell_log2 < SW).
 // - lidx(lossless, p) = popcount(lossless & ((1 << p) - 1)): the counted class of priority p.
-// - counted(lossless, p, nl) = lossless[p] && lidx(lossless, p) < nl.
 // Modules call these qualified (capfc_pkg::units): Yosys 0.23 does not accept a package import in a
 // module header. Icarus 11 cannot cast a function call (N'(f(..)) is "not a vector type"): callers
 // cast the concatenation N'({f(..)}) instead.
@@ -37,14 +35,6 @@ localparam logic [7:0] ADDR_CUT      = 8'h3A;
 localparam logic [7:0] ADDR_QUANTA   = 8'h3B;
 localparam logic [7:0] ADDR_REFRESH  = 8'h3C;
 
-// sort engine phases (ph_q)
-localparam logic [2:0] PH_MAX  = 3'd0;
-localparam logic [2:0] PH_COPY = 3'd1;
-localparam logic [2:0] PH_MUL  = 3'd2;
-localparam logic [2:0] PH_SRCH = 3'd3;
-localparam logic [2:0] PH_GT   = 3'd4;
-localparam logic [2:0] PH_SEL  = 3'd5;
-
 // size in bytes to units (a unit is 2^cell_log2 bytes), rounded up
 function automatic logic [31:0] units(input logic [31:0] size, input integer cell_log2);
     logic [32:0] s;
@@ -61,13 +51,6 @@ function automatic logic [3:0] lidx(input logic [7:0] lossless, input logic [2:0
     for (k = 0; k < 8; k = k + 1) begin
         lidx = lidx + {3'd0, m[k]};
     end
-endfunction
-
-// priority p has arrival counters, sort requests and E (nl = NL, 1..8)
-function automatic logic counted(input logic [7:0] lossless, input logic [2:0] p, input integer nl);
-    logic [3:0] l;
-    l       = lidx(lossless, p);
-    counted = lossless[p] && ({28'd0, l} < $unsigned(nl));
 endfunction
 
 endpackage

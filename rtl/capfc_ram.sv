@@ -1,5 +1,5 @@
-// capfc_ram: simple dual/triple-port RAM, one write port and RP synchronous read ports (both blocks:
-// v3's counter RAMs, v2's)
+// capfc_ram: simple dual/triple-port RAM, one write port and RP synchronous read ports (the
+// block's counter RAMs)
 //
 // Contract (docs/microarchitecture-v2.md, "RAM"):
 // - State: mem[2^AW] (DW bits each) and rd_q (RP*DW bits, read port k at [k*DW +: DW]); rd = rd_q.

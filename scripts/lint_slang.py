@@ -7,7 +7,7 @@ file:line:col, severity, message, [-Wflag] and the port counts where it occurs. 
 is any. slang's own report of each run (with source lines) goes to OUT/np<N>.log, its JSON to
 OUT/np<N>.json.
 
-Usage: lint_slang.py [--top capfc_top] [-f rtl/files.f] [--ports 4 8 ...] [--out DIR] [SLANG_ARG ...]
+Usage: lint_slang.py [--top capfc_v2_top] [-f check/capfc_v2/files.f] [--ports 4 8 ...] [--out DIR] [SLANG_ARG ...]
 e.g.   lint_slang.py --ports 8 32 -Weverything        (make lint-slang SLANG_WARNINGS=-Wextra)
 """
 import argparse
@@ -47,8 +47,8 @@ def compile_once(files_f, top, np, slang_args, log, diag_json):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--top", default="capfc_top")
-    ap.add_argument("-f", dest="files_f", default="rtl/files.f")
+    ap.add_argument("--top", default="capfc_v2_top")
+    ap.add_argument("-f", dest="files_f", default="check/capfc_v2/files.f")
     ap.add_argument("--ports", type=int, nargs="+", default=[4, 6, 8, 16, 32, 48, 64, 128])
     ap.add_argument("--out", default="build/lint-slang")
     args, slang_args = ap.parse_known_args()

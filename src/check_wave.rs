@@ -3,7 +3,7 @@
 //! A map file (TOML) names the implementation's signals and says how each carries its lanes; the
 //! waveform (VCD or FST, read by the `wellen` crate) is sampled just before every rising edge of
 //! the clock, and each sample becomes one checker cycle. The map format is documented, key by key
-//! with an example each, in `docs/design-space.md`, and shown whole in `check/capfc_top.map.toml`.
+//! with an example each, in `docs/design-space.md`, and shown whole in `check/capfc_v2/capfc_v2.map.toml`.
 
 use std::collections::HashMap;
 

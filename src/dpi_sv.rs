@@ -30,7 +30,7 @@ fn params_literal(p: &BlockParams, block: BlockKind) -> String {
     )
 }
 
-/// `capfc_dpi.sv`: the package, for `capfc_top` (v2).
+/// `capfc_dpi.sv`: the package, for `capfc_v2_top` (v2).
 pub fn package(p: &BlockParams) -> String {
     package_for(p, BlockKind::V2).expect("v2's parameters are validated by its callers")
 }
@@ -41,7 +41,7 @@ pub fn package_for(p: &BlockParams, block: BlockKind) -> Result<String, crate::p
     let m = ModelPorts::with_block(p, block)?;
     let (ib, ob) = (m.in_bits(), m.out_bits());
     let top = match block {
-        BlockKind::V2 => "capfc_top",
+        BlockKind::V2 => "capfc_v2_top",
         BlockKind::V3 => "capfc_top_oc",
     };
     Ok(format!(
@@ -118,7 +118,7 @@ pub fn scoreboard() -> String {
 // It samples at the rising edge of clk, before the edge's updates: the values of the cycle that
 // the edge ends. At the end of the simulation (final) it judges what waits for the end and prints
 // one summary line; `violations` counts what it found, for the testbench to act on.
-//   ENVELOPE     "" (capfc_top's timing) or the path of the block's timing envelope (TOML)
+//   ENVELOPE     "" (capfc_v2_top's timing) or the path of the block's timing envelope (TOML)
 //   MAX_REPORTS  $error lines printed at most (counting goes on)
 
 `resetall

@@ -1,4 +1,4 @@
-//! The Verilated RTL of `capfc_top` (v2), driven from Rust through `cxx` (feature `rtl`); the
+//! The Verilated RTL of `capfc_v2_top` (v2), driven from Rust through `cxx` (feature `rtl`); the
 //! block's, `capfc_top_oc`, is [`crate::dut_v3`].
 //!
 //! One FFI call per cycle: the inputs go in packed (see [`crate::block::pack`]) and the outputs come

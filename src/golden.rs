@@ -808,7 +808,7 @@ pub fn read(dir: &Path) -> Result<GoldenSet, GoldenError> {
         if got != want {
             return Err(file_err(
                 &mpath,
-                format!("field {field} is {got}, but capfc_top with these params has {want}"),
+                format!("field {field} is {got}, but capfc_v2_top with these params has {want}"),
             ));
         }
     }

@@ -3,7 +3,7 @@
 //!
 //! The models live in the crate `capfc-block` (`crates/block`), re-exported here and doing no
 //! I/O: [`v3`] is the cycle model of the block, `rtl/v3/capfc_top_oc.sv` ([`v3::top::Top`]);
-//! [`block`] that of v2, the previous block (`rtl/capfc_top.sv`), kept as a second implementation
+//! [`block`] that of v2, the previous block (`check/capfc_v2/rtl/capfc_v2_top.sv`), kept as a second implementation
 //! and the default of `capfc net`; [`reference`] the untimed transcription of `shared/domain.md`
 //! section 3.
 //!

@@ -1,5 +1,5 @@
 //! The model and the reference checker one cycle at a time on the block's port concatenations
-//! (`capfc_top`'s, v2, by default; `capfc_top_oc`'s, v3, with its two readies first in the outputs):
+//! (`capfc_v2_top`'s, v2, by default; `capfc_top_oc`'s, v3, with its two readies first in the outputs):
 //! `{rst, cfg_we, ..., pfc_ready}` in and `{arr_accept, ..., d_state}` out (`docs/golden.md`), as
 //! 32-bit words least significant first (a SystemVerilog `bit [N-1:0]` as DPI passes it). The
 //! bindings (the C ABI in `capi/`, the Python package in `python/`) are thin layers over this.
@@ -101,7 +101,7 @@ fn check_len(what: &'static str, got: usize, bits: usize) -> Result<(), PortsErr
     Ok(())
 }
 
-/// The cycle model of the block on port concatenations: `capfc_top` (v2, [`ModelPorts::new`]) or
+/// The cycle model of the block on port concatenations: `capfc_v2_top` (v2, [`ModelPorts::new`]) or
 /// `capfc_top_oc` (v3, [`ModelPorts::with_block`]).
 pub struct ModelPorts(ModelImpl);
 
@@ -111,7 +111,7 @@ enum ModelImpl {
 }
 
 /// The reference checker on port concatenations: what a block was given and what it answered,
-/// `capfc_top`'s ports (v2) or `capfc_top_oc`'s (v3: with the lanes' readies, the accepts four
+/// `capfc_v2_top`'s ports (v2) or `capfc_top_oc`'s (v3: with the lanes' readies, the accepts four
 /// cycles after the take). The configuration comes from the register writes of the inputs
 /// (capfc's register map); a reset clears it.
 pub struct CheckerPorts(CheckerImpl);
@@ -122,7 +122,7 @@ enum CheckerImpl {
 }
 
 impl ModelPorts {
-    /// `capfc_top`'s (v2).
+    /// `capfc_v2_top`'s (v2).
     pub fn new(p: &BlockParams) -> Result<Self, PortsError> {
         Self::with_block(p, BlockKind::V2)
     }
@@ -175,7 +175,7 @@ impl ModelPorts {
 }
 
 impl CheckerPorts {
-    /// For `capfc_top`'s ports (v2); `env`: the block's timing envelope (None: capfc_top's own
+    /// For `capfc_v2_top`'s ports (v2); `env`: the block's timing envelope (None: capfc_v2_top's own
     /// at these parameters).
     pub fn new(p: &BlockParams, env: Option<Envelope>) -> Result<Self, PortsError> {
         Self::with_block(p, env, BlockKind::V2)
@@ -256,7 +256,7 @@ impl CheckerPorts {
     }
 }
 
-/// v2's model on `capfc_top`'s ports.
+/// v2's model on `capfc_v2_top`'s ports.
 struct ModelV2 {
     top: CapfcTop,
     lay: Layouts,
@@ -296,7 +296,7 @@ impl ModelV2 {
     }
 }
 
-/// v2's checker on `capfc_top`'s ports.
+/// v2's checker on `capfc_v2_top`'s ports.
 struct CheckerV2 {
     ck: Checker,
     ad: Adapter,

@@ -1,8 +1,8 @@
 //! Waveforms of the model under the RTL's signal names, so that a model VCD and a Verilator VCD of
 //! the same run open side by side in GTKWave or Surfer.
 //!
-//! The layout follows Verilator's `--trace` output for `capfc_top`: scopes `capfc_top` (the
-//! instance) > `capfc_top` (the module) > `u_cfg`, `u_ingress`, ...; ports in the module scope;
+//! The layout follows Verilator's `--trace` output for `capfc_v2_top`: scopes `capfc_v2_top` (the
+//! instance) > `capfc_v2_top` (the module) > `u_cfg`, `u_ingress`, ...; ports in the module scope;
 //! an element of an unpacked array named `reg[k]`; timescale 1 ps, cycle c dumped at time 2c (clock
 //! low, this cycle's inputs and outputs, registers as they entered the cycle) and 2c+1 (after the
 //! rising edge). Values come from the same packed words the lockstep checker compares.
@@ -68,10 +68,10 @@ impl<W: Write> ModelWave<W> {
     pub fn new(out: W, p: &BlockParams) -> std::io::Result<Self> {
         let l = Layouts::new(p);
         let mut w = vcd::Writer::new(out);
-        w.comment("capfc model waveform (signal names as in Verilator's trace of capfc_top)")?;
+        w.comment("capfc model waveform (signal names as in Verilator's trace of capfc_v2_top)")?;
         w.timescale(1, TimescaleUnit::PS)?;
-        w.add_module("capfc_top")?;
-        w.add_module("capfc_top")?;
+        w.add_module("capfc_v2_top")?;
+        w.add_module("capfc_v2_top")?;
         let clk = w.add_wire(1, "clk")?;
         let mut vars = vec![];
         for (buf, layout) in [(0usize, &l.inputs), (1, &l.outputs)] {

@@ -1,4 +1,4 @@
-// capfc_tb: replays one golden vector set (docs/golden.md) against capfc_top, no Rust needed
+// capfc_tb: replays one golden vector set (docs/golden.md) against capfc_v2_top, no Rust needed
 //
 // A set of the v3 block (format 3: its params.vh defines CAPFC_V3) is replayed against
 // capfc_top_oc instead (compile rtl/v3/files.f), whose two more outputs, arr_ready and deq_ready,
@@ -18,7 +18,7 @@
 //   characters and ended by a line end, stamped in strictly increasing cycle order below
 //   CAPFC_CYCLES, with no bit set above the concatenation; expect.hex must start at cycle 0. A
 //   missing, truncated, overlong or malformed file stops the run with $fatal naming the file and
-//   the line. So does a CAPFC_IN_BITS / CAPFC_OUT_BITS that is not the width of capfc_top's ports
+//   the line. So does a CAPFC_IN_BITS / CAPFC_OUT_BITS that is not the width of capfc_v2_top's ports
 //   at these parameters.
 // - Cycle c = 0 .. CAPFC_CYCLES-1 (the rising edge at (c+1)*PERIOD ends cycle c):
 //   DRIVE_DELAY after the previous edge the inputs take the stim.hex line stamped c; without one,
@@ -49,21 +49,21 @@ localparam CW = `CAPFC_CW;
 localparam CELL_LOG2 = `CAPFC_CELL_LOG2;
 localparam CUT_F = `CAPFC_CUT_F;
 localparam NL = `CAPFC_NL;
-// port index width and number of (port, priority) queues, as in capfc_top
+// port index width and number of (port, priority) queues, as in capfc_v2_top
 localparam PW = (NP > 1) ? $clog2(NP) : 1;
 localparam NQ = NP*8;
 
 // widths of the input and output concatenations, as the set declares them
 localparam IN_BITS = `CAPFC_IN_BITS;
 localparam OUT_BITS = `CAPFC_OUT_BITS;
-// the same widths computed from capfc_top's ports (docs/golden.md lists the order)
+// the same widths computed from capfc_v2_top's ports (docs/golden.md lists the order)
 localparam IN_BITS_PORTS = 1 + 1 + 8 + 32 + NP*(1 + 3 + SW) + (1 + PW + 3 + SW) +
     (1 + PW + 3 + PW + SW) + NP*(1 + 3 + SW) + NP;
 `ifdef CAPFC_V3
 `define CAPFC_TB_TOP "capfc_top_oc"
 localparam OUT_BITS_PORTS = NP + NP + NP + 1 + NP + NQ + NQ + 16 + NQ;
 `else
-`define CAPFC_TB_TOP "capfc_top"
+`define CAPFC_TB_TOP "capfc_v2_top"
 localparam OUT_BITS_PORTS = NP + 1 + NP + NQ + NQ + 16 + NQ;
 `endif
 
@@ -188,7 +188,7 @@ assign {exp_arr_accept, exp_enq_accept, exp_pfc_valid, exp_pfc_cev, exp_pfc_xoff
 `ifdef CAPFC_V3
 capfc_top_oc #(
 `else
-capfc_top #(
+capfc_v2_top #(
 `endif
     .NP(NP),
     .SW(SW),
@@ -250,7 +250,7 @@ reg          cycle_bad;
 `ifdef CAPFC_SCOREBOARD
 // capfc's reference checker beside the block, through DPI-C (`capfc gen-sv`; compile with
 // capfc_dpi.sv and capfc_scoreboard.sv, link libcapfc_capi.a): it judges the block's answers by
-// the paper's rules within capfc_top's own timing, independently of expect.hex. +SB_FLIP=<c>
+// the paper's rules within capfc_v2_top's own timing, independently of expect.hex. +SB_FLIP=<c>
 // flips D[0].p5 as the scoreboard sees it from its cycle c on (a stand-in for a bug in the block,
 // which the scoreboard must report at cycle c).
 // the scoreboard raises $error itself; its count is there for a testbench that wants it
@@ -298,7 +298,7 @@ capfc_scoreboard u_scoreboard_2 (
 `endif
 
 `ifdef CAPFC_PROPS
-// capfc's rule assertions (check/sva/capfc_props.sv) with capfc_top's timing
+// capfc's rule assertions (check/sva/capfc_props.sv) with capfc_v2_top's timing
 int props_errors;
 capfc_props #(
     .NP(NP),
@@ -464,7 +464,7 @@ initial begin
             STIM_LINES, EXPECT_LINES, STIM_CAP);
 `endif
     // +DUMP=<file.vcd>: the DUT's ports as a waveform (Icarus; Verilator needs --trace), for
-    // `capfc check --wave` (check/capfc_top.map.toml maps them).
+    // `capfc check --wave` (check/capfc_v2/capfc_v2.map.toml maps them).
     if ($value$plusargs("DUMP=%s", dump_path)) begin
         $dumpfile(dump_path);
         $dumpvars(1, u_dut);

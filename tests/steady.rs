@@ -204,7 +204,7 @@ fn static_map(base: &str, p: &BlockParams, config_toml: &str) -> String {
 
 #[test]
 fn config_toml_pastes_into_a_static_map_with_the_sets_configuration() {
-    let base = std::fs::read_to_string(Path::new(ROOT).join("check/capfc_top.map.toml"))
+    let base = std::fs::read_to_string(Path::new(ROOT).join("check/capfc_v2/capfc_v2.map.toml"))
         .expect("the map of our block");
     for (cfg, mode, seed) in [
         ("np8", Mode::StopCal, 1),
@@ -353,7 +353,7 @@ fn warn_above_xoff(text: &str) -> String {
 /// orderings.
 #[test]
 fn a_static_map_that_cannot_hold_is_refused() {
-    let base = std::fs::read_to_string(Path::new(ROOT).join("check/capfc_top.map.toml"))
+    let base = std::fs::read_to_string(Path::new(ROOT).join("check/capfc_v2/capfc_v2.map.toml"))
         .expect("the map of our block");
     let dir = work("refuse").join("np4_max_1");
     build(&dir, "np4", 1, 300, Mode::StopMax, true);

@@ -167,7 +167,7 @@ fn no_failed_check_on_either_clean_implementation() {
     }
     // our block on its golden 4-port sets (one shared build, as make replay makes them)
     let r = root();
-    let mut files: Vec<PathBuf> = std::fs::read_to_string(r.join("rtl/files.f"))
+    let mut files: Vec<PathBuf> = std::fs::read_to_string(r.join("check/capfc_v2/files.f"))
         .unwrap()
         .lines()
         .map(str::trim)

@@ -14,7 +14,7 @@
 // The reference checker, fed the block's ports (or a team block's, adapted to them).
 typedef struct CapfcChecker CapfcChecker;
 
-// The cycle model of the block (`capfc_top_oc`, or v2's `capfc_top`).
+// The cycle model of the block (`capfc_top_oc`, or v2's `capfc_v2_top`).
 typedef struct CapfcModel CapfcModel;
 
 #ifdef __cplusplus

@@ -8,13 +8,13 @@
 //! - Every object is a handle made by a `_new` function and released by its `_free`; there is no
 //!   global state, so any number of models and checkers live side by side.
 //! - One call per cycle: the block's inputs and outputs travel as the concatenation of its
-//!   top's ports (`capfc_top_oc`'s, or v2's `capfc_top`: `docs/golden.md`) in 32-bit words, least
+//!   top's ports (`capfc_top_oc`'s, or v2's `capfc_v2_top`: `docs/golden.md`) in 32-bit words, least
 //!   significant first, the way DPI passes a `bit [N-1:0]` (`svBitVecVal`). `capfc_*_in_bits` / `capfc_*_out_bits` give N.
 //! - Parameters are TOML text: `np`, `sw`, `ow`, `cw`, `cell_log2`, `cut_f`, `nl`, every key
 //!   required (the block's RTL parameters), and `block`, optional: "v3" (the default,
 //!   `capfc_top_oc`'s ports: the lanes' readies `arr_ready` and `deq_ready` first among the
 //!   outputs, the accepts four cycles after the take; the envelope by default the v3 block's,
-//!   `docs/microarchitecture.md`) or "v2" (`capfc_top`'s ports, every lane answered in the cycle
+//!   `docs/microarchitecture.md`) or "v2" (`capfc_v2_top`'s ports, every lane answered in the cycle
 //!   it is seen). A checker's timing envelope is TOML text in the
 //!   format of `capfc::check::envelope` (NULL: the block's own envelope at these parameters).
 //! - A function that fails returns a negative number or NULL; the handle's `_error` function then
@@ -141,7 +141,7 @@ fn words(bits: usize) -> usize {
     bits.div_ceil(32)
 }
 
-/// The cycle model of the block (`capfc_top_oc`, or v2's `capfc_top`).
+/// The cycle model of the block (`capfc_top_oc`, or v2's `capfc_v2_top`).
 pub struct CapfcModel {
     m: ModelPorts,
     error: Option<String>,

@@ -14,7 +14,7 @@ use std::process::Command;
 mod common;
 use common::staticlib;
 
-/// v2's parameters (`capfc_top`'s ports: the stimulus below drives them).
+/// v2's parameters (`capfc_v2_top`'s ports: the stimulus below drives them).
 fn params_toml(p: &BlockParams) -> CString {
     CString::new(format!(
         "np = {}\nsw = {}\now = {}\ncw = {}\ncell_log2 = {}\ncut_f = {}\nnl = {}\nblock = \"v2\"\n",
@@ -250,7 +250,7 @@ fn bad_input_is_refused_with_a_reason() {
 
 /// The v3 block through the C ABI (`block = "v3"` in the parameters): its model's answers, fed
 /// back through the checker with the v3 envelope, check clean over a golden v3 set's inputs, and
-/// the ports are `capfc_top_oc`'s (two more outputs than `capfc_top`'s); without a `block` key
+/// the ports are `capfc_top_oc`'s (two more outputs than `capfc_v2_top`'s); without a `block` key
 /// the model is the v3 block's.
 #[test]
 fn the_v3_block_through_the_c_abi() {

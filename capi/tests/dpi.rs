@@ -194,7 +194,7 @@ fn the_scoreboard_in_our_golden_testbench() {
     clean_and_flipped(
         BlockKind::V2,
         "golden/random_max_np4_seed1",
-        "rtl/files.f",
+        "check/capfc_v2/files.f",
         "ours",
         "1501 passed, 0 failed",
     );

@@ -195,7 +195,7 @@ capfc_v1_top #(
 `define CAPFC_V1_ADAPTER
 `endif
 `ifdef CAPFC_V1_ADAPTER
-// The adapter to capfc_top's PFC outputs: the paused classes are those with a non-zero pause time,
+// The adapter to capfc_v2_top's PFC outputs: the paused classes are those with a non-zero pause time,
 // and the pause time is the one they carry.
 logic [NQ-1:0] sb_xoff;
 logic [15:0] sb_quanta;
@@ -239,7 +239,7 @@ final $display("capfc_props: %0d failed checks", props_errors);
 `ifdef CAPFC_V1_SCOREBOARD
 // capfc's reference checker beside the block through DPI-C (`capfc gen-sv` for the set's
 // parameters; link libcapfc_capi.a), with the v1 envelope (+define+CAPFC_V1_ENVELOPE="<path>").
-// The adapter to capfc_top's port layout: the pulse is always taken (pfc_ready all ones), the
+// The adapter to capfc_v2_top's port layout: the pulse is always taken (pfc_ready all ones), the
 // paused classes are those with a non-zero pause time, and the pause time is the one they carry.
 `ifndef CAPFC_V1_ENVELOPE
 `define CAPFC_V1_ENVELOPE "check/capfc_v1/capfc_v1.timing.toml"

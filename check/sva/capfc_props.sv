@@ -1,6 +1,6 @@
 // capfc_props: assertions of the CaPFC rules (shared/domain.md section 3) that need no reference
 // model, for a team to instantiate beside its block (explicitly: Yosys 0.23 drops `bind`). The
-// ports are capfc_top's (a block with other ports connects through a few lines of adapter, as
+// ports are capfc_v2_top's (a block with other ports connects through a few lines of adapter, as
 // check/capfc_v1/capfc_v1_tb.sv does); the timing parameters are the block's timing envelope
 // (`capfc check --timing`). Immediate assertions in clocked processes with small counters instead
 // of `##[m:n]`, so that Verilator 5.006 (`--assert`) runs them and Yosys reads them.

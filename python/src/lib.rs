@@ -1,4 +1,4 @@
-//! `capfc._native`: the model and the reference checker on `capfc_top`'s port concatenations
+//! `capfc._native`: the model and the reference checker on `capfc_v2_top`'s port concatenations
 //! (`capfc::ports`), for the Python package `capfc` (python/python/capfc) and its cocotb
 //! scoreboard. A concatenation crosses as little-endian bytes; the package turns them into ints.
 
@@ -28,7 +28,7 @@ fn params(
     }
 }
 
-/// The block's micro-architecture by name ("v3": capfc_top_oc's ports, "v2": capfc_top's).
+/// The block's micro-architecture by name ("v3": capfc_top_oc's ports, "v2": capfc_v2_top's).
 fn block_of(name: &str) -> PyResult<BlockKind> {
     BlockKind::parse(name)
         .ok_or_else(|| PyValueError::new_err(format!("block {name:?}: expected \"v2\" or \"v3\"")))
@@ -62,7 +62,7 @@ fn field_tuples(f: Vec<Field>) -> Vec<(String, usize, usize)> {
     f.into_iter().map(|f| (f.name, f.lsb, f.width)).collect()
 }
 
-/// The cycle model of the block, capfc_top_oc ("v3"), or of capfc_top ("v2").
+/// The cycle model of the block, capfc_top_oc ("v3"), or of capfc_v2_top ("v2").
 #[pyclass(module = "capfc._native", unsendable)]
 struct Model {
     m: ModelPorts,
@@ -123,7 +123,7 @@ impl Model {
     }
 }
 
-/// The reference checker on capfc_top's ports (or a block's, adapted to them).
+/// The reference checker on capfc_v2_top's ports (or a block's, adapted to them).
 #[pyclass(module = "capfc._native", unsendable)]
 struct Checker {
     c: CheckerPorts,
@@ -132,7 +132,7 @@ struct Checker {
 #[pymethods]
 impl Checker {
     /// `envelope`: the block's timing envelope as TOML text (None: the block's own); `block`:
-    /// "v3" (the block, capfc_top_oc's ports) or "v2" (capfc_top's).
+    /// "v3" (the block, capfc_top_oc's ports) or "v2" (capfc_v2_top's).
     #[new]
     #[pyo3(signature = (np, sw, ow, cw, cell_log2, cut_f, nl, envelope=None, block="v3"))]
     #[allow(clippy::too_many_arguments)]

@@ -1,9 +1,9 @@
-"""cocotb test: a golden set's stimulus drives a CaPFC block (capfc_top, or the second
+"""cocotb test: a golden set's stimulus drives a CaPFC block (capfc_v2_top, or the second
 implementation capfc_v1_top through an adapter) and capfc's scoreboard checks it.
 
 Environment: CAPFC_SET (a golden set directory), CAPFC_BLOCK ("ours", "v3": our v3 block
 capfc_top_oc, or "v1"), CAPFC_ENVELOPE
-(a timing envelope file; empty: capfc_top's own), CAPFC_CONFIG (the parameter set, e.g. np4),
+(a timing envelope file; empty: capfc_v2_top's own), CAPFC_CONFIG (the parameter set, e.g. np4),
 CAPFC_FLIP (ours: flip D[0].p5 from this cycle on, as the scoreboard sees it).
 """
 
@@ -45,7 +45,7 @@ async def scoreboard_checks_the_block(dut):
     block = os.environ["CAPFC_BLOCK"]
     env_path = os.environ.get("CAPFC_ENVELOPE", "")
     params = Params.of(os.environ["CAPFC_CONFIG"])
-    # (our v2 block, "ours", and the second implementation, "v1", have capfc_top's ports)
+    # (our v2 block, "ours", and the second implementation, "v1", have capfc_v2_top's ports)
     params = dataclasses.replace(params, block="v3" if block == "v3" else "v2")
     envelope = open(env_path).read() if env_path else None
     np_ = params.np

@@ -38,9 +38,9 @@ def run(block, set_dir, build, defines=None, envelope="", flip=-1):
         sources = [ROOT / f for f in files if f.endswith(".sv")]
         top = "capfc_top_oc"
     else:
-        files = (ROOT / "rtl/files.f").read_text().split()
+        files = (ROOT / "check/capfc_v2/files.f").read_text().split()
         sources = [ROOT / f for f in files if f.endswith(".sv")]
-        top = "capfc_top"
+        top = "capfc_v2_top"
     runner = get_runner("icarus")
     runner.build(
         sources=sources,

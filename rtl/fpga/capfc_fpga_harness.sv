@@ -1,5 +1,5 @@
 // capfc_fpga_harness: a CaPFC top on an FPGA through three pins, to place, route and time it (make
-// fpga; the block, capfc_top_oc, with make fpga-v3; v2's capfc_top by default)
+// fpga and make fpga-v3: the block, capfc_top_oc; make fpga-v2: the test subject v2's capfc_v2_top)
 //
 // The block has far more I/O bits than a device has pins, so every input of the block comes from a
 // register and every output goes into one, and every path through the block is register to
@@ -18,8 +18,8 @@
 //   tree of 4-input XORs, one LUT4 and one register per node, so no output can be optimised away.
 //
 // capfc_fpga_dut maps in_bits and out_bits onto the block's ports; scripts/fpga.py generates it per
-// parameter set from capfc_top's port list (elaborated by slang) and sets NIN and NOUT to match.
-// Not in rtl/files.f: the simulators and the co-simulation never see this file.
+// parameter set from the top's port list (elaborated by slang) and sets NIN and NOUT to match.
+// In no files.f: the simulators and the co-simulation never see this file.
 
 `resetall
 `timescale 1ns / 1ps

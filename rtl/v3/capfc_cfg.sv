@@ -1,7 +1,7 @@
 // capfc_cfg (v3): the configuration registers, the thresholds in LUT RAM
 //
 // Contract (docs/microarchitecture.md, "The configuration"): v2's address map, write port and
-// reset (rtl/capfc_cfg.sv), seen from outside the same register for register:
+// reset (check/capfc_v2/rtl/capfc_v2_cfg.sv), seen from outside the same register for register:
 // - A write with cfg_we high in cycle t updates the addressed register at the rising edge ending t;
 //   the new value is used from cycle t+1. cfg_wdata is truncated to the register's width; unknown
 //   addresses are ignored. Synchronous active-high rst sets every register to 0 (a write in the

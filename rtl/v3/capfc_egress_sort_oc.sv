@@ -1,6 +1,5 @@
 // capfc_egress_sort_oc: a measurement wrapper, not a unit of the block. The v3 egress with
-// the sort engines (v3's, or v2's rtl/capfc_sort.sv, whose spidx is left open) beside it,
-// as they sit in capfc_top, so that the flow measures the egress with
+// the sort engines (v3's) beside it, as they sit in the block, so that the flow measures the egress with
 // its counter read port and E writes inside (engine to RAM to engine), not through the harness's
 // registers: make fpga PORTS=48 NL=2 FPGA_TOP=capfc_egress_sort_oc FPGA_FILES="$(V3_EGSORT)" (mk/v3.mk).
 

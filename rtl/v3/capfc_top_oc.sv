@@ -1,11 +1,9 @@
 // capfc_top_oc: the CaPFC block (v3, docs/microarchitecture.md). Its configuration registers
 // (rtl/v3/capfc_cfg.sv, the thresholds in LUT RAM), the ingress, the egress and the sort engines
-// (rtl/v3), v2's PFC generator (rtl/capfc_pfc_gen.sv) and D registered: capfc_top's ports, the
-// lanes' readies added, the accepts 4 cycles after the take. build.rs verilates it from
+// (rtl/v3), the PFC generator (rtl/capfc_pfc_gen.sv) and D registered: the ports of v2's top
+// (check/capfc_v2), the lanes' readies added, the accepts 4 cycles after the take. build.rs verilates it from
 // rtl/v3/files.f (the model beside it: crates/block/src/v3/top.rs); make v3-check checks it whole against the
 // contract, make fpga-v3 places and routes it (docs/fpga.md).
-// It repeats v2's capfc_top port list and instances on purpose, with v3's changes; v2's top stays
-// as rtl/capfc_top.sv.
 
 `resetall
 `timescale 1ns / 1ps
@@ -94,10 +92,10 @@ if (NP < 2 || NP > 128 || SW < 1 || SW > OW || OW > 32 || CW < 1 || CW > 16 ||
         NL < 1 || NL > 8) begin : gen_param_check
 `ifdef __ICARUS__
     // Icarus 11 has no elaboration-time $error: stop at time 0 instead
-    initial $fatal(1, "capfc_top: illegal parameters NP=%0d SW=%0d OW=%0d CW=%0d CELL_LOG2=%0d CUT_F=%0d NL=%0d",
+    initial $fatal(1, "capfc_top_oc: illegal parameters NP=%0d SW=%0d OW=%0d CW=%0d CELL_LOG2=%0d CUT_F=%0d NL=%0d",
         NP, SW, OW, CW, CELL_LOG2, CUT_F, NL);
 `else
-    $error("capfc_top: illegal parameters (see the parameter table in docs/microarchitecture-v2.md)");
+    $error("capfc_top_oc: illegal parameters (see the parameter table in docs/microarchitecture.md)");
 `endif
 end
 

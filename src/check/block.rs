@@ -1,4 +1,4 @@
-//! Our own block (`capfc_top`, micro-architecture v2) seen by the reference checker: its parameters,
+//! Our own block (`capfc_v2_top`, micro-architecture v2) seen by the reference checker: its parameters,
 //! its envelope (its exact latencies, from `docs/microarchitecture-v2.md`), and its ports turned into
 //! checker cycles. The same adapter serves the cycle model and the RTL: both have these ports.
 
@@ -16,7 +16,7 @@ pub fn params_of(p: &BlockParams) -> Params {
     }
 }
 
-/// `capfc_top`'s envelope: every latency exact, as the contract's latency table states it, with
+/// `capfc_v2_top`'s envelope: every latency exact, as the contract's latency table states it, with
 /// the worst case under contention (every counted class of a port asking at once, and the row's
 /// own sort already running: `(NL + 1)` sorts, plus the grant cycle).
 pub fn envelope_of(p: &BlockParams) -> Envelope {
@@ -65,7 +65,7 @@ fn config_cycle(p: &BlockParams, regs: &mut CfgRegs, rst: bool, cfg: Option<(u8,
     c
 }
 
-/// Turns `capfc_top`'s inputs and outputs of a cycle into a checker [`Cycle`]. It decodes the
+/// Turns `capfc_v2_top`'s inputs and outputs of a cycle into a checker [`Cycle`]. It decodes the
 /// configuration writes through the block's register map (a reset returns it to zeros).
 #[derive(Debug, Clone)]
 pub struct Adapter {

@@ -432,7 +432,7 @@ fn list(m: u128) -> String {
 
 impl Checker {
     /// A checker for an implementation with these parameters, starting from reset with `config`.
-    /// `reset_clears_config`: a reset returns the configuration to all zeros (as `capfc_top` does).
+    /// `reset_clears_config`: a reset returns the configuration to all zeros (as `capfc_v2_top` does).
     pub fn new(
         p: Params,
         config: BlockConfig,

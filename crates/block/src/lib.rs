@@ -3,7 +3,7 @@
 //! the vectors, the checker, the switch and the CLI are layers around it (crate `capfc`).
 //!
 //! - [`v3`]: the block, register for register beside `rtl/v3/` (top `capfc_top_oc`, [`v3::top::Top`]);
-//! - [`block`]: v2, the previous block (`rtl/capfc_top.sv`), kept as a second implementation;
+//! - [`block`]: v2, the previous block (`check/capfc_v2/rtl/capfc_v2_top.sv`), kept as a second implementation;
 //! - [`reference`]: the untimed transcription of the reference semantics (`shared/domain.md`
 //!   section 3).
 

@@ -27,7 +27,7 @@ pub struct CheckArgs {
     #[arg(long)]
     pub map: Option<String>,
     /// The implementation's timing envelope (TOML; every key in docs/design-space.md). Default:
-    /// capfc_top's own, for the map's parameters.
+    /// capfc_v2_top's own, for the map's parameters.
     #[arg(long)]
     pub timing: Option<String>,
     /// Check our own cycle model on random stimulus instead of a waveform.
@@ -47,7 +47,7 @@ pub struct CheckArgs {
     /// (`crates/block/src/block/fault.rs`; an unknown name is refused with the list).
     #[arg(long)]
     pub fault: Option<Fault>,
-    /// Print our block's envelope for this parameter set and stop: capfc_top's for a v2 set
+    /// Print our block's envelope for this parameter set and stop: capfc_v2_top's for a v2 set
     /// (np4, np8, ...), capfc_top_oc's for a v3 set (v3_np4, v3_np8_nl3, ...).
     #[arg(long)]
     pub envelope: Option<String>,

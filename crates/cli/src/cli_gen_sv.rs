@@ -27,7 +27,7 @@ pub struct GenSvArgs {
     #[arg(long)]
     pub nl: Option<usize>,
     /// The block's micro-architecture: v3, the block (`capfc_top_oc`'s ports), or v2, the previous
-    /// block (`capfc_top`'s, whose lanes are answered in the cycle they are seen).
+    /// block (`capfc_v2_top`'s, whose lanes are answered in the cycle they are seen).
     #[arg(long, default_value = "v3")]
     pub block: String,
     /// Directory to write capfc_dpi.sv and capfc_scoreboard.sv into (created).

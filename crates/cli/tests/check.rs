@@ -105,11 +105,11 @@ fn capfc(args: &[&str]) -> (i32, String) {
     (out.status.code().unwrap_or(-1), text)
 }
 
-/// The np4 map: check/capfc_top.map.toml with the np4 set's port count.
+/// The np4 map: check/capfc_v2/capfc_v2.map.toml with the np4 set's port count.
 fn np4_map(dir: &std::path::Path, edit: impl Fn(String) -> String) -> String {
     let m = std::fs::read_to_string(
         std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-            .join("check/capfc_top.map.toml"),
+            .join("check/capfc_v2/capfc_v2.map.toml"),
     )
     .expect("the shipped map");
     let m = edit(m.replace("np = 8", "np = 4"));

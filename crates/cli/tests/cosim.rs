@@ -297,7 +297,7 @@ fn mismatch_window_writes_both_sides_under_the_same_names() {
         "model signals absent from the RTL trace: {missing:?}"
     );
     assert!(
-        model.contains("capfc_top.capfc_top.u_egress.gen_port[3].u_cnt.mem[1]"),
+        model.contains("capfc_v2_top.capfc_v2_top.u_egress.gen_port[3].u_cnt.mem[1]"),
         "{model:?}"
     );
     assert!(model.len() > 100);

@@ -354,7 +354,7 @@ fn check_map_and_envelope_never_panic() {
     let mut rng = ChaCha8Rng::seed_from_u64(SEED);
     let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
     let maps: Vec<String> = [
-        "check/capfc_top.map.toml",
+        "check/capfc_v2/capfc_v2.map.toml",
         "check/capfc_v1/capfc_v1.map.toml",
         "check/capfc_v1/team/team_pfc.map.toml",
         "check/v3/capfc_top_v3.map.toml",

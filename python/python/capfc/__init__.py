@@ -3,7 +3,7 @@
 A cycle travels as two concatenations of the block's ports, first port highest, as Python ints:
 capfc_top_oc's (``{rst, cfg_we, ..., pfc_ready}`` in, ``{arr_ready, deq_ready, arr_accept, ...,
 d_state}`` out, the accepts four cycles after a lane's take); with ``Params(..., block="v2")``,
-those of the previous block, capfc_top (no readies, every lane answered in the cycle it is seen).
+those of the previous block, capfc_v2_top (no readies, every lane answered in the cycle it is seen).
 ``Params`` names the RTL parameters; ``fields()`` gives each port's place, so a testbench can
 build and read the ints by name (``pack`` / ``unpack``). ``capfc.cocotb.Scoreboard`` runs the
 checker beside a block in a cocotb test.
@@ -20,7 +20,7 @@ __all__ = ["Params", "Model", "Checker", "pack", "unpack"]
 @dataclass(frozen=True)
 class Params:
     """The block's RTL parameters, and its micro-architecture ("v3", the block: capfc_top_oc; "v2",
-    the previous block: capfc_top)."""
+    the previous block: capfc_v2_top)."""
 
     np: int
     sw: int = 14
@@ -69,7 +69,7 @@ def unpack(fields: List[Field], v: int) -> Dict[str, int]:
 
 
 class Model:
-    """The cycle model of capfc_top."""
+    """The cycle model of capfc_v2_top."""
 
     def __init__(self, params: Params):
         self._m = _native.Model(*params.values(), block=params.block)
@@ -85,7 +85,7 @@ class Model:
 
 class Checker:
     """The reference checker: judges what a block was given and what it answered, cycle by cycle,
-    within its timing envelope (TOML text, the format of ``capfc check --timing``; None: capfc_top's
+    within its timing envelope (TOML text, the format of ``capfc check --timing``; None: capfc_v2_top's
     own)."""
 
     def __init__(self, params: Params, envelope: Optional[str] = None):

@@ -17,7 +17,7 @@ the block's port name to a handle or an int, for a block whose names or encoding
 the checker, and logs every report with ``dut._log.error``. The ports are capfc_top_oc's (the
 lanes' readies among them) and the default envelope is the block's: a run that ends less than four
 cycles after a lane's take ends before its answer and is reported so. With
-``Params(..., block="v2")`` they are those of the previous block, capfc_top, and its envelope.
+``Params(..., block="v2")`` they are those of the previous block, capfc_v2_top, and its envelope.
 """
 
 from typing import Any, Callable, List, Optional

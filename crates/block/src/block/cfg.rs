@@ -1,4 +1,4 @@
-//! `capfc_cfg`: the configuration registers, and the user-facing [`BlockConfig`] that is validated
+//! `capfc_v2_cfg`: the configuration registers, and the user-facing [`BlockConfig`] that is validated
 //! and turned into register writes.
 //!
 //! Contract (docs/microarchitecture-v2.md): a write in cycle t is used from cycle t+1; unknown
@@ -62,7 +62,7 @@ impl Default for CfgRegs {
 }
 
 impl CfgRegs {
-    /// Apply one register write (the clocked update of `capfc_cfg`).
+    /// Apply one register write (the clocked update of `capfc_v2_cfg`).
     pub fn write(&mut self, p: &BlockParams, a: u8, data: u32, f: Option<Fault>) {
         let a = if f.is(Fault::CfgAddrAlias) {
             a & 0x3F

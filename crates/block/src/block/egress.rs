@@ -1,4 +1,4 @@
-//! `capfc_egress`: egress occupancy per (output port, priority), the arrival counter table C in one
+//! `capfc_v2_egress`: egress occupancy per (output port, priority), the arrival counter table C in one
 //! RAM per output port, and the egress congestion signals E.
 //!
 //! Contract (docs/microarchitecture-v2.md, "Egress queues, counter table, E"): the enqueue's accept

@@ -1,4 +1,4 @@
-//! `capfc_ingress`: per (input port, priority) ingress occupancy and the ingress congestion state I.
+//! `capfc_v2_ingress`: per (input port, priority) ingress occupancy and the ingress congestion state I.
 //!
 //! Contract (docs/microarchitecture-v2.md, "Ingress"): the accept decision of an arrival is
 //! combinational on the registered occupancy; in a cycle with both a departure and an arrival on

@@ -1,10 +1,11 @@
-//! v2, the previous CaPFC block (`rtl/capfc_top.sv`), as a cycle model. The block is v3
-//! ([`crate::v3`]); v2 is kept as a second implementation whose event-driven model is the
+//! v2, the previous CaPFC block (`check/capfc_v2/rtl/capfc_v2_top.sv`, a test subject of `capfc
+//! check`), as a cycle model. The block is v3 ([`crate::v3`]); v2's event-driven model is the
 //! default of `capfc net`.
 //!
-//! One module per hardware unit, named as in the RTL: [`cfg`] (`capfc_cfg`), [`ingress`]
-//! (`capfc_ingress`), [`egress`] (`capfc_egress`), [`ram`] (`capfc_ram`, `capfc_lutram`), [`sort`]
-//! (`capfc_sort`), [`pfc_gen`] (`capfc_pfc_gen`) and [`top`] (`capfc_top`). The contract they
+//! One module per hardware unit, named as in the RTL: [`cfg`] (`capfc_v2_cfg`), [`ingress`]
+//! (`capfc_v2_ingress`), [`egress`] (`capfc_v2_egress`), [`ram`] (`capfc_v2_ram`,
+//! `capfc_v2_lutram`), [`sort`] (`capfc_v2_sort`), [`pfc_gen`] (`capfc_v2_pfc_gen`) and [`top`]
+//! (`capfc_v2_top`). The contract they
 //! implement, latency, reset values and tie-breaks included, is `docs/microarchitecture-v2.md`.
 //! The model is pure: [`CapfcTop::tick_cycle`] takes one cycle's inputs and returns that cycle's
 //! outputs; no I/O, no Verilator.
@@ -51,7 +52,7 @@ impl ConfigError {
     }
 }
 
-/// Elaboration parameters of `capfc_top` (the Verilog parameters of the same names).
+/// Elaboration parameters of `capfc_v2_top` (the Verilog parameters of the same names).
 ///
 /// The same values are passed to Verilator as `-G` options and written into golden-file headers;
 /// this struct is the one place they come from.
@@ -346,7 +347,7 @@ fn all_ready() -> u128 {
     u128::MAX
 }
 
-/// One cycle's inputs of `capfc_top`.
+/// One cycle's inputs of `capfc_v2_top`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Inputs {
     pub rst: bool,
@@ -440,7 +441,7 @@ impl Inputs {
     }
 }
 
-/// One cycle's outputs of `capfc_top` (sampled before the clock edge that ends the cycle).
+/// One cycle's outputs of `capfc_v2_top` (sampled before the clock edge that ends the cycle).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Outputs {
     /// Bit i: port i's arrival fits (combinational).

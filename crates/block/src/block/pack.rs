@@ -1,4 +1,4 @@
-//! Packing of `capfc_top`'s ports and architectural state into 32-bit words, and naming of the
+//! Packing of `capfc_v2_top`'s ports and architectural state into 32-bit words, and naming of the
 //! fields in them.
 //!
 //! A signal of width w takes `ceil(w/32)` words, least significant first; an unpacked array takes

@@ -1,4 +1,4 @@
-//! `capfc_pfc_gen`: a pending PFC frame per input port, handed to the MAC with valid/ready.
+//! `capfc_v2_pfc_gen`: a pending PFC frame per input port, handed to the MAC with valid/ready.
 //!
 //! Contract (docs/microarchitecture-v2.md, "PFC frames"): port i has a frame to send while its D
 //! differs from the D of the last frame the MAC took, or while D is up and the refresh timer has run

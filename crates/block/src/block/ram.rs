@@ -1,4 +1,4 @@
-//! `capfc_ram`: a synchronous RAM with one write port and one or two read ports.
+//! `capfc_v2_ram`: a synchronous RAM with one write port and one or two read ports.
 //!
 //! Contract (docs/microarchitecture-v2.md, "RAM"): each cycle, an enabled read port loads its read-data
 //! register `rd_q[k]` with the word at its address as it was before this cycle's write (read-first),
@@ -53,7 +53,7 @@ impl<T: Copy + Default> Ram<T> {
     }
 }
 
-/// `capfc_lutram`: a small RAM with one write port and asynchronous reads (no read register).
+/// `capfc_v2_lutram`: a small RAM with one write port and asynchronous reads (no read register).
 ///
 /// Contract (docs/microarchitecture-v2.md, "LUT RAM"): a read returns the word as it is before this
 /// cycle's write; a write shows from the next cycle. No reset: its user keeps a valid bit per word.
@@ -90,7 +90,7 @@ impl<T: Copy + Default> LutRam<T> {
     }
 }
 
-/// Word `p` of a port's two occupancy banks (`capfc_ingress`, `capfc_egress`): the bank that bit
+/// Word `p` of a port's two occupancy banks (`capfc_v2_ingress`, `capfc_v2_egress`): the bank that bit
 /// p of `sel` names (set: `global`, the bank of the single departure or enqueue lane; clear: `own`,
 /// the port's own lane), 0 while bit p of `vq` (written since reset) is clear.
 #[inline]

@@ -1,10 +1,10 @@
-// The names of capfc_top's ports and of its architectural state, in packing order.
+// The names of capfc_v2_top's ports and of its architectural state, in packing order.
 //
 // This file has no dependencies on purpose: build.rs includes it to generate the C++ side of the
 // Verilator bridge, so the Rust packer and the C++ unpacker share one list and cannot drift apart.
 // Widths are computed by `crate::block::pack` from the block parameters.
 
-/// Input ports of `capfc_top`, in packing order (clk is driven separately).
+/// Input ports of `capfc_v2_top`, in packing order (clk is driven separately).
 pub const INPUT_PORTS: &[&str] = &[
     "rst",
     "cfg_we",
@@ -28,7 +28,7 @@ pub const INPUT_PORTS: &[&str] = &[
     "pfc_ready",
 ];
 
-/// Output ports of `capfc_top`, in packing order.
+/// Output ports of `capfc_v2_top`, in packing order.
 pub const OUTPUT_PORTS: &[&str] = &[
     "arr_accept",
     "enq_accept",
@@ -101,9 +101,9 @@ pub fn expand_port(reg: &str, o: usize) -> String {
     reg.replace("{o}", &o.to_string())
 }
 
-/// The Verilated C++ member of `capfc_top.INST.REG` (REG already expanded).
+/// The Verilated C++ member of `capfc_v2_top.INST.REG` (REG already expanded).
 pub fn verilated_member(inst: &str, reg: &str) -> String {
-    format!("capfc_top__DOT__{inst}__DOT__{reg}")
+    format!("capfc_v2_top__DOT__{inst}__DOT__{reg}")
         .replace('.', "__DOT__")
         .replace('[', "__BRA__")
         .replace(']', "__KET__")

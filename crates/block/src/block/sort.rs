@@ -1,4 +1,4 @@
-//! `capfc_sort`: one contributor sort engine per output port.
+//! `capfc_v2_sort`: one contributor sort engine per output port.
 //!
 //! Contract (docs/microarchitecture-v2.md, "Sort engines"): an idle engine grants the first pending
 //! class of its port at or after its round-robin pointer. Stop-Max makes one pass over the live row
@@ -195,7 +195,7 @@ impl Sort {
         }
     }
 
-    /// (Long: v2's engine of `rtl/capfc_sort.sv`, one phase of its state machine after another.)
+    /// (Long: v2's engine of `check/capfc_v2/rtl/capfc_v2_sort.sv`, one phase of its state machine after another.)
     #[allow(clippy::too_many_arguments)]
     fn step(
         &mut self,

@@ -1,4 +1,4 @@
-//! `capfc_top`: the v2 block, wiring the units together and computing D.
+//! `capfc_v2_top`: the v2 block, wiring the units together and computing D.
 //!
 //! Contract: docs/microarchitecture-v2.md. `d_state[i*8+p] = I[i][p] | (p counted and OR over o != i of
 //! E[o][lidx(p)][i])`, combinational from the registers. Each call of [`CapfcTop::tick_cycle`] is one
@@ -15,7 +15,7 @@ use super::sort::{phase, Sort, SortOut};
 use super::{BlockParams, ConfigError, Inputs, Outputs, NPRIO};
 use crate::error::SnapshotError;
 
-/// The whole block: every register and RAM of `capfc_top`.
+/// The whole block: every register and RAM of `capfc_v2_top`.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct CapfcTop {
     pub params: BlockParams,

@@ -1,5 +1,5 @@
-// capfc_cfg (v2, the previous block): CaPFC configuration register file (thresholds, lossless
-// mask, mode, CUT, PFC timing). The block, v3, has its own: rtl/v3/capfc_cfg.sv
+// capfc_v2_cfg (v2, a test subject of capfc check: check/capfc_v2/README.md): CaPFC configuration
+// register file (thresholds, lossless mask, mode, CUT, PFC timing).
 //
 // Contract (docs/microarchitecture-v2.md, "Configuration registers"):
 // - A write with cfg_we high in cycle t updates the addressed register at the rising edge ending t;
@@ -10,7 +10,7 @@
 // - The hardware does not check the configuration; software validates it before writing.
 // - One always_comb computes every _d (reset included), one always_ff copies them.
 //
-// Address map (capfc_pkg::ADDR_*, p = priority 0..7):
+// Address map (capfc_v2_pkg::ADDR_*, p = priority 0..7):
 //   0x00+p ing_max_q[p]   0x08+p ing_xoff_q[p]   0x10+p ing_xon_q[p]
 //   0x18+p eg_max_q[p]    0x20+p eg_xoff_q[p]    0x28+p eg_xon_q[p]    0x30+p eg_warn_q[p]
 //   0x38 lossless_q (8)   0x39 mode_q (2)   0x3A cut_q (CUT_F+1)   0x3B quanta_q (16)   0x3C refresh_q (16)
@@ -19,7 +19,7 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
-module capfc_cfg #(
+module capfc_v2_cfg #(
     // occupancy and threshold width (units)
     parameter OW = 20,
     // fractional bits of CUT (1.0 = 2^CUT_F)
@@ -51,15 +51,15 @@ module capfc_cfg #(
     output logic [15:0]     cfg_refresh
 );
 
-localparam integer NPRIO = capfc_pkg::NPRIO;
+localparam integer NPRIO = capfc_v2_pkg::NPRIO;
 
 // parameter check
 if (OW < 1 || OW > 32 || CUT_F < 1 || CUT_F > 16) begin : gen_param_check
 `ifdef __ICARUS__
     // Icarus 11 has no elaboration-time $error: stop at time 0 instead
-    initial $fatal(1, "capfc_cfg: illegal parameters OW=%0d CUT_F=%0d", OW, CUT_F);
+    initial $fatal(1, "capfc_v2_cfg: illegal parameters OW=%0d CUT_F=%0d", OW, CUT_F);
 `else
-    $error("capfc_cfg: illegal parameters (OW 1..32, CUT_F 1..16)");
+    $error("capfc_v2_cfg: illegal parameters (OW 1..32, CUT_F 1..16)");
 `endif
 end
 
@@ -116,21 +116,21 @@ always_comb begin
 
     if (cfg_we) begin
         case (addr_grp)
-            capfc_pkg::ADDR_ING_MAX:  ing_max_d[addr_idx]  = thr_wdata;
-            capfc_pkg::ADDR_ING_XOFF: ing_xoff_d[addr_idx] = thr_wdata;
-            capfc_pkg::ADDR_ING_XON:  ing_xon_d[addr_idx]  = thr_wdata;
-            capfc_pkg::ADDR_EG_MAX:   eg_max_d[addr_idx]   = thr_wdata;
-            capfc_pkg::ADDR_EG_XOFF:  eg_xoff_d[addr_idx]  = thr_wdata;
-            capfc_pkg::ADDR_EG_XON:   eg_xon_d[addr_idx]   = thr_wdata;
-            capfc_pkg::ADDR_EG_WARN:  eg_warn_d[addr_idx]  = thr_wdata;
+            capfc_v2_pkg::ADDR_ING_MAX:  ing_max_d[addr_idx]  = thr_wdata;
+            capfc_v2_pkg::ADDR_ING_XOFF: ing_xoff_d[addr_idx] = thr_wdata;
+            capfc_v2_pkg::ADDR_ING_XON:  ing_xon_d[addr_idx]  = thr_wdata;
+            capfc_v2_pkg::ADDR_EG_MAX:   eg_max_d[addr_idx]   = thr_wdata;
+            capfc_v2_pkg::ADDR_EG_XOFF:  eg_xoff_d[addr_idx]  = thr_wdata;
+            capfc_v2_pkg::ADDR_EG_XON:   eg_xon_d[addr_idx]   = thr_wdata;
+            capfc_v2_pkg::ADDR_EG_WARN:  eg_warn_d[addr_idx]  = thr_wdata;
             default: ;
         endcase
         case (cfg_addr)
-            capfc_pkg::ADDR_LOSSLESS: lossless_d = 8'(cfg_wdata);
-            capfc_pkg::ADDR_MODE:     mode_d     = 2'(cfg_wdata);
-            capfc_pkg::ADDR_CUT:      cut_d      = (CUT_F+1)'(cfg_wdata);
-            capfc_pkg::ADDR_QUANTA:   quanta_d   = 16'(cfg_wdata);
-            capfc_pkg::ADDR_REFRESH:  refresh_d  = 16'(cfg_wdata);
+            capfc_v2_pkg::ADDR_LOSSLESS: lossless_d = 8'(cfg_wdata);
+            capfc_v2_pkg::ADDR_MODE:     mode_d     = 2'(cfg_wdata);
+            capfc_v2_pkg::ADDR_CUT:      cut_d      = (CUT_F+1)'(cfg_wdata);
+            capfc_v2_pkg::ADDR_QUANTA:   quanta_d   = 16'(cfg_wdata);
+            capfc_v2_pkg::ADDR_REFRESH:  refresh_d  = 16'(cfg_wdata);
             default: ;
         endcase
     end

@@ -1,5 +1,5 @@
-// capfc_egress (v2, the previous block): egress occupancy, arrival counters C (per-port RAMs), row
-// clears and E. The block's egress is rtl/v3/capfc_egress.sv
+// capfc_v2_egress (v2, a test subject of capfc check: check/capfc_v2/README.md): egress occupancy,
+// arrival counters C (per-port RAMs), row clears and E.
 //
 // Contract (docs/microarchitecture-v2.md, "Egress queues, counter table, E"):
 // - Occupancy of queue q = {o, p}: two LUT RAMs per output port, gen_port[o].u_deq (written by
@@ -34,7 +34,7 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
-module capfc_egress #(
+module capfc_v2_egress #(
     // number of ports
     parameter NP = 8,
     // packet size width (bytes)
@@ -100,7 +100,7 @@ module capfc_egress #(
     output logic [NQ-1:0]    e_other
 );
 
-localparam integer NPRIO = capfc_pkg::NPRIO;
+localparam integer NPRIO = capfc_v2_pkg::NPRIO;
 // queue index width
 localparam QIW = PW + 3;
 // row index width
@@ -119,10 +119,10 @@ if (NP < 2 || NP > 128 || SW < 1 || SW > OW || OW > 32 || CW < 1 || CW > 16 ||
         CELL_LOG2 < 0 || CELL_LOG2 > 12 || CELL_LOG2 >= SW || NL < 1 || NL > 8) begin : gen_param_check
 `ifdef __ICARUS__
     // Icarus 11 has no elaboration-time $error: stop at time 0 instead
-    initial $fatal(1, "capfc_egress: illegal parameters NP=%0d SW=%0d OW=%0d CW=%0d CELL_LOG2=%0d NL=%0d",
+    initial $fatal(1, "capfc_v2_egress: illegal parameters NP=%0d SW=%0d OW=%0d CW=%0d CELL_LOG2=%0d NL=%0d",
         NP, SW, OW, CW, CELL_LOG2, NL);
 `else
-    $error("capfc_egress: illegal parameters (NP 2..128, SW 1..OW, OW ..32, CW 1..16, CELL_LOG2 0..12 and < SW, NL 1..8)");
+    $error("capfc_v2_egress: illegal parameters (NP 2..128, SW 1..OW, OW ..32, CW 1..16, CELL_LOG2 0..12 and < SW, NL 1..8)");
 `endif
 end
 
@@ -236,7 +236,7 @@ genvar go;
 // per output port: occupancy banks and counter words
 for (go = 0; go < NP; go = go + 1) begin : gen_port
     // occupancies written by dequeue lane go
-    capfc_lutram #(
+    capfc_v2_lutram #(
         .AW(3),
         .DW(OW),
         .RP(2)
@@ -250,7 +250,7 @@ for (go = 0; go < NP; go = go + 1) begin : gen_port
     );
 
     // occupancies written by the enqueue lane when it names port go
-    capfc_lutram #(
+    capfc_v2_lutram #(
         .AW(3),
         .DW(OW),
         .RP(2)
@@ -263,7 +263,7 @@ for (go = 0; go < NP; go = go + 1) begin : gen_port
         .rd(oenq_rd[go*2*OW +: 2*OW])
     );
 
-    capfc_ram #(
+    capfc_v2_ram #(
         .AW(CAW),
         .DW(CW),
         .RP(2)
@@ -290,8 +290,8 @@ always_comb begin : events
         thr_warn[k_p] = cfg_eg_warn[k_p*OW +: OW];
         // (an unsigned variable and cast: Yosys 0.23 passes a signed cast 3'(k_p) on as negative)
         p_t           = 3'($unsigned(k_p));
-        cnt_p[k_p]    = capfc_pkg::counted(cfg_lossless, p_t, NL);
-        lid_p[k_p]    = LW'({capfc_pkg::lidx(cfg_lossless, p_t)});
+        cnt_p[k_p]    = capfc_v2_pkg::counted(cfg_lossless, p_t, NL);
+        lid_p[k_p]    = LW'({capfc_v2_pkg::lidx(cfg_lossless, p_t)});
     end
 
     // dequeue lanes first (dunits_b: each lane's units, also the enqueue's forward below)
@@ -307,11 +307,15 @@ always_comb begin : events
         if (v_p[d_p]) begin
             d_cur = s_p[d_p] ? oenq_rd[k_o*2*OW +: OW] : odeq_rd[k_o*2*OW +: OW];
         end
-        dunits_b[k_o] = OW'({capfc_pkg::units(32'(deq_size[k_o*SW +: SW]), CELL_LOG2)});
+        dunits_b[k_o] = OW'({capfc_v2_pkg::units(32'(deq_size[k_o*SW +: SW]), CELL_LOG2)});
         d_mid   = d_cur - dunits_b[k_o];
         odeq_we[k_o] = deq_valid[k_o] && !rst;
         odeq_wd[k_o*OW +: OW] = d_mid;
+`ifdef CAPFC_V2_BUG_CLEAR_BELOW_WARN
+        d_clr_c = deq_valid[k_o] && cnt_p[d_p] && d_mid < thr_warn[d_p];
+`else
         d_clr_c = deq_valid[k_o] && cnt_p[d_p] && d_mid <= thr_warn[d_p];
+`endif
         d_clr_e = deq_valid[k_o] && cnt_p[d_p] && d_mid <= thr_xon[d_p];
         for (int k_l = 0; k_l < NLP; k_l = k_l + 1) begin
             rclr_t[k_o*NLP + k_l] = d_clr_c && lid_p[d_p] == LW'($unsigned(k_l));
@@ -322,7 +326,7 @@ always_comb begin : events
     // then the enqueue: its queue's occupancy after a dequeue of the same queue
     e_ok    = enq_valid && ({1'b0, enq_oport} < (PW+1)'($unsigned(NP))) && ({1'b0, enq_iport} < (PW+1)'($unsigned(NP)));
     e_qi    = {enq_oport, enq_prio};
-    e_units = OW'({capfc_pkg::units(32'(enq_size), CELL_LOG2)});
+    e_units = OW'({capfc_v2_pkg::units(32'(enq_size), CELL_LOG2)});
     // the enqueue's occupancy: every port's read port 1 at enq_prio, then an NP-to-1 mux
     for (int k_o = 0; k_o < NPB; k_o = k_o + 1) begin
         ecur_b[k_o] = '0;
@@ -385,7 +389,11 @@ always_comb begin : events
     fw_row  = wr_v_q && wr_o_q == inc_o_q && wr_l_q == inc_l_q;
     fw_word = (fw_row && wr_i_q == inc_i_q) ? wr_cnt_q : word0;
     cur     = 1'(vrow_b[{inc_o_q, inc_l_q}] >> inc_i_q) ? fw_word : '0;
+`ifdef CAPFC_V2_BUG_COUNTER_WRAP
+    new_cnt = cur + 1'b1;
+`else
     new_cnt = (cur == {CW{1'b1}}) ? cur : cur + 1'b1;
+`endif
     for (int k_o = 0; k_o < NP; k_o = k_o + 1) begin
         ram_we[k_o] = inc_v_q && !rst && inc_o_q == PW'($unsigned(k_o));
     end

@@ -1,5 +1,5 @@
-// capfc_ingress (v2, the previous block): ingress occupancy per (input port, priority) and the
-// ingress congestion state I. The block's ingress is rtl/v3/capfc_ingress.sv
+// capfc_v2_ingress (v2, a test subject of capfc check: check/capfc_v2/README.md): ingress occupancy
+// per (input port, priority) and the ingress congestion state I.
 //
 // Contract (docs/microarchitecture-v2.md, "Ingress"):
 // - Occupancy of queue q = {i, p}: two LUT RAMs per input port, gen_port[i].u_arr (written by
@@ -23,7 +23,7 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
-module capfc_ingress #(
+module capfc_v2_ingress #(
     // number of ports
     parameter NP = 8,
     // packet size width (bytes)
@@ -62,7 +62,7 @@ module capfc_ingress #(
     output wire [NQ-1:0]    i_state
 );
 
-localparam integer NPRIO = capfc_pkg::NPRIO;
+localparam integer NPRIO = capfc_v2_pkg::NPRIO;
 // queue index width
 localparam QIW = PW + 3;
 
@@ -71,9 +71,9 @@ if (NP < 2 || NP > 128 || SW < 1 || SW > OW || OW > 32 || CELL_LOG2 < 0 || CELL_
         CELL_LOG2 >= SW) begin : gen_param_check
 `ifdef __ICARUS__
     // Icarus 11 has no elaboration-time $error: stop at time 0 instead
-    initial $fatal(1, "capfc_ingress: illegal parameters NP=%0d SW=%0d OW=%0d CELL_LOG2=%0d", NP, SW, OW, CELL_LOG2);
+    initial $fatal(1, "capfc_v2_ingress: illegal parameters NP=%0d SW=%0d OW=%0d CELL_LOG2=%0d", NP, SW, OW, CELL_LOG2);
 `else
-    $error("capfc_ingress: illegal parameters (NP 2..128, SW 1..OW, OW ..32, CELL_LOG2 0..12 and < SW)");
+    $error("capfc_v2_ingress: illegal parameters (NP 2..128, SW 1..OW, OW ..32, CELL_LOG2 0..12 and < SW)");
 `endif
 end
 
@@ -132,7 +132,7 @@ genvar gi;
 
 for (gi = 0; gi < NP; gi = gi + 1) begin : gen_port
     // occupancies written by arrival lane gi
-    capfc_lutram #(
+    capfc_v2_lutram #(
         .AW(3),
         .DW(OW),
         .RP(2)
@@ -146,7 +146,7 @@ for (gi = 0; gi < NP; gi = gi + 1) begin : gen_port
     );
 
     // occupancies written by the departure lane when it names port gi
-    capfc_lutram #(
+    capfc_v2_lutram #(
         .AW(3),
         .DW(OW),
         .RP(2)
@@ -199,9 +199,13 @@ always_comb begin
         end
     end
     dep_cur   = dcur_b[dep_port];
-    dep_units = OW'({capfc_pkg::units(32'(dep_size), CELL_LOG2)});
+    dep_units = OW'({capfc_v2_pkg::units(32'(dep_size), CELL_LOG2)});
     dep_mid   = dep_cur - dep_units;
+`ifdef CAPFC_V2_BUG_XON_BELOW
+    dep_xon = dep_mid < thr_xon[dep_prio];
+`else
     dep_xon = dep_mid <= thr_xon[dep_prio];
+`endif
     for (int k_c = 0; k_c < NP; k_c = k_c + 1) begin
         dep_we[k_c] = dep_ok && !rst && dep_port == PW'($unsigned(k_c));
     end
@@ -213,7 +217,7 @@ always_comb begin
     for (int k_c = 0; k_c < NP; k_c = k_c + 1) begin
         a_prio  = arr_prio[k_c*3 +: 3];
         a_qi    = {PW'(k_c), a_prio};
-        a_units = OW'({capfc_pkg::units(32'(arr_size[k_c*SW +: SW]), CELL_LOG2)});
+        a_units = OW'({capfc_v2_pkg::units(32'(arr_size[k_c*SW +: SW]), CELL_LOG2)});
         v_p     = vq_q[k_c*NPRIO +: NPRIO];
         s_p     = sel_q[k_c*NPRIO +: NPRIO];
         a_cur   = '0;
@@ -223,14 +227,22 @@ always_comb begin
         // occ + units <= MAX as occ <= MAX - units, the room computed from the inputs and the
         // configuration beside the occupancy's read (room's top bit: units > MAX, no room)
         a_room = {1'b0, thr_max[a_prio]} - {1'b0, a_units};
+`ifdef CAPFC_V2_BUG_DROP_FITS
+        acc_t[k_c] = arr_valid[k_c] && !a_room[OW] && ({1'b0, a_cur} < a_room);
+`else
         acc_t[k_c] = arr_valid[k_c] && !a_room[OW] && ({1'b0, a_cur} <= a_room);
+`endif
         // A departure of the same queue this cycle read the same word (its read port 1 at
         // dep_prio = a_prio of port dep_port = k_c): dep_mid + units = a_cur + (units - dep
         // units), modulo 2^OW as the contract's two steps, without the departure's NP-to-1 mux and subtraction
         a_delta = (dep_ok && dep_qi == a_qi) ? a_units - dep_units : a_units;
         a_occ  = a_cur + a_delta;
         a_prio_t[k_c] = a_prio;
+`ifdef CAPFC_V2_BUG_XOFF_AT
+        a_xoff_t[k_c] = cfg_lossless[a_prio] && a_occ >= thr_xoff[a_prio];
+`else
         a_xoff_t[k_c] = cfg_lossless[a_prio] && a_occ > thr_xoff[a_prio];
+`endif
         arr_we[k_c] = acc_t[k_c] && !rst;
         arr_wd[k_c*OW +: OW] = a_occ;
     end

@@ -1,4 +1,4 @@
-// capfc_top: CaPFC block (v2), congestion-aware PFC for a switch with NP ports and 8 priorities
+// capfc_v2_top: CaPFC block (v2), congestion-aware PFC for a switch with NP ports and 8 priorities
 //
 // Contract (docs/microarchitecture-v2.md):
 // - Synchronous active-high rst resets every register (configuration included; the counter-row clear
@@ -22,7 +22,7 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
-module capfc_top #(
+module capfc_v2_top #(
     // number of ports (2..128)
     parameter NP = 8,
     // packet size width in bytes (1..OW)
@@ -100,10 +100,10 @@ if (NP < 2 || NP > 128 || SW < 1 || SW > OW || OW > 32 || CW < 1 || CW > 16 ||
         NL < 1 || NL > 8) begin : gen_param_check
 `ifdef __ICARUS__
     // Icarus 11 has no elaboration-time $error: stop at time 0 instead
-    initial $fatal(1, "capfc_top: illegal parameters NP=%0d SW=%0d OW=%0d CW=%0d CELL_LOG2=%0d CUT_F=%0d NL=%0d",
+    initial $fatal(1, "capfc_v2_top: illegal parameters NP=%0d SW=%0d OW=%0d CW=%0d CELL_LOG2=%0d CUT_F=%0d NL=%0d",
         NP, SW, OW, CW, CELL_LOG2, CUT_F, NL);
 `else
-    $error("capfc_top: illegal parameters (see the parameter table in docs/microarchitecture-v2.md)");
+    $error("capfc_v2_top: illegal parameters (see the parameter table in docs/microarchitecture-v2.md)");
 `endif
 end
 
@@ -137,7 +137,7 @@ wire [NP-1:0]    swr_en;
 wire [NP*LW-1:0] swr_l;
 wire [NP*PW-1:0] swr_i;
 
-capfc_cfg #(
+capfc_v2_cfg #(
     .OW(OW),
     .CUT_F(CUT_F)
 ) u_cfg (
@@ -160,7 +160,7 @@ capfc_cfg #(
     .cfg_refresh(cfg_refresh)
 );
 
-capfc_ingress #(
+capfc_v2_ingress #(
     .NP(NP),
     .SW(SW),
     .OW(OW),
@@ -183,7 +183,7 @@ capfc_ingress #(
     .i_state(i_state)
 );
 
-capfc_egress #(
+capfc_v2_egress #(
     .NP(NP),
     .SW(SW),
     .OW(OW),
@@ -221,7 +221,7 @@ capfc_egress #(
     .e_other(e_other)
 );
 
-capfc_sort #(
+capfc_v2_sort #(
     .NP(NP),
     .CW(CW),
     .CUT_F(CUT_F),
@@ -247,7 +247,7 @@ capfc_sort #(
 // reduced in u_egress, next to e_q)
 assign d_state = i_state | e_other;
 
-capfc_pfc_gen #(
+capfc_v2_pfc_gen #(
     .NP(NP)
 ) u_pfc (
     .clk(clk),

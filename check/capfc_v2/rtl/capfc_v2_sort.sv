@@ -1,5 +1,5 @@
-// capfc_sort (v2, the previous block): one sort engine per output port, selects the culprit inputs
-// of a congested row (sets E). The block's engines are rtl/v3/capfc_sort.sv
+// capfc_v2_sort (v2, a test subject of capfc check: check/capfc_v2/README.md): one sort engine per
+// output port, selects the culprit inputs of a congested row (sets E).
 //
 // Contract (docs/microarchitecture-v2.md, "Sort engines"):
 // - Engine o serves rows {o, l}, l < NL. rtrig sets pend_q[o][l]; a row clear (rclr) drops it and
@@ -25,7 +25,7 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
-module capfc_sort #(
+module capfc_v2_sort #(
     // number of ports
     parameter NP = 8,
     // arrival counter width
@@ -78,9 +78,9 @@ localparam KW = PW + 1;
 if (NP < 2 || NP > 128 || CW < 1 || CW > 16 || CUT_F < 1 || CUT_F > 16 || NL < 1 || NL > 8) begin : gen_param_check
 `ifdef __ICARUS__
     // Icarus 11 has no elaboration-time $error: stop at time 0 instead
-    initial $fatal(1, "capfc_sort: illegal parameters NP=%0d CW=%0d CUT_F=%0d NL=%0d", NP, CW, CUT_F, NL);
+    initial $fatal(1, "capfc_v2_sort: illegal parameters NP=%0d CW=%0d CUT_F=%0d NL=%0d", NP, CW, CUT_F, NL);
 `else
-    $error("capfc_sort: illegal parameters (NP 2..128, CW 1..16, CUT_F 1..16, NL 1..8)");
+    $error("capfc_v2_sort: illegal parameters (NP 2..128, CW 1..16, CUT_F 1..16, NL 1..8)");
 `endif
 end
 
@@ -165,7 +165,7 @@ genvar go;
 // ---------------------------------------------------------------------------------------------
 // per engine: Stop-Calibrate's copy of the row
 for (go = 0; go < NP; go = go + 1) begin : gen_port
-    capfc_ram #(
+    capfc_v2_ram #(
         .AW(PW),
         .DW(CW),
         .RP(1)
@@ -185,9 +185,9 @@ end
 always_comb begin : read_side
     for (int k_r = 0; k_r < NP; k_r = k_r + 1) begin
         rs_klt = k_q[k_r] < KW'($unsigned(NP));
-        sre_t[k_r] = busy_q[k_r] && (ph_q[k_r] == capfc_pkg::PH_MAX || ph_q[k_r] == capfc_pkg::PH_COPY) && rs_klt;
-        snap_re_t[k_r] = busy_q[k_r] && (ph_q[k_r] == capfc_pkg::PH_SRCH || ph_q[k_r] == capfc_pkg::PH_GT ||
-                                         ph_q[k_r] == capfc_pkg::PH_SEL) && rs_klt;
+        sre_t[k_r] = busy_q[k_r] && (ph_q[k_r] == capfc_v2_pkg::PH_MAX || ph_q[k_r] == capfc_v2_pkg::PH_COPY) && rs_klt;
+        snap_re_t[k_r] = busy_q[k_r] && (ph_q[k_r] == capfc_v2_pkg::PH_SRCH || ph_q[k_r] == capfc_v2_pkg::PH_GT ||
+                                         ph_q[k_r] == capfc_v2_pkg::PH_SEL) && rs_klt;
         srow_t[k_r*LW +: LW]  = row_q[k_r];
         sidx_t[k_r*PW +: PW]  = PW'(k_q[k_r]);
         spidx_t[k_r*PW +: PW] = PW'(k_q[k_r] - 1'b1);
@@ -224,7 +224,7 @@ always_comb begin : next_state
         km1  = PW'(k_q[k_o] - 1'b1);
         last = k == KW'($unsigned(NP));
         proc = k != '0;
-        x    = (ph == capfc_pkg::PH_MAX || ph == capfc_pkg::PH_COPY) ? sval[k_o*CW +: CW] : snap_rd[k_o*CW +: CW];
+        x    = (ph == capfc_v2_pkg::PH_MAX || ph == capfc_v2_pkg::PH_COPY) ? sval[k_o*CW +: CW] : snap_rd[k_o*CW +: CW];
 
         swr_en_t[k_o]           = 1'b0;
         swr_l_t[k_o*LW +: LW]   = row_q[k_o];
@@ -270,7 +270,7 @@ always_comb begin : next_state
                 busy_d[k_o] = 1'b1;
                 row_d[k_o]  = g;
                 cal_d[k_o]  = cfg_mode_cal;
-                ph_d[k_o]   = cfg_mode_cal ? capfc_pkg::PH_COPY : capfc_pkg::PH_MAX;
+                ph_d[k_o]   = cfg_mode_cal ? capfc_v2_pkg::PH_COPY : capfc_v2_pkg::PH_MAX;
                 k_d[k_o]    = '0;
                 v_d[k_o]    = '0;
                 ix_d[k_o]   = '0;
@@ -281,9 +281,14 @@ always_comb begin : next_state
             busy_d[k_o] = 1'b0;
         end else begin
             case (ph)
-                capfc_pkg::PH_MAX: begin
+                capfc_v2_pkg::PH_MAX: begin
+`ifdef CAPFC_V2_BUG_TIE_HIGH
+                    if (proc && x >= v_q[k_o]) begin
+                        nv = x;
+`else
                     if (proc && x > v_q[k_o]) begin
                         nv = x;
+`endif
                         ni = km1;
                     end
                     v_d[k_o]  = nv;
@@ -296,27 +301,27 @@ always_comb begin : next_state
                         k_d[k_o] = k + 1'b1;
                     end
                 end
-                capfc_pkg::PH_COPY: begin
+                capfc_v2_pkg::PH_COPY: begin
                     if (proc) begin
                         snap_we_t[k_o] = 1'b1;
                         acc_d[k_o]     = acc_q[k_o] + SUMW'(x);
                     end
                     if (last) begin
-                        ph_d[k_o] = capfc_pkg::PH_MUL;
+                        ph_d[k_o] = capfc_v2_pkg::PH_MUL;
                         k_d[k_o]  = '0;
                     end else begin
                         k_d[k_o] = k + 1'b1;
                     end
                 end
-                capfc_pkg::PH_MUL: begin
+                capfc_v2_pkg::PH_MUL: begin
                     tgt_d[k_o] = MW'(cfg_cut) * MW'(acc_q[k_o]);
                     acc_d[k_o] = '0;
                     v_d[k_o]   = '0;
                     bit_d[k_o] = BW'(CW-1);
-                    ph_d[k_o]  = capfc_pkg::PH_SRCH;
+                    ph_d[k_o]  = capfc_v2_pkg::PH_SRCH;
                     k_d[k_o]   = '0;
                 end
-                capfc_pkg::PH_SRCH: begin
+                capfc_v2_pkg::PH_SRCH: begin
                     if (proc) begin
                         acc_d[k_o] = ssum;
                     end
@@ -325,7 +330,7 @@ always_comb begin : next_state
                         acc_d[k_o] = '0;
                         k_d[k_o]   = '0;
                         if (bit_q[k_o] == '0) begin
-                            ph_d[k_o] = capfc_pkg::PH_GT;
+                            ph_d[k_o] = capfc_v2_pkg::PH_GT;
                         end else begin
                             bit_d[k_o] = bit_q[k_o] - 1'b1;
                         end
@@ -333,18 +338,18 @@ always_comb begin : next_state
                         k_d[k_o] = k + 1'b1;
                     end
                 end
-                capfc_pkg::PH_GT: begin
+                capfc_v2_pkg::PH_GT: begin
                     if (proc && x > v_q[k_o]) begin
                         acc_d[k_o] = acc_q[k_o] + SUMW'(x);
                     end
                     if (last) begin
-                        ph_d[k_o] = capfc_pkg::PH_SEL;
+                        ph_d[k_o] = capfc_v2_pkg::PH_SEL;
                         k_d[k_o]  = '0;
                     end else begin
                         k_d[k_o] = k + 1'b1;
                     end
                 end
-                capfc_pkg::PH_SEL: begin
+                capfc_v2_pkg::PH_SEL: begin
                     if (proc && take) begin
                         if (x == v_q[k_o]) begin
                             acc_d[k_o] = acc_q[k_o] + SUMW'(x);

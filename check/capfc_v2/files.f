@@ -1,0 +1,9 @@
+check/capfc_v2/rtl/capfc_v2_pkg.sv
+check/capfc_v2/rtl/capfc_v2_ram.sv
+check/capfc_v2/rtl/capfc_v2_lutram.sv
+check/capfc_v2/rtl/capfc_v2_cfg.sv
+check/capfc_v2/rtl/capfc_v2_ingress.sv
+check/capfc_v2/rtl/capfc_v2_egress.sv
+check/capfc_v2/rtl/capfc_v2_sort.sv
+check/capfc_v2/rtl/capfc_v2_pfc_gen.sv
+check/capfc_v2/rtl/capfc_v2_top.sv
