@@ -1,6 +1,6 @@
 // capfc_lutram: small RAM, one synchronous write port and RP asynchronous read ports
 //
-// Contract (docs/microarchitecture-v2.md, "RAM"):
+// Contract (docs/microarchitecture.md, "The RAMs"):
 // - State: mem[2^AW] (DW bits each). No read register: rd[k] = mem[ra[k]] combinationally, the
 //   contents before this cycle's write (a write shows from the next cycle).
 // - Each cycle: if we, mem[wa] <= wd.

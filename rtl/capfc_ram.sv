@@ -1,7 +1,7 @@
 // capfc_ram: simple dual/triple-port RAM, one write port and RP synchronous read ports (the
 // block's counter RAMs)
 //
-// Contract (docs/microarchitecture-v2.md, "RAM"):
+// Contract (docs/microarchitecture.md, "The RAMs"):
 // - State: mem[2^AW] (DW bits each) and rd_q (RP*DW bits, read port k at [k*DW +: DW]); rd = rd_q.
 // - Each cycle: if we, mem[wa] <= wd; for every read port k, if re[k], rd_q[k] <= mem[ra[k]] (the
 //   contents before this cycle's write: read-first), else rd_q[k] keeps its value.
