@@ -1,4 +1,5 @@
-//! Golden vectors: the model's per-cycle stimulus and expected outputs of `capfc_top` (v2, format 2),
+//! Golden vectors: the model's per-cycle stimulus and expected outputs of `capfc_v2_top` (v2, format 2,
+//! whose header line names the top `capfc_top`, its name when the sets were made),
 //! written as `$readmemh` files for any Verilog simulator (format: `docs/golden.md`); the block's
 //! (v3, format 3) are [`crate::golden_v3`].
 //!
