@@ -15,8 +15,8 @@ mod common;
 use capfc::block::Mode;
 use capfc::check::{Envelope, Violation};
 use common::v1::{
-    bugs, check_wave, need_icarus, run_ok, runs_dir, seeded_bugs, v1_dir, v1_envelope, v1_map,
-    v1_rtl, Bug, Set,
+    bugs, check_wave, need_icarus, run_ok, runs_dir, seeded_bugs, signal_of, slack, v1_dir,
+    v1_envelope, v1_map, v1_rtl, Bug, Set,
 };
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -122,33 +122,6 @@ fn first_difference(a: &[String], b: &[String]) -> Option<(u64, &'static str)> {
         }
     }
     None
-}
-
-/// The waveform signal a checker report names (its `signal`).
-fn signal_of(v: &Violation) -> &'static str {
-    let s = v.signal.as_str();
-    if s.starts_with("d[") {
-        "d_state"
-    } else if s.starts_with("arr_accept") {
-        "arr_accept"
-    } else if s.starts_with("enq_accept") {
-        "enq_accept"
-    } else if s.starts_with("frame[") {
-        "pfc_valid"
-    } else {
-        "other"
-    }
-}
-
-/// The latest cycle after the first difference at which the report may come, by the signal that
-/// differs: an accept is judged in its cycle; a change of D that did not happen can be judged only
-/// when the selection window closes; a frame that did not come, when the frame window closes.
-fn slack(signal: &str, env: &Envelope, mode: Mode) -> u64 {
-    match signal {
-        "d_state" => env.selection(mode).max,
-        "pfc_valid" | "pfc_cev" | "pfc_quanta" => env.frame.max + 1,
-        _ => 0,
-    }
 }
 
 /// One row of the kill matrix, and whether the bug is killed as required.

@@ -15,8 +15,8 @@
 mod common;
 
 use capfc::block::{BlockParams, Mode};
-use capfc::check::{Envelope, Kind, Violation};
-use common::v1::{check_wave, map_for, need_icarus, run_ok, ROOT};
+use capfc::check::{Kind, Violation};
+use common::v1::{check_wave, map_for, need_icarus, run_ok, signal_of, slack, ROOT};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -227,33 +227,6 @@ fn check(set: &str, run: &Run) -> Vec<Violation> {
     .0
 }
 
-/// The testbench's port a checker report is about: D, an accept, or a frame's fields.
-fn port_of(v: &Violation) -> &'static str {
-    let s = v.signal.as_str();
-    if s.starts_with("d[") {
-        "d_state"
-    } else if s.starts_with("arr_accept") {
-        "arr_accept"
-    } else if s.starts_with("enq_accept") {
-        "enq_accept"
-    } else if s.starts_with("frame[") {
-        "pfc"
-    } else {
-        "other"
-    }
-}
-
-/// The latest cycle after the first difference at which the report may come: an accept is
-/// judged in its cycle, a change of D that did not happen when the selection window closes, a
-/// frame that did not come when the frame window closes.
-fn slack(port: &str, env: &Envelope, mode: Mode) -> u64 {
-    match port {
-        "d_state" => env.selection(mode).max,
-        "pfc" => env.frame.max + 1,
-        _ => 0,
-    }
-}
-
 #[test]
 fn the_test_subject_v2_checks_clean() {
     need_icarus();
@@ -304,11 +277,12 @@ fn every_seeded_bug_of_v2_is_caught_where_it_shows() {
         let env = capfc::check::block::envelope_of(&params(b.set));
         let ok = match (&run.first, first) {
             (Some((dc, ports)), Some(f)) => {
-                let port = port_of(f);
+                // (a frame's report is on any of its fields: valid, the classes, XOFF, quanta)
+                let port = signal_of(f);
                 b.kinds.contains(&f.kind)
                     && ports
                         .iter()
-                        .any(|p| p == port || (port == "pfc" && p.starts_with("pfc_")))
+                        .any(|p| p == port || (port == "pfc_valid" && p.starts_with("pfc_")))
                     && f.cycle >= *dc
                     && f.cycle <= dc + slack(port, &env, mode(b.set))
             }

@@ -306,3 +306,30 @@ pub fn need_icarus() {
         .is_ok_and(|o| o.status.success());
     assert!(ok, "iverilog is missing: `make deps` installs it");
 }
+
+/// The waveform signal a checker report names (its `signal`).
+pub fn signal_of(v: &Violation) -> &'static str {
+    let s = v.signal.as_str();
+    if s.starts_with("d[") {
+        "d_state"
+    } else if s.starts_with("arr_accept") {
+        "arr_accept"
+    } else if s.starts_with("enq_accept") {
+        "enq_accept"
+    } else if s.starts_with("frame[") {
+        "pfc_valid"
+    } else {
+        "other"
+    }
+}
+
+/// The latest cycle after the first difference at which the report may come, by the signal that
+/// differs: an accept is judged in its cycle; a change of D that did not happen can be judged only
+/// when the selection window closes; a frame that did not come, when the frame window closes.
+pub fn slack(signal: &str, env: &Envelope, mode: Mode) -> u64 {
+    match signal {
+        "d_state" => env.selection(mode).max,
+        "pfc_valid" | "pfc_cev" | "pfc_quanta" => env.frame.max + 1,
+        _ => 0,
+    }
+}
