@@ -15,8 +15,8 @@ mod common;
 use capfc::block::Mode;
 use capfc::check::{Envelope, Violation};
 use common::v1::{
-    bugs, check_wave, need_icarus, run_ok, runs_dir, seeded_bugs, signal_of, slack, v1_dir,
-    v1_envelope, v1_map, v1_rtl, Bug, Set,
+    bugs, check_wave, first_report, need_icarus, run_ok, runs_dir, seeded_bugs, signal_of, slack,
+    v1_dir, v1_envelope, v1_map, v1_rtl, Bug, Set,
 };
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -146,12 +146,7 @@ fn kill_row(b: &Bug, clean: &Run) -> (String, bool) {
         b.rule,
         b.set.name(),
         diff.map_or("no difference".into(), |(c, s)| format!("{c} {s}")),
-        first.map_or("nothing".into(), |f| format!(
-            "{} {} {}",
-            f.cycle,
-            f.kind.name(),
-            f.signal
-        )),
+        first_report(first),
         if ok { "killed" } else { "SURVIVED" }
     );
     (row, ok)

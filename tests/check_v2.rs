@@ -16,7 +16,7 @@ mod common;
 
 use capfc::block::{BlockParams, Mode};
 use capfc::check::{Kind, Violation};
-use common::v1::{check_wave, map_for, need_icarus, run_ok, signal_of, slack, ROOT};
+use common::v1::{check_wave, first_report, map_for, need_icarus, run_ok, signal_of, slack, ROOT};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -302,12 +302,7 @@ fn every_seeded_bug_of_v2_is_caught_where_it_shows() {
                     "{c} {}",
                     p.join(",")
                 )),
-            first.map_or("nothing".into(), |f| format!(
-                "{} {} {}",
-                f.cycle,
-                f.kind.name(),
-                f.signal
-            )),
+            first_report(first),
             if ok { "killed" } else { "SURVIVED" }
         ));
     }

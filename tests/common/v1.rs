@@ -333,3 +333,10 @@ pub fn slack(signal: &str, env: &Envelope, mode: Mode) -> u64 {
         _ => 0,
     }
 }
+
+/// A kill matrix's cell for the checker's first report: its cycle, kind and signal, or "nothing".
+pub fn first_report(first: Option<&Violation>) -> String {
+    first.map_or("nothing".into(), |f| {
+        format!("{} {} {}", f.cycle, f.kind.name(), f.signal)
+    })
+}
