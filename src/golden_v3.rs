@@ -1024,6 +1024,83 @@ pub fn random_clocked(
     }
 }
 
+/// What [`check_random`] found: the checker's count of what it judged, its first violations
+/// (first ones first), the rules it could not judge for want of traffic, and how often the
+/// fault's wrong value differed from the right one (0 without a fault: a fault that never fired
+/// could not have been caught).
+#[derive(Debug, Clone)]
+pub struct CheckedRandom {
+    pub summary: crate::check::Summary,
+    pub violations: Vec<crate::check::Violation>,
+    pub weak: Vec<crate::check::Weakness>,
+    pub fired: u64,
+}
+
+/// The block's model on [`random_clocked`]'s traffic (no contention, no stray port), with an
+/// optional fault of its catalogue, judged cycle by cycle by the reference checker within the
+/// block's own envelope ([`crate::check::block::envelope_of_v3`]), as `capfc check --model`
+/// runs it: the lanes read from the block's ports as `check/v3/capfc_top_v3.map.toml` reads a
+/// waveform's ([`crate::check::block::AdapterV3`]). At most `limit` violations are kept.
+pub fn check_random(
+    p: &BlockParams,
+    mode: Mode,
+    seed: u64,
+    cycles: u64,
+    fault: Option<crate::v3::fault::Fault>,
+    limit: usize,
+) -> Result<CheckedRandom, crate::check::CheckerError> {
+    use crate::check::block::{envelope_of_v3, params_of, AdapterV3};
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    struct Judge {
+        ad: AdapterV3,
+        ck: crate::check::Checker,
+        found: Vec<crate::check::Violation>,
+    }
+    let ad = AdapterV3::new(p);
+    let ck = crate::check::Checker::new(params_of(p), ad.config(), envelope_of_v3(p), true)?;
+    let judge = Rc::new(RefCell::new(Judge {
+        ad,
+        ck,
+        found: vec![],
+    }));
+    let j = Rc::clone(&judge);
+    let mut first = true;
+    crate::v3::fault::reset_fired();
+    let clock: Clock = Box::new(move |inp: &TopIn, top: &mut Top, out: &mut TopOut| {
+        if first {
+            top.set_fault(fault);
+            first = false;
+        }
+        top.cycle_into(inp, out);
+        let j = &mut *j.borrow_mut();
+        let c = j.ad.cycle(inp, out);
+        for v in j.ck.step(c) {
+            if j.found.len() < limit {
+                j.found.push(v);
+            }
+        }
+        true
+    });
+    random_clocked(p, seed, cycles, mode, false, false, clock);
+    let fired = crate::v3::fault::fired();
+    let mut j = Rc::try_unwrap(judge)
+        .ok()
+        .expect("the clock is dropped with its run")
+        .into_inner();
+    for v in j.ck.finish() {
+        if j.found.len() < limit {
+            j.found.push(v);
+        }
+    }
+    Ok(CheckedRandom {
+        summary: j.ck.summary().clone(),
+        violations: j.found,
+        weak: j.ck.weak(),
+        fired,
+    })
+}
+
 /// A reset while E is set: random traffic (seed 1) until E has bits set (and at least 500
 /// cycles), a reset and the configuration again, then 400 cycles of traffic. E and its partial
 /// ORs are not reset (cin_q clears them), so D must not show them: D is 0 until the lanes are

@@ -2,17 +2,18 @@
 //!
 //! - `capfc check --wave DUT.vcd|DUT.fst --map MAP.toml [--timing TIMING.toml]`: an
 //!   implementation's waveform from any simulator;
-//! - `capfc check --model --config np8 --mode cal --seed N --cycles N [--fault F]`: our own
-//!   cycle model on random stimulus, against its own envelope;
-//! - `capfc check --envelope np8`: print our block's envelope (the format `--timing` reads).
+//! - `capfc check --model --config v3_np8_nl3 --mode cal --seed N --cycles N [--fault F]`: the
+//!   block's cycle model on random traffic through its lanes, against the block's envelope;
+//! - `capfc check --envelope v3_np8_nl3`: print the block's envelope (the format `--timing`
+//!   reads); a set of v2, the test subject (`np4`, `np8`, ...), prints v2's.
 //!
 //! Exit status: 0 when every rule held, 1 on a violation, 2 on bad input or a run that checked
 //! nothing, 3 on a weak verdict (no violation, but a window too wide for the traffic to tell right
 //! from wrong: [`crate::check::Checker::weak`]; `--allow-weak` makes it a warning).
 
 use crate::block::BlockParams;
-use crate::block::{Fault, Mode};
-use crate::check::block::{check_model, envelope_of};
+use crate::block::Mode;
+use crate::check::block::{envelope_of, envelope_of_v3};
 use crate::check::{Checker, Envelope, Summary, Violation, Weakness};
 use crate::check_wave::{Map, Wave};
 use clap::Args;
@@ -27,14 +28,16 @@ pub struct CheckArgs {
     #[arg(long)]
     pub map: Option<String>,
     /// The implementation's timing envelope (TOML; every key in docs/design-space.md). Default:
-    /// capfc_v2_top's own, for the map's parameters.
+    /// the block's own (capfc_top_oc's, as `--envelope` prints it), for the map's parameters
+    /// (its sorts' window for 8 counted classes, the widest).
     #[arg(long)]
     pub timing: Option<String>,
-    /// Check our own cycle model on random stimulus instead of a waveform.
+    /// Check the block's cycle model on random traffic instead of a waveform.
     #[arg(long, conflicts_with = "wave")]
     pub model: bool,
-    /// Parameter set (with --model, --envelope): np4, np8, ...
-    #[arg(long, default_value = "np8")]
+    /// The block's parameter set (with --model): v3_np4, v3_np8_nl3, ...
+    /// (crates/block/src/v3/rtl_configs.rs).
+    #[arg(long, default_value = "v3_np8_nl3")]
     pub config: String,
     /// Algorithm (with --model): max or cal.
     #[arg(long, default_value = "cal")]
@@ -43,12 +46,14 @@ pub struct CheckArgs {
     pub seed: u64,
     #[arg(long, default_value_t = 100_000)]
     pub cycles: u64,
-    /// A deliberate bug in v2's model (with --model): a name of v2's catalogue
-    /// (`crates/block/src/block/fault.rs`; an unknown name is refused with the list).
+    /// A deliberate bug in the block's model (with --model): a name of its catalogue
+    /// (`capfc faults --list`, crates/block/src/v3/fault.rs; an unknown name is refused with
+    /// the list).
     #[arg(long)]
-    pub fault: Option<Fault>,
-    /// Print our block's envelope for this parameter set and stop: capfc_v2_top's for a v2 set
-    /// (np4, np8, ...), capfc_top_oc's for a v3 set (v3_np4, v3_np8_nl3, ...).
+    pub fault: Option<capfc::v3::fault::Fault>,
+    /// Print an envelope for this parameter set and stop: the block's (capfc_top_oc's) for one of
+    /// its sets (v3_np4, v3_np8_nl3, ...), the test subject capfc_v2_top's for one of v2's
+    /// (np4, np8, ...).
     #[arg(long)]
     pub envelope: Option<String>,
     /// With --envelope: the set's port count replaced by N.
@@ -172,6 +177,8 @@ pub enum CheckCmdError {
         #[source]
         source: crate::block::ConfigError,
     },
+    #[error("--config {0}: not one of the block's parameter sets ({sets}; crates/block/src/v3/rtl_configs.rs)", sets = block_sets())]
+    NoBlockSet(String),
     #[error("--mode {0}: use max or cal")]
     Mode(String),
     #[error("give --wave FILE --map MAP.toml, or --model, or --envelope SET")]
@@ -190,8 +197,15 @@ pub enum CheckCmdError {
     Envelope(#[from] crate::check::EnvelopeError),
     #[error(transparent)]
     Checker(#[from] crate::check::CheckerError),
-    #[error(transparent)]
-    Model(#[from] crate::check::block::CheckModelError),
+}
+
+/// The block's parameter sets' names, for an error.
+fn block_sets() -> String {
+    crate::v3::rtl_configs::V3_RTL_CONFIGS
+        .iter()
+        .map(|(n, _)| *n)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn run_inner(a: &CheckArgs) -> Result<i32, CheckCmdError> {
@@ -240,21 +254,21 @@ fn print_envelope(a: &CheckArgs, set: &str) -> Result<i32, CheckCmdError> {
     Ok(0)
 }
 
-/// `--model`: the cycle model on random traffic, checked.
+/// `--model`: the block's cycle model on random traffic through its lanes, checked within the
+/// block's envelope.
 fn check_the_model(a: &CheckArgs) -> Result<i32, CheckCmdError> {
-    let p = crate::golden::params_of(&a.config).ok_or_else(|| CheckCmdError::NoSet {
-        flag: "--config",
-        set: a.config.clone(),
-    })?;
+    let p = crate::v3::rtl_configs::V3_RTL_CONFIGS
+        .iter()
+        .find(|(n, _)| *n == a.config)
+        .map(|(_, v)| BlockParams::from_values(v))
+        .ok_or_else(|| CheckCmdError::NoBlockSet(a.config.clone()))?;
     let mode = match a.mode.as_str() {
         "max" => Mode::StopMax,
         "cal" => Mode::StopCal,
         m => return Err(CheckCmdError::Mode(m.to_string())),
     };
-    let mut stim = crate::stimulus::RandomStim::new(&p, mode, a.seed, a.cycles);
-    stim.profile.reconfig_rate = 0.0;
     let t0 = Instant::now();
-    let (s, v, weak) = check_model(&p, &mut stim, a.fault, a.max_reports)?;
+    let r = capfc::golden_v3::check_random(&p, mode, a.seed, a.cycles, a.fault, a.max_reports)?;
     let replay = format!(
         "capfc check --model --config {} --mode {} --seed {} --cycles {}{}",
         a.config,
@@ -265,11 +279,19 @@ fn check_the_model(a: &CheckArgs) -> Result<i32, CheckCmdError> {
             .map_or(String::new(), |f| format!(" --fault {}", f.name()))
     );
     println!("seed {}", a.seed);
+    if let Some(f) = a.fault {
+        println!(
+            "fault {} ({}): its wrong value taken {} times",
+            f.name(),
+            f.rule(),
+            r.fired
+        );
+    }
     Ok(report(&Verdict {
         name: &format!("model {} {}", a.config, a.mode),
-        summary: &s,
-        shown: &v,
-        weak: &weak,
+        summary: &r.summary,
+        shown: &r.violations,
+        weak: &r.weak,
         allow_weak: a.allow_weak,
         secs: t0.elapsed().as_secs_f64(),
         replay: &replay,
@@ -301,7 +323,7 @@ fn check_a_waveform(a: &CheckArgs, wave: &str, map_path: &str) -> Result<i32, Ch
                 nl: 8,
                 ..crate::block::BlockParams::default()
             };
-            envelope_of(&bp)
+            envelope_of_v3(&bp)
         }
     };
     w.set_accept_latency(env.accept_latency);

@@ -7,7 +7,7 @@
 // library does.
 #[cfg(feature = "rtl")]
 use capfc::faults;
-use capfc::{block, check, check_wave, dpi_sv, golden, golden_v3, net, stimulus, switch, v3};
+use capfc::{block, check, check_wave, dpi_sv, golden, golden_v3, net, switch, v3};
 
 pub mod cli_check;
 #[cfg(feature = "rtl")]

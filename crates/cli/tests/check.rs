@@ -1,10 +1,14 @@
-//! The reference checker (`capfc::check`, `capfc check`): no false alarm on our own block within
-//! its own envelope, every fault of the model's catalogue that the envelope lets it see is caught,
-//! and a waveform from a real simulator (Icarus) checks end to end; bad maps and files are refused.
+//! The reference checker (`capfc::check`, `capfc check`): no false alarm on the block's model
+//! within the block's envelope, and the faults of its catalogue that random traffic shows caught
+//! each where it shows; the same on v2's model, the test subject, with every fault of its
+//! catalogue; a waveform from a real simulator (Icarus) checks end to end; bad maps and files are
+//! refused.
 
 use capfc::block::{Fault, Mode};
 use capfc::check::block::check_model;
+use capfc::golden_v3::check_random;
 use capfc::stimulus::{directed, RandomStim, DIRECTED};
+use capfc::v3::fault::Fault as V3Fault;
 use std::process::Command;
 
 fn params(name: &str) -> capfc::block::BlockParams {
@@ -29,8 +33,159 @@ fn random(name: &str, mode: Mode, seed: u64, cycles: u64, fault: Option<Fault>) 
     (sum.violations, sum.judged, sum.selection_rises)
 }
 
+/// The block's model on random traffic through its lanes (`capfc check --model`), judged within
+/// the block's envelope: no violation, and selections judged at their deadline (a checker that
+/// judged nothing would pass too).
 #[test]
-fn our_block_raises_no_false_alarm_within_its_own_envelope() {
+fn the_blocks_model_raises_no_false_alarm_within_its_envelope() {
+    let (mut judged, mut lanes) = (0, 0);
+    for name in ["v3_np4", "v3_np6_cw4", "v3_np8_nl3", "v3_np12"] {
+        for mode in [Mode::StopMax, Mode::StopCal] {
+            for seed in 1..=2 {
+                let r = check_random(&v3_params(name), mode, seed, 60_000, None, 1).expect("runs");
+                assert!(
+                    r.violations.is_empty(),
+                    "false alarm: {name} {} seed {seed}: {}replay: capfc check --model --config {name} --mode {} --seed {seed} --cycles 60000",
+                    mode.name(),
+                    r.violations[0],
+                    mode.name()
+                );
+                assert!(
+                    r.weak.is_empty(),
+                    "{name} {} seed {seed}: weak {:?}",
+                    mode.name(),
+                    r.weak
+                );
+                judged += r.summary.judged;
+                lanes += r.summary.lanes;
+            }
+        }
+    }
+    assert!(
+        judged > 5000 && lanes > 500_000,
+        "judged {judged}, lanes {lanes}"
+    );
+}
+
+/// The faults of the block's catalogue that random traffic shows, each with the run that catches
+/// it and the kind of its first report: (fault, parameter set, algorithm, seed, kind). The others
+/// (`capfc check --model --fault F` on these sets, modes and seeds 1 and 2, 60,000 cycles each)
+/// are not seen: their case never comes in random traffic (a reset, an equality at XOFF_e, WARN
+/// or XON_e, an E write meeting a clear, a sort aborted), or the selection they change is one
+/// the reference also admits (the threshold search's digits, the ties of SEL).
+const V3_CAUGHT: &[(&str, &str, Mode, u64, &str)] = &[
+    ("ing_max_strict", "v3_np4", Mode::StopMax, 1, "accept"),
+    ("ing_max_loose", "v3_np4", Mode::StopMax, 1, "accept"),
+    (
+        "ing_xoff_ge",
+        "v3_np6_cw4",
+        Mode::StopMax,
+        2,
+        "spurious pause",
+    ),
+    ("ing_xon_lt", "v3_np4", Mode::StopMax, 2, "stuck pause"),
+    ("ing_lossy_pause", "v3_np4", Mode::StopMax, 1, "lossy pause"),
+    (
+        "ing_arrival_before_departure",
+        "v3_np4",
+        Mode::StopMax,
+        1,
+        "accept",
+    ),
+    (
+        "thr_refresh_shifted",
+        "v3_np4",
+        Mode::StopMax,
+        1,
+        "missing pause",
+    ),
+    ("arr_accept_late", "v3_np4", Mode::StopMax, 1, "accept"),
+    ("eg_max_strict", "v3_np4", Mode::StopMax, 1, "accept"),
+    ("eg_max_loose", "v3_np4", Mode::StopMax, 1, "accept"),
+    (
+        "eg_enqueue_before_dequeue",
+        "v3_np4",
+        Mode::StopMax,
+        1,
+        "accept",
+    ),
+    (
+        "inc_uncounted",
+        "v3_np4",
+        Mode::StopMax,
+        1,
+        "spurious pause",
+    ),
+    ("enq_accept_late", "v3_np4", Mode::StopMax, 1, "accept"),
+    (
+        "counter_wraps",
+        "v3_np6_cw4",
+        Mode::StopMax,
+        1,
+        "stuck pause",
+    ),
+    (
+        "gen_not_advanced",
+        "v3_np4",
+        Mode::StopMax,
+        2,
+        "spurious pause",
+    ),
+    ("e_own_port", "v3_np4", Mode::StopMax, 1, "spurious pause"),
+    ("max_tie_last", "v3_np4", Mode::StopMax, 1, "spurious pause"),
+    (
+        "srch_last_digit_skipped",
+        "v3_np4",
+        Mode::StopCal,
+        1,
+        "spurious pause",
+    ),
+    (
+        "gt_includes_theta",
+        "v3_np4",
+        Mode::StopCal,
+        1,
+        "early resume",
+    ),
+    ("rr_fixed", "v3_np6_cw4", Mode::StopCal, 1, "early resume"),
+    ("ready_ignored", "v3_np4", Mode::StopMax, 1, "frame missing"),
+    ("xon_not_sent", "v3_np4", Mode::StopMax, 1, "frame missing"),
+    ("refresh_late", "v3_np4", Mode::StopMax, 1, "refresh"),
+];
+
+/// Each fault of [`V3_CAUGHT`] fires in its run (its case happened) and is reported there, first,
+/// as its kind; the same run without the fault is clean (the first test).
+#[test]
+fn the_checker_catches_the_blocks_faults_random_traffic_shows() {
+    let mut wrong = vec![];
+    for &(name, set, mode, seed, kind) in V3_CAUGHT {
+        let f: V3Fault = name.parse().expect("a fault of the catalogue");
+        let r = check_random(&v3_params(set), mode, seed, 60_000, Some(f), 1).expect("runs");
+        let first = r.violations.first().map(|v| v.kind.name());
+        if r.fired == 0 || first != Some(kind) {
+            wrong.push(format!(
+                "{name} on {set} {} seed {seed}: fired {} times, first report {first:?}, expected {kind:?} (replay: capfc check --model --config {set} --mode {} --seed {seed} --cycles 60000 --fault {name})",
+                mode.name(),
+                r.fired,
+                mode.name()
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert!(V3_CAUGHT.len() >= 23);
+}
+
+fn v3_params(name: &str) -> capfc::block::BlockParams {
+    capfc::v3::rtl_configs::V3_RTL_CONFIGS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, v)| capfc::block::BlockParams::from_values(v))
+        .expect("a parameter set of the block")
+}
+
+/// v2's model (the test subject) on random and directed traffic within v2's envelope.
+#[test]
+fn v2s_model_raises_no_false_alarm_within_its_own_envelope() {
     let (mut judged, mut rises) = (0, 0);
     for name in ["np4", "np6_cw4", "np8", "np8_cell64", "np16"] {
         for mode in [Mode::StopMax, Mode::StopCal] {
@@ -61,8 +216,9 @@ fn our_block_raises_no_false_alarm_within_its_own_envelope() {
     );
 }
 
+/// Every fault of v2's catalogue is caught on some set of v2's.
 #[test]
-fn the_checker_catches_the_model_faults_its_envelope_exposes() {
+fn the_checker_catches_every_fault_of_v2s_model() {
     let mut missed = vec![];
     for &f in Fault::ALL {
         let mut caught = None;
@@ -268,14 +424,39 @@ fn an_icarus_waveform_of_our_block_checks_clean_and_bad_maps_are_refused() {
 
 #[test]
 fn a_run_that_checks_nothing_fails() {
-    let (code, out) = capfc(&["check", "--model", "--config", "np4", "--cycles", "0"]);
+    let (code, out) = capfc(&["check", "--model", "--config", "v3_np4", "--cycles", "0"]);
     assert_eq!(code, 2, "{out}");
+    assert!(out.contains("nothing was checked"), "{out}");
     let (code, out) = capfc(&[
-        "check", "--model", "--config", "np4", "--mode", "max", "--seed", "3", "--cycles", "20000",
-        "--fault", "rr_fixed",
+        "check",
+        "--model",
+        "--config",
+        "v3_np6_cw4",
+        "--mode",
+        "cal",
+        "--seed",
+        "1",
+        "--cycles",
+        "20000",
+        "--fault",
+        "rr_fixed",
     ]);
     assert_eq!(code, 1, "{out}");
-    assert!(out.contains("replay: capfc check --model --config np4 --mode max --seed 3 --cycles 20000 --fault rr_fixed"), "{out}");
+    assert!(out.contains("replay: capfc check --model --config v3_np6_cw4 --mode cal --seed 1 --cycles 20000 --fault rr_fixed"), "{out}");
+    assert!(out.contains("fault rr_fixed ("), "{out}");
+    // v2's sets are not the block's; a fault outside the block's catalogue is refused
+    let (code, out) = capfc(&["check", "--model", "--config", "np4"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        out.contains("--config np4: not one of the block's parameter sets (v3_np4"),
+        "{out}"
+    );
+    let (code, out) = capfc(&["check", "--model", "--fault", "tie_last_index"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        out.contains("unknown fault 'tie_last_index'") && out.contains("rr_fixed"),
+        "{out}"
+    );
 }
 
 /// A waveform written by hand for the v3 map (check/v3/capfc_top_v3.map.toml at 2 ports): one
