@@ -713,9 +713,16 @@ struct Run {
     observe: u64,
 }
 
+thread_local! {
+    /// The clock the next [`Run`] made on this thread takes ([`check_source`]): a directed case
+    /// makes its run deep inside its script.
+    static NEXT_CLOCK: std::cell::RefCell<Option<Clock>> = const { std::cell::RefCell::new(None) };
+}
+
 impl Run {
     fn new(p: BlockParams) -> Self {
-        let w = Writer::new(p);
+        let mut w = Writer::new(p);
+        w.clock = NEXT_CLOCK.with(|c| c.borrow_mut().take());
         let ob = Observer::new(&w.top);
         Run {
             tr: Traffic::new(p.np),
@@ -1024,23 +1031,38 @@ pub fn random_clocked(
     }
 }
 
-/// What [`check_random`] found: the checker's count of what it judged, its first violations
+/// What [`check_source`] found: the checker's count of what it judged, its first violations
 /// (first ones first), the rules it could not judge for want of traffic, and how often the
 /// fault's wrong value differed from the right one (0 without a fault: a fault that never fired
 /// could not have been caught).
 #[derive(Debug, Clone)]
-pub struct CheckedRandom {
+pub struct CheckedRun {
     pub summary: crate::check::Summary,
     pub violations: Vec<crate::check::Violation>,
     pub weak: Vec<crate::check::Weakness>,
     pub fired: u64,
 }
 
-/// The block's model on [`random_clocked`]'s traffic (no contention, no stray port), with an
-/// optional fault of its catalogue, judged cycle by cycle by the reference checker within the
-/// block's own envelope ([`crate::check::block::envelope_of_v3`]), as `capfc check --model`
-/// runs it: the lanes read from the block's ports as `check/v3/capfc_top_v3.map.toml` reads a
-/// waveform's ([`crate::check::block::AdapterV3`]). At most `limit` violations are kept.
+/// Why [`check_source`] could not judge a run.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckRunError {
+    #[error(transparent)]
+    Checker(#[from] crate::check::CheckerError),
+    /// The run's script did not finish (with a fault in force, a directed case may wait for a
+    /// state the faulty block never reaches).
+    #[error("{set}: {source}")]
+    Run {
+        set: String,
+        #[source]
+        source: RunError,
+    },
+    /// A set from the switch is not judged here (its traffic comes from a switch run).
+    #[error("{set}: a set from the switch is not judged by check_source")]
+    Switch { set: String },
+}
+
+/// The block's model on random traffic through its lanes ([`random_clocked`]'s: no contention,
+/// no stray port), judged by [`check_source`]: what `capfc check --model` runs.
 pub fn check_random(
     p: &BlockParams,
     mode: Mode,
@@ -1048,7 +1070,30 @@ pub fn check_random(
     cycles: u64,
     fault: Option<crate::v3::fault::Fault>,
     limit: usize,
-) -> Result<CheckedRandom, crate::check::CheckerError> {
+) -> Result<CheckedRun, CheckRunError> {
+    let source = SourceV3::Random {
+        seed,
+        cycles,
+        mode,
+        contention: false,
+        stray: false,
+    };
+    check_source(p, &source, fault, limit)
+}
+
+/// The block's model, with an optional fault of its catalogue, on the traffic of a golden set's
+/// source (random, directed, the busy MAC, the reset with E set; its lanes answering to the model's
+/// outputs, so a fault's model is driven as the set's script drives the right one), judged cycle by
+/// cycle by the reference checker within the block's own envelope
+/// ([`crate::check::block::envelope_of_v3`]): the lanes read from the block's ports as
+/// `check/v3/capfc_top_v3.map.toml` reads a waveform's ([`crate::check::block::AdapterV3`]). At
+/// most `limit` violations are kept.
+pub fn check_source(
+    p: &BlockParams,
+    source: &SourceV3,
+    fault: Option<crate::v3::fault::Fault>,
+    limit: usize,
+) -> Result<CheckedRun, CheckRunError> {
     use crate::check::block::{envelope_of_v3, params_of, AdapterV3};
     use std::cell::RefCell;
     use std::rc::Rc;
@@ -1066,7 +1111,6 @@ pub fn check_random(
     }));
     let j = Rc::clone(&judge);
     let mut first = true;
-    crate::v3::fault::reset_fired();
     let clock: Clock = Box::new(move |inp: &TopIn, top: &mut Top, out: &mut TopOut| {
         if first {
             top.set_fault(fault);
@@ -1082,8 +1126,35 @@ pub fn check_random(
         }
         true
     });
-    random_clocked(p, seed, cycles, mode, false, false, clock);
+    crate::v3::fault::reset_fired();
+    let set = format!("{source:?}");
+    let ran = match source {
+        SourceV3::Random {
+            seed,
+            cycles,
+            mode,
+            contention,
+            stray,
+        } => {
+            random_clocked(p, *seed, *cycles, *mode, *contention, *stray, clock);
+            Ok(())
+        }
+        SourceV3::Switch { .. } => return Err(CheckRunError::Switch { set }),
+        _ => {
+            NEXT_CLOCK.with(|c| *c.borrow_mut() = Some(clock));
+            let r = match source {
+                SourceV3::MacBusy { mode } => mac_busy(p, *mode).map(drop),
+                SourceV3::ResetWithE { mode } => reset_with_e(p, *mode).map(drop),
+                SourceV3::Directed { case, mode } => directed::run(p, case, *mode, false).map(drop),
+                SourceV3::Random { .. } | SourceV3::Switch { .. } => unreachable!("matched above"),
+            };
+            // (a script that made no run leaves its clock behind: not for the next caller)
+            NEXT_CLOCK.with(|c| c.borrow_mut().take());
+            r
+        }
+    };
     let fired = crate::v3::fault::fired();
+    ran.map_err(|source| CheckRunError::Run { set, source })?;
     let mut j = Rc::try_unwrap(judge)
         .ok()
         .expect("the clock is dropped with its run")
@@ -1093,7 +1164,7 @@ pub fn check_random(
             j.found.push(v);
         }
     }
-    Ok(CheckedRandom {
+    Ok(CheckedRun {
         summary: j.ck.summary().clone(),
         violations: j.found,
         weak: j.ck.weak(),

@@ -271,6 +271,9 @@ pub struct Summary {
     /// Lanes of the run's last `accept_latency` cycles, whose answers come after its end (not
     /// judged).
     pub unanswered_at_end: u64,
+    /// Arrivals and enqueues whose answers a reset cancelled (a reset in the `accept_latency`
+    /// cycles from the lane's: not judged, as the block forgets them).
+    pub cancelled_by_reset: u64,
 }
 
 /// A rule whose window was too wide for the run's traffic to tell right from wrong: the traffic
@@ -559,6 +562,16 @@ impl Checker {
             if self.env.accept_latency > 0 {
                 let answers = self.pending.back().expect("a later cycle").accepts.clone();
                 cy.accepts = answers;
+                // A reset in the cycles before the answer's cancels it: the block forgets the
+                // lane, and so does the checker (the arrivals and enqueues of `cy` are dropped
+                // with their answers; its removals stay, and the reset clears them).
+                let before = (self.env.accept_latency - 1) as usize;
+                if self.pending.iter().take(before).any(|c| c.rst) {
+                    let n = cy.lanes.iter().filter(|l| l.answered()).count() as u64;
+                    self.summary.cancelled_by_reset += n;
+                    cy.lanes.retain(|l| !l.answered());
+                    cy.accepts.clear();
+                }
             }
             self.cycle(cy);
         }

@@ -477,3 +477,43 @@ fn refreshes_queued_behind_their_pause_leave_back_to_back() {
     );
     assert!(v.iter().any(|v| v.kind == Kind::Refresh), "{}", shown(&v));
 }
+
+/// With answers 4 cycles late, a reset in the lane's cycle or the 3 after it cancels the answer
+/// (docs/microarchitecture.md, "Lanes": the block forgets the lane): an arrival of cycle 2 whose
+/// answer, read in cycle 6, is 0 is not judged after a reset in cycle 4, and is reported as a
+/// wrong accept after a reset in cycle 6, the answer's own cycle, which does not cancel it.
+#[test]
+fn a_reset_before_the_answer_cancels_it() {
+    use super::Kind;
+    let (p, cfg, mut env) = small();
+    env.accept_latency = 4;
+    let run = |reset: u64| {
+        let mut ck = super::Checker::new(p, cfg.clone(), env.clone(), false).unwrap();
+        let mut v = vec![];
+        for t in 0..12 {
+            let mut c = super::Cycle::new(p.np);
+            c.rst = t == reset;
+            if t == 2 {
+                c.lanes = vec![arr(10)];
+            }
+            if t == 6 {
+                // the answer of cycle 2's arrival: 0
+                c.accepts = vec![false];
+            }
+            v.extend(ck.step(c));
+        }
+        v.extend(ck.finish());
+        (v, ck.summary().cancelled_by_reset)
+    };
+    let (v, cancelled) = run(4);
+    assert!(v.is_empty(), "{}", shown(&v));
+    assert_eq!(cancelled, 1);
+    let (v, cancelled) = run(6);
+    assert_eq!(cancelled, 0);
+    assert!(
+        v.first()
+            .is_some_and(|v| v.kind == Kind::Accept && v.cycle == 6),
+        "{}",
+        shown(&v)
+    );
+}

@@ -133,6 +133,12 @@ fn report(r: &Verdict) -> i32 {
             s.unanswered_at_end
         );
     }
+    if s.cancelled_by_reset > 0 {
+        println!(
+            "note: {} arrivals and enqueues were not judged: a reset came before their answers (the block forgets them)",
+            s.cancelled_by_reset
+        );
+    }
     if s.violations > 0 {
         return 1;
     }
@@ -197,6 +203,8 @@ pub enum CheckCmdError {
     Envelope(#[from] crate::check::EnvelopeError),
     #[error(transparent)]
     Checker(#[from] crate::check::CheckerError),
+    #[error(transparent)]
+    Run(#[from] capfc::golden_v3::CheckRunError),
 }
 
 /// The block's parameter sets' names, for an error.

@@ -1,12 +1,12 @@
 //! The reference checker (`capfc::check`, `capfc check`): no false alarm on the block's model
-//! within the block's envelope, and the faults of its catalogue that random traffic shows caught
-//! each where it shows; the same on v2's model, the test subject, with every fault of its
+//! within the block's envelope, and 42 of the 49 faults of its catalogue caught, each where a
+//! golden set's traffic shows it; the same on v2's model, the test subject, with every fault of its
 //! catalogue; a waveform from a real simulator (Icarus) checks end to end; bad maps and files are
 //! refused.
 
 use capfc::block::{Fault, Mode};
 use capfc::check::block::check_model;
-use capfc::golden_v3::check_random;
+use capfc::golden_v3::{check_random, check_source};
 use capfc::stimulus::{directed, RandomStim, DIRECTED};
 use capfc::v3::fault::Fault as V3Fault;
 use std::process::Command;
@@ -33,9 +33,9 @@ fn random(name: &str, mode: Mode, seed: u64, cycles: u64, fault: Option<Fault>) 
     (sum.violations, sum.judged, sum.selection_rises)
 }
 
-/// The block's model on random traffic through its lanes (`capfc check --model`), judged within
-/// the block's envelope: no violation, and selections judged at their deadline (a checker that
-/// judged nothing would pass too).
+/// The block's model on random traffic through its lanes (`capfc check --model`) and on every
+/// golden set's traffic, judged within the block's envelope: no violation, and selections judged
+/// at their deadline (a checker that judged nothing would pass too).
 #[test]
 fn the_blocks_model_raises_no_false_alarm_within_its_envelope() {
     let (mut judged, mut lanes) = (0, 0);
@@ -65,114 +65,176 @@ fn the_blocks_model_raises_no_false_alarm_within_its_envelope() {
         judged > 5000 && lanes > 500_000,
         "judged {judged}, lanes {lanes}"
     );
+    // every golden set's traffic (directed corners, resets among lanes in flight, the busy MAC)
+    let sets = v3_sets();
+    assert!(sets.len() >= 50);
+    for c in &sets {
+        let r = check_source(&c.params, &c.source, None, 1).expect("runs");
+        assert!(
+            r.violations.is_empty(),
+            "false alarm on {}'s traffic: {}",
+            c.name,
+            r.violations[0]
+        );
+    }
 }
 
-/// The faults of the block's catalogue that random traffic shows, each with the run that catches
-/// it and the kind of its first report: (fault, parameter set, algorithm, seed, kind). The others
-/// (`capfc check --model --fault F` on these sets, modes and seeds 1 and 2, 60,000 cycles each)
-/// are not seen: their case never comes in random traffic (a reset, an equality at XOFF_e, WARN
-/// or XON_e, an E write meeting a clear, a sort aborted), or the selection they change is one
-/// the reference also admits (the threshold search's digits, the ties of SEL).
-const V3_CAUGHT: &[(&str, &str, Mode, u64, &str)] = &[
-    ("ing_max_strict", "v3_np4", Mode::StopMax, 1, "accept"),
-    ("ing_max_loose", "v3_np4", Mode::StopMax, 1, "accept"),
-    (
-        "ing_xoff_ge",
-        "v3_np6_cw4",
-        Mode::StopMax,
-        2,
-        "spurious pause",
-    ),
-    ("ing_xon_lt", "v3_np4", Mode::StopMax, 2, "stuck pause"),
-    ("ing_lossy_pause", "v3_np4", Mode::StopMax, 1, "lossy pause"),
+/// The faults of the block's catalogue the checker catches, each with the golden set whose
+/// traffic (its script driving the faulty model, `golden_v3::check_source`) shows it and the kind
+/// of the first report: (fault, set, kind). The 7 others (`clear_below_warn`, `inc_tag_ignored`,
+/// `e_write_not_cancelled`, `srch_met_strict`, `srch_digit1_gt`, `srch_digit3_gt`,
+/// `srch_prefers_lower_digit`) are caught by no set's traffic: the selection they change is one
+/// the reference also admits, or what they change is not read before the state is cleared. Only a
+/// lockstep against our RTL sees those (`capfc faults`).
+const V3_CAUGHT: &[(&str, &str, &str)] = &[
+    ("ing_max_strict", "two_lanes_one_slot_max_np4", "accept"),
+    ("ing_max_loose", "thresholds_exact_max_np4", "accept"),
+    ("ing_xoff_ge", "thresholds_exact_max_np4", "spurious pause"),
+    ("ing_xon_lt", "thresholds_exact_max_np4", "stuck pause"),
+    ("ing_lossy_pause", "random_max_np4_seed1", "lossy pause"),
     (
         "ing_arrival_before_departure",
-        "v3_np4",
-        Mode::StopMax,
-        1,
+        "two_lanes_one_slot_max_np4",
         "accept",
     ),
+    ("reset_keeps_i", "reset_mid_traffic_max_np4", "lossy pause"),
     (
         "thr_refresh_shifted",
-        "v3_np4",
-        Mode::StopMax,
-        1,
+        "thresholds_exact_max_np4",
         "missing pause",
     ),
-    ("arr_accept_late", "v3_np4", Mode::StopMax, 1, "accept"),
-    ("eg_max_strict", "v3_np4", Mode::StopMax, 1, "accept"),
-    ("eg_max_loose", "v3_np4", Mode::StopMax, 1, "accept"),
+    ("arr_accept_late", "random_max_np4_seed1", "accept"),
+    ("eg_max_strict", "two_lanes_one_slot_max_np4", "accept"),
+    ("eg_max_loose", "thresholds_exact_max_np4", "accept"),
+    ("xoff_e_ge", "thresholds_exact_max_np4", "spurious pause"),
+    ("warn_off_by_one", "argmax_tie_max_np4", "spurious pause"),
+    ("xon_off_by_one", "thresholds_exact_max_np4", "stuck pause"),
     (
         "eg_enqueue_before_dequeue",
-        "v3_np4",
-        Mode::StopMax,
-        1,
-        "accept",
-    ),
-    (
-        "inc_uncounted",
-        "v3_np4",
-        Mode::StopMax,
-        1,
+        "pending_cleared_max_np4",
         "spurious pause",
     ),
-    ("enq_accept_late", "v3_np4", Mode::StopMax, 1, "accept"),
+    ("inc_uncounted", "random_max_np4_seed1", "spurious pause"),
+    ("enq_accept_late", "config_under_traffic_max_np4", "accept"),
     (
         "counter_wraps",
-        "v3_np6_cw4",
-        Mode::StopMax,
-        1,
-        "stuck pause",
+        "counter_saturation_max_np6_cw4",
+        "spurious pause",
     ),
     (
         "gen_not_advanced",
-        "v3_np4",
-        Mode::StopMax,
-        2,
+        "generation_wrap_max_np4",
         "spurious pause",
     ),
-    ("e_own_port", "v3_np4", Mode::StopMax, 1, "spurious pause"),
-    ("max_tie_last", "v3_np4", Mode::StopMax, 1, "spurious pause"),
+    ("gen_no_wrap", "contention_max_np4_seed1", "spurious pause"),
+    (
+        "sval_tag_ignored",
+        "clear_during_increment_cal_np4",
+        "spurious pause",
+    ),
+    (
+        "scrub_off",
+        "stale_tag_comes_round_max_np4",
+        "spurious pause",
+    ),
+    (
+        "sval_not_forwarded",
+        "pending_cleared_cal_np4",
+        "missing selection",
+    ),
+    (
+        "e_write_not_cancelled_late",
+        "e_write_after_clear_max_np4",
+        "spurious pause",
+    ),
+    (
+        "e_clear_loses",
+        "e_write_before_e_clear_max_np4",
+        "spurious pause",
+    ),
+    ("e_own_port", "pending_cleared_max_np4", "spurious pause"),
+    (
+        "e_other_before_ready",
+        "reset_with_e_max_np4",
+        "lossy pause",
+    ),
+    ("max_tie_last", "argmax_tie_max_np4", "spurious pause"),
+    ("cnt_met_strict", "argmax_tie_cal_np4", "spurious pause"),
+    ("srch_digit2_gt", "argmax_tie_cal_np4", "spurious pause"),
     (
         "srch_last_digit_skipped",
-        "v3_np4",
-        Mode::StopCal,
-        1,
+        "thresholds_exact_cal_np4",
         "spurious pause",
     ),
     (
         "gt_includes_theta",
-        "v3_np4",
-        Mode::StopCal,
-        1,
-        "early resume",
+        "pending_cleared_cal_np4",
+        "missing selection",
     ),
-    ("rr_fixed", "v3_np6_cw4", Mode::StopCal, 1, "early resume"),
-    ("ready_ignored", "v3_np4", Mode::StopMax, 1, "frame missing"),
-    ("xon_not_sent", "v3_np4", Mode::StopMax, 1, "frame missing"),
-    ("refresh_late", "v3_np4", Mode::StopMax, 1, "refresh"),
+    ("cnt_need_plus_one", "argmax_tie_cal_np4", "spurious pause"),
+    (
+        "sel_takes_every_tie",
+        "argmax_tie_cal_np4",
+        "spurious pause",
+    ),
+    ("sel_tie_last", "argmax_tie_cal_np4", "spurious pause"),
+    (
+        "rr_fixed",
+        "all_queues_request_max_np4",
+        "missing selection",
+    ),
+    (
+        "sort_not_aborted",
+        "xon_during_sort_max_np4",
+        "spurious pause",
+    ),
+    (
+        "pending_kept_on_clear",
+        "pending_cleared_max_np4",
+        "spurious pause",
+    ),
+    ("d_in_reset", "reset_mid_traffic_max_np4", "lossy pause"),
+    ("ready_ignored", "random_max_np4_seed1", "frame missing"),
+    ("xon_not_sent", "thresholds_exact_max_np4", "frame missing"),
+    ("refresh_late", "cut_one_held_max_np4", "refresh"),
 ];
 
-/// Each fault of [`V3_CAUGHT`] fires in its run (its case happened) and is reported there, first,
-/// as its kind; the same run without the fault is clean (the first test).
+/// The golden sets of the block that are judged here: all but the one from the switch.
+fn v3_sets() -> Vec<capfc::golden_v3::CuratedV3> {
+    capfc::golden_v3::curated()
+        .into_iter()
+        .filter(|c| !matches!(c.source, capfc::golden_v3::SourceV3::Switch { .. }))
+        .collect()
+}
+
+/// Each fault of [`V3_CAUGHT`] fires in its set's traffic (its case happened) and is reported
+/// there, first, as its kind; without the fault every set is clean
+/// ([`the_blocks_model_raises_no_false_alarm_within_its_envelope`]).
 #[test]
-fn the_checker_catches_the_blocks_faults_random_traffic_shows() {
+fn the_checker_catches_the_blocks_faults_where_the_sets_show_them() {
+    let sets = v3_sets();
     let mut wrong = vec![];
-    for &(name, set, mode, seed, kind) in V3_CAUGHT {
+    for &(name, set, kind) in V3_CAUGHT {
         let f: V3Fault = name.parse().expect("a fault of the catalogue");
-        let r = check_random(&v3_params(set), mode, seed, 60_000, Some(f), 1).expect("runs");
+        let c = sets
+            .iter()
+            .find(|c| c.name == set)
+            .expect("a curated set of the block");
+        let r = check_source(&c.params, &c.source, Some(f), 1).expect("runs");
         let first = r.violations.first().map(|v| v.kind.name());
         if r.fired == 0 || first != Some(kind) {
             wrong.push(format!(
-                "{name} on {set} {} seed {seed}: fired {} times, first report {first:?}, expected {kind:?} (replay: capfc check --model --config {set} --mode {} --seed {seed} --cycles 60000 --fault {name})",
-                mode.name(),
-                r.fired,
-                mode.name()
+                "{name} on {set}: fired {} times, first report {first:?}, expected {kind:?}",
+                r.fired
             ));
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-    assert!(V3_CAUGHT.len() >= 23);
+    let mut names: Vec<&str> = V3_CAUGHT.iter().map(|r| r.0).collect();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), V3_CAUGHT.len(), "a fault listed twice");
+    assert!(V3_CAUGHT.len() >= 42);
 }
 
 fn v3_params(name: &str) -> capfc::block::BlockParams {
