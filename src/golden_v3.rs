@@ -1056,9 +1056,6 @@ pub enum CheckRunError {
         #[source]
         source: RunError,
     },
-    /// A set from the switch is not judged here (its traffic comes from a switch run).
-    #[error("{set}: a set from the switch is not judged by check_source")]
-    Switch { set: String },
 }
 
 /// The block's model on random traffic through its lanes ([`random_clocked`]'s: no contention,
@@ -1082,8 +1079,9 @@ pub fn check_random(
 }
 
 /// The block's model, with an optional fault of its catalogue, on the traffic of a golden set's
-/// source (random, directed, the busy MAC, the reset with E set; its lanes answering to the model's
-/// outputs, so a fault's model is driven as the set's script drives the right one), judged cycle by
+/// source (random, directed, the busy MAC, the reset with E set: its lanes answering to the model's
+/// outputs, so a fault's model is driven as the set's script drives the right one; the switch's:
+/// its recorded lanes played as they were), judged cycle by
 /// cycle by the reference checker within the block's own envelope
 /// ([`crate::check::block::envelope_of_v3`]): the lanes read from the block's ports as
 /// `check/v3/capfc_top_v3.map.toml` reads a waveform's ([`crate::check::block::AdapterV3`]). At
@@ -1139,14 +1137,19 @@ pub fn check_source(
             random_clocked(p, *seed, *cycles, *mode, *contention, *stray, clock);
             Ok(())
         }
-        SourceV3::Switch { .. } => return Err(CheckRunError::Switch { set }),
         _ => {
             NEXT_CLOCK.with(|c| *c.borrow_mut() = Some(clock));
             let r = match source {
                 SourceV3::MacBusy { mode } => mac_busy(p, *mode).map(drop),
                 SourceV3::ResetWithE { mode } => reset_with_e(p, *mode).map(drop),
                 SourceV3::Directed { case, mode } => directed::run(p, case, *mode, false).map(drop),
-                SourceV3::Random { .. } | SourceV3::Switch { .. } => unreachable!("matched above"),
+                // (the switch's lanes recorded from its run, then played to the block)
+                SourceV3::Switch {
+                    scenario,
+                    mode,
+                    cycles,
+                } => from_switch(p, scenario, *mode, *cycles).map(drop),
+                SourceV3::Random { .. } => unreachable!("matched above"),
             };
             // (a script that made no run leaves its clock behind: not for the next caller)
             NEXT_CLOCK.with(|c| c.borrow_mut().take());

@@ -3,7 +3,8 @@
 //! - `capfc check --wave DUT.vcd|DUT.fst --map MAP.toml [--timing TIMING.toml]`: an
 //!   implementation's waveform from any simulator;
 //! - `capfc check --model --config v3_np8_nl3 --mode cal --seed N --cycles N [--fault F]`: the
-//!   block's cycle model on random traffic through its lanes, against the block's envelope;
+//!   block's cycle model on random traffic through its lanes, against the block's envelope
+//!   (`--set NAME`: on the traffic of one of its golden sets);
 //! - `capfc check --envelope v3_np8_nl3`: print the block's envelope (the format `--timing`
 //!   reads); a set of v2, the test subject (`np4`, `np8`, ...), prints v2's.
 //!
@@ -46,6 +47,10 @@ pub struct CheckArgs {
     pub seed: u64,
     #[arg(long, default_value_t = 100_000)]
     pub cycles: u64,
+    /// With --model: the traffic of one of the block's golden sets (`capfc golden list`; its
+    /// parameters and algorithm are the set's) instead of random traffic.
+    #[arg(long, requires = "model", conflicts_with_all = ["config", "mode", "seed", "cycles"])]
+    pub set: Option<String>,
     /// A deliberate bug in the block's model (with --model): a name of its catalogue
     /// (`capfc faults --list`, crates/block/src/v3/fault.rs; an unknown name is refused with
     /// the list).
@@ -183,8 +188,13 @@ pub enum CheckCmdError {
         #[source]
         source: crate::block::ConfigError,
     },
-    #[error("--config {0}: not one of the block's parameter sets ({sets}; crates/block/src/v3/rtl_configs.rs)", sets = block_sets())]
-    NoBlockSet(String),
+    /// A name given with `flag` that is none of the block's parameter sets or golden sets.
+    #[error("{flag} {set}: not one of the block's ({known})")]
+    NoBlockSet {
+        flag: &'static str,
+        set: String,
+        known: String,
+    },
     #[error("--mode {0}: use max or cal")]
     Mode(String),
     #[error("give --wave FILE --map MAP.toml, or --model, or --envelope SET")]
@@ -214,6 +224,7 @@ fn block_sets() -> String {
         .map(|(n, _)| *n)
         .collect::<Vec<_>>()
         .join(", ")
+        + "; crates/block/src/v3/rtl_configs.rs"
 }
 
 fn run_inner(a: &CheckArgs) -> Result<i32, CheckCmdError> {
@@ -262,31 +273,61 @@ fn print_envelope(a: &CheckArgs, set: &str) -> Result<i32, CheckCmdError> {
     Ok(0)
 }
 
-/// `--model`: the block's cycle model on random traffic through its lanes, checked within the
-/// block's envelope.
+/// `--model`: the block's cycle model on random traffic through its lanes, or on a golden set's
+/// traffic (`--set`), checked within the block's envelope.
 fn check_the_model(a: &CheckArgs) -> Result<i32, CheckCmdError> {
-    let p = crate::v3::rtl_configs::V3_RTL_CONFIGS
-        .iter()
-        .find(|(n, _)| *n == a.config)
-        .map(|(_, v)| BlockParams::from_values(v))
-        .ok_or_else(|| CheckCmdError::NoBlockSet(a.config.clone()))?;
-    let mode = match a.mode.as_str() {
-        "max" => Mode::StopMax,
-        "cal" => Mode::StopCal,
-        m => return Err(CheckCmdError::Mode(m.to_string())),
+    let fault = a
+        .fault
+        .map_or(String::new(), |f| format!(" --fault {}", f.name()));
+    let (name, p, source, replay) = match &a.set {
+        Some(set) => {
+            let c = capfc::golden_v3::curated()
+                .into_iter()
+                .find(|c| c.name == *set)
+                .ok_or_else(|| CheckCmdError::NoBlockSet {
+                    flag: "--set",
+                    set: set.clone(),
+                    known: capfc::golden_v3::curated()
+                        .iter()
+                        .map(|c| c.name.clone())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                })?;
+            let replay = format!("capfc check --model --set {set}{fault}");
+            (format!("model on {set}"), c.params, c.source, replay)
+        }
+        None => {
+            let p = crate::v3::rtl_configs::V3_RTL_CONFIGS
+                .iter()
+                .find(|(n, _)| *n == a.config)
+                .map(|(_, v)| BlockParams::from_values(v))
+                .ok_or_else(|| CheckCmdError::NoBlockSet {
+                    flag: "--config",
+                    set: a.config.clone(),
+                    known: block_sets(),
+                })?;
+            let mode = match a.mode.as_str() {
+                "max" => Mode::StopMax,
+                "cal" => Mode::StopCal,
+                m => return Err(CheckCmdError::Mode(m.to_string())),
+            };
+            let source = capfc::golden_v3::SourceV3::Random {
+                seed: a.seed,
+                cycles: a.cycles,
+                mode,
+                contention: false,
+                stray: false,
+            };
+            let replay = format!(
+                "capfc check --model --config {} --mode {} --seed {} --cycles {}{fault}",
+                a.config, a.mode, a.seed, a.cycles
+            );
+            println!("seed {}", a.seed);
+            (format!("model {} {}", a.config, a.mode), p, source, replay)
+        }
     };
     let t0 = Instant::now();
-    let r = capfc::golden_v3::check_random(&p, mode, a.seed, a.cycles, a.fault, a.max_reports)?;
-    let replay = format!(
-        "capfc check --model --config {} --mode {} --seed {} --cycles {}{}",
-        a.config,
-        a.mode,
-        a.seed,
-        a.cycles,
-        a.fault
-            .map_or(String::new(), |f| format!(" --fault {}", f.name()))
-    );
-    println!("seed {}", a.seed);
+    let r = capfc::golden_v3::check_source(&p, &source, a.fault, a.max_reports)?;
     if let Some(f) = a.fault {
         println!(
             "fault {} ({}): its wrong value taken {} times",
@@ -296,7 +337,7 @@ fn check_the_model(a: &CheckArgs) -> Result<i32, CheckCmdError> {
         );
     }
     Ok(report(&Verdict {
-        name: &format!("model {} {}", a.config, a.mode),
+        name: &name,
         summary: &r.summary,
         shown: &r.violations,
         weak: &r.weak,

@@ -65,9 +65,10 @@ fn the_blocks_model_raises_no_false_alarm_within_its_envelope() {
         judged > 5000 && lanes > 500_000,
         "judged {judged}, lanes {lanes}"
     );
-    // every golden set's traffic (directed corners, resets among lanes in flight, the busy MAC)
+    // every golden set's traffic (directed corners, resets among lanes in flight, the busy MAC,
+    // the switch's)
     let sets = v3_sets();
-    assert!(sets.len() >= 50);
+    assert!(sets.len() >= 59);
     for c in &sets {
         let r = check_source(&c.params, &c.source, None, 1).expect("runs");
         assert!(
@@ -199,12 +200,9 @@ const V3_CAUGHT: &[(&str, &str, &str)] = &[
     ("refresh_late", "cut_one_held_max_np4", "refresh"),
 ];
 
-/// The golden sets of the block that are judged here: all but the one from the switch.
+/// The golden sets of the block, whose traffic is judged here.
 fn v3_sets() -> Vec<capfc::golden_v3::CuratedV3> {
     capfc::golden_v3::curated()
-        .into_iter()
-        .filter(|c| !matches!(c.source, capfc::golden_v3::SourceV3::Switch { .. }))
-        .collect()
 }
 
 /// Each fault of [`V3_CAUGHT`] fires in its set's traffic (its case happened) and is reported
@@ -224,7 +222,7 @@ fn the_checker_catches_the_blocks_faults_where_the_sets_show_them() {
         let first = r.violations.first().map(|v| v.kind.name());
         if r.fired == 0 || first != Some(kind) {
             wrong.push(format!(
-                "{name} on {set}: fired {} times, first report {first:?}, expected {kind:?}",
+                "{name} on {set}: fired {} times, first report {first:?}, expected {kind:?} (replay: capfc check --model --set {set} --fault {name})",
                 r.fired
             ));
         }
@@ -510,7 +508,27 @@ fn a_run_that_checks_nothing_fails() {
     let (code, out) = capfc(&["check", "--model", "--config", "np4"]);
     assert_eq!(code, 2, "{out}");
     assert!(
-        out.contains("--config np4: not one of the block's parameter sets (v3_np4"),
+        out.contains("--config np4: not one of the block's (v3_np4"),
+        "{out}"
+    );
+    // a golden set's traffic, with the fault its corner shows
+    let (code, out) = capfc(&[
+        "check",
+        "--model",
+        "--set",
+        "pending_cleared_max_np4",
+        "--fault",
+        "pending_kept_on_clear",
+    ]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("replay: capfc check --model --set pending_cleared_max_np4 --fault pending_kept_on_clear"),
+        "{out}"
+    );
+    let (code, out) = capfc(&["check", "--model", "--set", "no_such_set"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        out.contains("--set no_such_set: not one of the block's (thresholds_exact_max_np4"),
         "{out}"
     );
     let (code, out) = capfc(&["check", "--model", "--fault", "tie_last_index"]);
