@@ -1748,9 +1748,9 @@ impl Switch {
         }
     }
 
-    /// Inject a deliberate bug into the block model (`--dut model` or `both`), to show the lockstep
-    /// check catching it. The RTL has none. The v3 model has the comparators' faults only
-    /// ([`crate::v3::top::Top::FAULTS`]); another is refused with the list.
+    /// Inject a deliberate bug of v2's catalogue into v2's model (`--dut model` or `both`), to
+    /// show the lockstep check catching it. The RTL has none. Refused for the v3 block, whose
+    /// faults are its own catalogue's ([`Switch::inject_fault_v3`]).
     pub fn inject_fault(
         &mut self,
         f: Option<crate::block::Fault>,
@@ -1759,14 +1759,30 @@ impl Switch {
             Dut::Model(m) => m.inject_fault(f),
             #[cfg(feature = "rtl")]
             Dut::Both(pair) => pair.model.inject_fault(f),
-            Dut::V3(b) => {
-                if let Some(m) = b.model_mut() {
-                    m.inject_fault(f)?;
+            Dut::V3(_) => {
+                if let Some(f) = f {
+                    return Err(capfc_block::error::FaultError::V2FaultForV3 { name: f.name() });
                 }
             }
             _ => {}
         }
         Ok(())
+    }
+
+    /// Put fault `f` of the v3 block's catalogue (`capfc_block::v3::fault`, `None` takes it out)
+    /// into its model. False, and nothing changed, when the switch's block is not v3 or has no
+    /// model (the RTL alone).
+    pub fn inject_fault_v3(&mut self, f: Option<capfc_block::v3::fault::Fault>) -> bool {
+        match &mut self.block {
+            Dut::V3(b) => match b.model_mut() {
+                Some(m) => {
+                    m.set_fault(f);
+                    true
+                }
+                None => false,
+            },
+            _ => false,
+        }
     }
 
     /// With the v3 block in lockstep (`--dut both`): its model's half of each cycle on a second

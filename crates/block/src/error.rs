@@ -41,9 +41,10 @@ pub enum LaneError {
 pub enum FaultError {
     #[error("[fault] unknown fault '{name}' (one of: {known})")]
     Unknown { name: String, known: String },
-    /// A fault of v2's catalogue with no v3 counterpart.
-    #[error("[fault] {name}: the v3 model does not have it (it has {has}; the v2 model has every fault of the catalogue)")]
-    NotInV3 { name: &'static str, has: String },
+    /// A fault of v2's catalogue for a switch whose block is v3 (whose faults are its own
+    /// catalogue's, `crate::v3::fault`).
+    #[error("[fault] {name}: a fault of v2's model, and the block is v3 (its faults: `capfc faults --list`)")]
+    V2FaultForV3 { name: &'static str },
 }
 
 /// Parameters outside the ranges the v3 RTL accepts (its units' `gen_param_check`).

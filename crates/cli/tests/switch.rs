@@ -683,7 +683,7 @@ fn victims_on_the_incast_ports_lose_only_under_wstop() {
 #[cfg(feature = "rtl")]
 #[test]
 fn a_fault_under_dut_both_stops_with_report_and_waveforms() {
-    use capfc_cli::cli_run::{run_modes_with, RunOptions};
+    use capfc_cli::cli_run::{run_modes_with, ModelFault, RunOptions};
     // 1024-byte packets: the egress occupancy lands exactly on WARN (20 KB), where the faulty
     // comparator (> instead of >=) differs: the RTL counts the arrival (v2: the counter-increment
     // register `inc_v_q` is set), the model does not.
@@ -692,7 +692,7 @@ fn a_fault_under_dut_both_stops_with_report_and_waveforms() {
     let sc = Scenario::from_toml(&text, "test").unwrap();
     let dir = std::env::temp_dir().join(format!("capfc-switch-wave-{}", std::process::id()));
     let o = RunOptions {
-        fault: Some(capfc::block::Fault::WarnOffByOne),
+        fault: Some(ModelFault::V2(capfc::block::Fault::WarnOffByOne)),
         wave_window: 4,
         wave_dir: dir.clone(),
         scenario_arg: Some("my.toml".into()),

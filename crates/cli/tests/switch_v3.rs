@@ -10,7 +10,8 @@ use capfc::switch::block_v3::V3Regs;
 use capfc::switch::scenario::Scenario;
 use capfc::switch::stats::Stats;
 use capfc::switch::{BlockKind, BlockState, DutKind, FlowMode, Snapshot, Switch};
-use capfc_cli::cli_run::{report, run_modes_with, RunOptions};
+use capfc::v3::fault::Fault as V3Fault;
+use capfc_cli::cli_run::{report, run_modes_with, ModelFault, RunOptions};
 
 fn v3() -> RunOptions {
     RunOptions {
@@ -139,7 +140,7 @@ fn a_snap_ram_write_bug_stops_the_v3_lockstep_behind_the_switch() {
 }
 
 /// A v3 block the RTL was not built for is refused with what was built; bad `--block` values
-/// and what v3 does not have yet are refused by the CLI.
+/// and a fault of v2's catalogue only are refused by the CLI.
 #[test]
 fn v3_refusals_say_why() {
     #[cfg(feature = "rtl")]
@@ -157,6 +158,23 @@ fn v3_refusals_say_why() {
             "{e}"
         );
     }
+    // a fault of v2's catalogue is refused by the v3 block's switch, which takes its own
+    let mut s = Switch::with_block(
+        &Scenario::incast_victims(),
+        FlowMode::CapfcCal,
+        DutKind::Model,
+        BlockKind::V3,
+    )
+    .unwrap();
+    let e = s
+        .inject_fault(Some(capfc::block::Fault::TieLastIndex))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("tie_last_index: a fault of v2's model, and the block is v3"),
+        "{e}"
+    );
+    assert!(s.inject_fault_v3(Some(V3Fault::MaxTieLast)));
     let capfc = env!("CARGO_BIN_EXE_capfc");
     for (args, want) in [
         (
@@ -171,9 +189,9 @@ fn v3_refusals_say_why() {
                 "--dut",
                 "both",
                 "--fault",
-                "counter_wraps",
+                "tie_last_index",
             ][..],
-            "--fault: [fault] counter_wraps: the v3 model does not have it",
+            "--fault: [fault] unknown fault 'tie_last_index' (one of: ing_max_strict,",
         ),
     ] {
         let out = std::process::Command::new(capfc)
@@ -315,6 +333,41 @@ fn v3_snapshots_cross_sides_where_they_can_and_say_why_not() {
     assert_eq!(m.snapshot(), b);
 }
 
+/// A fault of the block's own catalogue that v2's has not got (`max_tie_last`: Stop-Max breaks a
+/// tie towards the highest index) behind the default switch: the lockstep stops in the sort
+/// engines, with its replay command.
+#[cfg(feature = "rtl")]
+#[test]
+fn a_fault_of_the_blocks_own_catalogue_stops_the_lockstep() {
+    let text = std::fs::read_to_string(
+        std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+            .join("scenarios/incast-victims.toml"),
+    )
+    .unwrap()
+    .replace("ports = 8", "ports = 8\nmtu = 1024");
+    let sc = Scenario::from_toml(&text, "test").unwrap();
+    let o = RunOptions {
+        fault: Some(ModelFault::V3(V3Fault::MaxTieLast)),
+        wave_window: 0,
+        scenario_arg: Some("my.toml".into()),
+        ..v3()
+    };
+    let e = run_modes_with(&sc, &[FlowMode::CapfcMax], DutKind::Both, &o)
+        .err()
+        .expect("the v3 lockstep missed the fault")
+        .to_string();
+    assert!(
+        e.contains("MISMATCH at block cycle") && e.contains("u_sort."),
+        "{e}"
+    );
+    assert!(
+        e.contains(
+            "replay: capfc run --scenario my.toml --mode CaPFC_max --dut both --fault max_tie_last"
+        ),
+        "{e}"
+    );
+}
+
 /// The default block (v3) behind the switch with `--fault warn_off_by_one` in its model: with
 /// 1024-byte packets the egress occupancy lands exactly on WARN, and the lockstep with the
 /// Verilated `v3_np8_nl3` (built by default) stops at the stage register of that comparator,
@@ -330,7 +383,7 @@ fn a_v3_model_fault_stops_the_lockstep_behind_the_default_switch() {
     .replace("ports = 8", "ports = 8\nmtu = 1024");
     let sc = Scenario::from_toml(&text, "test").unwrap();
     let o = RunOptions {
-        fault: Some(capfc::block::Fault::WarnOffByOne),
+        fault: Some(ModelFault::V3(V3Fault::WarnOffByOne)),
         wave_window: 0,
         scenario_arg: Some("my.toml".into()),
         ..v3()

@@ -125,15 +125,6 @@ impl std::fmt::Display for Fault {
     }
 }
 
-impl Fault {
-    /// The v3 fault of the same rule as v2's catalogue's `f` (`crate::block::Fault`), if any: the
-    /// faults `capfc run --fault` names take this.
-    pub fn of_v2(f: crate::block::Fault) -> Option<Fault> {
-        let name = f.name();
-        Fault::ALL.iter().copied().find(|v| v.name() == name)
-    }
-}
-
 thread_local! {
     static FIRED: Cell<u64> = const { Cell::new(0) };
 }

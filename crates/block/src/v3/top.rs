@@ -8,8 +8,8 @@ use super::fault::{pick, Fault as V3Fault};
 use super::ingress::{Ingress, IngressIn, IngressOut, IngressParams};
 use super::sort::{Sort, SortIn, SortOut, SortParams};
 use super::{RegSink, RegStrings, Regs, Scratch};
-use crate::block::{BlockParams, Fault};
-use crate::error::{FaultError, SnapshotError};
+use crate::block::BlockParams;
+use crate::error::SnapshotError;
 
 /// Cycles the block is clocked [`Top::idle_ready`] under idle inputs before its state is taken
 /// to be found periodic 8 cycles later ([`Top::advance_idle`]), or, once found so after the
@@ -228,40 +228,6 @@ impl Top {
             buf: Scratch::default(),
             fault: None,
         }
-    }
-
-    /// The faults of the catalogue (`crate::block::Fault`) that the v3 model has: the
-    /// comparators of the ingress and the egress, each moving its equality case to the other side
-    /// as in v2's model. The RTL has none; the lockstep (`--dut both --fault NAME`) shows them.
-    /// (`ing_max_loose` and `xoff_e_ge` are v2's only: 64 seeds of random inputs,
-    /// `tests/v3_inprocess.rs`, never met their cases, and a fault no test is shown to catch is
-    /// not offered.)
-    pub const FAULTS: &'static [Fault] = &[
-        Fault::IngMaxStrict,
-        Fault::IngXoffGe,
-        Fault::IngXonLt,
-        Fault::EgMaxStrict,
-        Fault::WarnOffByOne,
-        Fault::ClearBelowWarn,
-        Fault::XonOffByOne,
-    ];
-
-    /// Put v2's catalogue's fault `f` in as v3's fault of the same rule ([`Top::set_fault`];
-    /// `None` takes it out). Refused for a fault the v3 model does not have ([`Top::FAULTS`]),
-    /// with the list of those it has.
-    pub fn inject_fault(&mut self, f: Option<Fault>) -> Result<(), FaultError> {
-        if let Some(f) = f.filter(|f| !Self::FAULTS.contains(f)) {
-            return Err(FaultError::NotInV3 {
-                name: f.name(),
-                has: Self::FAULTS
-                    .iter()
-                    .map(|f| f.name())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            });
-        }
-        self.set_fault(f.and_then(V3Fault::of_v2));
-        Ok(())
     }
 
     /// Put fault `f` of v3's catalogue ([`super::fault::Fault`]) into the model (`None` takes it
