@@ -333,19 +333,25 @@ fn v3_snapshots_cross_sides_where_they_can_and_say_why_not() {
     assert_eq!(m.snapshot(), b);
 }
 
-/// A fault of the block's own catalogue that v2's has not got (`max_tie_last`: Stop-Max breaks a
-/// tie towards the highest index) behind the default switch: the lockstep stops in the sort
-/// engines, with its replay command.
+/// The default scenario with 1024-byte packets: the egress occupancy lands exactly on WARN.
 #[cfg(feature = "rtl")]
-#[test]
-fn a_fault_of_the_blocks_own_catalogue_stops_the_lockstep() {
+fn incast_victims_1024() -> Scenario {
     let text = std::fs::read_to_string(
         std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
             .join("scenarios/incast-victims.toml"),
     )
     .unwrap()
     .replace("ports = 8", "ports = 8\nmtu = 1024");
-    let sc = Scenario::from_toml(&text, "test").unwrap();
+    Scenario::from_toml(&text, "test").unwrap()
+}
+
+/// A fault of the block's own catalogue that v2's has not got (`max_tie_last`: Stop-Max breaks a
+/// tie towards the highest index) behind the default switch: the lockstep stops in the sort
+/// engines, with its replay command.
+#[cfg(feature = "rtl")]
+#[test]
+fn a_fault_of_the_blocks_own_catalogue_stops_the_lockstep() {
+    let sc = incast_victims_1024();
     let o = RunOptions {
         fault: Some(ModelFault::V3(V3Fault::MaxTieLast)),
         wave_window: 0,
@@ -375,13 +381,7 @@ fn a_fault_of_the_blocks_own_catalogue_stops_the_lockstep() {
 #[cfg(feature = "rtl")]
 #[test]
 fn a_v3_model_fault_stops_the_lockstep_behind_the_default_switch() {
-    let text = std::fs::read_to_string(
-        std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-            .join("scenarios/incast-victims.toml"),
-    )
-    .unwrap()
-    .replace("ports = 8", "ports = 8\nmtu = 1024");
-    let sc = Scenario::from_toml(&text, "test").unwrap();
+    let sc = incast_victims_1024();
     let o = RunOptions {
         fault: Some(ModelFault::V3(V3Fault::WarnOffByOne)),
         wave_window: 0,
