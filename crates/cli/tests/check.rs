@@ -52,9 +52,10 @@ fn the_blocks_model_raises_no_false_alarm_within_its_envelope() {
                 );
                 assert!(
                     r.weak.is_empty(),
-                    "{name} {} seed {seed}: weak {:?}",
+                    "{name} {} seed {seed}: weak {:?} (replay: capfc check --model --config {name} --mode {} --seed {seed} --cycles 60000)",
                     mode.name(),
-                    r.weak
+                    r.weak,
+                    mode.name()
                 );
                 judged += r.summary.judged;
                 lanes += r.summary.lanes;
@@ -73,9 +74,10 @@ fn the_blocks_model_raises_no_false_alarm_within_its_envelope() {
         let r = check_source(&c.params, &c.source, None, 1).expect("runs");
         assert!(
             r.violations.is_empty(),
-            "false alarm on {}'s traffic: {}",
+            "false alarm on {}'s traffic: {}replay: capfc check --model --set {}",
             c.name,
-            r.violations[0]
+            r.violations[0],
+            c.name
         );
     }
 }
