@@ -1139,18 +1139,7 @@ pub fn check_source(
         }
         _ => {
             NEXT_CLOCK.with(|c| *c.borrow_mut() = Some(clock));
-            let r = match source {
-                SourceV3::MacBusy { mode } => mac_busy(p, *mode).map(drop),
-                SourceV3::ResetWithE { mode } => reset_with_e(p, *mode).map(drop),
-                SourceV3::Directed { case, mode } => directed::run(p, case, *mode, false).map(drop),
-                // (the switch's lanes recorded from its run, then played to the block)
-                SourceV3::Switch {
-                    scenario,
-                    mode,
-                    cycles,
-                } => from_switch(p, scenario, *mode, *cycles).map(drop),
-                SourceV3::Random { .. } => unreachable!("matched above"),
-            };
+            let r = run_of(p, source, false).map(drop);
             // (a script that made no run leaves its clock behind: not for the next caller)
             NEXT_CLOCK.with(|c| c.borrow_mut().take());
             r
@@ -1340,6 +1329,29 @@ fn step(r: &mut Run, limit: u64) -> Result<(), RunError> {
     Ok(())
 }
 
+/// The run of a set's source (`nudge`: [`build_nudged`]'s). A run made with a clock pending
+/// ([`check_source`]) is clocked by it.
+fn run_of(p: &BlockParams, source: &SourceV3, nudge: bool) -> Result<Run, RunError> {
+    match source {
+        SourceV3::Random {
+            seed,
+            cycles,
+            mode,
+            contention,
+            stray,
+        } => Ok(random(p, *seed, *cycles, *mode, *contention, *stray)),
+        SourceV3::MacBusy { mode } => mac_busy(p, *mode),
+        SourceV3::ResetWithE { mode } => reset_with_e(p, *mode),
+        SourceV3::Directed { case, mode } => directed::run(p, case, *mode, nudge),
+        // (the switch's lanes recorded from its run, then played to the block)
+        SourceV3::Switch {
+            scenario,
+            mode,
+            cycles,
+        } => from_switch(p, scenario, *mode, *cycles),
+    }
+}
+
 /// The set's four files, as text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SetFilesV3 {
@@ -1483,25 +1495,7 @@ pub fn build_nudged(
         set: set.to_string(),
         source,
     };
-    let r = match source {
-        SourceV3::Random {
-            seed,
-            cycles,
-            mode,
-            contention,
-            stray,
-        } => random(p, *seed, *cycles, *mode, *contention, *stray),
-        SourceV3::MacBusy { mode } => mac_busy(p, *mode).map_err(run_err)?,
-        SourceV3::ResetWithE { mode } => reset_with_e(p, *mode).map_err(run_err)?,
-        SourceV3::Directed { case, mode } => {
-            directed::run(p, case, *mode, nudge).map_err(run_err)?
-        }
-        SourceV3::Switch {
-            scenario,
-            mode,
-            cycles,
-        } => from_switch(p, scenario, *mode, *cycles).map_err(run_err)?,
-    };
+    let r = run_of(p, source, nudge).map_err(run_err)?;
     let corners = judge(set, p, source, &r)?;
     let req = required(source);
     let w = &r.w;
