@@ -217,7 +217,12 @@ impl SteadyConfig {
 }
 
 /// The text of a steady set's `config.toml`: `cfg` is what its writes program.
-fn steady_config_toml(set: &str, p: &BlockParams, t: &SteadyTiming, cfg: &BlockConfig) -> String {
+pub(crate) fn steady_config_toml(
+    set: &str,
+    p: &BlockParams,
+    t: &SteadyTiming,
+    cfg: &BlockConfig,
+) -> String {
     let mode = match cfg.mode {
         Mode::PfcOnly => "pfc_only",
         Mode::StopMax => "stop_max",

@@ -102,6 +102,12 @@ pub enum GoldenV3Error {
     /// A file that differs from what the model writes, from `line` (from 1).
     #[error("[golden v3] {file}: line {line}: not what the model writes (regenerate with `capfc golden gen` and review the diff)")]
     Stale { file: String, line: usize },
+    /// A steady set's run that breaks the promise of its `config.toml`.
+    #[error("[golden v3] set {set}: not steady: {what}")]
+    NotSteady { set: String, what: String },
+    /// `config.toml` where the set's source has none, or none where it has one.
+    #[error("[golden v3] {file}: {why}")]
+    SteadyFile { file: String, why: &'static str },
 }
 
 /// Why the stimulus of a directed v3 set could not be driven to its end.
@@ -166,6 +172,11 @@ pub enum SourceV3 {
     /// ports on one sort engine, lower egress thresholds and bursty drains, so that sorts wait
     /// for each other and clears meet running sorts. `stray`: now and then a departure or an
     /// enqueue naming a port `NP` or above (which the port field can carry), never taken.
+    /// `steady`: the set also has `config.toml` (`crate::golden::STEADY_CONFIG`), for a block
+    /// that takes its configuration statically: the traffic is the same (every random set writes
+    /// its configuration once, in consecutive cycles after the reset, then leaves
+    /// [`config_gap`] cycles with neither a write nor a lane, then has lanes and no write and
+    /// no reset to its end), and the file says so.
     Random {
         seed: u64,
         cycles: u64,
@@ -174,6 +185,8 @@ pub enum SourceV3 {
         contention: bool,
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         stray: bool,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        steady: bool,
     },
     /// The MAC handshake: port 0's MAC held busy while D of port 0 changes at least three
     /// times (XON of priority 3, XOFF of 4, XON of 4, XOFF of 4); the frame taken when the MAC
@@ -326,6 +339,7 @@ pub fn curated() -> Vec<CuratedV3> {
                     mode,
                     contention,
                     stray,
+                    steady: false,
                 },
             });
         }
@@ -594,6 +608,10 @@ struct Writer {
     clock: Option<Clock>,
     /// the clock said stop
     stopped: bool,
+    /// the first cycle with a lane valid, and the first write or reset in it or after it (what
+    /// a steady set's `config.toml` promises none of)
+    first_lane: Option<u64>,
+    late: Option<(u64, &'static str)>,
 }
 
 /// What clocks the block in a run that writes no set ([`random_clocked`]): one cycle of the
@@ -621,6 +639,8 @@ impl Writer {
             out_bits: 0,
             clock: None,
             stopped: false,
+            first_lane: None,
+            late: None,
         };
         // (the widths of the two concatenations: the inputs' from their ports now, the
         // outputs' from the first cycle's)
@@ -651,6 +671,14 @@ impl Writer {
     /// The block's cycle with `self.inp`, its lines written (by the clock, if there is one: no
     /// line).
     fn cycle(&mut self) {
+        let i = &self.inp;
+        let lane = i.dep_valid || i.enq_valid || i.arr_valid.iter().chain(&i.deq_valid).any(|&v| v);
+        if lane && self.first_lane.is_none() {
+            self.first_lane = Some(self.t);
+        }
+        if self.first_lane.is_some() && self.late.is_none() && (i.cfg_we || i.rst) {
+            self.late = Some((self.t, if i.rst { "a reset" } else { "a write" }));
+        }
         if let Some(clock) = &mut self.clock {
             if !clock(&self.inp, &mut self.top, &mut self.out) {
                 self.stopped = true;
@@ -1017,6 +1045,7 @@ pub fn random_clocked(
         mode,
         contention,
         stray,
+        steady: false,
     }) {
         corners.entry(c.to_string()).or_default();
     }
@@ -1074,6 +1103,7 @@ pub fn check_random(
         mode,
         contention: false,
         stray: false,
+        steady: false,
     };
     check_source(p, &source, fault, limit)
 }
@@ -1133,6 +1163,7 @@ pub fn check_source(
             mode,
             contention,
             stray,
+            ..
         } => {
             random_clocked(p, *seed, *cycles, *mode, *contention, *stray, clock);
             Ok(())
@@ -1339,6 +1370,7 @@ fn run_of(p: &BlockParams, source: &SourceV3, nudge: bool) -> Result<Run, RunErr
             mode,
             contention,
             stray,
+            ..
         } => Ok(random(p, *seed, *cycles, *mode, *contention, *stray)),
         SourceV3::MacBusy { mode } => mac_busy(p, *mode),
         SourceV3::ResetWithE { mode } => reset_with_e(p, *mode),
@@ -1352,13 +1384,15 @@ fn run_of(p: &BlockParams, source: &SourceV3, nudge: bool) -> Result<Run, RunErr
     }
 }
 
-/// The set's four files, as text.
+/// The set's four files, as text, and `config.toml` for a steady random set.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SetFilesV3 {
     pub manifest: String,
     pub params_vh: String,
     pub stim: String,
     pub expect: String,
+    /// `crate::golden::STEADY_CONFIG`, for a steady random set only ([`SourceV3::Random`])
+    pub config_toml: Option<String>,
 }
 
 /// The corners a set must show: each counted at least once.
@@ -1557,12 +1591,67 @@ pub fn build_nudged(
         w.stim_lines,
         w.expect_lines
     );
+    let config_toml = match source {
+        SourceV3::Random {
+            mode,
+            contention,
+            steady: true,
+            ..
+        } => Some(steady_config(set, p, w, &config(p, *mode, *contention))?),
+        _ => None,
+    };
     Ok(SetFilesV3 {
         manifest: serde_json::to_string_pretty(&m).expect("a manifest serializes") + "\n",
         params_vh,
         stim,
         expect,
+        config_toml,
     })
+}
+
+/// The `config.toml` of a steady random set written by `w`, whose writes program `cfg`: its
+/// timing read from the writes and the first lane the run drove, and refused if the run broke
+/// the promise (a write after the first lane, writes not in consecutive cycles, a gap shorter
+/// than [`config_gap`]).
+fn steady_config(
+    set: &str,
+    p: &BlockParams,
+    w: &Writer,
+    cfg: &BlockConfig,
+) -> Result<String, GoldenV3Error> {
+    let broken = |what: String| GoldenV3Error::NotSteady {
+        set: set.to_string(),
+        what,
+    };
+    let (Some(first), Some(last)) = (w.writes.first(), w.writes.last()) else {
+        return Err(broken("no configuration write".into()));
+    };
+    if last.0 - first.0 + 1 != w.writes.len() as u64 {
+        return Err(broken(format!(
+            "{} writes from cycle {} to {}: not in consecutive cycles",
+            w.writes.len(),
+            first.0,
+            last.0
+        )));
+    }
+    let gap = config_gap(p.np);
+    let t = crate::golden::SteadyTiming {
+        first_write: first.0,
+        last_write: last.0,
+        lanes_from: last.0 + 1 + gap,
+        gap,
+        cycles: w.t,
+    };
+    if let Some((c, what)) = w.late {
+        return Err(broken(format!("{what} in cycle {c}, after the first lane")));
+    }
+    match w.first_lane {
+        Some(f) if f < t.lanes_from => Err(broken(format!(
+            "a lane in cycle {f}, before cycle {} ({gap} cycles after the last write)",
+            t.lanes_from
+        ))),
+        _ => Ok(crate::golden::steady_config_toml(set, p, &t, cfg)),
+    }
 }
 
 const FILES: [&str; 4] = ["manifest.json", "params.vh", "stim.hex", "expect.hex"];
@@ -1578,6 +1667,13 @@ pub fn write(dir: &Path, f: &SetFilesV3) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     for (name, text) in FILES.iter().zip(f.texts()) {
         std::fs::write(dir.join(name), text)?;
+    }
+    let cfg = dir.join(crate::golden::STEADY_CONFIG);
+    match &f.config_toml {
+        Some(t) => std::fs::write(cfg, t)?,
+        // (a set written over a steady one must not keep its configuration file)
+        None if cfg.exists() => std::fs::remove_file(cfg)?,
+        None => {}
     }
     Ok(())
 }
@@ -1626,7 +1722,28 @@ pub fn check(dir: &Path) -> Result<Manifest3, GoldenV3Error> {
         dir: dir.display().to_string(),
         source: Box::new(e),
     })?;
-    for (file, want) in FILES.iter().zip(f.texts()) {
+    let cfg = dir.join(crate::golden::STEADY_CONFIG);
+    let steady_file = |why| GoldenV3Error::SteadyFile {
+        file: cfg.display().to_string(),
+        why,
+    };
+    let cfg_text = match (&f.config_toml, cfg.exists()) {
+        (Some(t), true) => Some(t.as_str()),
+        (None, false) => None,
+        (Some(_), false) => {
+            return Err(steady_file("missing (regenerate with `capfc golden gen`)"))
+        }
+        (None, true) => {
+            return Err(steady_file(
+                "a set of this source has no such file (remove it, or regenerate the set)",
+            ))
+        }
+    };
+    let files = FILES
+        .iter()
+        .zip(f.texts())
+        .chain(cfg_text.map(|t| (&crate::golden::STEADY_CONFIG, t)));
+    for (file, want) in files {
         let path = dir.join(file);
         let got = std::fs::read_to_string(&path).map_err(io(&path))?;
         if got != want {

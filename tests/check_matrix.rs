@@ -137,6 +137,7 @@ impl SetV3 {
                 mode,
                 contention: false,
                 stray: false,
+                steady: false,
             },
         }
     }

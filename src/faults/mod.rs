@@ -501,6 +501,7 @@ fn golden_run(f: Fault, s: &Stim, root: &Path) -> Result<Option<Kill>, FaultsErr
         params_vh,
         stim: files.stim.clone(),
         expect,
+        config_toml: files.config_toml.clone(),
     };
     golden_v3::write(&dir, &faulty).map_err(|source| FaultsError::Write {
         dir: dir.display().to_string(),

@@ -332,5 +332,6 @@ fn set_files(
         params_vh,
         stim,
         expect,
+        config_toml: None,
     })
 }

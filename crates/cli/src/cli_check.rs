@@ -317,6 +317,7 @@ fn check_the_model(a: &CheckArgs) -> Result<i32, CheckCmdError> {
                 mode,
                 contention: false,
                 stray: false,
+                steady: false,
             };
             let replay = format!(
                 "capfc check --model --config {} --mode {} --seed {} --cycles {}{fault}",

@@ -96,9 +96,6 @@ fn gen_v3(a: &GenArgs, p: &BlockParams, out: &Path) -> Result<()> {
         "cal" => Mode::StopCal,
         o => bail!("--algo '{o}': expected max or cal"),
     };
-    if a.steady {
-        bail!("--steady: a set of v2's parameter sets only (np4, np8, ...)");
-    }
     let src = match (&a.directed, a.seed) {
         (Some(_), Some(_)) => bail!("--directed and --seed: choose one"),
         (Some(d), None) => {
@@ -119,6 +116,7 @@ fn gen_v3(a: &GenArgs, p: &BlockParams, out: &Path) -> Result<()> {
             mode: m,
             contention: a.contention,
             stray: !p.np.is_power_of_two(),
+            steady: a.steady,
         },
         (None, None) => bail!("--directed or --seed"),
     };
@@ -133,6 +131,9 @@ fn gen_v3(a: &GenArgs, p: &BlockParams, out: &Path) -> Result<()> {
 }
 
 fn gen(a: &GenArgs) -> Result<()> {
+    if a.steady && a.seed.is_none() {
+        bail!("--steady: a random set's option (with --seed N)");
+    }
     if a.directed.is_some() || a.seed.is_some() {
         let out = a
             .out

@@ -341,7 +341,8 @@ fn every_v3_set_replays_on_the_rtl_and_a_flipped_bit_is_reported() {
 }
 
 /// `capfc golden gen --seed` at one of the block's parameter sets writes a set of the block
-/// (format 3) that `capfc golden replay` replays on the RTL; v2's options are refused with it.
+/// (format 3) that `capfc golden replay` replays on the RTL, with `config.toml` under
+/// `--steady`; `--steady` without `--seed` is refused.
 #[cfg(feature = "rtl")]
 #[test]
 fn golden_gen_writes_a_set_of_the_block() {
@@ -365,11 +366,44 @@ fn golden_gen_writes_a_set_of_the_block() {
     let o = capfc(&["golden", "replay", s]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(String::from_utf8_lossy(&o.stdout).contains("every one given by the RTL"));
+    assert!(
+        !set.join("config.toml").exists(),
+        "a set that is not steady"
+    );
+    // --steady: the same traffic, and config.toml, which `golden check` checks too; a set
+    // written over it again without --steady loses the file
     let o = capfc(&[
-        "golden", "gen", "--seed", "9", "--config", "v3_np4", "--steady", "--out", s,
+        "golden", "gen", "--seed", "9", "--cycles", "3000", "--config", "v3_np4", "--steady",
+        "--out", s,
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let cfg = std::fs::read_to_string(set.join("config.toml")).expect("config.toml");
+    capfc::golden::SteadyConfig::parse(&cfg, "config.toml").expect("config.toml parses");
+    capfc::golden_v3::check(&set).expect("a steady set checks");
+    std::fs::write(set.join("config.toml"), cfg.replace("gap = ", "gap = 1")).unwrap();
+    let e = capfc::golden_v3::check(&set).expect_err("an edited config.toml is stale");
+    assert!(e.to_string().contains("config.toml"), "{e}");
+    let o = capfc(&[
+        "golden", "gen", "--seed", "9", "--cycles", "3000", "--config", "v3_np4", "--out", s,
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        !set.join("config.toml").exists(),
+        "the set is no longer steady"
+    );
+    let o = capfc(&[
+        "golden",
+        "gen",
+        "--directed",
+        "argmax_tie",
+        "--config",
+        "v3_np4",
+        "--steady",
+        "--out",
+        s,
     ]);
     assert!(!o.status.success());
-    assert!(String::from_utf8_lossy(&o.stderr).contains("--steady"));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--steady: a random set's option"));
     let _ = std::fs::remove_dir_all(&out);
 }
 
@@ -447,6 +481,7 @@ fn a_v3_set_without_its_corner_is_refused() {
             mode: Mode::StopMax,
             contention: false,
             stray: false,
+            steady: false,
         },
     )
     .unwrap_err();
