@@ -342,7 +342,8 @@ fn every_v3_set_replays_on_the_rtl_and_a_flipped_bit_is_reported() {
 
 /// `capfc golden gen --seed` at one of the block's parameter sets writes a set of the block
 /// (format 3) that `capfc golden replay` replays on the RTL, with `config.toml` under
-/// `--steady`; `--steady` without `--seed` is refused.
+/// `--steady`, 4000 cycles long unless told; a run too short for its corners is refused with
+/// what to do, and `--steady` without `--seed`.
 #[cfg(feature = "rtl")]
 #[test]
 fn golden_gen_writes_a_set_of_the_block() {
@@ -390,6 +391,22 @@ fn golden_gen_writes_a_set_of_the_block() {
     assert!(
         !set.join("config.toml").exists(),
         "the set is no longer steady"
+    );
+    // without --cycles: the block's default length, long enough for the corners at 4 ports
+    let o = capfc(&[
+        "golden", "gen", "--seed", "1", "--config", "v3_np4", "--out", s,
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(capfc::golden_v3::check(&set).unwrap().cycles, 4000);
+    // too short for its corners: refused, with what to do
+    let o = capfc(&[
+        "golden", "gen", "--seed", "1", "--cycles", "300", "--config", "v3_np4", "--out", s,
+    ]);
+    assert!(!o.status.success());
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        e.contains("did not happen") && e.contains("more --cycles, or another --seed"),
+        "{e}"
     );
     let o = capfc(&[
         "golden",
