@@ -24,6 +24,51 @@ use std::process::Command;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
+mod common;
+
+/// A clean run that checked something: lanes and accepts by the thousand, D moving, selections
+/// judged.
+fn enough_checked(name: &str, s: &capfc::check::Summary) {
+    assert!(
+        s.lanes > 1000 && s.accepts > 1000,
+        "{name}: too little checked: {s:?}"
+    );
+    assert!(
+        s.d_changes > 0 && s.judged > 0,
+        "{name}: D never changed or no selection was judged: {s:?}"
+    );
+}
+
+/// Build `files` with Icarus (top `top`, the set in `dir` on the include path) into `dir/tb.vvp`
+/// and replay the set, its ports dumped to `dir/tb.vcd`: the simulator's standard output and the
+/// waveform's path.
+fn icarus_replay(dir: &Path, top: &str, files: &[PathBuf]) -> (String, PathBuf) {
+    let (vvp, vcd) = (dir.join("tb.vvp"), dir.join("tb.vcd"));
+    let o = Command::new("iverilog")
+        .args(["-g2012", "-s", top, "-I"])
+        .arg(dir)
+        .arg("-o")
+        .arg(&vvp)
+        .args(files)
+        .output()
+        .expect("iverilog runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = Command::new("vvp")
+        .arg("-n")
+        .arg(&vvp)
+        .arg(format!("+GOLDEN={}", dir.display()))
+        .arg(format!("+DUMP={}", vcd.display()))
+        .output()
+        .expect("vvp runs");
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    assert!(
+        o.status.success(),
+        "{top}: {out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    (out, vcd)
+}
+
 fn work(name: &str) -> PathBuf {
     let d = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join("steady")
@@ -302,24 +347,7 @@ fn a_steady_set_checks_clean_through_a_static_map() {
         let dir = work("v1").join(&name);
         build(&dir, "np4", seed, 6000, mode, true);
         let p = golden::params_of("np4").expect("np4");
-        let (vvp, vcd) = (dir.join("v1.vvp"), dir.join("v1.vcd"));
-        let o = Command::new("iverilog")
-            .args(["-g2012", "-s", "capfc_v1_tb", "-I"])
-            .arg(&dir)
-            .arg("-o")
-            .arg(&vvp)
-            .args(&files)
-            .output()
-            .expect("iverilog runs");
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        let o = Command::new("vvp")
-            .arg("-n")
-            .arg(&vvp)
-            .arg(format!("+GOLDEN={}", dir.display()))
-            .arg(format!("+DUMP={}", vcd.display()))
-            .output()
-            .expect("vvp runs");
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let (_, vcd) = icarus_replay(&dir, "capfc_v1_tb", &files);
         let text = std::fs::read_to_string(dir.join(STEADY_CONFIG)).expect("config.toml");
         let map_text = static_map(&base, &p, &text);
         let map = Map::parse(&map_text, "static.map.toml").expect("the static map parses");
@@ -339,14 +367,7 @@ fn a_steady_set_checks_clean_through_a_static_map() {
         });
         v.extend(ck.finish());
         let s = ck.summary().clone();
-        assert!(
-            s.lanes > 1000 && s.accepts > 1000,
-            "{name}: too little checked: {s:?}"
-        );
-        assert!(
-            s.d_changes > 0 && s.judged > 0,
-            "{name}: D never changed or no selection was judged: {s:?}"
-        );
+        enough_checked(&name, &s);
         let weak = ck.weak();
         assert!(weak.is_empty(), "{name}: a weak verdict: {weak:?}");
         assert!(
@@ -548,47 +569,18 @@ fn a_steady_set_of_the_block_checks_clean_through_a_static_map() {
         let dir = work("v3").join(&name);
         build_v3(&dir, 4, 16, seed, 3000, mode, true);
         let p = BlockParams::from_values(&[4, 14, 20, 16, 0, 8, 2]);
-        let (vvp, vcd) = (dir.join("tb.vvp"), dir.join("tb.vcd"));
-        let o = Command::new("iverilog")
-            .args(["-g2012", "-s", "capfc_tb", "-I"])
-            .arg(&dir)
-            .arg("-o")
-            .arg(&vvp)
-            .args(&files)
-            .output()
-            .expect("iverilog runs");
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        let o = Command::new("vvp")
-            .arg("-n")
-            .arg(&vvp)
-            .arg(format!("+GOLDEN={}", dir.display()))
-            .arg(format!("+DUMP={}", vcd.display()))
-            .output()
-            .expect("vvp runs");
-        let out = String::from_utf8_lossy(&o.stdout);
+        let (out, vcd) = icarus_replay(&dir, "capfc_tb", &files);
         assert!(
-            o.status.success() && out.contains("3000 passed, 0 failed"),
+            out.contains("3000 passed, 0 failed"),
             "{name}: the replay: {out}"
         );
         let text = std::fs::read_to_string(dir.join(STEADY_CONFIG)).expect("config.toml");
+        // (the block's envelope: its accepts are read four cycles after the take, as `capfc
+        // check` reads them)
         let check = |text: &str| {
             let map_text = static_map(&base, &p, text);
-            let map = Map::parse(&map_text, "static.map.toml").expect("the static map parses");
-            let mut w = Wave::load(&vcd.to_string_lossy(), map, &map_text, "static.map.toml")
-                .expect("the waveform loads");
             let env = capfc::check::block::envelope_of_v3(&p);
-            // (the block answers a lane four cycles after it is taken: the map reads the
-            // accepts there, as `capfc check` does)
-            w.set_accept_latency(env.accept_latency);
-            let mut ck = Checker::new(w.params(), w.initial_config(), env, w.reset_clears_config())
-                .expect("a checker");
-            let mut v = vec![];
-            w.cycles(|_, c| {
-                v.extend(ck.step(c));
-                true
-            });
-            v.extend(ck.finish());
-            (v, ck.summary().clone())
+            common::v1::check_wave(&vcd, &map_text, env, &name)
         };
         // a configuration the writes did not program is reported: the file is what is judged
         let lossless = text
@@ -607,13 +599,6 @@ fn a_steady_set_of_the_block_checks_clean_through_a_static_map() {
             "{name}: the static flow reports on the block:\n{}",
             v.iter().take(5).map(|x| x.to_string()).collect::<String>()
         );
-        assert!(
-            s.lanes > 1000 && s.accepts > 1000,
-            "{name}: too little checked: {s:?}"
-        );
-        assert!(
-            s.d_changes > 0 && s.judged > 0,
-            "{name}: D never changed or no selection was judged: {s:?}"
-        );
+        enough_checked(&name, &s);
     }
 }
