@@ -384,6 +384,10 @@ fn golden_gen_writes_a_set_of_the_block() {
     std::fs::write(set.join("config.toml"), cfg.replace("gap = ", "gap = 1")).unwrap();
     let e = capfc::golden_v3::check(&set).expect_err("an edited config.toml is stale");
     assert!(e.to_string().contains("config.toml"), "{e}");
+    // a steady set without its config.toml is refused
+    std::fs::remove_file(set.join("config.toml")).unwrap();
+    let e = capfc::golden_v3::check(&set).expect_err("config.toml missing");
+    assert!(e.to_string().contains("config.toml: missing"), "{e}");
     let o = capfc(&[
         "golden", "gen", "--seed", "9", "--cycles", "3000", "--config", "v3_np4", "--out", s,
     ]);
@@ -392,6 +396,11 @@ fn golden_gen_writes_a_set_of_the_block() {
         !set.join("config.toml").exists(),
         "the set is no longer steady"
     );
+    // and a config.toml beside a set that is not steady is refused
+    std::fs::write(set.join("config.toml"), &cfg).unwrap();
+    let e = capfc::golden_v3::check(&set).expect_err("a config.toml the set has no use for");
+    assert!(e.to_string().contains("has no such file"), "{e}");
+    std::fs::remove_file(set.join("config.toml")).unwrap();
     // without --cycles: the block's default length, long enough for the corners at 4 ports
     let o = capfc(&[
         "golden", "gen", "--seed", "1", "--config", "v3_np4", "--out", s,
