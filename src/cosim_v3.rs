@@ -325,9 +325,11 @@ pub struct LockstepV3 {
     /// cycles whose RAM words were compared
     pub full_cycles: u64,
     /// the state words of the registers (no RAM word), as runs `[from, to)`
-    reg_runs: Vec<(usize, usize)>,
+    reg_runs: Arc<[(usize, usize)]>,
+    /// every state word, as one run
+    whole: Arc<[(usize, usize)]>,
     /// per state word: the model's register (in `Top::regs` order) it belongs to
-    owner: Vec<u32>,
+    owner: Arc<[u32]>,
     /// the registers found different in a cycle (reused)
     differ: Vec<u32>,
     /// for each of the model's outputs (in `TopOut::visit` order): its first output word and
@@ -364,6 +366,18 @@ struct ModelSide {
     out_stray: Option<usize>,
     /// the next run only copies the model and the buffers the helper thread writes
     rehome: bool,
+    /// `compare`: the run also finds the state words where `rtl_state` (the RTL's registers
+    /// entering the cycle, handed over by the caller) and the packed registers differ, and
+    /// `differ` gets their registers ([`differing`]): the registers' words, or every word in a
+    /// cycle that compares the RAM words (`full`); `owner` as [`LockstepV3::owner`]
+    compare: bool,
+    rtl_state: Vec<u32>,
+    reg_runs: Arc<[(usize, usize)]>,
+    whole: Arc<[(usize, usize)]>,
+    owner: Arc<[u32]>,
+    differ: Vec<u32>,
+    /// the run also packs the cycle's outputs after its edge ([`ModelSide::pack_outputs`])
+    post: bool,
 }
 
 impl ModelSide {
@@ -380,6 +394,8 @@ impl ModelSide {
             self.inp = self.inp.clone();
             self.mout = self.mout.clone();
             self.mstate = self.mstate.clone();
+            self.rtl_state = self.rtl_state.clone();
+            self.mout_words = self.mout_words.clone();
             return;
         }
         self.stray = None;
@@ -400,6 +416,23 @@ impl ModelSide {
         }
         self.model
             .cycle_into(inp.unwrap_or(&self.inp), &mut self.mout);
+        if self.compare {
+            let runs = if self.full {
+                &self.whole
+            } else {
+                &self.reg_runs
+            };
+            differing(
+                &self.rtl_state,
+                &self.mstate,
+                runs,
+                &self.owner,
+                &mut self.differ,
+            );
+        }
+        if self.post {
+            self.pack_outputs();
+        }
     }
 
     /// The cycle's outputs packed at the RTL's output words.
@@ -414,6 +447,27 @@ impl ModelSide {
         self.mout.visit(&mut pack);
         self.out_stray = pack.stray;
     }
+}
+
+/// The registers (`owner`'s indexes, ascending, once each) with a word in `runs` where `rtl` and
+/// `model` differ, into `differ`: the comparison of a cycle's registers, which
+/// [`LockstepV3::compare_words`] then reports.
+fn differing(
+    rtl: &[u32],
+    model: &[u32],
+    runs: &[(usize, usize)],
+    owner: &[u32],
+    differ: &mut Vec<u32>,
+) {
+    differ.clear();
+    for &(a, b) in runs {
+        let (r, m) = (&rtl[a..b], &model[a..b]);
+        if r != m {
+            differ.extend((a..b).filter(|&w| rtl[w] != model[w]).map(|w| owner[w]));
+        }
+    }
+    differ.sort_unstable();
+    differ.dedup();
 }
 
 /// The second thread of a lockstep on two ([`LockstepV3::set_threads`]): it runs the model's
@@ -705,6 +759,9 @@ impl LockstepV3 {
             }
         }
         let slots: Arc<[(u32, u32)]> = slots.into();
+        let reg_runs: Arc<[(usize, usize)]> = reg_runs.into();
+        let whole: Arc<[(usize, usize)]> = Arc::new([(0, rtl.layout.state_words)]);
+        let owner: Arc<[u32]> = owner.into();
         let side = Box::new(ModelSide {
             model: Box::new(Top::new(*p)),
             inp: TopIn::default(),
@@ -718,6 +775,13 @@ impl LockstepV3 {
             mout_words: vec![0; rtl.layout.output_words],
             out_stray: None,
             rehome: false,
+            compare: false,
+            rtl_state: vec![0; rtl.layout.state_words],
+            reg_runs: reg_runs.clone(),
+            whole: whole.clone(),
+            owner: owner.clone(),
+            differ: vec![],
+            post: false,
         });
         Ok(LockstepV3 {
             state: vec![0; rtl.layout.state_words],
@@ -745,6 +809,7 @@ impl LockstepV3 {
             full: true,
             full_cycles: 0,
             reg_runs,
+            whole,
             owner,
             differ: vec![],
             out_slots: vec![],
@@ -886,8 +951,9 @@ impl LockstepV3 {
 
     /// The registers entering the cycle, the RTL's (in `self.state`) against the model's packed
     /// by its half of the cycle ([`ModelSide::run`]) where the RTL's are, word for word (`full`:
-    /// the RAMs' words too): every register every cycle.
-    fn compare_words(&mut self, side: &ModelSide, full: bool) {
+    /// the RAMs' words too): every register every cycle. (`found`: the half found the registers
+    /// that differ, [`ModelSide::compare`]; they are reported here, in the same order.)
+    fn compare_words(&mut self, side: &ModelSide, full: bool, found: bool) {
         let mstate = &side.mstate;
         if let Some((i, want)) = &side.stray {
             // (the model's value, its bits above the RTL's width included, is the report)
@@ -901,23 +967,21 @@ impl LockstepV3 {
                 want.clone(),
             );
         }
-        let whole = [(0, self.state.len())];
-        let runs: &[(usize, usize)] = if full { &whole } else { &self.reg_runs };
-        self.differ.clear();
-        for &(a, b) in runs {
-            let (r, m) = (&self.state[a..b], &mstate[a..b]);
-            if r != m {
-                self.differ.extend(
-                    (a..b)
-                        .filter(|&w| self.state[w] != mstate[w])
-                        .map(|w| self.owner[w]),
-                );
-            }
+        if !found {
+            let runs = if full { &self.whole } else { &self.reg_runs };
+            differing(&self.state, mstate, runs, &self.owner, &mut self.differ);
         }
-        self.differ.sort_unstable();
-        self.differ.dedup();
-        for k in 0..self.differ.len() {
-            let i = self.differ[k] as usize;
+        let n = if found {
+            side.differ.len()
+        } else {
+            self.differ.len()
+        };
+        for k in 0..n {
+            let i = if found {
+                side.differ[k]
+            } else {
+                self.differ[k]
+            } as usize;
             let (vi, e) = self.values[self.perm[i]];
             let v = &self.rtl.layout.state[vi];
             // (bits above a register's width are not compared)
@@ -1033,10 +1097,19 @@ impl LockstepV3 {
             self.compare_strings();
         }
         // the model's half (its registers packed, its edge), here or on the helper thread while
-        // the RTL steps here
+        // the RTL steps here; on two threads, with the comparison of the registers and the
+        // packing of the outputs (after the first cycle): the words the half writes are then
+        // read by no other thread, where a comparison here would move every line of them
+        // between the cores each cycle (at 32 ports that doubled the half's time)
         std::mem::swap(&mut side.model, &mut self.model);
         side.pack = !first;
         side.full = full;
+        let on_helper = self.helper.is_some() && !first;
+        side.compare = on_helper;
+        side.post = on_helper && !side.out_slots.is_empty();
+        if on_helper {
+            std::mem::swap(&mut side.rtl_state, &mut self.state);
+        }
         let side = match self.helper.take() {
             Some(h) => {
                 h.start(side);
@@ -1053,8 +1126,11 @@ impl LockstepV3 {
         };
         let mut side = side;
         std::mem::swap(&mut side.model, &mut self.model);
+        if on_helper {
+            std::mem::swap(&mut side.rtl_state, &mut self.state);
+        }
         if !first {
-            self.compare_words(&side, full);
+            self.compare_words(&side, full, on_helper);
         }
         // the RAM words after this edge are the RTL's iff they were equal before it (compared,
         // or equal by the same argument a cycle earlier) and both sides wrote the same words:
@@ -1068,9 +1144,10 @@ impl LockstepV3 {
             }
             side.out_slots = self.out_slots.clone().into();
         }
-        // (here rather than in the model's half: on two threads that half is the longer one at
-        // 32 ports and below)
-        side.pack_outputs();
+        // (here unless the model's half packed them)
+        if !side.post {
+            side.pack_outputs();
+        }
         if let Some(i) = side.out_stray {
             let v = &self.rtl.layout.outputs[self.out_index[i]];
             let n = format!("{} (model wider than {} bits)", v.name, v.width);
