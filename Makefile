@@ -15,6 +15,22 @@ ARGS      ?=
 # the port counts `make icarus` compiles the block at
 ICARUS_PORTS ?= 4 6 8 16 48 128
 
+# The C++ compiles through ccache when it is installed (`make test` installs it): a clean clone
+# compiles the same Verilated models and testbenches again (the build script's ten parameter
+# sets, the units' and the block's testbenches, the golden replays' builds), and ccache keeps
+# their objects between clones (in ~/.cache/ccache, as cargo keeps the crates it downloaded).
+# Paths are hashed relative to the clone (CCACHE_BASEDIR) and without the working directory, so
+# that a clone anywhere finds them. Verilator's builds take it as OBJCACHE (verilated.mk), cargo's
+# build scripts as the wrapper in CXX (the cc crate). CCACHE_DISABLE=1 turns it off.
+ifneq ($(shell command -v ccache 2>/dev/null),)
+export OBJCACHE ?= ccache
+ifeq ($(origin CXX),default)
+export CXX := ccache g++
+endif
+export CCACHE_BASEDIR ?= $(CURDIR)
+export CCACHE_NOHASHDIR ?= 1
+endif
+
 .DEFAULT_GOAL := help
 .PHONY: fecn qcn help deps deps-test venv run test lint lint-rust lint-rtl lint-rtl-v2 lint-v1 icarus icarus-v2 bench golden wave-check soak soak-v2 paper-fat paper-fat-sweep paper-literal \
 	kill-matrix faults check-matrix check-matrix-v3-faults check-v1-soak lint-dpi bench-dpi lint-sva pytest
@@ -41,9 +57,10 @@ help: ## print this help
 deps: ## install verilator, iverilog, yosys and g++ from Debian, those missing (needs root)
 	@scripts/deps.sh
 
-# what the tests need besides: tshark (crates/cli/tests/pcap.rs reads our captures with Wireshark's analysis)
+# what the tests need besides: tshark (crates/cli/tests/pcap.rs reads our captures with Wireshark's
+# analysis) and ccache (the C++ objects kept from one clean clone to the next, above)
 deps-test:
-	@scripts/deps.sh tshark
+	@scripts/deps.sh tshark ccache
 
 run: deps ## build, then run the default switch scenario in the four modes, RTL in the loop
 	$(CARGO) run --release -- run --dut rtl $(ARGS)
