@@ -376,8 +376,10 @@ struct ModelSide {
     whole: Arc<[(usize, usize)]>,
     owner: Arc<[u32]>,
     differ: Vec<u32>,
-    /// the run also packs the cycle's outputs after its edge ([`ModelSide::pack_outputs`])
+    /// the run also packs the cycle's outputs after its edge ([`ModelSide::pack_outputs`]) and
+    /// lists its RAM writes into `mwrites` ([`Top::ram_writes`])
     post: bool,
+    mwrites: Vec<(u32, u64, u128)>,
 }
 
 impl ModelSide {
@@ -432,6 +434,7 @@ impl ModelSide {
         }
         if self.post {
             self.pack_outputs();
+            self.model.ram_writes(&mut self.mwrites);
         }
     }
 
@@ -782,6 +785,7 @@ impl LockstepV3 {
             owner: owner.clone(),
             differ: vec![],
             post: false,
+            mwrites: vec![],
         });
         Ok(LockstepV3 {
             state: vec![0; rtl.layout.state_words],
@@ -820,7 +824,6 @@ impl LockstepV3 {
     /// The model's RAM writes of the last edge are the RTL's: the same RAMs written, at the same
     /// addresses, with the same words.
     fn same_writes(&mut self) -> bool {
-        self.model.ram_writes(&mut self.mwrites);
         let mut same = true;
         for &(k, a, d) in &self.mwrites {
             let slot = &mut self.mw[k as usize];
@@ -1135,8 +1138,16 @@ impl LockstepV3 {
         // the RAM words after this edge are the RTL's iff they were equal before it (compared,
         // or equal by the same argument a cycle earlier) and both sides wrote the same words:
         // otherwise the next cycle compares every word (and reports those that differ)
-        self.full =
-            self.report.total_mismatches != before || (!self.exhaustive && !self.same_writes());
+        self.full = self.report.total_mismatches != before
+            || (!self.exhaustive && {
+                // (the half listed its RAM writes if it packed the outputs)
+                if side.post {
+                    std::mem::swap(&mut self.mwrites, &mut side.mwrites);
+                } else {
+                    self.model.ram_writes(&mut self.mwrites);
+                }
+                !self.same_writes()
+            });
         if first {
             if let Err(e) = self.index_outputs(&side.mout) {
                 self.side = Some(side);
