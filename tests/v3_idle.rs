@@ -236,3 +236,93 @@ fn a_frame_waiting_for_its_line_does_not_bound_the_advance() {
     inp.pfc_ready[2] = true;
     assert!(!m.idle_ready_under(&inp), "its line ready: the frame goes");
 }
+
+/// A network's switch takes its sparse block as periodic as soon as the block is settled
+/// (`Top::settled_under`: D as it will stay, E's partial ORs and every sort engine's compares
+/// made), which is often before `IDLE_DRAIN` idle-ready cycles. From every such state, skipping
+/// idle cycles by `Top::jump_idle` and then running more traffic gives, cycle for cycle, the
+/// outputs that clocking every cycle gives, and at the end the same state. Sorts run in the
+/// traffic (CaPFC's modes), so an engine whose compares had not settled is carried into the next
+/// sort: taking its state early fails here.
+#[test]
+fn a_settled_state_skips_as_clocking_does() {
+    use capfc::v3::top::IDLE_DRAIN;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed());
+    let sets = [
+        [4, 14, 20, 16, 0, 8, 2],
+        [8, 14, 20, 16, 0, 8, 3],
+        [6, 14, 20, 4, 6, 8, 1],
+        [12, 14, 20, 16, 0, 8, 3],
+    ];
+    let (mut cases, mut early) = (0u64, 0u64);
+    for v in &sets {
+        let p = BlockParams::from_values(v);
+        for _ in 0..30 {
+            let mut m = Top::new(p);
+            m.set_sparse(true);
+            let mut inp = TopIn::idle(p.np);
+            let mut out = TopOut::default();
+            inp.rst = true;
+            m.cycle_into(&inp, &mut out);
+            inp.rst = false;
+            let mode = [Mode::StopMax, Mode::StopCal][rng.gen_range(0..2)];
+            for (a, d) in random_config(&p, mode, &mut rng).register_writes() {
+                (inp.cfg_we, inp.cfg_addr, inp.cfg_wdata) = (true, a, d);
+                m.cycle_into(&inp, &mut out);
+            }
+            inp.cfg_we = false;
+            // (the thresholds' copies settle, then traffic, then idle inputs)
+            for _ in 0..64 {
+                m.cycle_into(&inp, &mut out);
+            }
+            let traffic = |rng: &mut ChaCha8Rng, inp: &mut TopIn| {
+                common::v3_random_in(p.np, rng, 0.3, 0.9, inp);
+            };
+            for _ in 0..rng.gen_range(20..300) {
+                traffic(&mut rng, &mut inp);
+                m.cycle_into(&inp, &mut out);
+            }
+            common::v3_random_in(p.np, &mut rng, 0.0, 1.0, &mut inp);
+            let mut run = 0;
+            for _ in 0..64 {
+                m.cycle_into(&inp, &mut out);
+                run = if m.idle_ready_under(&inp) { run + 1 } else { 0 };
+                if !m.settled_under(&inp) {
+                    continue;
+                }
+                cases += 1;
+                early += u64::from(run < IDLE_DRAIN);
+                let n = rng.gen_range(1..100);
+                let (mut a, mut b) = (m.clone(), m.clone());
+                let (mut oa, mut ob) = (out.clone(), out.clone());
+                a.jump_idle(&inp, n, &mut oa);
+                for _ in 0..n {
+                    b.cycle_into(&inp, &mut ob);
+                }
+                assert_eq!(
+                    oa, ob,
+                    "{p:?}: {n} idle cycles skipped from a settled state"
+                );
+                let mut after = inp.clone();
+                for c in 0..300 {
+                    traffic(&mut rng, &mut after);
+                    a.cycle_into(&after, &mut oa);
+                    b.cycle_into(&after, &mut ob);
+                    assert_eq!(
+                        oa, ob,
+                        "{p:?}: cycle {c} of the traffic after {n} idle cycles skipped"
+                    );
+                }
+                // (both sparse: the clocked one's scrubs caught up too)
+                b.settle();
+                if let Some(d) = common::sparse_differs(&b, &a) {
+                    panic!("{p:?}: after {n} idle cycles skipped and traffic: {d}");
+                }
+                break;
+            }
+        }
+    }
+    eprintln!("v3_idle: {cases} settled states, {early} before {IDLE_DRAIN} idle-ready cycles");
+    assert!(cases > 80, "{cases} settled states");
+    assert!(early > cases / 4, "{early} of {cases} settled early");
+}

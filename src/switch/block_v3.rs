@@ -157,6 +157,9 @@ struct IdleSkip {
     /// times the periodic state was taken without the anchor's comparison and then checked by
     /// it on a copy ([`BlockV3::audit_idle_skip`])
     audited: u64,
+    /// while periodic, once asked for: the first switch cycle in which an event offered is taken
+    /// ([`BlockV3::wake`]); forgotten when an event is offered or the periodic state ends
+    lane_wake: std::cell::Cell<Option<u64>>,
 }
 
 /// The v3 block and its lanes.
@@ -303,13 +306,30 @@ impl BlockV3 {
     }
 
     /// While [`BlockV3::periodic`]: the first switch cycle the block must be clocked in even under
-    /// idle inputs, the one a held pause's refresh falls due in (a PFC frame pending again);
-    /// `u64::MAX` otherwise, or with D 0 at every port.
+    /// idle inputs, the one a held pause's refresh falls due in (a PFC frame pending again) or,
+    /// if earlier, the first after this one in which an event offered is taken (its port's
+    /// slot up); `u64::MAX` otherwise, or with D 0 at every port and no event offered.
     pub fn wake(&self) -> u64 {
-        self.skip
-            .as_ref()
-            .filter(|k| k.periodic.is_some())
-            .map_or(u64::MAX, |k| k.wake)
+        let Some((k, (t0, _))) = self.skip.as_ref().and_then(|k| k.periodic.map(|p| (k, p))) else {
+            return u64::MAX;
+        };
+        // (and the first cycle after the last clocked or skipped in which an event offered is
+        // taken: its port's slot up. The model holds the state at the start of switch cycle
+        // t0 + 1; nothing changes that cycle until the block is clocked or offered an event)
+        let lanes = k.lane_wake.get().unwrap_or_else(|| {
+            let mut wake = u64::MAX;
+            if let Some(m) = Sides::model(&self.sides) {
+                let k0 = self.now.saturating_sub(t0);
+                self.lanes.fronts(|ingress, o| {
+                    if let Some(k) = m.slot_up_from(ingress, o, k0) {
+                        wake = wake.min(t0 + 1 + k);
+                    }
+                });
+            }
+            k.lane_wake.set(Some(wake));
+            wake
+        });
+        k.wake.min(lanes)
     }
 
     /// While [`BlockV3::periodic`] with events offered: none of them is taken in switch cycle
@@ -333,10 +353,11 @@ impl BlockV3 {
                 .take_none(|ingress, o| m.slot_up_after(ingress, o, k))
     }
 
-    /// The state is periodic and no event waits at the lanes: while the inputs stay idle, a
-    /// cycle changes nothing the switch sees, nor the lanes.
+    /// The state is periodic and no event taken waits for its answer: up to [`BlockV3::wake`]
+    /// (a held pause's refresh, or the slot of an event offered and waiting for it), while no
+    /// other event is offered, a cycle changes nothing the switch sees, nor the lanes.
     pub fn still(&self) -> bool {
-        self.periodic() && self.lanes.pending() == 0
+        self.periodic() && self.lanes.in_flight() == 0
     }
 
     /// (cycles not clocked, cycles clocked to catch up with them) so far.
@@ -361,13 +382,16 @@ impl BlockV3 {
         let Some((t, cycle)) = k.periodic.take() else {
             return Ok(());
         };
+        k.lane_wake.set(None);
         k.anchor = None;
         k.run = 0;
         let gap = self.now - 1 - t;
-        // (the inputs as the periodic cycles had them: `self.tin` is still the last cycle's,
-        // every lane invalid, their other fields as they were, which registers load whether
-        // valid or not; the event that ends the skipping is driven in its own cycle, after these.
-        // `pfc_ready` is read only with a frame due, and none is while skipping)
+        // (the inputs as the periodic cycles had them: `self.tin` is still the last cycle's, its
+        // valid lanes events that wait for their slots, taken in none of these cycles
+        // (`lanes_wait` found no slot of theirs up in any), the other lanes invalid with their
+        // fields as they were, which registers load whether valid or not; events offered since
+        // are driven from the cycle that ends the skipping, after these. `pfc_ready` is read
+        // only with a frame due, and none is while skipping)
         // (a single pattern without the `rtl` feature)
         #[allow(clippy::infallible_destructuring_match)]
         let m = match &mut self.sides {
@@ -388,9 +412,11 @@ impl BlockV3 {
         Ok(())
     }
 
-    /// After a cycle clocked: look for the periodic state (see [`IdleSkip`]). `idle`: nothing
-    /// waited at the lanes nor for an answer in it.
-    fn watch_idle(&mut self, idle: bool, out: &Outputs) -> Result<(), DutError> {
+    /// After a cycle clocked: look for the periodic state (see [`IdleSkip`]). `quiet`: no event
+    /// was taken in it and none waits for its answer. Events offered and not taken (their port's
+    /// slot not up) do not end the search: to the block they are idle inputs until their slot
+    /// comes ([`BlockV3::lanes_wait`]), and the periodic state is taken with them waiting.
+    fn watch_idle(&mut self, quiet: bool, out: &Outputs) -> Result<(), DutError> {
         let Some(k) = self.skip.as_mut() else {
             return Ok(());
         };
@@ -404,7 +430,6 @@ impl BlockV3 {
         // (a PFC frame may wait for its line: the outputs of the cycles skipped are those of
         // this one, its pending frames those the registers give for the next; the cheap tests
         // first)
-        let quiet = idle && self.lanes.pending() == 0;
         let pending = if quiet { m.pfc_pending() } else { 0 };
         if !quiet || out.pfc_valid != pending || !m.idle_ready_under(&self.tin) {
             k.anchor = None;
@@ -412,12 +437,19 @@ impl BlockV3 {
             return Ok(());
         }
         k.run += 1;
-        if k.verified && k.run == IDLE_DRAIN {
+        if k.verified && (k.run == IDLE_DRAIN || (k.run < IDLE_DRAIN && m.settled_under(&self.tin)))
+        {
             if self.audit_idle_skip {
                 let (mut a, mut later) = (Box::new(m.clone()), m.clone());
                 let mut o = TopOut::default();
+                // (the 8 cycles on with no event offered: one offered now would be taken in
+                // them, its slot coming up)
+                let mut idle_in = self.tin.clone();
+                idle_in.arr_valid.fill(false);
+                idle_in.deq_valid.fill(false);
+                (idle_in.dep_valid, idle_in.enq_valid) = (false, false);
                 for _ in 0..8 {
-                    later.cycle_into(&self.tin, &mut o);
+                    later.cycle_into(&idle_in, &mut o);
                 }
                 if !later.periodic_since(&mut a) {
                     return Err(DutError::IdleSkip { cycle: self.cycle });
@@ -425,6 +457,7 @@ impl BlockV3 {
                 k.audited += 1;
             }
             k.periodic = Some((self.now, self.cycle));
+            k.lane_wake.set(None);
             k.wake = self
                 .now
                 .saturating_add(1)
@@ -441,6 +474,7 @@ impl BlockV3 {
                 if m.periodic_since(a) {
                     k.verified = true;
                     k.periodic = Some((self.now, self.cycle));
+                    k.lane_wake.set(None);
                     // (the cycles after this one's edge before the refresh's)
                     k.wake = self
                         .now
@@ -544,6 +578,7 @@ impl BlockV3 {
         if let Some(k) = self.skip.as_mut() {
             // (the state found periodic, and the anchor, are gone)
             (k.periodic, k.anchor, k.run) = (None, None, 0);
+            k.lane_wake.set(None);
         }
         Ok(())
     }
@@ -720,6 +755,9 @@ impl BlockV3 {
             debug_assert!(!self.enq_pending, "one enqueue at a time");
             self.enq_pending = true;
         }
+        if let Some(k) = &self.skip {
+            k.lane_wake.set(None);
+        }
         self.lanes.offer(lane, tag)
     }
 
@@ -779,7 +817,10 @@ impl BlockV3 {
         // answers instead)
         out.arr_accept = 0;
         out.enq_accept = false;
-        self.watch_idle(idle, out)
+        // (quiet: nothing taken in this cycle nor waiting for its answer; events offered at
+        // ports whose slot was not up are idle inputs to the block)
+        let quiet = self.answers.is_empty() && self.lanes.in_flight() == 0;
+        self.watch_idle(quiet, out)
     }
 
     /// The block's cycle on `self.tin`, its outputs into `self.tout` (and into the model's

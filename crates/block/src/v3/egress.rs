@@ -606,11 +606,34 @@ impl Egress {
         out
     }
 
+    /// E as the block's D reads it this cycle, a word a priority (bit i port i's): the OR of the
+    /// groups' partial ORs of the priority's class, 0 for a priority not counted.
+    pub fn e_words(&self) -> [u128; 8] {
+        let nlp = self.p.nlp();
+        // (a class's E word: the OR of its groups' partial ORs)
+        let eacc = |l: usize| {
+            let (mut a, mut k) = (0, l);
+            while k < self.epart_q.len() {
+                a |= self.epart_q[k];
+                k += nlp;
+            }
+            a
+        };
+        // (per priority, E's word of its class if the priority is counted: nlp is a power of two)
+        std::array::from_fn(|q| {
+            if self.cntr_q >> q & 1 == 1 {
+                eacc(self.lidr_q[q] as usize & (nlp - 1))
+            } else {
+                0
+            }
+        })
+    }
+
     /// The outputs of this cycle into `out` (its vectors reused): from registers only, no output
     /// depends on an input.
     pub fn outputs_into(&self, out: &mut EgressOut) {
         let p = self.p;
-        let (np, nlp) = (p.np, p.nlp());
+        let np = p.np;
         // (a ready group's slot is its one ready port)
         if out.deq_ready.len() == np {
             out.deq_ready.fill(false);
@@ -628,23 +651,7 @@ impl Egress {
         out.enq_accept = self.grp.iter().any(|g| g.acc4_q);
         out.sval.clear();
         out.sval.extend(self.port.iter().map(|s| s.sval_q));
-        // (a class's E word: the OR of its groups' partial ORs)
-        let eacc = |l: usize| {
-            let (mut a, mut k) = (0, l);
-            while k < self.epart_q.len() {
-                a |= self.epart_q[k];
-                k += nlp;
-            }
-            a
-        };
-        // (per priority, E's word of its class if the priority is counted: nlp is a power of two)
-        let eq: [u128; 8] = std::array::from_fn(|q| {
-            if self.cntr_q >> q & 1 == 1 {
-                eacc(self.lidr_q[q] as usize & (nlp - 1))
-            } else {
-                0
-            }
-        });
+        let eq = self.e_words();
         if out.e_other.len() == np {
             out.e_other.fill(0);
         } else {

@@ -223,6 +223,11 @@ impl<T> Lanes<T> {
             + self.due.len()
     }
 
+    /// Events taken and not yet answered (arrivals and enqueues, until their accept).
+    pub fn in_flight(&self) -> usize {
+        self.due.len()
+    }
+
     /// Nothing taken and waiting for its answer, and no event offered at a port whose slot is
     /// up (`up(ingress, port)`: the arrivals and the departure wait for the ingress's slots, the
     /// dequeues and the enqueue for the egress's): a cycle in which the lanes take nothing.
@@ -239,6 +244,26 @@ impl<T> Lanes<T> {
             })
             && front_port(&self.dep).is_none_or(|o| !up(true, o))
             && front_port(&self.enq).is_none_or(|o| !up(false, o))
+    }
+
+    /// The events at the front of their lanes, each as (waits for an ingress slot, the port
+    /// whose slot takes it): the arrivals and the departure the ingress's, the dequeues and the
+    /// enqueue the egress's ([`Lanes::take_none`]).
+    pub fn fronts(&self, mut f: impl FnMut(bool, usize)) {
+        for i in 0..self.np {
+            if !self.arr[i].is_empty() {
+                f(true, i);
+            }
+            if !self.deq[i].is_empty() {
+                f(false, i);
+            }
+        }
+        if let Some((Lane::Depart { port, .. }, _)) = self.dep.front() {
+            f(true, *port);
+        }
+        if let Some((Lane::Enqueue { oport, .. }, _)) = self.enq.front() {
+            f(false, *oport);
+        }
     }
 
     /// The lanes of this cycle into `inp` (every lane's valid and fields; the rest of `inp` is

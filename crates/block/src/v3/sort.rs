@@ -588,6 +588,20 @@ impl Sort {
         gcut_q.fill(trunc(inp.cfg_cut, cut_f + 1));
     }
 
+    /// Sparse, every engine settled: idle for 3 edges in a row under the words `sval` gives
+    /// its ports now, so its word's pipeline and compares hold what the next idle edge would
+    /// load (a restored unit's engines are not, until clocked again).
+    pub fn engines_settled(&self, sval: impl Fn(usize) -> u64) -> bool {
+        self.sparse.0
+            && self.still.0.len() == self.eng.len()
+            && self
+                .still
+                .0
+                .iter()
+                .enumerate()
+                .all(|(o, (run, seen))| *run >= 3 && *seen == [sval(2 * o), sval(2 * o + 1)])
+    }
+
     /// Every engine idle (a condition of the block's idle advance,
     /// [`super::top::Top::advance_idle`]): not busy, nothing pending, no write, read or pass
     /// window in flight.

@@ -298,6 +298,32 @@ impl Top {
             && (0..self.p.np).all(|i| self.d_q[i] == self.sent_q[i] || !inp.pfc_ready[i])
     }
 
+    /// [`Top::idle_ready_under`] `inp`, and D as it will stay: every egress group quiet and E's
+    /// partial ORs made from E as it is ([`Egress::idle_jump_ready`]), every sort engine's word
+    /// pipeline and compares settled ([`Sort::engines_settled`]), no fault, every lane ready,
+    /// and D equal to what it loads next (I, or E of the other ports). Under idle inputs
+    /// the block then changes nothing but what [`Top::jump_idle`] makes by arithmetic, as it
+    /// does [`IDLE_DRAIN`] idle-ready cycles on: an earlier test of the same state (the
+    /// network's switches, once the thresholds' copies are found settled).
+    pub fn settled_under(&self, inp: &TopIn) -> bool {
+        if !(self.fault.is_none()
+            && self.idle_ready_under(inp)
+            && self.u_egress.idle_jump_ready()
+            && self.u_egress.grp.iter().all(|g| g.rdy_q)
+            && self
+                .u_sort
+                .engines_settled(|o| self.u_egress.port.get(o).map_or(0, |po| po.sval_q)))
+        {
+            return false;
+        }
+        let e = self.u_egress.e_words();
+        let xoff = self.u_ingress.i_state();
+        (0..self.p.np).all(|i| {
+            let eo = (0..8).fold(0u8, |a, q| a | ((e[q] >> i & 1) as u8) << q);
+            self.d_q[i] == xoff[i] | eo
+        })
+    }
+
     fn units_idle(&self) -> bool {
         // (the cheapest first)
         self.u_sort.idle_ready() && self.u_ingress.idle_ready() && self.u_egress.idle_ready()
@@ -315,6 +341,21 @@ impl Top {
             (g.gs_q, g.rdy_q)
         };
         rdy && (u64::from(gs) + k) & 7 == (o & 7) as u64
+    }
+
+    /// From a state [`Top::idle_ready_under`] idle inputs, the first `k >= k0` for which
+    /// [`Top::slot_up_after`] holds: the idle cycles before port `o`'s slot comes up (`None`
+    /// while its group is not ready: it never comes up under idle inputs).
+    pub fn slot_up_from(&self, ingress: bool, o: usize, k0: u64) -> Option<u64> {
+        let (gs, rdy) = if ingress {
+            let g = &self.u_ingress.grp[o / 8];
+            (g.gs_q, g.rdy_q)
+        } else {
+            let g = &self.u_egress.grp[o / 8];
+            (g.gs_q, g.rdy_q)
+        };
+        let at = (u64::from(gs) + k0) & 7;
+        rdy.then(|| k0 + (((o & 7) as u64).wrapping_sub(at) & 7))
     }
 
     /// The ports whose PFC frame is pending in the next cycle (its `pfc_valid`, from the
