@@ -374,7 +374,8 @@ impl BlockV3 {
     }
 
     /// Bring a periodic block to switch cycle `self.now`'s start: the idle cycles since the edge
-    /// it was found periodic at, by [`Top::jump_idle`].
+    /// it was found periodic at, by [`Top::jump_idle_before_edge`] (the cycle that called it is
+    /// clocked next).
     fn catch_up(&mut self) -> Result<(), DutError> {
         let Some(k) = self.skip.as_mut() else {
             return Ok(());
@@ -405,7 +406,9 @@ impl BlockV3 {
         for (i, r) in self.tin.pfc_ready.iter_mut().enumerate() {
             *r &= waiting >> i & 1 == 0;
         }
-        let clocked = m.jump_idle(&self.tin, gap, &mut self.tout);
+        // (the cycle that ends the skipping is clocked right after: none of these cycles'
+        // outputs is read)
+        let clocked = m.jump_idle_before_edge(&self.tin, gap, &mut self.tout);
         k.skipped += gap - clocked;
         k.caught_up += clocked;
         self.cycle = cycle + gap;

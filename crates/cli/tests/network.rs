@@ -239,11 +239,8 @@ fn the_v3_block_in_every_switch_pauses_hop_by_hop() {
                     "{} audited",
                     net.v3_idle_audits()
                 );
-                // (a skip ends by making its cycles by arithmetic but the last, clocked: the
-                // periodic state is taken as soon as D has settled, so skips are short and
-                // many while packets flow)
                 assert!(
-                    skipped > 2 * caught_up.max(1),
+                    skipped > 10 * caught_up.max(1),
                     "v3 skipped {skipped}, caught up {caught_up}"
                 );
             }

@@ -481,6 +481,17 @@ impl Top {
         n - 8 * q
     }
 
+    /// [`Top::jump_idle`] for a caller that clocks the next cycle itself and so reads none of the
+    /// `n` cycles' outputs (`out` is then stale): sparse, with no PFC refresh falling due in
+    /// them, every one of them by arithmetic, none clocked; otherwise as [`Top::jump_idle`].
+    /// Returns the cycles clocked.
+    pub fn jump_idle_before_edge(&mut self, inp: &TopIn, n: u64, out: &mut TopOut) -> u64 {
+        if self.refresh_due(inp) >= n && self.idle_cycles(n) {
+            return 0;
+        }
+        self.jump_idle(inp, n, out)
+    }
+
     /// Sparse ([`Top::set_sparse`]), `n` cycles of a state found periodic under idle inputs
     /// ([`Top::periodic_since`]), none taking a lane and no PFC refresh falling due in them, by
     /// arithmetic: with every group quiet and every port's scrub able to stay behind
