@@ -388,8 +388,9 @@ impl BlockV3 {
         k.run = 0;
         let gap = self.now - 1 - t;
         // (the inputs as the periodic cycles had them: `self.tin` is still the last cycle's, its
-        // valid lanes events that wait for their slots, taken in none of these cycles
-        // (`lanes_wait` found no slot of theirs up in any), the other lanes invalid with their
+        // valid lanes events that wait for their slots, taken in none of these cycles (no
+        // slot of theirs up in any: `lanes_wait` in the cycles the switch looked at, `wake` for
+        // those it slept through), the other lanes invalid with their
         // fields as they were, which registers load whether valid or not; events offered since
         // are driven from the cycle that ends the skipping, after these. `pfc_ready` is read
         // only with a frame due, and none is while skipping)
