@@ -333,27 +333,27 @@ impl Top {
     /// flight), whether port `o`'s slot is up `k` idle cycles on: its `arr_ready` (`ingress`) or
     /// its `deq_ready`. The slots turn once a cycle; nothing else moves the readies.
     pub fn slot_up_after(&self, ingress: bool, o: usize, k: u64) -> bool {
-        let (gs, rdy) = if ingress {
+        let (gs, rdy) = self.slot_of(ingress, o);
+        rdy && (u64::from(gs) + k) & 7 == (o & 7) as u64
+    }
+
+    /// Port `o`'s group's slot and whether its lanes are ready: the ingress's (`ingress`) or
+    /// the egress's.
+    fn slot_of(&self, ingress: bool, o: usize) -> (u8, bool) {
+        if ingress {
             let g = &self.u_ingress.grp[o / 8];
             (g.gs_q, g.rdy_q)
         } else {
             let g = &self.u_egress.grp[o / 8];
             (g.gs_q, g.rdy_q)
-        };
-        rdy && (u64::from(gs) + k) & 7 == (o & 7) as u64
+        }
     }
 
     /// From a state [`Top::idle_ready_under`] idle inputs, the first `k >= k0` for which
     /// [`Top::slot_up_after`] holds: the idle cycles before port `o`'s slot comes up (`None`
     /// while its group is not ready: it never comes up under idle inputs).
     pub fn slot_up_from(&self, ingress: bool, o: usize, k0: u64) -> Option<u64> {
-        let (gs, rdy) = if ingress {
-            let g = &self.u_ingress.grp[o / 8];
-            (g.gs_q, g.rdy_q)
-        } else {
-            let g = &self.u_egress.grp[o / 8];
-            (g.gs_q, g.rdy_q)
-        };
+        let (gs, rdy) = self.slot_of(ingress, o);
         let at = (u64::from(gs) + k0) & 7;
         rdy.then(|| k0 + (((o & 7) as u64).wrapping_sub(at) & 7))
     }
