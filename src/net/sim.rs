@@ -416,8 +416,20 @@ pub struct Network {
     pub tier: Vec<usize>,
     switches: Vec<NetSwitch>,
     /// Per switch: it has nothing to do before this cycle (an event for it brings that forward).
-    /// Kept apart from the switches so that passing over idle ones touches one cache line.
+    /// Set only by [`Network::wake_switch`].
     sw_wake: Vec<u64>,
+    /// The switches' wake cycles as (cycle, switch), lazily: an entry whose switch's `sw_wake`
+    /// is no longer its cycle is stale. A step looks only at the switches due in it, not at
+    /// every switch of the network (with every switch every cycle, `exhaustive`, it passes over
+    /// them all instead). Wakes in this step or the next go to `sw_soon` (a switch busy cycle
+    /// after cycle, the usual case, costs no heap operation), later ones to `sw_due`.
+    sw_due: BinaryHeap<std::cmp::Reverse<(u64, usize)>>,
+    sw_soon: Vec<(u64, usize)>,
+    /// The switches due in this step, in index order (reused)
+    due: Vec<usize>,
+    /// `cfg.exhaustive` as the network was built with it: every switch looked at every cycle,
+    /// found by a pass over `sw_wake` (`sw_due` unused)
+    scan_all: bool,
     hosts: Vec<Host>,
     /// Per node: its index among the switches or the hosts.
     index: Vec<usize>,
@@ -690,6 +702,12 @@ impl Network {
             cycle_ns,
             now: 0,
             sw_wake: vec![0; switches.len()],
+            sw_due: (0..switches.len())
+                .map(|s| std::cmp::Reverse((0, s)))
+                .collect(),
+            sw_soon: Vec::with_capacity(switches.len()),
+            due: Vec::with_capacity(switches.len()),
+            scan_all: cfg.exhaustive,
             switches,
             index,
             next,
@@ -912,7 +930,7 @@ impl Network {
                     pkt.src = port as u8;
                     pkt.dst = self.route(s, &pkt) as u8;
                     self.switches[s].sw.inject(t, port, pkt);
-                    self.sw_wake[s] = t;
+                    self.wake_switch(s, t);
                 }
                 EvKind::ToHost(pkt) => {
                     self.arrived_bytes += u64::from(pkt.size);
@@ -936,9 +954,10 @@ impl Network {
                             tr.pause(port, p, t, pause.until[p]);
                         }
                     }
-                    self.sw_wake[s] = t;
+                    let node = ns.node;
+                    self.wake_switch(s, t);
                     if let Some(log) = &mut self.pfc_log {
-                        log.push((t, ns.node, port, cev, q));
+                        log.push((t, node, port, cev, q));
                     }
                 }
                 EvKind::PfcHost(h, cev, q) => {
@@ -1104,19 +1123,95 @@ impl Network {
         }
     }
 
-    fn switches_tick(&mut self, t: u64) -> Result<u64, NetRunError> {
-        let mut next = u64::MAX;
-        let mut out: Vec<(u64, EvKind)> = vec![];
-        for s in 0..self.switches.len() {
-            // Not before its wake cycle (an event for it brings that forward), and not while idle.
-            if self.sw_wake[s] > t {
-                next = next.min(self.sw_wake[s]);
-                continue;
+    /// Switch `s` has nothing to do before cycle `w`.
+    fn wake_switch(&mut self, s: usize, w: u64) {
+        self.sw_wake[s] = w;
+        if self.scan_all || w == u64::MAX {
+            return;
+        }
+        if w <= self.now + 1 {
+            self.sw_soon.push((w, s));
+        } else {
+            self.sw_due.push(std::cmp::Reverse((w, s)));
+        }
+    }
+
+    /// The switches due in step `t` (their wake cycle reached) into `self.due`, in index order.
+    fn due_switches(&mut self, t: u64) {
+        self.due.clear();
+        if self.scan_all {
+            let w = &self.sw_wake;
+            self.due.extend((0..w.len()).filter(|&s| w[s] <= t));
+            return;
+        }
+        // (every entry of `sw_soon` is for this step: the last one ran at t - 1 or, with none
+        // of them, earlier; stale ones, whose switch's wake moved since, are left out)
+        for &(w, s) in &self.sw_soon {
+            debug_assert!(w <= t);
+            if self.sw_wake[s] == w {
+                self.due.push(s);
             }
+        }
+        self.sw_soon.clear();
+        while let Some(&std::cmp::Reverse((w, s))) = self.sw_due.peek() {
+            if w > t {
+                break;
+            }
+            self.sw_due.pop();
+            if self.sw_wake[s] == w {
+                self.due.push(s);
+            }
+        }
+        // (the order the switches are ticked in: an event two of them push for the same cycle
+        // keeps the order of a pass over every switch)
+        self.due.sort_unstable();
+        self.due.dedup();
+    }
+
+    /// The first cycle a switch is due in after a step (`u64::MAX`: none).
+    fn next_switch_wake(&mut self) -> u64 {
+        if self.scan_all {
+            return self.sw_wake.iter().copied().min().unwrap_or(u64::MAX);
+        }
+        let soon = self
+            .sw_soon
+            .iter()
+            .filter(|&&(w, s)| self.sw_wake[s] == w)
+            .map(|&(w, _)| w)
+            .min()
+            .unwrap_or(u64::MAX);
+        while let Some(&std::cmp::Reverse((w, s))) = self.sw_due.peek() {
+            if self.sw_wake[s] == w {
+                return w.min(soon);
+            }
+            self.sw_due.pop();
+        }
+        soon
+    }
+
+    fn switches_tick(&mut self, t: u64) -> Result<u64, NetRunError> {
+        let mut out: Vec<(u64, EvKind)> = vec![];
+        self.due_switches(t);
+        let due = std::mem::take(&mut self.due);
+        let r = self.tick_due(t, &due, &mut out);
+        self.due = due;
+        r?;
+        Ok(self.next_switch_wake())
+    }
+
+    /// Tick the switches `due` in step `t`, each unless idle.
+    fn tick_due(
+        &mut self,
+        t: u64,
+        due: &[usize],
+        out: &mut Vec<(u64, EvKind)>,
+    ) -> Result<(), NetRunError> {
+        for &s in due {
+            // Not while idle.
             let ns = &mut self.switches[s];
             if ns.sw.idle(t) {
-                self.sw_wake[s] = ns.sw.next_activity();
-                next = next.min(self.sw_wake[s]);
+                let w = ns.sw.next_activity();
+                self.wake_switch(s, w);
                 continue;
             }
             self.switch_cycles += 1;
@@ -1147,12 +1242,12 @@ impl Network {
             let rto = self.cfg.switch.rto;
             let mut lost = vec![];
             ns.sw.take_lost(|at, pkt| lost.push((at, pkt)));
-            self.sw_wake[s] = if ns.sw.idle(t + 1) {
+            let w = if ns.sw.idle(t + 1) {
                 ns.sw.next_activity()
             } else {
                 t + 1
             };
-            next = next.min(self.sw_wake[s]);
+            self.wake_switch(s, w);
             for (at, kind) in out.drain(..) {
                 if self.capture.is_some() {
                     self.capture_to_host(at, kind);
@@ -1174,7 +1269,7 @@ impl Network {
                 }
             }
         }
-        Ok(next)
+        Ok(())
     }
 
     /// Capturing: a frame a switch put on a host's link, arriving (or taking effect, for a PFC
