@@ -786,8 +786,11 @@ impl BlockV3 {
             }
             self.catch_up()?;
         }
-        for (i, r) in self.tin.pfc_ready.iter_mut().enumerate() {
-            *r = pfc_ready >> i & 1 == 1;
+        // (a constant shift a port: a u128 shifted by a variable costs several instructions)
+        let mut m = pfc_ready;
+        for r in self.tin.pfc_ready.iter_mut() {
+            *r = m & 1 == 1;
+            m >>= 1;
         }
         self.lanes.drive(&mut self.tin);
         self.clock()?;
@@ -811,8 +814,8 @@ impl BlockV3 {
         out.pfc_valid = o
             .pfc_valid
             .iter()
-            .enumerate()
-            .fold(0, |m, (i, &v)| m | u128::from(v) << i);
+            .rev()
+            .fold(0, |m, &v| m << 1 | u128::from(v));
         out.pfc_cev.clone_from(&o.pfc_cev);
         out.pfc_xoff.clone_from(&o.pfc_xoff);
         out.pfc_quanta = o.pfc_quanta;
