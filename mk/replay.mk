@@ -43,8 +43,9 @@ REPLAY_CYCLES := $(shell grep -H '^`define CAPFC_CYCLES ' $(REPLAY_R)golden/*/pa
 	| sort -t' ' -k3,3nr | sed 's|/params.vh:`define CAPFC_CYCLES |:|')
 comma := ,
 REPLAY_SETS := $(foreach c,$(REPLAY_CYCLES),$(firstword $(subst :, ,$(c))))
-REPLAY_ICARUS_SETS := $(foreach c,$(REPLAY_CYCLES),$(if $(REPLAY_ICARUS_MAX_CYCLES),$(if \
-	$(shell [ $(lastword $(subst :, ,$(c))) -le $(REPLAY_ICARUS_MAX_CYCLES) ] && echo y),$(firstword $(subst :, ,$(c)))),$(firstword $(subst :, ,$(c)))))
+# (expanded only by replay-all's recipe, not by each replay's make)
+REPLAY_ICARUS_SETS = $(if $(REPLAY_ICARUS_MAX_CYCLES),$(shell printf '%s\n' $(REPLAY_CYCLES) \
+	| awk -F: '$$2 <= $(REPLAY_ICARUS_MAX_CYCLES) { print $$1 }'),$(REPLAY_SETS))
 
 # A define of the set's params.vh, for the shell.
 REPLAY_DEF   = $$(sed -n 's/^`define CAPFC_$(1) //p' $(GOLDEN)/params.vh)
@@ -100,6 +101,8 @@ replay: ## replay golden set GOLDEN=golden/<set> through testbench/capfc_tb.sv w
 
 replay-all: ## replay every set under golden/ with Verilator and Icarus, REPLAY_JOBS at a time; fails if any fails
 	@test -n "$(REPLAY_SETS)" || { echo "replay-all: no golden/*/params.vh" >&2; exit 2; }
+	@case "$(REPLAY_ICARUS_MAX_CYCLES)" in *[!0-9]*) echo "replay-all: REPLAY_ICARUS_MAX_CYCLES=$(REPLAY_ICARUS_MAX_CYCLES):" \
+	  "a number of cycles, or empty for every set" >&2; exit 2;; esac
 	@mkdir -p $(REPLAY_R)build/replay && rm -f $(REPLAY_FAILED)
 	@printf '%s %s\n' $(foreach s,$(REPLAY_SETS),verilator $(s) $(if $(filter $(s),$(REPLAY_ICARUS_SETS)),icarus $(s))) \
 	  | xargs -P $(REPLAY_JOBS) -n 2 sh -c 'out=$$($(MAKE) --no-print-directory -f $(REPLAY_MK) replay \

@@ -702,10 +702,9 @@ impl Network {
             cycle_ns,
             now: 0,
             sw_wake: vec![0; switches.len()],
-            sw_due: (0..switches.len())
-                .map(|s| std::cmp::Reverse((0, s)))
-                .collect(),
-            sw_soon: Vec::with_capacity(switches.len()),
+            sw_due: BinaryHeap::new(),
+            // (every switch due in the first step)
+            sw_soon: (0..switches.len()).map(|s| (0, s)).collect(),
             due: Vec::with_capacity(switches.len()),
             scan_all: cfg.exhaustive,
             switches,
