@@ -118,7 +118,11 @@ fn cnms_on_the_wire_read_back() {
     // The pcap, read by tshark when it is installed (Debian's has no 0x22E9 dissector: the
     // Ethernet fields only); the PDU's fields are checked from the file's own bytes.
     let pcap = r.pcap();
-    let dir = std::env::temp_dir().join(format!("capfc-qcn-{}", std::process::id()));
+    let scratch = tempfile::Builder::new()
+        .prefix("capfc-qcn-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path().to_path_buf();
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("cnm.pcap");
     std::fs::write(&path, &pcap).unwrap();

@@ -53,7 +53,11 @@ fn verilator(files_f: &str, module: &str, param: &str, v: i64) -> String {
 }
 
 fn icarus(files_f: &str, module: &str, param: &str, v: i64) -> (bool, String) {
-    let dir = std::env::temp_dir().join(format!("capfc-params-{}", std::process::id()));
+    let scratch = tempfile::Builder::new()
+        .prefix("capfc-params-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path().to_path_buf();
     std::fs::create_dir_all(&dir).unwrap();
     let vvp = dir.join(format!("{module}_{param}_{v}.vvp"));
     let c = Command::new("iverilog")

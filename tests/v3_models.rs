@@ -76,7 +76,11 @@ fn ingress_lanes_ready_in_their_slot_after_the_reset_and_an_arrival_answers_four
 fn the_replay_refuses_a_missing_file_and_a_waveform_without_the_unit() {
     let e = replay::ingress("no/such.vcd", "tb.dut", params(4), 10).unwrap_err();
     assert_eq!(e.path, "no/such.vcd", "{e}");
-    let dir = std::env::temp_dir().join(format!("capfc_v3_replay_{}", std::process::id()));
+    let scratch = tempfile::Builder::new()
+        .prefix("capfc_v3_replay_")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path().to_path_buf();
     std::fs::create_dir_all(&dir).unwrap();
     let f = dir.join("other.vcd");
     std::fs::write(

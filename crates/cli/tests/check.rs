@@ -618,7 +618,11 @@ fn v3_wave(path: &std::path::Path, cycles: &[&[(&str, u64)]]) {
 /// every threshold 0 (the configuration after a reset) every arrival must be refused.
 #[test]
 fn lanes_are_taken_when_ready_and_answered_accept_latency_cycles_later() {
-    let dir = std::env::temp_dir().join(format!("capfc-check-v3-{}", std::process::id()));
+    let scratch = tempfile::Builder::new()
+        .prefix("capfc-check-v3-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path().to_path_buf();
     std::fs::create_dir_all(&dir).unwrap();
     let map_text = std::fs::read_to_string(
         std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
@@ -695,7 +699,11 @@ fn lanes_are_taken_when_ready_and_answered_accept_latency_cycles_later() {
 /// another port's.
 #[test]
 fn a_shared_lane_is_taken_on_its_ports_ready() {
-    let dir = std::env::temp_dir().join(format!("capfc-check-v3-port-{}", std::process::id()));
+    let scratch = tempfile::Builder::new()
+        .prefix("capfc-check-v3-port-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path().to_path_buf();
     std::fs::create_dir_all(&dir).unwrap();
     let map_text = std::fs::read_to_string(
         std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))

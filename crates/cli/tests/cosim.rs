@@ -270,7 +270,11 @@ fn mismatch_window_writes_both_sides_under_the_same_names() {
         mode: Mode::StopMax,
         kind: JobKind::Directed("thresholds_exact".into()),
     };
-    let dir = std::env::temp_dir().join(format!("capfc-wave-{}", std::process::id()));
+    let scratch = tempfile::Builder::new()
+        .prefix("capfc-wave-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path().to_path_buf();
     let opts = RunOpts {
         fault: Some(Fault::WarnOffByOne),
         wave_window: Some(6),
@@ -486,7 +490,11 @@ fn the_blocks_mismatch_window_has_both_sides_under_the_same_names() {
         Err(SoakError::Mismatch { cycle, first, .. }) => (cycle, first),
         other => panic!("the fault was not caught: {other:?}"),
     };
-    let dir = std::env::temp_dir().join(format!("capfc-wave-v3-{}", std::process::id()));
+    let scratch = tempfile::Builder::new()
+        .prefix("capfc-wave-v3-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path().to_path_buf();
     let w = write_window(j, fault, cycle, 6, &dir).unwrap();
     let (rtl, rtl_end) = common::vcd_names(&w.rtl);
     let (model, model_end) = common::vcd_names(&w.model);

@@ -211,7 +211,11 @@ fn golden_files_never_panic() {
         .iter()
         .map(|f| std::fs::read_to_string(src.join(f)).unwrap())
         .collect();
-    let dir = std::env::temp_dir().join(format!("capfc-fuzz-golden-{}", std::process::id()));
+    let scratch = tempfile::Builder::new()
+        .prefix("capfc-fuzz-golden-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path().to_path_buf();
     std::fs::create_dir_all(&dir).unwrap();
     let mut refused = 0;
     for case in 0..600 {

@@ -10,16 +10,32 @@ fn root() -> PathBuf {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("golden")
 }
 
-/// A scratch copy of a checked-in set.
-fn copy_set(name: &str, tag: &str) -> PathBuf {
-    let src = root().join(name);
-    let dst = std::env::temp_dir().join(format!("capfc-golden-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dst);
-    std::fs::create_dir_all(&dst).unwrap();
-    for f in ["manifest.json", "params.vh", "stim.hex", "expect.hex"] {
-        std::fs::copy(src.join(f), dst.join(f)).unwrap();
+/// A scratch copy of a checked-in set, removed when dropped.
+struct SetCopy(tempfile::TempDir);
+
+impl std::ops::Deref for SetCopy {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        self.0.path()
     }
-    dst
+}
+
+impl AsRef<Path> for SetCopy {
+    fn as_ref(&self) -> &Path {
+        self.0.path()
+    }
+}
+
+fn copy_set(name: &str, tag: &str) -> SetCopy {
+    let src = root().join(name);
+    let dst = tempfile::Builder::new()
+        .prefix(&format!("capfc-golden-{tag}-"))
+        .tempdir()
+        .unwrap();
+    for f in ["manifest.json", "params.vh", "stim.hex", "expect.hex"] {
+        std::fs::copy(src.join(f), dst.path().join(f)).unwrap();
+    }
+    SetCopy(dst)
 }
 
 fn edit(dir: &Path, file: &str, f: impl FnOnce(String) -> String) {
@@ -347,7 +363,11 @@ fn every_v3_set_replays_on_the_rtl_and_a_flipped_bit_is_reported() {
 #[cfg(feature = "rtl")]
 #[test]
 fn golden_gen_writes_a_set_of_the_block() {
-    let out = std::env::temp_dir().join(format!("capfc-golden-gen-{}", std::process::id()));
+    let scratch = tempfile::Builder::new()
+        .prefix("capfc-golden-gen-")
+        .tempdir()
+        .unwrap();
+    let out = scratch.path().to_path_buf();
     let _ = std::fs::remove_dir_all(&out);
     let set = out.join("random_cal_v3_np4_seed9");
     let capfc = |args: &[&str]| {

@@ -90,7 +90,11 @@ fn fct_and_pfc_files_parse_with_hpccs_column_layout() {
 
 #[test]
 fn the_cli_writes_both_files_per_mode() {
-    let dir = std::env::temp_dir().join(format!("capfc-hpcc-{}", std::process::id()));
+    let scratch = tempfile::Builder::new()
+        .prefix("capfc-hpcc-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path().to_path_buf();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_capfc"))
         .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .args(["run", "--mode", "CaPFC_cal,PFC_wstop", "--hpcc"])
@@ -261,7 +265,11 @@ fn awk_prints_numbers_as_hpccs_pipeline_sees_them() {
 /// script does.
 #[test]
 fn hpccs_fct_analysis_finds_the_flows_of_capfc_run() {
-    let dir = std::env::temp_dir().join(format!("capfc-hpcc-analysis-{}", std::process::id()));
+    let scratch = tempfile::Builder::new()
+        .prefix("capfc-hpcc-analysis-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path().to_path_buf();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_capfc"))
         .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .args([
@@ -303,7 +311,11 @@ fn hpccs_fct_analysis_finds_the_flows_of_capfc_run() {
 /// computed for both.
 #[test]
 fn hpccs_fct_analysis_finds_the_flows_of_capfc_net_from_a_flow_txt() {
-    let dir = std::env::temp_dir().join(format!("capfc-hpcc-net-{}", std::process::id()));
+    let scratch = tempfile::Builder::new()
+        .prefix("capfc-hpcc-net-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path().to_path_buf();
     std::fs::create_dir_all(&dir).unwrap();
     let mut flows = vec![];
     for k in 0..40u64 {

@@ -875,7 +875,11 @@ fn assert_waits_form_a_cycle(stop: &Network, d: &Deadlock, topo: &Topology) {
 
 /// The pause plot of run `stop` names its deadlock `d`: when, and the switches in it.
 fn assert_plot_names_the_deadlock(stop: &Network, d: &Deadlock) {
-    let svg = std::env::temp_dir().join(format!("capfc-deadlock-{}.svg", std::process::id()));
+    let scratch = tempfile::Builder::new()
+        .prefix("capfc-deadlock-")
+        .tempdir()
+        .unwrap();
+    let svg = scratch.path().join("capfc-deadlock.svg");
     capfc_cli::plot::plot_pauses(&svg, std::slice::from_ref(stop)).unwrap();
     let text = std::fs::read_to_string(&svg).unwrap();
     let _ = std::fs::remove_file(&svg);

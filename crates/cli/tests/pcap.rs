@@ -67,7 +67,11 @@ fn run_captured(mode: FlowMode) -> (Scenario, Switch) {
 fn scapy_reads_every_frame_as_the_switch_sent_it() {
     let (sc, s) = run_captured(FlowMode::CapfcCal);
     let cap = s.capture.as_ref().unwrap();
-    let dir = std::env::temp_dir().join(format!("capfc-pcap-{}", std::process::id()));
+    let scratch = tempfile::Builder::new()
+        .prefix("capfc-pcap-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path().to_path_buf();
     std::fs::create_dir_all(&dir).unwrap();
     let (mut pfc, mut xoff, mut xon, mut data) = (0, 0, 0, 0);
     let mut seq_next = std::collections::HashMap::new();
@@ -163,7 +167,11 @@ fn scapy_reads_every_frame_as_the_switch_sent_it() {
 #[test]
 fn the_cli_writes_one_file_a_chosen_port_and_refuses_a_port_that_does_not_exist() {
     let bin = env!("CARGO_BIN_EXE_capfc");
-    let dir = std::env::temp_dir().join(format!("capfc-pcap-cli-{}", std::process::id()));
+    let scratch = tempfile::Builder::new()
+        .prefix("capfc-pcap-cli-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path().to_path_buf();
     let out = Command::new(bin)
         .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .args(["run", "--mode", "PFC_wstop", "--pcap"])
@@ -307,7 +315,11 @@ fn segments_in_place(path: &Path, rows: &[Vec<String>]) -> usize {
 /// carries PSH alone (no transport, no ACKs) and starts where its connection's last one ended.
 #[test]
 fn tshark_finds_nothing_wrong_in_the_default_scenarios_captures() {
-    let dir = std::env::temp_dir().join(format!("capfc-pcap-tshark-{}", std::process::id()));
+    let scratch = tempfile::Builder::new()
+        .prefix("capfc-pcap-tshark-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path().to_path_buf();
     let out = Command::new(env!("CARGO_BIN_EXE_capfc"))
         .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .args(["run", "--pcap"])
@@ -360,7 +372,11 @@ fn tshark_finds_nothing_wrong_in_the_default_scenarios_captures() {
 /// lose packets, and tshark says so (a warning on some link): the check can fail.
 #[test]
 fn tshark_finds_no_warning_in_a_lossless_network_capture_and_the_losses_of_a_lossy_one() {
-    let dir = std::env::temp_dir().join(format!("capfc-pcap-net-{}", std::process::id()));
+    let scratch = tempfile::Builder::new()
+        .prefix("capfc-pcap-net-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path().to_path_buf();
     let out = Command::new(env!("CARGO_BIN_EXE_capfc"))
         .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
         .args([

@@ -329,7 +329,11 @@ fn tampered_snapshots(dir: &std::path::Path, text: &str) -> [(String, &'static s
 
 #[test]
 fn snapshot_files_round_trip_and_bad_ones_are_refused() {
-    let dir = std::env::temp_dir().join(format!("capfc-repl-{}", std::process::id()));
+    let scratch = tempfile::Builder::new()
+        .prefix("capfc-repl-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path().to_path_buf();
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("s.json");
     let f = file.display().to_string();
@@ -478,7 +482,11 @@ fn vcd_values(path: &str) -> Waves {
 #[cfg(feature = "rtl")]
 #[test]
 fn wave_writes_model_and_rtl_side_by_side() {
-    let dir = std::env::temp_dir().join(format!("capfc-repl-wave-{}", std::process::id()));
+    let scratch = tempfile::Builder::new()
+        .prefix("capfc-repl-wave-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path().to_path_buf();
     std::fs::create_dir_all(&dir).unwrap();
     let stem = dir.join("w").display().to_string();
     let out = transcript(
@@ -651,7 +659,11 @@ fn random_command_lines_never_panic() {
 /// session goes on (following the chain would overflow the stack).
 #[test]
 fn a_file_that_sources_itself_is_refused() {
-    let dir = std::env::temp_dir().join(format!("capfc-source-{}", std::process::id()));
+    let scratch = tempfile::Builder::new()
+        .prefix("capfc-source-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path().to_path_buf();
     std::fs::create_dir_all(&dir).unwrap();
     let (a, b) = (dir.join("a.cmds"), dir.join("b.cmds"));
     std::fs::write(&a, format!("step 1\nsource {}\n", b.display())).unwrap();

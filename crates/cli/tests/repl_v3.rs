@@ -115,7 +115,11 @@ fn capfc_step_block_v3_from_the_command_line() {
 /// model's at the same times as the RTL's.
 #[test]
 fn v3_wave_is_the_models_and_the_rtls() {
-    let dir = std::env::temp_dir().join(format!("capfc_repl_v3_wave_{}", std::process::id()));
+    let scratch = tempfile::Builder::new()
+        .prefix("capfc_repl_v3_wave_")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path().to_path_buf();
     std::fs::create_dir_all(&dir).unwrap();
     let f = dir.join("v3.vcd");
     let script = format!("step 100\nwave {}\nstep 50\nwave off\n", f.display());

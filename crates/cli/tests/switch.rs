@@ -178,7 +178,7 @@ fn bad_scenario_files_name_file_field_and_why() {
     ];
     let dir = assert_refused("capfc-scen", cases);
     // A valid file with only the required fields takes the paper's defaults.
-    let path = dir.join("ok.toml");
+    let path = dir.path().join("ok.toml");
     std::fs::write(&path, format!("name = \"ok\"\nports = 4\n{flow}")).unwrap();
     let sc = Scenario::load(path.to_str().unwrap()).unwrap();
     assert_eq!(sc.thresholds, capfc::block::PrioThresholds::paper());
@@ -294,7 +294,11 @@ fn plot_shows_every_mode() {
     let runs =
         capfc_cli::cli_run::run_modes_traced(&sc, &FlowMode::ALL, DutKind::Model, Some(2000))
             .unwrap();
-    let path = std::env::temp_dir().join(format!("capfc-plot-{}.svg", std::process::id()));
+    let scratch = tempfile::Builder::new()
+        .prefix("capfc-plot-")
+        .tempdir()
+        .unwrap();
+    let path = scratch.path().join("capfc-plot.svg");
     capfc_cli::plot::plot(&path, &runs).unwrap();
     let svg = std::fs::read_to_string(&path).unwrap();
     assert!(svg.starts_with("<svg"), "not an SVG");
@@ -690,7 +694,11 @@ fn a_fault_under_dut_both_stops_with_report_and_waveforms() {
     let text = include_str!("../../../scenarios/incast-victims.toml")
         .replace("ports = 8", "ports = 8\nmtu = 1024");
     let sc = Scenario::from_toml(&text, "test").unwrap();
-    let dir = std::env::temp_dir().join(format!("capfc-switch-wave-{}", std::process::id()));
+    let scratch = tempfile::Builder::new()
+        .prefix("capfc-switch-wave-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path().to_path_buf();
     let o = RunOptions {
         fault: Some(ModelFault::V2(capfc::block::Fault::WarnOffByOne)),
         wave_window: 4,
@@ -815,15 +823,17 @@ fn lost_packets_are_sent_again_after_the_timeout() {
 }
 
 /// Each scenario file (name, text) is refused, naming the file and saying each of its words; the
-/// files are written to a fresh directory, which is returned.
+/// files are written to a fresh directory, which is returned (and removed when dropped).
 fn assert_refused<const N: usize>(
     tag: &str,
     cases: [(&str, String, Vec<&str>); N],
-) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+) -> tempfile::TempDir {
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("{tag}-"))
+        .tempdir()
+        .unwrap();
     for (name, text, want) in cases {
-        let path = dir.join(format!("{name}.toml"));
+        let path = dir.path().join(format!("{name}.toml"));
         std::fs::write(&path, text).unwrap();
         let e = Scenario::load(path.to_str().unwrap())
             .unwrap_err()

@@ -400,7 +400,11 @@ fn a_v3_model_fault_stops_the_lockstep_behind_the_default_switch() {
     // with a waveform window: both sides' files, the model's signals under the RTL's names, and
     // at the report's block cycle c (the registers as they entered it: time 2c) the register
     // holds in each file the value the report gives
-    let dir = std::env::temp_dir().join(format!("capfc-v3-switch-wave-{}", std::process::id()));
+    let scratch = tempfile::Builder::new()
+        .prefix("capfc-v3-switch-wave-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path().to_path_buf();
     let o = RunOptions {
         wave_window: 8,
         wave_dir: dir.clone(),
