@@ -825,8 +825,13 @@ impl BlockV3 {
         out.arr_accept = 0;
         out.enq_accept = false;
         // (quiet: nothing taken in this cycle nor waiting for its answer; events offered at
-        // ports whose slot was not up are idle inputs to the block)
-        let quiet = self.answers.is_empty() && self.lanes.in_flight() == 0;
+        // ports whose slot was not up are idle inputs to the block. An accept in this cycle
+        // does not end quiet: its event has left the lanes, and the switch acts on it now)
+        let quiet = self.lanes.in_flight() == 0
+            && !self
+                .answers
+                .iter()
+                .any(|a| matches!(a, Answer::Taken { .. }));
         self.watch_idle(quiet, out)
     }
 

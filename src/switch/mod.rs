@@ -956,7 +956,12 @@ impl Switch {
         {
             // A fixed point under idle inputs: the cycle would change nothing (the outputs too are
             // those of the last, idle, cycle; with v3, a PFC frame may wait for its line, and the
-            // line's readiness then ends the fixed point).
+            // line's readiness then ends the fixed point). With v3 it answers nothing: the
+            // answers of the last cycle clocked (an accept may end the cycle before a fixed
+            // point) were acted on in it.
+            if let Dut::V3(b) = &mut self.block {
+                b.answers.clear();
+            }
             return;
         }
         // Quiescent before this cycle too: its outputs are then the fixed point's (a cycle that
