@@ -30,9 +30,10 @@ fn params_literal(p: &BlockParams, block: BlockKind) -> String {
     )
 }
 
-/// `capfc_dpi.sv`: the package, for `capfc_v2_top` (v2).
-pub fn package(p: &BlockParams) -> String {
-    package_for(p, BlockKind::V2).expect("v2's parameters are validated by its callers")
+/// `capfc_dpi.sv`: the package, for the block, `capfc_top_oc` (v3); `Err`: parameters it does not
+/// take.
+pub fn package(p: &BlockParams) -> Result<String, crate::ports::PortsError> {
+    package_for(p, BlockKind::V3)
 }
 
 /// `capfc_dpi.sv` for the block of micro-architecture `block` (v3: `capfc_top_oc`'s ports, its

@@ -1,5 +1,6 @@
 //! The model and the reference checker one cycle at a time on the block's port concatenations
-//! (`capfc_v2_top`'s, v2, by default; `capfc_top_oc`'s, v3, with its two readies first in the outputs):
+//! (`capfc_top_oc`'s, the block, v3, by default, with its two readies first in the outputs; the test
+//! subject `capfc_v2_top`'s, v2, when asked for):
 //! `{rst, cfg_we, ..., pfc_ready}` in and `{arr_accept, ..., d_state}` out (`docs/golden.md`), as
 //! 32-bit words least significant first (a SystemVerilog `bit [N-1:0]` as DPI passes it). The
 //! bindings (the C ABI in `capi/`, the Python package in `python/`) are thin layers over this.
@@ -101,8 +102,8 @@ fn check_len(what: &'static str, got: usize, bits: usize) -> Result<(), PortsErr
     Ok(())
 }
 
-/// The cycle model of the block on port concatenations: `capfc_v2_top` (v2, [`ModelPorts::new`]) or
-/// `capfc_top_oc` (v3, [`ModelPorts::with_block`]).
+/// The cycle model of the block on port concatenations: `capfc_top_oc` (v3, [`ModelPorts::new`]) or
+/// `capfc_v2_top` (v2, [`ModelPorts::with_block`]).
 pub struct ModelPorts(ModelImpl);
 
 enum ModelImpl {
@@ -122,9 +123,9 @@ enum CheckerImpl {
 }
 
 impl ModelPorts {
-    /// `capfc_v2_top`'s (v2).
+    /// The block's, `capfc_top_oc`'s (v3).
     pub fn new(p: &BlockParams) -> Result<Self, PortsError> {
-        Self::with_block(p, BlockKind::V2)
+        Self::with_block(p, BlockKind::V3)
     }
 
     /// The block of micro-architecture `block`.
@@ -175,10 +176,10 @@ impl ModelPorts {
 }
 
 impl CheckerPorts {
-    /// For `capfc_v2_top`'s ports (v2); `env`: the block's timing envelope (None: capfc_v2_top's own
-    /// at these parameters).
+    /// For the block's ports, `capfc_top_oc`'s (v3); `env`: the block's timing envelope (None: the
+    /// block's own at these parameters).
     pub fn new(p: &BlockParams, env: Option<Envelope>) -> Result<Self, PortsError> {
-        Self::with_block(p, env, BlockKind::V2)
+        Self::with_block(p, env, BlockKind::V3)
     }
 
     /// For the ports of micro-architecture `block`; `env` None: that block's own envelope.
@@ -557,35 +558,42 @@ mod tests {
     #[test]
     fn the_fields_tile_the_concatenation_first_port_highest() {
         let p = BlockParams::with_ports(4);
-        let m = ModelPorts::new(&p).unwrap();
-        for (f, bits) in [(m.in_fields(), m.in_bits()), (m.out_fields(), m.out_bits())] {
-            assert_eq!(f[0].lsb + f[0].width, bits);
-            for w in f.windows(2) {
-                assert_eq!(w[1].lsb + w[1].width, w[0].lsb);
+        for block in [BlockKind::V3, BlockKind::V2] {
+            let m = ModelPorts::with_block(&p, block).unwrap();
+            for (f, bits) in [(m.in_fields(), m.in_bits()), (m.out_fields(), m.out_bits())] {
+                assert_eq!(f[0].lsb + f[0].width, bits, "{block:?}");
+                for w in f.windows(2) {
+                    assert_eq!(w[1].lsb + w[1].width, w[0].lsb, "{block:?}");
+                }
+                assert_eq!(f.last().unwrap().lsb, 0, "{block:?}");
             }
-            assert_eq!(f.last().unwrap().lsb, 0);
+            assert_eq!(m.in_fields()[0].name, "rst", "{block:?}");
+            assert_eq!(m.out_fields().last().unwrap().name, "d_state", "{block:?}");
         }
-        assert_eq!(m.in_fields()[0].name, "rst");
-        assert_eq!(m.out_fields().last().unwrap().name, "d_state");
+        // (the block's own by default: its readies first among the outputs)
+        let m = ModelPorts::new(&p).unwrap();
+        assert_eq!(m.out_fields()[0].name, "arr_ready");
     }
 
     #[test]
     fn short_buffers_and_a_step_after_the_end_are_refused() {
         let p = BlockParams::with_ports(4);
-        let mut c = CheckerPorts::new(&p, None).unwrap();
-        let e = c.step(&[0; 2], &[0; 8]).unwrap_err();
-        assert!(
-            matches!(
-                e,
-                PortsError::Length {
-                    what: "inputs",
-                    got: 2,
-                    ..
-                }
-            ),
-            "{e}"
-        );
-        c.finish();
-        assert_eq!(c.step(&[0; 8], &[0; 8]), Err(PortsError::AfterEnd));
+        for block in [BlockKind::V3, BlockKind::V2] {
+            let mut c = CheckerPorts::with_block(&p, None, block).unwrap();
+            let e = c.step(&[0; 2], &[0; 8]).unwrap_err();
+            assert!(
+                matches!(
+                    e,
+                    PortsError::Length {
+                        what: "inputs",
+                        got: 2,
+                        ..
+                    }
+                ),
+                "{block:?}: {e}"
+            );
+            c.finish();
+            assert_eq!(c.step(&[0; 8], &[0; 8]), Err(PortsError::AfterEnd));
+        }
     }
 }

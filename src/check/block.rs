@@ -1,6 +1,9 @@
-//! Our own block (`capfc_v2_top`, micro-architecture v2) seen by the reference checker: its parameters,
-//! its envelope (its exact latencies, from `docs/microarchitecture-v2.md`), and its ports turned into
-//! checker cycles. The same adapter serves the cycle model and the RTL: both have these ports.
+//! Our blocks seen by the reference checker: the checker's view of a parameter set, and per
+//! block its envelope and its ports turned into checker cycles. The block, v3 (`capfc_top_oc`):
+//! [`envelope_of_v3`] (its latencies, from `docs/microarchitecture.md`, the accept four cycles
+//! after the take) and [`AdapterV3`]; the test subject v2 (`capfc_v2_top`, `check/capfc_v2`):
+//! [`envelope_of`] (its exact latencies, from `docs/microarchitecture-v2.md`) and [`Adapter`].
+//! Each adapter serves its block's cycle model and its RTL alike: both have these ports.
 
 use super::{Cycle, Envelope, Frame, Lane, Params, Window};
 use crate::block::cfg::CfgRegs;
