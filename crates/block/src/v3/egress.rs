@@ -1331,8 +1331,9 @@ impl Egress {
         let p = self.p;
         let (np, rc_sat) = (p.np, p.rc_sat());
         let none = |v: &[bool]| !v.iter().fold(false, |a, &b| a | b);
+        // (the cheap per-group and per-port tests first: in a busy cycle they fail before the
+        // scan of the row events)
         !inp.rst
-            && self.still_sparse()
             && self
                 .grp
                 .iter()
@@ -1341,6 +1342,7 @@ impl Egress {
             && self.port.iter().all(|po| light(po) && !po.ew_v_q)
             && none(&lanes.sre[..np])
             && none(&lanes.swr_en[..np])
+            && self.still_sparse()
     }
 
     /// Sparse with no fault, E as its partial ORs were made from, no row event in any stage:
@@ -1374,10 +1376,11 @@ impl Egress {
     /// as its partial ORs were made from, no fault.
     pub fn idle_jump_ready(&self) -> bool {
         let rc_sat = self.p.rc_sat();
-        self.still_sparse()
-            && self.grp.iter().all(|gr| quiet(gr, rc_sat))
+        // (the row events' scan last, as in `quiet_edge_ready`)
+        self.grp.iter().all(|gr| quiet(gr, rc_sat))
             && (0..self.port.len())
                 .all(|o| !self.port[o].ew_v_q && self.port_may_lag(o, true, false))
+            && self.still_sparse()
     }
 
     /// `n` edges under [`Egress::idle_jump_ready`] but the thresholds' refresh (the caller's,
