@@ -102,6 +102,51 @@ impl ThrCopies {
     }
 
     /// The registers and RAM words under their RTL names, prefixed by the instance's path.
+    /// The priority whose words stage `g` of the chain holds `back` edges from now: the one the
+    /// refresh read `g + 1 - back` edges ago.
+    fn chain_prio(&self, g: usize, back: u64) -> usize {
+        (i64::from(self.rf_q) - 1 - g as i64 + back as i64).rem_euclid(8) as usize
+    }
+
+    /// The chain as a settled refresh leaves it: each stage holds the priority the refresh read
+    /// `g + 1` edges ago and that priority's words as its tables hold them (so each edge
+    /// rewrites every table word it writes with the word it holds).
+    pub fn settled(&self) -> bool {
+        (0..self.ng).all(|g| {
+            let p = self.chain_prio(g, 0);
+            usize::from(self.chp_q[g]) == p
+                && self.cha_q[g] == self.tha[g][p]
+                && self.chd_q[g] == self.thd[g][p]
+        })
+    }
+
+    /// `k` refresh edges of a periodic block ([`ThrCopies::settled`], with the thresholds and
+    /// the lossless priorities unchanged, no reset, no fault) by arithmetic: the pointer moves
+    /// on by `k`, each chain stage holds the priority `g + 1` behind it with the tables' words
+    /// for it, the tables keep theirs (every word rewritten with itself), and the write log is
+    /// the last edge's.
+    pub fn advance_settled(&mut self, k: u64) {
+        if k == 0 {
+            return;
+        }
+        // (the last edge's writes: the chain one edge before the end)
+        self.wlog.0.clear();
+        for g in 0..self.ng {
+            let p = self.chain_prio(g, k - 1);
+            self.wlog.0.push(((2 * g) as u32, p as u64, self.tha[g][p]));
+            self.wlog
+                .0
+                .push(((2 * g + 1) as u32, p as u64, self.thd[g][p]));
+        }
+        self.rf_q = ((u64::from(self.rf_q) + k) & 7) as u8;
+        for g in 0..self.ng {
+            let p = self.chain_prio(g, 0);
+            self.chp_q[g] = p as u8;
+            self.cha_q[g] = self.tha[g][p];
+            self.chd_q[g] = self.thd[g][p];
+        }
+    }
+
     pub fn regs(&self, prefix: &str, out: &mut Regs) {
         let mut s = RegStrings::default();
         self.visit(prefix, &mut s);
