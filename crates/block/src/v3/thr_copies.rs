@@ -101,11 +101,10 @@ impl ThrCopies {
         };
     }
 
-    /// The registers and RAM words under their RTL names, prefixed by the instance's path.
-    /// The priority whose words stage `g` of the chain holds `back` edges from now: the one the
-    /// refresh read `g + 1 - back` edges ago.
-    fn chain_prio(&self, g: usize, back: u64) -> usize {
-        (i64::from(self.rf_q) - 1 - g as i64 + back as i64).rem_euclid(8) as usize
+    /// The priority whose words stage `g` of the chain holds `ahead` edges from now (the refresh
+    /// pointer moving on by one an edge): the one the pointer named `g + 1` edges before then.
+    fn chain_prio(&self, g: usize, ahead: u64) -> usize {
+        (i64::from(self.rf_q) - 1 - g as i64 + ahead as i64).rem_euclid(8) as usize
     }
 
     /// The chain as a settled refresh leaves it: each stage holds the priority the refresh read
@@ -147,6 +146,7 @@ impl ThrCopies {
         }
     }
 
+    /// The registers and RAM words under their RTL names, prefixed by the instance's path.
     pub fn regs(&self, prefix: &str, out: &mut Regs) {
         let mut s = RegStrings::default();
         self.visit(prefix, &mut s);
