@@ -36,6 +36,10 @@ REPLAY_JOBS ?= 2
 # scenarios, 40,062 and 60,062 cycles, would take over two minutes of its time; Verilator still
 # replays them). Empty: every set on both simulators.
 REPLAY_ICARUS_MAX_CYCLES ?=
+# 0: replay-all replays the test subject v2's sets on Verilator only (make test sets it: its
+# tests/check_v2.rs runs every one of them on Icarus through the same testbench, and requires
+# 0 failed). 1: on both simulators.
+REPLAY_ICARUS_V2 ?= 1
 REPLAY_FAILED = $(REPLAY_R)build/replay/failed
 # the sets: directories under golden/ holding a params.vh, the most cycles first (so that
 # replay-all does not end on one long run); those Icarus replays (REPLAY_ICARUS_MAX_CYCLES)
@@ -44,8 +48,9 @@ REPLAY_CYCLES := $(shell grep -H '^`define CAPFC_CYCLES ' $(REPLAY_R)golden/*/pa
 comma := ,
 REPLAY_SETS := $(foreach c,$(REPLAY_CYCLES),$(firstword $(subst :, ,$(c))))
 # (expanded only by replay-all's recipe, not by each replay's make)
-REPLAY_ICARUS_SETS = $(if $(REPLAY_ICARUS_MAX_CYCLES),$(shell printf '%s\n' $(REPLAY_CYCLES) \
+REPLAY_ICARUS_ALL = $(if $(REPLAY_ICARUS_MAX_CYCLES),$(shell printf '%s\n' $(REPLAY_CYCLES) \
 	| awk -F: '$$2 <= $(REPLAY_ICARUS_MAX_CYCLES) { print $$1 }'),$(REPLAY_SETS))
+REPLAY_ICARUS_SETS = $(if $(filter 0,$(REPLAY_ICARUS_V2)),$(filter $(REPLAY_R)golden/v3/%,$(REPLAY_ICARUS_ALL)),$(REPLAY_ICARUS_ALL))
 
 # A define of the set's params.vh, for the shell.
 REPLAY_DEF   = $$(sed -n 's/^`define CAPFC_$(1) //p' $(GOLDEN)/params.vh)
@@ -111,7 +116,8 @@ replay-all: ## replay every set under golden/ with Verilator and Icarus, REPLAY_
 	  echo "replay-all: FAILED: $$(tr '\n' ' ' <$(REPLAY_FAILED))" >&2; exit 1; \
 	fi; \
 	echo "replay-all: all $(words $(REPLAY_SETS) $(REPLAY_ICARUS_SETS)) replays passed ($(words $(REPLAY_SETS)) sets on Verilator, $(words $(REPLAY_ICARUS_SETS)) on Icarus$(if \
-	  $(filter-out $(REPLAY_ICARUS_SETS),$(REPLAY_SETS)),; over $(REPLAY_ICARUS_MAX_CYCLES) cycles$(comma) left to Verilator: $(notdir $(filter-out $(REPLAY_ICARUS_SETS),$(REPLAY_SETS)))))"
+	  $(filter-out $(REPLAY_ICARUS_ALL),$(REPLAY_SETS)),; over $(REPLAY_ICARUS_MAX_CYCLES) cycles$(comma) left to Verilator: $(notdir $(filter-out $(REPLAY_ICARUS_ALL),$(REPLAY_SETS))))$(if \
+	  $(filter-out $(REPLAY_ICARUS_SETS),$(REPLAY_ICARUS_ALL)),; v2's $(words $(filter-out $(REPLAY_ICARUS_SETS),$(REPLAY_ICARUS_ALL))) left to Verilator and tests/check_v2.rs))"
 
 lint-tb: ## verilator --lint-only -Wall on testbench/capfc_tb.sv and the RTL (params.vh of GOLDEN)
 	@# (a v3 set: UNUSEDPARAM waived, as make v3-spike does: capfc_pkg's v2 constants v3 does not use)

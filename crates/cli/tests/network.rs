@@ -20,17 +20,18 @@ fn flow(src: usize, dst: usize, size: u64, start_ns: u64) -> NetFlow {
 }
 
 /// A k = 4 fat tree with Poisson flows of `small_flows` at `load` for `duration_ns` (seed `seed`),
-/// and a 7-to-1 incast of 200 KB to host 0 starting at `incast_ns`, in start order.
+/// and a 7-to-1 incast of `incast_bytes` a sender to host 0 starting at `incast_ns`, in start order.
 fn fat_tree_with_incast(
     load: f64,
     duration_ns: u64,
     seed: u64,
     incast_ns: u64,
+    incast_bytes: u64,
 ) -> (Topology, Vec<NetFlow>) {
     let topo = Topology::fat_tree(4, 1_000_000_000, 500).unwrap();
     let mut flows = poisson_flows(&topo, &small_flows(), load, duration_ns, seed, 3).unwrap();
     for src in [1, 2, 3, 5, 6, 7, 9] {
-        flows.push(flow(src, 0, 200_000, incast_ns));
+        flows.push(flow(src, 0, incast_bytes, incast_ns));
     }
     flows.sort_by_key(|f| f.start_ns);
     (topo, flows)
@@ -116,7 +117,7 @@ fn fat_tree_delivers_every_byte_and_conserves_them() {
 #[test]
 fn skipping_idle_switches_changes_nothing() {
     // An incast too, so that PFC frames flow.
-    let (topo, flows) = fat_tree_with_incast(0.5, 300_000, 3, 100_000);
+    let (topo, flows) = fat_tree_with_incast(0.5, 120_000, 3, 40_000, 60_000);
     for (mode, tcp) in [
         (FlowMode::PfcWstop, false),
         (FlowMode::CapfcCal, false),
@@ -483,7 +484,7 @@ fn one_switch_on_the_rtl_in_lockstep_gives_the_models_results() {
 #[test]
 fn tcp_delivers_every_byte_through_drops() {
     // A 7-to-1 incast of 200 KB each: drops under PFC_wdrop.
-    let (topo, flows) = fat_tree_with_incast(0.3, 500_000, 11, 50_000);
+    let (topo, flows) = fat_tree_with_incast(0.3, 500_000, 11, 50_000, 200_000);
     for mode in [FlowMode::PfcWdrop, FlowMode::CapfcCal] {
         let cfg = NetConfig::paper(mode, Routing::Ecmp).with_transport(TransportKind::Dctcp);
         let mut net = Network::new(&topo, &flows, cfg).unwrap();
