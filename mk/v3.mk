@@ -111,7 +111,7 @@ v3-spike: deps ## the block's units: verilator -Wall, each against its reference
 # The assembled v3 block (capfc_top_oc) checked whole against the contract: the testbench drives
 # legal random traffic (lanes held until ready) and writes a waveform, and `capfc check --wave`
 # judges it against shared/domain.md section 3 within v3's timing envelope (`capfc check
-# --envelope v3_np4 --ports N`: src/check/block.rs, envelope_of_v3), from
+# --envelope v3_np4 --ports N`: crates/check/src/check/block.rs, envelope_of_v3), from
 # docs/microarchitecture.md's latencies (a lane taken in t: accepts in t+4, D from I in t+6;
 # D may stay up 6 cycles after E's clear; a sort requested in t+6 is granted in t+7 and its E
 # shows in D 12 cycles after the request's take plus the sort's busy time: Stop-Max's pass, or

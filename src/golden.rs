@@ -618,10 +618,7 @@ pub fn curated() -> Vec<Curated> {
 }
 
 pub fn params_of(rtl_config: &str) -> Option<BlockParams> {
-    crate::block::rtl_configs::RTL_CONFIGS
-        .iter()
-        .find(|(n, _)| *n == rtl_config)
-        .map(|(_, v)| BlockParams::from_values(v))
+    BlockParams::of_rtl_config(rtl_config)
 }
 
 /// Build a set's files from its name, parameters and source.

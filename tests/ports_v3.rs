@@ -1,4 +1,4 @@
-//! The v3 block on port concatenations (`src/ports.rs`, what the C ABI, the DPI scoreboard and the
+//! The v3 block on port concatenations (`crates/check/src/ports.rs`, what the C ABI, the DPI scoreboard and the
 //! Python package use): the model's `capfc_top_oc` answers every golden v3 set's inputs with the
 //! set's expected outputs, so the concatenations are the RTL testbench's, field for field; the
 //! checker on those ports judges the set's run clean and reports a flipped D at the cycle of the

@@ -4,9 +4,9 @@
 //! (python/python/capfc) and its cocotb scoreboard. A concatenation crosses as little-endian
 //! bytes; the package turns them into ints.
 
-use capfc::block::{BlockKind, BlockParams};
-use capfc::check::Envelope;
-use capfc::ports::{CheckerPorts, Field, ModelPorts};
+use capfc_block::block::{BlockKind, BlockParams};
+use capfc_check::check::Envelope;
+use capfc_check::ports::{CheckerPorts, Field, ModelPorts};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
@@ -213,7 +213,7 @@ impl Checker {
 /// The values [NP, SW, OW, CW, CELL_LOG2, CUT_F, NL] of a built-in parameter set (`np4`, `np8`, ...).
 #[pyfunction]
 fn params_of(name: &str) -> PyResult<(usize, u32, u32, u32, u32, u32, usize)> {
-    let p = capfc::golden::params_of(name)
+    let p = capfc_block::block::BlockParams::of_rtl_config(name)
         .ok_or_else(|| PyValueError::new_err(format!("no parameter set '{name}'")))?;
     Ok((p.np, p.sw, p.ow, p.cw, p.cell_log2, p.cut_f, p.nl))
 }

@@ -99,6 +99,14 @@ impl BlockParams {
         }
     }
 
+    /// The parameter set of `rtl_configs.rs` named `name` (e.g. `np8`), if there is one.
+    pub fn of_rtl_config(name: &str) -> Option<Self> {
+        rtl_configs::RTL_CONFIGS
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| Self::from_values(v))
+    }
+
     /// The name of the Verilated parameter set with exactly these values, if one is built in.
     pub fn rtl_config_name(&self) -> Option<&'static str> {
         rtl_configs::RTL_CONFIGS

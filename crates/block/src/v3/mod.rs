@@ -20,6 +20,7 @@ pub mod cfg;
 pub mod egress;
 pub mod fault;
 pub mod ingress;
+pub mod inputs;
 pub mod lanes;
 pub mod rtl_configs;
 pub mod sort;

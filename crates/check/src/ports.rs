@@ -36,7 +36,7 @@ pub enum PortsError {
     },
     /// Inputs the v3 block's ports cannot carry.
     #[error("[ports] {0}")]
-    Decode(#[from] crate::replay::InputError),
+    Decode(#[from] crate::v3::inputs::InputError),
     /// A checker's step after [`CheckerPorts::finish`].
     #[error("[ports] a step after the end of the run")]
     AfterEnd,
@@ -440,9 +440,9 @@ impl PortsV3 {
         check_len("inputs", inc.len(), self.in_bits)?;
         let bits = inc.view_bits::<Lsb0>();
         let ins = &self.ins;
-        let f = |name: &str, lo: usize, w: u32| -> Result<u64, crate::replay::InputError> {
+        let f = |name: &str, lo: usize, w: u32| -> Result<u64, crate::v3::inputs::InputError> {
             let f = ins.iter().find(|f| f.name == name).ok_or_else(|| {
-                crate::replay::InputError::NoPort {
+                crate::v3::inputs::InputError::NoPort {
                     within: "capfc_top_oc".to_string(),
                     name: name.to_string(),
                 }
@@ -451,7 +451,7 @@ impl PortsV3 {
                 .filter(|&b| lo + b < f.width && bits[f.lsb + lo + b])
                 .fold(0u64, |x, b| x | 1 << b))
         };
-        crate::replay::top_in_into(&self.p, &f, &mut self.tin).map_err(PortsError::Decode)
+        crate::v3::inputs::top_in_into(&self.p, &f, &mut self.tin).map_err(PortsError::Decode)
     }
 
     /// The outputs of a cycle from their concatenation into `self.tout`.

@@ -8,7 +8,7 @@ fn run(
     seed: u64,
     cycles: u64,
 ) -> (super::Summary, Vec<super::Violation>) {
-    let p = crate::golden::params_of(np_name).expect("a parameter set");
+    let p = crate::block::BlockParams::of_rtl_config(np_name).expect("a parameter set");
     let mut s = RandomStim::new(&p, mode, seed, cycles);
     // A lossless mask rewritten with traffic in flight is outside section 3 (the checker says so).
     s.profile.reconfig_rate = 0.0;
