@@ -4,7 +4,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The static library of this crate, built (a no-op when fresh) in this test binary's profile:
-/// `cargo test` builds only the Rust library the tests link.
+/// `cargo test` builds only the Rust library the tests link. (`--lib --tests`: the features
+/// resolved with the dev-dependencies, as `cargo test` resolved them, so that the library the
+/// tests were built with is the one given; a plain build resolves without them, and would build
+/// the library and the crates under it again.)
 pub fn staticlib() -> PathBuf {
     let dir = std::env::current_exe()
         .unwrap()
@@ -13,7 +16,7 @@ pub fn staticlib() -> PathBuf {
         .unwrap()
         .to_path_buf();
     let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-    c.args(["build", "-q", "-p", "capfc-capi"]);
+    c.args(["build", "-q", "-p", "capfc-capi", "--lib", "--tests"]);
     if dir.file_name().is_some_and(|n| n == "release") {
         c.arg("--release");
     }
