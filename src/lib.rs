@@ -7,7 +7,8 @@
 //! second implementation and the default of `capfc net`; [`reference`] the untimed transcription
 //! of `shared/domain.md` section 3. Over them, the crate `capfc-check` (`crates/check`, pure too,
 //! and all that the C ABI and the Python package link): [`check`], the reference checker;
-//! [`ports`], the model and the checker on packed port words; [`stimulus`].
+//! [`ports`], the model and the checker on packed port words; [`dpi_sv`], their SystemVerilog
+//! side (the DPI-C package and the scoreboard); [`stimulus`].
 //!
 //! The modules here are layers around those, each using only the crates below and the layers
 //! listed before it ([`LAYERS`], which `tests/layers.rs` holds the sources to): model waveforms,
@@ -16,7 +17,7 @@
 //! `capfc-cli` (`crates/cli`), above all of them.
 
 pub use capfc_block::{block, error, reference, v3};
-pub use capfc_check::{check, ports, stimulus};
+pub use capfc_check::{check, dpi_sv, ports, stimulus};
 
 /// This crate's modules from the lowest layer to the highest: a module's code (its tests aside)
 /// names only modules before it in this list, and the models.
@@ -26,7 +27,6 @@ pub const LAYERS: &[&str] = &[
     "dut_v3",
     "dut",
     "replay",
-    "dpi_sv",
     "cosim",
     "cosim_v3",
     "headroom",
@@ -43,7 +43,6 @@ pub mod check_wave;
 pub mod cosim;
 #[cfg(feature = "rtl")]
 pub mod cosim_v3;
-pub mod dpi_sv;
 #[cfg(feature = "rtl")]
 pub mod dut;
 #[cfg(feature = "rtl")]

@@ -3,10 +3,10 @@
 //! stimulus, a changed output is reported, two instances side by side do not interfere, and bad
 //! input is refused with a reason.
 
-use capfc::block::pack::{self, Layouts};
-use capfc::block::{BlockParams, Inputs, Mode};
-use capfc::stimulus::{RandomStim, Stimulus};
+use capfc_block::block::pack::{self, Layouts};
+use capfc_block::block::{BlockParams, Inputs, Mode};
 use capfc_capi::*;
+use capfc_check::stimulus::{RandomStim, Stimulus};
 use std::ffi::{CStr, CString};
 use std::path::Path;
 use std::process::Command;
@@ -39,7 +39,7 @@ struct Pair {
 
 impl Pair {
     fn new(config: &str, mode: Mode, seed: u64, cycles: u64) -> Pair {
-        let p = capfc::golden::params_of(config).unwrap();
+        let p = capfc_block::block::BlockParams::of_rtl_config(config).unwrap();
         let t = params_toml(&p);
         let mut err = [0i8; 256];
         let m = unsafe { capfc_model_new(t.as_ptr(), err.as_mut_ptr(), 256) };
@@ -83,7 +83,7 @@ impl Pair {
         // the stimulus reacts to the block's answers (what it accepted)
         let mut outw = vec![0u32; self.lay.outputs.words];
         pack::from_concat(&self.lay.outputs, &self.outc, &mut outw);
-        let mut out = capfc::block::Outputs::new(self.p.np);
+        let mut out = capfc_block::block::Outputs::new(self.p.np);
         pack::unpack_outputs(&self.lay.outputs, &outw, &mut out);
         self.stim.observe(&inp, &out);
         let cyc = unsafe { capfc_checker_cycles(self.c) };
@@ -182,7 +182,7 @@ fn two_instances_side_by_side_do_not_interfere() {
 fn bad_input_is_refused_with_a_reason() {
     // a fresh checker has checked nothing: the count a scoreboard fails on
     {
-        let p = params_toml(&capfc::golden::params_of("np4").unwrap());
+        let p = params_toml(&capfc_block::block::BlockParams::of_rtl_config("np4").unwrap());
         let mut e = [0i8; 64];
         let c = unsafe { capfc_checker_new(p.as_ptr(), std::ptr::null(), e.as_mut_ptr(), 64) };
         assert_eq!(unsafe { capfc_checker_lanes(c) }, 0);
@@ -212,7 +212,7 @@ fn bad_input_is_refused_with_a_reason() {
         assert!(m.is_null(), "{params}");
         assert!(text(&err).contains(want), "{params}: {}", text(&err));
     }
-    let p = params_toml(&capfc::golden::params_of("np4").unwrap());
+    let p = params_toml(&capfc_block::block::BlockParams::of_rtl_config("np4").unwrap());
     let env = CString::new("accept_latency = 0").unwrap();
     let c = unsafe { capfc_checker_new(p.as_ptr(), env.as_ptr(), err.as_mut_ptr(), 512) };
     assert!(c.is_null());
@@ -259,7 +259,7 @@ fn the_v3_block_through_the_c_abi() {
         "np = 4\nsw = 14\now = 20\ncw = 16\ncell_log2 = 0\ncut_f = 8\nnl = 2\nblock = \"v3\"\n",
     )
     .unwrap();
-    let v2 = params_toml(&capfc::golden::params_of("np4").unwrap());
+    let v2 = params_toml(&capfc_block::block::BlockParams::of_rtl_config("np4").unwrap());
     let mut err = [0i8; 512];
     unsafe {
         let m = capfc_model_new(p.as_ptr(), err.as_mut_ptr(), 512);

@@ -5,9 +5,8 @@ use std::process::Command;
 
 /// The static library of this crate, built (a no-op when fresh) in this test binary's profile:
 /// `cargo test` builds only the Rust library the tests link. (`--lib --tests`: the features
-/// resolved with the dev-dependencies, as `cargo test` resolved them, so that the library the
-/// tests were built with is the one given; a plain build resolves without them, and would build
-/// the library and the crates under it again.)
+/// resolved as `cargo test` resolved them, so that the library the tests were built with is the
+/// one given, should the crate gain dev-dependencies.)
 pub fn staticlib() -> PathBuf {
     let dir = std::env::current_exe()
         .unwrap()

@@ -1,19 +1,35 @@
 //! The DPI-C scoreboard (`capfc gen-sv`) inside two testbenches under Verilator: our block's golden
 //! replay testbench and the second implementation's (check/capfc_v1), each once clean and once with
-//! a bug the scoreboard must report with its cycle and signal.
+//! a bug the scoreboard must report with its cycle and signal. The scoreboard calls the C ABI's
+//! static library (`capi/`), which these tests build with cargo.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-mod common;
 use capfc::block::BlockKind;
-use common::staticlib;
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
+    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
+}
+
+/// The C ABI's static library, built (a no-op when fresh: `make test` built it with the C ABI's
+/// tests) in this test binary's profile, beside it.
+fn staticlib() -> PathBuf {
+    let dir = std::env::current_exe()
         .unwrap()
-        .to_path_buf()
+        .parent()
+        .and_then(Path::parent)
+        .unwrap()
+        .to_path_buf();
+    let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    c.args(["build", "-q", "-p", "capfc-capi", "--lib"]);
+    if dir.file_name().is_some_and(|n| n == "release") {
+        c.arg("--release");
+    }
+    assert!(c.status().expect("cargo runs").success());
+    let lib = dir.join("libcapfc_capi.a");
+    assert!(lib.exists(), "{} missing", lib.display());
+    lib
 }
 
 fn work() -> PathBuf {
