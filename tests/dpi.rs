@@ -8,28 +8,13 @@ use std::process::Command;
 
 use capfc::block::BlockKind;
 
+// (the C ABI's own tests' helper: its static library, built with cargo, a no-op when fresh)
+#[path = "../capi/tests/common/mod.rs"]
+mod capi_common;
+use capi_common::staticlib;
+
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
-}
-
-/// The C ABI's static library, built (a no-op when fresh: `make test` built it with the C ABI's
-/// tests) in this test binary's profile, beside it.
-fn staticlib() -> PathBuf {
-    let dir = std::env::current_exe()
-        .unwrap()
-        .parent()
-        .and_then(Path::parent)
-        .unwrap()
-        .to_path_buf();
-    let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-    c.args(["build", "-q", "-p", "capfc-capi", "--lib"]);
-    if dir.file_name().is_some_and(|n| n == "release") {
-        c.arg("--release");
-    }
-    assert!(c.status().expect("cargo runs").success());
-    let lib = dir.join("libcapfc_capi.a");
-    assert!(lib.exists(), "{} missing", lib.display());
-    lib
 }
 
 fn work() -> PathBuf {

@@ -3,10 +3,11 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The static library of this crate, built (a no-op when fresh) in this test binary's profile:
-/// `cargo test` builds only the Rust library the tests link. (`--lib --tests`: the features
-/// resolved as `cargo test` resolved them, so that the library the tests were built with is the
-/// one given, should the crate gain dev-dependencies.)
+/// The C ABI's static library (this crate's), built (a no-op when fresh) in the profile of the
+/// test binary that calls it (these tests, and `tests/dpi.rs` at the root): `cargo test` builds
+/// only the Rust library the tests link. (`--lib --tests`: the features resolved as `cargo test`
+/// resolved them, so that the library the tests were built with is the one given, should the
+/// crate gain dev-dependencies.)
 pub fn staticlib() -> PathBuf {
     let dir = std::env::current_exe()
         .unwrap()
