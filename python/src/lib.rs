@@ -1,8 +1,8 @@
 //! `capfc._native`: the block's cycle model and the reference checker on the port
 //! concatenations of the block's top, `capfc_top_oc` (`block="v3"`, the default), or of the
-//! test subject `capfc_v2_top` (`block="v2"`) (`capfc::ports`), for the Python package `capfc`
-//! (python/python/capfc) and its cocotb scoreboard. A concatenation crosses as little-endian
-//! bytes; the package turns them into ints.
+//! test subject `capfc_v2_top` (`block="v2"`) (`capfc_check::ports`), for the Python package
+//! `capfc` (python/python/capfc) and its cocotb scoreboard. A concatenation crosses as
+//! little-endian bytes; the package turns them into ints.
 
 use capfc_block::block::{BlockKind, BlockParams};
 use capfc_check::check::Envelope;
