@@ -7,6 +7,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use capfc::block::BlockKind;
+use common::need_verilator;
+
+mod common;
 
 // (the C ABI's own tests' helper: its static library, built with cargo, a no-op when fresh)
 #[path = "../capi/tests/common/mod.rs"]
@@ -84,17 +87,7 @@ fn build_for(
 }
 
 fn run(bin: &Path, args: &[String]) -> (bool, String) {
-    let o = Command::new(bin)
-        .args(args)
-        .arg("+verilator+error+limit+1000")
-        .output()
-        .unwrap();
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    (o.status.success(), text)
+    common::run_tb(bin, args, 1000)
 }
 
 /// The first scoreboard report: "cycle C: kind on signal".
@@ -103,13 +96,6 @@ fn first_report(text: &str) -> Option<String> {
         .find(|l| l.contains("%Error") && l.contains("capfc_scoreboard"))
         .and_then(|l| l.split(": cycle ").nth(1))
         .map(|r| format!("cycle {}", r.split(": expected").next().unwrap_or(r)))
-}
-
-fn need_verilator() {
-    assert!(
-        Command::new("verilator").arg("--version").output().is_ok(),
-        "verilator is missing: `make deps` installs it"
-    );
 }
 
 /// Our golden testbench with two scoreboards (`-DCAPFC_SCOREBOARD`, `-DCAPFC_SCOREBOARD_TWO`) for

@@ -8,6 +8,9 @@ use capfc::golden::Source;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod common;
+use common::need_verilator;
+
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
@@ -93,16 +96,7 @@ fn verilate(name: &str, top: &str, inc: &Path, defines: &[&str], files: &[PathBu
 
 /// Run a testbench; the "capfc_props: ..." lines it printed (failures, then the count).
 fn run(bin: &Path, args: &[String]) -> Vec<String> {
-    let o = Command::new(bin)
-        .args(args)
-        .arg("+verilator+error+limit+1000000")
-        .output()
-        .unwrap();
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
+    let (_, text) = common::run_tb(bin, args, 1_000_000);
     let lines: Vec<String> = text
         .lines()
         .filter_map(|l| l.split("capfc_props: ").nth(1).map(String::from))
@@ -123,13 +117,6 @@ fn v1_files() -> Vec<PathBuf> {
     f.sort();
     f.push(root().join("check/capfc_v1/capfc_v1_tb.sv"));
     f
-}
-
-fn need_verilator() {
-    assert!(
-        Command::new("verilator").arg("--version").output().is_ok(),
-        "verilator is missing: `make deps` installs it"
-    );
 }
 
 #[test]

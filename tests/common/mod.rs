@@ -123,3 +123,30 @@ pub fn sparse_differs(full: &capfc::v3::top::Top, sparse: &capfc::v3::top::Top) 
     }
     None
 }
+
+/// Fail with how to get Verilator when it is missing.
+pub fn need_verilator() {
+    assert!(
+        std::process::Command::new("verilator")
+            .arg("--version")
+            .output()
+            .is_ok(),
+        "verilator is missing: `make deps` installs it"
+    );
+}
+
+/// Run a Verilated testbench `bin` with `args`, at most `errors` errors before it stops
+/// (`+verilator+error+limit`): whether it exited with 0, and what it printed (stdout, then stderr).
+pub fn run_tb(bin: &std::path::Path, args: &[String], errors: u32) -> (bool, String) {
+    let o = std::process::Command::new(bin)
+        .args(args)
+        .arg(format!("+verilator+error+limit+{errors}"))
+        .output()
+        .unwrap_or_else(|e| panic!("{}: {e}", bin.display()));
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    (o.status.success(), text)
+}
