@@ -13,14 +13,14 @@
 //! The modules here are layers around those, each using only the crates below and the layers
 //! listed before it ([`LAYERS`], which `tests/layers.rs` holds the sources to): model waveforms,
 //! the Verilator bridge and the lockstep, headroom, the switch, the network, golden vectors, the
-//! fault matrix and the soak. The command line is the crate
-//! `capfc-cli` (`crates/cli`), above all of them.
+//! fault matrix and the soak. The command line is the crate `capfc-cli` (`crates/cli`), above all
+//! of them.
 
 pub use capfc_block::{block, error, reference, v3};
 pub use capfc_check::{check, dpi_sv, ports, stimulus};
 
 /// This crate's modules from the lowest layer to the highest: a module's code (its tests aside)
-/// names only modules before it in this list, and the models.
+/// names only modules before it in this list, and the two crates below (the models, the checker).
 pub const LAYERS: &[&str] = &[
     "check_wave",
     "wave",
