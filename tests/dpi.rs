@@ -121,20 +121,7 @@ fn golden_tb(block: BlockKind, set: &str, files_f: &str, name: &str) -> (PathBuf
         &["-DCAPFC_SCOREBOARD".into(), "-DCAPFC_SCOREBOARD_TWO".into()],
         &files,
     );
-    let vh = std::fs::read_to_string(set.join("params.vh")).unwrap();
-    let def = |k: &str| {
-        vh.lines()
-            .find_map(|l| l.strip_prefix(&format!("`define CAPFC_{k} ")))
-            .unwrap()
-            .trim()
-            .to_string()
-    };
-    let args = vec![
-        format!("+GOLDEN={}", set.display()),
-        format!("+CYCLES={}", def("CYCLES")),
-        format!("+STIM_LINES={}", def("STIM_LINES")),
-        format!("+EXPECT_LINES={}", def("EXPECT_LINES")),
-    ];
+    let args = common::replay_args(&set);
     (bin, args)
 }
 

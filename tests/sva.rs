@@ -178,23 +178,7 @@ fn no_failed_check_on_either_clean_implementation() {
         &files,
     );
     for g in &golden {
-        let vh = std::fs::read_to_string(g.join("params.vh")).unwrap();
-        let def = |k: &str| {
-            vh.lines()
-                .find_map(|l| l.strip_prefix(&format!("`define CAPFC_{k} ")))
-                .unwrap()
-                .trim()
-                .to_string()
-        };
-        let out = run(
-            &bin,
-            &[
-                format!("+GOLDEN={}", g.display()),
-                format!("+CYCLES={}", def("CYCLES")),
-                format!("+STIM_LINES={}", def("STIM_LINES")),
-                format!("+EXPECT_LINES={}", def("EXPECT_LINES")),
-            ],
-        );
+        let out = run(&bin, &common::replay_args(g));
         assert_eq!(out, vec!["0 failed checks".to_string()], "{}", g.display());
     }
 }

@@ -150,3 +150,23 @@ pub fn run_tb(bin: &std::path::Path, args: &[String], errors: u32) -> (bool, Str
     );
     (o.status.success(), text)
 }
+
+/// The plusargs that replay the golden set in `set` through `testbench/capfc_tb.sv`: the set,
+/// and its cycle and line counts from its `params.vh`.
+pub fn replay_args(set: &std::path::Path) -> Vec<String> {
+    let vh = std::fs::read_to_string(set.join("params.vh"))
+        .unwrap_or_else(|e| panic!("{}/params.vh: {e}", set.display()));
+    let def = |k: &str| {
+        vh.lines()
+            .find_map(|l| l.strip_prefix(&format!("`define CAPFC_{k} ")))
+            .unwrap_or_else(|| panic!("{}/params.vh: no CAPFC_{k}", set.display()))
+            .trim()
+            .to_string()
+    };
+    vec![
+        format!("+GOLDEN={}", set.display()),
+        format!("+CYCLES={}", def("CYCLES")),
+        format!("+STIM_LINES={}", def("STIM_LINES")),
+        format!("+EXPECT_LINES={}", def("EXPECT_LINES")),
+    ]
+}
