@@ -65,16 +65,18 @@ deps-test:
 run: deps ## build, then run the default switch scenario in the four modes, RTL in the loop
 	$(CARGO) run --release -- run --dut rtl $(ARGS)
 
-# (the v3 units' testbenches at 4 and 12 ports in make test; make v3-spike alone runs them at 48
-# ports too; Icarus replays the block's golden sets of up to 20,000 cycles, make replay-all every
+# (the v3 units' testbenches at 4 and 12 ports in make test, the ingress's on Icarus at 4 and on
+# Verilator at 12; make v3-spike alone runs them at 48 ports too, the ingress's on Icarus at every
+# one; Icarus replays the block's golden sets of up to 20,000 cycles, make replay-all every
 # set: v2's sets go through Icarus in tests/check_v2.rs)
 test: V3_TB_PORTS := 4 12
+test: V3_TB_ICARUS_PORTS := 4
 test: REPLAY_ICARUS_MAX_CYCLES := 20000
 test: REPLAY_ICARUS_V2 := 0
 test: deps deps-test venv ## lint, every cargo test, the block's units and the assembled block in lockstep, every golden set on Verilator (the block's on Icarus too, up to 20,000 cycles), the corner sets' faults, cocotb (CI)
 	@s=$$(date +%s); $(MAKE) --no-print-directory $(FPGA_VENV)/.slang test-build \
 	  && echo "test: the builds took $$(( $$(date +%s) - s )) s"
-	@s=$$(date +%s); $(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target V3_TB_PORTS="$(V3_TB_PORTS)" \
+	@s=$$(date +%s); $(MAKE) --no-print-directory -j$(TEST_JOBS) --output-sync=target V3_TB_PORTS="$(V3_TB_PORTS)" V3_TB_ICARUS_PORTS="$(V3_TB_ICARUS_PORTS)" \
 	  REPLAY_ICARUS_MAX_CYCLES=$(REPLAY_ICARUS_MAX_CYCLES) REPLAY_ICARUS_V2=$(REPLAY_ICARUS_V2) \
 	  $(addprefix timed-,$(TEST_RUNS)) && echo "test: the runs took $$(( $$(date +%s) - s )) s"
 	@echo "test: passed ($(words $(TEST_RUNS)) runs after the builds)"
