@@ -97,12 +97,12 @@ TEST_RUNS := test-cargo-cli test-cargo-lib replay-all v3-spike v3-check test-cap
 	lint-rtl lint-rtl-v2 lint-v1 lint-dpi lint-sva $(if $(filter 1,$(LINT_SLANG)),lint-slang lint-slang-v2) icarus icarus-v2
 .PHONY: test-build test-cargo test-cargo-cli test-cargo-lib test-capi
 
-# (cargo build alone first: some runs call cargo build or cargo run, which leave out the
-# dev-dependencies; Cargo.toml turns on in the library's dependencies the features the
-# dev-dependencies would add, so both builds share one library and the second builds only the
-# test targets)
+# (one cargo command for the binary, the test binaries and the examples, so that cargo overlaps
+# their compiles. Some runs call cargo build or cargo run, which leave out the dev-dependencies;
+# Cargo.toml turns on in the library's dependencies the features the dev-dependencies would add,
+# so those find the same library and binary built, and build nothing. The C ABI's manifest does
+# the same for capfc-block and capfc-check, so its test build compiles the C ABI alone)
 test-build: lint-rust
-	$(CARGO) build --release
 	$(CARGO) build --release --tests --examples
 	$(CARGO) test --release -p capfc-capi --no-run
 
