@@ -362,6 +362,31 @@ pub struct Snapshot {
     pub block: BlockState,
 }
 
+/// A snapshot through JSON, as `capfc step`'s `snapshot FILE.json` and `restore FILE.json` carry
+/// it. (Plain functions, not serde's generic calls at each use: serde's code for the whole state
+/// is then compiled once, here, not again in every crate and test that reads or writes one.)
+impl Snapshot {
+    /// The snapshot as JSON text.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a snapshot always serializes")
+    }
+
+    /// The snapshot as a JSON value (to look into or to edit).
+    pub fn to_json_value(&self) -> serde_json::Value {
+        serde_json::to_value(self).expect("a snapshot always serializes")
+    }
+
+    /// A snapshot from JSON text; [`Switch::restore`] then checks it fits a switch.
+    pub fn from_json(text: &str) -> Result<Snapshot, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+
+    /// A snapshot from a JSON value.
+    pub fn from_json_value(v: serde_json::Value) -> Result<Snapshot, serde_json::Error> {
+        serde_json::from_value(v)
+    }
+}
+
 /// Samples of the switch's state over time, for plots.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Trace {

@@ -254,7 +254,7 @@ fn v3_registers_edited_within_their_widths_still_step() {
     for _ in 0..31_000 {
         sw.tick_cycle();
     }
-    let base = serde_json::to_value(sw.snapshot()).unwrap();
+    let base = sw.snapshot().to_json_value();
     let (mut ok, mut refused) = (0, 0);
     for case in 0..300 {
         let mut v = base.clone();
@@ -284,7 +284,7 @@ fn v3_registers_edited_within_their_widths_still_step() {
                 _ => {}
             }
         }
-        let Ok(snap) = serde_json::from_value::<Snapshot>(v) else {
+        let Ok(snap) = Snapshot::from_json_value(v) else {
             refused += 1;
             continue;
         };
@@ -312,7 +312,7 @@ fn snapshots_never_panic(block: BlockKind) {
     for _ in 0..13_000 {
         sw.tick_cycle();
     }
-    let base = serde_json::to_value(sw.snapshot()).unwrap();
+    let base = sw.snapshot().to_json_value();
     let text = base.to_string();
     let (mut ok, mut refused) = (0, 0);
     for case in 0..400 {
@@ -321,9 +321,9 @@ fn snapshots_never_panic(block: BlockKind) {
             for _ in 0..rng.gen_range(1..=3) {
                 edit_json(&mut v, &mut rng);
             }
-            serde_json::from_value(v)
+            Snapshot::from_json_value(v)
         } else {
-            serde_json::from_str(&mutate(&text, &mut rng))
+            Snapshot::from_json(&mutate(&text, &mut rng))
         };
         let Ok(snap) = parsed else {
             refused += 1;

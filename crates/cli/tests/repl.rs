@@ -99,10 +99,7 @@ fn json_diff(a: &serde_json::Value, b: &serde_json::Value, path: &str, out: &mut
 }
 
 fn same(a: &Snapshot, b: &Snapshot, what: &str) {
-    let (x, y) = (
-        serde_json::to_value(a).unwrap(),
-        serde_json::to_value(b).unwrap(),
-    );
+    let (x, y) = (a.to_json_value(), b.to_json_value());
     let mut d = vec![];
     json_diff(&x, &y, "", &mut d);
     assert!(d.is_empty(), "{what}: {}", d.join("\n"));
@@ -123,8 +120,8 @@ fn snapshot_restore_step(dut: DutKind) {
     stepped(&mut a, 14_000);
     let snap = a.snapshot();
     // Through a file's worth of serialization, into a switch that has done something else.
-    let text = serde_json::to_string(&snap).unwrap();
-    let back: Snapshot = serde_json::from_str(&text).unwrap();
+    let text = snap.to_json();
+    let back = Snapshot::from_json(&text).unwrap();
     same(&back, &snap, "a snapshot through JSON");
     let ref_state = stepped(&mut a, 20_000);
     let mut b = Switch::new(&sc, FlowMode::CapfcCal, dut).unwrap();

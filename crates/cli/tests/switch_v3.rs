@@ -233,7 +233,7 @@ fn v3_snapshots(dut: DutKind, at: u64, to: u64) -> (Snapshot, Snapshot, Switch) 
 
 /// Through a JSON file's text, as `snapshot FILE.json` writes it and `restore FILE.json` reads it.
 fn through_json(s: &Snapshot) -> Snapshot {
-    serde_json::from_str(&serde_json::to_string(s).unwrap()).unwrap()
+    Snapshot::from_json(&s.to_json()).unwrap()
 }
 
 /// A v3 switch restored to a snapshot (through its JSON text) goes on exactly as it went the
@@ -315,18 +315,18 @@ fn v3_snapshots_cross_sides_where_they_can_and_say_why_not() {
         "{e}"
     );
     assert!(e.to_string().contains("v2 block"), "{e}");
-    let mut wide = serde_json::to_value(&a).unwrap();
+    let mut wide = a.to_json_value();
     // (E of a 4-port block has 4 bits a row)
     wide["block"]["v3"]["regs"]["model"]["u_egress"]["e_q"][1] = serde_json::json!(16);
-    let wide: Snapshot = serde_json::from_value(wide).unwrap();
+    let wide = Snapshot::from_json_value(wide).unwrap();
     let e = m.restore(&wide).unwrap_err().to_string();
     assert!(e.contains("u_egress.e_q") && e.contains("4 bits"), "{e}");
-    let mut short = serde_json::to_value(&a).unwrap();
+    let mut short = a.to_json_value();
     short["block"]["v3"]["regs"]["model"]["u_egress"]["e_q"]
         .as_array_mut()
         .unwrap()
         .pop();
-    let short: Snapshot = serde_json::from_value(short).unwrap();
+    let short = Snapshot::from_json_value(short).unwrap();
     let e = m.restore(&short).unwrap_err().to_string();
     assert!(e.contains("u_egress.e_q"), "{e}");
     // (refused: nothing changed)
