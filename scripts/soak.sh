@@ -23,10 +23,10 @@ job=${SOAK_JOB_CYCLES:-1000000}
 shards=${SOAK_SHARDS:-8}
 jobs=${SOAK_JOBS:-$(nproc)}
 dir=${SOAK_DIR:-build/soak}
-# weights: k cycles/s of each set's soak job on one core (a 10^6-cycle job's CPU time, capfc cosim
-# --algo cal --seed 2; 32 and 48 ports not measured since: their 16 and 7.7 k cycles/s of wall clock
-# in a soak on the loaded 2-core machine, times 3)
-share=${SOAK_SHARE:-"v3_np4:218 v3_np4_nl1:205 v3_np6_cw4:156 v3_np8:145 v3_np8_nl3:120 v3_np8_cell64:147 v3_np12:94 v3_np32:48 v3_np48:23"}
+# weights: k cycles/s of each set's soak job on one of two busy cores (the mean 10^6-cycle job of
+# the last full `make soak`, docs/lockstep.md; v3_np4's from a single job, its soak jobs having
+# shared the machine with a build)
+share=${SOAK_SHARE:-"v3_np4:218 v3_np4_nl1:244 v3_np6_cw4:198 v3_np8:163 v3_np8_nl3:158 v3_np8_cell64:172 v3_np12:110 v3_np32:45 v3_np48:25"}
 bin=${CAPFC_SOAK:-${CARGO_TARGET_DIR:-target}/release/capfc}
 seed0=${SOAK_SEED0:-$(( (RANDOM << 15 | RANDOM) * 1000 ))}
 
