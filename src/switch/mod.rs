@@ -362,9 +362,11 @@ pub struct Snapshot {
     pub block: BlockState,
 }
 
-/// A snapshot through JSON, as `capfc step`'s `snapshot FILE.json` and `restore FILE.json` carry
-/// it. (Plain functions, not serde's generic calls at each use: serde's code for the whole state
-/// is then compiled once, here, not again in every crate and test that reads or writes one.)
+/// A snapshot through JSON: the form of the `snapshot` field of the files `capfc step`'s
+/// `snapshot FILE.json` writes and `restore FILE.json` reads (beside the file's format tag,
+/// scenario, mode and block side). (Plain functions, not serde's generic calls at each use:
+/// serde's code for the whole state is then compiled once, here, not again in every crate and
+/// test that reads or writes one.)
 impl Snapshot {
     /// The snapshot as JSON text.
     pub fn to_json(&self) -> String {
