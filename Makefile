@@ -32,7 +32,7 @@ export CCACHE_NOHASHDIR ?= 1
 endif
 
 .DEFAULT_GOAL := help
-.PHONY: fecn qcn help deps deps-test venv run test lint lint-rust lint-rtl lint-rtl-v2 lint-v1 icarus icarus-v2 bench golden wave-check soak soak-v2 paper-fat paper-fat-sweep paper-literal \
+.PHONY: fecn qcn help deps deps-test venv run test lint lint-rust lint-doc lint-rtl lint-rtl-v2 lint-v1 icarus icarus-v2 bench golden wave-check soak soak-v2 paper-fat paper-fat-sweep paper-literal \
 	kill-matrix faults check-matrix check-matrix-v3-faults check-v1-soak lint-dpi bench-dpi lint-sva pytest
 
 # `make help` lists the targets by use; a target with a `## ` description in no group is listed
@@ -43,7 +43,7 @@ HELP_verify      := test v3-check v3-faults faults kill-matrix check-matrix chec
 HELP_vectors     := golden replay replay-all v3-golden-faults
 HELP_fpga        := fpga fpga-v3 fpga-table synth fpga-v2 fpga-table-v2 synth-v2
 HELP_benchmarks  := bench bench-dpi
-HELP_development := help lint lint-rtl lint-rtl-v2 lint-v1 lint-dpi lint-sva lint-slang lint-slang-v2 lint-tb icarus icarus-v2 venv v3-spike v3-lockstep
+HELP_development := help lint lint-doc lint-rtl lint-rtl-v2 lint-v1 lint-dpi lint-sva lint-slang lint-slang-v2 lint-tb icarus icarus-v2 venv v3-spike v3-lockstep
 
 help: ## print this help
 	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' \
@@ -125,7 +125,7 @@ test-cargo-lib:
 test-capi:
 	MAKEFLAGS= $(CARGO) test --release -p capfc-capi
 
-lint: lint-rust lint-rtl lint-rtl-v2 lint-v1 lint-dpi lint-sva $(if $(filter 1,$(LINT_SLANG)),lint-slang lint-slang-v2) ## cargo fmt --check, clippy -D warnings, verilator -Wall, slang (LINT_SLANG=1)
+lint: lint-rust lint-doc lint-rtl lint-rtl-v2 lint-v1 lint-dpi lint-sva $(if $(filter 1,$(LINT_SLANG)),lint-slang lint-slang-v2) ## cargo fmt --check, clippy -D warnings, rustdoc, verilator -Wall, slang (LINT_SLANG=1)
 
 lint-rust: deps
 	$(CARGO) fmt --all -- --check
@@ -134,6 +134,12 @@ lint-rust: deps
 	$(CARGO) clippy --release --all-targets -- -D warnings
 	$(CARGO) clippy --release -p capfc-capi --all-targets -- -D warnings
 	$(CARGO) clippy --release -p capfc-py --all-targets -- -D warnings
+
+# The crates' API documentation with every warning an error (broken or private links, stray HTML):
+# in make lint, not make test (about 15 s that make test's budget keeps for checks).
+lint-doc: deps ## the crates' API docs by rustdoc, every warning an error
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --release --no-deps --lib -p capfc -p capfc-cli -p capfc-capi \
+	  -p capfc-block -p capfc-check
 
 # The block (capfc_top_oc, rtl/v3/files.f); UNUSEDPARAM waived: constants of capfc_pkg that serve
 # v2's units (rtl/, the second implementation the tests keep) and not the block's.

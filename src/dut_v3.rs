@@ -61,7 +61,7 @@ pub struct Var {
 }
 
 impl Var {
-    /// Words a value takes (Verilator's CData/SData/IData: 1, QData: 2, VlWide<N>: N).
+    /// Words a value takes (Verilator's CData/SData/IData: 1, QData: 2, `VlWide<N>`: N).
     pub fn value_words(&self) -> usize {
         (self.width as usize).div_ceil(32)
     }

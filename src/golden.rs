@@ -3,7 +3,7 @@
 //! written as `$readmemh` files for any Verilog simulator (format: `docs/golden.md`); the block's
 //! (v3, format 3) are [`crate::golden_v3`].
 //!
-//! [`generate`] runs a stimulus through the model and returns the set's files as text; [`write`]
+//! [`generate`] runs a stimulus through the model and returns the set's files as text; [`write()`]
 //! puts them in a directory; [`read`] parses one back with errors naming the file, line and field;
 //! [`regenerate`] rebuilds a set from its manifest so stale vectors are caught.
 

@@ -737,7 +737,7 @@ struct Run {
     /// lanes taken so far (of ports below NP)
     takes: u64,
     /// the cycles before this one are observed (corners counted and the contract's rules
-    /// checked by [`Observer`]); all of a set's
+    /// checked by its observer, `golden_v3::observe`); all of a set's
     observe: u64,
 }
 
@@ -998,10 +998,10 @@ fn random(
 /// off for the next (a golden set's period is its length).
 pub const CLOCKED_PERIOD: u64 = 20_000;
 
-/// The cycles of a [`random_clocked`] run its [`Observer`] follows, its first burst period: the
-/// model's corners (sorts, clears, scrubs, threshold landings) are counted and the contract's
-/// rules checked in these cycles only (observed, a cycle takes about five times as long); the
-/// environment's corners (frames, refusals, E) in every cycle.
+/// The cycles of a [`random_clocked`] run its observer (`golden_v3::observe`) follows, its first
+/// burst period: the model's corners (sorts, clears, scrubs, threshold landings) are counted and
+/// the contract's rules checked in these cycles only (observed, a cycle takes about five times as
+/// long); the environment's corners (frames, refusals, E) in every cycle.
 pub const CLOCKED_OBSERVED: u64 = CLOCKED_PERIOD;
 
 /// What a run of [`random_clocked`] saw.

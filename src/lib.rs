@@ -1,14 +1,14 @@
 //! capfc: a cycle-accurate model of the CaPFC block (congestion-aware priority flow control) and the
 //! switch around it, co-simulated in lockstep against the block's Verilog through Verilator.
 //!
-//! The models live in the crate `capfc-block` (`crates/block`), re-exported here and doing no
-//! I/O: [`v3`] is the cycle model of the block, `rtl/v3/capfc_top_oc.sv` ([`v3::top::Top`]);
-//! [`block`] that of v2, the previous block (`check/capfc_v2/rtl/capfc_v2_top.sv`), kept as a
-//! second implementation and the default of `capfc net`; [`reference`] the untimed transcription
-//! of `shared/domain.md` section 3. Over them, the crate `capfc-check` (`crates/check`, pure too,
-//! and all that the C ABI and the Python package link): [`check`], the reference checker;
-//! [`ports`], the model and the checker on packed port words; [`dpi_sv`], their SystemVerilog
-//! side (the DPI-C package and the scoreboard); [`stimulus`].
+//! The models live in the crate `capfc-block` (`crates/block`), re-exported here and doing no I/O:
+//! [`v3`] is the cycle model of the block, `rtl/v3/capfc_top_oc.sv` ([`v3::top::Top`]); [`block`]
+//! that of v2, the previous block (`check/capfc_v2/rtl/capfc_v2_top.sv`), kept as a second
+//! implementation and the default of `capfc net`; [`reference`](mod@reference) the untimed
+//! transcription of `shared/domain.md` section 3. Over them, the crate `capfc-check`
+//! (`crates/check`, pure too, and all that the C ABI and the Python package link): [`check`], the
+//! reference checker; [`ports`], the model and the checker on packed port words; [`dpi_sv`], their
+//! SystemVerilog side (the DPI-C package and the scoreboard); [`stimulus`].
 //!
 //! The modules here are layers around those, each using only the crates below and the layers
 //! listed before it ([`LAYERS`], which `tests/layers.rs` holds the sources to): model waveforms,

@@ -8,15 +8,17 @@
 //! Nothing happens between events, so a run costs its frames, not its cycles.
 //!
 //! **Switches.** Store and forward: a frame is routed when its last byte has arrived, into the
-//! output queue of the port [`route`] picks; the output queue's length is what the congestion point
-//! sees. The buffer is partitioned per input port (`buffer_kb` each, counting that input's bytes in
-//! any output queue): above `buffer − headroom` the switch sends PAUSE (on) up that input's link,
-//! below that less two frames PAUSE (off); a paused transmitter finishes its frame. Headroom is two
-//! frames plus twice the link's propagation in bytes, so nothing is ever dropped. CNMs and PAUSE
-//! frames go out of a control queue served before data and never paused (CNMs are sent on a
-//! priority that is not paused). Each CNM the congestion point asks for is a real frame ([`Cnm`]:
-//! 14 + 24 bytes and [`CNM_MSDU`] bytes of the sampled frame, 106 bytes with its FCS), takes its
-//! bytes' time on every link, and is kept for the capture when one is asked for.
+//! output queue of the port its routing picks ([`crate::switch::qcn::CongTable::route`] under
+//! adaptive routing, else the first of the preference list); the output queue's length is what the
+//! congestion point sees. The buffer is partitioned per input port (`buffer_kb` each, counting that
+//! input's bytes in any output queue): above `buffer − headroom` the switch sends PAUSE (on) up
+//! that input's link, below that less two frames PAUSE (off); a paused transmitter finishes its
+//! frame. Headroom is two frames plus twice the link's propagation in bytes, so nothing is ever
+//! dropped. CNMs and PAUSE frames go out of a control queue served before data and never paused
+//! (CNMs are sent on a priority that is not paused). Each CNM the congestion point asks for is a
+//! real frame ([`Cnm`]: 14 + 24 bytes and [`CNM_MSDU`] bytes of the sampled frame, 106 bytes with
+//! its FCS), takes its bytes' time on every link, and is kept for the capture when one is asked
+//! for.
 //!
 //! **Routes.** Per destination host, the links that may lead to it form a directed acyclic graph:
 //! by default a switch may send to any neighbour nearer in hops (minimal routes, preferred by

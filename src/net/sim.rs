@@ -139,7 +139,7 @@ impl NetConfig {
 
     /// The paper's switch settings (the single-switch defaults: Table II thresholds, lossless
     /// priority 3, 25 us pipeline, 10 ms retransmission timeout) in `mode` with `routing`, and
-    /// open-loop senders ([`NetConfig::with_tcp`] for the transport).
+    /// open-loop senders ([`NetConfig::with_transport`] for another transport).
     pub fn paper(mode: FlowMode, routing: Routing) -> NetConfig {
         let mut switch = Scenario::incast_victims();
         switch.flows.clear();

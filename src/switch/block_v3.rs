@@ -6,7 +6,7 @@
 //! port's slot is ready and answers [`crate::v3::lanes::ACCEPT_LATENCY`] cycles after the take. So the switch offers
 //! each event to its lane and acts on the answer when it comes:
 //! - an arrival waits at its lane, then for its accept, before it enters the ingress FIFO (or is
-//!   dropped); its bytes are counted as inside the switch meanwhile ([`BlockV3::arrivals_bytes`]);
+//!   dropped); its bytes are counted as inside the switch meanwhile (`BlockV3::arrivals_bytes`);
 //! - the packet at the end of the pipeline is offered once and waits there for its answer (the
 //!   packets behind it wait behind it); a refusal in `PFC_wstop` offers it again the next cycle;
 //! - a departure from ingress and a dequeue at egress are offered and need no answer (the block's
@@ -15,9 +15,9 @@
 //!
 //! Everything else of the switch is the same for both blocks. Its state between two cycles
 //! ([`V3State`]: the registers, the events waiting at the lanes or for their answer) is what a
-//! snapshot of the switch saves; its inputs, recorded ([`BlockV3::new_recorded`]), are a golden
+//! snapshot of the switch saves; its inputs, recorded (`BlockV3::new_recorded`), are a golden
 //! set from the switch (`golden_v3::SourceV3::Switch`). In a network and in `capfc run` the model skips idle cycles and
-//! catches up with them by a closed-form advance ([`IdleSkip`]).
+//! catches up with them by a closed-form advance (`IdleSkip`).
 
 use crate::block::{BlockConfig, BlockParams, Outputs};
 use crate::switch::{DutError, DutKind, Packet, RestoreError, TraceError};

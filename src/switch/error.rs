@@ -45,7 +45,7 @@ pub enum DutError {
         rtl: String,
         model: String,
     },
-    /// The audit of the v3 block's idle skip failed ([`super::block_v3::BlockV3::audit_idle_skip`]).
+    /// The audit of the v3 block's idle skip failed (`BlockV3::audit_idle_skip`).
     #[error("v3 idle skip: the state at block cycle {cycle} was taken as periodic without the anchor's comparison, and 8 idle cycles later it is not")]
     IdleSkip { cycle: u64 },
 }

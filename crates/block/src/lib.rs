@@ -4,8 +4,8 @@
 //!
 //! - [`v3`]: the block, register for register beside `rtl/v3/` (top `capfc_top_oc`, [`v3::top::Top`]);
 //! - [`block`]: v2, the previous block (`check/capfc_v2/rtl/capfc_v2_top.sv`), kept as a second implementation;
-//! - [`reference`]: the untimed transcription of the reference semantics (`shared/domain.md`
-//!   section 3).
+//! - [`reference`](mod@reference): the untimed transcription of the reference semantics
+//!   (`shared/domain.md` section 3).
 
 /// A fault catalogue (v2's and v3's): the enum `Fault` of its entries, each with its name on the
 /// command line, the RTL unit whose rule it breaks and the rule as the contract states it, and

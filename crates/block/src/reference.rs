@@ -35,15 +35,15 @@ pub struct Reference {
     cnt_max: u64,
     cut_f: u32,
     cfg: BlockConfig,
-    /// B_in[i][p]
+    /// `B_in[i][p]`
     pub b_in: Vec<u64>,
-    /// I[i][p]
+    /// `I[i][p]`
     pub i: Vec<bool>,
-    /// B[o][p]
+    /// `B[o][p]`
     pub b: Vec<u64>,
-    /// C[o][p][i] at index (o*8+p)*NP + i
+    /// `C[o][p][i]` at index `(o*8+p)*NP + i`
     pub c: Vec<u64>,
-    /// E[o][p][i] at index (o*8+p)*NP + i
+    /// `E[o][p][i]` at index `(o*8+p)*NP + i`
     pub e: Vec<bool>,
 }
 
@@ -144,7 +144,7 @@ impl Reference {
         select(c, self.cfg.mode, self.cfg.cut_fixed, self.cut_f)
     }
 
-    /// D[i][p] = I[i][p] or E[o][p][i] for some o != i.
+    /// `D[i][p] = I[i][p] or E[o][p][i]` for some `o != i`.
     pub fn d(&self, i: usize, p: usize) -> bool {
         self.i[i * NPRIO + p]
             || (0..self.np).any(|o| o != i && self.e[(o * NPRIO + p) * self.np + i])

@@ -13,6 +13,9 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use std::path::{Path, PathBuf};
 
+// (the doc comments are clap's help text, where `[network]` and `[mix]` name a scenario file's
+// TOML tables: not links)
+#[allow(rustdoc::broken_intra_doc_links)]
 #[derive(Args, Debug)]
 pub struct NetArgs {
     /// A network scenario (built-in paper-fat-1 ... paper-fat-6, the 4:1 tree by link rates with

@@ -154,7 +154,7 @@ impl Egress {
         (l << p.pw()) | i
     }
 
-    /// The architectural value of C[o][l][i] as a reader sees it now: the RAM contents with the
+    /// The architectural value of `C[o][l][i]` as a reader sees it now: the RAM contents with the
     /// increment in stage 2 (if any) applied, masked by the row's valid bitmap.
     pub fn counter(&self, p: &BlockParams, o: usize, l: usize, i: usize, f: Option<Fault>) -> u16 {
         if let Some((so, sl, si, c)) = self.stage2(p, f) {

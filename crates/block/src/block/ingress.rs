@@ -15,7 +15,7 @@ use super::{BlockParams, Departure, Pkt, NPRIO};
 
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Ingress {
-    /// `xoff_q`, one byte per port: bit p is I[i][p].
+    /// `xoff_q`, one byte per port: bit p is `I[i][p]`.
     pub xoff_q: Vec<u8>,
     /// `sel_q`, one byte per port: bit p set = the occupancy of (i, p) is in `dep[i]`, else `arr[i]`.
     pub sel_q: Vec<u8>,

@@ -2,8 +2,8 @@
 //! check`), as a cycle model. The block is v3 ([`crate::v3`]); v2's event-driven model is the
 //! default of `capfc net`.
 //!
-//! One module per hardware unit, named as in the RTL: [`cfg`] (`capfc_v2_cfg`), [`ingress`]
-//! (`capfc_v2_ingress`), [`egress`] (`capfc_v2_egress`), [`ram`] (`capfc_v2_ram`,
+//! One module per hardware unit, named as in the RTL: [`cfg`](mod@cfg) (`capfc_v2_cfg`),
+//! [`ingress`] (`capfc_v2_ingress`), [`egress`] (`capfc_v2_egress`), [`ram`] (`capfc_v2_ram`,
 //! `capfc_v2_lutram`), [`sort`] (`capfc_v2_sort`), [`pfc_gen`] (`capfc_v2_pfc_gen`) and [`top`]
 //! (`capfc_v2_top`). The contract they
 //! implement, latency, reset values and tie-breaks included, is `docs/microarchitecture-v2.md`.

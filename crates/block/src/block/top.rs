@@ -154,7 +154,7 @@ impl CapfcTop {
         &self.d
     }
 
-    /// The architectural C[o][l][i] (see [`Egress::counter`]).
+    /// The architectural `C[o][l][i]` (see [`Egress::counter`]).
     pub fn counter(&self, o: usize, l: usize, i: usize) -> u16 {
         self.egress.counter(&self.params, o, l, i, self.fault)
     }

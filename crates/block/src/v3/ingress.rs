@@ -146,7 +146,7 @@ pub struct Group {
 pub struct Ingress {
     pub p: IngressParams,
     pub grp: Vec<Group>,
-    /// `xoff_q`: I, bit p of port i at [i]
+    /// `xoff_q`: I, bit p of port i at `[i]`
     pub xoff_q: Vec<u8>,
     pub u_thr: ThrCopies,
     /// this cycle's RAM writes (the unit's RAM in the order its `visit` lists them, address,

@@ -96,7 +96,7 @@ pub struct Slots {
 }
 
 /// A sort engine's registers of one value an engine, in [`Slots::sort`]'s order.
-const ENGINE_REGS: [&str; 10] = [
+pub const ENGINE_REGS: [&str; 10] = [
     "pend_q", "row_q", "ph_q", "k_q", "bit_q", "v_q", "ix_q", "acc_q", "tgt_q", "rr_q",
 ];
 const ENGINE_FLAGS: [&str; 3] = ["busy_q", "sl_q", "cal_q"];
