@@ -297,6 +297,9 @@ pub struct Egress {
     pub sparse: Scratch<bool>,
     /// Edges made by `Egress::quiet_edge` so far (not state: what a test shows happened)
     pub quiet_edges: Scratch<u64>,
+    /// The last edge was a quiet edge that left every port's scrub behind, and nothing has
+    /// moved a port since (`Egress::still_edge`; not state)
+    all_lag: Scratch<bool>,
     /// The thresholds' refresh words per priority, made once for the inputs that stay
     thr_recs: Scratch<[Option<ThrRec>; 8]>,
 }
@@ -595,6 +598,7 @@ impl Egress {
             fault: None,
             sparse: Scratch::default(),
             quiet_edges: Scratch::default(),
+            all_lag: Scratch::default(),
             thr_recs: Scratch::default(),
         }
     }
@@ -707,6 +711,11 @@ impl Egress {
     /// (Long: the egress unit's processes of `rtl/v3/capfc_egress.sv` in its order, slot, stages A
     /// to E, the counter RAMs and E, so that each register's next value reads beside the RTL's.)
     pub fn tick_lanes(&mut self, inp: &EgressIn, lanes: &EgressLanes<'_>) {
+        if self.all_lag.0 && self.still_edge_ready(inp, lanes) {
+            self.still_edge(inp, lanes);
+            return;
+        }
+        self.all_lag.0 = false;
         if self.quiet_edge_ready(inp, lanes) {
             self.quiet_edge(inp, lanes);
             return;
@@ -1408,6 +1417,7 @@ impl Egress {
         self.wlog.0.clear();
         self.quiet_edges.0 += 1;
         let w = Widths::of(&p);
+        let mut all_lag = true;
         for o in 0..np {
             let g = o / 8;
             // (the group's slot before this edge; ready, its reset count saturated)
@@ -1415,6 +1425,7 @@ impl Egress {
             if self.port_may_lag(o, true, false) {
                 self.port[o].lag += 1;
             } else {
+                all_lag = false;
                 if self.port[o].lag != 0 {
                     self.settle_port(o);
                 }
@@ -1429,6 +1440,50 @@ impl Egress {
             n.ew_l_q = trunc(lanes.swr_l[o], lw);
             n.ew_i_q = trunc(lanes.swr_i[o], pw);
             n.ew_v_q = false;
+        }
+        for gr in self.grp.iter_mut() {
+            gr.gs_q = (gr.gs_q + 1) & 7;
+        }
+        self.thr_refresh(inp);
+        self.all_lag.0 = all_lag;
+    }
+
+    /// After a quiet edge that left every port behind ([`Egress::quiet_edge`]), whether the
+    /// next is such an edge again: no reset, no lane taken at this edge, no engine reading or
+    /// writing, sparse with no fault. What else [`Egress::quiet_edge_ready`] asks holds still: a
+    /// quiet edge moves only the slots, the E write registers (`ew_v_q` low) and the refresh,
+    /// none of which it reads, and a port left behind keeps the registers that let it lag.
+    fn still_edge_ready(&self, inp: &EgressIn, lanes: &EgressLanes<'_>) -> bool {
+        let np = self.p.np;
+        let none = |v: &[bool]| !v.iter().fold(false, |a, &b| a | b);
+        !inp.rst
+            && self.sparse.0
+            && self.fault.is_none()
+            && !self.fault_ram_write
+            && none(&lanes.sre[..np])
+            && none(&lanes.swr_en[..np])
+            && !self
+                .grp
+                .iter()
+                .enumerate()
+                .any(|(g, gr)| taken(np, g, gr, lanes.deq_valid, inp))
+    }
+
+    /// The quiet edge [`Egress::still_edge_ready`] allows, as [`Egress::quiet_edge`] makes it
+    /// with every port left behind: the slots turn, every port's lag grows by one, the E write
+    /// registers load, the thresholds' refresh moves.
+    fn still_edge(&mut self, inp: &EgressIn, lanes: &EgressLanes<'_>) {
+        let (pw, lw) = (self.p.pw(), self.p.lw());
+        self.wlog.0.clear();
+        self.quiet_edges.0 += 1;
+        for (n, (&l, &i)) in self
+            .port
+            .iter_mut()
+            .zip(lanes.swr_l.iter().zip(lanes.swr_i))
+        {
+            n.lag += 1;
+            n.ew_l_q = trunc(l, lw);
+            n.ew_i_q = trunc(i, pw);
         }
         for gr in self.grp.iter_mut() {
             gr.gs_q = (gr.gs_q + 1) & 7;
@@ -1480,6 +1535,7 @@ impl Egress {
     /// holds for the port, with the unit idle ([`Egress::idle_ready`]) and the other registers
     /// periodic: the block's idle advance checks that. Returns the words rewritten.
     pub fn scrub_jump(&mut self, o: usize, k: u64) -> u64 {
+        self.all_lag.0 = false;
         let (w, fault, flip) = (Widths::of(&self.p), self.fault, self.fault_ram_write);
         let gen = &self.gen_q[o << w.lw..(o + 1) << w.lw];
         scrub_jump_port(&w, fault, flip, gen, &mut self.port[o], k)
@@ -1546,6 +1602,7 @@ impl Egress {
     /// a light port's cycle of [`Egress::tick_lanes`] would have made it at its edge (the slot then `lag` cycles behind the
     /// group's), the whole rounds among them by arithmetic.
     pub fn settle_port(&mut self, o: usize) {
+        self.all_lag.0 = false;
         let n = std::mem::take(&mut self.port[o].lag);
         if n == 0 {
             return;

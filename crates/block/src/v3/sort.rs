@@ -177,6 +177,10 @@ pub struct Sort {
     still: Scratch<Vec<(u8, [u64; 2])>>,
     /// Idle engines' edges left unclocked so far (not state: what a test shows happened)
     pub still_edges: Scratch<u64>,
+    /// Every engine left unclocked at the last edge (`still`), and the read port's words then
+    /// (`sval` of every port): under the same words, no row triggering and no reset, the next
+    /// edge leaves them all out again, without a look at each (not state)
+    all_still: Scratch<(bool, Vec<u64>)>,
 }
 
 /// The engine issues a read (of the egress's port or its snap RAM) from its registers.
@@ -238,6 +242,7 @@ impl Sort {
             sparse: Scratch::default(),
             still: Scratch::default(),
             still_edges: Scratch::default(),
+            all_still: Scratch::default(),
         }
     }
 
@@ -303,6 +308,21 @@ impl Sort {
         self.wlog.0.clear();
         let sparse = self.sparse.0 && f.is_none();
         self.still.0.resize(self.eng.len(), (0, [0; 2]));
+        // (no row triggers a sort in most cycles: then no engine's rows need a look)
+        // (an OR of every element, no early exit: a few vector instructions)
+        let any = |t: &[bool]| t.iter().fold(0u8, |a, &t| a | u8::from(t)) != 0;
+        let trig_any = any(in_rtrig);
+        let words = in_sval.get(..np).unwrap_or(in_sval);
+        if sparse && !rst && !trig_any && self.all_still.0 .0 && self.all_still.0 .1 == words {
+            // (every engine was left out at the last edge, unchanged since: each is idle, its
+            // run of idle edges at 3 and its words the same, so the loop below would leave
+            // each out again)
+            self.still_edges.0 += self.eng.len() as u64;
+            self.gcal_q.fill(inp.cfg_mode_cal);
+            self.gcut_q.fill(trunc(inp.cfg_cut, cut_f + 1));
+            return;
+        }
+        let mut all_still = sparse && !rst;
         let Sort {
             eng,
             gcal_q,
@@ -314,10 +334,6 @@ impl Sort {
             ..
         } = self;
         let flip = u64::from(*fault_ram_write);
-        // (no row triggers a sort in most cycles: then no engine's rows need a look)
-        // (an OR of every element, no early exit: a few vector instructions)
-        let any = |t: &[bool]| t.iter().fold(0u8, |a, &t| a | u8::from(t)) != 0;
-        let trig_any = any(in_rtrig);
         // each engine in place: its registers before this edge copied out (its snap RAM stays
         // where it is: read, then written, in place below)
         for (o, n) in eng.iter_mut().enumerate() {
@@ -334,11 +350,13 @@ impl Sort {
                     still_edges.0 += 1;
                     continue;
                 }
+                all_still = false;
                 idle_engine(p, o, n, in_sval);
                 *run = if *seen == words { (*run + 1).min(3) } else { 1 };
                 *seen = words;
                 continue;
             }
+            all_still = false;
             still.0[o].0 = 0;
             // (the widths a busy engine needs, taken only when one is)
             let (kw, sumw, mw, nw, jw, nj) = (p.kw(), p.sumw(), p.mw(), p.nw(), p.jw(), p.nj());
@@ -586,6 +604,18 @@ impl Sort {
         }
         gcal_q.fill(inp.cfg_mode_cal);
         gcut_q.fill(trunc(inp.cfg_cut, cut_f + 1));
+        let (a, w) = &mut self.all_still.0;
+        *a = all_still;
+        if all_still {
+            w.clear();
+            w.extend_from_slice(words);
+        }
+    }
+
+    /// Sparse, the last edge left every engine out (unchanged: [`Sort::outputs_into`] gives what
+    /// it gave before that edge).
+    pub fn last_edge_still(&self) -> bool {
+        self.all_still.0 .0
     }
 
     /// Sparse, every engine settled: idle for 3 edges in a row under the words `sval` gives

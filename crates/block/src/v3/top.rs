@@ -193,6 +193,9 @@ struct Bufs {
     d_d: Vec<u8>,
     /// the accepts of the cycle before (a fault's: an accept a cycle late)
     late: (Vec<bool>, bool),
+    /// `so` is the sort's outputs from its registers as they are (sparse: an edge that left
+    /// every engine out changes none of them, [`Sort::last_edge_still`])
+    so_now: bool,
 }
 
 impl Top {
@@ -234,6 +237,7 @@ impl Top {
     /// out): every unit gets it and tests its own. The RTL has none.
     pub fn set_fault(&mut self, f: Option<V3Fault>) {
         self.fault = f;
+        self.buf.0.so_now = false;
         self.u_ingress.fault = f;
         self.u_ingress.u_thr.fault = f;
         self.u_egress.fault = f;
@@ -252,6 +256,7 @@ impl Top {
         if !on {
             self.settle();
         }
+        self.buf.0.so_now = false;
         self.u_ingress.sparse.0 = on;
         self.u_sort.sparse.0 = on;
         self.u_egress.sparse.0 = on;
@@ -617,7 +622,9 @@ impl Top {
         ii.dep_port = inp.dep_port;
         ii.dep_prio = inp.dep_prio;
         ii.dep_size = inp.dep_size;
-        self.u_sort.outputs_into(&mut b.so);
+        if !(b.so_now && self.u_sort.sparse.0) {
+            self.u_sort.outputs_into(&mut b.so);
+        }
         let ei = &mut b.eg_in;
         ei.rst = inp.rst;
         ei.enq_valid = inp.enq_valid;
@@ -718,6 +725,7 @@ impl Top {
         let eo = &b.eo;
         self.u_sort
             .tick_rows(&b.sort_in, (&eo.rclr, &eo.rtrig, &eo.sval));
+        b.so_now = self.u_sort.last_edge_still();
         self.u_cfg
             .tick(&self.p, inp.rst, inp.cfg_we, inp.cfg_addr, inp.cfg_wdata);
     }
