@@ -168,12 +168,14 @@ pub struct Sort {
     /// [`super::top::Top::set_fault`]
     #[serde(skip)]
     pub fault: Option<Fault>,
-    /// Leave an idle engine whose registers have settled unclocked ([`super::top::Top::set_sparse`];
-    /// not state)
+    /// Sparse ([`super::top::Top::set_sparse`]; not state): the block's idle advance may take the
+    /// engines as settled ([`Sort::engines_settled`]), and the block reuses the unit's outputs
+    /// across an edge that left every engine out
     pub sparse: Scratch<bool>,
-    /// Per engine, its idle edges in a row (up to 3) under the read port's words it saw
-    /// (`sval` of its two ports): after 3, its word's pipeline and compares hold what the next
-    /// idle edge would load (not state: a restored unit clocks them again)
+    /// Per engine, its idle edges in a row (up to [`STILL_AFTER`]) under the read port's words it
+    /// saw (`sval` of its two ports): after that many, its word's pipeline and compares hold what
+    /// the next idle edge would load, and the edge is left out (with no fault in force; not
+    /// state: a restored unit clocks them again)
     still: Scratch<Vec<(u8, [u64; 2])>>,
     /// Idle engines' edges left unclocked so far (not state: what a test shows happened)
     pub still_edges: Scratch<u64>,
@@ -182,6 +184,14 @@ pub struct Sort {
     /// edge leaves them all out again, without a look at each (not state)
     all_still: Scratch<(bool, Vec<u64>)>,
 }
+
+/// Idle edges in a row after which an idle engine's registers hold what the next idle edge loads
+/// (under the same words of its ports): its word's pipeline is three registers deep from the snap
+/// read (`x_q`, `xr_q`, `y_q`) and `gty_q` compares the last two, so it settles at the fourth
+/// edge (`x_q` loads the snap read at the first, `xr_q` at the second, `y_q` at the third, and
+/// `gty_q` compares them equal at the fourth); from the port's word (`xr_q` loading `sval`
+/// directly) one edge sooner.
+pub const STILL_AFTER: u8 = 4;
 
 /// The engine issues a read (of the egress's port or its snap RAM) from its registers.
 fn issue(p: SortParams, e: &Engine) -> bool {
@@ -306,14 +316,16 @@ impl Sort {
         let sval = |o: usize| if o < np { in_sval[o] } else { 0 };
         let f = self.fault;
         self.wlog.0.clear();
-        let sparse = self.sparse.0 && f.is_none();
+        // (an idle engine settled is left out whenever no fault is in force: exact, the
+        // lockstep compares its registers with the RTL's every cycle)
+        let still_ok = f.is_none();
         self.still.0.resize(self.eng.len(), (0, [0; 2]));
         // (no row triggers a sort in most cycles: then no engine's rows need a look)
         // (an OR of every element, no early exit: a few vector instructions)
         let any = |t: &[bool]| t.iter().fold(0u8, |a, &t| a | u8::from(t)) != 0;
         let trig_any = any(in_rtrig);
         let words = in_sval.get(..np).unwrap_or(in_sval);
-        if sparse && !rst && !trig_any && self.all_still.0 .0 && self.all_still.0 .1 == words {
+        if still_ok && !rst && !trig_any && self.all_still.0 .0 && self.all_still.0 .1 == words {
             // (every engine was left out at the last edge, unchanged since: each is idle, its
             // run of idle edges at 3 and its words the same, so the loop below would leave
             // each out again)
@@ -322,7 +334,7 @@ impl Sort {
             self.gcut_q.fill(trunc(inp.cfg_cut, cut_f + 1));
             return;
         }
-        let mut all_still = sparse && !rst;
+        let mut all_still = still_ok && !rst;
         let Sort {
             eng,
             gcal_q,
@@ -341,18 +353,21 @@ impl Sort {
             let rows = (2 * o) << lw..((2 * o + 2) << lw).min(in_rtrig.len());
             let rows_trig = trig_any && in_rtrig.get(rows).is_some_and(any);
             if !rst && !n.busy_q && n.pend_q == 0 && !n.snre_q && !rows_trig {
-                // (sparse: after 3 idle edges under the same words of its ports, the pipeline
-                // and the compares, 3 registers deep from the snap read and the port's word,
-                // hold their next values: the edge is left out)
+                // (after STILL_AFTER idle edges under the same words of its ports, the pipeline
+                // and its compares hold their next values: the edge is left out)
                 let words = [sval(2 * o), sval(2 * o + 1)];
                 let (run, seen) = &mut still.0[o];
-                if sparse && *run >= 3 && *seen == words {
+                if still_ok && *run >= STILL_AFTER && *seen == words {
                     still_edges.0 += 1;
                     continue;
                 }
                 all_still = false;
                 idle_engine(p, o, n, in_sval);
-                *run = if *seen == words { (*run + 1).min(3) } else { 1 };
+                *run = if *seen == words {
+                    (*run + 1).min(STILL_AFTER)
+                } else {
+                    1
+                };
                 *seen = words;
                 continue;
             }
@@ -612,24 +627,21 @@ impl Sort {
         }
     }
 
-    /// Sparse, the last edge left every engine out (unchanged: [`Sort::outputs_into`] gives what
-    /// it gave before that edge).
+    /// The last edge left every engine out (unchanged: [`Sort::outputs_into`] gives what it gave
+    /// before that edge).
     pub fn last_edge_still(&self) -> bool {
         self.all_still.0 .0
     }
 
-    /// Sparse, every engine settled: idle for 3 edges in a row under the words `sval` gives
-    /// its ports now, so its word's pipeline and compares hold what the next idle edge would
-    /// load (a restored unit's engines are not, until clocked again).
+    /// Sparse, every engine settled: idle for [`STILL_AFTER`] edges in a row under the words
+    /// `sval` gives its ports now, so its word's pipeline and compares hold what the next idle
+    /// edge would load (a restored unit's engines are not, until clocked again).
     pub fn engines_settled(&self, sval: impl Fn(usize) -> u64) -> bool {
         self.sparse.0
             && self.still.0.len() == self.eng.len()
-            && self
-                .still
-                .0
-                .iter()
-                .enumerate()
-                .all(|(o, (run, seen))| *run >= 3 && *seen == [sval(2 * o), sval(2 * o + 1)])
+            && self.still.0.iter().enumerate().all(|(o, (run, seen))| {
+                *run >= STILL_AFTER && *seen == [sval(2 * o), sval(2 * o + 1)]
+            })
     }
 
     /// Every engine idle (a condition of the block's idle advance,
