@@ -327,8 +327,8 @@ impl Sort {
         let words = in_sval.get(..np).unwrap_or(in_sval);
         if still_ok && !rst && !trig_any && self.all_still.0 .0 && self.all_still.0 .1 == words {
             // (every engine was left out at the last edge, unchanged since: each is idle, its
-            // run of idle edges at 3 and its words the same, so the loop below would leave
-            // each out again)
+            // run of idle edges at STILL_AFTER and its words the same, so the loop below would
+            // leave each out again)
             self.still_edges.0 += self.eng.len() as u64;
             self.gcal_q.fill(inp.cfg_mode_cal);
             self.gcut_q.fill(trunc(inp.cfg_cut, cut_f + 1));
