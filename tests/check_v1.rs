@@ -18,8 +18,10 @@ use common::v1::{
     bugs, check_wave, first_report, need_icarus, run_ok, runs_dir, seeded_bugs, signal_of, slack,
     v1_dir, v1_envelope, v1_map, v1_rtl, Bug, Set,
 };
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::{Arc, Mutex, OnceLock};
 
 fn work_dir() -> PathBuf {
     let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("check_v1");
@@ -40,6 +42,32 @@ fn simulate(set: &Set, bug: Option<&str>) -> Run {
 
 /// [`simulate`], the block behind team_pfc's names and encodings when `team`.
 fn simulate_as(set: &Set, bug: Option<&str>, team: bool) -> Run {
+    simulate_into(set, bug, team, &runs_dir(&work_dir()))
+}
+
+/// The clean block's run of `set`, simulated once for every test of this file that needs it (the
+/// clean sets, the kill matrix's references, the map's), whichever thread asks first.
+fn clean_run(set: &Set) -> Arc<Run> {
+    type Cells = Mutex<HashMap<String, Arc<OnceLock<Arc<Run>>>>>;
+    static CLEAN: OnceLock<Cells> = OnceLock::new();
+    let cell = Arc::clone(
+        CLEAN
+            .get_or_init(Default::default)
+            .lock()
+            .expect("the clean runs' index")
+            .entry(set.name())
+            .or_default(),
+    );
+    let run = cell.get_or_init(|| {
+        let out = work_dir().join("runs").join("clean");
+        std::fs::create_dir_all(&out).expect("runs dir");
+        Arc::new(simulate_into(set, None, false, &out))
+    });
+    Arc::clone(run)
+}
+
+/// [`simulate_as`] into the directory `out`.
+fn simulate_into(set: &Set, bug: Option<&str>, team: bool, out: &Path) -> Run {
     let (dir, cycles) = set.make(&work_dir());
     let tag = format!(
         "{}_{}{}",
@@ -47,7 +75,6 @@ fn simulate_as(set: &Set, bug: Option<&str>, team: bool) -> Run {
         bug.unwrap_or("clean"),
         if team { "_team" } else { "" }
     );
-    let out = runs_dir(&work_dir());
     let vvp = out.join(format!("{tag}.vvp"));
     let vcd = out.join(format!("{tag}.vcd"));
     let trace = out.join(format!("{tag}.trace"));
@@ -176,7 +203,7 @@ fn the_second_implementation_checks_clean() {
     let mut total = 0;
     let mut failed = vec![];
     for s in &sets {
-        let run = simulate(s, None);
+        let run = clean_run(s);
         let (v, cycles) = check(s, &run);
         total += cycles;
         if let Some(f) = v.first() {
@@ -212,11 +239,11 @@ fn every_seeded_bug_of_the_second_implementation_is_caught_where_it_shows() {
         "bug", "rule", "set", "first difference", "first report"
     )];
     let mut survivors = vec![];
-    let mut cleans: std::collections::HashMap<String, Run> = Default::default();
+    let mut cleans: HashMap<String, Arc<Run>> = Default::default();
     for b in &bugs {
         let key = b.set.name();
         if !cleans.contains_key(&key) {
-            let run = simulate(&b.set, None);
+            let run = clean_run(&b.set);
             let (v, _) = check(&b.set, &run);
             assert!(v.is_empty(), "{key}: the clean v1 has a report: {}", v[0]);
             cleans.insert(key.clone(), run);
@@ -252,7 +279,7 @@ fn a_map_of_other_names_and_encodings_reads_the_same_block() {
     let team_map =
         std::fs::read_to_string(v1_dir().join("team/team_pfc.map.toml")).expect("the team map");
     let set = Set::Random("np4", Mode::StopMax, 3, 6000);
-    let ours = simulate(&set, None);
+    let ours = clean_run(&set);
     let theirs = simulate_as(&set, None, true);
     let (v_ours, s_ours) = check_with(&set, &ours, &v1_map(&set.params()));
     let (v_theirs, s_theirs) = check_with(&set, &theirs, &team_map);
