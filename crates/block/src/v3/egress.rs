@@ -341,6 +341,14 @@ fn taken(np: usize, g: usize, gr: &Group, deq_valid: &[bool], inp: &EgressIn) ->
                 && (inp.enq_oport & 7) as u8 == gr.gs_q))
 }
 
+/// No sort engine reads a port's counter or writes E at this edge (`sre`, `swr_en` of the `np`
+/// ports all low).
+fn no_engine_access(np: usize, lanes: &EgressLanes<'_>) -> bool {
+    // (ORs of bytes, no early exit: a few vector instructions)
+    let none = |v: &[bool]| !v.iter().fold(false, |a, &b| a | b);
+    none(&lanes.sre[..np]) && none(&lanes.swr_en[..np])
+}
+
 /// The thresholds' refresh words of one priority and the inputs they were made from
 /// ([`Egress::thr_refresh`]).
 #[derive(Debug, Clone, Copy)]
@@ -1339,7 +1347,6 @@ impl Egress {
     fn quiet_edge_ready(&self, inp: &EgressIn, lanes: &EgressLanes<'_>) -> bool {
         let p = self.p;
         let (np, rc_sat) = (p.np, p.rc_sat());
-        let none = |v: &[bool]| !v.iter().fold(false, |a, &b| a | b);
         // (the cheap per-group and per-port tests first: in a busy cycle they fail before the
         // scan of the row events)
         !inp.rst
@@ -1349,8 +1356,7 @@ impl Egress {
                 .enumerate()
                 .all(|(g, gr)| quiet(gr, rc_sat) && !taken(np, g, gr, lanes.deq_valid, inp))
             && self.port.iter().all(|po| light(po) && !po.ew_v_q)
-            && none(&lanes.sre[..np])
-            && none(&lanes.swr_en[..np])
+            && no_engine_access(np, lanes)
             && self.still_sparse()
     }
 
@@ -1455,13 +1461,11 @@ impl Egress {
     /// none of which it reads, and a port left behind keeps the registers that let it lag.
     fn still_edge_ready(&self, inp: &EgressIn, lanes: &EgressLanes<'_>) -> bool {
         let np = self.p.np;
-        let none = |v: &[bool]| !v.iter().fold(false, |a, &b| a | b);
         !inp.rst
             && self.sparse.0
             && self.fault.is_none()
             && !self.fault_ram_write
-            && none(&lanes.sre[..np])
-            && none(&lanes.swr_en[..np])
+            && no_engine_access(np, lanes)
             && !self
                 .grp
                 .iter()
