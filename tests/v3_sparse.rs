@@ -43,6 +43,10 @@ struct Seen {
     lag_rounds: u64,
     quiet_edges: u64,
     still_engine_edges: u64,
+    /// the egress's quiet edges made from the last one's, every port left behind
+    /// (`Egress::still_edge`), and the sort's edges that left every engine out at once
+    still_egress_edges: u64,
+    all_still_sort_edges: u64,
 }
 
 /// One run of `cycles` cycles of one parameter set: a reset, a random configuration, then bursts
@@ -51,6 +55,7 @@ fn run(p: &BlockParams, rng: &mut ChaCha8Rng, cycles: u64, replay: &str, seen: &
     let (mut full, mut sparse) = (Top::new(*p), Top::new(*p));
     let quiet_before = seen.quiet_edges;
     let still_before = seen.still_engine_edges;
+    let (still_eg_before, all_still_before) = (seen.still_egress_edges, seen.all_still_sort_edges);
     sparse.set_sparse(true);
     let (mut fo, mut so) = (TopOut::default(), TopOut::default());
     let mut inp = TopIn::idle(p.np);
@@ -165,6 +170,8 @@ fn run(p: &BlockParams, rng: &mut ChaCha8Rng, cycles: u64, replay: &str, seen: &
         seen.cycles += 1;
         seen.quiet_edges = sparse.u_egress.quiet_edges.0 + quiet_before;
         seen.still_engine_edges = sparse.u_sort.still_edges.0 + still_before;
+        seen.still_egress_edges = sparse.u_egress.still_edges.0 + still_eg_before;
+        seen.all_still_sort_edges = sparse.u_sort.all_still_edges.0 + all_still_before;
         seen.stale += u64::from(f.grp != s.grp);
         seen.stale_egress += u64::from(fe.grp != se.grp);
         seen.enq_accepts += u64::from(fo.enq_accept);
@@ -196,7 +203,9 @@ fn the_sparse_block_gives_what_clocking_every_group_gives() {
         seen.lagging * 2 > seen.cycles
             && seen.lag_rounds * 4 > seen.cycles
             && seen.quiet_edges * 4 > seen.cycles
-            && seen.still_engine_edges > seen.cycles,
+            && seen.still_engine_edges > seen.cycles
+            && seen.still_egress_edges * 10 > seen.cycles
+            && seen.all_still_sort_edges * 10 > seen.cycles,
         "{seen:?}"
     );
     assert!(

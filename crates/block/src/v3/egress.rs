@@ -297,6 +297,8 @@ pub struct Egress {
     pub sparse: Scratch<bool>,
     /// Edges made by `Egress::quiet_edge` so far (not state: what a test shows happened)
     pub quiet_edges: Scratch<u64>,
+    /// Of those, the edges made by `Egress::still_edge` (not state: what a test shows happened)
+    pub still_edges: Scratch<u64>,
     /// The last edge was a quiet edge that left every port's scrub behind, and nothing has
     /// moved a port since (`Egress::still_edge`; not state)
     all_lag: Scratch<bool>,
@@ -606,6 +608,7 @@ impl Egress {
             fault: None,
             sparse: Scratch::default(),
             quiet_edges: Scratch::default(),
+            still_edges: Scratch::default(),
             all_lag: Scratch::default(),
             thr_recs: Scratch::default(),
         }
@@ -1480,6 +1483,7 @@ impl Egress {
         let (pw, lw) = (self.p.pw(), self.p.lw());
         self.wlog.0.clear();
         self.quiet_edges.0 += 1;
+        self.still_edges.0 += 1;
         for (n, (&l, &i)) in self
             .port
             .iter_mut()

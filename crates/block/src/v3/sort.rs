@@ -179,6 +179,9 @@ pub struct Sort {
     still: Scratch<Vec<(u8, [u64; 2])>>,
     /// Idle engines' edges left unclocked so far (not state: what a test shows happened)
     pub still_edges: Scratch<u64>,
+    /// Edges that left every engine out without a look at each (not state: what a test shows
+    /// happened)
+    pub all_still_edges: Scratch<u64>,
     /// Every engine left unclocked at the last edge (`still`), and the read port's words then
     /// (`sval` of every port): under the same words, no row triggering and no reset, the next
     /// edge leaves them all out again, without a look at each (not state)
@@ -252,6 +255,7 @@ impl Sort {
             sparse: Scratch::default(),
             still: Scratch::default(),
             still_edges: Scratch::default(),
+            all_still_edges: Scratch::default(),
             all_still: Scratch::default(),
         }
     }
@@ -330,6 +334,7 @@ impl Sort {
             // run of idle edges at STILL_AFTER and its words the same, so the loop below would
             // leave each out again)
             self.still_edges.0 += self.eng.len() as u64;
+            self.all_still_edges.0 += 1;
             self.gcal_q.fill(inp.cfg_mode_cal);
             self.gcut_q.fill(trunc(inp.cfg_cut, cut_f + 1));
             return;
