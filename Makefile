@@ -129,7 +129,7 @@ lint: lint-rust lint-doc lint-rtl lint-rtl-v2 lint-v1 lint-dpi lint-sva $(if $(f
 
 lint-rust: deps
 	$(CARGO) fmt --all -- --check
-	@# (build.rs verilates nothing under clippy, whose builds link nothing and do not share
+	@# (crates/rtl/build.rs verilates nothing under clippy, whose builds link nothing and do not share
 	@# OUT_DIR with cargo build's: the Rust side of the bridge is cxx's macro)
 	$(CARGO) clippy --release --all-targets -- -D warnings
 	$(CARGO) clippy --release -p capfc-capi --all-targets -- -D warnings
@@ -139,7 +139,7 @@ lint-rust: deps
 # in make lint, not make test (about 15 s that make test's budget keeps for checks).
 lint-doc: deps ## the crates' API docs by rustdoc, every warning an error
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --release --no-deps --lib -p capfc -p capfc-cli -p capfc-capi \
-	  -p capfc-block -p capfc-check
+	  -p capfc-block -p capfc-check -p capfc-rtl -p capfc-switch -p capfc-net
 
 # The block (capfc_top_oc, rtl/v3/files.f); UNUSEDPARAM waived: constants of capfc_pkg that serve
 # v2's units (rtl/, the second implementation the tests keep) and not the block's.

@@ -1,6 +1,6 @@
 //! The v3 block benchmark (`capfc_top_oc`, docs/microarchitecture.md): cycles per second of
 //! the Rust model alone, the Verilated RTL driven from Rust (one FFI call a cycle), lockstep of
-//! both (every output, register and RAM word compared every cycle, src/cosim_v3.rs) on one
+//! both (every output, register and RAM word compared every cycle, crates/rtl/src/cosim_v3.rs) on one
 //! thread and on two (`lockstep2`: the model's half of each cycle on a second thread,
 //! `LockstepV3::set_threads`), and the Verilated RTL driven from a plain C++ loop, side by side in
 //! one run on the same recorded stimulus, at 8, 32 and 48 ports.

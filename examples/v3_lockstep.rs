@@ -7,7 +7,7 @@
 //!     cargo run --release --example v3_lockstep -- top-rtl WAVE.vcd NP [SW OW CW CELL_LOG2 CUT_F NL]
 //!
 //! `top-rtl` takes only the block's inputs from the waveform and runs the block's model and its
-//! Verilated RTL in this process (src/cosim_v3.rs; a parameter set of crates/block/src/v3/rtl_configs.rs that
+//! Verilated RTL in this process (crates/rtl/src/cosim_v3.rs; a parameter set of crates/block/src/v3/rtl_configs.rs that
 //! was built, CAPFC_V3_CONFIGS), comparing every output, register and RAM word every cycle.
 //!
 //! Exit 0 when every register and output agreed in every cycle, 1 on a mismatch, 2 on bad input.

@@ -1,4 +1,4 @@
-//! Where a cycle of the v3 in-process lockstep (`LockstepV3::cycle_in`, src/cosim_v3.rs) spends
+//! Where a cycle of the v3 in-process lockstep (`LockstepV3::cycle_in`, crates/rtl/src/cosim_v3.rs) spends
 //! its time, on the block benchmark's stimulus (`build/v3/bench_np{8,32,48}.vcd`, `make
 //! v3-bench-stim`): the whole lockstep cycle beside its parts run alone, each the best of R runs,
 //! in microseconds a cycle.

@@ -10,51 +10,31 @@
 //! reference checker; [`ports`], the model and the checker on packed port words; [`dpi_sv`], their
 //! SystemVerilog side (the DPI-C package and the scoreboard); [`stimulus`].
 //!
-//! The modules here are layers around those, each using only the crates below and the layers
-//! listed before it ([`LAYERS`], which `tests/layers.rs` holds the sources to): model waveforms,
-//! the Verilator bridge and the lockstep, headroom, the switch, the network, golden vectors, the
+//! Over them, the crates `capfc-rtl` (`crates/rtl`: the Verilated RTL behind its bridge, the
+//! lockstep [`cosim_v3`], the waveform [`replay`], the model's waveforms [`wave`]),
+//! `capfc-switch` (`crates/switch`: [`switch`], [`headroom`]) and `capfc-net` (`crates/net`:
+//! [`net`]), all re-exported here. The modules of this crate are the verification layers above
+//! them, each using only the crates below and the modules listed before it ([`LAYERS`], which
+//! `tests/layers.rs` holds the sources to): waveform maps for the checker, golden vectors, the
 //! fault matrix and the soak. The command line is the crate `capfc-cli` (`crates/cli`), above all
 //! of them.
 
 pub use capfc_block::{block, error, reference, v3};
 pub use capfc_check::{check, dpi_sv, ports, stimulus};
+pub use capfc_net::net;
+#[cfg(feature = "rtl")]
+pub use capfc_rtl::{cosim, cosim_v3, dut, dut_v3};
+pub use capfc_rtl::{replay, wave};
+pub use capfc_switch::{headroom, switch};
 
 /// This crate's modules from the lowest layer to the highest: a module's code (its tests aside)
 /// names only modules before it in this list, and the two crates below (the models, the checker).
-pub const LAYERS: &[&str] = &[
-    "check_wave",
-    "wave",
-    "dut_v3",
-    "dut",
-    "replay",
-    "cosim",
-    "cosim_v3",
-    "headroom",
-    "switch",
-    "net",
-    "golden",
-    "golden_v3",
-    "faults",
-    "soak_v3",
-];
+pub const LAYERS: &[&str] = &["check_wave", "golden", "golden_v3", "faults", "soak_v3"];
 
 pub mod check_wave;
-#[cfg(feature = "rtl")]
-pub mod cosim;
-#[cfg(feature = "rtl")]
-pub mod cosim_v3;
-#[cfg(feature = "rtl")]
-pub mod dut;
-#[cfg(feature = "rtl")]
-pub mod dut_v3;
 #[cfg(feature = "rtl")]
 pub mod faults;
 pub mod golden;
 pub mod golden_v3;
-pub mod headroom;
-pub mod net;
-pub mod replay;
 #[cfg(feature = "rtl")]
 pub mod soak_v3;
-pub mod switch;
-pub mod wave;

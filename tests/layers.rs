@@ -1,12 +1,26 @@
-//! The crate's layering (`capfc::LAYERS`): no module's code names a module of a higher layer, and
-//! every module of the crate is placed in the list.
+//! The layering of the workspace: each crate depends only on crates below it ([`CRATES`]), and
+//! within each crate of several modules (`capfc`, `capfc-rtl`, `capfc-switch`: their `LAYERS`) no
+//! module's code names a module of a higher layer, and every module is placed in the list.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
-/// Each top-level module's source text, its tests left out (from `#[cfg(test)]` on; `tests.rs`
-/// files whole) and comment lines dropped.
-fn sources() -> BTreeMap<String, String> {
+/// The workspace's crates from the lowest to the highest, each with its directory.
+const CRATES: &[(&str, &str)] = &[
+    ("capfc-block", "crates/block"),
+    ("capfc-check", "crates/check"),
+    ("capfc-rtl", "crates/rtl"),
+    ("capfc-switch", "crates/switch"),
+    ("capfc-net", "crates/net"),
+    ("capfc", "."),
+    ("capfc-cli", "crates/cli"),
+    ("capfc-capi", "capi"),
+    ("capfc-py", "python"),
+];
+
+/// Each top-level module's source text in crate directory `dir`, its tests left out (from
+/// `#[cfg(test)]` on; `tests.rs` files whole) and comment lines dropped.
+fn sources(dir: &str) -> BTreeMap<String, String> {
     fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
         for e in std::fs::read_dir(dir).unwrap() {
             let p = e.unwrap().path();
@@ -17,7 +31,7 @@ fn sources() -> BTreeMap<String, String> {
             }
         }
     }
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir).join("src");
     let mut files = vec![];
     walk(&src, &mut files);
     let mut mods: BTreeMap<String, String> = BTreeMap::new();
@@ -69,14 +83,13 @@ fn named(code: &str, modules: &[&str]) -> Vec<String> {
     out
 }
 
-#[test]
-fn no_module_names_a_higher_layer() {
-    let mods = sources();
-    let layers = capfc::LAYERS;
+/// The modules of crate directory `dir` against its `layers`; the references checked.
+fn check_layers(dir: &str, layers: &[&str]) -> usize {
+    let mods = sources(dir);
     for m in mods.keys() {
         assert!(
             layers.contains(&m.as_str()),
-            "src/{m}: a module that capfc::LAYERS does not place"
+            "{dir}/src/{m}: a module that its crate's LAYERS does not place"
         );
     }
     let mut checked = 0;
@@ -86,15 +99,80 @@ fn no_module_names_a_higher_layer() {
             let r = layers.iter().position(|l| *l == n).unwrap();
             assert!(
                 r <= rank,
-                "src/{m} (layer {rank}) names crate::{n} (layer {r}), a higher layer"
+                "{dir}/src/{m} (layer {rank}) names crate::{n} (layer {r}), a higher layer"
+            );
+            checked += 1;
+        }
+    }
+    checked
+}
+
+#[test]
+fn no_module_names_a_higher_layer() {
+    let checked = check_layers(".", capfc::LAYERS)
+        + check_layers("crates/rtl", capfc_rtl::LAYERS)
+        + check_layers("crates/switch", capfc_switch::LAYERS);
+    assert!(
+        checked > 20,
+        "only {checked} references found: the scan is broken"
+    );
+}
+
+/// The `capfc-*` crates a manifest's `[dependencies]` name (the build and dev sections left out).
+fn manifest_deps(text: &str) -> Vec<String> {
+    let mut out = vec![];
+    let mut in_deps = false;
+    for l in text.lines().map(str::trim) {
+        if l.starts_with('[') {
+            in_deps = l == "[dependencies]";
+        } else if in_deps {
+            let name = l.split(['=', ' ']).next().unwrap_or("");
+            if name == "capfc" || name.starts_with("capfc-") {
+                out.push(name.to_string());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_crate_depends_only_on_crates_below_it() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut checked = 0;
+    for (rank, (name, dir)) in CRATES.iter().enumerate() {
+        let path = root.join(dir).join("Cargo.toml");
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            text.contains(&format!("name = \"{name}\"")),
+            "{}: not the manifest of {name}",
+            path.display()
+        );
+        for d in manifest_deps(&text) {
+            let r = CRATES.iter().position(|(n, _)| *n == d).unwrap_or_else(|| {
+                panic!(
+                    "{}: depends on {d}, which CRATES does not place",
+                    path.display()
+                )
+            });
+            assert!(
+                r < rank,
+                "{}: {name} depends on {d}, a crate above it",
+                path.display()
             );
             checked += 1;
         }
     }
     assert!(
-        checked > 20,
-        "only {checked} references found: the scan is broken"
+        checked >= 10,
+        "only {checked} dependencies found: the scan is broken"
     );
+}
+
+/// The manifest scan reads the dependencies' section only.
+#[test]
+fn the_manifest_scan_reads_dependencies() {
+    let text = "[package]\nname = \"capfc-x\"\n[dependencies]\ncapfc-block = { path = \"b\" }\nserde = \"1\"\n[dev-dependencies]\ncapfc = { path = \".\" }\n";
+    assert_eq!(manifest_deps(text), ["capfc-block"]);
 }
 
 /// The scan sees an upward reference, in both forms of path.

@@ -1,4 +1,4 @@
-//! The v3 block's model and its Verilated RTL in one process (src/cosim_v3.rs), at 4 ports (the
+//! The v3 block's model and its Verilated RTL in one process (crates/rtl/src/cosim_v3.rs), at 4 ports (the
 //! parameter set built by default, crates/block/src/v3/rtl_configs.rs). The block testbench's legal traffic is
 //! `make v3-check` (`v3_lockstep top-rtl`); here the inputs are random bits, contract or not (any
 //! configuration written at any time, lanes valid whatever the readies, departures and dequeues

@@ -1,7 +1,7 @@
 // capfc_top_oc: the CaPFC block (v3, docs/microarchitecture.md). Its configuration registers
 // (rtl/v3/capfc_cfg.sv, the thresholds in LUT RAM), the ingress, the egress and the sort engines
 // (rtl/v3), the PFC generator (rtl/capfc_pfc_gen.sv) and D registered: the ports of v2's top
-// (check/capfc_v2), the lanes' readies added, the accepts 4 cycles after the take. build.rs verilates it from
+// (check/capfc_v2), the lanes' readies added, the accepts 4 cycles after the take. crates/rtl/build.rs verilates it from
 // rtl/v3/files.f (the model beside it: crates/block/src/v3/top.rs); make v3-check checks it whole against the
 // contract, make fpga-v3 places and routes it (docs/fpga.md).
 

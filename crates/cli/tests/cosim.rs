@@ -295,7 +295,7 @@ fn mismatch_window_writes_both_sides_under_the_same_names() {
     let (rtl, rtl_end) = vcd_names(files[0]);
     let (model, model_end) = vcd_names(files[1]);
     // Every model signal exists under the same name in the RTL's trace, the counter RAMs included
-    // (build.rs raises Verilator's --trace-max-array for them).
+    // (crates/rtl/build.rs raises Verilator's --trace-max-array for them).
     let missing: Vec<_> = model.iter().filter(|n| !rtl.contains(*n)).collect();
     assert!(
         missing.is_empty(),

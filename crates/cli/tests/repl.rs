@@ -506,7 +506,7 @@ fn wave_writes_model_and_rtl_side_by_side() {
         );
         compared += 1;
     }
-    // The counter RAMs included (build.rs raises Verilator's --trace-max-array for them).
+    // The counter RAMs included (crates/rtl/build.rs raises Verilator's --trace-max-array for them).
     assert!(model.contains_key("capfc_v2_top.capfc_v2_top.u_egress.gen_port[7].u_cnt.mem[15]"));
     assert!(compared > 100, "only {compared} signals compared");
     let _ = std::fs::remove_dir_all(&dir);

@@ -1,4 +1,4 @@
-//! The v3 block behind the switch (`capfc run --block v3`, src/switch/block_v3.rs): its lanes
+//! The v3 block behind the switch (`capfc run --block v3`, crates/switch/src/switch/block_v3.rs): its lanes
 //! answered four cycles after their take, the switch waiting for them. The paper's relations on
 //! the default scenario as with v2, every byte accounted for in every cycle (arrivals waiting for
 //! their answer included), and the Verilated v3 RTL deciding exactly as the v3 model, register

@@ -1,5 +1,5 @@
-// The block parameter sets that build.rs verilates, one Verilated model each: (name, [NP, SW, OW,
-// CW, CELL_LOG2, CUT_F, NL]). build.rs includes this file, so these values are the ones passed to
+// The block parameter sets that crates/rtl/build.rs verilates, one Verilated model each: (name, [NP, SW, OW,
+// CW, CELL_LOG2, CUT_F, NL]). crates/rtl/build.rs includes this file, so these values are the ones passed to
 // Verilator as -G options and the ones `BlockParams` uses for the same name: one place.
 // "np8" is also `BlockParams::default()`, the switch's block (`capfc run`): it counts three lossless
 // classes because the paper's scenarios (scenarios/paper-*.toml) make three priorities lossless.

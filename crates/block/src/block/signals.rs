@@ -1,6 +1,6 @@
 // The names of capfc_v2_top's ports and of its architectural state, in packing order.
 //
-// This file has no dependencies on purpose: build.rs includes it to generate the C++ side of the
+// This file has no dependencies on purpose: crates/rtl/build.rs includes it to generate the C++ side of the
 // Verilator bridge, so the Rust packer and the C++ unpacker share one list and cannot drift apart.
 // Widths are computed by `crate::block::pack` from the block parameters.
 

@@ -35,7 +35,7 @@ pub type Regs = Vec<(String, String)>;
 /// Where a unit's registers go, one at a time and always in the same order (a unit's `visit`):
 /// the name, formatted only if the sink wants it, and the value's `width` bits, least
 /// significant first in 64-bit words. [`RegStrings`] makes the [`Regs`] list of them; the
-/// in-process lockstep (`src/cosim_v3.rs`) compares the words with the RTL's without a string.
+/// in-process lockstep (`crates/rtl/src/cosim_v3.rs`) compares the words with the RTL's without a string.
 pub trait RegSink {
     fn reg(&mut self, name: std::fmt::Arguments<'_>, words: &[u64], width: usize);
 

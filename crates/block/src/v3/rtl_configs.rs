@@ -1,6 +1,6 @@
-// The v3 block parameter sets that build.rs verilates (capfc_top_oc, rtl/v3/files.f), one
+// The v3 block parameter sets that crates/rtl/build.rs verilates (capfc_top_oc, rtl/v3/files.f), one
 // Verilated model each: (name, [NP, SW, OW, CW, CELL_LOG2, CUT_F, NL]), the parameters of
-// `make v3-check` (mk/v3.mk). build.rs includes this file. "v3_np4" (the tests' 4-port switch),
+// `make v3-check` (mk/v3.mk). crates/rtl/build.rs includes this file. "v3_np4" (the tests' 4-port switch),
 // "v3_np8_nl3" (the default switch's block: `make run`) and "v3_np6_cw4" (the fault matrix's
 // lockstep at saturation, `tests/faults.rs`) are built unless CAPFC_V3_CONFIGS names
 // others (a comma-separated list, or "all"): `make bench` builds the first five for the block

@@ -2,7 +2,7 @@
 //! Verilated RTL ([`crate::dut_v3::RtlTopV3`]) take the same packed inputs every cycle, and every
 //! output and every register and RAM word of the RTL is compared with the model's, by name.
 //!
-//! Nothing is skipped: the model must list exactly the RTL's registers (the layout build.rs reads
+//! Nothing is skipped: the model must list exactly the RTL's registers (the layout crates/rtl/build.rs reads
 //! from the Verilated headers), or the run is refused before its first cycle.
 
 use std::collections::HashMap;

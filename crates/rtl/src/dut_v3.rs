@@ -3,7 +3,7 @@
 //!
 //! One FFI call a cycle: the inputs go in as packed words and the outputs come back packed in the
 //! same call; every register and RAM word of the block is read back on demand. The packing is the
-//! configuration's [`Layout`], which build.rs generates from the Verilated headers (every port but
+//! configuration's [`Layout`], which crates/rtl/build.rs generates from the Verilated headers (every port but
 //! `clk`, every variable whose name ends in `_q` and every RAM's `mem`), so that a register added
 //! to the RTL shows up here, under its RTL name, without a list to keep by hand. Which parameter
 //! sets are built: `crates/block/src/v3/rtl_configs.rs` (`CAPFC_V3_CONFIGS`).
@@ -221,7 +221,7 @@ impl Layout {
         debug_assert!(regs.next().is_none());
     }
 
-    /// From the generated layout text (cpp/dut_v3.h, `layout()`).
+    /// From the generated layout text (crates/rtl/cpp/dut_v3.h, `layout()`).
     pub fn parse(text: &str) -> Result<Layout, LayoutLineError> {
         let mut l = Layout::default();
         for (k, line) in text.lines().enumerate() {

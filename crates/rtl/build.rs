@@ -16,20 +16,20 @@ use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-include!("crates/block/src/block/signals.rs");
-include!("crates/block/src/block/rtl_configs.rs");
-include!("crates/block/src/v3/rtl_configs.rs");
+include!("../block/src/block/signals.rs");
+include!("../block/src/block/rtl_configs.rs");
+include!("../block/src/v3/rtl_configs.rs");
 
 const PARAM_NAMES: [&str; 7] = ["NP", "SW", "OW", "CW", "CELL_LOG2", "CUT_F", "NL"];
 
 fn main() {
     for p in [
-        "rtl",
-        "check/capfc_v2",
+        "../../rtl",
+        "../../check/capfc_v2",
         "cpp",
-        "crates/block/src/block/signals.rs",
-        "crates/block/src/block/rtl_configs.rs",
-        "crates/block/src/v3/rtl_configs.rs",
+        "../../crates/block/src/block/signals.rs",
+        "../../crates/block/src/block/rtl_configs.rs",
+        "../../crates/block/src/v3/rtl_configs.rs",
         "src/dut.rs",
         "src/dut_v3.rs",
     ] {
@@ -68,7 +68,7 @@ fn main() {
         .unwrap_or_else(|| "/usr/share/verilator".into());
     let vinc = PathBuf::from(&root).join("include");
 
-    let files = file_list("check/capfc_v2/files.f");
+    let files = file_list("../../check/capfc_v2/files.f");
     let mut rtl_hash = DefaultHasher::new();
     version.hash(&mut rtl_hash);
     for f in &files {
@@ -79,7 +79,7 @@ fn main() {
     for f in [
         "cpp/dut_impl.h",
         "cpp/dut.h",
-        "crates/block/src/block/signals.rs",
+        "../../crates/block/src/block/signals.rs",
     ] {
         std::fs::read(f).unwrap().hash(&mut rtl_hash);
     }
@@ -100,6 +100,8 @@ fn main() {
     let v3 = v3_configs();
     std::fs::write(out.join("dut_v3_factory.h"), v3_factory(&v3)).unwrap();
 
+    // (the C++ includes the bridge's headers as `capfc/...`, the prefix it had at the root)
+    cxx_build::CFG.include_prefix = "capfc";
     cxx_build::bridges(["src/dut.rs", "src/dut_v3.rs"])
         .file("cpp/dut_bridge.cc")
         .file("cpp/dut_v3_bridge.cc")
@@ -113,7 +115,7 @@ fn main() {
     // the other core waiting; two configurations at a time fill those gaps (the C++ compiles share
     // cargo's jobserver). The libraries are linked in the order below whatever order they finish
     // in: the configurations', then the runtime they all call.
-    let v3_files = file_list("rtl/v3/files.f");
+    let v3_files = file_list("../../rtl/v3/files.f");
     let v3_hash = v3_hash(&version, &v3_files);
     let jobs: Vec<Job> = configs
         .iter()
@@ -167,7 +169,8 @@ fn file_list(path: &str) -> Vec<String> {
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with("//") && !l.starts_with('#'))
-        .map(String::from)
+        // (the lists name files from the workspace's root; this script runs in crates/rtl)
+        .map(|l| format!("../../{l}"))
         .collect()
 }
 

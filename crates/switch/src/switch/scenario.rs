@@ -228,74 +228,95 @@ impl Scenario {
     pub const BUILTIN_FILES: &'static [(&'static str, &'static str)] = &[
         (
             "incast-victims",
-            include_str!("../../scenarios/incast-victims.toml"),
+            include_str!("../../../../scenarios/incast-victims.toml"),
         ),
-        ("uniform", include_str!("../../scenarios/uniform.toml")),
-        ("paper-1", include_str!("../../scenarios/paper-1.toml")),
-        ("paper-2", include_str!("../../scenarios/paper-2.toml")),
-        ("paper-3", include_str!("../../scenarios/paper-3.toml")),
-        ("paper-4", include_str!("../../scenarios/paper-4.toml")),
-        ("paper-5", include_str!("../../scenarios/paper-5.toml")),
-        ("paper-6", include_str!("../../scenarios/paper-6.toml")),
+        (
+            "uniform",
+            include_str!("../../../../scenarios/uniform.toml"),
+        ),
+        (
+            "paper-1",
+            include_str!("../../../../scenarios/paper-1.toml"),
+        ),
+        (
+            "paper-2",
+            include_str!("../../../../scenarios/paper-2.toml"),
+        ),
+        (
+            "paper-3",
+            include_str!("../../../../scenarios/paper-3.toml"),
+        ),
+        (
+            "paper-4",
+            include_str!("../../../../scenarios/paper-4.toml"),
+        ),
+        (
+            "paper-5",
+            include_str!("../../../../scenarios/paper-5.toml"),
+        ),
+        (
+            "paper-6",
+            include_str!("../../../../scenarios/paper-6.toml"),
+        ),
         (
             "paper-fat-1",
-            include_str!("../../scenarios/paper-fat-1.toml"),
+            include_str!("../../../../scenarios/paper-fat-1.toml"),
         ),
         (
             "paper-fat-2",
-            include_str!("../../scenarios/paper-fat-2.toml"),
+            include_str!("../../../../scenarios/paper-fat-2.toml"),
         ),
         (
             "paper-fat-3",
-            include_str!("../../scenarios/paper-fat-3.toml"),
+            include_str!("../../../../scenarios/paper-fat-3.toml"),
         ),
         (
             "paper-fat-4",
-            include_str!("../../scenarios/paper-fat-4.toml"),
+            include_str!("../../../../scenarios/paper-fat-4.toml"),
         ),
         (
             "paper-fat-5",
-            include_str!("../../scenarios/paper-fat-5.toml"),
+            include_str!("../../../../scenarios/paper-fat-5.toml"),
         ),
         (
             "paper-fat-6",
-            include_str!("../../scenarios/paper-fat-6.toml"),
+            include_str!("../../../../scenarios/paper-fat-6.toml"),
         ),
         (
             "paper-literal-1",
-            include_str!("../../scenarios/paper-literal-1.toml"),
+            include_str!("../../../../scenarios/paper-literal-1.toml"),
         ),
         (
             "paper-literal-2",
-            include_str!("../../scenarios/paper-literal-2.toml"),
+            include_str!("../../../../scenarios/paper-literal-2.toml"),
         ),
         (
             "paper-literal-3",
-            include_str!("../../scenarios/paper-literal-3.toml"),
+            include_str!("../../../../scenarios/paper-literal-3.toml"),
         ),
         (
             "paper-literal-4",
-            include_str!("../../scenarios/paper-literal-4.toml"),
+            include_str!("../../../../scenarios/paper-literal-4.toml"),
         ),
         (
             "paper-literal-5",
-            include_str!("../../scenarios/paper-literal-5.toml"),
+            include_str!("../../../../scenarios/paper-literal-5.toml"),
         ),
         (
             "paper-literal-6",
-            include_str!("../../scenarios/paper-literal-6.toml"),
+            include_str!("../../../../scenarios/paper-literal-6.toml"),
         ),
         (
             "shared-memory",
-            include_str!("../../scenarios/shared-memory.toml"),
+            include_str!("../../../../scenarios/shared-memory.toml"),
         ),
         (
             "paused-egress",
-            include_str!("../../scenarios/paused-egress.toml"),
+            include_str!("../../../../scenarios/paused-egress.toml"),
         ),
         (
             "shared-victims",
-            include_str!("../../scenarios/shared-victims.toml"),
+            include_str!("../../../../scenarios/shared-victims.toml"),
         ),
     ];
 
