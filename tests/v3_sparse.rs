@@ -51,6 +51,10 @@ struct Seen {
 
 /// One run of `cycles` cycles of one parameter set: a reset, a random configuration, then bursts
 /// of traffic and idle stretches, a reset or a configuration write now and then.
+///
+/// (Long: one random walk whose every step is the same three lines, model, sparse model and
+/// the comparison, with the counts of the shortcuts each step took; split, its state would go
+/// through a struct for no reader's gain.)
 fn run(p: &BlockParams, rng: &mut ChaCha8Rng, cycles: u64, replay: &str, seen: &mut Seen) {
     let (mut full, mut sparse) = (Top::new(*p), Top::new(*p));
     let quiet_before = seen.quiet_edges;

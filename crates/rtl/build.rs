@@ -22,6 +22,11 @@ include!("../block/src/v3/rtl_configs.rs");
 
 const PARAM_NAMES: [&str; 7] = ["NP", "SW", "OW", "CW", "CELL_LOG2", "CUT_F", "NL"];
 
+/// The build's steps in order.
+///
+/// (Long: each step is a few lines in the order cargo needs them, read top to bottom: the inputs
+/// cargo watches, Verilator's version and root, v2's file list and stamp, the factory headers,
+/// the bridge, then the configurations' jobs and their libraries' link order.)
 fn main() {
     for p in [
         "../../rtl",

@@ -314,6 +314,9 @@ fn mismatch_window_writes_both_sides_under_the_same_names() {
 /// `capfc cosim` (the block's lockstep) that would check nothing exits non-zero and says why;
 /// seeds at the edge of u64 run; a fault in the model fails a directed job (a golden set's
 /// stimulus) with the command that replays it, and that command fails the same way.
+///
+/// (Long: one command's failure modes, each a run and its assertions, in the order a user meets
+/// them.)
 #[test]
 fn a_regression_that_selects_no_job_fails() {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
