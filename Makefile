@@ -139,7 +139,7 @@ lint-rust: deps
 # in make lint, not make test (about 15 s that make test's budget keeps for checks).
 lint-doc: deps ## the crates' API docs by rustdoc, every warning an error
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --release --no-deps --lib -p capfc -p capfc-cli -p capfc-capi \
-	  -p capfc-block -p capfc-check -p capfc-rtl -p capfc-switch -p capfc-net
+	  -p capfc-block -p capfc-check -p capfc-rtl -p capfc-switch -p capfc-net -p capfc-vectors
 
 # The block (capfc_top_oc, rtl/v3/files.f); UNUSEDPARAM waived: constants of capfc_pkg that serve
 # v2's units (rtl/, the second implementation the tests keep) and not the block's.

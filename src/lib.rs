@@ -10,14 +10,15 @@
 //! reference checker; [`ports`], the model and the checker on packed port words; [`dpi_sv`], their
 //! SystemVerilog side (the DPI-C package and the scoreboard); [`stimulus`].
 //!
-//! Over them, the crates `capfc-rtl` (`crates/rtl`: the Verilated RTL behind its bridge, the
-//! lockstep [`cosim_v3`], the waveform [`replay`], the model's waveforms [`wave`]),
-//! `capfc-switch` (`crates/switch`: [`switch`], [`headroom`]) and `capfc-net` (`crates/net`:
-//! [`net`]), all re-exported here. The modules of this crate are the verification layers above
-//! them, each using only the crates below and the modules listed before it ([`LAYERS`], which
-//! `tests/layers.rs` holds the sources to): waveform maps for the checker, golden vectors, the
-//! fault matrix and the soak. The command line is the crate `capfc-cli` (`crates/cli`), above all
-//! of them.
+//! Over them, each a crate that names only those below it: `capfc-rtl` (`crates/rtl`: the
+//! Verilated RTL behind its bridge, the lockstep [`cosim_v3`], the waveform [`replay`], the
+//! model's waveforms [`wave`]); `capfc-switch` (`crates/switch`: [`switch`], [`headroom`]);
+//! `capfc-net` (`crates/net`: [`net`]); `capfc-vectors` (`crates/vectors`: the golden vectors
+//! [`golden_v3`], the checker's waveform maps [`check_wave`]). All are re-exported here. This
+//! crate's own modules are the verification jobs above them, each using only the crates below
+//! and the modules listed before it ([`LAYERS`], which `tests/layers.rs` holds the sources to):
+//! the fault matrix [`faults`] and the soak [`soak_v3`]. The command line is the crate
+//! `capfc-cli` (`crates/cli`), above all of them.
 
 pub use capfc_block::{block, error, reference, v3};
 pub use capfc_check::{check, dpi_sv, ports, stimulus};
@@ -26,15 +27,13 @@ pub use capfc_net::net;
 pub use capfc_rtl::{cosim, cosim_v3, dut, dut_v3};
 pub use capfc_rtl::{replay, wave};
 pub use capfc_switch::{headroom, switch};
+pub use capfc_vectors::{check_wave, golden, golden_v3};
 
 /// This crate's modules from the lowest layer to the highest: a module's code (its tests aside)
-/// names only modules before it in this list, and the two crates below (the models, the checker).
-pub const LAYERS: &[&str] = &["check_wave", "golden", "golden_v3", "faults", "soak_v3"];
+/// names only modules before it in this list, and the crates below.
+pub const LAYERS: &[&str] = &["faults", "soak_v3"];
 
-pub mod check_wave;
 #[cfg(feature = "rtl")]
 pub mod faults;
-pub mod golden;
-pub mod golden_v3;
 #[cfg(feature = "rtl")]
 pub mod soak_v3;

@@ -1,5 +1,5 @@
 //! The layering of the workspace: each crate depends only on crates below it ([`CRATES`]), and
-//! within each crate of several modules (`capfc`, `capfc-rtl`, `capfc-switch`: their `LAYERS`) no
+//! within each crate of several modules (`capfc`, `capfc-rtl`, `capfc-switch`, `capfc-vectors`: their `LAYERS`) no
 //! module's code names a module of a higher layer, and every module is placed in the list.
 
 use std::collections::BTreeMap;
@@ -12,6 +12,7 @@ const CRATES: &[(&str, &str)] = &[
     ("capfc-rtl", "crates/rtl"),
     ("capfc-switch", "crates/switch"),
     ("capfc-net", "crates/net"),
+    ("capfc-vectors", "crates/vectors"),
     ("capfc", "."),
     ("capfc-cli", "crates/cli"),
     ("capfc-capi", "capi"),
@@ -111,7 +112,8 @@ fn check_layers(dir: &str, layers: &[&str]) -> usize {
 fn no_module_names_a_higher_layer() {
     let checked = check_layers(".", capfc::LAYERS)
         + check_layers("crates/rtl", capfc_rtl::LAYERS)
-        + check_layers("crates/switch", capfc_switch::LAYERS);
+        + check_layers("crates/switch", capfc_switch::LAYERS)
+        + check_layers("crates/vectors", capfc_vectors::LAYERS);
     assert!(
         checked > 20,
         "only {checked} references found: the scan is broken"
