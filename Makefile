@@ -111,7 +111,7 @@ test-cargo: test-cargo-cli test-cargo-lib
 # Every cargo test in two halves of about equal time, so that make test's runs pack onto two
 # cores: the command line's tests (crates/cli/tests), and the rest (the units' tests, tests/, the
 # doc tests). Both select test targets at the root, so that cargo resolves the features of the
-# three crates together and runs the binaries test-build built (`-p capfc-cli` alone would build
+# workspace's crates together and runs the binaries test-build built (`-p capfc-cli` alone would build
 # the library again: its `default` feature would be off).
 CARGO_TESTS_CLI := $(patsubst crates/cli/tests/%.rs,--test %,$(wildcard crates/cli/tests/*.rs))
 CARGO_TESTS_LIB := $(patsubst %.rs,--test %,$(notdir $(wildcard tests/*.rs crates/block/tests/*.rs)))
