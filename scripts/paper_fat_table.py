@@ -21,7 +21,8 @@ MODES = ["PFC_wdrop", "PFC_wstop", "CaPFC_max", "CaPFC_cal"]
 
 
 def run(n):
-    cmd = [capfc, "net", "--scenario", f"paper-fat-{n}", "--json"] + extra
+    # two runs at a time, each on one thread
+    cmd = [capfc, "net", "--scenario", f"paper-fat-{n}", "--json", "--jobs", "1"] + extra
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
         sys.exit(f"{' '.join(cmd)} failed:\n{p.stderr}")

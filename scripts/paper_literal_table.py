@@ -74,7 +74,7 @@ RULE = {
 
 def run(n):
     cmd = [capfc, "net", "--scenario", f"paper-literal-{n}", "--seeds", f"1..={SEEDS}",
-           "--max-time", "5s", "--json"] + PAUSE_REFRESH + BLOCK
+           "--max-time", "5s", "--json", "--jobs", "1"] + PAUSE_REFRESH + BLOCK
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
         sys.exit(f"{' '.join(cmd)} failed:\n{p.stderr}")

@@ -11,6 +11,7 @@ use crate::switch::scenario::Scenario;
 use crate::switch::{BlockKind, DutKind, FlowMode};
 use anyhow::{bail, Context, Result};
 use clap::Args;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 // (the doc comments are clap's help text, where `[network]` and `[mix]` name a scenario file's
@@ -142,6 +143,11 @@ pub struct NetArgs {
     /// (on).
     #[arg(long, value_parser = ["on", "off"])]
     pub pause_refresh: Option<String>,
+    /// How many runs (seed × mode) at once, each on a thread of its own (0: one per core). The
+    /// report, the sweep's lines and the files are the same whatever the number: each run is
+    /// written in its order once it and every run before it has ended.
+    #[arg(long, short = 'j', default_value_t = 0)]
+    pub jobs: usize,
 }
 
 use crate::net::traffic::DEFAULT_CDF;
@@ -179,7 +185,13 @@ pub fn topology(spec: &str, delay_ns: u64) -> Result<Topology> {
 
 /// The flows of a run with `seed`, their classes, and the time (ns) subtracted from the file's
 /// start times.
-fn flows(a: &NetArgs, c: &Common, seed: u64) -> Result<(Vec<NetFlow>, Vec<String>, u64)> {
+/// Its messages go to `log`.
+fn flows(
+    a: &NetArgs,
+    c: &Common,
+    seed: u64,
+    log: &mut String,
+) -> Result<(Vec<NetFlow>, Vec<String>, u64)> {
     let topo = &c.topo;
     if let Some(sc) = &c.scenario {
         let mut mix = sc.mix.clone().with_context(|| {
@@ -194,12 +206,13 @@ fn flows(a: &NetArgs, c: &Common, seed: u64) -> Result<(Vec<NetFlow>, Vec<String
             .map_err(|(f, why)| anyhow::anyhow!("scenario {}: field {f}: {why}", sc.name))?;
         let mut specs = mix.network_flows(hosts.len());
         specs.sort_by_key(|f| f.start);
-        eprintln!(
+        writeln!(
+            log,
             "net: scenario {} seed {seed}: {} flows over {} hosts",
             sc.name,
             specs.len(),
             hosts.len()
-        );
+        )?;
         let classes = specs.iter().map(|f| f.class.clone()).collect();
         let v = specs
             .iter()
@@ -214,18 +227,23 @@ fn flows(a: &NetArgs, c: &Common, seed: u64) -> Result<(Vec<NetFlow>, Vec<String
             .collect();
         return Ok((v, classes, 0));
     }
-    let (v, t0) = file_or_drawn_flows(a, topo, seed)?;
+    let (v, t0) = file_or_drawn_flows(a, topo, seed, log)?;
     let classes = vec!["flow".to_string(); v.len()];
     Ok((v, classes, t0))
 }
 
-fn file_or_drawn_flows(a: &NetArgs, topo: &Topology, seed: u64) -> Result<(Vec<NetFlow>, u64)> {
+fn file_or_drawn_flows(
+    a: &NetArgs,
+    topo: &Topology,
+    seed: u64,
+    log: &mut String,
+) -> Result<(Vec<NetFlow>, u64)> {
     if let Some(f) = &a.flows {
         let name = f.display().to_string();
         let text = std::fs::read_to_string(f).with_context(|| name.clone())?;
         let (mut v, rest) = parse_hpcc_flows(&text, &name, topo)?;
         if rest > 0 {
-            eprintln!("net: {name}: {rest} lines after the {} flows that flow_num declares were not read (HPCC reads only those)", v.len());
+            writeln!(log, "net: {name}: {rest} lines after the {} flows that flow_num declares were not read (HPCC reads only those)", v.len())?;
         }
         let t0 = v.first().map_or(0, |f| f.start_ns);
         for f in &mut v {
@@ -247,12 +265,13 @@ fn file_or_drawn_flows(a: &NetArgs, topo: &Topology, seed: u64) -> Result<(Vec<N
         bail!("--prio {}: a priority 0..=7", a.prio);
     }
     let v = poisson_flows(topo, &cdf, a.load, dur, seed, a.prio).map_err(anyhow::Error::msg)?;
-    eprintln!(
+    writeln!(
+        log,
         "net: seed {}: {} flows drawn from {name} at load {} over {dur} ns",
         seed,
         v.len(),
         a.load
-    );
+    )?;
     Ok((v, 0))
 }
 
@@ -464,9 +483,13 @@ fn prepare_outputs(a: &NetArgs, c: &Common, sweep: bool) -> Result<Option<Vec<us
     })
 }
 
-/// Runs `jobs` in order, drawing each seed's flows once, and writes each run's pcap and HPCC
-/// files. A sweep prints each run's line as it ends and keeps none; otherwise the runs, for the
-/// report.
+/// A run that has ended: the network, its messages and its flows' time shift (`flows`).
+type Ended = Result<(Network, String, u64)>;
+
+/// Runs `jobs`, `--jobs` of them at a time, and writes each run's pcap and HPCC files and
+/// messages in the order of `jobs` whatever order they end in. A sweep prints each run's line and
+/// keeps none; otherwise the runs, for the report. The first run that fails stops the others
+/// from starting; the runs before it are written first.
 fn run_jobs(
     a: &NetArgs,
     c: &Common,
@@ -474,36 +497,146 @@ fn run_jobs(
     pcap_hosts: Option<&[usize]>,
     sweep: bool,
 ) -> Result<Vec<Network>> {
-    let mut runs = vec![];
-    let mut drawn: Option<(u64, Vec<NetFlow>, Vec<String>, u64)> = None;
-    for (seed, mode) in jobs {
+    let threads = match a.jobs {
+        0 => std::thread::available_parallelism().map_or(1, usize::from),
+        n => n,
+    }
+    .min(jobs.len());
+    // A job: draws its seed's flows unless `drawn` has them (a thread runs a seed's modes in
+    // turn), then runs.
+    let job = |j: usize, drawn: &mut Option<(u64, Vec<NetFlow>, Vec<String>, u64)>| -> Ended {
+        let (seed, mode) = jobs[j];
+        let mut log = String::new();
         if drawn.as_ref().is_none_or(|d| d.0 != seed) {
-            let (f, classes, t0) = flows(a, c, seed)?;
+            let mut drew = String::new();
+            let (f, classes, t0) = flows(a, c, seed, &mut drew)?;
             if f.is_empty() {
                 bail!("seed {seed}: no flows to run");
             }
-            drawn = Some((seed, f, classes, t0));
+            *drawn = Some((seed, f, classes, t0));
+            // The draw is said once, with the seed's first run, however many threads drew it.
+            if jobs.iter().position(|x| x.0 == seed) == Some(j) {
+                log = drew;
+            }
         }
         let (_, fl, classes, t0) = drawn.as_ref().expect("drawn");
-        let net = run_one(a, c, fl, classes, seed, mode, pcap_hosts)?;
-        if let (Some(d), Some(hosts)) = (&a.pcap, pcap_hosts) {
-            write_pcaps(d, hosts, mode, &net)?;
+        let net = run_one(a, c, fl, classes, (seed, mode), pcap_hosts, &mut log)?;
+        Ok((net, log, *t0))
+    };
+    let mut out = InOrder {
+        written: 0,
+        ended: Default::default(),
+        runs: vec![],
+    };
+    let write = |j: usize, (net, log, t0): (Network, String, u64)| -> Result<Option<Network>> {
+        let (seed, mode) = jobs[j];
+        eprint!("{log}");
+        write_run(a, c, &net, (seed, mode, t0), pcap_hosts, sweep)?;
+        Ok((!sweep).then_some(net))
+    };
+    // The RTL in the loop is a Verilated model per switch, which stays on the thread that made
+    // it: those runs go one after the other on this thread.
+    if threads <= 1 || c.dut != DutKind::Model {
+        let mut drawn = None;
+        for j in 0..jobs.len() {
+            out.end(j, job(j, &mut drawn), &write)?;
         }
-        if let Some(d) = &a.hpcc {
-            let base = if sweep {
-                format!("{}_seed{seed}", mode.name())
-            } else {
-                mode.name().to_string()
-            };
-            write_hpcc(d, &base, &net, *t0)?;
-        }
-        if sweep {
-            print_sweep_line(a, c, seed, mode, &net);
-        } else {
-            runs.push(net);
-        }
+        return Ok(out.runs);
     }
-    Ok(runs)
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let (next, stop, n) = (AtomicUsize::new(0), AtomicBool::new(false), jobs.len());
+    std::thread::scope(|scope| -> Result<()> {
+        let (tx, rx) = std::sync::mpsc::channel::<(usize, Result<ModelNet>)>();
+        for _ in 0..threads {
+            let (tx, job, next, stop) = (tx.clone(), &job, &next, &stop);
+            scope.spawn(move || {
+                let mut drawn = None;
+                while !stop.load(Ordering::Relaxed) {
+                    let j = next.fetch_add(1, Ordering::Relaxed);
+                    if j >= n {
+                        break;
+                    }
+                    let r = job(j, &mut drawn).map(ModelNet);
+                    stop.fetch_or(r.is_err(), Ordering::Relaxed);
+                    if tx.send((j, r)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for (j, r) in rx {
+            if let Err(e) = out.end(j, r.map(|m| m.0), &write) {
+                stop.store(true, Ordering::Relaxed);
+                return Err(e);
+            }
+        }
+        Ok(())
+    })?;
+    Ok(out.runs)
+}
+
+/// A network whose switches all run the block's model (`DutKind::Model`), sent from the thread
+/// that ran it to the one that writes it.
+struct ModelNet((Network, String, u64));
+
+// SAFETY: a network is not `Send` only because a switch may hold a Verilated model (`--dut rtl`
+// or `both`), a C++ object used from the thread that made it. `run_jobs` runs such networks on
+// its own thread and sends only those whose every switch runs the Rust model, which holds no
+// thread-bound state.
+unsafe impl Send for ModelNet {}
+
+/// Runs that have ended, written in the order of the jobs: a run waits here until every run
+/// before it has been written.
+struct InOrder {
+    written: usize,
+    ended: std::collections::BTreeMap<usize, Ended>,
+    runs: Vec<Network>,
+}
+
+impl InOrder {
+    /// Job `j` has ended with `r`: writes it and the runs after it that have ended, in order,
+    /// with `write`; the first failure is returned once the runs before it are written.
+    fn end(
+        &mut self,
+        j: usize,
+        r: Ended,
+        write: &impl Fn(usize, (Network, String, u64)) -> Result<Option<Network>>,
+    ) -> Result<()> {
+        self.ended.insert(j, r);
+        while let Some(r) = self.ended.remove(&self.written) {
+            let net = write(self.written, r?)?;
+            self.runs.extend(net);
+            self.written += 1;
+        }
+        Ok(())
+    }
+}
+
+/// One run's files (`--pcap`, `--hpcc`) and, in a sweep, its line.
+fn write_run(
+    a: &NetArgs,
+    c: &Common,
+    net: &Network,
+    (seed, mode, t0): (u64, FlowMode, u64),
+    pcap_hosts: Option<&[usize]>,
+    sweep: bool,
+) -> Result<()> {
+    if let (Some(d), Some(hosts)) = (&a.pcap, pcap_hosts) {
+        write_pcaps(d, hosts, mode, net)?;
+    }
+    if let Some(d) = &a.hpcc {
+        let base = if sweep {
+            format!("{}_seed{seed}", mode.name())
+        } else {
+            mode.name().to_string()
+        };
+        write_hpcc(d, &base, net, t0)?;
+    }
+    if sweep {
+        print_sweep_line(a, c, seed, mode, net);
+    }
+    Ok(())
 }
 
 /// `--pcap`: the frames on each of `hosts`' links in a file of its own, MODE_hostN.pcap in `d`.
@@ -792,9 +925,9 @@ fn run_one(
     c: &Common,
     fl: &[NetFlow],
     classes: &[String],
-    seed: u64,
-    mode: FlowMode,
+    (seed, mode): (u64, FlowMode),
     pcap: Option<&[usize]>,
+    log: &mut String,
 ) -> Result<Network> {
     let mut cfg = NetConfig::paper(mode, c.routing);
     if let Some(sc) = &c.scenario {
@@ -848,7 +981,8 @@ fn run_one(
         }
         BlockKind::V2 => String::new(),
     };
-    eprintln!(
+    writeln!(
+        log,
         "net: {} {} seed {seed}: {sim_ms:.3} ms simulated in {secs:.1} s ({:.2} ms/s; switches active {:.1} % of their cycles{v3}), {} of {} flows done",
         c.topo_name,
         mode.name(),
@@ -856,14 +990,15 @@ fn run_one(
         100.0 * net.switch_cycles as f64 / all,
         net.stats().fct.iter().filter(|f| f.is_some()).count(),
         fl.len()
-    );
+    )?;
     if let Some(d) = &net.deadlock {
-        eprintln!(
+        writeln!(
+            log,
             "net: {} {} seed {seed}: {}",
             c.topo_name,
             mode.name(),
             deadlock_text(d, net.cycle_ns)
-        );
+        )?;
     }
     Ok(net)
 }

@@ -719,6 +719,44 @@ fn the_cli_sweeps_in_shards_that_make_up_the_whole_sweep() {
     assert_eq!(parts, all);
 }
 
+/// `capfc net --jobs`: runs on several threads write the same bytes as one after the other: the
+/// sweep's lines in the order of its runs (not the order they end in), the table, and every
+/// HPCC file.
+#[test]
+fn the_cli_writes_the_same_bytes_whatever_its_jobs() {
+    let run = |extra: &[&str], name: &str| {
+        let dir = test_dir(name);
+        let h = dir.display().to_string();
+        let mut a = NET_BASE.to_vec();
+        a.extend(["--hpcc", &h]);
+        a.extend(extra);
+        let o = capfc(&a);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| {
+                let e = e.unwrap();
+                let name = e.file_name().to_string_lossy().to_string();
+                (name, std::fs::read(e.path()).unwrap())
+            })
+            .collect();
+        files.sort();
+        std::fs::remove_dir_all(&dir).ok();
+        (o.stdout, files)
+    };
+    let sweep = ["--seeds", "1..=3", "--mode", "PFC_wdrop,CaPFC_cal"];
+    let one = run(&[&sweep[..], &["--jobs", "1"]].concat(), "jobs1");
+    let three = run(&[&sweep[..], &["--jobs", "3"]].concat(), "jobs3");
+    assert_eq!(String::from_utf8_lossy(&one.0).lines().count(), 6);
+    assert_eq!(one.1.len(), 12, "two HPCC files a run");
+    assert_eq!(String::from_utf8_lossy(&one.0), String::from_utf8_lossy(&three.0));
+    assert!(one.1 == three.1, "the HPCC files differ with --jobs 3");
+    let table = |j: &str| run(&["--mode", "all", "--jobs", j], &format!("table{j}"));
+    let (t1, t2) = (table("1"), table("2"));
+    assert_eq!(String::from_utf8_lossy(&t1.0), String::from_utf8_lossy(&t2.0));
+    assert!(t1.1 == t2.1, "the HPCC files differ with --jobs 2");
+}
+
 /// `capfc net`: a topology file and a flow file that do not fit are refused with the file and line.
 #[test]
 fn the_cli_refuses_bad_topology_and_flow_files() {
