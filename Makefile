@@ -279,13 +279,13 @@ wave-check: deps ## the block's lockstep with a fault in its model: the mismatch
 	@command -v vcd2fst >/dev/null || { echo "wave-check: vcd2fst missing (apt-get install gtkwave)"; exit 1; }
 	@for f in target/wave-check/*.vcd; do vcd2fst $$f $${f%.vcd}.fst >/dev/null && echo "gtkwave's vcd2fst read $$f: $$(grep -c '\$$var' $$f) signals"; done
 
-paper-fat: ## the paper's Table I scenarios on its fat tree in the four modes: the table of docs/network.md
-	$(CARGO) build --release
-	scripts/paper_fat_table.py target/release/capfc
-
-# BLOCK=v3 (or v2): the block in every switch (capfc net --block); empty: capfc net's default
+# BLOCK=v2 (or v3): the block in every switch (capfc net --block); empty: capfc net's default, v3
 BLOCK ?=
-paper-literal: ## the paper's fat tree read literally (docs/paper-literal.md): scenarios 1 to 6, 12 seeds, four modes, the written rule's verdict [BLOCK=v2|v3]
+paper-fat: ## the paper's Table I scenarios on its fat tree in the four modes: the tables of docs/network.md [BLOCK=v3|v2]
+	$(CARGO) build --release
+	scripts/paper_fat_table.py target/release/capfc $(if $(BLOCK),--block $(BLOCK))
+
+paper-literal: ## the paper's fat tree read literally (docs/paper-literal.md): scenarios 1 to 6, 12 seeds, four modes, the written rule's verdict [BLOCK=v3|v2]
 	$(CARGO) build --release
 	scripts/paper_literal_table.py target/release/capfc $(if $(BLOCK),--block $(BLOCK))
 
@@ -297,9 +297,9 @@ qcn: ## seed 003's QCN and adaptive-routing figures (docs/qcn.md): hot queues, h
 	$(CARGO) build --release --no-default-features
 	scripts/qcn_table.py $${CARGO_TARGET_DIR:-target}/release/capfc target/qcn
 
-paper-fat-sweep: ## paper-fat-1 changed one thing at a time (load, ECN, RTO), seeds 1 and 2: the table of variants in docs/network.md
+paper-fat-sweep: ## paper-fat-1 changed one thing at a time (load, ECN, RTO), seeds 1 and 2: the table of variants in docs/network.md [BLOCK=v3|v2]
 	$(CARGO) build --release
-	scripts/paper_fat_sweep.py target/release/capfc
+	scripts/paper_fat_sweep.py target/release/capfc $(if $(BLOCK),--block $(BLOCK))
 
 # the v3 sets the block benchmark builds (not the soak's own corners)
 V3_BENCH_CONFIGS ?= v3_np4,v3_np8,v3_np8_nl3,v3_np32,v3_np48

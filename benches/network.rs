@@ -82,7 +82,7 @@ fn main() {
     }
     // The single switch beside it.
     let sc = Scenario::builtin("uniform").unwrap();
-    let mut s = Switch::new(&sc, FlowMode::CapfcCal, DutKind::Model).unwrap();
+    let mut s = Switch::new_v2(&sc, FlowMode::CapfcCal, DutKind::Model).unwrap();
     let t = Instant::now();
     s.run();
     let wall = t.elapsed().as_secs_f64();

@@ -29,7 +29,7 @@ fn main() {
         let mut last = None;
         for _ in 0..3 {
             for exhaustive in [false, true] {
-                let mut s = Switch::new(&sc, FlowMode::CapfcCal, DutKind::Model).unwrap();
+                let mut s = Switch::new_v2(&sc, FlowMode::CapfcCal, DutKind::Model).unwrap();
                 s.exhaustive = exhaustive;
                 let t = Instant::now();
                 s.run();

@@ -9,7 +9,8 @@ class (query, short, long) the maximum FCT of PFC_wstop and of PFC_wdrop over Ca
 ratio per seed. A run in which a flow did not complete (a deadlock, or --max-time) prints
 "not all done" instead of a ratio, with the deadlock when there is one.
 
-Usage: scripts/paper_fat_sweep.py [CAPFC_BINARY] [--seeds A..=B] [VARIANT ...]
+Usage: scripts/paper_fat_sweep.py [CAPFC_BINARY] [--seeds A..=B] [--block v3|v2] [VARIANT ...]
+(--block: the block in every switch, `capfc net --block`; default capfc net's, v3)
 """
 import json
 import os
@@ -46,6 +47,11 @@ if "--seeds" in args:
     i = args.index("--seeds")
     seeds = args[i + 1]
     del args[i : i + 2]
+block = []
+if "--block" in args:
+    i = args.index("--block")
+    block = ["--block", args[i + 1]]
+    del args[i : i + 2]
 capfc = args.pop(0) if args and os.path.sep in args[0] else "target/release/capfc"
 names = args or [n for n in VARIANTS if n != "gap60-off"]
 for n in names:
@@ -78,8 +84,9 @@ def run(name):
     path = f"{out_dir}/{name}.toml"
     with open(path, "w") as f:
         f.write(text)
+    # two runs at a time, each on one thread
     cmd = [capfc, "net", "--scenario", path, "--ecn", ecn, "--seeds", seeds, "--json",
-           "--mode", ",".join(MODES)]
+           "--mode", ",".join(MODES), "--jobs", "1"] + block
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
         sys.exit(f"{' '.join(cmd)} failed:\n{p.stderr}")

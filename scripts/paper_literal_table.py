@@ -12,8 +12,8 @@ With --pause-refresh off, every run is the pause expiry variant (`capfc net --pa
 off`: pauses are not refreshed and run out after their quanta; docs/paper-literal.md, "Pause expiry
 variant"), and the report adds what the pauses that ran out did.
 
-With --block v3 (or v2) every switch has that block (`capfc net --block`); without it, the block
-`capfc net` runs by default. The report names the block.
+With --block v2 (or v3) every switch has that block (`capfc net --block`); without it, the block
+`capfc net` runs by default, v3. The report names the block.
 
 Usage: scripts/paper_literal_table.py [CAPFC_BINARY] [--seeds N] [--boot-seed S]
        [--scenarios 1,2] [--pause-refresh off] [--block v2|v3]
@@ -124,7 +124,7 @@ with ThreadPoolExecutor(max_workers=2) as ex:
     results = list(ex.map(run, SCENARIOS))
 
 rng = random.Random(BOOT_SEED)
-block = BLOCK[1] if BLOCK else "capfc net's default"
+block = BLOCK[1] if BLOCK else "v3 (capfc net's default)"
 print(f"Block: {block}. Seeds 1 to {SEEDS} pooled per mode; bootstrap: 10,000 resamples of the seeds, seed {BOOT_SEED}.\n")
 print("| scenario | class | " + " | ".join(f"{m} (ms)" for m in MODES) + " | Table III, PFC_wdrop (ms) |")
 print("| --- | --- | " + " | ".join("---:" for _ in MODES) + " | ---: |")

@@ -96,12 +96,12 @@ pub struct NetArgs {
     /// model.
     #[arg(long)]
     pub dut_nodes: Option<String>,
-    /// The block's micro-architecture in every switch: v2 (the default here: its event-driven
-    /// model stops while a switch is idle) or v3 (the block, docs/microarchitecture.md: its
-    /// registers never stand still, so a switch skips idle cycles once nothing is in flight and
-    /// catches up with them by a closed-form advance; on 100 ms of paper-fat-1, 2.6 times v2's
-    /// time in CaPFC_cal and 3.5 times over the four modes, docs/network.md; the same contract).
-    #[arg(long, default_value = "v2")]
+    /// The block's micro-architecture in every switch: v3 (the block, docs/microarchitecture.md;
+    /// its registers never stand still, so a switch skips idle cycles once nothing is in flight
+    /// and catches up with them by a closed-form advance) or v2 (the test subject: its
+    /// event-driven model stops while a switch is idle; 100 ms of paper-fat-1's four modes take
+    /// it about a third of v3's time, docs/network.md; the same contract).
+    #[arg(long, default_value = "v3")]
     pub block: String,
     /// Stop after this much simulated time, e.g. 100ms.
     #[arg(long, default_value = "1s")]

@@ -11,7 +11,7 @@ use capfc::switch::{DutKind, FlowMode, Switch};
 #[test]
 fn fct_and_pfc_files_parse_with_hpccs_column_layout() {
     let sc = Scenario::incast_victims();
-    let mut s = Switch::new(&sc, FlowMode::CapfcCal, DutKind::Model).unwrap();
+    let mut s = Switch::new_v2(&sc, FlowMode::CapfcCal, DutKind::Model).unwrap();
     s.pfc_log = Some(vec![]);
     s.run();
     let fct = fct_txt(&sc, &s.stats.fct);

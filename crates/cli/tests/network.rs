@@ -194,7 +194,7 @@ fn pauses_spread_hop_by_hop_to_the_senders() {
     assert!(st.paused_cycles_by_tier.iter().all(|&c| c > 0), "{st:?}");
 }
 
-/// The same leaf-spine network with the v3 block in every switch (`capfc net --block v3`): every
+/// The same leaf-spine network with the v3 block in every switch (`capfc net`'s default): every
 /// byte delivered and accounted for at every step (the arrivals waiting for their answer
 /// included), nothing lost, and the pauses spread hop by hop, as with v2; the last flow completes
 /// within 5 % of v2's time (v3 decides a few cycles later). Skipping v3's idle cycles by its
@@ -749,11 +749,17 @@ fn the_cli_writes_the_same_bytes_whatever_its_jobs() {
     let three = run(&[&sweep[..], &["--jobs", "3"]].concat(), "jobs3");
     assert_eq!(String::from_utf8_lossy(&one.0).lines().count(), 6);
     assert_eq!(one.1.len(), 12, "two HPCC files a run");
-    assert_eq!(String::from_utf8_lossy(&one.0), String::from_utf8_lossy(&three.0));
+    assert_eq!(
+        String::from_utf8_lossy(&one.0),
+        String::from_utf8_lossy(&three.0)
+    );
     assert!(one.1 == three.1, "the HPCC files differ with --jobs 3");
     let table = |j: &str| run(&["--mode", "all", "--jobs", j], &format!("table{j}"));
     let (t1, t2) = (table("1"), table("2"));
-    assert_eq!(String::from_utf8_lossy(&t1.0), String::from_utf8_lossy(&t2.0));
+    assert_eq!(
+        String::from_utf8_lossy(&t1.0),
+        String::from_utf8_lossy(&t2.0)
+    );
     assert!(t1.1 == t2.1, "the HPCC files differ with --jobs 2");
 }
 

@@ -136,9 +136,13 @@ fn without_refresh_the_leaf_spine_deadlock_clears() {
     assert!(off.finished(), "not every flow completed: {e:?}");
 }
 
+/// `capfc net` on the leaf-spine deadlock, with v2's block in every switch: the block
+/// `tests/data/pause_refresh_on.json` was recorded with.
 fn capfc_net(extra: &[&str]) -> std::process::Output {
     let mut args = vec![
         "net",
+        "--block",
+        "v2",
         "--topology",
         "leaf-spine:2,1,4",
         "--transport",

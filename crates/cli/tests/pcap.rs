@@ -57,7 +57,7 @@ fn dissect(path: &Path) -> Vec<serde_json::Value> {
 
 fn run_captured(mode: FlowMode) -> (Scenario, Switch) {
     let sc = Scenario::incast_victims();
-    let mut s = Switch::new(&sc, mode, DutKind::Model).unwrap();
+    let mut s = Switch::new_v2(&sc, mode, DutKind::Model).unwrap();
     s.capture = Some(Capture::new((1u128 << sc.ports) - 1));
     s.run();
     (sc, s)

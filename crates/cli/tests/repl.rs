@@ -115,7 +115,7 @@ fn stepped(sw: &mut Switch, n: u64) -> Snapshot {
 
 fn snapshot_restore_step(dut: DutKind) {
     let sc = Scenario::incast_victims();
-    let mut a = Switch::new(&sc, FlowMode::CapfcCal, dut).unwrap();
+    let mut a = Switch::new_v2(&sc, FlowMode::CapfcCal, dut).unwrap();
     // Into the congestion: queues, pauses, sorts and timers are all busy.
     stepped(&mut a, 14_000);
     let snap = a.snapshot();
@@ -124,7 +124,7 @@ fn snapshot_restore_step(dut: DutKind) {
     let back = Snapshot::from_json(&text).unwrap();
     same(&back, &snap, "a snapshot through JSON");
     let ref_state = stepped(&mut a, 20_000);
-    let mut b = Switch::new(&sc, FlowMode::CapfcCal, dut).unwrap();
+    let mut b = Switch::new_v2(&sc, FlowMode::CapfcCal, dut).unwrap();
     stepped(&mut b, 3_333);
     b.restore(&back).unwrap();
     same(&b.snapshot(), &snap, "restore is not the state snapshotted");
@@ -150,10 +150,10 @@ fn snapshot_restore_step_is_stepping_rtl_and_both() {
 #[test]
 fn a_model_snapshot_continues_on_the_rtl() {
     let sc = Scenario::incast_victims();
-    let mut m = Switch::new(&sc, FlowMode::CapfcMax, DutKind::Model).unwrap();
+    let mut m = Switch::new_v2(&sc, FlowMode::CapfcMax, DutKind::Model).unwrap();
     stepped(&mut m, 15_000);
     let snap = m.snapshot();
-    let mut r = Switch::new(&sc, FlowMode::CapfcMax, DutKind::Rtl).unwrap();
+    let mut r = Switch::new_v2(&sc, FlowMode::CapfcMax, DutKind::Rtl).unwrap();
     r.restore(&snap).unwrap();
     let (mut sm, mut sr) = (stepped(&mut m, 30_000), stepped(&mut r, 30_000));
     // Everything but which block it is.
@@ -175,7 +175,7 @@ fn a_model_snapshot_continues_on_the_rtl() {
 #[test]
 fn back_n_is_the_state_n_cycles_ago() {
     let sc = Scenario::incast_victims();
-    let mut plain = Switch::new(&sc, FlowMode::CapfcCal, DutKind::Model).unwrap();
+    let mut plain = Switch::new_v2(&sc, FlowMode::CapfcCal, DutKind::Model).unwrap();
     let at_12345 = stepped(&mut plain, 12_345);
     let mut s = session(DutKind::Model);
     let mut out = vec![];

@@ -51,7 +51,7 @@ fn default_scenario_shows_the_papers_relations() {
 #[test]
 fn every_byte_is_accounted_for_every_cycle() {
     for mode in [FlowMode::PfcWdrop, FlowMode::PfcWstop, FlowMode::CapfcCal] {
-        let mut s = Switch::new(&Scenario::incast_victims(), mode, DutKind::Model).unwrap();
+        let mut s = Switch::new_v2(&Scenario::incast_victims(), mode, DutKind::Model).unwrap();
         while !s.done() {
             s.tick_cycle();
             s.check_conservation();
@@ -84,7 +84,7 @@ fn bad_scenarios_name_the_field() {
         start: 0,
         class: "x".into(),
     });
-    let e = Switch::new(&sc, FlowMode::CapfcCal, DutKind::Model)
+    let e = Switch::new_v2(&sc, FlowMode::CapfcCal, DutKind::Model)
         .err()
         .unwrap()
         .to_string();
@@ -94,7 +94,7 @@ fn bad_scenarios_name_the_field() {
     );
     let mut sc = Scenario::incast_victims();
     sc.thresholds.eg_xon = sc.thresholds.eg_xoff + 1;
-    let e = Switch::new(&sc, FlowMode::CapfcCal, DutKind::Model)
+    let e = Switch::new_v2(&sc, FlowMode::CapfcCal, DutKind::Model)
         .err()
         .unwrap()
         .to_string();
@@ -205,7 +205,7 @@ fn random_scenarios_conserve_bytes_and_never_overflow_ingress() {
             "seed {seed} is not deterministic"
         );
         for mode in FlowMode::ALL {
-            let mut s = Switch::new(&sc, mode, DutKind::Model).unwrap();
+            let mut s = Switch::new_v2(&sc, mode, DutKind::Model).unwrap();
             while !s.done() {
                 s.tick_cycle();
                 s.check_conservation();
@@ -266,7 +266,7 @@ fn computed_headroom_suffices_and_20_percent_less_overflows() {
         u64::from(sc.thresholds.ing_max) - h
     );
     for mode in FlowMode::ALL {
-        let mut s = Switch::new(&sc, mode, DutKind::Model).unwrap();
+        let mut s = Switch::new_v2(&sc, mode, DutKind::Model).unwrap();
         s.run();
         assert_eq!(
             s.stats.ingress_drops, 0,
@@ -281,7 +281,7 @@ fn computed_headroom_suffices_and_20_percent_less_overflows() {
     }
     let mut short = sc.clone();
     short.thresholds.ing_xoff = short.thresholds.ing_max - (h * 8 / 10) as u32;
-    let mut s = Switch::new(&short, FlowMode::PfcWstop, DutKind::Model).unwrap();
+    let mut s = Switch::new_v2(&short, FlowMode::PfcWstop, DutKind::Model).unwrap();
     s.run();
     assert!(
         s.stats.ingress_drops > 0,
@@ -326,7 +326,7 @@ fn plot_shows_every_mode() {
 /// cycle would cost more than the run; a byte that goes missing stays missing, so it is caught),
 /// and `each` every cycle.
 fn run_checked(sc: &Scenario, mode: FlowMode, mut each: impl FnMut(&Switch)) -> Switch {
-    let mut s = Switch::new(sc, mode, DutKind::Model).unwrap();
+    let mut s = Switch::new_v2(sc, mode, DutKind::Model).unwrap();
     while !s.done() && s.now < sc.max_cycles {
         s.tick_cycle();
         each(&s);
@@ -518,7 +518,7 @@ fn wdrr_shares_links_at_the_egress_port_and_at_the_sender() {
     ] {
         let sc = Scenario::from_toml(&text, "wdrr").unwrap();
         for mode in [FlowMode::CapfcMax, FlowMode::CapfcCal] {
-            let mut s = Switch::new(&sc, mode, DutKind::Model).unwrap();
+            let mut s = Switch::new_v2(&sc, mode, DutKind::Model).unwrap();
             s.run();
             for c in ["eg3", "tx3"] {
                 let got = s.stats.class(c).unwrap().fct_max_us / lone;
@@ -602,8 +602,8 @@ fn skipping_idle_ports_changes_nothing() {
         // Long enough for queues, pauses and WDRR rounds; short enough for a test.
         sc.max_cycles = 1_500_000;
         for mode in [FlowMode::PfcWstop, FlowMode::CapfcCal] {
-            let mut fast = Switch::new(&sc, mode, DutKind::Model).unwrap();
-            let mut every = Switch::new(&sc, mode, DutKind::Model).unwrap();
+            let mut fast = Switch::new_v2(&sc, mode, DutKind::Model).unwrap();
+            let mut every = Switch::new_v2(&sc, mode, DutKind::Model).unwrap();
             every.exhaustive = true;
             fast.run();
             every.run();
@@ -819,7 +819,7 @@ fn lost_packets_are_sent_again_after_the_timeout() {
     );
     // A timeout of 0 is refused by name.
     sc.rto = Some(0);
-    let e = Switch::new(&sc, FlowMode::PfcWdrop, DutKind::Model)
+    let e = Switch::new_v2(&sc, FlowMode::PfcWdrop, DutKind::Model)
         .err()
         .unwrap()
         .to_string();
@@ -868,7 +868,7 @@ fn pfc_frames_go_between_data_frames_on_a_busy_line() {
         [[flows]]\nsrc = 3\ndst = 1\nprio = 1\nbytes = 400000\n";
     let sc = Scenario::from_toml(text, "busy-line").unwrap();
     let delay = capfc::switch::PFC_FRAME_BYTES + sc.prop_delay + sc.pfc_response;
-    let mut s = Switch::new(&sc, FlowMode::PfcWstop, DutKind::Model).unwrap();
+    let mut s = Switch::new_v2(&sc, FlowMode::PfcWstop, DutKind::Model).unwrap();
     // Port 1's line: busy until (data or PFC frame); D of input 1 as last seen.
     let (mut line_until, mut data_until, mut d_prev) = (0u64, 0u64, 0u8);
     let (mut d_changes_mid_frame, mut waits, mut data_right_after_pfc) = (0, 0, 0);
@@ -939,8 +939,8 @@ fn pfc_frames_go_between_data_frames_on_a_busy_line() {
     assert!(s.now > t_xon + delay);
 
     // The same run looking at every unit every cycle.
-    let mut fast = Switch::new(&sc, FlowMode::PfcWstop, DutKind::Model).unwrap();
-    let mut every = Switch::new(&sc, FlowMode::PfcWstop, DutKind::Model).unwrap();
+    let mut fast = Switch::new_v2(&sc, FlowMode::PfcWstop, DutKind::Model).unwrap();
+    let mut every = Switch::new_v2(&sc, FlowMode::PfcWstop, DutKind::Model).unwrap();
     every.exhaustive = true;
     fast.run();
     every.run();

@@ -306,7 +306,7 @@ fn v3_snapshots_cross_sides_where_they_can_and_say_why_not() {
         );
         assert!(e.to_string().contains("load it with --dut rtl"), "{e}");
     }
-    let v2 = Switch::new(&common::incast4(), FlowMode::CapfcCal, DutKind::Model)
+    let v2 = Switch::new_v2(&common::incast4(), FlowMode::CapfcCal, DutKind::Model)
         .unwrap()
         .snapshot();
     let e = m.restore(&v2).unwrap_err();

@@ -667,7 +667,7 @@ pub fn build_with(
                     np: p.np,
                 });
             }
-            let mut sw = crate::switch::Switch::new_recorded(&sc, *mode)?;
+            let mut sw = crate::switch::Switch::new_recorded_v2(&sc, *mode)?;
             while sw.now < *cycles && !sw.done() {
                 sw.tick_cycle();
             }

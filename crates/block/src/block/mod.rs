@@ -1,6 +1,6 @@
 //! v2, the previous CaPFC block (`check/capfc_v2/rtl/capfc_v2_top.sv`, a test subject of `capfc
-//! check`), as a cycle model. The block is v3 ([`crate::v3`]); v2's event-driven model is the
-//! default of `capfc net`.
+//! check`), as a cycle model. The block is v3 ([`crate::v3`]); v2's event-driven model goes
+//! behind a switch with `--block v2`.
 //!
 //! One module per hardware unit, named as in the RTL: [`cfg`](mod@cfg) (`capfc_v2_cfg`),
 //! [`ingress`] (`capfc_v2_ingress`), [`egress`] (`capfc_v2_egress`), [`ram`] (`capfc_v2_ram`,
@@ -525,11 +525,12 @@ pub fn same_shape(
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BlockKind {
-    /// v2 (`docs/microarchitecture-v2.md`): every lane answered in the cycle it is seen.
-    #[default]
+    /// v2 (`docs/microarchitecture-v2.md`), the test subject: every lane answered in the cycle
+    /// it is seen.
     V2,
-    /// v3 (`docs/microarchitecture.md`): lanes taken on their port's slot, arrivals and
-    /// enqueues answered four cycles after the take (`crate::v3`).
+    /// v3 (`docs/microarchitecture.md`), the block: lanes taken on their port's slot, arrivals
+    /// and enqueues answered four cycles after the take (`crate::v3`).
+    #[default]
     V3,
 }
 

@@ -9,7 +9,7 @@
 pub const V3_RTL_CONFIGS: &[(&str, [u32; 7])] = &[
     ("v3_np4", [4, 14, 20, 16, 0, 8, 2]),
     ("v3_np8", [8, 14, 20, 16, 0, 8, 2]),
-    // the default switch's block (`capfc run --block v3 --dut rtl|both`: v2's "np8", three
+    // the default switch's block (`capfc run --dut rtl|both`: v2's "np8", three
     // counted lossless classes)
     ("v3_np8_nl3", [8, 14, 20, 16, 0, 8, 3]),
     ("v3_np32", [32, 14, 20, 16, 0, 8, 2]),

@@ -151,7 +151,7 @@ impl NetConfig {
             seed: 1,
             dut: DutKind::Model,
             dut_nodes: vec![],
-            block: BlockKind::V2,
+            block: BlockKind::V3,
             exhaustive: false,
             audit_idle_skip: false,
             transport: None,

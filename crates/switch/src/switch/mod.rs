@@ -568,8 +568,15 @@ pub struct Switch {
 }
 
 impl Switch {
-    /// A switch for `sc` in `mode`, configured (its block's registers written) and at cycle 0.
+    /// A switch for `sc` in `mode` with the block (v3), configured (its block's registers
+    /// written) and at cycle 0.
     pub fn new(sc: &Scenario, mode: FlowMode, dut: DutKind) -> Result<Self, SwitchError> {
+        Self::build(sc, mode, dut, BlockKind::V3, false)
+    }
+
+    /// Like [`Switch::new`] with the previous block, v2, the test subject
+    /// (`docs/microarchitecture-v2.md`).
+    pub fn new_v2(sc: &Scenario, mode: FlowMode, dut: DutKind) -> Result<Self, SwitchError> {
         Self::build(sc, mode, dut, BlockKind::V2, false)
     }
 
@@ -583,8 +590,8 @@ impl Switch {
         Self::build(sc, mode, dut, block, false)
     }
 
-    /// Like [`Switch::new`] with the model, recording every cycle's block inputs in `recorded`.
-    pub fn new_recorded(sc: &Scenario, mode: FlowMode) -> Result<Self, SwitchError> {
+    /// Like [`Switch::new_v2`] with the model, recording every cycle's block inputs in `recorded`.
+    pub fn new_recorded_v2(sc: &Scenario, mode: FlowMode) -> Result<Self, SwitchError> {
         Self::build(sc, mode, DutKind::Model, BlockKind::V2, true)
     }
 
