@@ -1,10 +1,31 @@
 //! The switch model on the default scenario shows what the paper claims, keeps every byte
-//! accounted for, and runs the same way twice.
+//! accounted for, and runs the same way twice: with v2's block behind it, with which its
+//! snapshots and faults were recorded (`switch_v3.rs` runs the block, v3).
 
 mod common;
 use capfc::switch::scenario::{FlowSpec, Scenario};
-use capfc::switch::{DutKind, FlowMode, Switch};
-use capfc_cli::cli_run::{report, run_modes};
+use capfc::switch::{BlockKind, DutKind, FlowMode, Switch};
+use capfc_cli::cli_run::{report, run_modes_with, RunOptions};
+
+/// `capfc run --block v2` in `modes`.
+fn run_modes(sc: &Scenario, modes: &[FlowMode], dut: DutKind) -> anyhow::Result<Vec<Switch>> {
+    run_modes_traced(sc, modes, dut, None)
+}
+
+/// [`run_modes`], sampling a trace every `every` cycles when given.
+fn run_modes_traced(
+    sc: &Scenario,
+    modes: &[FlowMode],
+    dut: DutKind,
+    every: Option<u64>,
+) -> anyhow::Result<Vec<Switch>> {
+    let o = RunOptions {
+        every,
+        block: BlockKind::V2,
+        ..RunOptions::default()
+    };
+    run_modes_with(sc, modes, dut, &o)
+}
 
 fn runs() -> Vec<Switch> {
     run_modes(&Scenario::incast_victims(), &FlowMode::ALL, DutKind::Model).unwrap()
@@ -294,9 +315,7 @@ fn computed_headroom_suffices_and_20_percent_less_overflows() {
 #[test]
 fn plot_shows_every_mode() {
     let sc = Scenario::incast_victims();
-    let runs =
-        capfc_cli::cli_run::run_modes_traced(&sc, &FlowMode::ALL, DutKind::Model, Some(2000))
-            .unwrap();
+    let runs = run_modes_traced(&sc, &FlowMode::ALL, DutKind::Model, Some(2000)).unwrap();
     let scratch = tempfile::Builder::new()
         .prefix("capfc-plot-")
         .tempdir()
@@ -690,7 +709,7 @@ fn victims_on_the_incast_ports_lose_only_under_wstop() {
 #[cfg(feature = "rtl")]
 #[test]
 fn a_fault_under_dut_both_stops_with_report_and_waveforms() {
-    use capfc_cli::cli_run::{run_modes_with, ModelFault, RunOptions};
+    use capfc_cli::cli_run::ModelFault;
     // 1024-byte packets: the egress occupancy lands exactly on WARN (20 KB), where the faulty
     // comparator (> instead of >=) differs: the RTL counts the arrival (v2: the counter-increment
     // register `inc_v_q` is set), the model does not.
@@ -707,6 +726,7 @@ fn a_fault_under_dut_both_stops_with_report_and_waveforms() {
         wave_window: 4,
         wave_dir: dir.clone(),
         scenario_arg: Some("my.toml".into()),
+        block: BlockKind::V2,
         ..RunOptions::default()
     };
     let e = run_modes_with(&sc, &[FlowMode::CapfcCal], DutKind::Both, &o)

@@ -54,7 +54,11 @@ fn v3_block_shows_the_papers_relations_and_conserves_bytes() {
     }
     // v3 decides a few cycles later than v2 (its lanes wait for their slot, its answers come
     // four cycles after): every class's tail within 5 % of v2's, in every mode
-    let v2 = run_modes_with(&sc, &FlowMode::ALL, DutKind::Model, &RunOptions::default()).unwrap();
+    let v2_block = RunOptions {
+        block: BlockKind::V2,
+        ..RunOptions::default()
+    };
+    let v2 = run_modes_with(&sc, &FlowMode::ALL, DutKind::Model, &v2_block).unwrap();
     for (a, b) in v2.iter().zip(&r) {
         for class in ["incast", "victim"] {
             let (x, y) = (
